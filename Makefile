@@ -1,0 +1,35 @@
+# cl2c: `make run` translates and runs the bundled examples; `make test` runs the tests.
+# Both set up a virtual environment in .venv first (Python 3.10+, a C compiler).
+
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+PIP := $(PY) -m pip --disable-pip-version-check -q
+# Parallel test workers: the machine's cores.
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+
+.PHONY: setup install run test bench clean
+
+$(VENV)/.deps: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PIP) install '.[test]'
+	touch $@
+
+setup: $(VENV)/.deps
+
+# The package is installed for real (not editable) each time, so that tests see
+# exactly what a user's `pip install .` gives.
+install: setup
+	$(PIP) install --no-deps --force-reinstall --no-build-isolation .
+
+run: install
+	$(PY) examples/run_examples.py
+
+test: install
+	cd tests && ../$(VENV)/bin/pytest -n $(JOBS) -q -p no:cacheprovider
+
+bench: install
+	$(PY) bench/bench.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info .cache

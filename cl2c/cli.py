@@ -1,0 +1,169 @@
+"""The ``cl2c`` command: a compiler driver from .cl to .c (or to a shared library).
+
+Exit codes as compilers use them: 0 success, 1 an error in the input kernel,
+2 a usage error or a failure of cl2c itself.
+"""
+from __future__ import annotations
+
+import os
+import shlex
+import subprocess
+import sys
+import tempfile
+
+import click
+
+from . import __version__
+from .diagnostics import BuildError, render
+from .options import parse_options
+from .pipeline import run_preprocessor, translate
+from .resources import runtime_include_dir
+
+
+def _write_if_changed(path: str, text: str) -> None:
+    """Write atomically and only if the content differs (build tools then skip work)."""
+    if path == "-":
+        sys.stdout.write(text)
+        return
+    try:
+        with open(path, encoding="utf-8") as f:
+            if f.read() == text:
+                return
+    except OSError:
+        pass
+    directory = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=".cl2c-", dir=directory)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
+def _depfile(target: str, source: str, deps: list[str]) -> str:
+    def esc(p):
+        return p.replace(" ", "\\ ")
+    lines = [f"{esc(target)}: {esc(source)}" + "".join(f" \\\n  {esc(d)}" for d in deps)]
+    lines += [f"{esc(d)}:" for d in deps]   # like -MP: a deleted header breaks no build
+    return "\n".join(lines) + "\n"
+
+
+def _fail(diags, sources=None) -> None:
+    for d in diags:
+        click.echo(render(d, sources), err=True)
+    n = sum(1 for d in diags if d.severity == "error")
+    if n > 1:
+        click.echo(f"{n} errors generated.", err=True)
+
+
+@click.command(context_settings={"help_option_names": ["-h", "--help"],
+                                 "ignore_unknown_options": False})
+@click.argument("source", required=False, metavar="FILE.cl")
+@click.option("-o", "output", metavar="FILE", help="Output file ('-' for stdout). Default: "
+              "FILE.c next to the input (or FILE.so with --shared).")
+@click.option("-D", "defines", multiple=True, metavar="NAME[=VALUE]", help="Define a macro.")
+@click.option("-I", "includes", multiple=True, metavar="DIR", help="Add an include directory.")
+@click.option("-cl-std", "cl_std", metavar="CLX.Y", help="OpenCL C version: CL1.2 or CL2.0.")
+@click.option("-E", "preprocess_only", is_flag=True, help="Preprocess only.")
+@click.option("-fsyntax-only", "syntax_only", is_flag=True, help="Check the kernel, write nothing.")
+@click.option("-H", "--header", "header", metavar="FILE",
+              help="Also write a C header declaring the kernels' entry points.")
+@click.option("-MD", "make_deps", is_flag=True, help="Write a Make dependency file.")
+@click.option("-MF", "depfile", metavar="FILE", help="Dependency file name (default OUT.d).")
+@click.option("-MT", "dep_target", metavar="TARGET", help="Target named in the dependency file.")
+@click.option("--shared", is_flag=True, help="Build a shared library (needs a C compiler).")
+@click.option("--schedule", type=click.Choice(["auto", "loops", "regions", "fibers"]),
+              default=None, help="Force a work-group schedule.")
+@click.option("--options", "extra_options", metavar="'OPTS'",
+              help="An OpenCL build-option string, as clBuildProgram takes it.")
+@click.option("--no-line-directives", is_flag=True, help="Leave out #line directives.")
+@click.option("--cmakedir", is_flag=True, help="Print the folder of cl2c's CMake module.")
+@click.option("--includedir", is_flag=True, help="Print the folder of the runtime headers.")
+@click.version_option(__version__, "--version", prog_name="cl2c")
+def main(source, output, defines, includes, cl_std, preprocess_only, syntax_only, header,
+         make_deps, depfile, dep_target, shared, schedule, extra_options,
+         no_line_directives, cmakedir, includedir):
+    """Translate an OpenCL C kernel file to C11 + OpenMP."""
+    if includedir:
+        click.echo(str(runtime_include_dir()))
+        return
+    if cmakedir:
+        click.echo(str(runtime_include_dir().parent / "cmake"))
+        return
+    if source is None:
+        raise click.UsageError("no input file (give FILE.cl, or '-' for standard input)")
+    words = []
+    for d in defines:
+        words.append(f"-D{d}")
+    for i in includes:
+        words.append(f"-I{i}")
+    if cl_std:
+        words.append(f"-cl-std={cl_std}")
+    if schedule:
+        words.append(f"-cl2c-schedule={schedule}")
+    try:
+        options = parse_options(shlex.split(extra_options or "") + words)
+    except BuildError as e:
+        raise click.UsageError(e.render().replace("cl2c: error: ", "")) from None
+    try:
+        if source == "-":
+            text, name = sys.stdin.read(), "<stdin>"
+        else:
+            with open(source, encoding="utf-8") as f:
+                text, name = f.read(), source
+    except OSError as e:
+        click.echo(f"cl2c: error: {source}: {e.strerror}", err=True)
+        sys.exit(1)
+    default_out = "-" if source == "-" else os.path.splitext(source)[0] + \
+        (".so" if shared else ".c")
+    out = output or default_out
+    try:
+        if preprocess_only:
+            pre, _ = run_preprocessor(text, name, options)
+            _write_if_changed(output or "-", pre.text)
+            deps = pre.dependencies
+        else:
+            c_name = os.path.basename(out) if out != "-" else "kernel.c"
+            tr = translate(text, name, options, output_name=c_name,
+                           line_directives=not no_line_directives)
+            deps = tr.preprocessed.dependencies
+            if not syntax_only:
+                if shared:
+                    _build_shared(tr.c_source, out)
+                else:
+                    _write_if_changed(out, tr.c_source)
+                if header:
+                    _write_if_changed(header, tr.emitted.header)
+    except BuildError as e:
+        _fail(e.diagnostics, e.sources)
+        sys.exit(1)
+    if make_deps or depfile:
+        target = dep_target or (out if out != "-" else "-")
+        dep_path = depfile or (os.path.splitext(out)[0] + ".d" if out != "-" else "kernel.d")
+        _write_if_changed(dep_path, _depfile(target, name, deps))
+
+
+def _build_shared(c_source: str, out: str) -> None:
+    from .build import CFLAGS, LDFLAGS
+    cc = os.environ.get("CC", "cc")
+    with tempfile.TemporaryDirectory(prefix="cl2c-") as tmp:
+        c_path = os.path.join(tmp, "kernel.c")
+        with open(c_path, "w") as f:
+            f.write(c_source)
+        cmd = [cc, *CFLAGS, "-fPIC", "-shared", f"-I{runtime_include_dir()}", c_path,
+               "-o", out, *LDFLAGS, "-lm"]
+        proc = subprocess.run(cmd, capture_output=True, text=True)
+        if proc.returncode != 0:
+            click.echo(f"cl2c: error: the C compiler failed on the translated kernel:\n"
+                       f"{proc.stderr}", err=True)
+            sys.exit(2)
+
+
+def entry() -> None:
+    """Console-script entry: never a traceback for a user's mistake."""
+    try:
+        main(standalone_mode=True)
+    except KeyboardInterrupt:
+        sys.exit(130)
+
+
+if __name__ == "__main__":
+    entry()

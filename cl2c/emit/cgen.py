@@ -1,0 +1,77 @@
+"""C text from the lowered AST, with ``#line`` directives back to the .cl source.
+
+pycparser's generator does the work; this subclass adds the directives before
+statements and declarations whose source line differs from the running one,
+and parenthesises nested binary operators fully (C compilers warn about mixes
+such as ``a || b && c`` under -Wall).
+"""
+from __future__ import annotations
+
+from pycparser import c_ast, c_generator
+
+
+class CGenerator(c_generator.CGenerator):
+    def __init__(self, line_directives: bool = True):
+        super().__init__()
+        self.line_directives = line_directives
+        self.file = None
+        self.line = None     # the source line the next emitted line maps to
+
+    def line_marker(self, coord) -> str:
+        if not self.line_directives or coord is None or not coord.line:
+            return ""
+        if coord.file == self.file and coord.line == self.line:
+            return ""
+        self.file, self.line = coord.file, coord.line
+        return f'#line {coord.line} "{_escape(coord.file)}"\n'
+
+    def _generate_stmt(self, n, add_indent=False):
+        marker = ""
+        if not isinstance(n, (c_ast.Compound,)):
+            marker = self.line_marker(n.coord)
+        text = super()._generate_stmt(n, add_indent)
+        if marker:
+            self.line = (self.line or 0) + text.count("\n")
+        return marker + text
+
+    def visit_FuncDef(self, n):
+        marker = self.line_marker(n.decl.coord)
+        decl = self.visit(n.decl)
+        self.indent_level = 0
+        body = self.visit(n.body)
+        if n.param_decls:
+            knrdecls = ";\n".join(self.visit(p) for p in n.param_decls)
+            return marker + decl + "\n" + knrdecls + ";\n" + body + "\n"
+        return marker + decl + "\n" + body + "\n"
+
+    def visit_BinaryOp(self, n):
+        left = self._operand(n.left)
+        right = self._operand(n.right)
+        return f"{left} {n.op} {right}"
+
+    def _operand(self, node):
+        text = self._parenthesize_if(
+            node, lambda d: isinstance(d, (c_ast.BinaryOp, c_ast.TernaryOp, c_ast.Assignment,
+                                           c_ast.ExprList)))
+        return text
+
+    def visit_Pragma(self, n):
+        words = n.string.split()
+        if words[:1] == ["unroll"]:
+            return f"#pragma GCC unroll {words[1] if len(words) > 1 else 65534}"
+        if words[:1] == ["omp"]:
+            return super().visit_Pragma(n)
+        # OpenCL pragmas (EXTENSION, FP_CONTRACT) mean nothing to a C compiler.
+        return f"/* #pragma {n.string} */"
+
+    def visit_Decl(self, n, no_type=False):
+        s = super().visit_Decl(n, no_type)
+        return s
+
+
+def _escape(path: str) -> str:
+    return path.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def generate(node, line_directives: bool = True, gen: CGenerator | None = None) -> str:
+    return (gen or CGenerator(line_directives)).visit(node)

@@ -1,0 +1,361 @@
+"""Stage 7: the Python side. Programs, kernels and their arguments.
+
+PyOpenCL's shape without a context or a queue::
+
+    prg = cl2c.Program(src, options="-DN=4").build()
+    prg.vadd((n,), None, a, b, c)
+
+Arrays are read and written in place; every mistake in a call is a
+``KernelArgError`` (a ``TypeError``/``ValueError``) naming the kernel and the
+argument.
+"""
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import types as ty
+from .build import build_extension
+from .cltypes import SCALARS
+from .diagnostics import BuildError
+from .pipeline import translate
+
+
+class KernelArgError(TypeError, ValueError):
+    """A wrong argument or launch size in a kernel call."""
+
+
+class LaunchError(RuntimeError):
+    """The runtime refused a launch (an OpenCL error code, with its meaning)."""
+
+    def __init__(self, kernel: str, code: int, message: str):
+        self.code = code
+        super().__init__(f"kernel '{kernel}': {message} (error {code})")
+
+
+class LocalMemory:
+    """A ``__local`` pointer argument: ``nbytes`` of memory per work-group."""
+
+    def __init__(self, nbytes: int):
+        if int(nbytes) < 0:
+            raise ValueError("LocalMemory size must not be negative")
+        self.nbytes = int(nbytes)
+
+    def __repr__(self):
+        return f"LocalMemory({self.nbytes})"
+
+
+@dataclass(frozen=True)
+class ArgInfo:
+    name: str
+    type_name: str         # as the kernel writes it: "float*", "int4", "S"
+    address_space: str     # "global", "constant", "local" or "private"
+    kind: str              # "buffer", "local" or "value"
+    writes: bool           # for buffers: the kernel may write through it
+
+
+class Program:
+    """An OpenCL C program: build it, then call its kernels as attributes."""
+
+    def __init__(self, source: str, options: str | list[str] | None = None,
+                 filename: str = "<kernel>"):
+        self.source = source
+        self.options = options
+        self.filename = filename
+        self._translation = None
+        self._module = None
+        self._kernels: dict[str, Kernel] = {}
+        self.build_seconds = None
+        self.from_cache = None
+
+    @classmethod
+    def from_file(cls, path: str | os.PathLike, options=None) -> "Program":
+        path = os.fspath(path)
+        with open(path, encoding="utf-8") as f:
+            return cls(f.read(), options, filename=path)
+
+    def build(self, options: str | list[str] | None = None) -> "Program":
+        """Translate and compile (or load from the cache). Raises BuildError."""
+        if options is not None:
+            self.options = options
+        start = time.perf_counter()
+        self._translation = translate(self.source, self.filename, self.options)
+        names = [k.name for k in self._translation.kernels]
+        self._module, self.from_cache = build_extension(self._translation.c_source, names,
+                                                        self.filename)
+        self._kernels = {k.name: Kernel(self, k) for k in self._translation.kernels}
+        self.build_seconds = time.perf_counter() - start
+        return self
+
+    @property
+    def kernel_names(self) -> list[str]:
+        self._require_built()
+        return list(self._kernels)
+
+    @property
+    def c_source(self) -> str:
+        self._require_built()
+        return self._translation.c_source
+
+    def kernel(self, name: str) -> "Kernel":
+        self._require_built()
+        try:
+            return self._kernels[name]
+        except KeyError:
+            raise AttributeError(f"program has no kernel named '{name}' (kernels: "
+                                 f"{', '.join(self._kernels) or 'none'})") from None
+
+    def all_kernels(self) -> list["Kernel"]:
+        self._require_built()
+        return list(self._kernels.values())
+
+    def __getattr__(self, name: str) -> "Kernel":
+        # Only reached for names that are not regular attributes, so kernels
+        # named like "_private" work too.
+        if name.startswith("__") or "_kernels" not in self.__dict__:
+            raise AttributeError(name)
+        return self.kernel(name)
+
+    def _require_built(self):
+        if self._module is None:
+            raise RuntimeError("the program is not built yet: call .build() first")
+
+
+class Kernel:
+    def __init__(self, program: Program, model):
+        self.program = program
+        self.name = model.name
+        self._model = model
+        self._fn = getattr(program._module.lib, f"cl2c_argv_{model.name}")
+        self._ffi = program._module.ffi
+        self._params = model.params
+        self.arg_info = [ArgInfo(p.name, p.type_name,
+                                 p.space if p.kind != "value" else "private", p.kind,
+                                 bool(p.written)) for p in model.params]
+        self.reqd_work_group_size = model.reqd_work_group_size
+
+    @property
+    def num_args(self) -> int:
+        return len(self._params)
+
+    def __repr__(self):
+        args = ", ".join(f"{a.type_name} {a.name}" for a in self.arg_info)
+        return f"<cl2c.Kernel {self.name}({args})>"
+
+    def __call__(self, global_size, local_size=None, *args, global_offset=None, wait=True):
+        ffi = self._ffi
+        rng = ffi.new("cl2c_range *")
+        self._fill_range(rng, global_size, local_size, global_offset)
+        if len(args) != len(self._params):
+            names = ", ".join(p.name for p in self._params)
+            raise KernelArgError(f"kernel '{self.name}' takes {len(self._params)} argument(s) "
+                                 f"({names}), {len(args)} given")
+        keep, copies = [], []
+        argv = ffi.new("void *[]", max(1, len(args)))
+        for i, (p, value) in enumerate(zip(self._params, args)):
+            argv[i] = self._marshal(p, value, keep, copies)
+        code = self._fn(rng, argv)
+        for tmp, target in copies:
+            np.copyto(target, tmp.view(target.dtype).reshape(target.shape))
+        if code != 0:
+            raise LaunchError(self.name, code, ffi.string(
+                self.program._module.lib.cl2c_error_string(code)).decode())
+        return None
+
+    # ---- sizes ----------------------------------------------------------------------
+    def _sizes(self, what, value, dims=None):
+        if isinstance(value, (int, np.integer)):
+            value = (int(value),)
+        try:
+            sizes = tuple(int(v) for v in value)
+        except TypeError:
+            raise KernelArgError(f"kernel '{self.name}': {what} must be an int or a tuple of "
+                                 f"1 to 3 ints, not {value!r}") from None
+        if not 1 <= len(sizes) <= 3 or (dims is not None and len(sizes) != dims):
+            want = f"{dims} dimension(s) like the global size" if dims else "1 to 3 dimensions"
+            raise KernelArgError(f"kernel '{self.name}': {what} {sizes} must have {want}")
+        if any(s < 0 for s in sizes):
+            raise KernelArgError(f"kernel '{self.name}': {what} {sizes} must not be negative")
+        return sizes
+
+    def _fill_range(self, rng, global_size, local_size, global_offset):
+        g = self._sizes("global size", global_size)
+        rng.work_dim = len(g)
+        for d, v in enumerate(g):
+            rng.global_size[d] = v
+        if local_size is not None:
+            loc = self._sizes("local size", local_size, len(g))
+            for d, v in enumerate(loc):
+                if v == 0:
+                    raise KernelArgError(f"kernel '{self.name}': local size {loc} has a zero")
+                rng.local_size[d] = v
+        if global_offset is not None:
+            for d, v in enumerate(self._sizes("global offset", global_offset, len(g))):
+                rng.global_offset[d] = v
+
+    # ---- arguments ------------------------------------------------------------------
+    def _where(self, p) -> str:
+        return f"kernel '{self.name}' argument '{p.name}' ({p.type_name})"
+
+    def _marshal(self, p, value, keep, copies):
+        ffi = self._ffi
+        if p.kind == "local":
+            if not isinstance(value, LocalMemory):
+                raise KernelArgError(f"{self._where(p)}: a __local pointer takes "
+                                     f"cl2c.LocalMemory(nbytes), not {type(value).__name__}")
+            return self._value_bytes(np.uint64(value.nbytes).tobytes(), keep)
+        if p.kind == "buffer":
+            ptr = self._buffer_pointer(p, value, keep, copies)
+            cell = ffi.new("void **", ptr)
+            keep.append(cell)
+            return cell
+        return self._value_bytes(self._value(p, value), keep)
+
+    def _value_bytes(self, data: bytes, keep):
+        # 64-byte alignment: the alignment of the widest vector (double16/long16).
+        ffi = self._ffi
+        raw = ffi.new("char[]", len(data) + 64)
+        keep.append(raw)
+        addr = int(ffi.cast("uintptr_t", raw))
+        offset = (-addr) % 64
+        dst = raw + offset
+        ffi.memmove(dst, data, len(data))
+        return ffi.cast("void *", dst)
+
+    def _buffer_pointer(self, p, value, keep, copies):
+        ffi = self._ffi
+        if value is None:
+            return ffi.NULL
+        arr = value
+        if not isinstance(arr, np.ndarray):
+            try:
+                mv = memoryview(value)
+            except TypeError:
+                raise KernelArgError(f"{self._where(p)}: expected a NumPy array or a buffer, "
+                                     f"not {type(value).__name__}") from None
+            if p.written and mv.readonly:
+                raise KernelArgError(f"{self._where(p)}: the kernel writes this buffer but "
+                                     f"the object given is read-only")
+            keep.append(value)
+            return ffi.cast("void *", ffi.from_buffer(value, require_writable=False))
+        if not arr.flags.c_contiguous:
+            raise KernelArgError(f"{self._where(p)}: the array is not C-contiguous "
+                                 f"(use np.ascontiguousarray)")
+        if p.written and not arr.flags.writeable:
+            raise KernelArgError(f"{self._where(p)}: the kernel writes this buffer but the "
+                                 f"array is read-only")
+        self._check_dtype(p, arr)
+        align = ty.type_align(p.type.pointee)
+        if align > 1 and arr.ctypes.data % align:
+            # Vector and struct pointees need their natural alignment in C.
+            tmp = _aligned_empty(arr.nbytes, align)
+            tmp[:] = arr.reshape(-1).view(np.uint8)
+            if p.written:
+                copies.append((tmp, arr))
+            arr = tmp
+        keep.append(arr)
+        return ffi.cast("void *", arr.ctypes.data) if arr.size else ffi.NULL
+
+    def _check_dtype(self, p, arr):
+        pointee = p.type.pointee
+        want = _dtype_for(pointee)
+        got = arr.dtype
+        if want is None:                      # structs and unions: by size
+            size = ty.type_size(pointee)
+            if got.itemsize == size or (got.itemsize == 1 and arr.nbytes % max(1, size) == 0):
+                return
+            raise KernelArgError(f"{self._where(p)}: expected elements of {size} bytes "
+                                 f"(a structured dtype or bytes), got dtype {got}")
+        if isinstance(pointee, ty.Vector):
+            elem = _dtype_for(pointee.elem)
+            if got == want or (got.fields is not None and got.itemsize == want.itemsize):
+                return
+            if got == elem:
+                padded = 4 if pointee.n == 3 else pointee.n
+                if arr.size % padded:
+                    raise KernelArgError(f"{self._where(p)}: a {elem} array for {pointee}* "
+                                         f"needs a multiple of {padded} elements, got "
+                                         f"{arr.size}")
+                return
+            raise KernelArgError(f"{self._where(p)}: expected dtype {elem} (groups of "
+                                 f"{pointee.n}) or cl2c.cltypes.{pointee.name}, got {got}")
+        if pointee.is_void:
+            return
+        if got != want:
+            raise KernelArgError(f"{self._where(p)}: expected dtype {want}, got {got}")
+
+    def _value(self, p, value) -> bytes:
+        t = p.type
+        if isinstance(t, ty.Scalar) or isinstance(t, ty.Enum):
+            dt = _dtype_for(t) if isinstance(t, ty.Scalar) else np.dtype(np.int32)
+            return _scalar_bytes(value, dt, self._where(p))
+        if isinstance(t, ty.Pointer):
+            raise KernelArgError(f"{self._where(p)}: pointers are passed as arrays")
+        size = ty.type_size(t)
+        if isinstance(value, (bytes, bytearray, memoryview)):
+            data = bytes(value)
+        elif isinstance(value, (np.void, np.ndarray)):
+            data = np.asarray(value).tobytes()
+        elif isinstance(t, ty.Vector) and isinstance(value, (tuple, list)):
+            if len(value) != t.n:
+                raise KernelArgError(f"{self._where(p)}: expected {t.n} components, got "
+                                     f"{len(value)}")
+            elem = _dtype_for(t.elem)
+            parts = [_scalar_bytes(v, elem, self._where(p)) for v in value]
+            data = b"".join(parts) + b"\0" * (size - len(parts) * elem.itemsize)
+        else:
+            raise KernelArgError(f"{self._where(p)}: expected a cl2c.cltypes value, a NumPy "
+                                 f"structured scalar or {size} bytes, not "
+                                 f"{type(value).__name__}")
+        if len(data) != size:
+            raise KernelArgError(f"{self._where(p)}: expected {size} bytes, got {len(data)}")
+        return data
+
+
+def _aligned_empty(nbytes: int, align: int) -> np.ndarray:
+    raw = np.empty(nbytes + align, dtype=np.uint8)
+    offset = (-raw.ctypes.data) % align
+    return raw[offset:offset + nbytes]
+
+
+def _dtype_for(t) -> np.dtype | None:
+    if isinstance(t, ty.Scalar):
+        if t.is_void:
+            return np.dtype(np.uint8)
+        return np.dtype(SCALARS[t.name])
+    if isinstance(t, ty.Vector):
+        from . import cltypes
+        return cltypes.vec_types[(np.dtype(SCALARS[t.elem.name]), t.n)]
+    if isinstance(t, ty.Enum):
+        return np.dtype(np.int32)
+    return None
+
+
+def _scalar_bytes(value, dt: np.dtype, where: str) -> bytes:
+    if isinstance(value, np.ndarray) and value.shape == ():
+        value = value[()]
+    if dt.kind in "iub":
+        if isinstance(value, (float, np.floating)) and not float(value).is_integer():
+            raise KernelArgError(f"{where}: expected an integer, got {value!r}")
+        try:
+            iv = int(value)
+        except (TypeError, ValueError):
+            raise KernelArgError(f"{where}: expected an integer, got "
+                                 f"{type(value).__name__}") from None
+        info = np.iinfo(dt) if dt.kind != "b" else None
+        if info is not None and not info.min <= iv <= info.max:
+            raise KernelArgError(f"{where}: {iv} is out of range [{info.min}, {info.max}]")
+        return np.array(iv, dtype=dt).tobytes()
+    try:
+        fv = float(value)
+    except (TypeError, ValueError):
+        raise KernelArgError(f"{where}: expected a number, got "
+                             f"{type(value).__name__}") from None
+    return np.array(fv, dtype=dt).tobytes()
+
+
+__all__ = ["Program", "Kernel", "LocalMemory", "ArgInfo", "KernelArgError", "LaunchError",
+           "BuildError"]

@@ -1,0 +1,97 @@
+"""Small constructors for the C AST that lowering passes build."""
+from __future__ import annotations
+
+from pycparser import c_ast
+
+from .. import types as ty
+
+# How OpenCL scalars are spelled in C. int, short, float, double and the
+# size types keep their names; the rest get exact-width runtime typedefs.
+_C_SCALARS = {"int": "int", "short": "short", "float": "float", "double": "double",
+              "void": "void", "bool": "_Bool", "size_t": "size_t", "ptrdiff_t": "ptrdiff_t",
+              "intptr_t": "intptr_t", "uintptr_t": "uintptr_t"}
+
+
+def c_type_name(t: ty.Type) -> str:
+    """The C spelling of a scalar, vector or opaque type."""
+    if isinstance(t, ty.Vector):
+        return f"cl2c_{t.elem.name}{t.n}"
+    if isinstance(t, ty.Enum):
+        return "int"
+    if isinstance(t, ty.Scalar):
+        return _C_SCALARS.get(t.name, f"cl2c_{t.name}")
+    if isinstance(t, ty.Opaque):
+        return f"cl2c_{t.name}"
+    if isinstance(t, ty.Record):
+        return f"{'union' if t.union else 'struct'} {t.tag}"
+    raise ValueError(f"no C name for {t}")
+
+
+def generic_suffix(t: ty.Type) -> str:
+    """``float4`` for cl2c_<op>_float4 helper names."""
+    return t.name
+
+
+def ident(name: str, coord=None) -> c_ast.ID:
+    return c_ast.ID(name, coord)
+
+
+def call(name: str, *args, coord=None) -> c_ast.FuncCall:
+    return c_ast.FuncCall(ident(name, coord), c_ast.ExprList(list(args), coord), coord)
+
+
+def const_int(value: int, coord=None) -> c_ast.Constant:
+    return c_ast.Constant("int", str(value), coord)
+
+
+def typename(t: ty.Type, coord=None) -> c_ast.Typename:
+    return c_ast.Typename(None, [], None, declarator(t, None, coord), coord)
+
+
+def declarator(t: ty.Type, name: str | None, coord=None):
+    """A declarator chain that declares ``name`` with type ``t``."""
+    if isinstance(t, ty.Pointer):
+        inner = declarator(t.pointee, name, coord)
+        if t.const:
+            _innermost(inner).quals = ["const"]
+        return c_ast.PtrDecl([], inner, coord)
+    if isinstance(t, ty.Array):
+        return c_ast.ArrayDecl(declarator(t.elem, name, coord),
+                               None if t.length is None else const_int(t.length), [], coord)
+    if isinstance(t, ty.Record) and t.tag:
+        node = (c_ast.Union if t.union else c_ast.Struct)(t.tag, None, coord)
+        return c_ast.TypeDecl(name, [], None, node, coord)
+    return c_ast.TypeDecl(name, [], None, c_ast.IdentifierType([c_type_name(t)], coord), coord)
+
+
+def _innermost(node):
+    while not isinstance(node, c_ast.TypeDecl):
+        node = node.type
+    return node
+
+
+def cast(t: ty.Type, expr, coord=None) -> c_ast.Cast:
+    return c_ast.Cast(typename(t, coord), expr, coord)
+
+
+def address_of(expr, coord=None) -> c_ast.UnaryOp:
+    return c_ast.UnaryOp("&", expr, coord)
+
+
+def component(base, index: int, coord=None):
+    """``base.s[index]``: one component of a vector value, an lvalue if base is."""
+    return c_ast.ArrayRef(c_ast.StructRef(base, ".", ident("s", coord), coord),
+                          const_int(index, coord), coord)
+
+
+def is_pure(node) -> bool:
+    """True if evaluating ``node`` twice cannot change what a program does."""
+    if isinstance(node, (c_ast.ID, c_ast.Constant)):
+        return True
+    if isinstance(node, c_ast.FuncCall):
+        return False
+    if isinstance(node, c_ast.Assignment):
+        return False
+    if isinstance(node, c_ast.UnaryOp) and node.op in ("++", "--", "p++", "p--"):
+        return False
+    return all(is_pure(child) for _, child in node.children())

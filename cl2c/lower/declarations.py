@@ -1,0 +1,68 @@
+"""Lowering pass: spell every type in C.
+
+OpenCL type names become their C spellings (``uint`` -> ``cl2c_uint``,
+``float4`` -> ``cl2c_float4``), address-space qualifiers disappear (``__constant``
+becomes ``const``: the data is read-only), and the ``__kernel`` specifier and
+OpenCL attributes are dropped, their meaning having been recorded by semantic
+analysis.
+"""
+from __future__ import annotations
+
+from pycparser import c_ast
+
+from .. import types as ty
+from ..sema import ACCESS_QUALIFIERS, SPACE_QUALIFIERS, Module
+from . import cnodes as cn
+
+
+def spell_types(module: Module) -> None:
+    _Speller().visit(module.ast)
+
+
+class _Speller(c_ast.NodeVisitor):
+    def visit_IdentifierType(self, node):
+        t = ty.scalar_from_words(node.names)
+        if t is None and len(node.names) == 1:
+            t = ty.named_type(node.names[0])
+        if t is not None:
+            node.names = [cn.c_type_name(t)]
+
+    def _quals(self, quals):
+        out = []
+        for q in quals or []:
+            if q in SPACE_QUALIFIERS:
+                if SPACE_QUALIFIERS[q] == "constant" and "const" not in out:
+                    out.append("const")
+            elif q in ACCESS_QUALIFIERS:
+                continue
+            elif q not in out:
+                out.append(q)
+        return out
+
+    def visit_TypeDecl(self, node):
+        node.quals = self._quals(node.quals)
+        self.generic_visit(node)
+
+    def visit_PtrDecl(self, node):
+        node.quals = self._quals(node.quals)
+        self.generic_visit(node)
+
+    def visit_ArrayDecl(self, node):
+        node.dim_quals = self._quals(node.dim_quals)
+        self.generic_visit(node)
+
+    def visit_Decl(self, node):
+        node.quals = self._quals(node.quals)
+        node.funcspec = [f for f in node.funcspec or []
+                         if isinstance(f, str) and f not in ("__kernel", "kernel")]
+        if hasattr(node, "attributes"):
+            pass
+        self.generic_visit(node)
+
+    def visit_Typedef(self, node):
+        node.quals = self._quals(node.quals)
+        self.generic_visit(node)
+
+    def visit_Typename(self, node):
+        node.quals = self._quals(node.quals)
+        self.generic_visit(node)

@@ -1,0 +1,452 @@
+"""Lowering pass: OpenCL expressions to C expressions.
+
+Vector operations become calls of runtime helpers (instantiated on demand:
+``needs`` collects the macro lines the emitted file starts with), builtins get
+their runtime names, shift counts are masked to the operand width (spec
+6.3.j), scalars widen to vectors where OpenCL converts implicitly, and
+comparisons of mixed signedness get the casts that C compilers would
+otherwise warn about. Every method reads types from semantic analysis, which
+keys them by the *original* node, so types are looked up before children are
+replaced.
+"""
+from __future__ import annotations
+
+from pycparser import c_ast
+
+from .. import types as ty
+from ..diagnostics import UnsupportedError
+from ..sema import Module
+from . import cnodes as cn
+
+_BINARY_HELPERS = {"+": "add", "-": "sub", "*": "mul", "/": "div", "%": "rem", "&": "and",
+                   "|": "or", "^": "xor", "<<": "shl", ">>": "shr", "==": "eq", "!=": "ne",
+                   "<": "lt", ">": "gt", "<=": "le", ">=": "ge", "&&": "land", "||": "lor"}
+_COMPARISONS = ("==", "!=", "<", ">", "<=", ">=")
+
+
+class Transformer:
+    """Rebuilds a pycparser AST bottom-up: ``visit`` returns the replacement node."""
+
+    def visit(self, node):
+        if node is None:
+            return None
+        method = getattr(self, "lower_" + type(node).__name__, None)
+        if method is not None:
+            return method(node)
+        return self.children(node)
+
+    def children(self, node):
+        for name, child in node.children():
+            new = self.visit(child)
+            if new is child:
+                continue
+            if name.endswith("]"):
+                attr, index = name[:-1].split("[")
+                getattr(node, attr)[int(index)] = new
+            else:
+                setattr(node, name, new)
+        return node
+
+
+class ExpressionLowering(Transformer):
+    def __init__(self, module: Module):
+        self.module = module
+        self.needs: set[tuple] = set()
+        self.func = None
+
+    # ---- helpers -----------------------------------------------------------------
+    def type_of(self, node) -> ty.Type | None:
+        return self.module.types.get(id(node))
+
+    def need(self, macro: str, *args) -> None:
+        self.needs.add((macro,) + tuple(str(a) for a in args))
+
+    def vec_helper(self, name: str, macro: str, t: ty.Vector) -> str:
+        self.need(macro, t.elem.name, t.n)
+        return f"cl2c_{name}_{t.name}"
+
+    def splat(self, expr, t: ty.Vector, coord=None):
+        self.need("CL2C_VEC_SPLAT", t.elem.name, t.n)
+        return cn.call(f"cl2c_splat_{t.name}", expr, coord=coord)
+
+    def coerce(self, expr, src: ty.Type | None, dst: ty.Type | None, coord=None):
+        """Make OpenCL's implicit scalar-to-vector conversion explicit."""
+        if isinstance(dst, ty.Vector) and src is not None and not isinstance(src, ty.Vector):
+            if src != dst.elem:
+                expr = cn.cast(dst.elem, expr, coord)
+            return self.splat(expr, dst, coord)
+        return expr
+
+    def pure(self, node) -> bool:
+        if isinstance(node, c_ast.FuncCall):
+            call = self.module.calls.get(id(node))
+            if call is None or call.kind == "function":
+                return False
+            args = node.args.exprs if node.args else []
+            return all(self.pure(a) for a in args)
+        if isinstance(node, (c_ast.Assignment,)):
+            return False
+        if isinstance(node, c_ast.UnaryOp) and node.op in ("++", "--", "p++", "p--"):
+            return False
+        return all(self.pure(c) for _, c in node.children())
+
+    # ---- functions and declarations ------------------------------------------------
+    def lower_FuncDef(self, node):
+        self.func = self.module.functions.get(node.decl.name)
+        node.body = self.visit(node.body)
+        self.func = None
+        return node
+
+    def lower_Decl(self, node):
+        t = self.module.decl_types.get(id(node), (None, None))[0]
+        if node.init is not None:
+            if isinstance(node.init, c_ast.InitList):
+                node.init = self.init_list(node.init, t)
+            else:
+                src = self.type_of(node.init)
+                node.init = self.coerce(self.visit(node.init), src, t, node.coord)
+        if node.bitsize is not None:
+            node.bitsize = self.visit(node.bitsize)
+        node.type = self.visit(node.type)
+        return node
+
+    def lower_ArrayDecl(self, node):
+        node.type = self.visit(node.type)
+        return node   # dimensions stay as written: constant expressions
+
+    def init_list(self, node: c_ast.InitList, t: ty.Type):
+        out = []
+        for i, e in enumerate(node.exprs):
+            target = t
+            if isinstance(t, ty.Array):
+                target = t.elem
+            elif isinstance(t, ty.Record) and i < len(t.fields):
+                target = t.fields[i][1]
+            elif isinstance(t, ty.Vector):
+                target = t.elem
+            inner = e.expr if isinstance(e, c_ast.NamedInitializer) else e
+            if isinstance(inner, c_ast.InitList):
+                lowered = self.init_list(inner, target)
+            else:
+                lowered = self.coerce(self.visit(inner), self.type_of(inner), target)
+            if isinstance(e, c_ast.NamedInitializer):
+                e.expr = lowered
+                out.append(e)
+            else:
+                out.append(lowered)
+        node.exprs = out
+        if isinstance(t, ty.Vector):
+            # The runtime's vector is a struct holding an array: one more brace.
+            return c_ast.InitList([node], node.coord)
+        return node
+
+    def lower_Return(self, node):
+        if node.expr is not None:
+            src = self.type_of(node.expr)
+            ret = self.func.type.ret if self.func else None
+            node.expr = self.coerce(self.visit(node.expr), src, ret, node.coord)
+        return node
+
+    # ---- expressions --------------------------------------------------------------------
+    def lower_BinaryOp(self, node):
+        t = self.type_of(node)
+        lt, rt = self.type_of(node.left), self.type_of(node.right)
+        left, right = self.visit(node.left), self.visit(node.right)
+        op = node.op
+        if isinstance(lt, ty.Vector) or isinstance(rt, ty.Vector):
+            v = lt if isinstance(lt, ty.Vector) else rt
+            left = self.coerce(left, lt, v, node.coord)
+            right = self.coerce(right, rt, v, node.coord)
+            name = _BINARY_HELPERS.get(op)
+            if name is None:
+                raise UnsupportedError(f"operator '{op}' on vectors is not supported yet")
+            fn = self.vec_helper(name, f"CL2C_VEC_{name.upper()}", v)
+            return cn.call(fn, left, right, coord=node.coord)
+        if op in ("<<", ">>") and isinstance(t, ty.Scalar):
+            right = self.shift_count(right, node.right, t)
+            return c_ast.BinaryOp(op, left, right, node.coord)
+        if op in _COMPARISONS and lt is not None and rt is not None and \
+                lt.is_integer and rt.is_integer and lt.is_scalar and rt.is_scalar:
+            common = ty.arithmetic_result(lt, rt)
+            if ty.integer_promote(lt).signed != ty.integer_promote(rt).signed:
+                left = cn.cast(common, left, node.coord)
+                right = cn.cast(common, right, node.coord)
+        return c_ast.BinaryOp(op, left, right, node.coord)
+
+    def shift_count(self, lowered, original, t: ty.Scalar):
+        bits = t.bits
+        if isinstance(original, c_ast.Constant):
+            try:
+                value = int(original.value.rstrip("uUlL"), 0)
+            except ValueError:
+                value = -1
+            if 0 <= value < bits:
+                return lowered
+        return c_ast.BinaryOp("&", lowered, cn.const_int(bits - 1), original.coord)
+
+    def lower_UnaryOp(self, node):
+        op = node.op
+        if op == "sizeof":
+            node.expr = self.visit(node.expr)
+            return node
+        t = self.type_of(node)
+        inner_t = self.type_of(node.expr)
+        if isinstance(inner_t, ty.Vector) and op not in ("&", "*"):
+            if op in ("++", "--", "p++", "p--"):
+                if id(node.expr) in self.module.components:
+                    raise UnsupportedError("++/-- on a vector swizzle is not supported yet")
+                self.need("CL2C_VEC_INCDEC", inner_t.elem.name, inner_t.n)
+                name = {"++": "preinc", "--": "predec", "p++": "postinc", "p--": "postdec"}[op]
+                return cn.call(f"cl2c_{name}_{inner_t.name}",
+                               cn.address_of(self.visit(node.expr)), coord=node.coord)
+            expr = self.visit(node.expr)
+            if op == "+":
+                return expr
+            name = {"-": "neg", "~": "bnot", "!": "lnot"}[op]
+            return cn.call(self.vec_helper(name, f"CL2C_VEC_{name.upper()}", inner_t), expr,
+                           coord=node.coord)
+        node.expr = self.visit(node.expr)
+        del t
+        return node
+
+    def lower_StructRef(self, node):
+        comps = self.module.components.get(id(node))
+        if comps is None:
+            node.name = self.visit(node.name)
+            return node
+        base, comps = self.swizzle_base(node, comps)
+        base_t = self.type_of(base) if not isinstance(base, c_ast.Node) or \
+            id(base) in self.module.types else None
+        base_t = self.vector_type_of(base)
+        lowered = self.visit(base)
+        if node.type == "->":
+            lowered = c_ast.UnaryOp("*", lowered, node.coord)
+        if len(comps) == 1:
+            return cn.component(lowered, comps[0], node.coord)
+        n = len(comps)
+        self.need("CL2C_SWIZZLE", base_t.elem.name, base_t.n, n)
+        return cn.call(f"cl2c_swz{n}_{base_t.name}", lowered,
+                       *[cn.const_int(i) for i in comps], coord=node.coord)
+
+    def vector_type_of(self, base) -> ty.Vector:
+        t = self.type_of(base)
+        if isinstance(t, ty.Pointer):
+            t = t.pointee
+        return t
+
+    def swizzle_base(self, node, comps):
+        """Fold nested swizzles (v.xyz.zx) into one selection from the innermost vector."""
+        base = node.name
+        while node.type == "." and id(base) in self.module.components:
+            inner = self.module.components[id(base)]
+            comps = [inner[i] for i in comps]
+            node = base
+            base = base.name
+        return base, comps
+
+    def lower_Assignment(self, node):
+        op = node.op
+        target_t = self.type_of(node.lvalue)
+        value_t = self.type_of(node.rvalue)
+        comps = self.module.components.get(id(node.lvalue))
+        if comps is not None and len(comps) > 1:
+            return self.swizzle_assignment(node, comps, target_t, value_t)
+        if isinstance(target_t, ty.Vector):
+            lv = self.visit(node.lvalue)
+            rv = self.coerce(self.visit(node.rvalue), value_t, target_t, node.coord)
+            if op == "=":
+                return c_ast.Assignment("=", lv, rv, node.coord)
+            if not self.pure(node.lvalue):
+                raise UnsupportedError("compound assignment to a vector lvalue with side "
+                                       "effects is not supported yet")
+            name = _BINARY_HELPERS[op[:-1]]
+            fn = self.vec_helper(name, f"CL2C_VEC_{name.upper()}", target_t)
+            return c_ast.Assignment("=", lv, cn.call(fn, self.visit_copy(node.lvalue), rv),
+                                    node.coord)
+        lv = self.visit(node.lvalue)
+        rv = self.visit(node.rvalue)
+        if op in ("<<=", ">>=") and isinstance(target_t, ty.Scalar):
+            rv = self.shift_count(rv, node.rvalue, ty.integer_promote(target_t))
+        return c_ast.Assignment(op, lv, rv, node.coord)
+
+    def visit_copy(self, node):
+        import copy
+        return self.visit(copy.deepcopy(node)) if False else self._relower(node)
+
+    def _relower(self, node):
+        # Lowering mutates nodes in place; to use an lvalue twice, lower a fresh
+        # copy whose nodes carry the same types.
+        import copy
+        clone = copy.deepcopy(node)
+        self._copy_types(node, clone)
+        return self.visit(clone)
+
+    def _copy_types(self, old, new):
+        m = self.module
+        for table in (m.types, m.components, m.symbols, m.calls):
+            if id(old) in table:
+                table[id(new)] = table[id(old)]
+        m.nodes.append(new)
+        for (_, a), (_, b) in zip(old.children(), new.children()):
+            self._copy_types(a, b)
+
+    def swizzle_assignment(self, node, comps, target_t, value_t):
+        base, comps = self.swizzle_base(node.lvalue, comps)
+        base_t = self.vector_type_of(base)
+        if not self.pure(base):
+            raise UnsupportedError("assignment to a swizzle of an expression with side effects "
+                                   "is not supported yet")
+        value = self.coerce(self.visit(node.rvalue), value_t, target_t, node.coord)
+        if node.op != "=":
+            name = _BINARY_HELPERS[node.op[:-1]]
+            fn = self.vec_helper(name, f"CL2C_VEC_{name.upper()}", target_t)
+            value = cn.call(fn, self._relower(node.lvalue), value)
+        n = len(comps)
+        self.need("CL2C_SWIZZLE_SET", base_t.elem.name, base_t.n, n)
+        target = self._relower(base)
+        if isinstance(node.lvalue, c_ast.StructRef) and node.lvalue.type == "->":
+            ptr = target
+        else:
+            ptr = cn.address_of(target)
+        return cn.call(f"cl2c_swzset{n}_{base_t.name}", ptr,
+                       *[cn.const_int(i) for i in comps], value, coord=node.coord)
+
+    def lower_Cast(self, node):
+        t = self.type_of(node)
+        if isinstance(t, ty.Vector):
+            if isinstance(node.expr, c_ast.ExprList):
+                parts = node.expr.exprs
+                if len(parts) == 1 and not isinstance(self.type_of(parts[0]), ty.Vector):
+                    return self.coerce(self.visit(parts[0]), self.type_of(parts[0]), t,
+                                       node.coord)
+                return self.vector_literal(t, parts, node.coord)
+            src = self.type_of(node.expr)
+            if isinstance(src, ty.Vector):
+                return self.visit(node.expr)     # a cast to its own type
+            return self.coerce(cn.cast(t.elem, self.visit(node.expr), node.coord), t.elem, t,
+                               node.coord)
+        node.expr = self.visit(node.expr)
+        return node
+
+    def vector_literal(self, t: ty.Vector, parts, coord):
+        items = []
+        for p in parts:
+            pt = self.type_of(p)
+            if isinstance(pt, ty.Vector):
+                if not self.pure(p):
+                    raise UnsupportedError("a vector literal part with side effects is not "
+                                           "supported yet")
+                lowered = self.visit(p)
+                for k in range(pt.n):
+                    items.append(cn.component(lowered if k == 0 else self._relower(p), k,
+                                              coord))
+            elif pt == t.elem:
+                items.append(self.visit(p))
+            else:
+                items.append(cn.cast(t.elem, self.visit(p), coord))
+        init = c_ast.InitList([c_ast.InitList(items, coord)], coord)
+        return c_ast.CompoundLiteral(cn.typename(t, coord), init, coord)
+
+    def lower_TernaryOp(self, node):
+        t = self.type_of(node)
+        ct = self.type_of(node.cond)
+        at, bt = self.type_of(node.iftrue), self.type_of(node.iffalse)
+        cond = self.visit(node.cond)
+        a = self.coerce(self.visit(node.iftrue), at, t, node.coord)
+        b = self.coerce(self.visit(node.iffalse), bt, t, node.coord)
+        if isinstance(ct, ty.Vector):
+            if not isinstance(t, ty.Vector):
+                a = self.splat(a, ty.Vector(t, ct.n))
+                b = self.splat(b, ty.Vector(t, ct.n))
+                t = ty.Vector(t, ct.n)
+            self.need("CL2C_VEC_TERNARY", t.elem.name, t.n, ct.elem.name)
+            return cn.call(f"cl2c_ternary_{t.name}", cond, a, b, coord=node.coord)
+        return c_ast.TernaryOp(cond, a, b, node.coord)
+
+    def lower_FuncCall(self, node):
+        call = self.module.calls.get(id(node))
+        args = node.args.exprs if node.args else []
+        arg_types = [self.type_of(a) for a in args]
+        lowered = [self.visit(a) for a in args]
+        if call is None:
+            return node
+        if call.kind == "function":
+            callee = self.module.functions.get(call.name)
+            params = callee.type.params if callee else ()
+            lowered = [self.coerce(a, at, pt, node.coord)
+                       for a, at, pt in zip(lowered, arg_types, params)]
+            return cn.call(call.name, *lowered, coord=node.coord)
+        if call.kind == "builtin":
+            return self.builtin(node, call, lowered, arg_types)
+        if call.kind in ("convert", "as"):
+            return self.conversion(node, call, lowered[0], arg_types[0])
+        if call.kind == "vload":
+            t = call.generic
+            self.need("CL2C_VLOADSTORE", t.elem.name, t.n)
+            return cn.call(f"cl2c_vload{t.n}_{t.elem.name}", *lowered, coord=node.coord)
+        if call.kind == "vstore":
+            t = call.generic
+            self.need("CL2C_VLOADSTORE", t.elem.name, t.n)
+            return cn.call(f"cl2c_vstore{t.n}_{t.elem.name}", *lowered, coord=node.coord)
+        raise UnsupportedError(f"{call.name}() is not supported yet")
+
+    def builtin(self, node, call, args, arg_types):
+        row, t = call.row, call.generic
+        if row.workitem:
+            return cn.call(row.runtime_name(None), cn.ident("cl2c_wi"), *args, coord=node.coord)
+        if row.broadcast and isinstance(t, ty.Vector):
+            args = [self.coerce(a, at, t, node.coord) if pat == "S" else a
+                    for a, at, pat in zip(args, arg_types, row.params)]
+        if isinstance(t, ty.Vector):
+            macro = _vector_macro(row)
+            if macro is None:
+                raise UnsupportedError(f"{row.name}() on vectors is not supported yet")
+            name, extra = macro
+            self.need(name, *extra(row), t.elem.name, t.n) if extra else \
+                self.need(name, t.elem.name, t.n)
+            if row.name == "cross":
+                self.need("CL2C_CROSS", t.elem.name, t.n)
+        return cn.call(row.runtime_name(t), *args, coord=node.coord)
+
+    def conversion(self, node, call, arg, src):
+        dst = call.generic
+        name = call.name
+        if call.kind == "convert":
+            if name.endswith(("_sat", "_rte", "_rtz", "_rtp", "_rtn")) or "_sat_" in name:
+                raise UnsupportedError(f"{name}() is not supported yet")
+            if not isinstance(dst, ty.Vector):
+                return cn.cast(dst, arg, node.coord)
+            self.need("CL2C_CONVERT", dst.elem.name, src.elem.name, dst.n)
+            return cn.call(f"cl2c_convert_{dst.name}_{src.name}", arg, coord=node.coord)
+        self.need("CL2C_AS", cn.c_type_name(dst), cn.c_type_name(src), dst.name, src.name)
+        return cn.call(f"cl2c_as_{dst.name}_{src.name}", arg, coord=node.coord)
+
+    def lower_ID(self, node):
+        return node
+
+
+def _vector_macro(row):
+    """The runtime macro that instantiates ``row`` for a vector type."""
+    p, r = row.params, row.ret
+    if row.name in ("any", "all"):
+        return "CL2C_VEC_ANY_ALL", None
+    if row.name == "select":
+        return "CL2C_VEC_SELECT", None
+    if row.family == "Fg":
+        return "CL2C_GEOMETRIC", None
+    if row.name == "ldexp" and p == ("T", "int"):
+        return "CL2C_VEC_LDEXPI", None
+    shapes = {("T",): "1", ("T", "T"): "2", ("T", "T", "T"): "3", ("T", "S"): "2",
+              ("S", "T"): "2", ("T", "S", "S"): "3", ("S", "S", "T"): "3", ("T", "T", "S"): "3"}
+    arity = shapes.get(p)
+    if r == "K" and arity:
+        return f"CL2C_VEC_REL{arity}", lambda row: (row.name,)
+    if r == "U" and arity in ("1", "2"):
+        return f"CL2C_VEC_MAPU{arity}", lambda row: (row.name,)
+    if r == "I" and p == ("T",):
+        return "CL2C_VEC_MAPI1", lambda row: (row.name,)
+    if p == ("T", "I"):
+        return "CL2C_VEC_MAP2I", lambda row: (row.name,)
+    if r == "T" and arity:
+        return f"CL2C_VEC_MAP{arity}", lambda row: (row.name,)
+    return None

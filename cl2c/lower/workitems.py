@@ -1,0 +1,125 @@
+"""Lowering pass: give functions their work-item context.
+
+Work-item builtins read a ``const cl2c_workitem *cl2c_wi`` parameter. Kernels
+(which become the work-item functions the schedules call) always take it;
+helper functions take it only if they, or functions they call, use a
+work-item builtin. ``__local`` variables declared in a kernel body are
+per-work-group, not per-work-item: they move into a struct that the schedule
+allocates once per group and passes as ``cl2c_locals``.
+"""
+from __future__ import annotations
+
+from pycparser import c_ast
+
+from ..sema import FunctionInfo, Module
+from . import cnodes as cn
+from .expressions import Transformer
+
+WI = "cl2c_wi"
+LOCALS = "cl2c_locals"
+
+
+def context_param() -> c_ast.Decl:
+    ptr = c_ast.PtrDecl([], c_ast.TypeDecl(WI, ["const"], None,
+                                           c_ast.IdentifierType(["cl2c_workitem"])))
+    return c_ast.Decl(WI, [], [], [], [], ptr, None, None)
+
+
+def thread_context(module: Module) -> None:
+    for f in module.functions.values():
+        params = _params(f)
+        if f.is_kernel or f.workitem:
+            params.insert(0, context_param())
+        _add_context_to_calls(f, module)
+    # Prototypes of helpers that take the context must say so too.
+    for kind, node in module.program_scope:
+        if kind == "prototype":
+            info = module.functions.get(node.name)
+            if info is not None and (info.workitem or info.is_kernel):
+                node.type.args.params.insert(0, context_param())
+
+
+def _params(f: FunctionInfo) -> list:
+    decl = f.node.decl.type
+    if decl.args is None:
+        decl.args = c_ast.ParamList([])
+    params = decl.args.params
+    # f(void) has one parameter of type void: it has no parameters.
+    if len(params) == 1 and isinstance(params[0], c_ast.Typename):
+        params.pop()
+    elif len(params) == 1 and isinstance(params[0], c_ast.Decl) and params[0].name is None:
+        params.pop()
+    return params
+
+
+def _add_context_to_calls(f: FunctionInfo, module: Module) -> None:
+    takes = {name for name, g in module.functions.items() if g.workitem or g.is_kernel}
+
+    class Calls(c_ast.NodeVisitor):
+        def visit_FuncCall(self, node):
+            self.generic_visit(node)
+            if isinstance(node.name, c_ast.ID) and node.name.name in takes:
+                node.args.exprs.insert(0, cn.ident(WI))
+
+    Calls().visit(f.node.body)
+
+
+def mark_unused_params(module: Module) -> None:
+    """Parameters a function never reads get CL2C_UNUSED (no -Wunused-parameter)."""
+    for f in module.functions.values():
+        for p in _params(f):
+            if isinstance(p, c_ast.Decl) and p.name and p.name != WI and \
+                    p.name not in f.used_params:
+                p.funcspec = list(p.funcspec or []) + ["CL2C_UNUSED"]
+        if f.is_kernel and not f.workitem:
+            first = _params(f)[0]
+            first.funcspec = list(first.funcspec or []) + ["CL2C_UNUSED"]
+
+
+def hoist_kernel_locals(module: Module) -> dict:
+    """Move kernel-scope ``__local`` declarations into a per-group struct.
+
+    Returns {kernel name: [Decl]} of the moved declarations.
+    """
+    moved = {}
+    for f in module.kernels:
+        decls = []
+        body = f.node.body
+        names = set()
+        keep = []
+        for item in body.block_items or []:
+            if isinstance(item, c_ast.Decl) and module.decl_types.get(id(item), (None, ""))[1] \
+                    == "local":
+                decls.append(item)
+                names.add(item.name)
+            else:
+                keep.append(item)
+        if not decls:
+            continue
+        body.block_items = keep
+        moved[f.name] = decls
+        _redirect(body, names)
+        _params(f).insert(1 if True else 0, _locals_param(f.name))
+    return moved
+
+
+def _locals_param(kernel: str) -> c_ast.Decl:
+    ptr = c_ast.PtrDecl([], c_ast.TypeDecl(LOCALS, [], None,
+                                           c_ast.Struct(f"{kernel}__locals", None)))
+    return c_ast.Decl(LOCALS, [], [], [], [], ptr, None, None)
+
+
+def _redirect(body, names):
+    """Rewrite uses of hoisted names into cl2c_locals->name."""
+
+    class Redirect(Transformer):
+        def lower_ID(self, node):
+            if node.name in names:
+                return c_ast.StructRef(cn.ident(LOCALS), "->", node, node.coord)
+            return node
+
+        def lower_StructRef(self, node):
+            node.name = self.visit(node.name)   # never the field name
+            return node
+
+    Redirect().visit(body)

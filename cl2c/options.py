@@ -1,0 +1,86 @@
+"""Build options, as OpenCL's ``clBuildProgram`` takes them and as the CLI passes them."""
+from __future__ import annotations
+
+import os
+import shlex
+from dataclasses import dataclass, field
+
+from .diagnostics import BuildError, Diagnostic
+
+CL_STD_VERSIONS = {"CL1.0": 100, "CL1.1": 110, "CL1.2": 120, "CL2.0": 200}
+SCHEDULES = ("auto", "loops", "regions", "fibers")
+
+# Options of the OpenCL spec (5.8.4) that change nothing for cl2c, accepted so
+# that build strings written for other implementations work unchanged.
+_ACCEPTED_FLAGS = {
+    "-cl-opt-disable", "-cl-mad-enable", "-cl-no-signed-zeros", "-cl-unsafe-math-optimizations",
+    "-cl-finite-math-only", "-cl-fast-relaxed-math", "-cl-single-precision-constant",
+    "-cl-denorms-are-zero", "-cl-fp32-correctly-rounded-divide-sqrt", "-cl-kernel-arg-info",
+    "-cl-strict-aliasing", "-cl-uniform-work-group-size", "-cl-no-subgroup-ifp", "-w", "-Werror",
+}
+
+
+@dataclass
+class Options:
+    defines: dict[str, str] = field(default_factory=dict)
+    include_dirs: list[str] = field(default_factory=list)
+    cl_std: int = 120
+    schedule: str = "auto"
+    flags: list[str] = field(default_factory=list)
+
+    @property
+    def cl_std_name(self) -> str:
+        return {v: k for k, v in CL_STD_VERSIONS.items()}[self.cl_std]
+
+    def key(self) -> str:
+        """A stable text for cache keys."""
+        defs = ";".join(f"{k}={v}" for k, v in sorted(self.defines.items()))
+        return f"D[{defs}] I[{';'.join(self.include_dirs)}] std={self.cl_std} " \
+               f"sched={self.schedule} flags={' '.join(sorted(self.flags))}"
+
+
+def _fail(message: str) -> BuildError:
+    return BuildError([Diagnostic("error", message)])
+
+
+def parse_options(text: str | list[str] | None) -> Options:
+    """Parse an options string such as ``"-DN=4 -I include -cl-std=CL2.0"``."""
+    opts = Options()
+    env_sched = os.environ.get("CL2C_SCHEDULE")
+    if env_sched:
+        opts.schedule = _schedule(env_sched)
+    if not text:
+        return opts
+    words = shlex.split(text) if isinstance(text, str) else list(text)
+    it = iter(words)
+    for w in it:
+        if w.startswith("-D"):
+            spec = w[2:] or next(it, "")
+            if not spec:
+                raise _fail("missing macro name after '-D'")
+            name, _, value = spec.partition("=")
+            opts.defines[name] = value if "=" in spec else "1"
+        elif w.startswith("-I"):
+            path = w[2:] or next(it, "")
+            if not path:
+                raise _fail("missing directory after '-I'")
+            opts.include_dirs.append(path)
+        elif w.startswith("-cl-std="):
+            std = w.split("=", 1)[1]
+            if std not in CL_STD_VERSIONS:
+                raise _fail(f"invalid value '{std}' in '{w}' "
+                            f"(expected one of {', '.join(CL_STD_VERSIONS)})")
+            opts.cl_std = CL_STD_VERSIONS[std]
+        elif w.startswith("-cl2c-schedule="):
+            opts.schedule = _schedule(w.split("=", 1)[1])
+        elif w in _ACCEPTED_FLAGS:
+            opts.flags.append(w)
+        else:
+            raise _fail(f"unknown build option '{w}'")
+    return opts
+
+
+def _schedule(name: str) -> str:
+    if name not in SCHEDULES:
+        raise _fail(f"invalid schedule '{name}' (expected one of {', '.join(SCHEDULES)})")
+    return name

@@ -1,0 +1,82 @@
+"""Stage 2: parse preprocessed OpenCL C with pycparserext's ``OpenCLCParser``."""
+from __future__ import annotations
+
+import re
+
+from pycparser import c_ast
+from pycparser.c_parser import ParseError
+from pycparserext.ext_c_parser import FuncDeclExt, OpenCLCParser
+
+from .diagnostics import Diagnostic, Reporter
+
+_COORD = re.compile(r"^(?P<file>.*?):(?P<line>\d+)(?::(?P<col>\d+))?: (?P<msg>.*)$", re.S)
+
+# Names the OpenCL dialect treats as types although the parser does not know them.
+RUNTIME_TYPEDEFS = ("size_t", "ptrdiff_t", "intptr_t", "uintptr_t", "event_t", "half")
+
+
+class _Parser(OpenCLCParser):
+    """Points errors that pycparser reports without a position at the next token."""
+
+    def _parse_error(self, msg, coord):
+        if coord is None or isinstance(coord, str):
+            tok = self._peek()
+            if tok is not None:
+                coord = self._tok_coord(tok)
+                if msg == "Invalid expression":
+                    msg = f"expected expression before: {tok.value}"
+        super()._parse_error(msg, coord)
+
+
+def _prelude() -> str:
+    # Declaring the runtime's type names first lets the parser treat them as
+    # types; the line marker keeps the user's line numbers intact.
+    return "".join(f"typedef int {name};\n" for name in RUNTIME_TYPEDEFS)
+
+
+def parse(text: str, filename: str, reporter: Reporter) -> c_ast.FileAST | None:
+    """The AST of a translation unit, or None after reporting a syntax error."""
+    parser = _Parser()
+    prelude = _prelude()
+    try:
+        ast = parser.parse(prelude + text, filename)
+    except ParseError as e:
+        reporter.diagnostics.append(_diagnostic(str(e), filename))
+        return None
+    # Drop the prelude's typedefs; semantic analysis knows those types natively.
+    ast.ext = ast.ext[len(RUNTIME_TYPEDEFS):]
+    _Normalizer().visit(ast)
+    return ast
+
+
+class _Normalizer(c_ast.NodeVisitor):
+    """Turn pycparserext's FuncDeclExt into pycparser's FuncDecl, so that later
+    stages see one node type per construct; attributes written after a function
+    declarator join the declaration's other specifiers."""
+
+    def visit_Decl(self, node):
+        if isinstance(node.type, FuncDeclExt):
+            ext = node.type
+            node.type = c_ast.FuncDecl(ext.args, ext.type, ext.coord)
+            if ext.attributes is not None:
+                node.funcspec = list(node.funcspec or []) + [ext.attributes]
+        self.generic_visit(node)
+
+    def visit_Typename(self, node):
+        if isinstance(node.type, FuncDeclExt):
+            ext = node.type
+            node.type = c_ast.FuncDecl(ext.args, ext.type, ext.coord)
+        self.generic_visit(node)
+
+
+def _diagnostic(message: str, filename: str) -> Diagnostic:
+    m = _COORD.match(message)
+    if not m:
+        return Diagnostic("error", message, filename)
+    msg = m.group("msg")
+    if msg.startswith("before: "):
+        msg = f"syntax error before '{msg[len('before: '):]}'"
+    elif msg.startswith("expected expression before: "):
+        msg = f"expected expression before '{msg[len('expected expression before: '):]}'"
+    col = int(m.group("col")) if m.group("col") else None
+    return Diagnostic("error", msg, m.group("file"), int(m.group("line")), col)

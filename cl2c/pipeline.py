@@ -1,0 +1,67 @@
+"""The whole translation, stage by stage: preprocess -> parse -> sema -> lower -> emit.
+
+Each stage lives in its own module; this one only strings them together and
+turns stage failures into :class:`BuildError` with positioned diagnostics.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import sema as sema_stage
+from .diagnostics import BuildError, Diagnostic, Reporter, SourceMap, UnsupportedError
+from .emit.render import Emitted, emit
+from .lower import LoweredProgram, lower
+from .options import Options, parse_options
+from .parse import parse
+from .preprocess import Preprocessed, preprocess
+
+
+@dataclass
+class Translation:
+    source_name: str
+    options: Options
+    preprocessed: Preprocessed
+    program: LoweredProgram
+    emitted: Emitted
+    sources: SourceMap
+
+    @property
+    def c_source(self) -> str:
+        return self.emitted.source
+
+    @property
+    def kernels(self):
+        return self.program.kernels
+
+
+def run_preprocessor(text: str, source_name: str, options: Options | str | None = None):
+    opts = options if isinstance(options, Options) else parse_options(options)
+    reporter = Reporter(SourceMap())
+    pre = preprocess(text, source_name, opts, reporter)
+    reporter.check()
+    return pre, reporter
+
+
+def analyze(text: str, source_name: str = "<kernel>", options=None):
+    """Preprocess, parse and type-check; returns (module, preprocessed, reporter, options)."""
+    opts = options if isinstance(options, Options) else parse_options(options)
+    reporter = Reporter(SourceMap())
+    pre = preprocess(text, source_name, opts, reporter)
+    reporter.check()
+    ast = parse(pre.text, source_name, reporter)
+    reporter.check()
+    module = sema_stage.analyze(ast, reporter, opts.cl_std)
+    reporter.check()
+    return module, pre, reporter, opts
+
+
+def translate(text: str, source_name: str = "<kernel>", options=None,
+              output_name: str = "kernel.c", line_directives: bool = True) -> Translation:
+    """OpenCL C source text to C source text; raises BuildError on bad input."""
+    module, pre, reporter, opts = analyze(text, source_name, options)
+    try:
+        program = lower(module, opts.schedule)
+    except UnsupportedError as e:
+        raise BuildError([Diagnostic("error", str(e), source_name)], reporter.sources) from None
+    emitted = emit(program, source_name, output_name, opts.cl_std, line_directives)
+    return Translation(source_name, opts, pre, program, emitted, reporter.sources)

@@ -1,0 +1,151 @@
+"""Stage 1: the C preprocessor, with OpenCL's predefined macros (spec 6.10).
+
+pcpp does the work in Python, so translating a kernel needs no C compiler and
+behaves the same on every host. Line markers are kept so that diagnostics and
+the emitted ``#line`` directives point at the user's ``.cl`` files.
+"""
+from __future__ import annotations
+
+import io
+import os
+import re
+from dataclasses import dataclass
+
+import pcpp
+
+from .diagnostics import Diagnostic, Reporter
+from .options import Options
+
+# Extensions cl2c implements; each is also a predefined macro (spec 9.1).
+EXTENSIONS = (
+    "cl_khr_fp64", "cl_khr_byte_addressable_store",
+    "cl_khr_global_int32_base_atomics", "cl_khr_global_int32_extended_atomics",
+    "cl_khr_local_int32_base_atomics", "cl_khr_local_int32_extended_atomics",
+)
+
+# Integer and float limits of spec 6.12.2 and 6.11.3, as the spec defines them.
+_LIMITS = {
+    "CHAR_BIT": "8", "SCHAR_MAX": "127", "SCHAR_MIN": "(-127-1)", "CHAR_MAX": "127",
+    "CHAR_MIN": "(-127-1)", "UCHAR_MAX": "255", "SHRT_MAX": "32767", "SHRT_MIN": "(-32767-1)",
+    "USHRT_MAX": "65535", "INT_MAX": "2147483647", "INT_MIN": "(-2147483647-1)",
+    "UINT_MAX": "0xffffffffU", "LONG_MAX": "0x7fffffffffffffffL",
+    "LONG_MIN": "(-0x7fffffffffffffffL-1)", "ULONG_MAX": "0xffffffffffffffffUL",
+    "FLT_DIG": "6", "FLT_MANT_DIG": "24", "FLT_MAX_10_EXP": "+38", "FLT_MAX_EXP": "+128",
+    "FLT_MIN_10_EXP": "-37", "FLT_MIN_EXP": "-125", "FLT_RADIX": "2",
+    "FLT_MAX": "0x1.fffffep127f", "FLT_MIN": "0x1.0p-126f", "FLT_EPSILON": "0x1.0p-23f",
+    "DBL_DIG": "15", "DBL_MANT_DIG": "53", "DBL_MAX_10_EXP": "+308", "DBL_MAX_EXP": "+1024",
+    "DBL_MIN_10_EXP": "-307", "DBL_MIN_EXP": "-1021",
+    "DBL_MAX": "0x1.fffffffffffffp1023", "DBL_MIN": "0x1.0p-1022", "DBL_EPSILON": "0x1.0p-52",
+    "MAXFLOAT": "0x1.fffffep127f",
+    "M_E_F": "2.71828174591064f", "M_LOG2E_F": "1.44269502162933f",
+    "M_LOG10E_F": "0.43429449200630f", "M_LN2_F": "0.69314718246460f",
+    "M_LN10_F": "2.30258512496948f", "M_PI_F": "3.14159274101257f",
+    "M_PI_2_F": "1.57079637050629f", "M_PI_4_F": "0.78539818525314f",
+    "M_1_PI_F": "0.31830987334251f", "M_2_PI_F": "0.63661974668503f",
+    "M_2_SQRTPI_F": "1.12837922573090f", "M_SQRT2_F": "1.41421353816986f",
+    "M_SQRT1_2_F": "0.70710676908493f",
+    "M_E": "2.718281828459045090796", "M_LOG2E": "1.442695040888963387005",
+    "M_LOG10E": "0.434294481903251816668", "M_LN2": "0.693147180559945286227",
+    "M_LN10": "2.302585092994045901094", "M_PI": "3.141592653589793115998",
+    "M_PI_2": "1.570796326794896557999", "M_PI_4": "0.785398163397448278999",
+    "M_1_PI": "0.318309886183790691216", "M_2_PI": "0.636619772367581382433",
+    "M_2_SQRTPI": "1.128379167095512558561", "M_SQRT2": "1.414213562373095145475",
+    "M_SQRT1_2": "0.707106781186547572737",
+}
+
+
+def predefined_macros(options: Options) -> dict[str, str]:
+    """Every macro a kernel sees before its first line."""
+    device_version = 200 if options.cl_std >= 200 else 120
+    macros = {
+        "__OPENCL_VERSION__": str(device_version),
+        "__OPENCL_C_VERSION__": str(options.cl_std),
+        "CL_VERSION_1_0": "100", "CL_VERSION_1_1": "110", "CL_VERSION_1_2": "120",
+        "CL_VERSION_2_0": "200",
+        "__ENDIAN_LITTLE__": "1",
+        "__EMBEDDED_PROFILE__": "0",
+        "__CL2C__": "1",
+        "__kernel_exec(X, typen)": "__kernel __attribute__((work_group_size_hint(X, 1, 1))) "
+                                   "__attribute__((vec_type_hint(typen)))",
+        "kernel_exec(X, typen)": "__kernel __attribute__((work_group_size_hint(X, 1, 1))) "
+                                 "__attribute__((vec_type_hint(typen)))",
+        # A type inside an attribute does not parse; the hint means nothing to cl2c.
+        "vec_type_hint(T)": "vec_type_hint(0)",
+        "NULL": "((void *)0)",
+        "true": "1", "false": "0",
+        "CLK_LOCAL_MEM_FENCE": "1", "CLK_GLOBAL_MEM_FENCE": "2", "CLK_IMAGE_MEM_FENCE": "4",
+    }
+    if "-cl-fast-relaxed-math" in options.flags:
+        macros["__FAST_RELAXED_MATH__"] = "1"
+    macros.update({ext: "1" for ext in EXTENSIONS})
+    macros.update(_LIMITS)
+    return macros
+
+
+@dataclass
+class Preprocessed:
+    text: str                 # with #line markers
+    dependencies: list[str]   # every file #included, in order
+
+
+class _Preprocessor(pcpp.Preprocessor):
+    def __init__(self, reporter: Reporter):
+        super().__init__()
+        self.reporter = reporter
+        self.line_directive = "#line"
+        self.passthru_includes = None
+        self.dependencies: list[str] = []
+
+    def on_error(self, file, line, msg):
+        self.reporter.diagnostics.append(Diagnostic("error", msg, file, line))
+        self.return_code += 1
+
+    def on_include_not_found(self, is_malformed, is_system_include, curdir, includepath):
+        what = "malformed #include" if is_malformed else f"'{includepath}' file not found"
+        self.on_error(self.lastdirective.source, self.lastdirective.lineno, what)
+        raise pcpp.OutputDirective(pcpp.Action.IgnoreAndRemove)
+
+    def on_file_open(self, is_system_include, includepath):
+        f = super().on_file_open(is_system_include, includepath)
+        self.dependencies.append(includepath)
+        self.reporter.sources.add(includepath, f.read())
+        f.seek(0)
+        return f
+
+    def on_comment(self, tok):
+        return False   # drop comments
+
+
+def preprocess(text: str, filename: str, options: Options, reporter: Reporter) -> Preprocessed:
+    """Run the preprocessor over one translation unit; errors go to ``reporter``."""
+    reporter.sources.add(filename, text)
+    pp = _Preprocessor(reporter)
+    directory = os.path.dirname(filename)
+    if directory and os.path.isdir(directory):
+        pp.add_path(directory)
+    for d in options.include_dirs:
+        pp.add_path(d)
+    for name, value in predefined_macros(options).items():
+        pp.define(f"{name} {value}")
+    for name, value in options.defines.items():
+        pp.define(f"{name} {value}")
+    pp.parse(text, filename)
+    out = io.StringIO()
+    pp.write(out)
+    result = out.getvalue()
+    if not result.startswith("#line"):
+        result = f'#line 1 "{filename}"\n' + result
+    return Preprocessed(_restore_names(result, filename), pp.dependencies)
+
+
+def _restore_names(text: str, filename: str) -> str:
+    """pcpp writes paths relative to the working directory; keep the user's spelling."""
+    target = os.path.abspath(filename)
+
+    def fix(m):
+        path = m.group(2)
+        if path != filename and os.path.abspath(path) == target:
+            path = filename
+        return f'#line {m.group(1)} "{path}"'
+
+    return re.sub(r'^#line (\d+) "([^"]*)"', fix, text, flags=re.M)

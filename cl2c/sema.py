@@ -1,0 +1,1137 @@
+"""Stage 3: semantic analysis.
+
+Walks the AST once, resolves every name, and gives every expression a type
+from :mod:`cl2c.types`. The result, a :class:`Module`, is what lowering reads:
+the types of expressions (keyed by node identity; pycparser nodes have
+slots), resolved calls, vector component selections, and per-function facts
+(work-item builtins used, callees, parameters read and written).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from pycparser import c_ast
+
+from . import builtins as bi
+from . import types as ty
+from .diagnostics import Reporter
+
+SPACE_QUALIFIERS = {
+    "__global": "global", "global": "global", "__local": "local", "local": "local",
+    "__constant": "constant", "constant": "constant", "__private": "private",
+    "private": "private", "__generic": "generic", "generic": "generic",
+}
+ACCESS_QUALIFIERS = {"__read_only", "read_only", "__write_only", "write_only",
+                     "__read_write", "read_write"}
+
+_COMPONENTS_XYZW = "xyzw"
+_HEX = "0123456789abcdef"
+
+
+class SemaError(Exception):
+    def __init__(self, message, coord):
+        super().__init__(message)
+        self.coord = coord
+
+
+@dataclass
+class Symbol:
+    name: str
+    type: ty.Type
+    kind: str                      # var, param, func, enum, const, typedef
+    space: str = "private"
+    const: bool = False
+    node: object = None
+    c_name: str | None = None      # for builtin constants
+
+
+@dataclass
+class Param:
+    name: str
+    type: ty.Type
+    space: str                     # address space of the pointee for pointers
+    const: bool                    # pointee (or value) const-qualified
+    type_name: str                 # as written, e.g. "float4*"
+    written: bool = True           # the kernel may write through it
+    read: bool = True
+
+
+@dataclass
+class FunctionInfo:
+    name: str
+    node: c_ast.FuncDef
+    type: ty.Function
+    params: list[Param]
+    is_kernel: bool = False
+    attributes: dict = field(default_factory=dict)
+    workitem: bool = False         # uses work-item functions, directly or through calls
+    callees: set = field(default_factory=set)
+    used_params: set = field(default_factory=set)
+
+
+@dataclass
+class Call:
+    kind: str                      # "builtin" or "function"
+    name: str
+    row: bi.Builtin | None = None
+    generic: ty.Type | None = None
+    arg_types: tuple = ()
+
+
+@dataclass
+class Module:
+    ast: c_ast.FileAST
+    types: dict = field(default_factory=dict)          # id(expr) -> Type
+    calls: dict = field(default_factory=dict)          # id(FuncCall) -> Call
+    components: dict = field(default_factory=dict)     # id(StructRef) -> [indices]
+    symbols: dict = field(default_factory=dict)        # id(ID) -> Symbol
+    decl_types: dict = field(default_factory=dict)     # id(Decl) -> (Type, space)
+    functions: dict = field(default_factory=dict)      # name -> FunctionInfo
+    program_scope: list = field(default_factory=list)  # (kind, node)
+    nodes: list = field(default_factory=list)          # keeps typed nodes alive
+    extensions: set = field(default_factory=set)
+
+    @property
+    def kernels(self) -> list[FunctionInfo]:
+        return [f for f in self.functions.values() if f.is_kernel]
+
+    def type_of(self, node) -> ty.Type:
+        return self.types[id(node)]
+
+
+def components_of(name: str, n: int) -> list[int] | None:
+    """Indices a swizzle selects from an n-vector, or None if it is not one."""
+    if name in ("lo", "hi", "even", "odd"):
+        half = (n + 1) // 2 if n != 3 else 2
+        if name == "lo":
+            return list(range(half))
+        if name == "hi":
+            return list(range(half, 2 * half)) if n != 3 else [2, 3]
+        return list(range(0 if name == "even" else 1, 2 * half, 2))
+    if name[:1] in ("s", "S") and len(name) > 1:
+        try:
+            idx = [_HEX.index(c.lower()) for c in name[1:]]
+        except ValueError:
+            return None
+        return idx if all(i < n for i in idx) else None
+    if all(c in _COMPONENTS_XYZW for c in name):
+        idx = [_COMPONENTS_XYZW.index(c) for c in name]
+        return idx if all(i < n for i in idx) and n <= 4 else None
+    return None
+
+
+_INT_SUFFIX = re.compile(r"[uUlL]*$")
+
+
+def constant_type(node: c_ast.Constant) -> ty.Type:
+    v = node.value
+    if node.type == "char":
+        return ty.INT
+    if node.type == "string":
+        return ty.Pointer(ty.CHAR, "constant", const=True)
+    if node.type in ("float", "double", "long double") or (
+            not v.lower().startswith("0x") and any(c in v for c in ".eE")) or (
+            v.lower().startswith("0x") and "p" in v.lower()):
+        if v[-1] in "fF":
+            return ty.FLOAT
+        if v[-1] in "hH":
+            return ty.HALF
+        return ty.DOUBLE
+    suffix = _INT_SUFFIX.search(v).group().lower()
+    digits = v[: len(v) - len(suffix)]
+    value = int(digits, 0) if not (len(digits) > 1 and digits[0] == "0" and
+                                   digits[1] not in "xXbB") else int(digits, 8)
+    decimal = not digits.lower().startswith("0")
+    unsigned = "u" in suffix
+    long_ = "l" in suffix
+    if not long_:
+        if not unsigned and value < 2 ** 31:
+            return ty.INT
+        if (unsigned or not decimal) and value < 2 ** 32:
+            return ty.UINT
+    if not unsigned and value < 2 ** 63:
+        return ty.LONG
+    return ty.ULONG
+
+
+class Analyzer(c_ast.NodeVisitor):
+    def __init__(self, reporter: Reporter, cl_std: int = 120):
+        self.reporter = reporter
+        self.cl_std = cl_std
+        self.scopes: list[dict[str, Symbol]] = [{}]
+        self.tags: list[dict[str, ty.Type]] = [{}]
+        self.module: Module | None = None
+        self.func: FunctionInfo | None = None
+
+    # ---- entry --------------------------------------------------------------
+    def analyze(self, ast: c_ast.FileAST) -> Module:
+        self.module = Module(ast)
+        for ext in ast.ext:
+            try:
+                self.top_level(ext)
+            except SemaError as e:
+                self.reporter.error(str(e), e.coord)
+        self._propagate_workitem()
+        return self.module
+
+    def error(self, message, node):
+        raise SemaError(message, getattr(node, "coord", None))
+
+    # ---- scopes ---------------------------------------------------------------
+    def push(self):
+        self.scopes.append({})
+        self.tags.append({})
+
+    def pop(self):
+        self.scopes.pop()
+        self.tags.pop()
+
+    def declare(self, sym: Symbol, node=None):
+        scope = self.scopes[-1]
+        old = scope.get(sym.name)
+        if old is not None and old.kind in ("var", "param") and sym.kind in ("var", "param") \
+                and len(self.scopes) > 1:
+            self.error(f"redefinition of '{sym.name}'", node)
+        scope[sym.name] = sym
+
+    def lookup(self, name: str) -> Symbol | None:
+        for scope in reversed(self.scopes):
+            if name in scope:
+                return scope[name]
+        return None
+
+    def lookup_tag(self, name: str):
+        for tags in reversed(self.tags):
+            if name in tags:
+                return tags[name]
+        return None
+
+    # ---- program scope -------------------------------------------------------------
+    def top_level(self, ext):
+        m = self.module
+        if isinstance(ext, c_ast.FuncDef):
+            self.function(ext)
+            m.program_scope.append(("function", ext))
+        elif isinstance(ext, c_ast.Typedef):
+            self.typedef(ext)
+            m.program_scope.append(("typedef", ext))
+        elif isinstance(ext, c_ast.Decl):
+            kind = self.declaration(ext, program_scope=True)
+            m.program_scope.append((kind, ext))
+        elif isinstance(ext, c_ast.Pragma):
+            self.pragma(ext)
+            m.program_scope.append(("pragma", ext))
+        elif isinstance(ext, c_ast.StaticAssert):
+            m.program_scope.append(("static_assert", ext))
+        else:
+            self.error(f"unexpected {type(ext).__name__} at program scope", ext)
+
+    def pragma(self, node: c_ast.Pragma):
+        words = node.string.split()
+        if words[:2] == ["OPENCL", "EXTENSION"] and len(words) >= 3:
+            self.module.extensions.add(words[2].rstrip(":"))
+
+    def typedef(self, node: c_ast.Typedef):
+        t, space, const = self.resolve(node.type)
+        self.declare(Symbol(node.name, t, "typedef", space, const, node))
+
+    # ---- types of declarators -----------------------------------------------------
+    def resolve(self, node) -> tuple[ty.Type, str, bool]:
+        """(type, address space, const) of a declarator chain."""
+        if isinstance(node, c_ast.TypeDecl):
+            base, space, const = self.base_type(node.type)
+            quals = node.quals or []
+            for q in quals:
+                if q in SPACE_QUALIFIERS:
+                    space = SPACE_QUALIFIERS[q]
+                elif q == "const":
+                    const = True
+            if space == "constant":
+                const = True
+            return base, space, const
+        if isinstance(node, c_ast.PtrDecl):
+            pointee, space, const = self.resolve(node.type)
+            pquals = node.quals or []
+            pspace = "private"
+            for q in pquals:
+                if q in SPACE_QUALIFIERS:
+                    pspace = SPACE_QUALIFIERS[q]
+            volatile = "volatile" in self._quals(node.type)
+            ptr = ty.Pointer(pointee, space if space != "private" or self._explicit_space(node.type)
+                             else self._default_space(), const, volatile, "restrict" in pquals)
+            return ptr, pspace, "const" in pquals
+        if isinstance(node, c_ast.ArrayDecl):
+            elem, space, const = self.resolve(node.type)
+            length = None
+            if node.dim is not None:
+                length = self.const_int(node.dim)
+                if length is None:
+                    self.error("array size is not an integer constant expression", node.dim)
+            return ty.Array(elem, length), space, const
+        if isinstance(node, c_ast.FuncDecl):
+            ret, _, _ = self.resolve(node.type)
+            params = []
+            if node.args:
+                for p in node.args.params:
+                    if isinstance(p, c_ast.EllipsisParam):
+                        continue
+                    pt, _, _ = self.resolve(p.type)
+                    if pt == ty.VOID:
+                        continue
+                    params.append(pt)
+            return ty.Function(ret, tuple(params)), "private", False
+        if isinstance(node, c_ast.Typename):
+            return self.resolve(node.type)
+        self.error(f"unsupported declarator {type(node).__name__}", node)
+
+    def _quals(self, node) -> list:
+        return list(getattr(node, "quals", None) or [])
+
+    def _explicit_space(self, node) -> bool:
+        return any(q in SPACE_QUALIFIERS for q in self._quals(node))
+
+    def _default_space(self) -> str:
+        return "generic" if self.cl_std >= 200 else "private"
+
+    def base_type(self, node) -> tuple[ty.Type, str, bool]:
+        if isinstance(node, c_ast.IdentifierType):
+            names = [n for n in node.names]
+            t = ty.scalar_from_words(names)
+            if t is not None:
+                return t, "private", False
+            if len(names) == 1:
+                t = ty.named_type(names[0])
+                if t is not None:
+                    return t, "private", False
+                sym = self.lookup(names[0])
+                if sym is not None and sym.kind == "typedef":
+                    return sym.type, sym.space, sym.const
+                self.error(f"unknown type name '{names[0]}'", node)
+            self.error(f"invalid type '{' '.join(names)}'", node)
+        if isinstance(node, (c_ast.Struct, c_ast.Union)):
+            return self.record(node), "private", False
+        if isinstance(node, c_ast.Enum):
+            return self.enum(node), "private", False
+        self.error(f"unsupported type {type(node).__name__}", node)
+
+    def record(self, node) -> ty.Record:
+        union = isinstance(node, c_ast.Union)
+        rec = self.lookup_tag(node.name) if node.name else None
+        if rec is None or (node.decls is not None and rec.fields and
+                           node.name not in self.tags[-1]):
+            rec = ty.Record(node.name, union)
+            if node.name:
+                self.tags[-1][node.name] = rec
+        if node.decls is not None:
+            fields = []
+            for d in node.decls:
+                ft, _, _ = self.resolve(d.type)
+                fields.append((d.name, ft))
+                self.module.decl_types[id(d)] = (ft, "private")
+            rec.fields[:] = fields
+            attrs = self._attribute_text(node)
+            object.__setattr__(rec, "packed", "packed" in attrs)
+            m = re.search(r"aligned\s*\(\s*(\d+)\s*\)", attrs)
+            if m:
+                object.__setattr__(rec, "align_attr", int(m.group(1)))
+        return rec
+
+    def _attribute_text(self, node) -> str:
+        parts = []
+        for attr_holder in ("attrs", "attributes", "attrib"):
+            a = getattr(node, attr_holder, None)
+            if a:
+                parts.append(_attr_text(a))
+        return " ".join(parts)
+
+    def enum(self, node) -> ty.Enum:
+        e = ty.Enum(node.name)
+        if node.name:
+            self.tags[-1][node.name] = e
+        if node.values is not None:
+            value = 0
+            for en in node.values.enumerators:
+                if en.value is not None:
+                    v = self.const_int(en.value)
+                    if v is None:
+                        self.error("enumerator value is not an integer constant", en.value)
+                    value = v
+                self.declare(Symbol(en.name, ty.INT, "enum", node=value))
+                value += 1
+        return e
+
+    # ---- declarations ----------------------------------------------------------------
+    def declaration(self, node: c_ast.Decl, program_scope=False) -> str:
+        if node.name is None:           # struct/union/enum declaration only
+            if isinstance(node.type, (c_ast.Struct, c_ast.Union, c_ast.Enum)):
+                self.base_type(node.type)
+            return "tag"
+        t, space, const = self.resolve(node.type)
+        if t.is_function:
+            self.declare(Symbol(node.name, t, "func", node=node))
+            return "prototype"
+        if program_scope:
+            if space not in ("constant",) and "static" not in (node.storage or []):
+                if space == "global" and self.cl_std >= 200:
+                    pass
+                else:
+                    self.error(f"program scope variable '{node.name}' must be declared in the "
+                               f"__constant address space", node)
+            if space == "constant" and node.init is None:
+                self.error(f"variable '{node.name}' in the __constant address space must be "
+                           f"initialized", node)
+        if t == ty.VOID:
+            self.error(f"variable '{node.name}' has incomplete type 'void'", node)
+        if node.init is not None:
+            if isinstance(node.init, c_ast.InitList):
+                self.init_list(node.init, t)
+            else:
+                self.expr(node.init)
+            if isinstance(t, ty.Array) and t.length is None:
+                length = len(node.init.exprs) if isinstance(node.init, c_ast.InitList) else None
+                if isinstance(node.init, c_ast.Constant) and node.init.type == "string":
+                    length = len(eval(node.init.value)) + 1
+                t = ty.Array(t.elem, length)
+        self.module.decl_types[id(node)] = (t, space)
+        self.declare(Symbol(node.name, t, "var", space, const, node), node)
+        if self.func is not None and self.func.is_kernel and space == "local":
+            pass
+        return "variable"
+
+    def init_list(self, node: c_ast.InitList, t: ty.Type):
+        for i, e in enumerate(node.exprs):
+            target = t
+            if isinstance(t, ty.Array):
+                target = t.elem
+            elif isinstance(t, ty.Record) and i < len(t.fields):
+                target = t.fields[i][1]
+            elif isinstance(t, ty.Vector):
+                target = t.elem
+            if isinstance(e, c_ast.NamedInitializer):
+                e = e.expr
+            if isinstance(e, c_ast.InitList):
+                self.init_list(e, target)
+            else:
+                self.expr(e)
+        self.module.types[id(node)] = t
+
+    # ---- functions -----------------------------------------------------------------
+    def function(self, node: c_ast.FuncDef):
+        decl = node.decl
+        funcspec = [f for f in (decl.funcspec or []) if isinstance(f, str)]
+        is_kernel = any(f in ("__kernel", "kernel") for f in funcspec)
+        ftype, _, _ = self.resolve(decl.type)
+        name = decl.name
+        if name in self.module.functions:
+            self.error(f"redefinition of '{name}'", decl)
+        if name in bi.BY_NAME:
+            self.error(f"'{name}' is the name of a built-in function", decl)
+        self.declare(Symbol(name, ftype, "func", node=node))
+        if is_kernel and ftype.ret != ty.VOID:
+            self.error(f"kernel '{name}' must return void", decl)
+        info = FunctionInfo(name, node, ftype, [], is_kernel,
+                            self._kernel_attributes(decl) if is_kernel else {})
+        self.module.functions[name] = info
+        self.func = info
+        self.push()
+        try:
+            params = decl.type.args.params if decl.type.args else []
+            for p in params:
+                if isinstance(p, c_ast.EllipsisParam):
+                    self.error("variadic functions are not allowed in OpenCL C", p)
+                pt, space, const = self.resolve(p.type)
+                if pt == ty.VOID:
+                    continue
+                if isinstance(pt, ty.Array):
+                    pt = ty.Pointer(pt.elem, space, const)
+                pspace = pt.space if isinstance(pt, ty.Pointer) else space
+                pconst = pt.const if isinstance(pt, ty.Pointer) else const
+                if is_kernel and isinstance(pt, ty.Pointer) and pt.space in ("private",
+                                                                               "generic"):
+                    self.error(f"kernel pointer argument '{p.name}' must point to the __global, "
+                               f"__constant or __local address space", p)
+                self.module.decl_types[id(p)] = (pt, space)
+                info.params.append(Param(p.name, pt, pspace, pconst, self._type_name(pt)))
+                self.declare(Symbol(p.name, pt, "param", space, const, p))
+            self.statement(node.body, new_scope=False)
+        finally:
+            self.pop()
+            self.func = None
+        if is_kernel:
+            self._param_access(info)
+
+    def _type_name(self, t: ty.Type) -> str:
+        if isinstance(t, ty.Pointer):
+            return f"{self._type_name(t.pointee)}*"
+        return t.name if hasattr(t, "name") and isinstance(getattr(t, "name"), str) else str(t)
+
+    def _kernel_attributes(self, decl) -> dict:
+        attrs = {}
+        text = " ".join(_attr_text(f) for f in decl.funcspec or [] if isinstance(f, c_ast.Node))
+        m = re.search(r"reqd_work_group_size\s*\(\s*(\d+)\s*,\s*(\d+)\s*,\s*(\d+)\s*\)", text)
+        if m:
+            attrs["reqd_work_group_size"] = tuple(int(x) for x in m.groups())
+        return attrs
+
+    def _param_access(self, info: FunctionInfo):
+        """Which pointer parameters the kernel may write through (conservative)."""
+        finder = _WriteFinder(self.module, {p.name for p in info.params})
+        finder.visit(info.node.body)
+        for p in info.params:
+            if isinstance(p.type, ty.Pointer):
+                p.written = not p.const and p.name in finder.written
+                p.read = True
+
+    def _propagate_workitem(self):
+        funcs = self.module.functions
+        changed = True
+        while changed:
+            changed = False
+            for f in funcs.values():
+                if not f.workitem and any(funcs[c].workitem for c in f.callees if c in funcs):
+                    f.workitem = True
+                    changed = True
+
+    # ---- statements -----------------------------------------------------------------
+    def statement(self, node, new_scope=True):
+        if node is None:
+            return
+        method = getattr(self, "stmt_" + type(node).__name__, None)
+        if method is not None:
+            method(node, new_scope) if isinstance(node, c_ast.Compound) else method(node)
+        else:
+            self.expr(node)
+
+    def stmt_Compound(self, node, new_scope=True):
+        if new_scope:
+            self.push()
+        try:
+            for item in node.block_items or []:
+                try:
+                    self.statement(item)
+                except SemaError as e:
+                    self.reporter.error(str(e), e.coord)
+        finally:
+            if new_scope:
+                self.pop()
+
+    def stmt_Decl(self, node):
+        self.declaration(node)
+
+    def stmt_DeclList(self, node):
+        for d in node.decls:
+            self.declaration(d)
+
+    def stmt_Typedef(self, node):
+        self.typedef(node)
+
+    def stmt_If(self, node):
+        self.condition(node.cond)
+        self.statement(node.iftrue)
+        self.statement(node.iffalse)
+
+    def stmt_For(self, node):
+        self.push()
+        try:
+            if node.init is not None:
+                self.statement(node.init)
+            if node.cond is not None:
+                self.condition(node.cond)
+            if node.next is not None:
+                self.expr(node.next)
+            self.statement(node.stmt)
+        finally:
+            self.pop()
+
+    def stmt_While(self, node):
+        self.condition(node.cond)
+        self.statement(node.stmt)
+
+    def stmt_DoWhile(self, node):
+        self.statement(node.stmt)
+        self.condition(node.cond)
+
+    def stmt_Switch(self, node):
+        t = self.expr(node.cond)
+        if not t.is_integer or t.is_vector:
+            self.error("statement requires expression of integer type", node.cond)
+        self.statement(node.stmt)
+
+    def stmt_Case(self, node):
+        if self.const_int(node.expr) is None:
+            self.error("case value is not an integer constant expression", node.expr)
+        for s in node.stmts or []:
+            self.statement(s)
+
+    def stmt_Default(self, node):
+        for s in node.stmts or []:
+            self.statement(s)
+
+    def stmt_Label(self, node):
+        self.statement(node.stmt)
+
+    def stmt_Goto(self, node):
+        self.error("'goto' is not supported yet", node)
+
+    def stmt_Return(self, node):
+        if node.expr is not None:
+            self.expr(node.expr)
+
+    def stmt_Break(self, node):
+        pass
+
+    stmt_Continue = stmt_EmptyStatement = stmt_Pragma = stmt_StaticAssert = stmt_Break
+
+    def condition(self, node):
+        t = self.expr(node)
+        if not (t.is_scalar or t.is_pointer) or t.is_void:
+            self.error(f"statement requires expression of scalar type ('{t}' invalid)", node)
+
+    # ---- expressions -------------------------------------------------------------------
+    def expr(self, node) -> ty.Type:
+        method = getattr(self, "expr_" + type(node).__name__, None)
+        if method is None:
+            self.error(f"unsupported expression {type(node).__name__}", node)
+        t = method(node)
+        self.module.types[id(node)] = t
+        self.module.nodes.append(node)
+        return t
+
+    def rvalue(self, node) -> ty.Type:
+        """The type of an expression after array-to-pointer decay."""
+        t = self.expr(node)
+        if isinstance(t, ty.Array):
+            sym = self._base_symbol(node)
+            space = sym.space if sym else "private"
+            return ty.Pointer(t.elem, space, sym.const if sym else False)
+        return t
+
+    def _base_symbol(self, node) -> Symbol | None:
+        while isinstance(node, (c_ast.ArrayRef, c_ast.StructRef)):
+            node = node.name
+        if isinstance(node, c_ast.ID):
+            return self.module.symbols.get(id(node))
+        return None
+
+    def expr_Constant(self, node):
+        return constant_type(node)
+
+    def expr_ID(self, node):
+        sym = self.lookup(node.name)
+        if sym is None:
+            if node.name in bi.CONSTANTS:
+                t, c_name = bi.CONSTANTS[node.name]
+                sym = Symbol(node.name, t, "const", c_name=c_name)
+            elif node.name in bi.BY_NAME or node.name in bi.NOT_YET:
+                self.error(f"built-in function '{node.name}' used as a value", node)
+            else:
+                self.error(f"use of undeclared identifier '{node.name}'", node)
+        if sym.kind == "typedef":
+            self.error(f"unexpected type name '{node.name}': expected expression", node)
+        self.module.symbols[id(node)] = sym
+        if sym.kind == "param" and self.func is not None:
+            self.func.used_params.add(sym.name)
+        return sym.type
+
+    def expr_ArrayRef(self, node):
+        base = self.rvalue(node.name)
+        index = self.rvalue(node.subscript)
+        if isinstance(index, ty.Pointer) and not isinstance(base, ty.Pointer):
+            base, index = index, base
+        if not isinstance(base, ty.Pointer):
+            if isinstance(base, ty.Vector):
+                self.error("subscripted value is a vector: use .sN or .xyzw", node)
+            self.error("subscripted value is not an array or pointer", node)
+        if not index.is_integer or index.is_vector:
+            self.error("array subscript is not an integer", node.subscript)
+        return base.pointee
+
+    def expr_StructRef(self, node):
+        base = self.rvalue(node.name)
+        field_name = node.field.name
+        if node.type == "->":
+            if not isinstance(base, ty.Pointer):
+                self.error(f"member reference type '{base}' is not a pointer", node)
+            base = base.pointee
+        if isinstance(base, ty.Vector):
+            idx = components_of(field_name, base.n)
+            if idx is None or (field_name[0] in "xyzw" and not all(c in "xyzw" for c in
+                                                                    field_name)):
+                self.error(f"vector component access '.{field_name}' is invalid for "
+                           f"'{base}'", node.field)
+            if len(idx) not in (1, 2, 3, 4, 8, 16):
+                self.error(f"vector component access '.{field_name}' selects {len(idx)} "
+                           f"components", node.field)
+            self.module.components[id(node)] = idx
+            return ty.vector_of(base.elem, len(idx))
+        if not isinstance(base, ty.Record):
+            self.error(f"member reference base type '{base}' is not a structure or union", node)
+        ft = base.field_type(field_name)
+        if ft is None:
+            self.error(f"no member named '{field_name}' in '{base}'", node.field)
+        return ft
+
+    def expr_FuncCall(self, node):
+        if not isinstance(node.name, c_ast.ID):
+            self.error("calls through function pointers are not allowed in OpenCL C", node)
+        name = node.name.name
+        args = node.args.exprs if node.args else []
+        arg_types = [self.rvalue(a) for a in args]
+        sym = self.lookup(name)
+        if sym is not None and sym.kind == "func":
+            ftype = sym.type
+            if len(args) != len(ftype.params):
+                self.error(f"function '{name}' takes {len(ftype.params)} argument(s), "
+                           f"{len(args)} given", node)
+            self.module.calls[id(node)] = Call("function", name, arg_types=tuple(arg_types))
+            if self.func is not None:
+                self.func.callees.add(name)
+            return ftype.ret
+        if name in bi.NOT_YET:
+            self.error(bi.NOT_YET[name], node)
+        if name.startswith(("convert_", "as_", "vload", "vstore")):
+            return self.conversion_call(node, name, args, arg_types)
+        rows = bi.BY_NAME.get(name)
+        if rows is None:
+            self.error(f"implicit declaration of function '{name}' is invalid in OpenCL", node)
+        for row in rows:
+            result = self.match(row, arg_types)
+            if result is not None:
+                ret, generic = result
+                self.module.calls[id(node)] = Call("builtin", name, row, generic,
+                                                   tuple(arg_types))
+                if row.workitem and self.func is not None:
+                    self.func.workitem = True
+                return ret
+        shown = ", ".join(str(t) for t in arg_types)
+        self.error(f"no matching function for call to '{name}({shown})'", node)
+
+    def conversion_call(self, node, name, args, arg_types):
+        m = re.fullmatch(r"convert_([a-z]+\d*)(_sat)?(_rte|_rtz|_rtp|_rtn)?", name)
+        if m:
+            target = ty.named_type(m.group(1))
+            if target is None or len(args) != 1 or ty.width(target) != ty.width(arg_types[0]):
+                self.error(f"no matching function for call to '{name}'", node)
+            self.module.calls[id(node)] = Call("convert", name, None, target,
+                                               tuple(arg_types))
+            return target
+        m = re.fullmatch(r"as_([a-z]+\d*)", name)
+        if m:
+            target = ty.named_type(m.group(1))
+            if target is None or len(args) != 1 or ty.type_size(target) != \
+                    ty.type_size(arg_types[0]):
+                self.error(f"invalid reinterpretation '{name}' of '{arg_types[0]}'", node)
+            self.module.calls[id(node)] = Call("as", name, None, target, tuple(arg_types))
+            return target
+        m = re.fullmatch(r"vload(\d+)", name)
+        if m and len(args) == 2 and isinstance(arg_types[1], ty.Pointer):
+            n = int(m.group(1))
+            t = ty.Vector(arg_types[1].pointee, n)
+            self.module.calls[id(node)] = Call("vload", name, None, t, tuple(arg_types))
+            return t
+        m = re.fullmatch(r"vstore(\d+)", name)
+        if m and len(args) == 3 and isinstance(arg_types[2], ty.Pointer):
+            self.module.calls[id(node)] = Call("vstore", name, None, arg_types[0],
+                                               tuple(arg_types))
+            return ty.VOID
+        self.error(f"'{name}' is not supported yet", node)
+
+    def match(self, row: bi.Builtin, args: list[ty.Type]):
+        """(result type, generic type) if ``args`` fit ``row``, else None."""
+        if len(args) != len(row.params):
+            return None
+        family = bi.FAMILIES[row.family]
+        generic = None
+        for pat, at in zip(row.params, args):
+            if pat == "T" and at in family:
+                generic = at
+                break
+        if generic is None and family:
+            # Integer literals and mixed scalars: take the widest arithmetic type offered.
+            scalars = [at for pat, at in zip(row.params, args) if pat in ("T", "S")]
+            if not scalars:
+                return None
+            common = scalars[0]
+            for s in scalars[1:]:
+                if not (common.is_scalar and s.is_scalar):
+                    return None
+                common = ty.arithmetic_result(common, s)
+            if common not in family:
+                return None
+            generic = common
+        for pat, at in zip(row.params, args):
+            if not self._fits(pat, at, generic):
+                return None
+        return self._pattern_type(row.ret, generic), generic
+
+    def _fits(self, pat, at, generic) -> bool:
+        if pat == "T":
+            return at == generic or (at.is_scalar and not at.is_void and generic is not None
+                                     and generic.is_scalar)
+        if pat == "S":
+            return at.is_scalar and not at.is_void
+        if pat.endswith("*"):
+            if not isinstance(at, ty.Pointer):
+                return False
+            return at.pointee == self._pattern_type(pat[:-1], generic)
+        want = self._pattern_type(pat, generic)
+        if want is None:
+            return False
+        if want.is_vector:
+            return at == want
+        return at.is_scalar and not at.is_void
+
+    def _pattern_type(self, pat, generic):
+        if pat == "T":
+            return generic
+        n = ty.width(generic) if generic is not None else 1
+        elem = ty.scalar_of(generic) if generic is not None else None
+        if pat in ("S", "R"):
+            return elem
+        if pat == "U":
+            size = elem.size
+            return ty.vector_of({1: ty.UCHAR, 2: ty.USHORT, 4: ty.UINT, 8: ty.ULONG}[size], n) \
+                if elem.is_integer else ty.vector_of(
+                    {4: ty.UINT, 8: ty.ULONG, 2: ty.USHORT}[size], n)
+        if pat == "I":
+            return ty.vector_of(ty.INT, n)
+        if pat == "K":
+            if n == 1:
+                return ty.INT
+            return ty.Vector({1: ty.CHAR, 2: ty.SHORT, 4: ty.INT, 8: ty.LONG}[elem.size], n)
+        return ty.named_type(pat)
+
+    def expr_UnaryOp(self, node):
+        op = node.op
+        if op == "sizeof":
+            if isinstance(node.expr, c_ast.Typename):
+                t, _, _ = self.resolve(node.expr)
+                self.module.types[id(node.expr)] = t
+            else:
+                t = self.expr(node.expr)
+            return ty.SIZE_T
+        if op == "vec_step":
+            return ty.INT
+        if op == "&":
+            t = self.expr(node.expr)
+            sym = self._base_symbol(node.expr)
+            space = sym.space if sym else "private"
+            if isinstance(node.expr, c_ast.UnaryOp) and node.expr.op == "*":
+                inner = self.module.types.get(id(node.expr.expr))
+                if isinstance(inner, ty.Pointer):
+                    space = inner.space
+            elif isinstance(node.expr, (c_ast.ArrayRef, c_ast.StructRef)):
+                base = node.expr
+                while isinstance(base, (c_ast.ArrayRef, c_ast.StructRef)):
+                    if isinstance(base, c_ast.ArrayRef):
+                        bt = self.module.types.get(id(base.name))
+                        if isinstance(bt, ty.Pointer):
+                            space = bt.space
+                            break
+                    elif base.type == "->":
+                        bt = self.module.types.get(id(base.name))
+                        if isinstance(bt, ty.Pointer):
+                            space = bt.space
+                            break
+                    base = base.name
+            if id(node.expr) in self.module.components:
+                self.error("address of vector element requested", node)
+            return ty.Pointer(t, space, sym.const if sym else False)
+        t = self.rvalue(node.expr)
+        if op == "*":
+            if not isinstance(t, ty.Pointer):
+                self.error(f"indirection requires pointer operand ('{t}' invalid)", node)
+            return t.pointee
+        if op in ("++", "--", "p++", "p--"):
+            self.check_assignable(node.expr)
+            return t
+        if op == "!":
+            if t.is_vector:
+                return self._mask_type(t)
+            return ty.INT
+        if op in ("-", "+"):
+            if not (t.is_scalar or t.is_vector):
+                self.error(f"invalid argument type '{t}' to unary expression", node)
+            return ty.integer_promote(t) if t.is_scalar else t
+        if op == "~":
+            if t.is_float:
+                self.error(f"invalid argument type '{t}' to unary expression", node)
+            return ty.integer_promote(t) if t.is_scalar else t
+        self.error(f"unsupported operator '{op}'", node)
+
+    def _mask_type(self, t: ty.Vector) -> ty.Vector:
+        return ty.Vector({1: ty.CHAR, 2: ty.SHORT, 4: ty.INT, 8: ty.LONG}[t.elem.size], t.n)
+
+    def check_assignable(self, node):
+        sym = self._base_symbol(node)
+        t = self.module.types.get(id(node))
+        if isinstance(node, c_ast.ID) and sym is not None and sym.const and \
+                not isinstance(sym.type, ty.Pointer):
+            self.error(f"cannot assign to variable '{sym.name}' with const-qualified type", node)
+        if isinstance(node, (c_ast.ArrayRef,)) or (isinstance(node, c_ast.UnaryOp) and
+                                                   node.op == "*"):
+            inner = node.name if isinstance(node, c_ast.ArrayRef) else node.expr
+            pt = self.module.types.get(id(inner))
+            if isinstance(pt, ty.Pointer) and pt.space == "constant":
+                self.error("cannot assign to memory in the __constant address space", node)
+            if isinstance(pt, ty.Pointer) and pt.const:
+                self.error("cannot assign to a const-qualified location", node)
+        comps = self.module.components.get(id(node))
+        if comps is not None and len(set(comps)) != len(comps):
+            self.error("vector is not assignable (contains duplicate components)", node)
+        if t is not None and isinstance(t, ty.Array):
+            self.error("array type is not assignable", node)
+
+    def binary_vector(self, node, a, b, op):
+        """The type of a binary operation with at least one vector operand."""
+        if a.is_vector and b.is_vector:
+            if a != b:
+                self.error(f"invalid operands to binary expression ('{a}' and '{b}')", node)
+            return a
+        v, s = (a, b) if a.is_vector else (b, a)
+        if not s.is_scalar or s.is_void:
+            self.error(f"invalid operands to binary expression ('{a}' and '{b}')", node)
+        return v
+
+    def expr_BinaryOp(self, node):
+        op = node.op
+        a = self.rvalue(node.left)
+        b = self.rvalue(node.right)
+        if op in ("&&", "||"):
+            if a.is_vector or b.is_vector:
+                return self._mask_type(self.binary_vector(node, a, b, op))
+            return ty.INT
+        if a.is_vector or b.is_vector:
+            v = self.binary_vector(node, a, b, op)
+            if op in ("<", ">", "<=", ">=", "==", "!="):
+                return self._mask_type(v)
+            if op in ("%", "&", "|", "^", "<<", ">>") and v.is_float:
+                self.error(f"invalid operands to binary expression ('{a}' and '{b}')", node)
+            if op in ("<<", ">>") and a.is_scalar:
+                self.error("a vector shift count needs a vector left operand", node)
+            return v
+        if isinstance(a, ty.Pointer) or isinstance(b, ty.Pointer):
+            if op in ("<", ">", "<=", ">=", "==", "!="):
+                return ty.INT
+            if op == "-" and isinstance(a, ty.Pointer) and isinstance(b, ty.Pointer):
+                return ty.PTRDIFF_T
+            if op in ("+", "-") and isinstance(a, ty.Pointer) and b.is_integer:
+                return a
+            if op == "+" and isinstance(b, ty.Pointer) and a.is_integer:
+                return b
+            self.error(f"invalid operands to binary expression ('{a}' and '{b}')", node)
+        if not (a.is_arithmetic and b.is_arithmetic):
+            self.error(f"invalid operands to binary expression ('{a}' and '{b}')", node)
+        if op in ("<", ">", "<=", ">=", "==", "!="):
+            return ty.INT
+        if op in ("<<", ">>"):
+            if a.is_float or b.is_float:
+                self.error(f"invalid operands to binary expression ('{a}' and '{b}')", node)
+            return ty.integer_promote(a)
+        if op in ("%", "&", "|", "^") and (a.is_float or b.is_float):
+            self.error(f"invalid operands to binary expression ('{a}' and '{b}')", node)
+        return ty.arithmetic_result(a, b)
+
+    def expr_Assignment(self, node):
+        target = self.expr(node.lvalue)
+        value = self.rvalue(node.rvalue)
+        self.check_assignable(node.lvalue)
+        if target.is_vector and value.is_vector and target != value:
+            self.error(f"assigning to '{target}' from incompatible type '{value}'", node)
+        if target.is_scalar and value.is_vector:
+            self.error(f"assigning to '{target}' from incompatible type '{value}'", node)
+        if isinstance(target, ty.Record) and target != value:
+            self.error(f"assigning to '{target}' from incompatible type '{value}'", node)
+        return target
+
+    def expr_TernaryOp(self, node):
+        c = self.rvalue(node.cond)
+        a = self.rvalue(node.iftrue)
+        b = self.rvalue(node.iffalse)
+        if c.is_vector:
+            return self.binary_vector(node, a, b, "?:") if (a.is_vector or b.is_vector) else a
+        if a.is_vector or b.is_vector:
+            return self.binary_vector(node, a, b, "?:")
+        if a.is_arithmetic and b.is_arithmetic:
+            return ty.arithmetic_result(a, b)
+        if isinstance(a, ty.Pointer):
+            return a
+        if isinstance(b, ty.Pointer):
+            return b
+        return a
+
+    def expr_Cast(self, node):
+        t, _, _ = self.resolve(node.to_type)
+        self.module.types[id(node.to_type)] = t
+        if isinstance(node.expr, c_ast.ExprList) and t.is_vector:
+            # A vector literal: (float4)(a, b.xy, c)
+            total = 0
+            for e in node.expr.exprs:
+                et = self.rvalue(e)
+                if et.is_vector:
+                    if et.elem != t.elem:
+                        self.error(f"vector literal component of type '{et}' does not match "
+                                   f"'{t}'", e)
+                    total += et.n
+                elif et.is_scalar and not et.is_void:
+                    total += 1
+                else:
+                    self.error(f"invalid vector literal component of type '{et}'", e)
+            if total != t.n and not (total == 1 and len(node.expr.exprs) == 1):
+                self.error(f"vector literal of type '{t}' needs {t.n} components, "
+                           f"{total} given", node)
+            self.module.types[id(node.expr)] = t
+            return t
+        src = self.rvalue(node.expr)
+        if t.is_vector and src.is_vector and t != src:
+            self.error(f"invalid conversion between vector types '{src}' and '{t}'", node)
+        if t.is_scalar and src.is_vector:
+            self.error(f"invalid conversion from vector '{src}' to scalar '{t}'", node)
+        return t
+
+    def expr_ExprList(self, node):
+        t = ty.VOID
+        for e in node.exprs:
+            t = self.rvalue(e)
+        return t
+
+    def expr_CompoundLiteral(self, node):
+        t, _, _ = self.resolve(node.type)
+        self.init_list(node.init, t)
+        return t
+
+    def expr_InitList(self, node):
+        for e in node.exprs:
+            self.expr(e)
+        return ty.VOID
+
+    def expr_Typename(self, node):
+        t, _, _ = self.resolve(node)
+        return t
+
+    # ---- constant folding (array sizes, case labels, enums) -------------------------------
+    def const_int(self, node) -> int | None:
+        try:
+            return self._fold(node)
+        except (SemaError, ValueError, ZeroDivisionError, TypeError, KeyError):
+            return None
+
+    def _fold(self, node):
+        if isinstance(node, c_ast.Constant):
+            if node.type == "char":
+                return ord(eval(node.value)) if len(node.value) > 2 else 0
+            t = constant_type(node)
+            if t.is_float:
+                raise ValueError
+            v = node.value.rstrip("uUlL")
+            if len(v) > 1 and v[0] == "0" and v[1] not in "xXbB":
+                return int(v, 8)
+            return int(v, 0)
+        if isinstance(node, c_ast.ID):
+            sym = self.lookup(node.name)
+            if sym is not None and sym.kind == "enum":
+                return sym.node
+            raise ValueError
+        if isinstance(node, c_ast.UnaryOp):
+            if node.op == "sizeof":
+                if isinstance(node.expr, c_ast.Typename):
+                    t, _, _ = self.resolve(node.expr)
+                else:
+                    t = self.expr(node.expr)
+                return ty.type_size(t)
+            v = self._fold(node.expr)
+            return {"-": -v, "+": v, "~": ~v, "!": int(not v)}[node.op]
+        if isinstance(node, c_ast.BinaryOp):
+            a, b = self._fold(node.left), self._fold(node.right)
+            ops = {"+": a + b, "-": a - b, "*": a * b, "<<": a << b if b >= 0 else 0,
+                   ">>": a >> b if b >= 0 else 0, "&": a & b, "|": a | b, "^": a ^ b,
+                   "<": int(a < b), ">": int(a > b), "<=": int(a <= b), ">=": int(a >= b),
+                   "==": int(a == b), "!=": int(a != b), "&&": int(bool(a and b)),
+                   "||": int(bool(a or b))}
+            if node.op in ("/", "%"):
+                q = abs(a) // abs(b) * (1 if (a >= 0) == (b >= 0) else -1)
+                return q if node.op == "/" else a - q * b
+            return ops[node.op]
+        if isinstance(node, c_ast.TernaryOp):
+            return self._fold(node.iftrue) if self._fold(node.cond) else self._fold(node.iffalse)
+        if isinstance(node, c_ast.Cast):
+            return self._fold(node.expr)
+        raise ValueError
+
+
+def _attr_text(node) -> str:
+    from pycparserext.ext_c_generator import OpenCLCGenerator
+    return OpenCLCGenerator().visit(node) if isinstance(node, c_ast.Node) else str(node)
+
+
+class _WriteFinder(c_ast.NodeVisitor):
+    """Finds parameters that are written through, or escape where they might be."""
+
+    def __init__(self, module: Module, names: set):
+        self.module = module
+        self.names = names
+        self.written: set = set()
+
+    def _root(self, node):
+        while True:
+            if isinstance(node, (c_ast.ArrayRef,)):
+                node = node.name
+            elif isinstance(node, c_ast.StructRef):
+                node = node.name
+            elif isinstance(node, c_ast.UnaryOp) and node.op == "*":
+                node = node.expr
+            elif isinstance(node, c_ast.BinaryOp) and node.op in ("+", "-"):
+                lt = self.module.types.get(id(node.left))
+                node = node.left if isinstance(lt, ty.Pointer) else node.right
+            elif isinstance(node, c_ast.Cast):
+                node = node.expr
+            else:
+                return node
+
+    def _mark(self, node):
+        root = self._root(node)
+        if isinstance(root, c_ast.ID) and root.name in self.names:
+            self.written.add(root.name)
+
+    def visit_Assignment(self, node):
+        self._mark(node.lvalue)
+        # Storing a pointer into memory or a variable lets it escape.
+        self._escape(node.rvalue)
+        self.generic_visit(node)
+
+    def visit_UnaryOp(self, node):
+        if node.op in ("++", "--", "p++", "p--"):
+            self._mark(node.expr)
+        if node.op == "&":
+            self._mark(node.expr)
+        self.generic_visit(node)
+
+    def visit_FuncCall(self, node):
+        call = self.module.calls.get(id(node))
+        for a in (node.args.exprs if node.args else []):
+            if call is not None and call.kind in ("builtin", "convert", "as", "vload"):
+                if call.kind == "builtin" and any(p.endswith("*") for p in call.row.params):
+                    self._escape(a)
+                continue
+            self._escape(a)
+        if call is not None and call.kind == "vstore":
+            self._escape(node.args.exprs[2])
+        self.generic_visit(node)
+
+    def visit_Decl(self, node):
+        if node.init is not None:
+            self._escape(node.init)
+        self.generic_visit(node)
+
+    def _escape(self, node):
+        t = self.module.types.get(id(node))
+        if isinstance(t, ty.Pointer) or isinstance(node, c_ast.UnaryOp) and node.op == "&":
+            self._mark(node)
+        if isinstance(node, c_ast.InitList):
+            for e in node.exprs:
+                self._escape(e)
+
+
+def analyze(ast: c_ast.FileAST, reporter: Reporter, cl_std: int = 120) -> Module:
+    return Analyzer(reporter, cl_std).analyze(ast)

@@ -1,0 +1,361 @@
+"""The OpenCL C type model, kept apart from the AST.
+
+Types are small immutable values with structural equality (as in cffi's
+``model.py``). Semantic analysis gives every expression one of them; lowering
+and emission read them to spell C types and choose runtime helpers.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+ADDRESS_SPACES = ("private", "global", "local", "constant", "generic")
+
+
+class Type:
+    """Base of all types."""
+
+    is_scalar = is_vector = is_pointer = is_array = is_record = False
+    is_void = is_function = False
+
+    @property
+    def is_arithmetic(self) -> bool:
+        return self.is_scalar and not self.is_void
+
+    @property
+    def is_integer(self) -> bool:
+        return False
+
+    @property
+    def is_float(self) -> bool:
+        return False
+
+
+@dataclass(frozen=True)
+class Scalar(Type):
+    name: str          # OpenCL spelling: "int", "uint", "float", ...
+    size: int          # bytes
+    kind: str          # "int", "float", "bool", "void"
+    signed: bool = True
+    rank: int = 0      # integer conversion rank (C99 6.3.1.1)
+
+    is_scalar = True
+
+    @property
+    def is_void(self) -> bool:       # type: ignore[override]
+        return self.kind == "void"
+
+    @property
+    def is_integer(self) -> bool:
+        return self.kind in ("int", "bool")
+
+    @property
+    def is_float(self) -> bool:
+        return self.kind == "float"
+
+    @property
+    def bits(self) -> int:
+        return self.size * 8
+
+    def __str__(self) -> str:
+        return self.name
+
+
+def _int(name, size, signed, rank):
+    return Scalar(name, size, "int", signed, rank)
+
+
+VOID = Scalar("void", 0, "void")
+BOOL = Scalar("bool", 1, "bool", False, 1)
+CHAR = _int("char", 1, True, 2)
+UCHAR = _int("uchar", 1, False, 2)
+SHORT = _int("short", 2, True, 3)
+USHORT = _int("ushort", 2, False, 3)
+INT = _int("int", 4, True, 4)
+UINT = _int("uint", 4, False, 4)
+LONG = _int("long", 8, True, 5)
+ULONG = _int("ulong", 8, False, 5)
+HALF = Scalar("half", 2, "float", True, 1)
+FLOAT = Scalar("float", 4, "float", True, 2)
+DOUBLE = Scalar("double", 8, "float", True, 3)
+# size_t and friends are 64-bit on every target cl2c supports; they keep their
+# own names so that emitted C reads like the kernel.
+SIZE_T = _int("size_t", 8, False, 5)
+PTRDIFF_T = _int("ptrdiff_t", 8, True, 5)
+INTPTR_T = _int("intptr_t", 8, True, 5)
+UINTPTR_T = _int("uintptr_t", 8, False, 5)
+
+SCALARS = {t.name: t for t in (VOID, BOOL, CHAR, UCHAR, SHORT, USHORT, INT, UINT, LONG,
+                               ULONG, HALF, FLOAT, DOUBLE, SIZE_T, PTRDIFF_T, INTPTR_T,
+                               UINTPTR_T)}
+# Scalars that can be vector elements, in the order of the spec's tables.
+VECTOR_ELEMENTS = (CHAR, UCHAR, SHORT, USHORT, INT, UINT, LONG, ULONG, HALF, FLOAT, DOUBLE)
+VECTOR_WIDTHS = (2, 3, 4, 8, 16)
+
+# Multi-word spellings, as pycparser gives them (sorted word lists).
+_SPELLINGS = {
+    ("unsigned",): UINT, ("int", "unsigned"): UINT, ("signed",): INT, ("int", "signed"): INT,
+    ("char", "unsigned"): UCHAR, ("char", "signed"): CHAR,
+    ("short", "unsigned"): USHORT, ("int", "short"): SHORT, ("int", "short", "unsigned"): USHORT,
+    ("short", "signed"): SHORT,
+    ("long", "unsigned"): ULONG, ("int", "long"): LONG, ("int", "long", "unsigned"): ULONG,
+    ("long", "signed"): LONG, ("_Bool",): BOOL,
+}
+
+
+@dataclass(frozen=True)
+class Vector(Type):
+    elem: Scalar
+    n: int
+
+    is_vector = True
+
+    @property
+    def name(self) -> str:
+        return f"{self.elem.name}{self.n}"
+
+    @property
+    def size(self) -> int:
+        return self.elem.size * (4 if self.n == 3 else self.n)
+
+    @property
+    def align(self) -> int:
+        return self.size
+
+    @property
+    def is_integer(self) -> bool:
+        return self.elem.is_integer
+
+    @property
+    def is_float(self) -> bool:
+        return self.elem.is_float
+
+    def __str__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True)
+class Pointer(Type):
+    pointee: Type
+    space: str = "private"
+    const: bool = False        # the pointee is const-qualified
+    volatile: bool = False
+    restrict: bool = False
+
+    is_pointer = True
+    size = 8
+
+    def __str__(self) -> str:
+        quals = " const" if self.const else ""
+        return f"__{self.space} {self.pointee}{quals} *"
+
+
+@dataclass(frozen=True)
+class Array(Type):
+    elem: Type
+    length: int | None
+
+    is_array = True
+
+    @property
+    def size(self) -> int:
+        return type_size(self.elem) * (self.length or 0)
+
+    def __str__(self) -> str:
+        return f"{self.elem}[{'' if self.length is None else self.length}]"
+
+
+@dataclass(frozen=True, eq=False)
+class Record(Type):
+    """A struct or union. Identity, not structure, decides equality."""
+
+    tag: str | None
+    union: bool = False
+    fields: list = field(default_factory=list)   # [(name, Type)], filled once complete
+    packed: bool = False
+    align_attr: int = 0
+
+    is_record = True
+
+    def field_type(self, name: str) -> Type | None:
+        for fname, ftype in self.fields:
+            if fname == name:
+                return ftype
+        return None
+
+    @property
+    def size(self) -> int:
+        return layout(self)[0]
+
+    @property
+    def align(self) -> int:
+        return layout(self)[1]
+
+    def __str__(self) -> str:
+        return f"{'union' if self.union else 'struct'} {self.tag or '<anonymous>'}"
+
+
+@dataclass(frozen=True)
+class Enum(Type):
+    tag: str | None
+
+    is_scalar = True
+    size = 4
+    name = "int"
+
+    @property
+    def is_integer(self) -> bool:
+        return True
+
+    def __str__(self) -> str:
+        return f"enum {self.tag or '<anonymous>'}"
+
+
+@dataclass(frozen=True)
+class Function(Type):
+    ret: Type
+    params: tuple
+    variadic: bool = False
+
+    is_function = True
+
+    def __str__(self) -> str:
+        return f"{self.ret} ({', '.join(map(str, self.params))})"
+
+
+@dataclass(frozen=True)
+class Opaque(Type):
+    """Types the runtime defines and kernels only pass around (event_t, sampler_t)."""
+
+    name: str
+    size = 8
+
+    def __str__(self) -> str:
+        return self.name
+
+
+EVENT_T = Opaque("event_t")
+
+
+def scalar_of(t: Type) -> Type:
+    """The element type of a vector, or the type itself."""
+    return t.elem if isinstance(t, Vector) else t
+
+
+def vector_of(elem: Scalar, n: int) -> Type:
+    return elem if n == 1 else Vector(elem, n)
+
+
+def width(t: Type) -> int:
+    return t.n if isinstance(t, Vector) else 1
+
+
+def type_size(t: Type) -> int:
+    if isinstance(t, Enum):
+        return 4
+    return getattr(t, "size", 0)
+
+
+def type_align(t: Type) -> int:
+    if isinstance(t, Array):
+        return type_align(t.elem)
+    if isinstance(t, (Vector, Record)):
+        return t.align
+    return max(1, type_size(t))
+
+
+def layout(rec: Record) -> tuple[int, int, list]:
+    """(size, alignment, [field offsets]) by the C rules OpenCL uses."""
+    offset = size = 0
+    align = 1
+    offsets = []
+    for _, ftype in rec.fields:
+        fa = 1 if rec.packed else type_align(ftype)
+        fs = type_size(ftype)
+        align = max(align, fa)
+        if rec.union:
+            offsets.append(0)
+            size = max(size, fs)
+        else:
+            offset = (offset + fa - 1) // fa * fa
+            offsets.append(offset)
+            offset += fs
+            size = offset
+    align = max(align, rec.align_attr)
+    size = (size + align - 1) // align * align
+    return size, align, offsets
+
+
+def scalar_from_words(words: list[str]) -> Scalar | None:
+    """The scalar type a list of type specifier words names, or None."""
+    if len(words) == 1 and words[0] in SCALARS:
+        return SCALARS[words[0]]
+    key = tuple(sorted(words))
+    if key in _SPELLINGS:
+        return _SPELLINGS[key]
+    if key == ("long", "long"):
+        return LONG
+    if key == ("long", "long", "unsigned"):
+        return ULONG
+    return None
+
+
+def vector_from_name(name: str) -> Vector | None:
+    """``float4`` -> Vector(FLOAT, 4); None for anything else."""
+    for n in (16, 8, 4, 3, 2):
+        suffix = str(n)
+        if name.endswith(suffix):
+            base = name[: -len(suffix)]
+            elem = SCALARS.get(base)
+            if elem in VECTOR_ELEMENTS:
+                return Vector(elem, n)
+            return None
+    return None
+
+
+def named_type(name: str) -> Type | None:
+    """A built-in type name: a scalar, a vector, or a runtime opaque type."""
+    if name in SCALARS:
+        return SCALARS[name]
+    if name == "event_t":
+        return EVENT_T
+    return vector_from_name(name)
+
+
+# ---- the usual arithmetic conversions (spec 1.2.6 / C99 6.3.1.8) ----------
+
+def integer_promote(t: Scalar) -> Scalar:
+    if isinstance(t, Enum):
+        return INT
+    if t.is_integer and t.rank < INT.rank:
+        return INT
+    return t
+
+
+def _int_by_rank(rank: int, signed: bool) -> Scalar:
+    for t in (INT, UINT, LONG, ULONG):
+        if t.rank == rank and t.signed == signed:
+            return t
+    return INT
+
+
+def arithmetic_result(a: Type, b: Type) -> Type:
+    """The common type of a binary arithmetic operation on scalars."""
+    if isinstance(a, Enum):
+        a = INT
+    if isinstance(b, Enum):
+        b = INT
+    if a.is_float or b.is_float:
+        fa = a.rank if a.is_float else -1
+        fb = b.rank if b.is_float else -1
+        return a if fa >= fb else b
+    a, b = integer_promote(a), integer_promote(b)
+    if a == b:
+        return a
+    if a.signed == b.signed:
+        return a if a.rank >= b.rank else b
+    u, s = (a, b) if not a.signed else (b, a)
+    if u.rank >= s.rank:
+        return u
+    if s.size > u.size:
+        return s
+    return _int_by_rank(s.rank, False)

@@ -1,0 +1,206 @@
+/* Math functions (spec 6.12.2) for float and double, within the spec's ULP
+ * bounds (section 7.4). Vector forms are instantiated on demand through the
+ * CL2C_VEC_MAP* macros at the end. */
+#ifndef CL2C_MATH_H
+#define CL2C_MATH_H
+
+#include <math.h>
+#include "vectors.h"
+
+#define CL2C_PI 3.14159265358979323846
+
+/* name, float implementation, double implementation */
+#define CL2C_MATH1(NAME, F, D)                                                     \
+    CL2C_INLINE float cl2c_##NAME##_float(float x) { return F; }                   \
+    CL2C_INLINE double cl2c_##NAME##_double(double x) { return D; }
+#define CL2C_MATH2(NAME, F, D)                                                     \
+    CL2C_INLINE float cl2c_##NAME##_float(float x, float y) { return F; }          \
+    CL2C_INLINE double cl2c_##NAME##_double(double x, double y) { return D; }
+
+CL2C_MATH1(acos, acosf(x), acos(x))
+CL2C_MATH1(acosh, acoshf(x), acosh(x))
+CL2C_MATH1(acospi, (float)(acos((double)x) / CL2C_PI), acos(x) / CL2C_PI)
+CL2C_MATH1(asin, asinf(x), asin(x))
+CL2C_MATH1(asinh, asinhf(x), asinh(x))
+CL2C_MATH1(asinpi, (float)(asin((double)x) / CL2C_PI), asin(x) / CL2C_PI)
+CL2C_MATH1(atan, atanf(x), atan(x))
+CL2C_MATH1(atanh, atanhf(x), atanh(x))
+CL2C_MATH1(atanpi, (float)(atan((double)x) / CL2C_PI), atan(x) / CL2C_PI)
+CL2C_MATH1(cbrt, cbrtf(x), cbrt(x))
+CL2C_MATH1(ceil, ceilf(x), ceil(x))
+CL2C_MATH1(cos, cosf(x), cos(x))
+CL2C_MATH1(cosh, coshf(x), cosh(x))
+CL2C_MATH1(cospi, (float)cos(CL2C_PI * (double)x), cos(CL2C_PI * x))
+CL2C_MATH1(erfc, erfcf(x), erfc(x))
+CL2C_MATH1(erf, erff(x), erf(x))
+CL2C_MATH1(exp, expf(x), exp(x))
+CL2C_MATH1(exp2, exp2f(x), exp2(x))
+CL2C_MATH1(exp10, (float)pow(10.0, (double)x), pow(10.0, x))
+CL2C_MATH1(expm1, expm1f(x), expm1(x))
+CL2C_MATH1(fabs, fabsf(x), fabs(x))
+CL2C_MATH1(floor, floorf(x), floor(x))
+CL2C_MATH1(lgamma, lgammaf(x), lgamma(x))
+CL2C_MATH1(log, logf(x), log(x))
+CL2C_MATH1(log2, log2f(x), log2(x))
+CL2C_MATH1(log10, log10f(x), log10(x))
+CL2C_MATH1(log1p, log1pf(x), log1p(x))
+CL2C_MATH1(logb, logbf(x), logb(x))
+CL2C_MATH1(rint, rintf(x), rint(x))
+CL2C_MATH1(round, roundf(x), round(x))
+CL2C_MATH1(rsqrt, (float)(1.0 / sqrt((double)x)), 1.0 / sqrt(x))
+CL2C_MATH1(sin, sinf(x), sin(x))
+CL2C_MATH1(sinh, sinhf(x), sinh(x))
+CL2C_MATH1(sinpi, (float)sin(CL2C_PI * (double)x), sin(CL2C_PI * x))
+CL2C_MATH1(sqrt, sqrtf(x), sqrt(x))
+CL2C_MATH1(tan, tanf(x), tan(x))
+CL2C_MATH1(tanh, tanhf(x), tanh(x))
+CL2C_MATH1(tanpi, (float)tan(CL2C_PI * (double)x), tan(CL2C_PI * x))
+CL2C_MATH1(tgamma, tgammaf(x), tgamma(x))
+CL2C_MATH1(trunc, truncf(x), trunc(x))
+CL2C_MATH2(atan2, atan2f(x, y), atan2(x, y))
+CL2C_MATH2(atan2pi, (float)(atan2((double)x, (double)y) / CL2C_PI), atan2(x, y) / CL2C_PI)
+CL2C_MATH2(copysign, copysignf(x, y), copysign(x, y))
+CL2C_MATH2(fdim, fdimf(x, y), fdim(x, y))
+CL2C_MATH2(fmod, fmodf(x, y), fmod(x, y))
+CL2C_MATH2(fmax, fmaxf(x, y), fmax(x, y))
+CL2C_MATH2(fmin, fminf(x, y), fmin(x, y))
+CL2C_MATH2(hypot, hypotf(x, y), hypot(x, y))
+CL2C_MATH2(nextafter, nextafterf(x, y), nextafter(x, y))
+CL2C_MATH2(pow, powf(x, y), pow(x, y))
+CL2C_MATH2(powr, powf(x, y), pow(x, y))
+CL2C_MATH2(remainder, remainderf(x, y), remainder(x, y))
+CL2C_MATH2(maxmag, fabsf(x) > fabsf(y) ? x : fabsf(y) > fabsf(x) ? y : fmaxf(x, y),
+           fabs(x) > fabs(y) ? x : fabs(y) > fabs(x) ? y : fmax(x, y))
+CL2C_MATH2(minmag, fabsf(x) < fabsf(y) ? x : fabsf(y) < fabsf(x) ? y : fminf(x, y),
+           fabs(x) < fabs(y) ? x : fabs(y) < fabs(x) ? y : fmin(x, y))
+CL2C_INLINE float cl2c_fma_float(float a, float b, float c) { return fmaf(a, b, c); }
+CL2C_INLINE double cl2c_fma_double(double a, double b, double c) { return fma(a, b, c); }
+CL2C_INLINE float cl2c_mad_float(float a, float b, float c) { return a * b + c; }
+CL2C_INLINE double cl2c_mad_double(double a, double b, double c) { return a * b + c; }
+CL2C_INLINE float cl2c_pown_float(float x, int n) { return (float)pow((double)x, (double)n); }
+CL2C_INLINE double cl2c_pown_double(double x, int n) { return pow(x, (double)n); }
+CL2C_INLINE float cl2c_rootn_float(float x, int n) {
+    return (float)((x < 0 && (n & 1)) ? -pow(-(double)x, 1.0 / n) : pow((double)x, 1.0 / n));
+}
+CL2C_INLINE double cl2c_rootn_double(double x, int n) {
+    return (x < 0 && (n & 1)) ? -pow(-x, 1.0 / n) : pow(x, 1.0 / n);
+}
+CL2C_INLINE float cl2c_ldexp_float(float x, int n) { return ldexpf(x, n); }
+CL2C_INLINE double cl2c_ldexp_double(double x, int n) { return ldexp(x, n); }
+CL2C_INLINE int cl2c_ilogb_float(float x) { return ilogbf(x); }
+CL2C_INLINE int cl2c_ilogb_double(double x) { return ilogb(x); }
+CL2C_INLINE float cl2c_nan_float(cl2c_uint code) {
+    cl2c_uint bits = 0x7fc00000u | (code & 0x3fffffu);
+    float f;
+    memcpy(&f, &bits, sizeof f);
+    return f;
+}
+CL2C_INLINE double cl2c_nan_double(cl2c_ulong code) {
+    cl2c_ulong bits = 0x7ff8000000000000ull | (code & 0x7ffffffffffffull);
+    double f;
+    memcpy(&f, &bits, sizeof f);
+    return f;
+}
+CL2C_INLINE float cl2c_fract_float(float x, float *ip) {
+    float f = floorf(x);
+    *ip = f;
+    return isnan(x) ? x : isinf(x) ? copysignf(0.0f, x) : fminf(x - f, 0x1.fffffep-1f);
+}
+CL2C_INLINE double cl2c_fract_double(double x, double *ip) {
+    double f = floor(x);
+    *ip = f;
+    return isnan(x) ? x : isinf(x) ? copysign(0.0, x) : fmin(x - f, 0x1.fffffffffffffp-1);
+}
+CL2C_INLINE float cl2c_modf_float(float x, float *ip) { return modff(x, ip); }
+CL2C_INLINE double cl2c_modf_double(double x, double *ip) { return modf(x, ip); }
+CL2C_INLINE float cl2c_frexp_float(float x, int *e) { return frexpf(x, e); }
+CL2C_INLINE double cl2c_frexp_double(double x, int *e) { return frexp(x, e); }
+CL2C_INLINE float cl2c_sincos_float(float x, float *c) { *c = cosf(x); return sinf(x); }
+CL2C_INLINE double cl2c_sincos_double(double x, double *c) { *c = cos(x); return sin(x); }
+CL2C_INLINE float cl2c_remquo_float(float x, float y, int *q) { return remquof(x, y, q); }
+CL2C_INLINE double cl2c_remquo_double(double x, double y, int *q) { return remquo(x, y, q); }
+CL2C_INLINE float cl2c_lgamma_r_float(float x, int *s) {
+    float r = lgammaf(x);
+    *s = tgammaf(x) < 0 ? -1 : 1;
+    return r;
+}
+CL2C_INLINE double cl2c_lgamma_r_double(double x, int *s) {
+    double r = lgamma(x);
+    *s = tgamma(x) < 0 ? -1 : 1;
+    return r;
+}
+
+/* native_ and half_ forms: the full-precision function meets their bounds. */
+#define CL2C_ALIAS1(ALIAS, NAME)                                                   \
+    CL2C_INLINE float cl2c_##ALIAS##_float(float x) { return cl2c_##NAME##_float(x); } \
+    CL2C_INLINE double cl2c_##ALIAS##_double(double x) { return cl2c_##NAME##_double(x); }
+#define CL2C_ALIAS2(ALIAS, NAME)                                                   \
+    CL2C_INLINE float cl2c_##ALIAS##_float(float x, float y) {                     \
+        return cl2c_##NAME##_float(x, y);                                          \
+    }                                                                              \
+    CL2C_INLINE double cl2c_##ALIAS##_double(double x, double y) {                 \
+        return cl2c_##NAME##_double(x, y);                                         \
+    }
+CL2C_MATH1(recip_, 1.0f / x, 1.0 / x)
+CL2C_MATH2(divide_, x / y, x / y)
+#define CL2C_NATIVE_AND_HALF(NAME, BASE) CL2C_ALIAS1(native_##NAME, BASE) CL2C_ALIAS1(half_##NAME, BASE)
+CL2C_NATIVE_AND_HALF(cos, cos)
+CL2C_NATIVE_AND_HALF(exp, exp)
+CL2C_NATIVE_AND_HALF(exp2, exp2)
+CL2C_NATIVE_AND_HALF(exp10, exp10)
+CL2C_NATIVE_AND_HALF(log, log)
+CL2C_NATIVE_AND_HALF(log2, log2)
+CL2C_NATIVE_AND_HALF(log10, log10)
+CL2C_NATIVE_AND_HALF(recip, recip_)
+CL2C_NATIVE_AND_HALF(rsqrt, rsqrt)
+CL2C_NATIVE_AND_HALF(sin, sin)
+CL2C_NATIVE_AND_HALF(sqrt, sqrt)
+CL2C_NATIVE_AND_HALF(tan, tan)
+CL2C_ALIAS2(native_divide, divide_)
+CL2C_ALIAS2(half_divide, divide_)
+CL2C_ALIAS2(native_powr, powr)
+CL2C_ALIAS2(half_powr, powr)
+
+/* ---- vector forms, instantiated per use ------------------------------------------ */
+#define CL2C_VEC_MAP1(NAME, T, N)                                                  \
+    CL2C_INLINE cl2c_##T##N cl2c_##NAME##_##T##N(cl2c_##T##N a) {                  \
+        cl2c_##T##N r = {{0}};                                                     \
+        for (int i = 0; i < N; ++i) r.s[i] = cl2c_##NAME##_##T(a.s[i]);             \
+        return r;                                                                  \
+    }
+#define CL2C_VEC_MAP2(NAME, T, N)                                                  \
+    CL2C_INLINE cl2c_##T##N cl2c_##NAME##_##T##N(cl2c_##T##N a, cl2c_##T##N b) {   \
+        cl2c_##T##N r = {{0}};                                                     \
+        for (int i = 0; i < N; ++i) r.s[i] = cl2c_##NAME##_##T(a.s[i], b.s[i]);     \
+        return r;                                                                  \
+    }
+#define CL2C_VEC_MAP3(NAME, T, N)                                                  \
+    CL2C_INLINE cl2c_##T##N cl2c_##NAME##_##T##N(cl2c_##T##N a, cl2c_##T##N b,     \
+                                                 cl2c_##T##N c) {                  \
+        cl2c_##T##N r = {{0}};                                                     \
+        for (int i = 0; i < N; ++i) r.s[i] = cl2c_##NAME##_##T(a.s[i], b.s[i], c.s[i]); \
+        return r;                                                                  \
+    }
+/* f(vector, int vector): pown, rootn, ldexp */
+#define CL2C_VEC_MAP2I(NAME, T, N)                                                 \
+    CL2C_INLINE cl2c_##T##N cl2c_##NAME##_##T##N(cl2c_##T##N a, cl2c_int##N b) {   \
+        cl2c_##T##N r = {{0}};                                                     \
+        for (int i = 0; i < N; ++i) r.s[i] = cl2c_##NAME##_##T(a.s[i], b.s[i]);     \
+        return r;                                                                  \
+    }
+/* f(vector) -> int vector: ilogb */
+#define CL2C_VEC_MAPI1(NAME, T, N)                                                 \
+    CL2C_INLINE cl2c_int##N cl2c_##NAME##_##T##N(cl2c_##T##N a) {                  \
+        cl2c_int##N r = {{0}};                                                     \
+        for (int i = 0; i < N; ++i) r.s[i] = cl2c_##NAME##_##T(a.s[i]);             \
+        return r;                                                                  \
+    }
+/* ldexp(vector, int) */
+#define CL2C_VEC_LDEXPI(T, N)                                                      \
+    CL2C_INLINE cl2c_##T##N cl2c_ldexpi_##T##N(cl2c_##T##N a, int n) {             \
+        cl2c_##T##N r = {{0}};                                                     \
+        for (int i = 0; i < N; ++i) r.s[i] = cl2c_ldexp_##T(a.s[i], n);             \
+        return r;                                                                  \
+    }
+
+#endif

@@ -1,0 +1,40 @@
+/* Scalar types of OpenCL C (spec 6.1.1) with their exact widths. */
+#ifndef CL2C_SCALARS_H
+#define CL2C_SCALARS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+/* OpenCL's char is signed everywhere; C's plain char is not. */
+typedef int8_t cl2c_char;
+typedef uint8_t cl2c_uchar;
+typedef int16_t cl2c_short;
+typedef uint16_t cl2c_ushort;
+typedef int32_t cl2c_int;
+typedef uint32_t cl2c_uint;
+typedef int64_t cl2c_long;
+typedef uint64_t cl2c_ulong;
+typedef float cl2c_float;
+typedef double cl2c_double;
+typedef uint16_t cl2c_half; /* storage only */
+typedef _Bool cl2c_bool;
+
+#if defined(__GNUC__) || defined(__clang__)
+#define CL2C_INLINE static inline __attribute__((always_inline))
+#define CL2C_ALWAYS_INLINE inline __attribute__((always_inline))
+#define CL2C_UNUSED __attribute__((unused))
+#define CL2C_FALLTHROUGH __attribute__((fallthrough))
+#else
+#define CL2C_INLINE static inline
+#define CL2C_ALWAYS_INLINE inline
+#define CL2C_UNUSED
+#define CL2C_FALLTHROUGH
+#endif
+
+/* Shifts mask the count to the width of the left operand (spec 6.3.j) and shift
+ * in unsigned arithmetic, so that no shift is undefined behaviour in C. */
+#define CL2C_SHL(T, UT, a, b) ((T)((UT)(a) << ((b) & (sizeof(T) * 8 - 1))))
+#define CL2C_SHR(T, a, b) ((T)((a) >> ((b) & (sizeof(T) * 8 - 1))))
+
+#endif
