@@ -163,6 +163,13 @@ def entry() -> None:
         main(standalone_mode=True)
     except KeyboardInterrupt:
         sys.exit(130)
+    except Exception as e:  # a bug in cl2c, not the user's mistake
+        if os.environ.get("CL2C_DEBUG"):
+            raise
+        click.echo(f"cl2c: internal error: {type(e).__name__}: {e}\n"
+                   f"cl2c: this is a bug in cl2c; please report it with the kernel "
+                   f"(CL2C_DEBUG=1 shows the traceback)", err=True)
+        sys.exit(2)
 
 
 if __name__ == "__main__":

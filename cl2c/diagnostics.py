@@ -46,6 +46,10 @@ class BuildError(Exception):
 class UnsupportedError(Exception):
     """Raised inside a stage for a construct cl2c does not handle yet."""
 
+    def __init__(self, message: str, coord=None):
+        super().__init__(message)
+        self.coord = coord
+
 
 class SourceMap:
     """The text of every source file a build read, to quote lines in diagnostics."""

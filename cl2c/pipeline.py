@@ -62,6 +62,9 @@ def translate(text: str, source_name: str = "<kernel>", options=None,
     try:
         program = lower(module, opts.schedule)
     except UnsupportedError as e:
-        raise BuildError([Diagnostic("error", str(e), source_name)], reporter.sources) from None
+        from .diagnostics import at
+        diag = at(e.coord, "error", str(e)) if e.coord else Diagnostic("error", str(e),
+                                                                        source_name)
+        raise BuildError([diag], reporter.sources) from None
     emitted = emit(program, source_name, output_name, opts.cl_std, line_directives)
     return Translation(source_name, opts, pre, program, emitted, reporter.sources)

@@ -113,7 +113,7 @@ class _Param:
 def _kernel_view(k: KernelModel, cl_std: int):
     decls = {p.name: p for p in k.info.node.decl.type.args.params
              if isinstance(p, c_ast.Decl)}
-    entry, argv, call, locals_ = ["const cl2c_range *cl2c_r"], [], ["&wi"], []
+    entry, argv, call, locals_ = ["const cl2c_range *cl2c_r"], [], ["&group, l0, l1, l2"], []
     if k.local_decls:
         call.append("cl2c_locals")
     offsets = []

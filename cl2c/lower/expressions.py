@@ -31,9 +31,14 @@ class Transformer:
         if node is None:
             return None
         method = getattr(self, "lower_" + type(node).__name__, None)
-        if method is not None:
-            return method(node)
-        return self.children(node)
+        try:
+            if method is not None:
+                return method(node)
+            return self.children(node)
+        except UnsupportedError as e:
+            if e.coord is None:     # the innermost node that knows its position
+                e.coord = getattr(node, "coord", None)
+            raise
 
     def children(self, node):
         for name, child in node.children():
@@ -393,7 +398,7 @@ class ExpressionLowering(Transformer):
     def builtin(self, node, call, args, arg_types):
         row, t = call.row, call.generic
         if row.workitem:
-            return cn.call(row.runtime_name(None), cn.ident("cl2c_wi"), *args, coord=node.coord)
+            return cn.call(row.runtime_name(None), cn.ident("CL2C_WI"), *args, coord=node.coord)
         if row.broadcast and isinstance(t, ty.Vector):
             args = [self.coerce(a, at, t, node.coord) if pat == "S" else a
                     for a, at, pat in zip(args, arg_types, row.params)]

@@ -20,9 +20,9 @@ LOCALS = "cl2c_locals"
 
 
 def context_param() -> c_ast.Decl:
-    ptr = c_ast.PtrDecl([], c_ast.TypeDecl(WI, ["const"], None,
-                                           c_ast.IdentifierType(["cl2c_workitem"])))
-    return c_ast.Decl(WI, [], [], [], [], ptr, None, None)
+    # The runtime macro CL2C_WI_PARAMS declares the group and the local id.
+    return c_ast.Decl(None, [], [], [], [], c_ast.TypeDecl(
+        None, [], None, c_ast.IdentifierType(["CL2C_WI_PARAMS"])), None, None)
 
 
 def thread_context(module: Module) -> None:
@@ -47,9 +47,16 @@ def _params(f: FunctionInfo) -> list:
     # f(void) has one parameter of type void: it has no parameters.
     if len(params) == 1 and isinstance(params[0], c_ast.Typename):
         params.pop()
-    elif len(params) == 1 and isinstance(params[0], c_ast.Decl) and params[0].name is None:
+    elif len(params) == 1 and isinstance(params[0], c_ast.Decl) and params[0].name is None \
+            and _is_void(params[0]):
         params.pop()
     return params
+
+
+def _is_void(decl) -> bool:
+    t = decl.type
+    return isinstance(t, c_ast.TypeDecl) and isinstance(t.type, c_ast.IdentifierType) and \
+        t.type.names == ["void"]
 
 
 def _add_context_to_calls(f: FunctionInfo, module: Module) -> None:
@@ -59,7 +66,7 @@ def _add_context_to_calls(f: FunctionInfo, module: Module) -> None:
         def visit_FuncCall(self, node):
             self.generic_visit(node)
             if isinstance(node.name, c_ast.ID) and node.name.name in takes:
-                node.args.exprs.insert(0, cn.ident(WI))
+                node.args.exprs.insert(0, cn.ident("CL2C_WI"))
 
     Calls().visit(f.node.body)
 
@@ -71,9 +78,6 @@ def mark_unused_params(module: Module) -> None:
             if isinstance(p, c_ast.Decl) and p.name and p.name != WI and \
                     p.name not in f.used_params:
                 p.funcspec = list(p.funcspec or []) + ["CL2C_UNUSED"]
-        if f.is_kernel and not f.workitem:
-            first = _params(f)[0]
-            first.funcspec = list(first.funcspec or []) + ["CL2C_UNUSED"]
 
 
 def hoist_kernel_locals(module: Module) -> dict:
@@ -99,7 +103,7 @@ def hoist_kernel_locals(module: Module) -> dict:
         body.block_items = keep
         moved[f.name] = decls
         _redirect(body, names)
-        _params(f).insert(1 if True else 0, _locals_param(f.name))
+        _params(f).insert(0, _locals_param(f.name))
     return moved
 
 

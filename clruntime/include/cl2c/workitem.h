@@ -16,48 +16,67 @@ typedef struct cl2c_workitem {
     size_t num_groups[3];
     size_t group_id[3];
     size_t local_size[3]; /* of this group: smaller for the last one of a non-uniform range */
-    size_t local_id[3];
 } cl2c_workitem;
 
-CL2C_INLINE cl2c_uint cl2c_get_work_dim(const cl2c_workitem *w) { return w->work_dim; }
-CL2C_INLINE size_t cl2c_get_global_size(const cl2c_workitem *w, cl2c_uint d) {
+/* A function that runs on behalf of one work-item takes the group it belongs
+ * to and its local id, as scalars so that a loop over work-items vectorises. */
+#define CL2C_WI_PARAMS                                                             \
+    CL2C_UNUSED const cl2c_workitem *cl2c_wi, CL2C_UNUSED size_t cl2c_l0,          \
+        CL2C_UNUSED size_t cl2c_l1, CL2C_UNUSED size_t cl2c_l2
+#define CL2C_WI cl2c_wi, cl2c_l0, cl2c_l1, cl2c_l2
+#define CL2C_WI_ARGS const cl2c_workitem *w, size_t l0, size_t l1, size_t l2
+
+CL2C_INLINE size_t cl2c_lid_(size_t l0, size_t l1, size_t l2, cl2c_uint d) {
+    return d == 0 ? l0 : d == 1 ? l1 : d == 2 ? l2 : 0;
+}
+CL2C_INLINE cl2c_uint cl2c_get_work_dim(CL2C_WI_ARGS) {
+    (void)l0, (void)l1, (void)l2;
+    return w->work_dim;
+}
+CL2C_INLINE size_t cl2c_get_global_size(CL2C_WI_ARGS, cl2c_uint d) {
+    (void)l0, (void)l1, (void)l2;
     return d < 3 ? w->global_size[d] : 1;
 }
-CL2C_INLINE size_t cl2c_get_local_size(const cl2c_workitem *w, cl2c_uint d) {
+CL2C_INLINE size_t cl2c_get_local_size(CL2C_WI_ARGS, cl2c_uint d) {
+    (void)l0, (void)l1, (void)l2;
     return d < 3 ? w->local_size[d] : 1;
 }
-CL2C_INLINE size_t cl2c_get_enqueued_local_size(const cl2c_workitem *w, cl2c_uint d) {
+CL2C_INLINE size_t cl2c_get_enqueued_local_size(CL2C_WI_ARGS, cl2c_uint d) {
+    (void)l0, (void)l1, (void)l2;
     return d < 3 ? w->enqueued_local_size[d] : 1;
 }
-CL2C_INLINE size_t cl2c_get_num_groups(const cl2c_workitem *w, cl2c_uint d) {
+CL2C_INLINE size_t cl2c_get_num_groups(CL2C_WI_ARGS, cl2c_uint d) {
+    (void)l0, (void)l1, (void)l2;
     return d < 3 ? w->num_groups[d] : 1;
 }
-CL2C_INLINE size_t cl2c_get_group_id(const cl2c_workitem *w, cl2c_uint d) {
+CL2C_INLINE size_t cl2c_get_group_id(CL2C_WI_ARGS, cl2c_uint d) {
+    (void)l0, (void)l1, (void)l2;
     return d < 3 ? w->group_id[d] : 0;
 }
-CL2C_INLINE size_t cl2c_get_global_offset(const cl2c_workitem *w, cl2c_uint d) {
+CL2C_INLINE size_t cl2c_get_global_offset(CL2C_WI_ARGS, cl2c_uint d) {
+    (void)l0, (void)l1, (void)l2;
     return d < 3 ? w->global_offset[d] : 0;
 }
-CL2C_INLINE size_t cl2c_get_local_id(const cl2c_workitem *w, cl2c_uint d) {
-    return d < 3 ? w->local_id[d] : 0;
+CL2C_INLINE size_t cl2c_get_local_id(CL2C_WI_ARGS, cl2c_uint d) {
+    (void)w;
+    return cl2c_lid_(l0, l1, l2, d);
 }
-CL2C_INLINE size_t cl2c_get_global_id(const cl2c_workitem *w, cl2c_uint d) {
-    return d < 3 ? w->group_id[d] * w->enqueued_local_size[d] + w->local_id[d] +
+CL2C_INLINE size_t cl2c_get_global_id(CL2C_WI_ARGS, cl2c_uint d) {
+    return d < 3 ? w->group_id[d] * w->enqueued_local_size[d] + cl2c_lid_(l0, l1, l2, d) +
                        w->global_offset[d]
                  : 0;
 }
-CL2C_INLINE size_t cl2c_get_global_linear_id(const cl2c_workitem *w) {
-    size_t g0 = cl2c_get_global_id(w, 0) - w->global_offset[0];
-    size_t g1 = cl2c_get_global_id(w, 1) - w->global_offset[1];
-    size_t g2 = cl2c_get_global_id(w, 2) - w->global_offset[2];
+CL2C_INLINE size_t cl2c_get_global_linear_id(CL2C_WI_ARGS) {
+    size_t g0 = cl2c_get_global_id(w, l0, l1, l2, 0) - w->global_offset[0];
+    size_t g1 = cl2c_get_global_id(w, l0, l1, l2, 1) - w->global_offset[1];
+    size_t g2 = cl2c_get_global_id(w, l0, l1, l2, 2) - w->global_offset[2];
     return (g2 * w->global_size[1] + g1) * w->global_size[0] + g0;
 }
-CL2C_INLINE size_t cl2c_get_local_linear_id(const cl2c_workitem *w) {
-    return (w->local_id[2] * w->local_size[1] + w->local_id[1]) * w->local_size[0] +
-           w->local_id[0];
+CL2C_INLINE size_t cl2c_get_local_linear_id(CL2C_WI_ARGS) {
+    return (l2 * w->local_size[1] + l1) * w->local_size[0] + l0;
 }
 
-/* The work-item description of group (g0, g1, g2). */
+/* The description of work-group (g0, g1, g2) of a resolved range. */
 CL2C_INLINE cl2c_workitem cl2c_group(const cl2c_workitem *range, size_t g0, size_t g1, size_t g2) {
     cl2c_workitem w = *range;
     size_t g[3] = {g0, g1, g2};
@@ -66,7 +85,6 @@ CL2C_INLINE cl2c_workitem cl2c_group(const cl2c_workitem *range, size_t g0, size
         size_t left = w.global_size[d] - first;
         w.group_id[d] = g[d];
         w.local_size[d] = left < w.enqueued_local_size[d] ? left : w.enqueued_local_size[d];
-        w.local_id[d] = 0;
     }
     return w;
 }
