@@ -21,13 +21,15 @@ from .resources import runtime_include_dir
 
 
 def _write_if_changed(path: str, text: str) -> None:
-    """Write atomically and only if the content differs (build tools then skip work)."""
+    """Write atomically; an unchanged file is only touched, so that Make sees it
+    up to date and does not run cl2c again."""
     if path == "-":
         sys.stdout.write(text)
         return
     try:
         with open(path, encoding="utf-8") as f:
             if f.read() == text:
+                os.utime(path)
                 return
     except OSError:
         pass
@@ -35,6 +37,9 @@ def _write_if_changed(path: str, text: str) -> None:
     fd, tmp = tempfile.mkstemp(prefix=".cl2c-", dir=directory)
     with os.fdopen(fd, "w", encoding="utf-8") as f:
         f.write(text)
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(tmp, 0o666 & ~umask)     # mkstemp makes 0600; a compiler's output follows umask
     os.replace(tmp, path)
 
 

@@ -383,6 +383,10 @@ class Analyzer(c_ast.NodeVisitor):
                            f"initialized", node)
         if t == ty.VOID:
             self.error(f"variable '{node.name}' has incomplete type 'void'", node)
+        # In scope from its own initializer on (C99 6.2.1), and still declared if the
+        # initializer has an error, so that one mistake is reported once.
+        self.declare(Symbol(node.name, t, "var", space, const, node), node)
+        self.module.decl_types[id(node)] = (t, space)
         if node.init is not None:
             if isinstance(node.init, c_ast.InitList):
                 self.init_list(node.init, t)
@@ -393,8 +397,8 @@ class Analyzer(c_ast.NodeVisitor):
                 if isinstance(node.init, c_ast.Constant) and node.init.type == "string":
                     length = len(eval(node.init.value)) + 1
                 t = ty.Array(t.elem, length)
-        self.module.decl_types[id(node)] = (t, space)
-        self.declare(Symbol(node.name, t, "var", space, const, node), node)
+                self.module.decl_types[id(node)] = (t, space)
+                self.scopes[-1][node.name] = Symbol(node.name, t, "var", space, const, node)
         if self.func is not None and self.func.is_kernel and space == "local":
             pass
         return "variable"

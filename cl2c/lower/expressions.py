@@ -415,19 +415,43 @@ class ExpressionLowering(Transformer):
 
     def conversion(self, node, call, arg, src):
         dst = call.generic
-        name = call.name
-        if call.kind == "convert":
-            if name.endswith(("_sat", "_rte", "_rtz", "_rtp", "_rtn")) or "_sat_" in name:
-                raise UnsupportedError(f"{name}() is not supported yet")
-            if not isinstance(dst, ty.Vector):
-                return cn.cast(dst, arg, node.coord)
-            self.need("CL2C_CONVERT", dst.elem.name, src.elem.name, dst.n)
-            return cn.call(f"cl2c_convert_{dst.name}_{src.name}", arg, coord=node.coord)
-        self.need("CL2C_AS", cn.c_type_name(dst), cn.c_type_name(src), dst.name, src.name)
-        return cn.call(f"cl2c_as_{dst.name}_{src.name}", arg, coord=node.coord)
+        if call.kind == "as":
+            self.need("CL2C_AS", cn.c_type_name(dst), cn.c_type_name(src), dst.name, src.name)
+            return cn.call(f"cl2c_as_{dst.name}_{src.name}", arg, coord=node.coord)
+        suffix = call.name[len("convert_") + len(dst.name):]       # "", "_sat", "_sat_rte", ...
+        d, s = ty.scalar_of(dst), ty.scalar_of(src)
+        if d.name in ("half", "bool") or s.name in ("half", "bool"):
+            raise UnsupportedError(f"{call.name}() is not supported yet")
+        if suffix == "" and not isinstance(dst, ty.Vector) and not (d.is_integer and s.is_float):
+            return cn.cast(dst, arg, node.coord)       # C's cast is the spec's default
+        scalar = f"cl2c_convert_{d.name}{suffix}_{s.name}"
+        self.need(*_conversion_macro(scalar, d, s, suffix))
+        if not isinstance(dst, ty.Vector):
+            return cn.call(scalar, arg, coord=node.coord)
+        vector = f"cl2c_convert_{dst.name}{suffix}_{src.name}"
+        self.need("CL2C_CVT_VEC", vector, scalar, d.name, s.name, dst.n)
+        return cn.call(vector, arg, coord=node.coord)
 
     def lower_ID(self, node):
         return node
+
+
+_ROUNDING_FUNCTIONS = {"_rte": "rint", "_rtz": "trunc", "_rtp": "ceil", "_rtn": "floor"}
+_ROUNDING_MODES = {"_rte": 0, "_rtz": 1, "_rtp": 2, "_rtn": 3}
+
+
+def _conversion_macro(name: str, d: ty.Scalar, s: ty.Scalar, suffix: str) -> tuple:
+    """The runtime macro line that defines scalar conversion ``name`` (convert.h)."""
+    sat = "_sat" in suffix
+    mode = suffix.replace("_sat", "") or None
+    if d.is_float:
+        return ("CL2C_CVT_2F", name, d.name, s.name, _ROUNDING_MODES.get(mode, 0))
+    if s.is_float:
+        fn = _ROUNDING_FUNCTIONS.get(mode, "trunc") + ("f" if s.name == "float" else "")
+        return ("CL2C_CVT_F2I", name, d.name, s.name, fn, int(sat))
+    if sat:
+        return ("CL2C_CVT_I2I_SAT", name, d.name, s.name)
+    return ("CL2C_CVT_CAST", name, d.name, s.name)
 
 
 def _vector_macro(row):

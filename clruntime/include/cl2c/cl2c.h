@@ -12,6 +12,7 @@
 #include "geometric.h"
 #include "relational.h"
 #include "vloadstore.h"
+#include "convert.h"
 #include "host.h"
 
 #endif
