@@ -33,6 +33,7 @@ FAMILIES = {
     "F": _with_vectors(FLOATS),                          # gentype of the math functions
     "Fv": tuple(t for t in _with_vectors(FLOATS) if t.is_vector),
     "Fg": FLOATS + tuple(ty.Vector(s, n) for s in FLOATS for n in (2, 3, 4)),  # geometric
+    "Fc": tuple(ty.Vector(s, n) for s in FLOATS for n in (3, 4)),           # cross
     "I": _with_vectors(INTEGERS),
     "Iv": tuple(t for t in _with_vectors(INTEGERS) if t.is_vector),
     "I32": _with_vectors((ty.INT, ty.UINT)),
@@ -122,6 +123,7 @@ _add(_rows("length", ["T"], "R", "Fg"))
 _add(_rows("normalize fast_normalize", ["T"], "T", "Fg"))
 _add(_rows("fast_length", ["T"], "R", "Fg"))
 _add(_rows("fast_distance", ["T", "T"], "R", "Fg"))
+_add(_rows("cross", ["T", "T"], "T", "Fc"))
 
 # 6.12.6 relational functions
 _add(_rows("isequal isnotequal isgreater isgreaterequal isless islessequal islessgreater "

@@ -145,6 +145,12 @@ class ExpressionLowering(Transformer):
             return c_ast.InitList([node], node.coord)
         return node
 
+    def lower_Switch(self, node):
+        node.cond = self.visit(node.cond)
+        node.stmt = self.visit(node.stmt)
+        mark_fallthrough(node)
+        return node
+
     def lower_Return(self, node):
         if node.expr is not None:
             src = self.type_of(node.expr)
@@ -409,8 +415,6 @@ class ExpressionLowering(Transformer):
             name, extra = macro
             self.need(name, *extra(row), t.elem.name, t.n) if extra else \
                 self.need(name, t.elem.name, t.n)
-            if row.name == "cross":
-                self.need("CL2C_CROSS", t.elem.name, t.n)
         return cn.call(row.runtime_name(t), *args, coord=node.coord)
 
     def conversion(self, node, call, arg, src):
@@ -434,6 +438,22 @@ class ExpressionLowering(Transformer):
 
     def lower_ID(self, node):
         return node
+
+
+_JUMPS = (c_ast.Break, c_ast.Return, c_ast.Continue, c_ast.Goto)
+
+
+def mark_fallthrough(switch: c_ast.Switch) -> None:
+    """End each case that runs into the next with CL2C_FALLTHROUGH, as the
+    programmer meant it (C compilers warn about it otherwise)."""
+    if not isinstance(switch.stmt, c_ast.Compound):
+        return
+    labels = [item for item in switch.stmt.block_items or []
+              if isinstance(item, (c_ast.Case, c_ast.Default))]
+    for label, following in zip(labels, labels[1:]):
+        stmts = label.stmts or []
+        if stmts and not isinstance(stmts[-1], _JUMPS):
+            stmts.append(c_ast.ID("CL2C_FALLTHROUGH", stmts[-1].coord))
 
 
 _ROUNDING_FUNCTIONS = {"_rte": "rint", "_rtz": "trunc", "_rtp": "ceil", "_rtn": "floor"}
@@ -463,6 +483,8 @@ def _vector_macro(row):
         return "CL2C_VEC_SELECT", None
     if row.family == "Fg":
         return "CL2C_GEOMETRIC", None
+    if row.family == "Fc":
+        return "CL2C_CROSS", None
     if row.name == "ldexp" and p == ("T", "int"):
         return "CL2C_VEC_LDEXPI", None
     shapes = {("T",): "1", ("T", "T"): "2", ("T", "T", "T"): "3", ("T", "S"): "2",

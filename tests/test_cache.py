@@ -1,0 +1,93 @@
+"""The on-disk kernel cache, seen from fresh processes."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+
+BUILD_SCRIPT = r"""
+import json, os, sys, time
+import numpy as np
+import cl2c
+go = os.environ.get("CL2C_TEST_GO")
+if go:                                   # start building only when told to
+    deadline = time.time() + 60
+    while not os.path.exists(go) and time.time() < deadline:
+        time.sleep(0.005)
+src = '''
+__kernel void cache_probe(__global const int *a, __global int *b, int k)
+{
+    size_t i = get_global_id(0);
+    b[i] = a[i] * k + (int)i + SALT;
+}
+'''
+salt = int(sys.argv[1])
+prg = cl2c.Program(src, options=f"-DSALT={salt}").build()
+a = np.arange(100, dtype=np.int32)
+b = np.zeros(100, np.int32)
+prg.cache_probe((100,), None, a, b, 3)
+ok = bool((b == a * 3 + np.arange(100) + salt).all())
+print(json.dumps({"from_cache": prg.from_cache, "build_seconds": prg.build_seconds, "ok": ok}))
+"""
+
+
+def _env(cache_dir, **extra):
+    env = dict(os.environ)
+    env.pop("CL2C_NO_CACHE", None)
+    env["CL2C_CACHE_DIR"] = str(cache_dir)
+    env.update(extra)
+    return env
+
+
+def _build(cache_dir, salt=1, **extra):
+    res = subprocess.run([sys.executable, "-c", BUILD_SCRIPT, str(salt)], capture_output=True,
+                         text=True, env=_env(cache_dir, **extra), timeout=120)
+    assert res.returncode == 0, res.stderr
+    return json.loads(res.stdout.strip().splitlines()[-1])
+
+
+def test_second_process_loads_from_cache(tmp_path):
+    first = _build(tmp_path)
+    second = _build(tmp_path)
+    print(f"\ncold build: {first['build_seconds']:.3f} s (from_cache={first['from_cache']}), "
+          f"warm build: {second['build_seconds']:.3f} s (from_cache={second['from_cache']})")
+    assert first["ok"] and second["ok"]
+    assert first["from_cache"] is False
+    assert second["from_cache"] is True
+    assert any(tmp_path.iterdir()), "nothing was written to CL2C_CACHE_DIR"
+
+
+def test_different_options_are_a_different_entry(tmp_path):
+    assert _build(tmp_path, salt=1)["from_cache"] is False
+    assert _build(tmp_path, salt=2)["from_cache"] is False
+    assert _build(tmp_path, salt=2)["from_cache"] is True
+
+
+def test_no_cache_env(tmp_path):
+    first = _build(tmp_path, CL2C_NO_CACHE="1")
+    second = _build(tmp_path, CL2C_NO_CACHE="1")
+    assert first["ok"] and second["ok"]
+    assert first["from_cache"] is False
+    assert second["from_cache"] is False
+
+
+def test_concurrent_builds_of_a_new_kernel(tmp_path):
+    go = tmp_path / "go"
+    cache = tmp_path / "cache"
+    procs = [subprocess.Popen([sys.executable, "-c", BUILD_SCRIPT, "7"], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True,
+                              env=_env(cache, CL2C_TEST_GO=str(go)))
+             for _ in range(2)]
+    time.sleep(1.0)                      # both have imported cl2c and wait for the signal
+    go.touch()
+    results = []
+    for p in procs:
+        out, err = p.communicate(timeout=120)
+        assert p.returncode == 0, err
+        results.append(json.loads(out.strip().splitlines()[-1]))
+    print(f"\nconcurrent builds: {results}")
+    assert all(r["ok"] for r in results)
+    # and the entry they made is usable afterwards
+    assert _build(cache, salt=7)["from_cache"] is True

@@ -1,0 +1,244 @@
+"""The ``cl2c`` command line, run as ``python -m cl2c.cli``."""
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from cl2c.resources import runtime_include_dir
+from conftest import kernel_source
+
+CLI = [sys.executable, "-m", "cl2c.cli"]
+
+HELLO = kernel_source("hello.cl")
+
+
+def cl2c_cli(*args, cwd, input=None):
+    return subprocess.run([*CLI, *map(str, args)], cwd=cwd, capture_output=True, text=True,
+                          input=input, timeout=120)
+
+
+def compile_c(cc, c_file, tmp_path, extra=()):
+    cmd = [cc, "-std=c11", "-fopenmp", "-I", str(runtime_include_dir()), "-c", str(c_file),
+           "-o", str(tmp_path / (c_file.stem + ".o")), *extra]
+    res = subprocess.run(cmd, capture_output=True, text=True)
+    assert res.returncode == 0, res.stderr
+
+
+@pytest.fixture
+def hello_cl(tmp_path):
+    p = tmp_path / "hello.cl"
+    p.write_text(HELLO)
+    return p
+
+
+def test_output_file_compiles(tmp_path, hello_cl, cc):
+    res = cl2c_cli("hello.cl", "-o", "out.c", cwd=tmp_path)
+    assert res.returncode == 0, res.stderr
+    out = tmp_path / "out.c"
+    assert "hello_kernel" in out.read_text()
+    compile_c(cc, out, tmp_path)
+
+
+def test_default_output_name(tmp_path, hello_cl):
+    res = cl2c_cli("hello.cl", cwd=tmp_path)
+    assert res.returncode == 0, res.stderr
+    assert (tmp_path / "hello.c").exists()
+
+
+def test_preprocess_only(tmp_path):
+    (tmp_path / "inc.h").write_text("#define FROM_HEADER 99\nint in_header = 1;\n")
+    (tmp_path / "pp.cl").write_text(
+        '#include "inc.h"\n'
+        "int version = __OPENCL_VERSION__;\n"
+        "#ifdef CL_VERSION_1_2\nint has12 = CL_VERSION_1_2;\n#endif\n"
+        "#ifdef __ENDIAN_LITTLE__\nint little = __ENDIAN_LITTLE__;\n#endif\n"
+        "int user = USER_MACRO;\n"
+        "int hdr = FROM_HEADER;\n")
+    res = cl2c_cli("-E", "-DUSER_MACRO=12345", "pp.cl", cwd=tmp_path)
+    assert res.returncode == 0, res.stderr
+    out = res.stdout
+    assert "int user = 12345;" in out
+    assert "int hdr = 99;" in out
+    assert "int version = 120;" in out or "int version = 200;" in out or \
+        "int version = 300;" in out, out
+    assert "int has12 = 120;" in out
+    assert "int little = 1;" in out
+    assert "USER_MACRO" not in out and "FROM_HEADER" not in out
+    # line markers, as a C preprocessor writes them
+    assert any(line.startswith(("#line", "# ")) and "pp.cl" in line
+               for line in out.splitlines()), out
+    lines = out.splitlines()
+    markers = [i for i, line in enumerate(lines) if line.startswith(("#line", "# "))]
+    assert any("inc.h" in lines[i] for i in markers), out
+    # after the header, a marker leads back to pp.cl before 'int version'
+    version_at = next(i for i, line in enumerate(lines) if line.startswith("int version"))
+    last = max(i for i in markers if i < version_at)
+    assert "pp.cl" in lines[last], out
+
+
+def test_preprocess_to_file(tmp_path):
+    (tmp_path / "k.cl").write_text("#define TWO 2\nint x = TWO;\n")
+    res = cl2c_cli("-E", "k.cl", "-o", "k.i", cwd=tmp_path)
+    assert res.returncode == 0, res.stderr
+    assert "int x = 2;" in (tmp_path / "k.i").read_text()
+
+
+def test_depfile_lists_included_header(tmp_path):
+    inc = tmp_path / "include"
+    inc.mkdir()
+    (inc / "helpers.h").write_text("static int add1(int x) { return x + 1; }\n")
+    (tmp_path / "k.cl").write_text(
+        '#include "helpers.h"\n'
+        "__kernel void k(__global int *p) { p[get_global_id(0)] = add1(3); }\n")
+    res = cl2c_cli("k.cl", "-I", "include", "-o", "k.c", "-MD", "-MF", "k.d", cwd=tmp_path)
+    assert res.returncode == 0, res.stderr
+    dep = (tmp_path / "k.d").read_text()
+    target, _, prereqs = dep.partition(":")
+    assert "k.c" in target
+    assert "k.cl" in prereqs
+    assert "helpers.h" in prereqs
+    assert (tmp_path / "k.c").exists()
+
+
+def test_syntax_only_writes_nothing(tmp_path, hello_cl):
+    before = set(tmp_path.iterdir())
+    res = cl2c_cli("-fsyntax-only", "hello.cl", cwd=tmp_path)
+    assert res.returncode == 0, res.stderr
+    assert res.stdout == ""
+    assert set(tmp_path.iterdir()) == before
+
+
+def test_syntax_only_reports_errors(tmp_path):
+    (tmp_path / "bad.cl").write_text("__kernel void k(__global int *p) { p[0] = q; }\n")
+    res = cl2c_cli("-fsyntax-only", "bad.cl", cwd=tmp_path)
+    assert res.returncode == 1
+    assert "bad.cl:1:" in res.stderr
+
+
+def test_stdin_to_stdout(tmp_path, cc):
+    res = cl2c_cli("-", "-o", "-", cwd=tmp_path, input=HELLO)
+    assert res.returncode == 0, res.stderr
+    assert "hello_kernel" in res.stdout
+    assert list(tmp_path.iterdir()) == []
+    c_file = tmp_path / "stdin.c"
+    c_file.write_text(res.stdout)
+    compile_c(cc, c_file, tmp_path)
+
+
+def _assert_diagnostic(res, where):
+    assert res.returncode == 1, (res.returncode, res.stderr)
+    assert "Traceback" not in res.stderr, res.stderr
+    lines = res.stderr.splitlines()
+    hits = [i for i, line in enumerate(lines) if line.startswith(where) and ": error:" in line]
+    assert hits, res.stderr
+    rest = lines[hits[0] + 1:]
+    assert any(line.strip() == "^" or line.rstrip().endswith("^") for line in rest[:3]), \
+        res.stderr
+    return res.stderr
+
+
+def test_syntax_error(tmp_path):
+    (tmp_path / "syn.cl").write_text(
+        "__kernel void k(__global int *p)\n"
+        "{\n"
+        "    p[0] = 1 +* ;\n"
+        "}\n")
+    res = cl2c_cli("syn.cl", "-o", "syn.c", cwd=tmp_path)
+    _assert_diagnostic(res, "syn.cl:3:")
+    assert not (tmp_path / "syn.c").exists()
+
+
+def test_undeclared_identifier(tmp_path):
+    (tmp_path / "und.cl").write_text(
+        "__kernel void k(__global int *p)\n"
+        "{\n"
+        "    int i = get_global_id(0);\n"
+        "    p[i] = undeclared_thing + 1;\n"
+        "}\n")
+    res = cl2c_cli("und.cl", "-o", "und.c", cwd=tmp_path)
+    err = _assert_diagnostic(res, "und.cl:4:")
+    assert "undeclared_thing" in err
+    # the column points at the identifier
+    col = int(err.split("und.cl:4:")[1].split(":")[0])
+    assert col == len("    p[i] = ") + 1, err
+
+
+def test_barrier_not_supported(tmp_path):
+    (tmp_path / "bar.cl").write_text(
+        "__kernel void k(__global int *p, __local int *tmp)\n"
+        "{\n"
+        "    tmp[get_local_id(0)] = p[get_global_id(0)];\n"
+        "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "    p[get_global_id(0)] = tmp[0];\n"
+        "}\n")
+    res = cl2c_cli("bar.cl", "-o", "bar.c", cwd=tmp_path)
+    err = _assert_diagnostic(res, "bar.cl:4:")
+    assert "barrier() is not supported yet" in err
+
+
+def test_unknown_option_is_usage_error(tmp_path, hello_cl):
+    res = cl2c_cli("--no-such-option", "hello.cl", cwd=tmp_path)
+    assert res.returncode == 2
+    assert "Traceback" not in res.stderr
+
+
+def test_missing_input_file(tmp_path):
+    res = cl2c_cli("nope.cl", cwd=tmp_path)
+    assert res.returncode != 0
+    assert "Traceback" not in res.stderr
+    assert "nope.cl" in res.stderr
+
+
+def test_shared_library(tmp_path, hello_cl, cc):
+    res = cl2c_cli("--shared", "hello.cl", "-o", "libhello.so", cwd=tmp_path)
+    assert res.returncode == 0, res.stderr
+    lib = tmp_path / "libhello.so"
+    assert lib.read_bytes()[:4] == b"\x7fELF"
+    import ctypes
+    so = ctypes.CDLL(str(lib))
+    assert hasattr(so, "cl2c_kernel_hello_kernel")
+
+
+MAIN_C = r"""
+#include <stdio.h>
+#include "hello.h"
+
+int main(void)
+{
+    enum { N = 1000 };
+    static float a[N], b[N], r[N];
+    for (int i = 0; i < N; i++) { a[i] = (float)i; b[i] = 0.5f * (float)i; r[i] = -1.0f; }
+    cl2c_range range = {0};
+    range.work_dim = 1;
+    range.global_size[0] = N;
+    range.local_size[0] = 100;
+    int status = cl2c_kernel_hello_kernel(&range, a, b, r);
+    if (status != 0) { printf("status %d: %s\n", status, cl2c_error_string(status)); return 1; }
+    for (int i = 0; i < N; i++)
+        if (r[i] != 1.5f * (float)i) { printf("r[%d] = %g\n", i, r[i]); return 1; }
+    printf("ok\n");
+    return 0;
+}
+"""
+
+
+def test_header_with_c_main(tmp_path, hello_cl, cc):
+    res = cl2c_cli("hello.cl", "-o", "hello.c", "-H", "hello.h", cwd=tmp_path)
+    assert res.returncode == 0, res.stderr
+    (tmp_path / "main.c").write_text(MAIN_C)
+    exe = tmp_path / "hello_main"
+    cmd = [cc, "-std=c11", "-fopenmp", "-Wall", "-Wextra", "-Werror",
+           "-I", str(runtime_include_dir()), "-I", str(tmp_path),
+           str(tmp_path / "main.c"), str(tmp_path / "hello.c"), "-o", str(exe), "-lm"]
+    build = subprocess.run(cmd, capture_output=True, text=True)
+    assert build.returncode == 0, build.stderr
+    run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0 and run.stdout.strip() == "ok", run.stdout + run.stderr
+
+
+def test_includedir_flag(tmp_path):
+    res = cl2c_cli("--includedir", cwd=tmp_path)
+    assert res.returncode == 0
+    assert res.stdout.strip() == str(runtime_include_dir())

@@ -1,0 +1,284 @@
+"""The Python loader: argument checking and marshalling, launch errors, metadata."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import cl2c
+from cl2c import cltypes
+from conftest import kernel_path, kernel_source
+
+PAIR = np.dtype([("a", np.int32), ("b", np.float32), ("c", np.int8)], align=True)
+
+
+@pytest.fixture(scope="module")
+def prg():
+    return cl2c.Program.from_file(kernel_path("loader.cl")).build()
+
+
+def _f32(n, seed=0):
+    return np.random.default_rng(seed).standard_normal(n).astype(np.float32)
+
+
+def test_kernel_names(prg):
+    assert set(prg.kernel_names) == {"scale", "nullcheck", "_private", "vec4", "small_args",
+                                     "with_local"}
+
+
+def test_scale_runs(prg):
+    x = _f32(64)
+    out = np.zeros(64, np.float32)
+    prg.scale(64, None, out, x, 3.0, 60)
+    np.testing.assert_array_equal(out[:60], x[:60] * np.float32(3))
+    np.testing.assert_array_equal(out[60:], 0)
+
+
+def _assert_names(err, kernel, arg):
+    msg = str(err.value)
+    assert f"'{kernel}'" in msg and arg in msg, msg
+
+
+def test_wrong_dtype(prg):
+    out = np.zeros(8, np.float64)
+    with pytest.raises(cl2c.KernelArgError) as err:
+        prg.scale(8, None, out, _f32(8), 1.0, 8)
+    _assert_names(err, "scale", "out")
+    assert isinstance(err.value, TypeError) and isinstance(err.value, ValueError)
+
+
+def test_wrong_dtype_int_for_float(prg):
+    with pytest.raises(cl2c.KernelArgError) as err:
+        prg.scale(8, None, np.zeros(8, np.float32), np.zeros(8, np.int32), 1.0, 8)
+    _assert_names(err, "scale", "in")
+
+
+def test_non_contiguous(prg):
+    x = _f32(16)[::2]
+    with pytest.raises(cl2c.KernelArgError) as err:
+        prg.scale(8, None, np.zeros(8, np.float32), x, 1.0, 8)
+    _assert_names(err, "scale", "in")
+    assert "contiguous" in str(err.value)
+
+
+def test_read_only_array_for_written_pointer(prg):
+    out = np.zeros(8, np.float32)
+    out.setflags(write=False)
+    with pytest.raises(cl2c.KernelArgError) as err:
+        prg.scale(8, None, out, _f32(8), 1.0, 8)
+    _assert_names(err, "scale", "out")
+    assert np.all(out == 0)
+
+
+def test_read_only_array_for_const_pointer_is_fine(prg):
+    x = _f32(8)
+    x.setflags(write=False)
+    out = np.zeros(8, np.float32)
+    prg.scale(8, None, out, x, 2.0, 8)
+    np.testing.assert_array_equal(out, x * np.float32(2))
+
+
+def test_wrong_arg_count(prg):
+    with pytest.raises(cl2c.KernelArgError) as err:
+        prg.scale(8, None, np.zeros(8, np.float32), _f32(8), 1.0)
+    assert "'scale'" in str(err.value) and "4" in str(err.value)
+
+
+def test_int_out_of_range(prg):
+    with pytest.raises(cl2c.KernelArgError) as err:
+        prg.scale(8, None, np.zeros(8, np.float32), _f32(8), 1.0, 2**31)
+    _assert_names(err, "scale", "n")
+    with pytest.raises(cl2c.KernelArgError):
+        prg.small_args(1, None, np.zeros(6, np.int64), 128, 0, 0, 0, 0, 0.0)
+    with pytest.raises(cl2c.KernelArgError):
+        prg.small_args(1, None, np.zeros(6, np.int64), 0, -1, 0, 0, 0, 0.0)
+    with pytest.raises(cl2c.KernelArgError):
+        prg.small_args(1, None, np.zeros(6, np.int64), 0, 0, 0, 2**32, 0, 0.0)
+
+
+def test_non_integer_float_for_int(prg):
+    with pytest.raises(cl2c.KernelArgError) as err:
+        prg.scale(8, None, np.zeros(8, np.float32), _f32(8), 1.0, 2.5)
+    _assert_names(err, "scale", "n")
+
+
+def test_scalar_extremes(prg):
+    out = np.zeros(6, np.int64)
+    prg.small_args(1, None, out, -128, 255, -32768, 2**32 - 1, -2**63, 1.25)
+    assert out.tolist() == [-128, 255, -32768, 2**32 - 1, -2**63, 2]
+
+
+def test_local_size_not_dividing_global(prg):
+    with pytest.raises(cl2c.LaunchError) as err:
+        prg._private((10,), (3,), np.zeros(10, np.int32))
+    assert err.value.code == -54
+    assert "_private" in str(err.value)
+
+
+def test_local_size_wrong_dims(prg):
+    with pytest.raises(cl2c.KernelArgError):
+        prg._private((10,), (5, 1), np.zeros(10, np.int32))
+
+
+def test_null_pointer(prg):
+    flag = np.zeros(4, np.int32)
+    prg.nullcheck(4, None, None, flag)
+    assert flag.tolist() == [1, 1, 1, 1]
+    p = np.zeros(4, np.int32)
+    prg.nullcheck(4, None, p, flag)
+    assert flag.tolist() == [2, 2, 2, 2]
+    assert p.tolist() == [7, 7, 7, 7]
+
+
+def test_underscore_private_kernel_as_attribute(prg):
+    p = np.zeros(5, np.int32)
+    prg._private(5, None, p)
+    assert p.tolist() == [42, 43, 44, 45, 46]
+    assert prg.kernel("_private") is prg._private or prg.kernel("_private").name == "_private"
+
+
+def test_unknown_kernel_attribute(prg):
+    with pytest.raises(AttributeError):
+        prg.no_such_kernel
+
+
+def test_arg_info(prg):
+    info = prg.scale.arg_info
+    assert [a.name for a in info] == ["out", "in", "k", "n"]
+    assert [a.kind for a in info] == ["buffer", "buffer", "value", "value"]
+    assert info[0].address_space == "global" and info[0].writes is True
+    assert info[1].address_space == "global" and info[1].writes is False
+    assert info[0].type_name.replace(" ", "") == "float*"
+    assert "float" in info[1].type_name
+    assert info[2].type_name == "float" and info[3].type_name == "int"
+    assert info[2].address_space == "private"
+    wl = prg.with_local.arg_info
+    assert [a.kind for a in wl] == ["buffer", "local", "buffer"]
+    assert [a.address_space for a in wl] == ["global", "local", "constant"]
+    assert wl[0].writes is True and wl[2].writes is False
+    v4 = prg.vec4.arg_info
+    assert v4[1].type_name == "float4" and v4[1].kind == "value"
+    assert v4[2].kind == "value" and "Pair" in v4[2].type_name
+    assert v4[3].kind == "buffer" and v4[3].writes is True
+
+
+def test_local_memory_and_constant(prg):
+    p = np.arange(16, dtype=np.int32)
+    c = np.array([100], np.int32)
+    prg.with_local(16, 8, p, cl2c.LocalMemory(8 * 4), c)
+    assert p.tolist() == list(range(100, 116))
+    with pytest.raises(cl2c.KernelArgError) as err:
+        prg.with_local(16, 8, p, np.zeros(8, np.int32), c)
+    _assert_names(err, "with_local", "tmp")
+
+
+def _vec4_expect(v, add, pair):
+    return v * np.float32(pair["b"]) + np.asarray(add, np.float32) + np.float32(pair["a"])
+
+
+@pytest.mark.parametrize("form", ["float32", "cltypes"])
+def test_float4_buffer_forms(prg, form):
+    n = 10
+    base = _f32(4 * n, 3).reshape(n, 4)
+    add = cltypes.make_float4(1.0, 2.0, 3.0, 4.0)
+    pair = np.array((5, 0.5, 9), dtype=PAIR)[()]
+    prs = np.zeros(n, PAIR)
+    prs["a"] = np.arange(n)
+    prs["b"] = 1.5
+    if form == "float32":
+        v = base.copy().reshape(-1)
+    else:
+        v = np.zeros(n, cltypes.float4)
+        v.view(np.float32).reshape(n, 4)[:] = base
+    prg.vec4(n, None, v, add, pair, prs)
+    got = v.view(np.float32).reshape(n, 4)
+    expect = base * np.float32(0.5) + np.array([1, 2, 3, 4], np.float32) + np.float32(5)
+    np.testing.assert_array_equal(got, expect)
+    assert prs["a"].tolist() == [i + 5 for i in range(n)]
+    assert prs["b"].tolist() == [3.0] * n
+    assert prs["c"].tolist() == [9] * n
+
+
+def test_float4_by_value_as_tuple_and_struct_as_bytes(prg):
+    n = 3
+    v = np.ones(4 * n, np.float32)
+    pair = np.array((1, 2.0, 3), dtype=PAIR)
+    prs = np.zeros(n, PAIR)
+    prg.vec4(n, None, v, (0.0, 0.5, -1.0, 10.0), pair.tobytes(), prs)
+    np.testing.assert_array_equal(v.reshape(n, 4), np.tile([3.0, 3.5, 2.0, 13.0], (n, 1)))
+    assert prs["c"].tolist() == [3] * n
+
+
+def test_float4_buffer_bad_length(prg):
+    with pytest.raises(cl2c.KernelArgError) as err:
+        prg.vec4(1, None, np.ones(6, np.float32), (0, 0, 0, 0),
+                 np.zeros((), PAIR)[()], np.zeros(1, PAIR))
+    _assert_names(err, "vec4", "v")
+
+
+def test_vector_by_value_wrong_length(prg):
+    with pytest.raises(cl2c.KernelArgError) as err:
+        prg.vec4(1, None, np.ones(4, np.float32), (1.0, 2.0, 3.0),
+                 np.zeros((), PAIR)[()], np.zeros(1, PAIR))
+    _assert_names(err, "vec4", "add")
+
+
+def test_struct_by_value_wrong_size(prg):
+    with pytest.raises(cl2c.KernelArgError) as err:
+        prg.vec4(1, None, np.ones(4, np.float32), (1.0, 2.0, 3.0, 4.0), b"\0" * 5,
+                 np.zeros(1, PAIR))
+    _assert_names(err, "vec4", "pr")
+
+
+def test_build_error_diagnostics():
+    src = ("__kernel void k(__global int *p)\n"
+           "{\n"
+           "    p[0] = 1;\n"
+           "    p[1] = nope;\n"
+           "}\n")
+    with pytest.raises(cl2c.BuildError) as err:
+        cl2c.Program(src, filename="bad.cl").build()
+    diags = err.value.diagnostics
+    assert diags and diags[0].severity == "error"
+    assert diags[0].line == 4
+    assert diags[0].column == len("    p[1] = ") + 1
+    assert "bad.cl:4:" in str(err.value)
+    assert "nope" in str(err.value)
+
+
+def test_build_error_syntax_line():
+    src = "__kernel void k(__global int *p)\n{\n    p[0] = ;\n}\n"
+    with pytest.raises(cl2c.BuildError) as err:
+        cl2c.Program(src, filename="syn.cl").build()
+    assert err.value.diagnostics[0].line == 3
+    assert str(err.value).startswith("syn.cl:3:")
+
+
+def test_build_error_not_supported_yet():
+    src = ("__kernel void k(__global int *p)\n{\n"
+           "    barrier(CLK_GLOBAL_MEM_FENCE);\n    p[0] = 1;\n}\n")
+    with pytest.raises(cl2c.BuildError) as err:
+        cl2c.Program(src).build()
+    assert "not supported yet" in str(err.value)
+    assert err.value.diagnostics[0].line == 3
+
+
+def test_options_defines():
+    src = "__kernel void k(__global int *p) { p[get_global_id(0)] = VALUE * 2; }"
+    p = np.zeros(3, np.int32)
+    cl2c.Program(src, options="-DVALUE=21").build().k(3, None, p)
+    assert p.tolist() == [42, 42, 42]
+    prg = cl2c.Program(src)
+    with pytest.raises(cl2c.BuildError):
+        prg.build()
+
+
+def test_c_source_and_metadata(prg):
+    assert "scale" in prg.c_source
+    assert prg.from_cache in (True, False)
+    assert prg.build_seconds is not None and prg.build_seconds >= 0
+
+
+def test_unbuilt_program():
+    prg = cl2c.Program(kernel_source("hello.cl"))
+    with pytest.raises(RuntimeError):
+        prg.kernel_names

@@ -1,0 +1,31 @@
+"""Every kernel under tests/kernels/ translates to C that compiles warning-free with
+``cc -std=c11 -fopenmp -Wall -Wextra -Werror``."""
+from __future__ import annotations
+
+import subprocess
+
+import pytest
+
+import cl2c
+from cl2c.resources import runtime_include_dir
+from conftest import KERNELS_DIR
+
+KERNELS = sorted(KERNELS_DIR.glob("*.cl"))
+# options a kernel needs to translate (the matrix kernels take DIM from the command line)
+OPTIONS = {"matmul.cl": "-DDIM=64"}
+
+
+def test_kernels_found():
+    assert len(KERNELS) >= 6
+
+
+@pytest.mark.parametrize("path", KERNELS, ids=lambda p: p.name)
+def test_generated_c_compiles_without_warnings(path, tmp_path, cc):
+    tr = cl2c.translate(path.read_text(encoding="utf-8"), str(path), OPTIONS.get(path.name))
+    c_file = tmp_path / (path.stem + ".c")
+    c_file.write_text(tr.c_source, encoding="utf-8")
+    cmd = [cc, "-std=c11", "-fopenmp", "-Wall", "-Wextra", "-Werror",
+           "-I", str(runtime_include_dir()), "-c", str(c_file), "-o", str(tmp_path / "k.o")]
+    res = subprocess.run(cmd, capture_output=True, text=True)
+    assert res.returncode == 0 and not res.stderr.strip(), (
+        f"{' '.join(cmd)}\n{res.stderr}")
