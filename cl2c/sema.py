@@ -405,13 +405,7 @@ class Analyzer(c_ast.NodeVisitor):
 
     def init_list(self, node: c_ast.InitList, t: ty.Type):
         for i, e in enumerate(node.exprs):
-            target = t
-            if isinstance(t, ty.Array):
-                target = t.elem
-            elif isinstance(t, ty.Record) and i < len(t.fields):
-                target = t.fields[i][1]
-            elif isinstance(t, ty.Vector):
-                target = t.elem
+            target = ty.initializer_target(t, i)
             if isinstance(e, c_ast.NamedInitializer):
                 e = e.expr
             if isinstance(e, c_ast.InitList):

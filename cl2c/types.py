@@ -249,6 +249,17 @@ def width(t: Type) -> int:
     return t.n if isinstance(t, Vector) else 1
 
 
+def initializer_target(t: Type, index: int) -> Type:
+    """The type that item ``index`` of a brace initializer for ``t`` initializes."""
+    if isinstance(t, Array):
+        return t.elem
+    if isinstance(t, Record) and index < len(t.fields):
+        return t.fields[index][1]
+    if isinstance(t, Vector):
+        return t.elem
+    return t
+
+
 def type_size(t: Type) -> int:
     if isinstance(t, Enum):
         return 4

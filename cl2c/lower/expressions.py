@@ -122,13 +122,7 @@ class ExpressionLowering(Transformer):
     def init_list(self, node: c_ast.InitList, t: ty.Type):
         out = []
         for i, e in enumerate(node.exprs):
-            target = t
-            if isinstance(t, ty.Array):
-                target = t.elem
-            elif isinstance(t, ty.Record) and i < len(t.fields):
-                target = t.fields[i][1]
-            elif isinstance(t, ty.Vector):
-                target = t.elem
+            target = ty.initializer_target(t, i)
             inner = e.expr if isinstance(e, c_ast.NamedInitializer) else e
             if isinstance(inner, c_ast.InitList):
                 lowered = self.init_list(inner, target)
