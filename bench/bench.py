@@ -2,7 +2,7 @@
 """cl2c against PoCL on three OpenCL kernels, side by side.
 
     python bench/bench.py                 # triad 2^25, matmul 1024^2, stencil 4096x4096
-    python bench/bench.py --big           # the sizes of /work/shared/PERF-NOTES.md
+    python bench/bench.py --big           # the sizes of shared/PERF-NOTES.md
     python bench/bench.py --quick         # small sizes, 2 repetitions: a smoke test
     python bench/bench.py --json out.json
 
@@ -265,7 +265,7 @@ def print_table(rows):
     print("  ".join("-" * w for w in widths))
     for b in body:
         print(line(b))
-    print("* hand C ms: hand-written C+OpenMP time from /work/shared/PERF-NOTES.md (not measured "
+    print("* hand C ms: hand-written C+OpenMP time from shared/PERF-NOTES.md (not measured "
           "now),\n  scaled linearly to this problem size; cl2c/hand > 1 means cl2c is slower. "
           "PoCL/cl2c > 1 means cl2c is faster.")
 
