@@ -399,8 +399,6 @@ class Analyzer(c_ast.NodeVisitor):
                 t = ty.Array(t.elem, length)
                 self.module.decl_types[id(node)] = (t, space)
                 self.scopes[-1][node.name] = Symbol(node.name, t, "var", space, const, node)
-        if self.func is not None and self.func.is_kernel and space == "local":
-            pass
         return "variable"
 
     def init_list(self, node: c_ast.InitList, t: ty.Type):

@@ -55,8 +55,6 @@ class _Speller(c_ast.NodeVisitor):
         node.quals = self._quals(node.quals)
         node.funcspec = [f for f in node.funcspec or []
                          if isinstance(f, str) and f not in ("__kernel", "kernel")]
-        if hasattr(node, "attributes"):
-            pass
         self.generic_visit(node)
 
     def visit_Typedef(self, node):

@@ -11,6 +11,8 @@ replaced.
 """
 from __future__ import annotations
 
+import copy
+
 from pycparser import c_ast
 
 from .. import types as ty
@@ -194,7 +196,6 @@ class ExpressionLowering(Transformer):
         if op == "sizeof":
             node.expr = self.visit(node.expr)
             return node
-        t = self.type_of(node)
         inner_t = self.type_of(node.expr)
         if isinstance(inner_t, ty.Vector) and op not in ("&", "*"):
             if op in ("++", "--", "p++", "p--"):
@@ -211,7 +212,6 @@ class ExpressionLowering(Transformer):
             return cn.call(self.vec_helper(name, f"CL2C_VEC_{name.upper()}", inner_t), expr,
                            coord=node.coord)
         node.expr = self.visit(node.expr)
-        del t
         return node
 
     def lower_StructRef(self, node):
@@ -220,8 +220,6 @@ class ExpressionLowering(Transformer):
             node.name = self.visit(node.name)
             return node
         base, comps = self.swizzle_base(node, comps)
-        base_t = self.type_of(base) if not isinstance(base, c_ast.Node) or \
-            id(base) in self.module.types else None
         base_t = self.vector_type_of(base)
         lowered = self.visit(base)
         if node.type == "->":
@@ -266,7 +264,7 @@ class ExpressionLowering(Transformer):
                                        "effects is not supported yet")
             name = _BINARY_HELPERS[op[:-1]]
             fn = self.vec_helper(name, f"CL2C_VEC_{name.upper()}", target_t)
-            return c_ast.Assignment("=", lv, cn.call(fn, self.visit_copy(node.lvalue), rv),
+            return c_ast.Assignment("=", lv, cn.call(fn, self._relower(node.lvalue), rv),
                                     node.coord)
         lv = self.visit(node.lvalue)
         rv = self.visit(node.rvalue)
@@ -274,14 +272,9 @@ class ExpressionLowering(Transformer):
             rv = self.shift_count(rv, node.rvalue, ty.integer_promote(target_t))
         return c_ast.Assignment(op, lv, rv, node.coord)
 
-    def visit_copy(self, node):
-        import copy
-        return self.visit(copy.deepcopy(node)) if False else self._relower(node)
-
     def _relower(self, node):
         # Lowering mutates nodes in place; to use an lvalue twice, lower a fresh
         # copy whose nodes carry the same types.
-        import copy
         clone = copy.deepcopy(node)
         self._copy_types(node, clone)
         return self.visit(clone)
