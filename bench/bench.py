@@ -39,7 +39,14 @@ PERF_NOTES = {
     "triad": {"hand_ms": 52.8, "pocl_ms": 53.6, "work": 2 ** 27},          # floats
     "matmul": {"hand_ms": 98.0, "pocl_ms": 2766.0, "work": 1024 ** 3},     # N^3
     "stencil": {"hand_ms": 40.0, "pocl_ms": 88.0, "work": 8192 * 16384},   # grid points
+    # Kernels with barriers. "fission_ms" is PERF-NOTES' "fission + 3 rewrites" column,
+    # the target for the regions schedule. PERF-NOTES gives no sizes for the reduction
+    # and the histogram: 2^27 input elements is assumed (the triad's size).
+    "reduce": {"hand_ms": 20.6, "pocl_ms": 479.0, "fission_ms": 25.5, "work": 2 ** 27},
+    "tiled": {"hand_ms": 61.0, "pocl_ms": 592.0, "fission_ms": 44.5, "work": 1024 ** 3},
+    "histogram": {"hand_ms": 29.4, "pocl_ms": 511.0, "fission_ms": 70.0, "work": 2 ** 27},
 }
+SCHEDULES = ("regions", "fibers")
 
 
 # --------------------------------------------------------------------------- PoCL
@@ -103,7 +110,8 @@ class Case:
     """One kernel at one size: cl2c and PoCL launchers and the output to compare."""
 
     def __init__(self, name, label, src_file, kernel, gsize, host_args, out_index,
-                 work, metric, metric_amount, rtol=1e-5, atol=1e-5):
+                 work, metric, metric_amount, rtol=1e-5, atol=1e-5, options="",
+                 local=None):
         self.name = name              # key into PERF_NOTES
         self.label = label            # shown in the table
         self.src = (KERNEL_DIR / src_file).read_text()
@@ -116,6 +124,8 @@ class Case:
         self.metric = metric          # "GB/s" or "GFLOP/s"
         self.metric_amount = metric_amount  # bytes or flops per launch
         self.rtol, self.atol = rtol, atol
+        self.options = options        # cl2c build options (the schedule)
+        self.local = local            # the one local size to run, or None: try both
 
 
 def make_cases(args) -> list[Case]:
@@ -142,6 +152,37 @@ def make_cases(args) -> list[Case]:
     cases.append(Case("stencil", f"stencil {nx}x{ny}", "stencil.cl", "stencil", (nx, ny),
                       [grid, np.zeros((ny, nx), np.float32), np.int32(nx), np.int32(ny)], 1,
                       work=nx * ny, metric="GB/s", metric_amount=2 * 4 * nx * ny))
+    if not args.no_barriers:
+        cases += barrier_cases(args, rng)
+    return cases
+
+
+def barrier_cases(args, rng) -> list[Case]:
+    """The reduction, tiled matmul and histogram, once per schedule."""
+    cases = []
+    n = 1 << args.reduce_log2
+    x = rng.random(n, dtype=np.float32)
+    for sched in SCHEDULES:
+        opt = f"-cl2c-schedule={sched}"
+        cases.append(Case("reduce", f"reduce 2^{args.reduce_log2} [{sched}]", "reduce.cl",
+                          "reduce", (n // 2,), [x, np.zeros(n // 512, np.float32)], 1,
+                          work=n, metric="GB/s", metric_amount=4 * n, rtol=1e-4, atol=1e-4,
+                          options=opt, local=(256,)))
+        N = args.tiled_n
+        A = rng.random((N, N), dtype=np.float32)
+        B = rng.random((N, N), dtype=np.float32)
+        cases.append(Case("tiled", f"tiled {N}^2 [{sched}]", "tiled.cl", "tiled", (N, N),
+                          [A, B, np.zeros((N, N), np.float32), np.int32(N)], 2,
+                          work=N ** 3, metric="GFLOP/s", metric_amount=2 * N ** 3,
+                          rtol=1e-4, atol=1e-3 * N, options=opt, local=(16, 16)))
+        m = 1 << args.hist_log2
+        data = rng.integers(0, 256, m, dtype=np.uint8)
+        groups = 512
+        cases.append(Case("histogram", f"histogram 2^{args.hist_log2} [{sched}]",
+                          "histogram.cl", "histogram", (256 * groups,),
+                          [data, np.int32(m), np.zeros(256, np.uint32)], 2,
+                          work=m, metric="GB/s", metric_amount=m, rtol=0, atol=0,
+                          options=opt, local=(256,)))
     return cases
 
 
@@ -286,18 +327,28 @@ def parse_args(argv=None):
                     help="repetitions for fast kernels (default 11; matmul gets fewer)")
     ap.add_argument("--no-explicit-local", action="store_true",
                     help="only run with local size None (skip 256 / 16x16)")
-    ap.add_argument("--only", nargs="+", choices=["triad", "matmul", "stencil"],
+    ap.add_argument("--reduce-log2", type=int, default=25, help="reduction input 2^K (25)")
+    ap.add_argument("--tiled-n", type=int, default=1024, help="tiled matmul N (1024)")
+    ap.add_argument("--hist-log2", type=int, default=25, help="histogram input 2^K (25)")
+    ap.add_argument("--no-barriers", action="store_true",
+                    help="skip the kernels with barriers (reduce, tiled, histogram)")
+    ap.add_argument("--only", nargs="+",
+                    choices=["triad", "matmul", "stencil", "reduce", "tiled", "histogram"],
                     help="run only these kernels")
     ap.add_argument("--no-pocl", action="store_true", help="time cl2c only")
     ap.add_argument("--json", metavar="PATH", help="also write the results as JSON here")
     args = ap.parse_args(argv)
     if args.big:
         args.triad_log2 = 27
+        args.reduce_log2 = args.hist_log2 = 27
         args.stencil = [8192, 16384]
     if args.quick:
         args.triad_log2 = min(args.triad_log2, 20)
         args.matmul_n = min(args.matmul_n, 128)
         args.stencil = [min(args.stencil[0], 512), min(args.stencil[1], 512)]
+        args.reduce_log2 = min(args.reduce_log2, 18)
+        args.tiled_n = min(args.tiled_n, 128)
+        args.hist_log2 = min(args.hist_log2, 18)
         args.reps = 2 if args.reps is None else args.reps
     return args
 
@@ -340,7 +391,8 @@ def main(argv=None):
     print("\nBuilds:")
     built = {}
     for case in cases:
-        prg = cl2c.Program(case.src, filename=str(KERNEL_DIR / case.src_file)).build()
+        prg = cl2c.Program(case.src, options=case.options,
+                           filename=str(KERNEL_DIR / case.src_file)).build()
         schedule = ""
         for ln in prg.c_source.splitlines():
             if ln.strip().startswith(f"*   {case.kernel}:"):
@@ -351,7 +403,7 @@ def main(argv=None):
                 pocl_prg, pocl_s = pocl.build(case.src)
             except Exception as e:  # noqa: BLE001
                 warnings.append(f"WARNING: PoCL build of {case.src_file} failed: {e}")
-        built[case.name] = (prg, pocl_prg)
+        built[case.label] = (prg, pocl_prg)
         print(f"  {case.src_file:<12} cl2c build {prg.build_seconds * 1e3:7.1f} ms "
               f"({'from cache' if prg.from_cache else 'cache miss: translated + compiled'})"
               + (f", PoCL build {pocl_s * 1e3:7.1f} ms (+ compile at first launch)"
@@ -365,9 +417,11 @@ def main(argv=None):
     rows = results["rows"]
     t_start = time.perf_counter()
     for case in cases:
-        prg, pocl_prg = built[case.name]
+        prg, pocl_prg = built[case.label]
         locals_ = [None]
-        if not args.no_explicit_local and explicit_local(case.gsize):
+        if case.local is not None:
+            locals_ = [case.local]
+        elif not args.no_explicit_local and explicit_local(case.gsize):
             locals_.append(explicit_local(case.gsize))
         for local in locals_:
             reps = reps_for(case, args)
@@ -383,6 +437,12 @@ def main(argv=None):
                    "cl2c_rate": rate(case, r["cl2c_ms"]), "pocl_rate": rate(case, r["pocl_ms"]),
                    "hand_ms_scaled": hand, "hand_ms_source": "PERF-NOTES.md (not measured now)",
                    "cl2c_over_hand": r["cl2c_ms"] / hand if r["cl2c_ms"] else None}
+            if "fission_ms" in ref and r["cl2c_ms"]:
+                row["cl2c_over_fission"] = r["cl2c_ms"] / (ref["fission_ms"] * case.work
+                                                           / ref["work"])
+            if case.name == "reduce" and "fibers" in case.options and r["cl2c_ms"]:
+                # 9 barriers for each of the n/2 work-items
+                row["fiber_ns_per_item_barrier"] = r["cl2c_ms"] * 1e6 / (case.gsize[0] * 9)
             rows.append(row)
             print(f"  {case.label:<20} local {fmt_local(local):<6} cl2c {fmt(r['cl2c_ms'], '9.2f')}"
                   f" ms, PoCL {fmt(r['pocl_ms'], '9.2f')} ms   "
@@ -393,6 +453,13 @@ def main(argv=None):
     print(f"\nResults ({time.perf_counter() - t_start:.0f} s of runs; "
           f"{'PoCL skipped: ' + pocl.reason if not pocl.ok else 'PoCL: ' + pocl.device_name}):\n")
     print_table(rows)
+    for r in rows:
+        if "cl2c_over_fission" in r:
+            print(f"  {r['kernel']:<32} cl2c / PERF-NOTES 'fission + 3 rewrites' (scaled): "
+                  f"{r['cl2c_over_fission']:.2f}")
+        if "fiber_ns_per_item_barrier" in r:
+            print(f"  {r['kernel']:<32} fibers: {r['fiber_ns_per_item_barrier']:.1f} ns per "
+                  f"work-item per barrier (all of the kernel's time counted)")
     for w in warnings:
         print(w)
     if any(r["outputs_agree"] is False for r in rows):

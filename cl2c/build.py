@@ -32,6 +32,7 @@ typedef struct cl2c_range {
     size_t global_offset[3];
 } cl2c_range;
 const char *cl2c_error_string(int code);
+const char *cl2c_fiber_last_error(void);
 """
 
 
@@ -50,7 +51,7 @@ def build_extension(c_source: str, kernel_names: list[str], source_name: str = "
 
     Returns (module, cache_hit).
     """
-    key = cache.key(c_source, CFLAGS + LDFLAGS, ",".join(kernel_names))
+    key = cache.key(c_source, CFLAGS + LDFLAGS, ",".join(kernel_names) + CDEF)
     module_name = f"_cl2c_{key}"
     if not cache.cache_enabled():
         with tempfile.TemporaryDirectory(prefix="cl2c-") as tmp:

@@ -10,7 +10,11 @@ Patterns: ``T`` the generic type; ``S`` its element (scalar) type; ``U`` the
 unsigned type of T's width; ``I`` an int (vector) of T's width; ``R`` a
 scalar result of T's element type (dot, length); ``K`` int for scalar T and
 the signed integer vector of T's element size for vector T (relational
-results); ``T*`` a pointer to T in any address space; and fixed type names.
+results); ``T*`` a pointer to T in any address space; ``local T*`` or
+``global|generic|private T*`` a pointer into those address spaces only, to a
+non-const T (``const global T*``: const or not); and fixed type names
+(``event_t`` also takes an integer: 0 is "no event"). A ``T*`` argument decides
+T when its pointee is in the family (``atomic_inc(p)``).
 """
 from __future__ import annotations
 
@@ -39,6 +43,13 @@ FAMILIES = {
     "I32": _with_vectors((ty.INT, ty.UINT)),
     "A": _with_vectors(INTEGERS + FLOATS),
     "Av": tuple(t for t in _with_vectors(INTEGERS + FLOATS) if t.is_vector),
+    # the types of the 2.0 work-group collective functions
+    "W": (ty.INT, ty.UINT, ty.LONG, ty.ULONG, ty.FLOAT, ty.DOUBLE),
+    # the 1.x atomic functions: atomic_* on 32-bit integers, atom_* also on
+    # 64-bit ones (cl_khr_int64_base_atomics / cl_khr_int64_extended_atomics)
+    "At32": (ty.INT, ty.UINT),
+    "At64": (ty.INT, ty.UINT, ty.LONG, ty.ULONG),
+    "Atf": (ty.FLOAT,),
     "-": (),
 }
 
@@ -52,6 +63,8 @@ class Builtin:
     c_name: str = ""             # default: cl2c_<name>_<T>, or cl2c_<name> without T
     workitem: bool = False       # reads the work-item context
     broadcast: bool = False      # scalar S arguments are widened to T before the call
+    sync: bool = False           # a work-group synchronisation point (a barrier)
+    macro: str = ""              # runtime macro that instantiates the row for T, on use
 
     def runtime_name(self, t: ty.Type | None) -> str:
         if self.c_name:
@@ -72,6 +85,26 @@ _add(_rows("get_global_id get_local_id get_global_size get_local_size get_num_gr
            workitem=True))
 _add(_rows("get_work_dim", [], "uint", "-", workitem=True))
 _add(_rows("get_global_linear_id get_local_linear_id", [], "size_t", "-", workitem=True))
+
+# 6.12.8 synchronisation; 6.13.15 work-group functions (2.0). Every one is a
+# point all work-items of a group reach together: the schedules treat them as
+# barriers (lower/regions.py cuts the kernel there; fibers switch there).
+_add(_rows("barrier work_group_barrier", ["uint"], "void", "-", sync=True,
+           c_name="cl2c_barrier"))
+_add(_rows("work_group_barrier", ["uint", "int"], "void", "-", sync=True,
+           c_name="cl2c_barrier2"))
+_add(_rows("work_group_all work_group_any", ["int"], "int", "-", sync=True, workitem=True))
+_add(_rows("work_group_reduce_add work_group_reduce_min work_group_reduce_max "
+           "work_group_scan_inclusive_add work_group_scan_inclusive_min "
+           "work_group_scan_inclusive_max work_group_scan_exclusive_add "
+           "work_group_scan_exclusive_min work_group_scan_exclusive_max", ["T"], "T", "W",
+           sync=True, workitem=True))
+_add(_rows("work_group_broadcast", ["T", "size_t"], "T", "W", sync=True, workitem=True,
+           c_name="cl2c_work_group_broadcast1_{T}"))
+_add(_rows("work_group_broadcast", ["T", "size_t", "size_t"], "T", "W", sync=True,
+           workitem=True, c_name="cl2c_work_group_broadcast2_{T}"))
+_add(_rows("work_group_broadcast", ["T", "size_t", "size_t", "size_t"], "T", "W", sync=True,
+           workitem=True, c_name="cl2c_work_group_broadcast3_{T}"))
 
 # 6.12.2 math functions
 _add(_rows("acos acosh acospi asin asinh asinpi atan atanh atanpi cbrt ceil cos cosh cospi "
@@ -133,6 +166,49 @@ _add(_rows("any all", ["T"], "int", "I"))
 _add(_rows("bitselect", ["T", "T", "T"], "T", "A"))
 _add(_rows("select", ["T", "T", "K"], "T", "A"))
 
+# 6.12.9 explicit memory fences. A work-group runs on one thread, so a fence on
+# __local memory only (CLK_LOCAL_MEM_FENCE) needs just a compiler barrier; with
+# CLK_GLOBAL_MEM_FENCE it is a thread fence (sync.h).
+_add(_rows("mem_fence read_mem_fence write_mem_fence", ["uint"], "void", "-"))
+
+# 6.12.10 async copies and prefetch. The copy is done once per work-group, by
+# the work-item whose local ids are all 0 (it needs the work-item context); the
+# direction of a strided copy follows the address spaces of its pointers.
+# wait_group_events is a work-group synchronisation point: a barrier to the
+# schedules (sync); the call itself does nothing (async.h).
+_add(_rows("async_work_group_copy", ["local T*", "const global T*", "size_t", "event_t"],
+           "event_t", "A", workitem=True, macro="CL2C_ASYNC_COPY"))
+_add(_rows("async_work_group_copy", ["global T*", "const local T*", "size_t", "event_t"],
+           "event_t", "A", workitem=True, macro="CL2C_ASYNC_COPY"))
+_add(_rows("async_work_group_strided_copy",
+           ["local T*", "const global T*", "size_t", "size_t", "event_t"], "event_t", "A",
+           workitem=True, macro="CL2C_ASYNC_GATHER", c_name="cl2c_async_gather_{T}"))
+_add(_rows("async_work_group_strided_copy",
+           ["global T*", "const local T*", "size_t", "size_t", "event_t"], "event_t", "A",
+           workitem=True, macro="CL2C_ASYNC_SCATTER", c_name="cl2c_async_scatter_{T}"))
+_add(_rows("wait_group_events", ["int", "event_t*"], "void", "-", sync=True))
+_add(_rows("prefetch", ["const global T*", "size_t"], "void", "A", c_name="cl2c_prefetch"))
+
+# 6.12.11 atomic functions (OpenCL 1.1/1.2) and the atom_* functions of the
+# cl_khr_{global,local}_int32_{base,extended}_atomics and cl_khr_int64_*_atomics
+# extensions. They return the old value. The pointer's address space picks the
+# runtime function: __global (and generic or private pointers, which may point
+# anywhere) get real atomics, __local ones plain read-modify-writes, since a
+# work-group runs on one thread (atomics.h).
+_ANYWHERE = "global|generic|private"
+for _prefix, _family in (("atomic_", "At32"), ("atom_", "At64")):
+    for _space, _spaces in (("global", _ANYWHERE), ("local", "local")):
+        _p = f"{_spaces} T*"
+        _c = "cl2c_atomic_{op}_" + _space + "_{{T}}"
+        for _op in ("add", "sub", "xchg", "min", "max", "and", "or", "xor"):
+            _add(_rows(_prefix + _op, [_p, "T"], "T", _family, c_name=_c.format(op=_op)))
+        for _op in ("inc", "dec"):
+            _add(_rows(_prefix + _op, [_p], "T", _family, c_name=_c.format(op=_op)))
+        _add(_rows(_prefix + "cmpxchg", [_p, "T", "T"], "T", _family,
+                   c_name=_c.format(op="cmpxchg")))
+        if _prefix == "atomic_":      # atomic_xchg on float: OpenCL 1.1
+            _add(_rows("atomic_xchg", [_p, "T"], "T", "Atf", c_name=_c.format(op="xchg")))
+
 
 def _index() -> dict[str, list[Builtin]]:
     by_name: dict[str, list[Builtin]] = {}
@@ -145,19 +221,8 @@ BY_NAME = _index()
 
 # Functions the spec defines that cl2c does not implement yet: named in errors.
 NOT_YET = {
-    "barrier": "barrier() is not supported yet",
-    "work_group_barrier": "work_group_barrier() is not supported yet",
-    "mem_fence": "mem_fence() is not supported yet",
-    "read_mem_fence": "read_mem_fence() is not supported yet",
-    "write_mem_fence": "write_mem_fence() is not supported yet",
-    "async_work_group_copy": "async_work_group_copy() is not supported yet",
-    "async_work_group_strided_copy": "async_work_group_strided_copy() is not supported yet",
-    "wait_group_events": "wait_group_events() is not supported yet",
     "printf": "printf() is not supported yet",
 }
-for _n in ("add", "sub", "xchg", "inc", "dec", "cmpxchg", "min", "max", "and", "or", "xor"):
-    NOT_YET[f"atomic_{_n}"] = f"atomic_{_n}() is not supported yet"
-    NOT_YET[f"atom_{_n}"] = f"atom_{_n}() is not supported yet"
 
 # Identifiers the spec defines as constants of a type (6.12.2), spelled in C by
 # the runtime under the same name.

@@ -28,6 +28,11 @@ class KernelArgError(TypeError, ValueError):
     """A wrong argument or launch size in a kernel call."""
 
 
+# cl2c's own launch error (clruntime fiber.h): work-items of a group disagreed
+# on their barriers, found by -cl2c-check-barriers.
+FIBER_BARRIER_DIVERGENCE = -1100
+
+
 class LaunchError(RuntimeError):
     """The runtime refused a launch (an OpenCL error code, with its meaning)."""
 
@@ -161,8 +166,12 @@ class Kernel:
         for tmp, target in copies:
             np.copyto(target, tmp.view(target.dtype).reshape(target.shape))
         if code != 0:
-            raise LaunchError(self.name, code, ffi.string(
-                self.program._module.lib.cl2c_error_string(code)).decode())
+            lib = self.program._module.lib
+            message = ffi.string(lib.cl2c_error_string(code)).decode()
+            if code == FIBER_BARRIER_DIVERGENCE:
+                message = ffi.string(lib.cl2c_fiber_last_error()).decode() or message
+                message = message.removeprefix(f"kernel '{self.name}': ")
+            raise LaunchError(self.name, code, message)
         return None
 
     # ---- sizes ----------------------------------------------------------------------

@@ -27,6 +27,8 @@ class Options:
     cl_std: int = 120
     schedule: str = "auto"
     flags: list[str] = field(default_factory=list)
+    check_barriers: bool = False   # fibers that report barrier divergence
+    fiber_stack: int = 0           # bytes per work-item fiber; 0: the runtime's default
 
     @property
     def cl_std_name(self) -> str:
@@ -36,7 +38,8 @@ class Options:
         """A stable text for cache keys."""
         defs = ";".join(f"{k}={v}" for k, v in sorted(self.defines.items()))
         return f"D[{defs}] I[{';'.join(self.include_dirs)}] std={self.cl_std} " \
-               f"sched={self.schedule} flags={' '.join(sorted(self.flags))}"
+               f"sched={self.schedule} check={int(self.check_barriers)} " \
+               f"stack={self.fiber_stack} flags={' '.join(sorted(self.flags))}"
 
 
 def _fail(message: str) -> BuildError:
@@ -49,6 +52,8 @@ def parse_options(text: str | list[str] | None) -> Options:
     env_sched = os.environ.get("CL2C_SCHEDULE")
     if env_sched:
         opts.schedule = _schedule(env_sched)
+    if os.environ.get("CL2C_CHECK_BARRIERS", "") not in ("", "0"):
+        opts.check_barriers = True
     if not text:
         return opts
     words = shlex.split(text) if isinstance(text, str) else list(text)
@@ -73,6 +78,10 @@ def parse_options(text: str | list[str] | None) -> Options:
             opts.cl_std = CL_STD_VERSIONS[std]
         elif w.startswith("-cl2c-schedule="):
             opts.schedule = _schedule(w.split("=", 1)[1])
+        elif w == "-cl2c-check-barriers":
+            opts.check_barriers = True
+        elif w.startswith("-cl2c-fiber-stack="):
+            opts.fiber_stack = _size(w.split("=", 1)[1], w)
         elif w in _ACCEPTED_FLAGS:
             opts.flags.append(w)
         else:
@@ -84,3 +93,12 @@ def _schedule(name: str) -> str:
     if name not in SCHEDULES:
         raise _fail(f"invalid schedule '{name}' (expected one of {', '.join(SCHEDULES)})")
     return name
+
+
+def _size(text: str, word: str) -> int:
+    """Bytes from ``65536``, ``64K`` or ``1M``."""
+    units = {"": 1, "K": 1024, "M": 1024 * 1024}
+    number, unit = text.rstrip("KkMm"), text[len(text.rstrip("KkMm")):].upper()
+    if not number.isdigit() or unit not in units or int(number) == 0:
+        raise _fail(f"invalid size in '{word}' (expected bytes, or a number with K or M)")
+    return int(number) * units[unit]

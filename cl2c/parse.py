@@ -12,7 +12,8 @@ from .diagnostics import Diagnostic, Reporter
 _COORD = re.compile(r"^(?P<file>.*?):(?P<line>\d+)(?::(?P<col>\d+))?: (?P<msg>.*)$", re.S)
 
 # Names the OpenCL dialect treats as types although the parser does not know them.
-RUNTIME_TYPEDEFS = ("size_t", "ptrdiff_t", "intptr_t", "uintptr_t", "event_t", "half")
+RUNTIME_TYPEDEFS = ("size_t", "ptrdiff_t", "intptr_t", "uintptr_t", "event_t", "half",
+                    "cl_mem_fence_flags")
 
 
 class _Parser(OpenCLCParser):

@@ -60,7 +60,8 @@ def translate(text: str, source_name: str = "<kernel>", options=None,
     """OpenCL C source text to C source text; raises BuildError on bad input."""
     module, pre, reporter, opts = analyze(text, source_name, options)
     try:
-        program = lower(module, opts.schedule)
+        program = lower(module, opts.schedule, check_barriers=opts.check_barriers,
+                        fiber_stack=opts.fiber_stack)
     except UnsupportedError as e:
         from .diagnostics import at
         diag = at(e.coord, "error", str(e)) if e.coord else Diagnostic("error", str(e),

@@ -21,6 +21,7 @@ EXTENSIONS = (
     "cl_khr_fp64", "cl_khr_byte_addressable_store",
     "cl_khr_global_int32_base_atomics", "cl_khr_global_int32_extended_atomics",
     "cl_khr_local_int32_base_atomics", "cl_khr_local_int32_extended_atomics",
+    "cl_khr_int64_base_atomics", "cl_khr_int64_extended_atomics",
 )
 
 # Integer and float limits of spec 6.12.2 and 6.11.3, as the spec defines them.

@@ -68,6 +68,8 @@ class FunctionInfo:
     workitem: bool = False         # uses work-item functions, directly or through calls
     callees: set = field(default_factory=set)
     used_params: set = field(default_factory=set)
+    builtins: set = field(default_factory=set)     # names of the builtins it calls
+    sync: bool = False             # reaches a barrier, directly or through calls
 
 
 @dataclass
@@ -485,8 +487,12 @@ class Analyzer(c_ast.NodeVisitor):
         while changed:
             changed = False
             for f in funcs.values():
-                if not f.workitem and any(funcs[c].workitem for c in f.callees if c in funcs):
+                callees = [funcs[c] for c in f.callees if c in funcs]
+                if not f.workitem and any(g.workitem for g in callees):
                     f.workitem = True
+                    changed = True
+                if not f.sync and any(g.sync for g in callees):
+                    f.sync = True
                     changed = True
 
     # ---- statements -----------------------------------------------------------------
@@ -697,8 +703,13 @@ class Analyzer(c_ast.NodeVisitor):
                 ret, generic = result
                 self.module.calls[id(node)] = Call("builtin", name, row, generic,
                                                    tuple(arg_types))
-                if row.workitem and self.func is not None:
-                    self.func.workitem = True
+                if row.name.startswith("work_group_") and self.cl_std < 200:
+                    self.error(f"{name}() is an OpenCL C 2.0 function: build with "
+                               f"-cl-std=CL2.0", node)
+                if self.func is not None:
+                    self.func.builtins.add(name)
+                    self.func.workitem |= row.workitem
+                    self.func.sync |= row.sync
                 return ret
         shown = ", ".join(str(t) for t in arg_types)
         self.error(f"no matching function for call to '{name}({shown})'", node)
@@ -743,6 +754,9 @@ class Analyzer(c_ast.NodeVisitor):
             if pat == "T" and at in family:
                 generic = at
                 break
+            if pat.endswith("T*") and isinstance(at, ty.Pointer) and at.pointee in family:
+                generic = at.pointee        # atomic_inc(p): T from what p points to
+                break
         if generic is None and family:
             # Integer literals and mixed scalars: take the widest arithmetic type offered.
             scalars = [at for pat, at in zip(row.params, args) if pat in ("T", "S")]
@@ -770,10 +784,20 @@ class Analyzer(c_ast.NodeVisitor):
         if pat.endswith("*"):
             if not isinstance(at, ty.Pointer):
                 return False
-            return at.pointee == self._pattern_type(pat[:-1], generic)
+            # "[const] [space|space...] X*": a pointer pattern that names address
+            # spaces accepts only those, and a const pointee only if it says const.
+            *quals, base = pat[:-1].split()
+            spaces = [q for q in quals if q != "const"]
+            if spaces and (at.space not in spaces[0].split("|") or
+                           (at.const and "const" not in quals)):
+                return False
+            return at.pointee == self._pattern_type(base, generic)
         want = self._pattern_type(pat, generic)
         if want is None:
             return False
+        if isinstance(want, ty.Opaque):
+            # event_t: another event_t, or an integer (0 is the "no event" value)
+            return at == want or (at.is_scalar and at.is_integer)
         if want.is_vector:
             return at == want
         return at.is_scalar and not at.is_void

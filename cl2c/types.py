@@ -329,6 +329,8 @@ def named_type(name: str) -> Type | None:
         return SCALARS[name]
     if name == "event_t":
         return EVENT_T
+    if name == "cl_mem_fence_flags":        # a bitfield of CLK_*_MEM_FENCE (6.1.3)
+        return UINT
     return vector_from_name(name)
 
 

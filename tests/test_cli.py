@@ -165,7 +165,19 @@ def test_undeclared_identifier(tmp_path):
     assert col == len("    p[i] = ") + 1, err
 
 
-def test_barrier_not_supported(tmp_path):
+def test_printf_not_supported(tmp_path):
+    (tmp_path / "pr.cl").write_text(
+        "__kernel void k(__global int *p)\n"
+        "{\n"
+        "    p[get_global_id(0)] = 1;\n"
+        "    printf(\"%d\\n\", p[0]);\n"
+        "}\n")
+    res = cl2c_cli("pr.cl", "-o", "pr.c", cwd=tmp_path)
+    err = _assert_diagnostic(res, "pr.cl:4:")
+    assert "printf() is not supported yet" in err
+
+
+def test_loops_schedule_refuses_barriers(tmp_path):
     (tmp_path / "bar.cl").write_text(
         "__kernel void k(__global int *p, __local int *tmp)\n"
         "{\n"
@@ -173,9 +185,12 @@ def test_barrier_not_supported(tmp_path):
         "    barrier(CLK_LOCAL_MEM_FENCE);\n"
         "    p[get_global_id(0)] = tmp[0];\n"
         "}\n")
+    res = cl2c_cli("--schedule", "loops", "bar.cl", "-o", "bar.c", cwd=tmp_path)
+    assert res.returncode == 1 and "Traceback" not in res.stderr
+    assert "kernel 'k' has barriers: the 'loops' schedule cannot run it" in res.stderr
     res = cl2c_cli("bar.cl", "-o", "bar.c", cwd=tmp_path)
-    err = _assert_diagnostic(res, "bar.cl:4:")
-    assert "barrier() is not supported yet" in err
+    assert res.returncode == 0, res.stderr
+    assert " *   k: regions (" in (tmp_path / "bar.c").read_text()
 
 
 def test_unknown_option_is_usage_error(tmp_path, hello_cl):

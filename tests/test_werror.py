@@ -12,7 +12,7 @@ from conftest import KERNELS_DIR
 
 KERNELS = sorted(KERNELS_DIR.glob("*.cl"))
 # options a kernel needs to translate (the matrix kernels take DIM from the command line)
-OPTIONS = {"matmul.cl": "-DDIM=64"}
+OPTIONS = {"matmul.cl": "-DDIM=64", "collectives.cl": "-cl-std=CL2.0"}
 
 
 def test_kernels_found():
@@ -29,3 +29,17 @@ def test_generated_c_compiles_without_warnings(path, tmp_path, cc):
     res = subprocess.run(cmd, capture_output=True, text=True)
     assert res.returncode == 0 and not res.stderr.strip(), (
         f"{' '.join(cmd)}\n{res.stderr}")
+
+
+@pytest.mark.parametrize("schedule", ["regions", "fibers"])
+def test_schedules_compile_without_warnings(schedule, tmp_path, cc):
+    """The barrier kernels under each schedule."""
+    path = KERNELS_DIR / "barriers.cl"
+    tr = cl2c.translate(path.read_text(encoding="utf-8"), str(path),
+                        f"-cl2c-schedule={schedule}")
+    c_file = tmp_path / "barriers.c"
+    c_file.write_text(tr.c_source, encoding="utf-8")
+    cmd = [cc, "-std=c11", "-fopenmp", "-Wall", "-Wextra", "-Werror",
+           "-I", str(runtime_include_dir()), "-c", str(c_file), "-o", str(tmp_path / "k.o")]
+    res = subprocess.run(cmd, capture_output=True, text=True)
+    assert res.returncode == 0 and not res.stderr.strip(), f"{' '.join(cmd)}\n{res.stderr}"

@@ -22,9 +22,11 @@ class Emitted:
 
 
 def _environment() -> jinja2.Environment:
-    return jinja2.Environment(loader=jinja2.FileSystemLoader(str(templates_dir())),
-                              undefined=jinja2.StrictUndefined, trim_blocks=True,
-                              lstrip_blocks=True, keep_trailing_newline=True)
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(templates_dir())),
+                             undefined=jinja2.StrictUndefined, trim_blocks=True,
+                             lstrip_blocks=True, keep_trailing_newline=True)
+    env.filters["c_string"] = c_string
+    return env
 
 
 def emit(program: LoweredProgram, source_name: str, output_name: str = "kernel.c",
@@ -41,13 +43,53 @@ def emit(program: LoweredProgram, source_name: str, output_name: str = "kernel.c
     context = dict(version=__version__, source=os.path.basename(source_name),
                    needs=[f"{m}({', '.join(args)})" for m, *args in program.needs],
                    program=chunks, kernels=kernel_views)
+    context["program_symbol"] = program_symbol(output_name)
     text = env.get_template("translation_unit.c.j2").render(**context)
     text = _resolve_tail_line(text, os.path.basename(output_name), line_directives)
     guard = re.sub(r"\W", "_", os.path.basename(output_name).upper()) + "_H"
     header = env.get_template("header.h.j2").render(
         version=__version__, source=os.path.basename(source_name), guard="CL2C_" + guard,
-        types=type_chunks, kernels=kernel_views)
+        types=type_chunks, kernels=kernel_views, program_symbol=context["program_symbol"])
     return Emitted(text, header)
+
+
+def program_symbol(output_name: str) -> str:
+    """The name of a generated file's cl2c_program_info: from the file's name, so
+    that the files of one program do not clash."""
+    stem = os.path.splitext(os.path.basename(output_name))[0]
+    return "cl2c_program_" + re.sub(r"\W", "_", stem, flags=re.ASCII)
+
+
+def c_string(text: str) -> str:
+    """A C string literal (ASCII; other characters as octal escapes)."""
+    out = []
+    for ch in text:
+        if ch in '"\\':
+            out.append("\\" + ch)
+        elif " " <= ch <= "~":
+            out.append(ch)
+        else:
+            out.extend(f"\\{b:03o}" for b in ch.encode("utf-8"))
+    return '"' + "".join(out) + '"'
+
+
+_ADDRESS = {"global": "CL2C_ADDRESS_GLOBAL", "constant": "CL2C_ADDRESS_CONSTANT",
+            "local": "CL2C_ADDRESS_LOCAL"}
+
+
+def _arg_info(p, argv_type: str) -> _Param:
+    """One entry of a kernel's cl2c_arg_info table (see cl2c/host.h)."""
+    if p.kind == "buffer":
+        kind, size = "CL2C_ARG_BUFFER", "sizeof(void *)"
+    elif p.kind == "local":
+        kind, size = "CL2C_ARG_LOCAL", "sizeof(size_t)"
+    else:
+        kind, size = "CL2C_ARG_VALUE", f"sizeof({argv_type})"
+    space = _ADDRESS.get(p.space, "CL2C_ADDRESS_PRIVATE") if p.kind != "value" \
+        else "CL2C_ADDRESS_PRIVATE"
+    return _Param(name=c_string(p.name), type_name=c_string(p.type_name), space=space,
+                  kind=kind, size=size, is_const=int(bool(p.const)),
+                  writes=int(p.kind == "buffer" and bool(p.written)))
 
 
 def _resolve_tail_line(text: str, output_name: str, line_directives: bool) -> str:
@@ -74,6 +116,13 @@ def _program_item(kind: str, node, kernels: dict, gen: CGenerator) -> list[str]:
             out.append(f"/* Kernel {kernel.name}: the work of one work-item. */")
         out.append(gen.visit(node))
         return out
+    if kind == "group_function":
+        node.decl.storage = []
+        node.decl.funcspec = ["static"]
+        name = node.decl.name[:-len("__group")]
+        return [f"/* Kernel {name} as a work-group function (regions schedule): the code "
+                f"between\n * barriers runs as loops over the work-items of the group. */",
+                gen.visit(node)]
     if kind == "prototype":
         node.storage = []
         node.funcspec = ["static", "inline"]
@@ -99,6 +148,16 @@ def _type_text(decl: c_ast.Decl) -> str:
     return CGenerator(False)._generate_type(t, emit_declname=False).strip()
 
 
+def _unqualified(decl: c_ast.Decl) -> c_ast.Decl:
+    """A parameter as a struct member: top-level const dropped (the struct is
+    initialised once, then read)."""
+    d = copy.deepcopy(decl)
+    if isinstance(d.type, c_ast.TypeDecl):
+        d.type.quals = [q for q in d.type.quals or [] if q != "const"]
+    d.quals = [q for q in d.quals or [] if q != "const"]
+    return d
+
+
 def _decl_text(decl: c_ast.Decl) -> str:
     d = copy.deepcopy(decl)
     d.funcspec = [f for f in d.funcspec or [] if f != "CL2C_UNUSED"]
@@ -114,9 +173,13 @@ def _kernel_view(k: KernelModel, cl_std: int):
     decls = {p.name: p for p in k.info.node.decl.type.args.params
              if isinstance(p, c_ast.Decl)}
     entry, argv, call, locals_ = ["const cl2c_range *cl2c_r"], [], ["&group, l0, l1, l2"], []
+    fields, values, fcall = [], [], ["a->group, l0, l1, l2"]
     if k.local_decls:
         call.append("cl2c_locals")
-    offsets = []
+        fields.append(f"struct {k.name}__locals *cl2c_locals")
+        values.append("cl2c_locals")
+        fcall.append("a->cl2c_locals")
+    offsets, arg_infos = [], []
     for p in k.params:
         decl = decls[p.name]
         if p.kind == "local":
@@ -124,11 +187,16 @@ def _kernel_view(k: KernelModel, cl_std: int):
             argv.append(_Param(argv_type="const size_t"))
             locals_.append(_Param(name=p.name, c_type=_type_text(decl),
                                   offset=" + ".join(offsets) or "0"))
+            fields.append(_decl_text(_unqualified(decl)))
             offsets.append(f"cl2c_local_round({p.name}_bytes)")
         else:
             entry.append(_decl_text(decl))
             argv.append(_Param(argv_type=_type_text(decl)))
+            fields.append(_decl_text(_unqualified(decl)))
         call.append(p.name)
+        values.append(p.name)
+        fcall.append(f"a->{p.name}")
+        arg_infos.append(_arg_info(p, argv[-1].argv_type))
     locals_offset = " + ".join(offsets) or "0"
     if k.local_decls:
         offsets.append(f"cl2c_local_round(sizeof(struct {k.name}__locals))")
@@ -139,4 +207,8 @@ def _kernel_view(k: KernelModel, cl_std: int):
         local_params=locals_, local_bytes=" + ".join(offsets),
         locals_struct=bool(k.local_decls), locals_offset=locals_offset,
         reqd=f"(const size_t[3]){{{reqd[0]}, {reqd[1]}, {reqd[2]}}}" if reqd else "NULL",
-        non_uniform=1 if cl_std >= 200 else 0)
+        non_uniform=1 if cl_std >= 200 else 0,
+        group_call_args=", ".join(["&group"] + call[1:]),
+        fiber_fields=fields, fiber_values=values, fiber_call_args=", ".join(fcall),
+        fiber_stack=k.fiber_stack, check=int(k.check_barriers),
+        arg_infos=arg_infos, reqd_sizes=", ".join(str(n) for n in (reqd or (0, 0, 0))))

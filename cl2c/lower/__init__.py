@@ -4,14 +4,17 @@ The passes run in this order; each comment says why it comes where it does.
 """
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 
 from pycparser import c_ast
 
 from .. import types as ty
 from ..sema import FunctionInfo, Module
+from ..diagnostics import BuildError, Diagnostic
 from . import declarations, workitems
 from .expressions import ExpressionLowering
+from .group_function import NeedFibers, make_group_function
 from .schedule import choose_schedule
 
 
@@ -38,6 +41,9 @@ class KernelModel:
     reqd_work_group_size: tuple | None
     simd: bool = True
     local_decls: list = field(default_factory=list)
+    group_function: object = None     # the regions schedule's FuncDef
+    check_barriers: bool = False
+    fiber_stack: int = 0
 
 
 @dataclass
@@ -48,7 +54,8 @@ class LoweredProgram:
     program_scope: list               # (kind, node), in source order
 
 
-def lower(module: Module, schedule: str = "auto") -> LoweredProgram:
+def lower(module: Module, schedule: str = "auto", check_barriers: bool = False,
+          fiber_stack: int = 0) -> LoweredProgram:
     # Expressions first: they read sema's types, keyed by the original nodes.
     expr = ExpressionLowering(module)
     expr.visit(module.ast)
@@ -62,11 +69,60 @@ def lower(module: Module, schedule: str = "auto") -> LoweredProgram:
     for decls in moved.values():
         for d in decls:
             declarations._Speller().visit(d)
-    kernels = [kernel_model(f, moved.get(f.name, []), schedule) for f in module.kernels]
-    return LoweredProgram(module, sorted(expr.needs), kernels, module.program_scope)
+    kernels = [kernel_model(f, moved.get(f.name, []), schedule, module.functions,
+                            check_barriers) for f in module.kernels]
+    for k in kernels:
+        k.fiber_stack = fiber_stack
+        if k.schedule == "regions":
+            _group_function(k, module, forced=schedule == "regions")
+        elif k.schedule == "loops" and schedule == "auto":
+            _group_function(k, module, forced=False, only_if_better=True)
+    scope = []
+    for kind, node in module.program_scope:
+        scope.append((kind, node))
+        for k in kernels:
+            if kind == "function" and node is k.info.node and k.group_function is not None:
+                scope.append(("group_function", k.group_function))
+    return LoweredProgram(module, sorted(expr.needs), kernels, scope)
 
 
-def kernel_model(f: FunctionInfo, local_decls, forced: str) -> KernelModel:
+def _group_function(k: KernelModel, module: Module, forced: bool,
+                    only_if_better: bool = False) -> None:
+    """Build the regions schedule's work-group function of kernel ``k`` (a copy:
+    the work-item function stays for kernels that call it), or fall back."""
+    node = copy.deepcopy(k.info.node)
+    name = f"{k.name}__group"
+    node.decl.name = name
+    node.decl.type.type.declname = name
+    helpers = {n: f.node for n, f in module.functions.items() if not f.is_kernel or n != k.name}
+    params = {p.name: p for p in node.decl.type.args.params
+              if isinstance(p, c_ast.Decl) and p.name}
+    try:
+        what = make_group_function(node, params, helpers, k.reqd_work_group_size, k.simd,
+                                   hoist_loops=True)
+    except NeedFibers as e:
+        if only_if_better:
+            return
+        if forced:
+            raise BuildError([Diagnostic("error", f"kernel '{k.name}': the 'regions' schedule "
+                                                  f"cannot run it: {e}")])
+        k.schedule, k.reason = "fibers", f"{e}: one fiber per work-item"
+        return
+    if only_if_better:
+        # A barrier-free kernel gains from the work-group function when a uniform
+        # loop moves outside the work-item loop (the work-item loop inside it
+        # vectorises) or a guard becomes loop bounds; not when that would store
+        # private arrays per work-item.
+        if not (what.loops or what.bounded) or what.array_privates:
+            return
+        k.schedule = "regions"
+        k.reason = "no barriers, but a work-group function vectorises better"
+    k.group_function = node
+    k.reason = f"{k.reason} ({what})"
+
+
+def kernel_model(f: FunctionInfo, local_decls, forced: str, functions=None,
+                 check_barriers: bool = False) -> KernelModel:
     params = []
     for p in f.params:
         if isinstance(p.type, ty.Pointer):
@@ -75,14 +131,27 @@ def kernel_model(f: FunctionInfo, local_decls, forced: str) -> KernelModel:
             kind = "value"
         params.append(KernelParam(p.name, kind, p.type, p.space, p.const, p.written,
                                   p.type_name))
-    schedule, reason = choose_schedule(f, forced)
+    schedule, reason = choose_schedule(f, forced, check_barriers)
     return KernelModel(f.name, f, params, schedule, reason,
                        f.attributes.get("reqd_work_group_size"),
-                       simd=not _uses_atomics(f), local_decls=local_decls)
+                       simd=not _uses_atomics(f, functions or {}), local_decls=local_decls,
+                       check_barriers=check_barriers)
 
 
-def _uses_atomics(f: FunctionInfo) -> bool:
-    return any(name.startswith(("atomic_", "atom_")) for name in f.callees)
+def _uses_atomics(f: FunctionInfo, functions: dict) -> bool:
+    """Whether ``f`` or a function it calls uses an atomic builtin: then its
+    work-item loop must not be ``omp simd`` (lanes would race on __local
+    read-modify-writes, which are plain, and on the order of returned values)."""
+    seen, todo = set(), [f]
+    while todo:
+        g = todo.pop()
+        if g.name in seen:
+            continue
+        seen.add(g.name)
+        if any(n.startswith(("atomic_", "atom_")) for n in g.builtins):
+            return True
+        todo += [functions[c] for c in g.callees if c in functions]
+    return False
 
 
 __all__ = ["lower", "LoweredProgram", "KernelModel", "KernelParam", "c_ast"]

@@ -390,12 +390,16 @@ class ExpressionLowering(Transformer):
 
     def builtin(self, node, call, args, arg_types):
         row, t = call.row, call.generic
+        if row.macro and t is not None:
+            self.need(row.macro, t.name)
         if row.workitem:
-            return cn.call(row.runtime_name(None), cn.ident("CL2C_WI"), *args, coord=node.coord)
+            name = row.runtime_name(t if row.family != "-" else None)
+            return cn.call(name, cn.ident("CL2C_WI"), *args, coord=node.coord)
         if row.broadcast and isinstance(t, ty.Vector):
             args = [self.coerce(a, at, t, node.coord) if pat == "S" else a
                     for a, at, pat in zip(args, arg_types, row.params)]
-        if isinstance(t, ty.Vector):
+        generic_name = not row.c_name or "{T}" in row.c_name   # prefetch: one function
+        if isinstance(t, ty.Vector) and generic_name and not row.macro:
             macro = _vector_macro(row)
             if macro is None:
                 raise UnsupportedError(f"{row.name}() on vectors is not supported yet")

@@ -3,6 +3,12 @@
 #ifndef CL2C_H
 #define CL2C_H
 
+/* The fiber runtime needs POSIX declarations (mmap, sigaltstack) that strict
+ * -std=c11 hides: generated files include this header first. */
+#if !defined(_DEFAULT_SOURCE) && !defined(_GNU_SOURCE)
+#define _DEFAULT_SOURCE 1
+#endif
+
 #include "scalars.h"
 #include "vectors.h"
 #include "workitem.h"
@@ -13,6 +19,11 @@
 #include "relational.h"
 #include "vloadstore.h"
 #include "convert.h"
+#include "fence.h"
+#include "async.h"
+#include "atomics.h"
 #include "host.h"
+#include "regions.h"
+#include "workgroup.h"
 
 #endif

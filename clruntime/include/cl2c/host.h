@@ -1,6 +1,24 @@
-/* The host side of a translated kernel: NDRange descriptions, validation of
- * launches by the OpenCL 1.2 / 2.0 rules, and error codes and messages.
- * Error codes are OpenCL's own, so that they read the same. */
+/* The host side of translated kernels, for C programs and for cl2c's loaders:
+ *
+ *   - cl2c_range: an NDRange (dimensions, global size, local size or automatic,
+ *     global offset) and the constructors cl2c_range_1d/2d/3d/make;
+ *   - validation of a launch by the OpenCL 1.2 / 2.0 rules, with error codes
+ *     (OpenCL's own, so that they read the same) and messages that say what is
+ *     wrong (cl2c_error_string, cl2c_check_launch);
+ *   - kernel metadata (cl2c_kernel_info, cl2c_program_info), which every
+ *     generated file defines for its kernels, and a launch by metadata with the
+ *     arguments as an array of pointers (cl2c_launch).
+ *
+ * Each kernel K of a translated file also has a typed entry point,
+ *     int cl2c_kernel_K(const cl2c_range *range, <its arguments>);
+ * declared in the header that `cl2c -H` writes. A launch runs on OpenMP
+ * threads: as many as omp_get_max_threads() in the calling thread, which is
+ * OMP_NUM_THREADS unless that thread called omp_set_num_threads (or
+ * cl2c_set_num_threads). Launches keep no state between calls: host threads
+ * may launch kernels at the same time, each on its own team of threads.
+ *
+ * Everything here is static inline: no library to link, and two generated
+ * files in one program share nothing but their kernels' entry points. */
 #ifndef CL2C_HOST_H
 #define CL2C_HOST_H
 
@@ -11,15 +29,22 @@
 #include <omp.h>
 static inline int cl2c_max_threads(void) { return omp_get_max_threads(); }
 static inline int cl2c_thread_num(void) { return omp_get_thread_num(); }
+static inline void cl2c_set_num_threads(int n) { if (n > 0) omp_set_num_threads(n); }
 #else
 static inline int cl2c_max_threads(void) { return 1; }
 static inline int cl2c_thread_num(void) { return 0; }
+static inline void cl2c_set_num_threads(int n) { (void)n; }
 #endif
+
+/* ---- Error codes: OpenCL's values --------------------------------------- */
 
 #define CL2C_SUCCESS 0
 #define CL2C_OUT_OF_HOST_MEMORY (-6)
 #define CL2C_INVALID_VALUE (-30)
+#define CL2C_INVALID_KERNEL (-48)
 #define CL2C_INVALID_ARG_VALUE (-50)
+#define CL2C_INVALID_ARG_SIZE (-51)
+#define CL2C_INVALID_KERNEL_ARGS (-52)
 #define CL2C_INVALID_WORK_DIMENSION (-53)
 #define CL2C_INVALID_WORK_GROUP_SIZE (-54)
 #define CL2C_INVALID_WORK_ITEM_SIZE (-55)
@@ -29,20 +54,15 @@ static inline int cl2c_thread_num(void) { return 0; }
 #define CL2C_MAX_WORK_GROUP_SIZE 4096
 #define CL2C_LOCAL_ALIGN 128
 
-/* What a caller asks for. local_size all zero lets cl2c choose. */
-typedef struct cl2c_range {
-    unsigned work_dim;
-    size_t global_size[3];
-    size_t local_size[3];
-    size_t global_offset[3];
-} cl2c_range;
-
 static inline const char *cl2c_error_string(int code) {
     switch (code) {
     case CL2C_SUCCESS: return "success";
     case CL2C_OUT_OF_HOST_MEMORY: return "out of host memory";
-    case CL2C_INVALID_VALUE: return "invalid value";
+    case CL2C_INVALID_VALUE: return "invalid value (a NULL range?)";
+    case CL2C_INVALID_KERNEL: return "invalid kernel (NULL kernel information)";
     case CL2C_INVALID_ARG_VALUE: return "invalid argument value (a null buffer?)";
+    case CL2C_INVALID_ARG_SIZE: return "invalid argument size (a __local argument of 0 bytes?)";
+    case CL2C_INVALID_KERNEL_ARGS: return "kernel arguments not set";
     case CL2C_INVALID_WORK_DIMENSION: return "work_dim must be 1, 2 or 3";
     case CL2C_INVALID_WORK_GROUP_SIZE:
         return "invalid work-group size (it must divide the global size under OpenCL 1.2, "
@@ -54,6 +74,85 @@ static inline const char *cl2c_error_string(int code) {
     }
 }
 
+/* ---- NDRanges ------------------------------------------------------------ */
+
+/* What a caller asks for. A local size of all zeros (CL2C_AUTO) lets cl2c
+ * choose one; unused dimensions are ignored. */
+typedef struct cl2c_range {
+    unsigned work_dim;
+    size_t global_size[3];
+    size_t local_size[3];
+    size_t global_offset[3];
+} cl2c_range;
+
+#define CL2C_AUTO 0
+
+static inline cl2c_range cl2c_range_1d(size_t global, size_t local) {
+    cl2c_range r = {1, {global, 1, 1}, {local, 0, 0}, {0, 0, 0}};
+    return r;
+}
+
+static inline cl2c_range cl2c_range_2d(size_t g0, size_t g1, size_t l0, size_t l1) {
+    cl2c_range r = {2, {g0, g1, 1}, {l0, l1, 0}, {0, 0, 0}};
+    return r;
+}
+
+static inline cl2c_range cl2c_range_3d(size_t g0, size_t g1, size_t g2, size_t l0, size_t l1,
+                                       size_t l2) {
+    cl2c_range r = {3, {g0, g1, g2}, {l0, l1, l2}, {0, 0, 0}};
+    return r;
+}
+
+/* The shape of clEnqueueNDRangeKernel: local and offset may be NULL. A
+ * work_dim outside 1..3 is kept, for the launch to report. */
+static inline cl2c_range cl2c_range_make(unsigned work_dim, const size_t *global,
+                                         const size_t *local, const size_t *offset) {
+    cl2c_range r = {work_dim, {1, 1, 1}, {0, 0, 0}, {0, 0, 0}};
+    for (unsigned d = 0; d < work_dim && d < 3; ++d) {
+        r.global_size[d] = global != NULL ? global[d] : 0;
+        r.local_size[d] = local != NULL ? local[d] : 0;
+        r.global_offset[d] = offset != NULL ? offset[d] : 0;
+    }
+    return r;
+}
+
+/* ---- Messages, without stdio (kernel identifiers must not meet its names) */
+
+typedef struct cl2c_msg_ {
+    char *buf;
+    size_t size, len;
+} cl2c_msg_;
+
+static inline void cl2c_msg_str_(cl2c_msg_ *m, const char *s) {
+    if (m == NULL || m->buf == NULL || m->size == 0)
+        return;
+    while (*s != '\0' && m->len + 1 < m->size)
+        m->buf[m->len++] = *s++;
+    m->buf[m->len] = '\0';
+}
+
+static inline void cl2c_msg_num_(cl2c_msg_ *m, size_t v) {
+    char digits[24];
+    int n = 0;
+    do {
+        digits[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v != 0);
+    char text[24];
+    for (int i = 0; i < n; ++i)
+        text[i] = digits[n - 1 - i];
+    text[n] = '\0';
+    cl2c_msg_str_(m, text);
+}
+
+/* "<what> in dimension <d>" */
+static inline void cl2c_msg_dim_(cl2c_msg_ *m, unsigned d) {
+    cl2c_msg_str_(m, " in dimension ");
+    cl2c_msg_num_(m, d);
+}
+
+/* ---- Validation of a launch ---------------------------------------------- */
+
 /* The largest divisor of n that is at most cap. */
 static inline size_t cl2c_divisor_at_most(size_t n, size_t cap) {
     for (size_t d = cap < n ? cap : n; d > 1; --d)
@@ -61,13 +160,19 @@ static inline size_t cl2c_divisor_at_most(size_t n, size_t cap) {
     return 1;
 }
 
-/* Validates a launch and fills *out with the NDRange every work-item sees.
- * reqd is the kernel's reqd_work_group_size, or NULL; non_uniform allows a
- * global size that the local size does not divide (OpenCL 2.0). */
-static inline int cl2c_range_resolve(const cl2c_range *r, const size_t *reqd, int non_uniform,
-                                     cl2c_workitem *out) {
-    if (r == NULL) return CL2C_INVALID_VALUE;
-    if (r->work_dim < 1 || r->work_dim > 3) return CL2C_INVALID_WORK_DIMENSION;
+/* cl2c_range_resolve, saying what is wrong into m (which may be NULL). */
+static inline int cl2c_range_resolve_msg_(const cl2c_range *r, const size_t *reqd,
+                                          int non_uniform, cl2c_workitem *out, cl2c_msg_ *m) {
+    if (r == NULL) {
+        cl2c_msg_str_(m, "no NDRange given (the range is NULL)");
+        return CL2C_INVALID_VALUE;
+    }
+    if (r->work_dim < 1 || r->work_dim > 3) {
+        cl2c_msg_str_(m, "work_dim is ");
+        cl2c_msg_num_(m, r->work_dim);
+        cl2c_msg_str_(m, "; it must be 1, 2 or 3");
+        return CL2C_INVALID_WORK_DIMENSION;
+    }
     int automatic = 1;
     for (unsigned d = 0; d < r->work_dim; ++d)
         if (r->local_size[d] != 0) automatic = 0;
@@ -78,8 +183,20 @@ static inline int cl2c_range_resolve(const cl2c_range *r, const size_t *reqd, in
         int used = d < r->work_dim;
         size_t g = used ? r->global_size[d] : 1;
         size_t off = used ? r->global_offset[d] : 0;
-        if (g == 0) return CL2C_INVALID_GLOBAL_WORK_SIZE;
-        if (off + g < off) return CL2C_INVALID_GLOBAL_OFFSET;
+        if (g == 0) {
+            cl2c_msg_str_(m, "the global size is 0");
+            cl2c_msg_dim_(m, d);
+            return CL2C_INVALID_GLOBAL_WORK_SIZE;
+        }
+        if (off + g < off) {
+            cl2c_msg_str_(m, "global offset ");
+            cl2c_msg_num_(m, off);
+            cl2c_msg_str_(m, " plus global size ");
+            cl2c_msg_num_(m, g);
+            cl2c_msg_str_(m, " overflows size_t");
+            cl2c_msg_dim_(m, d);
+            return CL2C_INVALID_GLOBAL_OFFSET;
+        }
         size_t l;
         if (!used) {
             l = 1;
@@ -92,9 +209,33 @@ static inline int cl2c_range_resolve(const cl2c_range *r, const size_t *reqd, in
         } else {
             l = r->local_size[d];
         }
-        if (l == 0) return CL2C_INVALID_WORK_ITEM_SIZE;
-        if (reqd != NULL && l != reqd[d]) return CL2C_INVALID_WORK_GROUP_SIZE;
-        if (!non_uniform && g % l != 0) return CL2C_INVALID_WORK_GROUP_SIZE;
+        if (l == 0) {
+            cl2c_msg_str_(m, "the local size is 0");
+            cl2c_msg_dim_(m, d);
+            cl2c_msg_str_(m, " (give every local size, or all of them 0 to let cl2c choose)");
+            return CL2C_INVALID_WORK_ITEM_SIZE;
+        }
+        if (reqd != NULL && l != reqd[d]) {
+            cl2c_msg_str_(m, "local size ");
+            cl2c_msg_num_(m, l);
+            cl2c_msg_dim_(m, d);
+            cl2c_msg_str_(m, " differs from the kernel's reqd_work_group_size(");
+            for (int i = 0; i < 3; ++i) {
+                cl2c_msg_num_(m, reqd[i]);
+                cl2c_msg_str_(m, i < 2 ? ", " : ")");
+            }
+            return CL2C_INVALID_WORK_GROUP_SIZE;
+        }
+        if (!non_uniform && g % l != 0) {
+            cl2c_msg_str_(m, "local size ");
+            cl2c_msg_num_(m, l);
+            cl2c_msg_str_(m, " does not divide global size ");
+            cl2c_msg_num_(m, g);
+            cl2c_msg_dim_(m, d);
+            cl2c_msg_str_(m, " (OpenCL 1.2 needs uniform work-groups; kernels built with "
+                             "-cl-std=CL2.0 take any)");
+            return CL2C_INVALID_WORK_GROUP_SIZE;
+        }
         total *= l;
         out->global_size[d] = g;
         out->global_offset[d] = off;
@@ -102,9 +243,162 @@ static inline int cl2c_range_resolve(const cl2c_range *r, const size_t *reqd, in
         out->local_size[d] = l;
         out->num_groups[d] = (g + l - 1) / l;
     }
-    if (total > CL2C_MAX_WORK_GROUP_SIZE) return CL2C_INVALID_WORK_GROUP_SIZE;
+    if (total > CL2C_MAX_WORK_GROUP_SIZE) {
+        cl2c_msg_str_(m, "a work-group of ");
+        cl2c_msg_num_(m, total);
+        cl2c_msg_str_(m, " work-items is larger than the maximum, ");
+        cl2c_msg_num_(m, CL2C_MAX_WORK_GROUP_SIZE);
+        return CL2C_INVALID_WORK_GROUP_SIZE;
+    }
     return CL2C_SUCCESS;
 }
+
+/* Validates a launch and fills *out with the NDRange every work-item sees.
+ * reqd is the kernel's reqd_work_group_size, or NULL; non_uniform allows a
+ * global size that the local size does not divide (OpenCL 2.0). */
+static inline int cl2c_range_resolve(const cl2c_range *r, const size_t *reqd, int non_uniform,
+                                     cl2c_workitem *out) {
+    return cl2c_range_resolve_msg_(r, reqd, non_uniform, out, NULL);
+}
+
+/* ---- Kernel metadata ------------------------------------------------------ */
+
+/* Address spaces, with the values of OpenCL's CL_KERNEL_ARG_ADDRESS_*. */
+#define CL2C_ADDRESS_GLOBAL 0x119B
+#define CL2C_ADDRESS_LOCAL 0x119C
+#define CL2C_ADDRESS_CONSTANT 0x119D
+#define CL2C_ADDRESS_PRIVATE 0x119E
+
+/* How an argument is passed to cl2c_kernel_K, and what args[i] points to in
+ * cl2c_launch / cl2c_argv_K. */
+typedef enum cl2c_arg_kind {
+    CL2C_ARG_BUFFER = 0, /* a __global or __constant pointer: the pointer */
+    CL2C_ARG_LOCAL = 1,  /* a __local pointer: its size in bytes, a size_t */
+    CL2C_ARG_VALUE = 2   /* anything else: the value */
+} cl2c_arg_kind;
+
+typedef struct cl2c_arg_info {
+    const char *name;       /* as the kernel names it */
+    const char *type_name;  /* as OpenCL's CL_KERNEL_ARG_TYPE_NAME: "float*", "int4" */
+    unsigned address_space; /* CL2C_ADDRESS_* */
+    cl2c_arg_kind kind;
+    size_t size;            /* bytes that args[i] points to */
+    int is_const;           /* a pointer to const, or a const value */
+    int writes;             /* buffers: the kernel may write through the pointer */
+} cl2c_arg_info;
+
+typedef struct cl2c_kernel_info {
+    const char *name;
+    unsigned num_args;
+    const cl2c_arg_info *args;        /* num_args of them (NULL if none) */
+    size_t reqd_work_group_size[3];   /* all 0: the kernel does not require one */
+    int non_uniform;                  /* built for OpenCL 2.0: any local size is allowed */
+    const char *schedule;             /* how work-groups run: "loops", ... */
+    int (*launch)(const cl2c_range *range, void *const *args); /* cl2c_argv_K */
+} cl2c_kernel_info;
+
+/* All the kernels of one generated file, as cl2c_program_<file name>. */
+typedef struct cl2c_program_info {
+    const char *source;               /* the .cl file it was translated from */
+    unsigned num_kernels;
+    const cl2c_kernel_info *const *kernels;
+} cl2c_program_info;
+
+static inline int cl2c_streq_(const char *a, const char *b) {
+    while (*a != '\0' && *a == *b) {
+        ++a;
+        ++b;
+    }
+    return *a == *b;
+}
+
+/* The kernel of a program by name, or NULL. */
+static inline const cl2c_kernel_info *cl2c_find_kernel(const cl2c_program_info *program,
+                                                       const char *name) {
+    if (program == NULL || name == NULL)
+        return NULL;
+    for (unsigned i = 0; i < program->num_kernels; ++i)
+        if (cl2c_streq_(program->kernels[i]->name, name))
+            return program->kernels[i];
+    return NULL;
+}
+
+static inline const size_t *cl2c_reqd_(const cl2c_kernel_info *k) {
+    const size_t *r = k->reqd_work_group_size;
+    return r[0] != 0 || r[1] != 0 || r[2] != 0 ? r : NULL;
+}
+
+static inline void cl2c_msg_arg_(cl2c_msg_ *m, const cl2c_kernel_info *k, unsigned i) {
+    cl2c_msg_str_(m, "argument ");
+    cl2c_msg_num_(m, i);
+    cl2c_msg_str_(m, " '");
+    cl2c_msg_str_(m, k->args[i].name);
+    cl2c_msg_str_(m, "' (");
+    cl2c_msg_str_(m, k->args[i].type_name);
+    cl2c_msg_str_(m, ")");
+}
+
+/* Checks a launch of kernel k without running it: the range, and, when args
+ * is not NULL or the kernel takes arguments, that every argument is set, no
+ * buffer is NULL and no __local argument is empty. Returns CL2C_SUCCESS or an
+ * error code, and writes a message that says what is wrong into msg (of
+ * msg_size bytes; msg may be NULL). */
+static inline int cl2c_check_launch(const cl2c_kernel_info *k, const cl2c_range *range,
+                                    void *const *args, char *msg, size_t msg_size) {
+    cl2c_msg_ m = {msg, msg_size, 0};
+    cl2c_msg_str_(&m, "");
+    if (k == NULL) {
+        cl2c_msg_str_(&m, "no kernel (the kernel information is NULL)");
+        return CL2C_INVALID_KERNEL;
+    }
+    cl2c_msg_str_(&m, "kernel '");
+    cl2c_msg_str_(&m, k->name);
+    cl2c_msg_str_(&m, "': ");
+    cl2c_workitem resolved;
+    int status = cl2c_range_resolve_msg_(range, cl2c_reqd_(k), k->non_uniform, &resolved, &m);
+    if (status != CL2C_SUCCESS)
+        return status;
+    if (k->num_args > 0 && args == NULL) {
+        cl2c_msg_str_(&m, "no arguments given (args is NULL); it takes ");
+        cl2c_msg_num_(&m, k->num_args);
+        return CL2C_INVALID_KERNEL_ARGS;
+    }
+    for (unsigned i = 0; i < k->num_args; ++i) {
+        if (args[i] == NULL) {
+            cl2c_msg_arg_(&m, k, i);
+            cl2c_msg_str_(&m, " is not set (args[i] is NULL)");
+            return CL2C_INVALID_KERNEL_ARGS;
+        }
+        if (k->args[i].kind == CL2C_ARG_BUFFER && *(void *const *)args[i] == NULL) {
+            cl2c_msg_arg_(&m, k, i);
+            cl2c_msg_str_(&m, " is a null buffer (call cl2c_kernel_");
+            cl2c_msg_str_(&m, k->name);
+            cl2c_msg_str_(&m, " to pass a null pointer on purpose)");
+            return CL2C_INVALID_ARG_VALUE;
+        }
+        if (k->args[i].kind == CL2C_ARG_LOCAL && *(const size_t *)args[i] == 0) {
+            cl2c_msg_arg_(&m, k, i);
+            cl2c_msg_str_(&m, " is a __local buffer of 0 bytes");
+            return CL2C_INVALID_ARG_SIZE;
+        }
+    }
+    m.len = 0;
+    cl2c_msg_str_(&m, "");
+    return CL2C_SUCCESS;
+}
+
+/* Launches kernel k after cl2c_check_launch, with its arguments as an array
+ * of pointers to their values (the shape of clSetKernelArg: for a buffer, a
+ * pointer to the pointer; for a __local argument, a pointer to its size). */
+static inline int cl2c_launch(const cl2c_kernel_info *k, const cl2c_range *range,
+                              void *const *args) {
+    int status = cl2c_check_launch(k, range, args, NULL, 0);
+    if (status != CL2C_SUCCESS)
+        return status;
+    return k->launch(range, args);
+}
+
+/* ---- Helpers of the generated entry points -------------------------------- */
 
 /* A size rounded up to the alignment of __local memory. */
 static inline size_t cl2c_local_round(size_t bytes) {

@@ -1,0 +1,131 @@
+/* Support for the "regions" work-group schedule: a kernel with barriers runs as
+ * one function per work-group whose regions (the code between barriers) are
+ * loops over the work-items (see cl2c/lower/regions.py).
+ *
+ * Private variables that live across a barrier are kept in per-work-item arrays
+ * taken from a scratch block owned by the calling (OpenMP) thread: one group
+ * runs at a time on a thread, so one block per thread suffices. It grows on
+ * demand and is kept for the thread's lifetime. */
+#ifndef CL2C_REGIONS_H
+#define CL2C_REGIONS_H
+
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scalars.h"
+#include "workitem.h"
+
+/* A work-group function takes the group, not a work-item. */
+#define CL2C_GROUP_PARAMS const cl2c_workitem *cl2c_wi
+
+/* The calling thread's scratch block of at least `bytes` bytes, 64-byte aligned
+ * (NULL-free: an allocation failure aborts, as a stack overflow would). */
+CL2C_INLINE char *cl2c_scratch(size_t bytes) {
+    static _Thread_local char *block;
+    static _Thread_local size_t capacity;
+    if (bytes > capacity) {
+        free(block);
+        capacity = (bytes + 4095) & ~(size_t)4095;
+        block = (char *)aligned_alloc(64, capacity);
+        if (block == NULL) {
+            static const char msg[] = "cl2c: out of memory for per-work-item storage\n";
+            fputs(msg, stderr);
+            abort();
+        }
+    }
+    return block;
+}
+
+/* The next `bytes` of a scratch block, keeping 64-byte alignment. */
+CL2C_INLINE void *cl2c_take(char **mem, size_t bytes) {
+    void *p = *mem;
+    *mem += (bytes + 63) & ~(size_t)63;
+    return p;
+}
+
+/* Bounds of a work-item loop from a guard `l0 + B op U` (v = U - B, adjusted). */
+CL2C_INLINE size_t cl2c_bound_lo(size_t lo, ptrdiff_t v, size_t ls) {
+    if (v <= (ptrdiff_t)lo)
+        return lo;
+    return (size_t)v > ls ? ls : (size_t)v;
+}
+CL2C_INLINE size_t cl2c_bound_hi(size_t hi, ptrdiff_t v) {
+    if (v <= 0)
+        return 0;
+    return (size_t)v < hi ? (size_t)v : hi;
+}
+
+/* Work-group functions (OpenCL C 2.0, 6.13.15) over the values the work-items
+ * stored, indexed by local linear id: run once per group. */
+#define CL2C_GROUP_COLLECTIVES(T, N, MIN, MAX)                                       \
+    CL2C_INLINE T cl2c_group_reduce_add_##N(const T *v, size_t n) {                  \
+        T r = 0;                                                                     \
+        for (size_t i = 0; i < n; ++i) r += v[i];                                    \
+        return r;                                                                    \
+    }                                                                                \
+    CL2C_INLINE T cl2c_group_reduce_min_##N(const T *v, size_t n) {                  \
+        T r = MAX;                                                                   \
+        for (size_t i = 0; i < n; ++i) r = v[i] < r ? v[i] : r;                      \
+        return r;                                                                    \
+    }                                                                                \
+    CL2C_INLINE T cl2c_group_reduce_max_##N(const T *v, size_t n) {                  \
+        T r = MIN;                                                                   \
+        for (size_t i = 0; i < n; ++i) r = v[i] > r ? v[i] : r;                      \
+        return r;                                                                    \
+    }                                                                                \
+    CL2C_INLINE void cl2c_group_scan_inclusive_add_##N(T *v, size_t n) {             \
+        for (size_t i = 1; i < n; ++i) v[i] += v[i - 1];                             \
+    }                                                                                \
+    CL2C_INLINE void cl2c_group_scan_inclusive_min_##N(T *v, size_t n) {             \
+        for (size_t i = 1; i < n; ++i) v[i] = v[i] < v[i - 1] ? v[i] : v[i - 1];     \
+    }                                                                                \
+    CL2C_INLINE void cl2c_group_scan_inclusive_max_##N(T *v, size_t n) {             \
+        for (size_t i = 1; i < n; ++i) v[i] = v[i] > v[i - 1] ? v[i] : v[i - 1];     \
+    }                                                                                \
+    CL2C_INLINE void cl2c_group_scan_exclusive_add_##N(T *v, size_t n) {             \
+        T acc = 0;                                                                   \
+        for (size_t i = 0; i < n; ++i) { T x = v[i]; v[i] = acc; acc += x; }         \
+    }                                                                                \
+    CL2C_INLINE void cl2c_group_scan_exclusive_min_##N(T *v, size_t n) {             \
+        T acc = MAX;                                                                 \
+        for (size_t i = 0; i < n; ++i) { T x = v[i]; v[i] = acc; acc = x < acc ? x : acc; } \
+    }                                                                                \
+    CL2C_INLINE void cl2c_group_scan_exclusive_max_##N(T *v, size_t n) {             \
+        T acc = MIN;                                                                 \
+        for (size_t i = 0; i < n; ++i) { T x = v[i]; v[i] = acc; acc = x > acc ? x : acc; } \
+    }                                                                                \
+    CL2C_INLINE T cl2c_group_broadcast1_##N(const cl2c_workitem *w, const T *v, size_t x) { \
+        (void)w;                                                                     \
+        return v[x];                                                                 \
+    }                                                                                \
+    CL2C_INLINE T cl2c_group_broadcast2_##N(const cl2c_workitem *w, const T *v, size_t x, \
+                                            size_t y) {                              \
+        return v[x + w->local_size[0] * y];                                          \
+    }                                                                                \
+    CL2C_INLINE T cl2c_group_broadcast3_##N(const cl2c_workitem *w, const T *v, size_t x, \
+                                            size_t y, size_t z) {                    \
+        return v[x + w->local_size[0] * (y + w->local_size[1] * z)];                 \
+    }
+
+CL2C_GROUP_COLLECTIVES(int, int, INT_MIN, INT_MAX)
+CL2C_GROUP_COLLECTIVES(cl2c_uint, uint, 0u, UINT_MAX)
+CL2C_GROUP_COLLECTIVES(cl2c_long, long, LLONG_MIN, LLONG_MAX)
+CL2C_GROUP_COLLECTIVES(cl2c_ulong, ulong, 0ull, ULLONG_MAX)
+CL2C_GROUP_COLLECTIVES(float, float, -INFINITY, INFINITY)
+CL2C_GROUP_COLLECTIVES(double, double, -INFINITY, INFINITY)
+
+CL2C_INLINE int cl2c_group_all(const int *v, size_t n) {
+    for (size_t i = 0; i < n; ++i)
+        if (!v[i]) return 0;
+    return 1;
+}
+CL2C_INLINE int cl2c_group_any(const int *v, size_t n) {
+    for (size_t i = 0; i < n; ++i)
+        if (v[i]) return 1;
+    return 0;
+}
+
+#endif

@@ -1,0 +1,2 @@
+/* Included by both .cl files of the C host API tests. */
+#define SCALE 2.0f

@@ -1,0 +1,703 @@
+"""piglit's OpenCL program tests, run through cl2c, more strictly than piglit runs them.
+
+A piglit test file carries its kernels, its inputs and its expected outputs (see
+``/work/shared/PIGLIT.md``; the authority is piglit's ``tests/cl/program/program-tester.c``).
+This module reads those files, builds each program once with :class:`cl2c.Program`, runs
+every ``[test]`` section through cl2c's Python loader and compares the outputs.
+
+Where piglit is lenient, this runner is not:
+
+* an expected NaN must come out NaN, an expected infinity must come out that infinity;
+* ``tolerance X`` on a floating-point buffer without ``ulp`` (piglit reinterprets the bits
+  of X as a ULP count, which accepts almost anything) means X ULPs when X is a whole
+  number and an absolute tolerance X otherwise, as the authors meant;
+* with no tolerance, results must be equal bit for bit, up to NaN payloads (so ``-0``
+  is not ``0``);
+* half values are converted with correct rounding, not by truncating the mantissa;
+* output buffers start filled with a poison pattern, not with whatever memory held.
+
+Where piglit's expected values are wrong (and pass on piglit only by its leniency),
+``WRONG_EXPECTATIONS`` holds the value the OpenCL spec requires, with the reason; those
+sub-tests are judged against the spec.
+
+The device model is PoCL's on the same machine: OpenCL C 1.2, the extensions
+``cl2c.preprocess.EXTENSIONS`` lists, no images, work-groups of up to 4096 items.
+
+Run from the command line for a report::
+
+    python tests/piglit/runner.py [-j JOBS] [-v] [FILE_OR_DIR_PREFIX ...]
+"""
+from __future__ import annotations
+
+import math
+import re
+import sys
+import zlib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+DEVICE_CLC_VERSION = 12            # OpenCL C 1.2, as PoCL 3.1 reports
+DEVICE_NAME = "cl2c CPU"
+PLATFORM_NAME = "cl2c"
+MAX_WORK_GROUP_SIZE = 4096         # CL2C_MAX_WORK_GROUP_SIZE in clruntime's host.h
+LOCAL_NULL_BYTES = 8               # clSetKernelArg(k, i, sizeof(cl_mem), NULL) on a __local
+POISON = 0xA5                      # fills output-only buffers
+
+_DTYPES = {"char": np.int8, "uchar": np.uint8, "short": np.int16, "ushort": np.uint16,
+           "int": np.int32, "uint": np.uint32, "long": np.int64, "ulong": np.uint64,
+           "half": np.float16, "float": np.float32, "double": np.float64}
+# piglit's "any value" tolerance: from this many ULPs on, every result passes.
+_ANY_ULPS = {"half": 2048, "float": 1 << 24, "double": 1 << 53}
+
+# Files of the Debian package that cannot pass on any implementation.
+CORPUS_DEFECTS = {
+    "tests/cl/program/build/include-directories.cl":
+        "the Debian package lacks tests/cl/program/build/include_test.h, which it includes",
+}
+
+# Expected values the spec contradicts: {file: {test name: {(arg index, component): (value,
+# reason)}}}. Components count across the whole buffer (element * width + lane).
+WRONG_EXPECTATIONS: dict[str, dict[str, dict[tuple[int, int], tuple[str, str]]]] = {}
+
+
+# ---- the configuration -------------------------------------------------------------------
+@dataclass
+class Tolerance:
+    value: float
+    ulp: bool
+
+
+@dataclass
+class Arg:
+    index: int
+    kind: str                      # "value", "buffer", "image" or "sampler"
+    elem: str = "char"             # scalar type name
+    width: int = 1                 # 1, 2, 3, 4, 8 or 16
+    length: int = 1                # buffer elements
+    data: str | None = None        # the values as written; None for NULL
+    tolerance: Tolerance | None = None
+
+    @property
+    def type_name(self) -> str:
+        return self.elem + (str(self.width) if self.width > 1 else "")
+
+    @property
+    def slots(self) -> int:        # a 3-wide element takes 4 slots in memory
+        return 4 if self.width == 3 else self.width
+
+    @property
+    def nbytes(self) -> int:
+        return self.length * self.slots * np.dtype(_DTYPES[self.elem]).itemsize
+
+
+@dataclass
+class Test:
+    name: str = ""
+    kernel_name: str | None = None
+    dimensions: int = 1
+    global_size: list = field(default_factory=lambda: [1, 1, 1])
+    local_size: list | None = field(default_factory=lambda: [1, 1, 1])
+    global_offset: list | None = None
+    expect_test_fail: bool = False
+    args_in: list = field(default_factory=list)
+    args_out: list = field(default_factory=list)
+
+
+@dataclass
+class Config:
+    name: str = ""
+    clc_version_min: int = 10
+    clc_version_max: int = 0
+    platform_regex: str | None = None
+    device_regex: str | None = None
+    require_platform_extensions: list = field(default_factory=list)
+    require_device_extensions: list = field(default_factory=list)
+    program_source_file: str | None = None
+    program_binary_file: str | None = None
+    program_source: str | None = None
+    build_options: str = ""
+    kernel_name: str | None = None
+    expect_build_fail: bool = False
+    need_image_support: bool = False
+    defaults: Test = field(default_factory=Test)   # sizes and flags [test] sections copy
+    tests: list = field(default_factory=list)
+
+
+class ConfigError(ValueError):
+    """A test file piglit itself would reject (PIGLIT_WARN)."""
+
+
+_SECTION = re.compile(r"^\s*\[\s*([\w][\w \t]*[\w]|[\w])\s*\]\s*$")
+_KEY_VALUE = re.compile(r"^\s*(\w+)\s*:\s*(\S.*?)\s*$")
+_TYPE = r"(char|uchar|short|ushort|int|uint|long|ulong|half|float|double)(2|3|4|8|16)?"
+_ARG = re.compile(rf"^(\d+)\s+(?:(buffer|image)\s+)?{_TYPE}(?:\[(\d+)\])?\s+(.*)$", re.S)
+_SAMPLER = re.compile(r"^(\d+)\s+sampler\b")
+_TOLERANCE = re.compile(r"^(.*?)\s+tolerance\s+(\S+)(\s+ulp)?\s*$", re.S)
+_NULL = ("NULL", "null")
+
+
+def comment_config(source: str) -> str | None:
+    """The config of a ``.cl`` file: from the first ``/*!`` to the last ``!*/``."""
+    start, end = source.find("/*!"), source.rfind("!*/")
+    if start < 0 or end < start + 3:
+        return None
+    return source[start + 3:end]
+
+
+def parse_config(text: str) -> Config:
+    cfg = Config()
+    lines = text.split("\n")
+    state, test = None, None
+    i = 0
+    while i < len(lines):
+        content = lines[i].split("#", 1)[0]
+        i += 1
+        if not content.strip():
+            continue
+        if _KEY_VALUE.match(content) and content.rstrip().endswith("\\"):
+            parts = [content.rstrip()[:-1]]
+            while i < len(lines):
+                more = lines[i].split("#", 1)[0]
+                if not more.strip():
+                    break
+                i += 1
+                if more.rstrip().endswith("\\"):
+                    parts.append(more.rstrip()[:-1])
+                else:
+                    parts.append(more)
+                    break
+            content = " ".join(parts)
+        section = _SECTION.match(content)
+        if section:
+            name = " ".join(section.group(1).split())
+            if name == "config":
+                if state is not None:
+                    raise ConfigError("[config] must come once, before any [test]")
+                state = "config"
+            elif name == "test":
+                if state is None:
+                    raise ConfigError("[test] before [config]")
+                if cfg.expect_build_fail:
+                    raise ConfigError("no [test] may follow expect_build_fail")
+                d = cfg.defaults
+                test = Test(dimensions=d.dimensions, global_size=list(d.global_size),
+                            local_size=None if d.local_size is None else list(d.local_size),
+                            global_offset=None if d.global_offset is None else
+                            list(d.global_offset), expect_test_fail=d.expect_test_fail)
+                cfg.tests.append(test)
+                state = "test"
+            elif name == "program source":
+                body = []
+                while i < len(lines) and not _SECTION.match(lines[i]):
+                    body.append(lines[i])
+                    i += 1
+                cfg.program_source = "\n".join(body)
+                state = "none"
+            else:
+                raise ConfigError(f"invalid section [{name}]")
+            continue
+        kv = _KEY_VALUE.match(content)
+        if not kv:
+            raise ConfigError(f"cannot parse: {content.strip()}")
+        key, value = kv.groups()
+        if state == "config":
+            _config_key(cfg, key, value)
+        elif state == "test":
+            _test_key(test, key, value)
+        else:
+            raise ConfigError(f"'{key}' belongs to no section")
+    if state is None:
+        raise ConfigError("no [config] section")
+    return cfg
+
+
+def _bool(value: str) -> bool:
+    if value in ("1", "true"):
+        return True
+    if value in ("0", "false"):
+        return False
+    raise ConfigError(f"not a bool: {value}")
+
+
+def _sizes(value: str) -> list | None:
+    if value in _NULL:
+        return None
+    sizes = [parse_int(v) for v in value.split()]
+    if len(sizes) != 3:
+        raise ConfigError(f"a size takes three numbers: {value}")
+    return sizes
+
+
+def _config_key(cfg: Config, key: str, value: str) -> None:
+    d = cfg.defaults
+    if key in ("name", "platform_regex", "device_regex", "program_source_file",
+               "program_binary_file", "build_options"):
+        setattr(cfg, key, value)
+    elif key in ("clc_version_min", "clc_version_max"):
+        setattr(cfg, key, parse_int(value))
+    elif key in ("require_platform_extensions", "require_device_extensions"):
+        setattr(cfg, key, value.split())
+    elif key == "kernel_name":
+        cfg.kernel_name = None if value in _NULL else value
+    elif key in ("expect_build_fail", "need_image_support"):
+        setattr(cfg, key, _bool(value))
+    elif key == "expect_test_fail":
+        d.expect_test_fail = _bool(value)
+    elif key == "dimensions":
+        d.dimensions = parse_int(value)
+    elif key == "global_size":
+        d.global_size = _sizes(value) or [1, 1, 1]
+    elif key in ("local_size", "global_offset"):
+        setattr(d, key, _sizes(value))
+    else:
+        raise ConfigError(f"'{key}' does not belong to [config]")
+
+
+def _test_key(test: Test, key: str, value: str) -> None:
+    if key in ("name", "kernel_name"):
+        setattr(test, key, value)
+    elif key == "expect_test_fail":
+        test.expect_test_fail = _bool(value)
+    elif key == "dimensions":
+        test.dimensions = parse_int(value)
+    elif key == "global_size":
+        test.global_size = _sizes(value) or [1, 1, 1]
+    elif key in ("local_size", "global_offset"):
+        setattr(test, key, _sizes(value))
+    elif key in ("arg_in", "arg_out"):
+        arg = parse_arg(value)
+        group = test.args_in if key == "arg_in" else test.args_out
+        if any(a.index == arg.index for a in group):
+            raise ConfigError(f"argument {arg.index} is given twice")
+        if arg.kind == "value" and key == "arg_out":
+            raise ConfigError("only arg_in takes values")
+        group.append(arg)
+    else:
+        raise ConfigError(f"'{key}' does not belong to [test]")
+
+
+def parse_arg(text: str) -> Arg:
+    if _SAMPLER.match(text):
+        return Arg(int(_SAMPLER.match(text).group(1)), "sampler")
+    m = _ARG.match(text)
+    if not m:
+        raise ConfigError(f"invalid argument: {text}")
+    index, kind, elem, width, length, rest = m.groups()
+    arg = Arg(int(index), kind or "value", elem, int(width or 1), int(length or 1))
+    if arg.kind == "image":
+        return arg
+    if arg.kind == "buffer" and length is None:
+        raise ConfigError(f"a buffer needs a length: {text}")
+    tol = _TOLERANCE.match(rest)
+    if tol:
+        if arg.kind != "buffer":
+            raise ConfigError("only buffers take a tolerance")
+        rest = tol.group(1)
+        number = tol.group(2)
+        if tol.group(3):
+            arg.tolerance = Tolerance(parse_int(number), True)
+        elif elem in ("half", "float", "double"):
+            value = parse_float(number)
+            # Stricter than piglit (see the module docstring).
+            arg.tolerance = Tolerance(value, value == int(value))
+        else:
+            arg.tolerance = Tolerance(parse_int(number), False)
+    rest = " ".join(rest.split())
+    arg.data = None if rest in _NULL else rest
+    return arg
+
+
+# ---- values ------------------------------------------------------------------------------
+def parse_int(text: str) -> int:
+    """strtoll/strtoull with base 0: decimal, 0x hex, 0 octal."""
+    t = text.strip()
+    sign = -1 if t.startswith("-") else 1
+    body = t.lstrip("+-")
+    if re.fullmatch(r"0[0-7]+", body):
+        return sign * int(body, 8)
+    try:
+        return sign * int(body, 0)
+    except ValueError:
+        raise ConfigError(f"not an integer: {text}") from None
+
+
+def parse_float(text: str) -> float:
+    t = text.strip()
+    low = t.lower().lstrip("+-")
+    if low in ("nan", "inf", "infinity"):
+        return float(t.lower().replace("infinity", "inf"))
+    if low.startswith("0x"):
+        return float.fromhex(t)
+    try:
+        return float(t)
+    except ValueError:
+        raise ConfigError(f"not a number: {text}") from None
+
+
+def _tokens(arg: Arg) -> list[str]:
+    data = arg.data or ""
+    words = data.split()
+    if words and words[0].lower() == "repeat":
+        return words[1:]
+    if len(words) != arg.length * arg.width:
+        raise ConfigError(f"argument {arg.index}: {len(words)} values for "
+                          f"{arg.type_name}[{arg.length}]")
+    return words
+
+
+def encode(arg: Arg, seed: int = 0) -> np.ndarray:
+    """The bytes of an argument's values, laid out as piglit lays them out."""
+    dt = np.dtype(_DTYPES[arg.elem])
+    count = arg.length * arg.slots
+    if arg.data is not None and arg.data.lower() == "random":
+        rng = np.random.default_rng(seed)
+        return rng.integers(0, 256, count * dt.itemsize, dtype=np.uint8)
+    words = _tokens(arg)
+    n = arg.length * arg.width
+    values = [words[k % len(words)] for k in range(n)] if words else []
+    if not values:
+        raise ConfigError(f"argument {arg.index} has no values")
+    if dt.kind in "iu":
+        bits = dt.itemsize * 8
+        raw = np.array([parse_int(v) & ((1 << bits) - 1) for v in values],
+                       dtype=np.dtype(f"u{dt.itemsize}")).view(dt)
+    else:
+        with np.errstate(over="ignore"):
+            raw = np.array([parse_float(v) for v in values], dtype=np.float64).astype(dt)
+    out = np.zeros(count, dt)
+    lanes = out.reshape(arg.length, arg.slots)
+    lanes[:, :arg.width] = raw.reshape(arg.length, arg.width)
+    return out.view(np.uint8)
+
+
+def components(arg: Arg, data: np.ndarray) -> np.ndarray:
+    """The values of a buffer without the padding of 3-wide elements."""
+    dt = np.dtype(_DTYPES[arg.elem])
+    lanes = data[:arg.nbytes].view(dt).reshape(arg.length, arg.slots)
+    return lanes[:, :arg.width].reshape(-1)
+
+
+def _ulp(value, dt) -> float:
+    v = dt.type(value)
+    direction = dt.type(-np.inf) if np.signbit(v) else dt.type(np.inf)
+    return abs(float(np.nextafter(v, direction)) - float(v))
+
+
+def check_value(got, want, arg: Arg) -> bool:
+    dt = np.dtype(_DTYPES[arg.elem])
+    tol = arg.tolerance
+    if dt.kind in "iu":
+        limit = int(tol.value) if tol else 0
+        return abs(int(got) - int(want)) <= limit
+    g, w = float(got), float(want)
+    if tol and tol.ulp and tol.value >= _ANY_ULPS[arg.elem]:
+        return True                     # the test says: any value
+    if math.isnan(w):
+        return math.isnan(g)
+    if math.isinf(w) or math.isnan(g) or math.isinf(g):
+        return g == w
+    if not tol or tol.value == 0:
+        return g == w and math.copysign(1, g) == math.copysign(1, w)
+    allowed = tol.value * _ulp(want, dt) if tol.ulp else tol.value
+    return abs(g - w) <= allowed
+
+
+def describe(value, elem: str) -> str:
+    dt = np.dtype(_DTYPES[elem])
+    if dt.kind in "iu":
+        return str(int(value))
+    bits = np.array(value, dt).view(f"u{dt.itemsize}")
+    return f"{float(value)!r} (0x{int(bits):0{dt.itemsize * 2}x})"
+
+
+# ---- running -----------------------------------------------------------------------------
+@dataclass
+class SubResult:
+    name: str
+    status: str                     # "pass", "fail" or "skip"
+    message: str = ""
+
+
+@dataclass
+class FileResult:
+    path: str
+    status: str                     # "pass", "fail" or "skip"
+    message: str = ""
+    subtests: list = field(default_factory=list)
+
+    def counts(self) -> dict:
+        out = {"pass": 0, "fail": 0, "skip": 0}
+        for s in self.subtests:
+            out[s.status] += 1
+        return out
+
+
+class _Fail(Exception):
+    pass
+
+
+class _Skip(Exception):
+    pass
+
+
+def load(path: Path) -> tuple[Config, str, str]:
+    """(config, program source, source file name) of a ``.cl`` or ``.program_test`` file."""
+    text = path.read_text(encoding="utf-8", errors="replace")
+    if path.suffix == ".program_test":
+        cfg = parse_config(text)
+        if cfg.program_source is not None:
+            return cfg, cfg.program_source, str(path)
+        if cfg.program_source_file:
+            src = path.parent / cfg.program_source_file.strip('"')
+            return cfg, src.read_text(encoding="utf-8", errors="replace"), str(src)
+        if cfg.program_binary_file:
+            return cfg, "", str(path)
+        raise ConfigError("no program defined")
+    config_text = comment_config(text)
+    cfg = parse_config(config_text) if config_text is not None else Config()
+    return cfg, text, str(path)
+
+
+def requirements(cfg: Config) -> str | None:
+    """Why this device may not run the file, or None."""
+    from cl2c.preprocess import EXTENSIONS
+    if cfg.clc_version_min > DEVICE_CLC_VERSION:
+        return (f"needs OpenCL C {cfg.clc_version_min / 10:.1f} (clc_version_min); the "
+                f"device, like PoCL's, offers OpenCL C {DEVICE_CLC_VERSION / 10:.1f}")
+    if cfg.need_image_support:
+        return "needs image support; cl2c has no images"
+    missing = [e for e in cfg.require_device_extensions if e not in EXTENSIONS]
+    if missing:
+        return f"needs {' '.join(missing)}, which cl2c does not offer"
+    if cfg.require_platform_extensions:
+        return f"needs platform extensions {' '.join(cfg.require_platform_extensions)}"
+    if cfg.device_regex and not re.search(cfg.device_regex, DEVICE_NAME):
+        return f"restricted to devices matching '{cfg.device_regex}'"
+    if cfg.platform_regex and not re.search(cfg.platform_regex, PLATFORM_NAME):
+        return f"restricted to platforms matching '{cfg.platform_regex}'"
+    if cfg.program_binary_file or (cfg.program_source is None and cfg.program_binary_file):
+        return "runs a program binary"
+    return None
+
+
+def build_options(cfg: Config, root: Path) -> str:
+    """piglit's build options: the file's, plus -cl-std for the device's version."""
+    opts = cfg.build_options or ""
+    version = DEVICE_CLC_VERSION
+    if cfg.clc_version_max > 0:
+        version = min(version, cfg.clc_version_max)
+    if version > 10 and "-cl-std" not in opts:
+        opts += f" -cl-std=CL{version // 10}.{version % 10}"
+    # piglit runs from its own directory: relative include paths start there.
+    words = opts.split()
+    for k, w in enumerate(words):
+        if w == "-I" and k + 1 < len(words) and not words[k + 1].startswith("/"):
+            words[k + 1] = str(root / words[k + 1])
+        elif w.startswith("-I") and len(w) > 2 and not w[2:].startswith("/"):
+            words[k] = "-I" + str(root / w[2:])
+    return " ".join(words)
+
+
+def run_file(root: Path, rel: str) -> FileResult:
+    """Build one test file's program and run all its tests."""
+    import cl2c
+    if rel in CORPUS_DEFECTS:
+        return FileResult(rel, "skip", CORPUS_DEFECTS[rel])
+    try:
+        cfg, source, source_name = load(root / rel)
+    except (ConfigError, OSError) as e:
+        return FileResult(rel, "fail", f"invalid test file: {e}")
+    why = requirements(cfg)
+    if why:
+        return FileResult(rel, "skip", why)
+    try:
+        prg = cl2c.Program(source, build_options(cfg, root), filename=source_name).build()
+    except cl2c.BuildError as e:
+        if cfg.expect_build_fail:
+            return FileResult(rel, "pass", "the build fails, as expected")
+        return FileResult(rel, "fail", "build failed: " + _first_lines(str(e), 6))
+    if cfg.expect_build_fail:
+        return FileResult(rel, "fail", "the build succeeds but the test expects it to fail")
+    if cfg.kernel_name and cfg.kernel_name not in prg.kernel_names:
+        return FileResult(rel, "fail", f"no kernel named '{cfg.kernel_name}'")
+    result = FileResult(rel, "pass")
+    for number, test in enumerate(cfg.tests, 1):
+        name = test.name or f"test {number}"
+        try:
+            _run_test(prg, cfg, test, rel, number)
+            result.subtests.append(SubResult(name, "pass"))
+        except _Skip as e:
+            result.subtests.append(SubResult(name, "skip", str(e)))
+        except _Fail as e:
+            result.subtests.append(SubResult(name, "fail", str(e)))
+        except (ConfigError, cl2c.KernelArgError, cl2c.LaunchError) as e:
+            result.subtests.append(SubResult(name, "fail", f"{type(e).__name__}: {e}"))
+    counts = result.counts()
+    if counts["fail"]:
+        result.status = "fail"
+        bad = [s for s in result.subtests if s.status == "fail"]
+        result.message = f"{len(bad)} of {len(result.subtests)} tests fail; first: " \
+                         f"'{bad[0].name}': {bad[0].message}"
+    elif result.subtests and not counts["pass"]:
+        result.status = "skip"
+        result.message = result.subtests[0].message
+    return result
+
+
+def _first_lines(text: str, n: int) -> str:
+    lines = text.strip().splitlines()
+    return "\n".join(lines[:n]) + ("\n..." if len(lines) > n else "")
+
+
+def _aligned_bytes(nbytes: int, align: int = 128) -> np.ndarray:
+    raw = np.empty(nbytes + align, np.uint8)
+    offset = (-raw.ctypes.data) % align
+    return raw[offset:offset + nbytes]
+
+
+def _pointee_dtype(type_name: str) -> np.dtype:
+    """The dtype cl2c's loader wants for a pointer parameter (``float4*`` -> float32)."""
+    from cl2c import cltypes
+    base = type_name.rstrip("*").strip()
+    if base in _DTYPES:
+        return np.dtype(_DTYPES[base])
+    m = re.fullmatch(_TYPE, base)
+    if m:
+        return np.dtype(_DTYPES[m.group(1)])
+    if base in cltypes.SCALARS and base != "bool":
+        return np.dtype(cltypes.SCALARS[base])
+    return np.dtype(np.uint8)
+
+
+def _run_test(prg, cfg: Config, test: Test, rel: str, number: int) -> None:
+    import cl2c
+    kname = test.kernel_name or cfg.kernel_name
+    if kname is None:
+        raise _Fail("no kernel_name")
+    if kname not in prg.kernel_names:
+        raise _Fail(f"no kernel named '{kname}'")
+    kernel = prg.kernel(kname)
+    dims = test.dimensions
+    if not 1 <= dims <= 3:
+        raise _Fail(f"invalid dimensions {dims}")
+    local = None if test.local_size is None else test.local_size[:dims]
+    if local is not None and (math.prod(local) > MAX_WORK_GROUP_SIZE or
+                              max(local) > MAX_WORK_GROUP_SIZE):
+        raise _Skip(f"local size {local} exceeds the device's {MAX_WORK_GROUP_SIZE}")
+    for a in test.args_in + test.args_out:
+        if a.kind in ("image", "sampler"):
+            raise _Skip("uses images or samplers")
+    ins = {a.index: a for a in test.args_in}
+    outs = {a.index: a for a in test.args_out}
+    seed = zlib.crc32(f"{rel}:{number}".encode())
+    args, buffers = [], {}
+    for i, info in enumerate(kernel.arg_info):
+        a = ins.get(i) or outs.get(i)
+        if a is None:
+            raise _Fail(f"kernel argument {i} ('{info.name}') is not set")
+        if info.kind == "local":
+            if a.kind != "buffer" or a.data is not None:
+                raise _Fail(f"argument {i} is __local: piglit passes it as 'buffer T[n] NULL'")
+            args.append(cl2c.LocalMemory(LOCAL_NULL_BYTES))
+        elif info.kind == "buffer":
+            if a.kind != "buffer":
+                raise _Fail(f"argument {i} is a pointer but the test gives a {a.kind}")
+            if a.data is None:
+                args.append(None)
+                continue
+            dt = _pointee_dtype(info.type_name)
+            nbytes = max(a.nbytes, (outs[i].nbytes if i in outs else 0))
+            padded = -(-nbytes // 64) * 64
+            raw = _aligned_bytes(padded)
+            raw[:] = POISON
+            if i in ins:
+                raw[:ins[i].nbytes] = encode(ins[i], seed + i)
+            buffers[i] = raw
+            args.append(raw.view(dt))
+        else:
+            if a.kind != "value" or i not in ins:
+                raise _Fail(f"argument {i} is a value but the test gives a {a.kind}")
+            data = encode(a, seed + i).tobytes()
+            base = info.type_name
+            if base in _DTYPES:
+                dt = np.dtype(_DTYPES[base])
+                if len(data) != dt.itemsize:
+                    raise _Fail(f"argument {i}: {len(data)} bytes for a {base}")
+                args.append(np.frombuffer(data, dt)[0])
+            else:
+                args.append(data)
+    offset = None if test.global_offset is None else test.global_offset[:dims]
+    kernel(test.global_size[:dims], local, *args, global_offset=offset)
+    problems = []
+    corrections = WRONG_EXPECTATIONS.get(rel, {}).get(test.name, {})
+    for index, want_arg in sorted(outs.items()):
+        if want_arg.data is None:
+            continue
+        if index not in buffers:
+            raise _Fail(f"argument {index} is an output but not a buffer")
+        got = components(want_arg, buffers[index])
+        want = components(want_arg, encode(want_arg))
+        bad = None
+        for k, (g, w) in enumerate(zip(got, want)):
+            fix = corrections.get((index, k))
+            if fix is not None:
+                w = np.array([parse_float(fix[0])]).astype(want.dtype)[0]
+            if not check_value(g, w, want_arg):
+                bad = (f"argument {index}, {want_arg.type_name} component {k}: expected "
+                       f"{describe(w, want_arg.elem)}, got {describe(g, want_arg.elem)}")
+                break
+        if (bad is None) == test.expect_test_fail:
+            problems.append(bad or f"argument {index} matches but the test expects it not to")
+    if problems:
+        raise _Fail("; ".join(problems))
+
+
+# ---- the command line --------------------------------------------------------------------
+def _run_one(job):
+    root, rel = job
+    try:
+        return run_file(Path(root), rel)
+    except Exception as e:     # a runner bug: report it, keep going
+        return FileResult(rel, "fail", f"runner error: {type(e).__name__}: {e}")
+
+
+def main(argv=None) -> int:
+    import argparse
+    import time
+    from concurrent.futures import ProcessPoolExecutor
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from piglit.corpus import corpus_root, list_tests
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("prefixes", nargs="*", help="run only files whose path starts so")
+    p.add_argument("-j", "--jobs", type=int, default=2)
+    p.add_argument("-v", "--verbose", action="store_true", help="list every sub-test")
+    args = p.parse_args(argv)
+    root = corpus_root()
+    files = [f for f in list_tests(root)
+             if not args.prefixes or any(f.startswith(x) for x in args.prefixes)]
+    start = time.perf_counter()
+    with ProcessPoolExecutor(args.jobs) as pool:
+        results = list(pool.map(_run_one, [(str(root), f) for f in files], chunksize=4))
+    files_by = {"pass": 0, "fail": 0, "skip": 0}
+    subs = {"pass": 0, "fail": 0, "skip": 0}
+    for r in results:
+        files_by[r.status] += 1
+        if r.subtests:
+            for k, v in r.counts().items():
+                subs[k] += v
+        else:
+            subs[r.status] += 1
+        if r.status != "pass" or args.verbose:
+            print(f"{r.status.upper():5} {r.path}: {r.message}")
+        if args.verbose:
+            for s in r.subtests:
+                print(f"      {s.status:5} {s.name} {s.message}")
+    print(f"files: {files_by}; sub-tests (a file without [test] counts as one): {subs}; "
+          f"{time.perf_counter() - start:.1f} s")
+    return 1 if files_by["fail"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,232 @@
+"""Barriers, __local memory, work-group functions and async copies.
+
+Every kernel runs under each schedule that accepts it (regions and fibers, or
+fibers alone) and through PoCL; the schedules must agree bit for bit, and
+with PoCL exactly where the kernel's arithmetic is exact (integers, sums in
+the same order), within a small tolerance where PoCL may contract a*b+c into
+an fma.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import cl2c
+from cl2c.loader import LaunchError
+from conftest import kernel_path, kernel_source
+
+SCHEDULES = ("regions", "fibers")
+
+
+def rng(salt=0):
+    return np.random.default_rng(4242 + salt)
+
+
+@pytest.fixture(scope="module", params=SCHEDULES)
+def barriers(request):
+    return request.param, cl2c.Program.from_file(
+        kernel_path("barriers.cl"), options=f"-cl2c-schedule={request.param}").build()
+
+
+def run_both(barriers, pocl, name, gsize, lsize, make_args, exact=True, source="barriers.cl",
+             options=""):
+    """Run kernel ``name`` on cl2c (the fixture's schedule) and PoCL with equal
+    inputs; compare every array argument afterwards."""
+    _, prg = barriers
+    ours, theirs = make_args(), make_args()
+    getattr(prg, name)(gsize, lsize, *ours)
+    pocl(kernel_source(source), name, gsize, lsize, *theirs, options=options)
+    for a, b in zip(ours, theirs):
+        if isinstance(a, np.ndarray):
+            if exact:
+                np.testing.assert_array_equal(a, b)
+            else:
+                np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-5)
+    return ours
+
+
+def test_auto_picks_regions_for_statement_level_barriers():
+    text = cl2c.translate(kernel_source("barriers.cl"), "barriers.cl").c_source
+    for name in ("reduce", "reduce4", "matmul_tiled", "histogram", "scan", "reverse",
+                 "uniform_if", "privates", "async_scale"):
+        assert f" *   {name}: regions (" in text
+
+
+def test_lecture_reduction(barriers, pocl):
+    n, ls = 1 << 14, 128
+    x = rng(1).standard_normal(2 * n).astype(np.float32)
+
+    def args():
+        return [x.copy(), np.zeros(n // ls, np.float32), cl2c.LocalMemory(ls * 4)]
+    got = run_both(barriers, pocl, "reduce", (n,), (ls,), args)
+    ref = (x[:n] + x[n:]).reshape(-1, ls).astype(np.float64).sum(1)
+    np.testing.assert_allclose(got[1], ref, rtol=1e-4, atol=1e-3)
+
+
+def test_float4_reduction_with_kernel_scope_local(barriers, pocl):
+    n = 64 * 32
+    x = rng(2).integers(-1000, 1000, (n, 4)).astype(np.float32)
+
+    def args():
+        return [x.copy(), np.zeros((n // 64, 4), np.float32)]
+    got = run_both(barriers, pocl, "reduce4", (n,), (64,), args)
+    np.testing.assert_array_equal(got[1], x.reshape(-1, 64, 4).sum(1))
+
+
+def test_tiled_matmul(barriers, pocl):
+    n = 96
+    a = rng(3).standard_normal((n, n)).astype(np.float32)
+    b = rng(4).standard_normal((n, n)).astype(np.float32)
+
+    def args():
+        return [a.copy(), b.copy(), np.zeros((n, n), np.float32), np.int32(n)]
+    got = run_both(barriers, pocl, "matmul_tiled", (n, n), (16, 16), args, exact=False)
+    np.testing.assert_allclose(got[2], a @ b, rtol=1e-4, atol=1e-4)
+
+
+def test_histogram_local_and_global_atomics(barriers, pocl):
+    n = 300_000
+    data = rng(5).integers(0, 256, n).astype(np.uint8)
+
+    def args():
+        return [data.copy(), np.int32(n), np.zeros(256, np.uint32)]
+    got = run_both(barriers, pocl, "histogram", (64 * 64,), (64,), args)
+    np.testing.assert_array_equal(got[2], np.bincount(data, minlength=256))
+
+
+@pytest.mark.parametrize("ls", [1, 64, 256])
+def test_prefix_sum_barrier_in_loop(barriers, pocl, ls):
+    n = ls * 8
+    x = rng(6).integers(-100, 100, n).astype(np.int32)
+
+    def args():
+        return [x.copy(), np.zeros(n, np.int32), cl2c.LocalMemory(2 * ls * 4)]
+    got = run_both(barriers, pocl, "scan", (n,), (ls,), args)
+    np.testing.assert_array_equal(got[1], np.cumsum(x.reshape(-1, ls), 1).ravel())
+
+
+def test_barrier_in_helper(barriers, pocl):
+    n, ls = 1024, 32
+    x = np.arange(n, dtype=np.int32)
+
+    def args():
+        return [x.copy(), np.zeros(n, np.int32), cl2c.LocalMemory(ls * 4)]
+    got = run_both(barriers, pocl, "reverse", (n,), (ls,), args)
+    np.testing.assert_array_equal(got[1], x.reshape(-1, ls)[:, ::-1].ravel())
+
+
+def test_barrier_in_uniform_if(barriers, pocl):
+    n, ls = 512, 16
+    x = rng(7).integers(-1000, 1000, n).astype(np.int32)
+
+    def args():
+        return [x.copy(), np.zeros(n, np.int32), cl2c.LocalMemory(ls * 4)]
+    got = run_both(barriers, pocl, "uniform_if", (n,), (ls,), args)
+    groups = x.reshape(-1, ls)
+    ref = np.where((np.arange(n // ls) % 2 == 0)[:, None], np.roll(groups, -1, 1), -groups)
+    np.testing.assert_array_equal(got[1], ref.ravel())
+
+
+def test_privates_across_barriers_and_early_return(barriers, pocl):
+    n, ls = 256, 32
+    x = rng(8).integers(0, 40, n).astype(np.int32)
+
+    def args():
+        return [x.copy(), np.zeros(n, np.float32), cl2c.LocalMemory(ls * 4)]
+    run_both(barriers, pocl, "privates", (n,), (ls,), args)
+
+
+def test_async_copies(barriers, pocl):
+    n, ls = 4096, 64
+    x = rng(9).standard_normal(n).astype(np.float32)
+
+    def args():
+        return [x.copy(), np.zeros(n, np.float32), cl2c.LocalMemory(ls * 4), np.float32(3.0)]
+    got = run_both(barriers, pocl, "async_scale", (n,), (ls,), args)
+    np.testing.assert_array_equal(got[1], (x.reshape(-1, ls)[:, ::-1] * np.float32(3)).ravel())
+
+
+# ---- kernels only fibers can run ----------------------------------------------------------
+@pytest.fixture(scope="module")
+def fibers_only():
+    return "fibers", cl2c.Program.from_file(kernel_path("barriers_fibers.cl")).build()
+
+
+def test_fallback_to_fibers_says_why():
+    text = cl2c.translate(kernel_source("barriers_fibers.cl"), "barriers_fibers.cl").c_source
+    assert "countdown: fibers (a barrier sits in a loop whose trip count is not provably " \
+           "uniform" in text
+    assert "switched: fibers (a barrier sits inside a switch statement" in text
+
+
+def test_forcing_regions_on_a_fibers_kernel_is_an_error():
+    with pytest.raises(cl2c.BuildError, match="kernel 'countdown': the 'regions' schedule "
+                                              "cannot run it"):
+        cl2c.Program.from_file(kernel_path("barriers_fibers.cl"),
+                               options="-cl2c-schedule=regions").build()
+
+
+def test_barrier_in_data_dependent_loop(fibers_only, pocl):
+    n, ls = 256, 32
+
+    def args():
+        return [np.zeros(n, np.int32), cl2c.LocalMemory(4)]
+    got = run_both(fibers_only, pocl, "countdown", (n,), (ls,), args,
+                   source="barriers_fibers.cl")
+    steps = 5 + np.arange(n // ls) % 3
+    np.testing.assert_array_equal(got[0], (steps[:, None] * np.arange(ls)).ravel())
+
+
+def test_barrier_in_switch(fibers_only, pocl):
+    n, ls = 256, 16
+    x = np.arange(n, dtype=np.int32)
+
+    def args():
+        return [x.copy(), np.zeros(n, np.int32), cl2c.LocalMemory(ls * 4)]
+    run_both(fibers_only, pocl, "switched", (n,), (ls,), args, source="barriers_fibers.cl")
+
+
+def test_checking_mode_reports_divergence():
+    prg = cl2c.Program.from_file(kernel_path("barriers_fibers.cl"),
+                                 options="-cl2c-check-barriers").build()
+    out = np.zeros(64, np.int32)
+    with pytest.raises(LaunchError, match=r"kernel 'diverge': barrier divergence: work-item "
+                                          r"\(2,0,0\) finished while work-item \(0,0,0\) "
+                                          r"waits at the barrier at line 45"):
+        prg.diverge((64,), (8,), out, cl2c.LocalMemory(32))
+
+
+# ---- OpenCL C 2.0 work-group functions ----------------------------------------------------
+@pytest.mark.parametrize("schedule", SCHEDULES)
+def test_work_group_functions(schedule):
+    prg = cl2c.Program.from_file(kernel_path("collectives.cl"),
+                                 options=f"-cl-std=CL2.0 -cl2c-schedule={schedule}").build()
+    n, ls = 256, 32
+    x = rng(10).integers(-60, 60, n).astype(np.int32)
+    x[5] = 7
+    f = rng(11).standard_normal(n).astype(np.float32)
+    out = np.zeros(10 * n, np.int32)
+    fout = np.zeros(n, np.float32)
+    prg.collectives((n,), (ls,), x, out, fout, f)
+    g = x.reshape(-1, ls)
+    rows = out.reshape(10, -1, ls)
+    np.testing.assert_array_equal(rows[0], np.repeat(g.sum(1, keepdims=True), ls, 1))
+    np.testing.assert_array_equal(rows[1], np.repeat(g.min(1, keepdims=True), ls, 1))
+    np.testing.assert_array_equal(rows[2], np.repeat(g.max(1, keepdims=True), ls, 1))
+    np.testing.assert_array_equal(rows[3], np.cumsum(g, 1))
+    np.testing.assert_array_equal(rows[4], np.cumsum(g, 1) - g)
+    np.testing.assert_array_equal(rows[5], np.maximum.accumulate(g, 1))
+    excl_min = np.concatenate([np.full((g.shape[0], 1), np.iinfo(np.int32).max),
+                               np.minimum.accumulate(g, 1)[:, :-1]], 1)
+    np.testing.assert_array_equal(rows[6], excl_min)
+    np.testing.assert_array_equal(rows[7], np.repeat(g[:, 3:4], ls, 1))
+    np.testing.assert_array_equal(rows[8], np.repeat((g > -50).all(1, keepdims=True), ls, 1))
+    np.testing.assert_array_equal(rows[9], np.repeat((g == 7).any(1, keepdims=True), ls, 1))
+    np.testing.assert_array_equal(fout.reshape(-1, ls),
+                                  np.repeat(f.reshape(-1, ls).max(1, keepdims=True), ls, 1))
+
+
+def test_work_group_functions_need_cl20():
+    with pytest.raises(cl2c.BuildError, match=r"collectives.cl:8:\d+: error: "
+                                              r"work_group_reduce_add\(\) is an OpenCL C 2.0"):
+        cl2c.Program.from_file(kernel_path("collectives.cl")).build()
