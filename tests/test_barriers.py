@@ -230,3 +230,65 @@ def test_work_group_functions_need_cl20():
     with pytest.raises(cl2c.BuildError, match=r"collectives.cl:8:\d+: error: "
                                               r"work_group_reduce_add\(\) is an OpenCL C 2.0"):
         cl2c.Program.from_file(kernel_path("collectives.cl")).build()
+
+
+# ---- barrier-free kernels restructured by the regions schedule ------------------------------
+@pytest.fixture(scope="module", params=["auto", "loops"])
+def fission(request):
+    return request.param, cl2c.Program.from_file(
+        kernel_path("fission.cl"), options=f"-cl2c-schedule={request.param}").build()
+
+
+def test_fission_choices():
+    text = cl2c.translate(kernel_source("fission.cl"), "fission.cl").c_source
+    assert " *   stencil: regions (no barriers, but a work-group function vectorises better " \
+           "(1 region; 1 guard as loop bounds))" in text
+    assert " *   matmul: regions (" in text and "1 uniform loop around" in text
+    assert " *   early: loops (" in text
+
+
+@pytest.mark.parametrize("local", [(16, 16), (8, 4), None])
+def test_fission_stencil(fission, pocl, local):
+    nx, ny = 80, 48
+    grid = rng(20).standard_normal((ny, nx)).astype(np.float32)
+
+    def args():
+        return [grid.copy(), np.zeros((ny, nx), np.float32), np.int32(nx), np.int32(ny)]
+    run_both(fission, pocl, "stencil", (nx, ny), local, args, source="fission.cl")
+
+
+def test_fission_matmul(fission, pocl):
+    n = 48
+    a = rng(21).standard_normal((n, n)).astype(np.float32)
+    b = rng(22).standard_normal((n, n)).astype(np.float32)
+
+    def args():
+        return [a.copy(), b.copy(), np.zeros((n, n), np.float32), np.int32(n)]
+    got = run_both(fission, pocl, "matmul", (n, n), (8, 8), args, source="fission.cl",
+                   exact=False)
+    np.testing.assert_allclose(got[2], a @ b, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("lo,hi,local", [(3, 40, 16), (-5, 2000, 64), (50, 10, 8), (0, 0, 1)])
+def test_fission_guards(fission, pocl, lo, hi, local):
+    def args():
+        return [np.zeros(1024, np.int32), np.int32(lo), np.int32(hi)]
+    run_both(fission, pocl, "guards", (1024,), (local,), args, source="fission.cl")
+
+
+@pytest.mark.parametrize("stop", [0, 5, 100])
+def test_fission_breaks(fission, pocl, stop):
+    n = 64
+    x = rng(23).integers(0, 64, n).astype(np.int32)
+
+    def args():
+        return [x.copy(), np.zeros(64, np.int32), np.int32(n), np.int32(stop)]
+    run_both(fission, pocl, "breaks", (64,), (16,), args, source="fission.cl")
+
+
+def test_fission_early_return(fission, pocl):
+    x = rng(24).standard_normal(300).astype(np.float32)
+
+    def args():
+        return [x.copy(), np.zeros(256, np.float32), np.int32(200), np.int32(20)]
+    run_both(fission, pocl, "early", (256,), (32,), args, source="fission.cl", exact=False)

@@ -67,17 +67,18 @@ def make_group_function(func: c_ast.FuncDef, params: dict, helpers: dict,
         parts.append(f"{loops} uniform loop{'s' if loops != 1 else ''} around the "
                      f"work-item loops")
     big = [d.name for d in priv.promoted if not isinstance(d.type, c_ast.TypeDecl)]
-    return GroupFunction("; ".join(parts), loops, writer.bounded, big)
+    return GroupFunction("; ".join(parts), loops, writer.bounded, big, writer.done)
 
 
 class GroupFunction:
     """What make_group_function did, for the schedule choice and the comment."""
 
-    def __init__(self, description, loops, bounded, array_privates):
+    def __init__(self, description, loops, bounded, array_privates, done_flags):
         self.description = description
         self.loops = loops                    # uniform loops hoisted over the regions
         self.bounded = bounded                # guards turned into loop bounds
         self.array_privates = array_privates  # private arrays now stored per work-item
+        self.done_flags = done_flags          # work-items that return early are tracked
 
     def __str__(self):
         return self.description

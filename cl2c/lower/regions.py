@@ -590,6 +590,11 @@ class Builder:
                 current = None
                 items.append(self.structure(s))
                 continue
+            if isinstance(s, (c_ast.Break, c_ast.Continue)):
+                # leaves a group-level loop: the whole group leaves it
+                items.append(Once(s))
+                current = None
+                continue
             if any(call_name(n) and call_name(n).startswith(COLLECTIVE_PREFIX)
                    for n in _walk(s)):
                 pre, s = self.collective(s)

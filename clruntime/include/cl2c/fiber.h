@@ -12,6 +12,16 @@
  * ring, so finished work-items no longer take part; the last one to finish switches back to
  * the thread's own context, and run_group returns.
  *
+ * Context switch: fiber_switch.h (hand-written for x86-64 and AArch64; getcontext/
+ * makecontext/swapcontext elsewhere, or everywhere with -DCL2C_FIBER_UCONTEXT).
+ * Measured on the 2-core Zen 3 (gcc 12 -O2, best of 200 runs, tests/c/fiber/): a barrier with
+ * 2 work-items, i.e. one switch, 2.8 ns; with 256 work-items 4-5 ns per work-item per barrier
+ * (the next-but-one stack is prefetched, as 256 stacks do not fit in L1); starting and
+ * finishing a work-item about 20 ns. ucontext: 260-300 ns per switch.
+ * Saving the FPU control words too (-DCL2C_FIBER_SAVE_FPU_CONTROL) makes a switch 6.5 ns.
+ * In a shared object (cl2c's -fPIC build) each barrier also reads the thread state through
+ * one __tls_get_addr call, about +1.5 ns; on x86-64 -mtls-dialect=gnu2 takes that away.
+ *
  * With check != 0 each barrier phase also records the first work-item to reach a barrier
  * (and its line) and the first to finish; a second line, or a finish and a barrier in the
  * same phase, is barrier divergence: the message is kept (cl2c_fiber_last_error) and the
@@ -23,7 +33,7 @@
  * PROT_NONE guard (CL2C_FIBER_GUARD_SIZE, 64 KiB of address space, no memory) below it; the
  * pool is made at the thread's first group, reused by later groups and launches, and remade
  * larger when a bigger group or stack size comes. It is freed when the thread exits (a
- * pthread key destructor; the main thread's pool lives until exit). Stack tops are staggered
+ * pthread key destructor), the main thread's at exit or dlclose. Stack tops are staggered
  * by 64 bytes per work-item so that 256 stacks do not all map to the same L1 sets.
  *
  * Stack size: the stack_size argument, or if it is 0 CL2C_FIBER_STACK_SIZE from the
@@ -529,6 +539,9 @@ __attribute__((noreturn, noinline, cold)) static void cl2c_fb_no_group(void) {
 
 static inline void cl2c_fiber_barrier(int barrier_line) {
     struct cl2c_fb_thread *t = &cl2c_fb_tls;
+    /* In a shared object &cl2c_fb_tls is a __tls_get_addr call, which gcc would rather make
+     * twice than keep the address across a call: hide where the value came from. */
+    __asm__("" : "+r"(t));
     struct cl2c_fb_fiber *f = t->cur;
     if (__builtin_expect(f == NULL, 0)) cl2c_fb_no_group();
     if (__builtin_expect(t->check, 0)) cl2c_fb_check_barrier(t, f, barrier_line);
@@ -537,7 +550,7 @@ static inline void cl2c_fiber_barrier(int barrier_line) {
     t->cur = n;
 #ifdef CL2C_FB_CTX_STACK
     /* 256 stacks do not stay in L1: start loading the saved registers of the work-item
-     * after next now (the one after n is too close when work between barriers is short). */
+     * after next (it halves the cost of a barrier with 256 work-items). */
     __builtin_prefetch(CL2C_FB_CTX_STACK(&n->next->next->ctx));
 #endif
     cl2c_fb_switch(&f->ctx, &n->ctx);

@@ -1,0 +1,63 @@
+// Barrier-free kernels that the regions schedule restructures (uniform loops
+// outside the work-item loop, guards as loop bounds), and some it must not.
+
+__kernel void stencil(__global const float *in, __global float *out, int nx, int ny)
+{
+    int x = get_global_id(0);
+    int y = get_global_id(1);
+    if (x > 0 && x < nx - 1 && y > 0 && y < ny - 1) {
+        int i = y * nx + x;
+        out[i] = 0.25f * (in[i - 1] + in[i + 1] + in[i - nx] + in[i + nx]) - in[i];
+    }
+}
+
+__kernel void matmul(__global const float *A, __global const float *B, __global float *C,
+                     int n)
+{
+    int col = get_global_id(0);
+    int row = get_global_id(1);
+    float acc = 0.0f;
+    for (int k = 0; k < n; k++)
+        acc += A[row * n + k] * B[k * n + col];
+    C[row * n + col] = acc;
+}
+
+// Guards of every comparison form, on the global id, with a uniform bound.
+__kernel void guards(__global int *out, int lo, int hi)
+{
+    size_t g = get_global_id(0);
+    if ((int)g >= lo && hi >= (int)g && g + 0 <= 1000u)
+        out[g] = 1;
+    if (g < 7)
+        out[g] += 10;
+}
+
+// A uniform loop with a break under a uniform condition, and a varying one.
+__kernel void breaks(__global const int *in, __global int *out, int n, int stop)
+{
+    int gid = get_global_id(0);
+    int acc = 0;
+    for (int k = 0; k < n; ++k) {
+        if (k == stop)
+            break;
+        acc += in[k] * (gid + 1);
+    }
+    for (int k = 0; k < n; ++k) {
+        if (in[k] == gid)
+            break;
+        acc += 1;
+    }
+    out[gid] = acc;
+}
+
+// An early return before a uniform loop: stays on the loops schedule.
+__kernel void early(__global const float *in, __global float *out, int n, int m)
+{
+    int gid = get_global_id(0);
+    if (gid >= n)
+        return;
+    float s = 0.0f;
+    for (int k = 0; k < m; ++k)
+        s += in[gid + k];
+    out[gid] = s;
+}
