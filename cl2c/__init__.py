@@ -2,14 +2,26 @@
 __version__ = "0.1.0"
 
 from .diagnostics import BuildError, Diagnostic  # noqa: E402
-from .pipeline import translate  # noqa: E402
 
 __all__ = ["BuildError", "Diagnostic", "translate", "Program", "Kernel", "LocalMemory",
-           "KernelArgError", "LaunchError", "cltypes", "__version__"]
+           "KernelArgError", "LaunchError", "cltypes", "load", "__version__"]
+
+
+def load(module_name: str):
+    """The kernels compiled into a package's extension module at build time
+    (``setup(cl2c_modules=["pkg/kernels.cl:pkg.kernels"])``), as a built
+    :class:`Program`: ``cl2c.load("pkg.kernels").saxpy(n, None, x, y, 2.0)``.
+    Needs no C compiler and translates nothing."""
+    from .aot import load as _load
+    return _load(module_name)
 
 
 def __getattr__(name):
-    # The loader imports numpy and cffi: only when asked for.
+    # The translator (pycparser & co.) and the loader (numpy, cffi): only when
+    # asked for, so that cl2c.load() imports neither the translator nor a compiler.
+    if name == "translate":
+        from .pipeline import translate
+        return translate
     if name in ("Program", "Kernel", "LocalMemory", "KernelArgError", "LaunchError"):
         from . import loader
         return getattr(loader, name)

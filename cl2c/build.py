@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib.machinery
 import importlib.util
 import os
+import platform
 import shutil
 import sys
 import tempfile
@@ -21,7 +22,13 @@ from .diagnostics import BuildError, Diagnostic
 from .resources import runtime_include_dir
 
 CFLAGS = ["-std=c11", "-O3", "-march=native", "-fopenmp", "-fno-strict-aliasing",
-          "-Wno-unused-function", "-Wno-unknown-pragmas"]
+          "-Wno-unused-function", "-Wno-unknown-pragmas",
+          # a frame larger than a fiber stack's guard page cannot jump over it
+          "-fstack-clash-protection"]
+if platform.machine() in ("x86_64", "AMD64"):
+    # fibers read their thread's state at every barrier: the TLS descriptor
+    # dialect makes that a load instead of a __tls_get_addr call (-1.5 ns)
+    CFLAGS.append("-mtls-dialect=gnu2")
 LDFLAGS = ["-fopenmp"]
 
 CDEF = """

@@ -18,10 +18,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import types as ty
-from .build import build_extension
 from .cltypes import SCALARS
 from .diagnostics import BuildError
-from .pipeline import translate
 
 
 class KernelArgError(TypeError, ValueError):
@@ -84,6 +82,12 @@ class Program:
 
     def build(self, options: str | list[str] | None = None) -> "Program":
         """Translate and compile (or load from the cache). Raises BuildError."""
+        # The translator and the compiler only when building: cl2c.load() needs neither.
+        from .build import build_extension
+        from .pipeline import translate
+        if self.source is None:
+            raise RuntimeError(f"program '{self.filename}' was loaded precompiled (cl2c.load);"
+                               f" it has no source to build")
         if options is not None:
             self.options = options
         start = time.perf_counter()
@@ -95,6 +99,17 @@ class Program:
         self.build_seconds = time.perf_counter() - start
         return self
 
+    @classmethod
+    def _from_compiled(cls, module, kernel_models, filename: str) -> "Program":
+        """A built program from an extension module compiled ahead of time
+        (cl2c.load); kernel_models describe its kernels as KernelModels do."""
+        prg = cls(None, filename=filename)
+        prg._module = module
+        prg._kernels = {k.name: Kernel(prg, k) for k in kernel_models}
+        prg.build_seconds = 0.0
+        prg.from_cache = False
+        return prg
+
     @property
     def kernel_names(self) -> list[str]:
         self._require_built()
@@ -103,6 +118,9 @@ class Program:
     @property
     def c_source(self) -> str:
         self._require_built()
+        if self._translation is None:
+            raise RuntimeError(f"program '{self.filename}' was loaded precompiled (cl2c.load);"
+                               f" its C source is not kept")
         return self._translation.c_source
 
     def kernel(self, name: str) -> "Kernel":

@@ -123,6 +123,7 @@ class _Writer:
         items = _snippet(code)
         for d in items:
             d.funcspec = ["CL2C_UNUSED"]
+        items.insert(0, cn.ident("CL2C_GROUP_COPY"))
         arrays = []    # (name, element Typename)
         for d in self.priv.promoted:
             arrays.append((d.name, _typename(d.type)))
@@ -265,17 +266,21 @@ class _Writer:
         if self.done:
             head += _snippet(f"if (cl2c_done[{INDEX}]) continue;")
         tail = [c_ast.Label(label, c_ast.EmptyStatement())] if label else []
+        bases = self._affine_ids(stmts)
+        # The work-item loop counts in int (a group holds at most 4096 work-items):
+        # ids then stay affine in it, and the compiler sees contiguous accesses.
         inner = c_ast.For(
-            c_ast.DeclList([_snippet("size_t cl2c_l0 = 0;")[0]]),
-            c_ast.BinaryOp("<", cn.ident("cl2c_l0"), cn.ident("cl2c_hi") if hi else
-                           cn.ident("cl2c_ls0")),
+            c_ast.DeclList([_snippet("int cl2c_l0 = 0;")[0]]),
+            c_ast.BinaryOp("<", cn.ident("cl2c_l0"), _int(cn.ident("cl2c_hi") if hi else
+                                                          cn.ident("cl2c_ls0"))),
             c_ast.UnaryOp("++", cn.ident("cl2c_l0")),
             c_ast.Compound(head + stmts + tail))
         bounds = []
         if hi:
-            inner.init.decls[0].init = cn.ident("cl2c_lo")
+            inner.init.decls[0].init = _int(cn.ident("cl2c_lo"))
             bounds = _snippet("const size_t cl2c_lo = 0, cl2c_hi = 0;")
             bounds[0].init, bounds[1].init = lo, hi
+        bounds += bases
         simd = self.simd and not any("atom" in (call_name(n) or "") for s in stmts
                                      for n in _walk(s))
         loop = bounds + ([c_ast.Pragma("omp simd"), inner] if simd else [inner])
@@ -290,6 +295,30 @@ class _Writer:
                          " for (size_t cl2c_l1 = 0; cl2c_l1 < cl2c_ls1; ++cl2c_l1) {}")[0]
         outer.stmt.stmt = c_ast.Compound(loop)
         return [outer]
+
+    def _affine_ids(self, stmts) -> list:
+        """``int x = get_global_id(0)`` at the head of a region becomes ``int x =
+        x__base + cl2c_l0``, x__base computed once before the loop: a signed sum
+        the compiler may assume does not wrap, unlike a truncated size_t."""
+        bases = []
+        for i, d in enumerate(stmts):
+            if not isinstance(d, c_ast.Decl):
+                break
+            if d.init is None or not _is_signed_int_decl(d) or d.name in self.priv.assigned:
+                continue
+            base = self._affine(d.init, [])
+            if base is None:
+                continue
+            name = f"{d.name}__base"
+            decl = copy.deepcopy(d)
+            _set_name(decl, name)
+            decl.type.quals = ["const"]
+            decl.funcspec = ["CL2C_UNUSED"]
+            decl.init = c_ast.Cast(_typename(d.type), base)
+            bases.append(decl)
+            d = stmts[i] = copy.deepcopy(d)     # the original also defines recomputations
+            d.init = c_ast.BinaryOp("+", cn.ident(name), cn.ident("cl2c_l0"))
+        return bases
 
     def _top_returns(self, stmts):
         return [s for s in stmts if isinstance(s, c_ast.Return)]
@@ -349,6 +378,10 @@ class _Writer:
         """Does ``e`` not depend on the local id 0 (so it can guard the whole
         loop over it)? Uniform values and ids of dimensions 1 and 2."""
         for n in _walk(e):
+            if isinstance(n, c_ast.ID) and n.name in ("cl2c_l0", INDEX, "CL2C_WI") and \
+                    not any(call_name(m) for m in [e]):
+                if n.name != "CL2C_WI":
+                    return False
             if isinstance(n, c_ast.ID) and self._value_of(n.name, self._lead) is not None:
                 if not self._l0_invariant(self._value_of(n.name, self._lead)):
                     return False
@@ -485,6 +518,20 @@ def _is_int_typename(t) -> bool:
     inner = t.type if isinstance(t, c_ast.Typename) else t
     return isinstance(inner, c_ast.TypeDecl) and isinstance(inner.type, c_ast.IdentifierType) \
         and all(n in _INT_TYPES for n in inner.type.names)
+
+
+_SIGNED = {"int", "short", "long", "char", "signed", "ptrdiff_t", "cl2c_long", "cl2c_short",
+           "cl2c_char", "intptr_t"}
+
+
+def _is_signed_int_decl(d) -> bool:
+    return isinstance(d.type, c_ast.TypeDecl) and isinstance(d.type.type, c_ast.IdentifierType) \
+        and all(n in _SIGNED for n in d.type.type.names)
+
+
+def _int(e):
+    return c_ast.Cast(c_ast.Typename(None, [], None, c_ast.TypeDecl(
+        None, [], None, c_ast.IdentifierType(["int"]))), e)
 
 
 def _is_int_decl(d) -> bool:

@@ -51,7 +51,7 @@ set(CL2C_INCLUDE_DIR "${_cl2c_include}" CACHE PATH "cl2c's runtime headers" FORC
 
 execute_process(COMMAND ${CL2C_EXECUTABLE} --version OUTPUT_VARIABLE _cl2c_version
                 RESULT_VARIABLE _cl2c_status OUTPUT_STRIP_TRAILING_WHITESPACE)
-string(REGEX MATCH "[0-9]+(\\.[0-9]+)*" cl2c_VERSION "${_cl2c_version}")
+string(REGEX REPLACE ".*version ([0-9][^ \n]*).*" "\\1" cl2c_VERSION "${_cl2c_version}")
 
 find_library(CL2C_MATH_LIBRARY m)
 mark_as_advanced(CL2C_MATH_LIBRARY CL2C_INCLUDE_DIR)
@@ -92,8 +92,6 @@ function(cl2c_add_kernels target)
   set(_dir "${CMAKE_CURRENT_BINARY_DIR}/cl2c/${target}")
   file(MAKE_DIRECTORY "${_dir}")
   get_property(_stems TARGET "${target}" PROPERTY CL2C_KERNEL_STEMS)
-  cmake_policy(PUSH)
-  cmake_policy(SET CMP0116 NEW)   # depfile paths relative to this directory
   foreach(_file IN LISTS _cl2c_UNPARSED_ARGUMENTS)
     get_filename_component(_source "${_file}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
     if(NOT EXISTS "${_source}")
@@ -105,6 +103,8 @@ function(cl2c_add_kernels target)
                           "generated ${_stem}.c would be one file. Rename one.")
     endif()
     list(APPEND _stems "${_stem}")
+    cmake_policy(PUSH)
+    cmake_policy(SET CMP0116 NEW)   # depfile paths relative to this directory
     add_custom_command(
       OUTPUT "${_dir}/${_stem}.c" "${_dir}/${_stem}.h"
       COMMAND ${_command} ${_cl2c_OPTIONS} "${_source}"
@@ -114,11 +114,11 @@ function(cl2c_add_kernels target)
       DEPFILE "${_dir}/${_stem}.d"
       COMMENT "cl2c: translating ${_file}"
       VERBATIM COMMAND_EXPAND_LISTS)
+    cmake_policy(POP)
     set_source_files_properties("${_dir}/${_stem}.c" PROPERTIES
       COMPILE_OPTIONS "$<$<C_COMPILER_ID:GNU,Clang,AppleClang>:-fno-strict-aliasing>")
     target_sources("${target}" PRIVATE "${_dir}/${_stem}.c" "${_dir}/${_stem}.h")
   endforeach()
-  cmake_policy(POP)
   set_property(TARGET "${target}" PROPERTY CL2C_KERNEL_STEMS "${_stems}")
 
   target_include_directories("${target}" PRIVATE "${_dir}" "${CL2C_INCLUDE_DIR}")

@@ -557,18 +557,22 @@ def _aligned_bytes(nbytes: int, align: int = 128) -> np.ndarray:
     return raw[offset:offset + nbytes]
 
 
-def _pointee_dtype(type_name: str) -> np.dtype:
-    """The dtype cl2c's loader wants for a pointer parameter (``float4*`` -> float32)."""
+def _pointee_dtype(kernel, index: int) -> tuple[np.dtype, int]:
+    """The dtype cl2c's loader wants for a pointer parameter (``float4*`` -> float32),
+    and the byte size the buffer must be a multiple of (one pointee)."""
     from cl2c import cltypes
-    base = type_name.rstrip("*").strip()
-    if base in _DTYPES:
-        return np.dtype(_DTYPES[base])
+    from cl2c import types as ty
+    base = kernel.arg_info[index].type_name.rstrip("*").strip()
     m = re.fullmatch(_TYPE, base)
     if m:
-        return np.dtype(_DTYPES[m.group(1)])
+        dt = np.dtype(_DTYPES[m.group(1)])
+        width = int(m.group(2) or 1)
+        return dt, dt.itemsize * (4 if width == 3 else width)
     if base in cltypes.SCALARS and base != "bool":
-        return np.dtype(cltypes.SCALARS[base])
-    return np.dtype(np.uint8)
+        dt = np.dtype(cltypes.SCALARS[base])
+        return dt, dt.itemsize
+    # Structs and unions: bytes, a whole number of them (the kernel's own view).
+    return np.dtype(np.uint8), max(1, ty.type_size(kernel._params[index].type.pointee))
 
 
 def _run_test(prg, cfg: Config, test: Test, rel: str, number: int) -> None:
@@ -607,10 +611,9 @@ def _run_test(prg, cfg: Config, test: Test, rel: str, number: int) -> None:
             if a.data is None:
                 args.append(None)
                 continue
-            dt = _pointee_dtype(info.type_name)
+            dt, unit = _pointee_dtype(kernel, i)
             nbytes = max(a.nbytes, (outs[i].nbytes if i in outs else 0))
-            padded = -(-nbytes // 64) * 64
-            raw = _aligned_bytes(padded)
+            raw = _aligned_bytes(-(-nbytes // unit) * unit)
             raw[:] = POISON
             if i in ins:
                 raw[:ins[i].nbytes] = encode(ins[i], seed + i)

@@ -125,10 +125,17 @@
 /* The body of one work-item. */
 typedef void (*cl2c_fiber_fn)(void *ctx, size_t l0, size_t l1, size_t l2);
 
+/* Runs fn(ctx, l0, l1, l2) for every local id of an ls0 x ls1 x ls2 group, each work-item a
+ * fiber, on the calling thread; returns 0 or one of the negative codes above.
+ * stack_size: bytes per work-item, 0 for the default. check: detect barrier divergence. */
 static inline int cl2c_fiber_run_group(const char *kernel_name, cl2c_fiber_fn fn, void *ctx,
                                        size_t ls0, size_t ls1, size_t ls2,
                                        size_t stack_size, int check);
+/* Called by a work-item, at any call depth: waits until every unfinished work-item of the
+ * group has reached a barrier. barrier_line names the barrier in divergence messages. */
 static inline void cl2c_fiber_barrier(int barrier_line);
+/* The message of the last failure of run_group on this thread ("" if none; a success does
+ * not clear it). Read it on the thread that got the error code. */
 static inline const char *cl2c_fiber_last_error(void);
 
 /* ------------------------------------------------------------------ implementation -- */

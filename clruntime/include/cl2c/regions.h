@@ -18,8 +18,13 @@
 #include "scalars.h"
 #include "workitem.h"
 
-/* A work-group function takes the group, not a work-item. */
-#define CL2C_GROUP_PARAMS const cl2c_workitem *cl2c_wi
+/* A work-group function takes the group, not a work-item. It works on a copy
+ * of it (CL2C_GROUP_COPY): a local the kernel's stores cannot alias, so the
+ * compiler keeps ids and sizes in registers across the work-item loops. */
+#define CL2C_GROUP_PARAMS const cl2c_workitem *cl2c_group_in
+#define CL2C_GROUP_COPY                                                             \
+    const cl2c_workitem cl2c_group = *cl2c_group_in;                               \
+    const cl2c_workitem *const cl2c_wi = &cl2c_group
 
 /* The calling thread's scratch block of at least `bytes` bytes, 64-byte aligned
  * (NULL-free: an allocation failure aborts, as a stack overflow would). */

@@ -17,11 +17,23 @@
     CL2C_INLINE int cl2c_isfinite_##T(cl2c_##T x) { return isfinite(x) != 0; }         \
     CL2C_INLINE int cl2c_isinf_##T(cl2c_##T x) { return isinf(x) != 0; }               \
     CL2C_INLINE int cl2c_isnan_##T(cl2c_##T x) { return isnan(x) != 0; }               \
-    CL2C_INLINE int cl2c_isnormal_##T(cl2c_##T x) { return isnormal(x) != 0; }         \
-    CL2C_INLINE int cl2c_signbit_##T(cl2c_##T x) { return signbit(x) != 0; }
+    CL2C_INLINE int cl2c_isnormal_##T(cl2c_##T x) { return isnormal(x) != 0; }
 
 CL2C_RELATIONAL_FUNCS(float)
 CL2C_RELATIONAL_FUNCS(double)
+
+/* signbit reads the bit itself: GCC 12 crashes (an internal compiler error) when it
+ * vectorises its own signbit() over float2 in a simd loop. */
+CL2C_INLINE int cl2c_signbit_float(cl2c_float x) {
+    uint32_t u;
+    memcpy(&u, &x, sizeof u);
+    return (int)(u >> 31);
+}
+CL2C_INLINE int cl2c_signbit_double(cl2c_double x) {
+    uint64_t u;
+    memcpy(&u, &x, sizeof u);
+    return (int)(u >> 63);
+}
 
 /* any/all test the sign bit of each component; scalars test their own. */
 #define CL2C_ANY_ALL_SCALAR(T)                                                         \
