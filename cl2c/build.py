@@ -24,7 +24,10 @@ from .resources import runtime_include_dir
 CFLAGS = ["-std=c11", "-O3", "-march=native", "-fopenmp", "-fno-strict-aliasing",
           "-Wno-unused-function", "-Wno-unknown-pragmas",
           # a frame larger than a fiber stack's guard page cannot jump over it
-          "-fstack-clash-protection"]
+          "-fstack-clash-protection",
+          # Python's own CFLAGS carry -fwrapv, which makes int indices wrap: loops
+          # indexed by int then cannot be proven contiguous (gathers instead of loads)
+          "-fno-wrapv"]
 if platform.machine() in ("x86_64", "AMD64"):
     # fibers read their thread's state at every barrier: the TLS descriptor
     # dialect makes that a load instead of a __tls_get_addr call (-1.5 ns)

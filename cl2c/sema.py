@@ -731,18 +731,67 @@ class Analyzer(c_ast.NodeVisitor):
                 self.error(f"invalid reinterpretation '{name}' of '{arg_types[0]}'", node)
             self.module.calls[id(node)] = Call("as", name, None, target, tuple(arg_types))
             return target
+        m = re.fullmatch(r"v(load|store)(a?)_half(\d*)(_rte|_rtz|_rtp|_rtn)?", name)
+        if m:
+            return self.half_load_store(node, name, m, arg_types)
         m = re.fullmatch(r"vload(\d+)", name)
         if m and len(args) == 2 and isinstance(arg_types[1], ty.Pointer):
             n = int(m.group(1))
-            t = ty.Vector(arg_types[1].pointee, n)
+            elem = arg_types[1].pointee
+            if n not in ty.VECTOR_WIDTHS or elem not in ty.VECTOR_ELEMENTS or \
+                    not self._is_offset(arg_types[0]):
+                self.error(f"no matching function for call to '{name}({arg_types[0]}, "
+                           f"{arg_types[1]})'", node)
+            t = ty.Vector(elem, n)
             self.module.calls[id(node)] = Call("vload", name, None, t, tuple(arg_types))
             return t
         m = re.fullmatch(r"vstore(\d+)", name)
         if m and len(args) == 3 and isinstance(arg_types[2], ty.Pointer):
+            data, ptr = arg_types[0], arg_types[2]
+            if data != ty.Vector(ptr.pointee, int(m.group(1))) or \
+                    not self._is_offset(arg_types[1]):
+                self.error(f"no matching function for call to '{name}({data}, "
+                           f"{arg_types[1]}, {ptr})'", node)
+            self._check_store_pointer(node, name, ptr)
             self.module.calls[id(node)] = Call("vstore", name, None, arg_types[0],
                                                tuple(arg_types))
             return ty.VOID
         self.error(f"'{name}' is not supported yet", node)
+
+    @staticmethod
+    def _is_offset(t) -> bool:
+        return t.is_integer and t.is_scalar
+
+    def _check_store_pointer(self, node, name, ptr: ty.Pointer):
+        if ptr.space == "constant":
+            self.error(f"'{name}' cannot store to the __constant address space", node)
+        if ptr.const:
+            self.error(f"'{name}' cannot store through a pointer to const", node)
+
+    def half_load_store(self, node, name, m, arg_types):
+        """vload_half[n], vloada_half[n], vstore_half[n][_rtX] and vstorea_half[n][_rtX]
+        (spec 6.12.7): half as a storage type, converted to and from float or double."""
+        store, n = m.group(1) == "store", int(m.group(3) or 1)
+        if n not in (1,) + ty.VECTOR_WIDTHS or (m.group(4) and not store):
+            self.error(f"implicit declaration of function '{name}' is invalid in OpenCL",
+                       node)
+        shown = ", ".join(str(t) for t in arg_types)
+        ptr = arg_types[-1] if arg_types else None
+        if len(arg_types) != (3 if store else 2) or not isinstance(ptr, ty.Pointer) or \
+                ptr.pointee != ty.HALF or not self._is_offset(arg_types[-2]):
+            self.error(f"no matching function for call to '{name}({shown})'", node)
+        if not store:
+            result = ty.vector_of(ty.FLOAT, n)
+            self.module.calls[id(node)] = Call("vload_half", name, None, result,
+                                               tuple(arg_types))
+            return result
+        data = arg_types[0]
+        if ty.width(data) != n or ty.scalar_of(data) not in (ty.FLOAT, ty.DOUBLE):
+            self.error(f"no matching function for call to '{name}({shown})': the data must "
+                       f"be float{n if n > 1 else ''} or double{n if n > 1 else ''}", node)
+        self._check_store_pointer(node, name, ptr)
+        self.module.calls[id(node)] = Call("vstore_half", name, None, data, tuple(arg_types))
+        return ty.VOID
 
     def match(self, row: bi.Builtin, args: list[ty.Type]):
         """(result type, generic type) if ``args`` fit ``row``, else None."""
@@ -1130,12 +1179,13 @@ class _WriteFinder(c_ast.NodeVisitor):
     def visit_FuncCall(self, node):
         call = self.module.calls.get(id(node))
         for a in (node.args.exprs if node.args else []):
-            if call is not None and call.kind in ("builtin", "convert", "as", "vload"):
+            if call is not None and call.kind in ("builtin", "convert", "as", "vload",
+                                                  "vload_half"):
                 if call.kind == "builtin" and any(p.endswith("*") for p in call.row.params):
                     self._escape(a)
                 continue
             self._escape(a)
-        if call is not None and call.kind == "vstore":
+        if call is not None and call.kind in ("vstore", "vstore_half"):
             self._escape(node.args.exprs[2])
         self.generic_visit(node)
 

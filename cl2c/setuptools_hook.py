@@ -23,10 +23,13 @@ from __future__ import annotations
 import os
 import re
 
-# The flags of cl2c.build, made portable.
-CFLAGS = ["-std=c11", "-O3", "-fopenmp", "-fno-strict-aliasing", "-Wno-unused-function",
-          "-Wno-unknown-pragmas"]
-LDFLAGS = ["-fopenmp"]
+
+def portable_flags() -> tuple[list[str], list[str]]:
+    """(compile, link) flags: those of cl2c.build, less the ones for this very CPU."""
+    from .build import CFLAGS, LDFLAGS
+    native = ("-march=", "-mtune=", "-mcpu=")
+    return [f for f in CFLAGS if not f.startswith(native)], list(LDFLAGS)
+
 
 _PLACEHOLDER = "$CL2C_PLACEHOLDER.c"
 _MODULE = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$")
@@ -76,13 +79,14 @@ def cl2c_modules(dist, attr, value) -> None:
     from .resources import runtime_include_dir
     entries = [value] if isinstance(value, (str, dict)) else list(value or [])
     specs = [_spec(e) for e in entries]
+    cflags, ldflags = portable_flags()
     if dist.ext_modules is None:
         dist.ext_modules = []
     for spec in specs:
         ext = Extension(spec.module, sources=[_PLACEHOLDER],
                         include_dirs=[str(runtime_include_dir())],
-                        extra_compile_args=CFLAGS + spec.extra_compile_args,
-                        extra_link_args=LDFLAGS, depends=[spec.source])
+                        extra_compile_args=cflags + spec.extra_compile_args,
+                        extra_link_args=ldflags, depends=[spec.source])
         ext._cl2c_spec = spec
         dist.ext_modules.append(ext)
     dist.cmdclass["build_ext"] = _build_ext_class(dist.cmdclass.get("build_ext"))
@@ -145,4 +149,4 @@ def generate(spec: _Spec, build_temp: str) -> tuple[str, list[str]]:
     return c_file, list(tr.preprocessed.dependencies)
 
 
-__all__ = ["cl2c_modules", "generate", "CFLAGS", "LDFLAGS"]
+__all__ = ["cl2c_modules", "generate", "portable_flags"]

@@ -245,6 +245,7 @@ def test_fission_choices():
            "(1 region; 1 guard as loop bounds))" in text
     assert " *   matmul: regions (" in text and "1 uniform loop around" in text
     assert " *   early: loops (" in text
+    assert "1 grid-stride loop interchanged" in text
 
 
 @pytest.mark.parametrize("local", [(16, 16), (8, 4), None])
@@ -292,3 +293,13 @@ def test_fission_early_return(fission, pocl):
     def args():
         return [x.copy(), np.zeros(256, np.float32), np.int32(200), np.int32(20)]
     run_both(fission, pocl, "early", (256,), (32,), args, source="fission.cl", exact=False)
+
+
+@pytest.mark.parametrize("n", [1, 1000, 4096, 5000])
+def test_fission_grid_stride(fission, pocl, n):
+    x = rng(25).integers(-1000, 1000, n).astype(np.int32)
+
+    def args():
+        return [x.copy(), np.zeros(n, np.int32), np.int32(n)]
+    got = run_both(fission, pocl, "gridstride", (512,), (64,), args, source="fission.cl")
+    np.testing.assert_array_equal(got[1], 3 * x + np.arange(n) % 512 % 64)

@@ -386,7 +386,32 @@ class ExpressionLowering(Transformer):
             t = call.generic
             self.need("CL2C_VLOADSTORE", t.elem.name, t.n)
             return cn.call(f"cl2c_vstore{t.n}_{t.elem.name}", *lowered, coord=node.coord)
+        if call.kind in ("vload_half", "vstore_half"):
+            return cn.call(self.half_load_store(call), *lowered, coord=node.coord)
         raise UnsupportedError(f"{call.name}() is not supported yet")
+
+    def half_load_store(self, call) -> str:
+        """The runtime function of a vload_half/vstore_half call (vloadstore.h), named
+        after the call (cl2c_vstorea_half3_rtz_double), instantiated here."""
+        t = call.generic
+        n = ty.width(t)
+        aligned = call.name.startswith(("vloada", "vstorea"))
+        stride = 4 if aligned and n == 3 else n
+        if call.kind == "vload_half":
+            name = f"cl2c_{call.name}"
+            if n == 1:
+                self.need("CL2C_VLOAD_HALF1", name)
+            else:
+                self.need("CL2C_VLOAD_HALFN", name, n, stride)
+            return name
+        elem = ty.scalar_of(t).name
+        name = f"cl2c_{call.name}_{elem}"
+        mode = _ROUNDING_MODES.get(call.name[-4:], 0)
+        if n == 1:
+            self.need("CL2C_VSTORE_HALF1", name, elem, mode)
+        else:
+            self.need("CL2C_VSTORE_HALFN", name, elem, n, stride, mode)
+        return name
 
     def builtin(self, node, call, args, arg_types):
         row, t = call.row, call.generic

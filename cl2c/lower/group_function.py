@@ -16,7 +16,7 @@ from . import cnodes as cn
 from .regions import (COUNT, INDEX, LID, Analysis, Builder, Collective, GroupIf, GroupLoop,
                       NeedFibers, Once, Privates, Region, _at, _escaping_jumps, _ids,
                       _replace_child, _stmts, _walk, call_name, inline_sync_calls,
-                      rename_locals)
+                      interchange_grid_stride_loops, rename_locals)
 
 _TYPEDEFS = ("typedef int size_t; typedef int ptrdiff_t; typedef int cl2c_workitem; "
              "typedef int cl2c_uint;")
@@ -44,6 +44,7 @@ def make_group_function(func: c_ast.FuncDef, params: dict, helpers: dict,
     inline_sync_calls(body, helpers)
     taken = {p.name for p in func.decl.type.args.params if getattr(p, "name", None)}
     rename_locals(body, taken | set(helpers))
+    strided = interchange_grid_stride_loops(body) if hoist_loops else 0
     an = Analysis(body, set(params), hoist_loops)
     builder = Builder(an)
     items = builder.build(_stmts(body))
@@ -66,6 +67,8 @@ def make_group_function(func: c_ast.FuncDef, params: dict, helpers: dict,
     if loops:
         parts.append(f"{loops} uniform loop{'s' if loops != 1 else ''} around the "
                      f"work-item loops")
+    if strided:
+        parts.append(f"{strided} grid-stride loop{'s' if strided != 1 else ''} interchanged")
     big = [d.name for d in priv.promoted if not isinstance(d.type, c_ast.TypeDecl)]
     return GroupFunction("; ".join(parts), loops, writer.bounded, big, writer.done)
 
@@ -357,7 +360,8 @@ class _Writer:
         for t in _conjuncts(guard.cond):
             b = self._affine_bound(t, lead)
             if b is not None:
-                (los if b[0] == "lo" else his).append(b[1])
+                for kind, value in b:
+                    (los if kind == "lo" else his).append(value)
             elif self._l0_invariant(t):
                 outer.append(t)
             else:
@@ -430,8 +434,8 @@ class _Writer:
         return e
 
     def _affine_bound(self, t, lead):
-        """For ``X op U`` with X = l0 + B: ("lo"|"hi", U - B [+ 1]) as ptrdiff_t."""
-        if not isinstance(t, c_ast.BinaryOp) or t.op not in ("<", "<=", ">", ">="):
+        """For ``X op U`` with X = l0 + B: [("lo"|"hi", U - B [+ 1])] as ptrdiff_t."""
+        if not isinstance(t, c_ast.BinaryOp) or t.op not in ("<", "<=", ">", ">=", "=="):
             return None
         op, x, u = t.op, t.left, t.right
         base = self._affine(x, lead)
@@ -440,19 +444,22 @@ class _Writer:
             if base is None:
                 return None
             x, u = u, x
-            op = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}[op]
+            op = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "=="}[op]
         if not self._integer_uniform(u):
             return None
         diff = c_ast.BinaryOp("-", c_ast.Cast(_ptrdiff(), copy.deepcopy(u)),
                               c_ast.Cast(_ptrdiff(), base))
         one = cn.const_int(1)
+        plus_one = c_ast.BinaryOp("+", copy.deepcopy(diff), one)
         if op == "<":
-            return "hi", diff
+            return [("hi", diff)]
         if op == "<=":
-            return "hi", c_ast.BinaryOp("+", diff, one)
+            return [("hi", plus_one)]
         if op == ">":
-            return "lo", c_ast.BinaryOp("+", diff, one)
-        return "lo", diff
+            return [("lo", plus_one)]
+        if op == "==":
+            return [("lo", diff), ("hi", plus_one)]
+        return [("lo", diff)]
 
     def _affine(self, x, lead):
         """B (an expression valid at group level) if ``x`` == cl2c_l0 + B."""
@@ -462,6 +469,11 @@ class _Writer:
             x = x.expr
         if isinstance(x, c_ast.ID) and self._value_of(x.name, lead) is not None:
             return self._affine(self._value_of(x.name, lead), lead)
+        if isinstance(x, c_ast.BinaryOp) and x.op == "+":
+            for a, b in ((x.left, x.right), (x.right, x.left)):
+                base = self._affine(a, lead)
+                if base is not None and self._integer_uniform(b):
+                    return c_ast.BinaryOp("+", copy.deepcopy(b), base)
         name = call_name(x)
         if name in ("cl2c_get_local_id", "cl2c_get_global_id"):
             args = x.args.exprs

@@ -5,7 +5,8 @@ foreach(_cl2c_init "${CMAKE_CURRENT_LIST_DIR}/../../__init__.py"        # instal
                    "${CMAKE_CURRENT_LIST_DIR}/../../cl2c/__init__.py")  # source checkout
   if(NOT PACKAGE_VERSION AND EXISTS "${_cl2c_init}")
     file(STRINGS "${_cl2c_init}" _cl2c_line REGEX "^__version__ = ")
-    string(REGEX REPLACE "^__version__ = [\"']([^\"']*)[\"'].*" "\\1" PACKAGE_VERSION "${_cl2c_line}")
+    string(REGEX REPLACE "^__version__ = [\"']([^\"']*)[\"'].*" "\\1"
+           PACKAGE_VERSION "${_cl2c_line}")
   endif()
 endforeach()
 if(NOT PACKAGE_VERSION)

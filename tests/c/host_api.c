@@ -26,7 +26,7 @@ static void metadata(void)
 {
     check(cl2c_program_scale.num_kernels == 2, "scale.cl has two kernels");
     check(strcmp(cl2c_program_scale.source, "scale.cl") == 0, "program source name");
-    check(cl2c_program_offsets.num_kernels == 1, "offsets.cl has one kernel");
+    check(cl2c_program_offsets.num_kernels == 2, "offsets.cl has two kernels");
 
     const cl2c_kernel_info *axpb = cl2c_find_kernel(&cl2c_program_scale, "axpb");
     check(axpb == &cl2c_info_axpb, "cl2c_find_kernel finds axpb");
@@ -55,6 +55,9 @@ static void metadata(void)
               strcmp(grid->args[2].type_name, "int*") == 0,
           "grid argument 2 is a __local int*, passed as its size");
     check(grid->launch == cl2c_argv_grid, "grid launches through cl2c_argv_grid");
+    const cl2c_kernel_info *rev = cl2c_find_kernel(&cl2c_program_offsets, "group_reverse");
+    check(rev == &cl2c_info_group_reverse && strcmp(rev->schedule, "loops") != 0,
+          "group_reverse (a barrier) has a work-group schedule other than loops");
 }
 
 static void launches(void)

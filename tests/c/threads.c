@@ -1,9 +1,12 @@
 /* Two host threads launch two different kernels at the same time, over and
- * over, each with its own OpenMP thread count; every result is checked.
+ * over, each with its own OpenMP thread count; every result is checked. Each
+ * runs at least ROUNDS launches and goes on until the other one has started,
+ * so that their launches overlap however the threads are scheduled.
  * Prints "thread A: ok ...", "thread B: ok ...", whether the launches
  * overlapped in time, and exits 1 on any wrong result. */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -14,8 +17,10 @@
 enum { ROUNDS = 200, N = 1 << 18, W = 512, H = 256 };
 
 static pthread_barrier_t start;
+static atomic_int started;   /* threads that began launching */
 
 typedef struct result {
+    int rounds;           /* launches (of each kernel) */
     int wrong_launches;   /* a launch that failed or computed a wrong value */
     int threads_seen;     /* cl2c_max_threads() in this host thread */
     double begin, end;    /* seconds, CLOCK_MONOTONIC */
@@ -43,7 +48,9 @@ static void *run_axpb(void *arg)
     res->threads_seen = cl2c_max_threads();
     pthread_barrier_wait(&start);
     res->begin = now();
-    for (int round = 0; round < ROUNDS; ++round) {
+    atomic_fetch_add(&started, 1);
+    for (int round = 0; round < ROUNDS || atomic_load(&started) < 2; ++round) {
+        res->rounds = round + 1;
         cl2c_range r = cl2c_range_1d(N, CL2C_AUTO);
         float a = (float)round;
         int status = cl2c_kernel_axpb(&r, x, y, a, 1.0f);
@@ -58,12 +65,14 @@ static void *run_axpb(void *arg)
     return NULL;
 }
 
-/* Thread B: grid (offsets.cl) through its metadata, with a __local argument. */
+/* Thread B: grid (offsets.cl) through its metadata, with a __local argument,
+ * then group_reverse, whose barrier needs a work-group schedule. */
 static void *run_grid(void *arg)
 {
     result *res = arg;
     int *in = malloc(W * H * sizeof *in), *out = malloc(W * H * sizeof *out);
-    if (in == NULL || out == NULL) {
+    int *in_rev = malloc(W * H * sizeof *in_rev);
+    if (in == NULL || out == NULL || in_rev == NULL) {
         res->wrong_launches = ROUNDS;
         return NULL;
     }
@@ -74,7 +83,9 @@ static void *run_grid(void *arg)
     res->threads_seen = cl2c_max_threads();
     pthread_barrier_wait(&start);
     res->begin = now();
-    for (int round = 0; round < ROUNDS; ++round) {
+    atomic_fetch_add(&started, 1);
+    for (int round = 0; round < ROUNDS || atomic_load(&started) < 2; ++round) {
+        res->rounds = round + 1;
         const int *in_p = in;
         int *out_p = out;
         size_t scratch = 16 * 4 * sizeof(int);
@@ -85,17 +96,23 @@ static void *run_grid(void *arg)
         int bad = status != CL2C_SUCCESS;
         for (int i = 0; i < W * H && !bad; ++i)
             bad = out[i] != in[i] * round + 2;
+        r = cl2c_range_1d(W * H, 64);
+        status = cl2c_kernel_group_reverse(&r, out, in_rev, 64 * sizeof(int));
+        bad |= status != CL2C_SUCCESS;
+        for (int i = 0; i < W * H && !bad; ++i)
+            bad = in_rev[i] != out[i / 64 * 64 + 63 - i % 64];
         res->wrong_launches += bad;
     }
     res->end = now();
     free(in);
     free(out);
+    free(in_rev);
     return NULL;
 }
 
 int main(void)
 {
-    result a = {0, 0, 0, 0}, b = {0, 0, 0, 0};
+    result a = {0, 0, 0, 0, 0}, b = {0, 0, 0, 0, 0};
     pthread_t ta, tb;
     pthread_barrier_init(&start, NULL, 2);
     if (pthread_create(&ta, NULL, run_axpb, &a) != 0 ||
@@ -107,10 +124,12 @@ int main(void)
     pthread_join(tb, NULL);
     pthread_barrier_destroy(&start);
 
-    printf("thread A: %s axpb, %d rounds, %d wrong, %d OpenMP threads\n",
-           a.wrong_launches == 0 ? "ok" : "FAIL", ROUNDS, a.wrong_launches, a.threads_seen);
-    printf("thread B: %s grid, %d rounds, %d wrong, %d OpenMP threads\n",
-           b.wrong_launches == 0 ? "ok" : "FAIL", ROUNDS, b.wrong_launches, b.threads_seen);
+    printf("thread A: %s axpb, %s %d rounds, %d wrong, %d OpenMP threads\n",
+           a.wrong_launches == 0 ? "ok" : "FAIL", a.rounds >= ROUNDS ? "at least" : "only",
+           ROUNDS, a.wrong_launches, a.threads_seen);
+    printf("thread B: %s grid + group_reverse, %s %d rounds, %d wrong, %d OpenMP threads\n",
+           b.wrong_launches == 0 ? "ok" : "FAIL", b.rounds >= ROUNDS ? "at least" : "only",
+           ROUNDS, b.wrong_launches, b.threads_seen);
     int overlap = a.begin < b.end && b.begin < a.end;
     printf("overlap: %s\n", overlap ? "yes" : "no");
     printf("main thread: %d OpenMP threads\n", cl2c_max_threads());

@@ -30,6 +30,8 @@ __kernel void guards(__global int *out, int lo, int hi)
         out[g] = 1;
     if (g < 7)
         out[g] += 10;
+    if ((int)g == hi)
+        out[g] += 100;
 }
 
 // A uniform loop with a break under a uniform condition, and a varying one.
@@ -60,4 +62,11 @@ __kernel void early(__global const float *in, __global float *out, int n, int m)
     for (int k = 0; k < m; ++k)
         s += in[gid + k];
     out[gid] = s;
+}
+
+// A grid-stride loop: interchanged so that the work-items' loop is innermost.
+__kernel void gridstride(__global const int *in, __global int *out, int n)
+{
+    for (int i = get_global_id(0); i < n; i += get_global_size(0))
+        out[i] = 3 * in[i] + get_local_id(0);
 }

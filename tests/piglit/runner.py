@@ -11,8 +11,8 @@ Where piglit is lenient, this runner is not:
 * ``tolerance X`` on a floating-point buffer without ``ulp`` (piglit reinterprets the bits
   of X as a ULP count, which accepts almost anything) means X ULPs when X is a whole
   number and an absolute tolerance X otherwise, as the authors meant;
-* with no tolerance, results must be equal bit for bit, up to NaN payloads (so ``-0``
-  is not ``0``);
+* with no tolerance, results must be equal (IEEE equality: ``-0`` equals ``0``, because
+  piglit's generators write ``0`` for both);
 * half values are converted with correct rounding, not by truncating the mantissa;
 * output buffers start filled with a poison pattern, not with whatever memory held.
 
@@ -57,9 +57,44 @@ CORPUS_DEFECTS = {
         "the Debian package lacks tests/cl/program/build/include_test.h, which it includes",
 }
 
-# Expected values the spec contradicts: {file: {test name: {(arg index, component): (value,
-# reason)}}}. Components count across the whole buffer (element * width + lane).
-WRONG_EXPECTATIONS: dict[str, dict[str, dict[tuple[int, int], tuple[str, str]]]] = {}
+# Expected values the spec contradicts, which pass on piglit only because it accepts
+# anything where NaN is expected and any non-NaN where infinity is expected: {file: {test
+# name: {(arg index, component): (the spec's value, or None for "any value", reason)}}}.
+# Components count across the whole buffer (element * width + lane). These are the 26
+# sub-tests that /work/shared/PIGLIT.md counts.
+WRONG_EXPECTATIONS: dict[str, dict[str, dict[tuple[int, int], tuple]]] = {}
+
+
+def _wrong(path: str, test: str, arg: int, components, value, reason: str) -> None:
+    entry = WRONG_EXPECTATIONS.setdefault(path, {}).setdefault(test, {})
+    for k in components:
+        entry[(arg, k)] = (value, reason)
+
+
+def _wrong_builtin(fn: str, case: int, value: str, reason: str) -> None:
+    """A wrong case of a generated math builtin test, in all five of its widths (the
+    vector tests repeat each case once per lane)."""
+    for w in (1, 2, 4, 8, 16):
+        _wrong(f"generated_tests/cl/builtin/math/builtin-float-{fn}-1.0.generated.cl",
+               f"{fn} float{w}", 0, range(case * w, case * w + w), value, reason)
+
+
+_wrong_builtin("copysign", 5, "4.0", "copysign(-4, NaN) has the magnitude of -4 and the "
+               "sign of the NaN (+): 4, not NaN (C99 F.9.8.1)")
+_wrong_builtin("fmod", 5, "3.0", "fmod(3, inf) is 3, not NaN (C99 F.9.7.1)")
+_wrong_builtin("pow", 5, "0.0", "pow(2^31, -inf) is +0 for |x| > 1, not inf (C99 F.9.4.4)")
+_wrong_builtin("tgamma", 3, "inf", "tgamma(+0) is +inf, not NaN (C99 F.9.5.4)")
+for _bits, _suffix in ((32, "f32"), (64, "f64")):
+    _wrong(f"tests/cl/program/execute/fdiv-modifiers-{_suffix}.cl", "fdiv 4.0, y", 0, [10],
+           "inf", "4.0 / 0.0 is +inf, not NaN (IEEE 754 division by zero)")
+for _t in ("float", "double"):
+    _path = f"generated_tests/cl/vstore/vstorea_half-{_t}-global.cl"
+    _why = ("vstorea_half3 may write the padding half after the three it stores (spec "
+            "6.12.7, footnote: implementation-defined), so the sentinel there may change; "
+            "piglit passes it only because its truncating half conversion turns the "
+            "sentinel 0xdeadp1 into a NaN, which accepts anything")
+    _wrong(_path, "vector storea_half global float3", 0, [7], None, _why)
+    _wrong(_path, "vector storea_half global offset float3", 0, [7, 11], None, _why)
 
 
 # ---- the configuration -------------------------------------------------------------------
@@ -399,7 +434,7 @@ def check_value(got, want, arg: Arg) -> bool:
     if math.isinf(w) or math.isnan(g) or math.isinf(g):
         return g == w
     if not tol or tol.value == 0:
-        return g == w and math.copysign(1, g) == math.copysign(1, w)
+        return g == w            # IEEE equality: -0 == 0 (the generators write 0 for -0)
     allowed = tol.value * _ulp(want, dt) if tol.ulp else tol.value
     return abs(g - w) <= allowed
 
@@ -646,6 +681,8 @@ def _run_test(prg, cfg: Config, test: Test, rel: str, number: int) -> None:
         for k, (g, w) in enumerate(zip(got, want)):
             fix = corrections.get((index, k))
             if fix is not None:
+                if fix[0] is None:
+                    continue                      # implementation-defined: any value
                 w = np.array([parse_float(fix[0])]).astype(want.dtype)[0]
             if not check_value(g, w, want_arg):
                 bad = (f"argument {index}, {want_arg.type_name} component {k}: expected "
