@@ -9,7 +9,6 @@ from __future__ import annotations
 import importlib.machinery
 import importlib.util
 import os
-import platform
 import shutil
 import sys
 import tempfile
@@ -28,10 +27,9 @@ CFLAGS = ["-std=c11", "-O3", "-march=native", "-fopenmp", "-fno-strict-aliasing"
           # Python's own CFLAGS carry -fwrapv, which makes int indices wrap: loops
           # indexed by int then cannot be proven contiguous (gathers instead of loads)
           "-fno-wrapv"]
-if platform.machine() in ("x86_64", "AMD64"):
-    # fibers read their thread's state at every barrier: the TLS descriptor
-    # dialect makes that a load instead of a __tls_get_addr call (-1.5 ns)
-    CFLAGS.append("-mtls-dialect=gnu2")
+# Not -mtls-dialect=gnu2 (1.5 ns less per fiber switch): with glibc before 2.39 the
+# TLS descriptor call clobbers the upper halves of AVX registers (glibc bug 31372),
+# which miscompiled a kernel here (values lost across cl2c_scratch's first call).
 LDFLAGS = ["-fopenmp"]
 
 CDEF = """

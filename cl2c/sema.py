@@ -124,6 +124,9 @@ def components_of(name: str, n: int) -> list[int] | None:
 
 
 _INT_SUFFIX = re.compile(r"[uUlL]*$")
+# Element types of convert_ and as_ (spec 6.2.3, 6.2.4): not bool, half or the size types.
+_CONVERTIBLE = (ty.CHAR, ty.UCHAR, ty.SHORT, ty.USHORT, ty.INT, ty.UINT, ty.LONG, ty.ULONG,
+                ty.FLOAT, ty.DOUBLE)
 
 
 def constant_type(node: c_ast.Constant) -> ty.Type:
@@ -393,7 +396,8 @@ class Analyzer(c_ast.NodeVisitor):
             if isinstance(node.init, c_ast.InitList):
                 self.init_list(node.init, t)
             else:
-                self.expr(node.init)
+                value = self.rvalue(node.init)
+                self.check_pointer_conversion(t, value, node.init, node.init, "initializing")
             if isinstance(t, ty.Array) and t.length is None:
                 length = len(node.init.exprs) if isinstance(node.init, c_ast.InitList) else None
                 if isinstance(node.init, c_ast.Constant) and node.init.type == "string":
@@ -686,6 +690,8 @@ class Analyzer(c_ast.NodeVisitor):
             if len(args) != len(ftype.params):
                 self.error(f"function '{name}' takes {len(ftype.params)} argument(s), "
                            f"{len(args)} given", node)
+            for a, at, pt in zip(args, arg_types, ftype.params):
+                self.check_pointer_conversion(pt, at, a, a, f"passing to '{name}'")
             self.module.calls[id(node)] = Call("function", name, arg_types=tuple(arg_types))
             if self.func is not None:
                 self.func.callees.add(name)
@@ -717,18 +723,37 @@ class Analyzer(c_ast.NodeVisitor):
     def conversion_call(self, node, name, args, arg_types):
         m = re.fullmatch(r"convert_([a-z]+\d*)(_sat)?(_rte|_rtz|_rtp|_rtn)?", name)
         if m:
+            # Spec 6.2.3: between char..double scalars and vectors of the same width;
+            # _sat only into integer types.
             target = ty.named_type(m.group(1))
-            if target is None or len(args) != 1 or ty.width(target) != ty.width(arg_types[0]):
-                self.error(f"no matching function for call to '{name}'", node)
+            if target is None or ty.scalar_of(target) not in _CONVERTIBLE:
+                self.error(f"implicit declaration of function '{name}' is invalid in OpenCL "
+                           f"(convert_ takes char ... double and their vectors)", node)
+            if m.group(2) and ty.scalar_of(target).is_float:
+                self.error(f"'{name}': _sat does not apply to conversions to floating-point "
+                           f"types", node)
+            src = arg_types[0] if len(args) == 1 else None
+            if src is None or not (src.is_vector or src.is_arithmetic) or \
+                    ty.scalar_of(src) in (ty.BOOL, ty.HALF) or ty.width(target) != ty.width(src):
+                shown = ", ".join(str(t) for t in arg_types)
+                self.error(f"no matching function for call to '{name}({shown})'", node)
             self.module.calls[id(node)] = Call("convert", name, None, target,
                                                tuple(arg_types))
             return target
         m = re.fullmatch(r"as_([a-z]+\d*)", name)
         if m:
+            # Spec 6.2.4.2: any scalar or vector type but bool, half and void, into one of
+            # the same size.
             target = ty.named_type(m.group(1))
-            if target is None or len(args) != 1 or ty.type_size(target) != \
-                    ty.type_size(arg_types[0]):
-                self.error(f"invalid reinterpretation '{name}' of '{arg_types[0]}'", node)
+            if target is None or ty.scalar_of(target) not in _CONVERTIBLE:
+                self.error(f"implicit declaration of function '{name}' is invalid in OpenCL",
+                           node)
+            src = arg_types[0] if len(args) == 1 else None
+            if src is None or not (src.is_vector or src.is_arithmetic) or \
+                    ty.scalar_of(src) in (ty.BOOL, ty.HALF) or \
+                    ty.type_size(target) != ty.type_size(src):
+                self.error(f"invalid reinterpretation: '{name}' needs an operand of "
+                           f"{ty.type_size(target)} bytes, not '{src}'", node)
             self.module.calls[id(node)] = Call("as", name, None, target, tuple(arg_types))
             return target
         m = re.fullmatch(r"v(load|store)(a?)_half(\d*)(_rte|_rtz|_rtp|_rtn)?", name)
@@ -913,6 +938,10 @@ class Analyzer(c_ast.NodeVisitor):
                 self.error(f"indirection requires pointer operand ('{t}' invalid)", node)
             return t.pointee
         if op in ("++", "--", "p++", "p--"):
+            if t.is_float:
+                self.error(f"cannot {'increment' if '+' in op else 'decrement'} value of type "
+                           f"'{t}' (++ and -- do not apply to floating-point types, spec "
+                           f"6.3.c)", node)
             self.check_assignable(node.expr)
             return t
         if op == "!":
@@ -933,18 +962,26 @@ class Analyzer(c_ast.NodeVisitor):
         return ty.Vector({1: ty.CHAR, 2: ty.SHORT, 4: ty.INT, 8: ty.LONG}[t.elem.size], t.n)
 
     def check_assignable(self, node):
-        sym = self._base_symbol(node)
         t = self.module.types.get(id(node))
-        if isinstance(node, c_ast.ID) and sym is not None and sym.const and \
-                not isinstance(sym.type, ty.Pointer):
-            self.error(f"cannot assign to variable '{sym.name}' with const-qualified type", node)
-        if isinstance(node, (c_ast.ArrayRef,)) or (isinstance(node, c_ast.UnaryOp) and
-                                                   node.op == "*"):
-            inner = node.name if isinstance(node, c_ast.ArrayRef) else node.expr
-            pt = self.module.types.get(id(inner))
-            if isinstance(pt, ty.Pointer) and pt.space == "constant":
+        # Walk from the lvalue to the object it is part of: a variable, or memory
+        # through a pointer. Either may be read-only.
+        root = node
+        while isinstance(root, c_ast.StructRef) and root.type == "." or \
+                isinstance(root, c_ast.ArrayRef) and \
+                isinstance(self.module.types.get(id(root.name)), ty.Array):
+            root = root.name
+        sym = self.module.symbols.get(id(root)) if isinstance(root, c_ast.ID) else None
+        if sym is not None and sym.const and not isinstance(sym.type, ty.Pointer):
+            what = "memory in the __constant address space" if sym.space == "constant" else \
+                f"variable '{sym.name}' with const-qualified type"
+            self.error(f"cannot assign to {what}", node)
+        inner = root.name if isinstance(root, (c_ast.ArrayRef, c_ast.StructRef)) else \
+            root.expr if isinstance(root, c_ast.UnaryOp) and root.op == "*" else None
+        pt = self.module.types.get(id(inner)) if inner is not None else None
+        if isinstance(pt, ty.Pointer):
+            if pt.space == "constant":
                 self.error("cannot assign to memory in the __constant address space", node)
-            if isinstance(pt, ty.Pointer) and pt.const:
+            if pt.const:
                 self.error("cannot assign to a const-qualified location", node)
         comps = self.module.components.get(id(node))
         if comps is not None and len(set(comps)) != len(comps):
@@ -953,20 +990,27 @@ class Analyzer(c_ast.NodeVisitor):
             self.error("array type is not assignable", node)
 
     def binary_vector(self, node, a, b, op):
-        """The type of a binary operation with at least one vector operand."""
+        """The type of a binary operation with at least one vector operand (spec 6.2.6):
+        vectors of one type, or a vector and a scalar of no greater rank than its element
+        type, which is converted and widened."""
         if a.is_vector and b.is_vector:
             if a != b:
-                self.error(f"invalid operands to binary expression ('{a}' and '{b}')", node)
+                self.error(f"implicit conversions between vector types ('{a}' and '{b}') are "
+                           f"not permitted", node)
             return a
         v, s = (a, b) if a.is_vector else (b, a)
         if not s.is_scalar or s.is_void:
             self.error(f"invalid operands to binary expression ('{a}' and '{b}')", node)
+        if op not in ("<<", ">>") and ty.opencl_rank(s) > ty.opencl_rank(v.elem):
+            self.error(f"scalar operand type '{s}' has greater rank than the type of the "
+                       f"vector element ('{v}')", node)
         return v
 
     def expr_BinaryOp(self, node):
-        op = node.op
-        a = self.rvalue(node.left)
-        b = self.rvalue(node.right)
+        return self.binary_type(node, node.op, self.rvalue(node.left), self.rvalue(node.right))
+
+    def binary_type(self, node, op, a, b):
+        """The type of ``a op b`` (also of the ``op`` of a compound assignment)."""
         if op in ("&&", "||"):
             if a.is_vector or b.is_vector:
                 return self._mask_type(self.binary_vector(node, a, b, op))
@@ -1006,6 +1050,9 @@ class Analyzer(c_ast.NodeVisitor):
         target = self.expr(node.lvalue)
         value = self.rvalue(node.rvalue)
         self.check_assignable(node.lvalue)
+        if node.op != "=":
+            value = self.binary_type(node, node.op[:-1], target, value)
+        self.check_pointer_conversion(target, value, node.rvalue, node, "assigning to")
         if target.is_vector and value.is_vector and target != value:
             self.error(f"assigning to '{target}' from incompatible type '{value}'", node)
         if target.is_scalar and value.is_vector:
@@ -1014,12 +1061,41 @@ class Analyzer(c_ast.NodeVisitor):
             self.error(f"assigning to '{target}' from incompatible type '{value}'", node)
         return target
 
+    def check_pointer_conversion(self, target, value, value_node, node, what):
+        """Implicit pointer conversions keep the address space (spec 6.5), except to the
+        generic one (OpenCL C 2.0) and for null pointer constants."""
+        if not (isinstance(target, ty.Pointer) and isinstance(value, ty.Pointer)):
+            return
+        if target.space == value.space or target.space == "generic" and \
+                value.space != "constant" or self._null_pointer(value_node):
+            return
+        self.error(f"{what} '{target}' from '{value}' changes the address space of the "
+                   f"pointer", node)
+
+    def _null_pointer(self, node) -> bool:
+        while isinstance(node, c_ast.Cast):
+            node = node.expr
+        return self.const_int(node) == 0
+
     def expr_TernaryOp(self, node):
         c = self.rvalue(node.cond)
         a = self.rvalue(node.iftrue)
         b = self.rvalue(node.iffalse)
         if c.is_vector:
-            return self.binary_vector(node, a, b, "?:") if (a.is_vector or b.is_vector) else a
+            # Per component: select(b, a, c), on the sign bit of c (spec 6.3.i).
+            if not c.is_integer:
+                self.error(f"used type '{c}' where floating point type is not allowed "
+                           f"(a vector condition must be an integer vector)", node.cond)
+            if a.is_vector or b.is_vector:
+                t = self.binary_vector(node, a, b, "?:")
+            elif a.is_arithmetic and b.is_arithmetic:
+                t = ty.Vector(ty.arithmetic_result(a, b), c.n)
+            else:
+                self.error(f"invalid operands to a vector '?:' ('{a}' and '{b}')", node)
+            if t.n != c.n or t.elem.size != c.elem.size:
+                self.error(f"vector condition type '{c}' and result type '{t}' do not have "
+                           f"elements of the same number and size", node)
+            return t
         if a.is_vector or b.is_vector:
             return self.binary_vector(node, a, b, "?:")
         if a.is_arithmetic and b.is_arithmetic:

@@ -351,6 +351,19 @@ def _int_by_rank(rank: int, signed: bool) -> Scalar:
     return INT
 
 
+def opencl_rank(t: Type) -> tuple:
+    """The rank of spec 6.2.6 that decides whether a scalar may widen to a vector of
+    another element type (not C99's integer rank): floating-point types above integers,
+    more precision above less, unsigned above signed of the same precision, bool lowest."""
+    if isinstance(t, Enum):
+        t = INT
+    if t.kind == "bool":
+        return (0, 0, 0)
+    if t.is_float:
+        return (2, t.size, 0)
+    return (1, t.size, 0 if t.signed else 1)
+
+
 def arithmetic_result(a: Type, b: Type) -> Type:
     """The common type of a binary arithmetic operation on scalars."""
     if isinstance(a, Enum):

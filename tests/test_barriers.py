@@ -233,7 +233,7 @@ def test_work_group_functions_need_cl20():
 
 
 # ---- barrier-free kernels restructured by the regions schedule ------------------------------
-@pytest.fixture(scope="module", params=["auto", "loops"])
+@pytest.fixture(scope="module", params=["auto", "loops", "regions"])
 def fission(request):
     return request.param, cl2c.Program.from_file(
         kernel_path("fission.cl"), options=f"-cl2c-schedule={request.param}").build()
@@ -303,3 +303,14 @@ def test_fission_grid_stride(fission, pocl, n):
         return [x.copy(), np.zeros(n, np.int32), np.int32(n)]
     got = run_both(fission, pocl, "gridstride", (512,), (64,), args, source="fission.cl")
     np.testing.assert_array_equal(got[1], 3 * x + np.arange(n) % 512 % 64)
+
+
+def test_fission_private_array_initializer(fission, pocl):
+    vals = [np.uint32(v) for v in (0, 1, 2 ** 31, 2 ** 32 - 1, 7)]
+
+    def args():
+        return [np.zeros(5 * 64, np.uint32)] + vals
+    got = run_both(fission, pocl, "array_init", (64,), (16,), args, source="fission.cl")
+    ref = np.tile(np.array([0, 1, 2 ** 31, 2 ** 32 - 1, 7], np.uint32), (64, 1))
+    ref[:, 4] += np.arange(64, dtype=np.uint32)
+    np.testing.assert_array_equal(got[0].reshape(64, 5), ref)

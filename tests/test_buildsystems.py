@@ -1,11 +1,12 @@
-"""Kernels inside other people's builds: the example programs built with CMake
-(examples/cmake_program, both generators), Make (examples/make_program) and Meson
-(examples/meson_program).
+"""Kernels inside other people's builds: one program (examples/signal: main.c and
+kernels/) built with CMake (examples/cmake_program, both generators), Make
+(examples/make_program) and Meson (examples/meson_program).
 
-Each test copies the example into a temporary folder, builds it with a ``cl2c``
-command that runs this checkout's cl2c, runs the program and checks its output,
-builds again (nothing to do), touches the header a kernel #includes (only that
-kernel is translated again), then edits the header and sees the new result.
+Each test copies the build example and examples/signal side by side into a
+temporary folder, builds it with a ``cl2c`` command that runs this checkout's cl2c,
+runs the program and checks its output, builds again (nothing to do), touches the
+header a kernel #includes (only that kernel is translated again), then edits the
+header and sees the new result.
 """
 from __future__ import annotations
 
@@ -23,6 +24,8 @@ import cl2c
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
+# The sources the three build examples share; their build files name ../signal.
+SIGNAL = "signal"
 CC = os.environ.get("CC", "cc")
 # A venv's tools (meson and ninja from the test extra) when it is not activated.
 VENV_BIN = str(Path(sys.executable).parent)
@@ -59,14 +62,18 @@ def _run(cmd, env, cwd=None, check=True) -> subprocess.CompletedProcess:
     return proc
 
 
-def _copy_example(name: str, tmp_path: Path) -> Path:
-    src = tmp_path / name
-    shutil.copytree(EXAMPLES / name, src, ignore=shutil.ignore_patterns("build*", "*.o"))
-    return src
+def _copy_example(name: str, tmp_path: Path) -> tuple[Path, Path]:
+    """Copy examples/NAME and the shared examples/signal side by side into ``tmp_path``
+    (the build files refer to ../signal); return both copies."""
+    src, sources = tmp_path / name, tmp_path / SIGNAL
+    for copy in (src, sources):
+        shutil.copytree(EXAMPLES / copy.name, copy,
+                        ignore=shutil.ignore_patterns("build*", "*.o"))
+    return src, sources
 
 
 def check_signal(out: str, weight_sum: int) -> None:
-    """The output of examples/*/main.c."""
+    """The output of examples/signal/main.c."""
     lines = out.splitlines()
     assert lines[0] == "OpenMP threads: 2", out            # OMP_NUM_THREADS
     assert lines[1] == ("kernel saxpy(__global const float* x, __global float* y, "
@@ -90,8 +97,9 @@ def _make_newer(path: Path, than: Path) -> None:
     os.utime(path, ns=(stamp, stamp))
 
 
-def exercise(build, run, build_dir: Path, generated: Path, program: Path, src: Path):
-    """Build, run, rebuild after touching and after editing kernels/weights.h."""
+def exercise(build, run, build_dir: Path, generated: Path, program: Path, sources: Path):
+    """Build, run, rebuild after touching and after editing the shared
+    ``sources``/kernels/weights.h (the copy of examples/signal the build uses)."""
     build()
     check_signal(run(), 4)
 
@@ -103,7 +111,7 @@ def exercise(build, run, build_dir: Path, generated: Path, program: Path, src: P
     build()
     assert stamps() == before, "a second build did work"
 
-    header = src / "kernels" / "weights.h"
+    header = sources / "kernels" / "weights.h"
     _make_newer(header, build_dir)
     build()
     after = stamps()
@@ -156,14 +164,14 @@ def test_cmake_example(generator, tool, env, tmp_path):
         pytest.skip("cmake is not installed")
     if _tool(tool, env) is None:
         pytest.skip(f"{tool} is not installed (needed by the {generator} generator)")
-    src = _copy_example("cmake_program", tmp_path)
+    src, sources = _copy_example("cmake_program", tmp_path)
     build_dir = tmp_path / "build"
     cmakedir = _run(["cl2c", "--cmakedir"], env).stdout.strip()
     _run([cmake, "-S", src, "-B", build_dir, "-G", generator, f"-Dcl2c_DIR={cmakedir}"], env)
     exercise(build=lambda: _run([cmake, "--build", build_dir], env),
              run=lambda: _run([build_dir / "signal"], env).stdout,
              build_dir=build_dir, generated=build_dir / "cl2c" / "signal",
-             program=build_dir / "signal", src=src)
+             program=build_dir / "signal", sources=sources)
 
 
 @needs_cc
@@ -211,12 +219,12 @@ def test_make_example(env, tmp_path):
     make = _tool("make", env)
     if make is None:
         pytest.skip("make is not installed")
-    src = _copy_example("make_program", tmp_path)
+    src, sources = _copy_example("make_program", tmp_path)
     build_dir = src / "build"
     exercise(build=lambda: _run([make, "-C", src], env),
              run=lambda: _run([build_dir / "signal"], env).stdout,
              build_dir=build_dir, generated=build_dir, program=build_dir / "signal",
-             src=src)
+             sources=sources)
 
 
 # ---- Meson ------------------------------------------------------------------------------
@@ -228,10 +236,10 @@ def test_meson_example(env, tmp_path):
         pytest.skip("meson is not installed (the test extra installs it: pip install '.[test]')")
     if _tool("ninja", env) is None:
         pytest.skip("ninja is not installed (the test extra installs it: pip install '.[test]')")
-    src = _copy_example("meson_program", tmp_path)
+    src, sources = _copy_example("meson_program", tmp_path)
     build_dir = tmp_path / "build"
     _run([meson, "setup", build_dir, src], env)
     exercise(build=lambda: _run([meson, "compile", "-C", build_dir], env),
              run=lambda: _run([build_dir / "signal"], env).stdout,
              build_dir=build_dir, generated=build_dir, program=build_dir / "signal",
-             src=src)
+             sources=sources)

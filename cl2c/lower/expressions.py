@@ -321,8 +321,12 @@ class ExpressionLowering(Transformer):
             src = self.type_of(node.expr)
             if isinstance(src, ty.Vector):
                 return self.visit(node.expr)     # a cast to its own type
-            return self.coerce(cn.cast(t.elem, self.visit(node.expr), node.coord), t.elem, t,
-                               node.coord)
+            value = self.visit(node.expr)
+            if src == ty.BOOL and t.elem.is_integer:
+                # A bool cast to an integer vector gives -1 (all bits set) for true
+                # (spec 6.2.2).
+                value = c_ast.UnaryOp("-", cn.cast(ty.INT, value, node.coord), node.coord)
+            return self.coerce(cn.cast(t.elem, value, node.coord), t.elem, t, node.coord)
         node.expr = self.visit(node.expr)
         return node
 
@@ -352,13 +356,10 @@ class ExpressionLowering(Transformer):
         cond = self.visit(node.cond)
         a = self.coerce(self.visit(node.iftrue), at, t, node.coord)
         b = self.coerce(self.visit(node.iffalse), bt, t, node.coord)
-        if isinstance(ct, ty.Vector):
-            if not isinstance(t, ty.Vector):
-                a = self.splat(a, ty.Vector(t, ct.n))
-                b = self.splat(b, ty.Vector(t, ct.n))
-                t = ty.Vector(t, ct.n)
+        if isinstance(ct, ty.Vector):       # sema made t a vector of ct's width
             self.need("CL2C_VEC_TERNARY", t.elem.name, t.n, ct.elem.name)
-            return cn.call(f"cl2c_ternary_{t.name}", cond, a, b, coord=node.coord)
+            return cn.call(f"cl2c_ternary_{t.name}_{ct.elem.name}", cond, a, b,
+                           coord=node.coord)
         return c_ast.TernaryOp(cond, a, b, node.coord)
 
     def lower_FuncCall(self, node):
@@ -439,9 +440,9 @@ class ExpressionLowering(Transformer):
             self.need("CL2C_AS", cn.c_type_name(dst), cn.c_type_name(src), dst.name, src.name)
             return cn.call(f"cl2c_as_{dst.name}_{src.name}", arg, coord=node.coord)
         suffix = call.name[len("convert_") + len(dst.name):]       # "", "_sat", "_sat_rte", ...
-        d, s = ty.scalar_of(dst), ty.scalar_of(src)
-        if d.name in ("half", "bool") or s.name in ("half", "bool"):
-            raise UnsupportedError(f"{call.name}() is not supported yet")
+        d, s = ty.scalar_of(dst), _SIZE_TYPES.get(ty.scalar_of(src), ty.scalar_of(src))
+        if isinstance(src, ty.Vector):
+            src = ty.Vector(s, src.n)
         if suffix == "" and not isinstance(dst, ty.Vector) and not (d.is_integer and s.is_float):
             return cn.cast(dst, arg, node.coord)       # C's cast is the spec's default
         scalar = f"cl2c_convert_{d.name}{suffix}_{s.name}"
@@ -476,10 +477,17 @@ _ROUNDING_FUNCTIONS = {"_rte": "rint", "_rtz": "trunc", "_rtp": "ceil", "_rtn": 
 _ROUNDING_MODES = {"_rte": 0, "_rtz": 1, "_rtp": 2, "_rtn": 3}
 
 
+# The size types convert as the integer types they are (enums as int).
+_SIZE_TYPES = {ty.SIZE_T: ty.ULONG, ty.UINTPTR_T: ty.ULONG, ty.PTRDIFF_T: ty.LONG,
+               ty.INTPTR_T: ty.LONG}
+
+
 def _conversion_macro(name: str, d: ty.Scalar, s: ty.Scalar, suffix: str) -> tuple:
     """The runtime macro line that defines scalar conversion ``name`` (convert.h)."""
     sat = "_sat" in suffix
     mode = suffix.replace("_sat", "") or None
+    if d.is_float and mode in (None, "_rte"):
+        return ("CL2C_CVT_CAST", name, d.name, s.name)     # C rounds to nearest even
     if d.is_float:
         return ("CL2C_CVT_2F", name, d.name, s.name, _ROUNDING_MODES.get(mode, 0))
     if s.is_float:

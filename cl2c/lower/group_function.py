@@ -15,7 +15,7 @@ from pycparser import c_ast, c_parser
 from . import cnodes as cn
 from .regions import (COUNT, INDEX, LID, Analysis, Builder, Collective, GroupIf, GroupLoop,
                       NeedFibers, Once, Privates, Region, _at, _escaping_jumps, _ids,
-                      _replace_child, _stmts, _walk, call_name, inline_sync_calls,
+                      _replace_child, _stmts, _walk, all_items, call_name, inline_sync_calls,
                       interchange_grid_stride_loops, rename_locals)
 
 _TYPEDEFS = ("typedef int size_t; typedef int ptrdiff_t; typedef int cl2c_workitem; "
@@ -44,6 +44,8 @@ def make_group_function(func: c_ast.FuncDef, params: dict, helpers: dict,
     inline_sync_calls(body, helpers)
     taken = {p.name for p in func.decl.type.args.params if getattr(p, "name", None)}
     rename_locals(body, taken | set(helpers))
+    _complete_array_bounds(body)
+    _sizeof_by_type(body)
     strided = interchange_grid_stride_loops(body) if hoist_loops else 0
     an = Analysis(body, set(params), hoist_loops)
     builder = Builder(an)
@@ -63,7 +65,7 @@ def make_group_function(func: c_ast.FuncDef, params: dict, helpers: dict,
     if writer.bounded:
         parts.append(f"{writer.bounded} guard{'s' if writer.bounded != 1 else ''} as "
                      f"loop bounds")
-    loops = sum(1 for it in _all_items(items) if isinstance(it, GroupLoop))
+    loops = sum(1 for it in all_items(items) if isinstance(it, GroupLoop))
     if loops:
         parts.append(f"{loops} uniform loop{'s' if loops != 1 else ''} around the "
                      f"work-item loops")
@@ -85,16 +87,6 @@ class GroupFunction:
 
     def __str__(self):
         return self.description
-
-
-def _all_items(items):
-    for it in items:
-        yield it
-        if isinstance(it, GroupIf):
-            yield from _all_items(it.then)
-            yield from _all_items(it.other)
-        elif isinstance(it, GroupLoop):
-            yield from _all_items(it.body)
 
 
 class _Writer:
@@ -504,6 +496,39 @@ class _Writer:
             if isinstance(n, c_ast.BinaryOp) and n.op not in ("+", "-", "*"):
                 return False
         return True
+
+
+def _complete_array_bounds(body) -> None:
+    """``long a[] = {1, 2}`` -> ``long a[2]``: a per-work-item array needs the size."""
+    for n in _walk(body):
+        if isinstance(n, c_ast.Decl) and isinstance(n.type, c_ast.ArrayDecl) and \
+                n.type.dim is None:
+            if isinstance(n.init, c_ast.InitList) and not any(
+                    isinstance(e, c_ast.NamedInitializer) for e in n.init.exprs):
+                n.type.dim = cn.const_int(len(n.init.exprs))
+            elif isinstance(n.init, c_ast.Constant) and n.init.type == "string":
+                n.type.dim = c_ast.UnaryOp("sizeof", copy.deepcopy(n.init))
+
+
+def _sizeof_by_type(body) -> None:
+    """``sizeof(x)`` and ``sizeof(x[0])`` of local variables become sizeof of their
+    types: a variable moved into a per-work-item array changes what its name is."""
+    decls = {n.name: n for n in _walk(body) if isinstance(n, c_ast.Decl) and n.name}
+    for n in list(_walk(body)):
+        if isinstance(n, c_ast.UnaryOp) and n.op == "sizeof" and \
+                not isinstance(n.expr, c_ast.Typename):
+            e, depth = n.expr, 0
+            while isinstance(e, c_ast.ArrayRef):
+                e, depth = e.name, depth + 1
+            if not (isinstance(e, c_ast.ID) and e.name in decls):
+                continue
+            t = copy.deepcopy(decls[e.name].type)
+            for _ in range(depth):
+                if not isinstance(t, (c_ast.ArrayDecl, c_ast.PtrDecl)):
+                    break
+                t = t.type
+            else:
+                n.expr = _typename(t)
 
 
 def _conjunction(terms):

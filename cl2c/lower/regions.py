@@ -582,7 +582,15 @@ class Builder:
     def build(self, stmts) -> list:
         items: list = []
         current: Region | None = None
-        for s in _flatten(stmts):
+        flat = list(_flatten(stmts))
+        for i, s in enumerate(flat):
+            if isinstance(s, c_ast.Pragma):
+                # a pragma belongs to the statement after it: at group level with it
+                following = flat[i + 1] if i + 1 < len(flat) else None
+                if following is not None and self.an.group_level(following):
+                    items.append(Once(s))
+                    current = None
+                    continue
             if _is_barrier(s):
                 current = None
                 continue
@@ -694,15 +702,19 @@ def _replace_node(root, old, new) -> bool:
 
 # ---- variables that cross regions ---------------------------------------------------------
 
-def _regions(items):
+def all_items(items):
+    """Every item of a group-level structure, nested ones included, in order."""
     for it in items:
-        if isinstance(it, Region):
-            yield it
-        elif isinstance(it, GroupIf):
-            yield from _regions(it.then)
-            yield from _regions(it.other)
+        yield it
+        if isinstance(it, GroupIf):
+            yield from all_items(it.then)
+            yield from all_items(it.other)
         elif isinstance(it, GroupLoop):
-            yield from _regions(it.body)
+            yield from all_items(it.body)
+
+
+def _regions(items):
+    return (it for it in all_items(items) if isinstance(it, Region))
 
 
 class Privates:
@@ -746,6 +758,15 @@ class Privates:
                 self.remat[name] = d
             else:
                 self.promoted.append(d)
+        # what a recomputed variable is computed from is recomputed too
+        todo = list(self.remat)
+        while todo:
+            d = self.remat[todo.pop()]
+            value = d.init if d.init is not None else single[d.name].rvalue
+            for dep in _ids(value) & an.decls.keys():
+                if dep not in self.remat and dep not in an.uniform:
+                    self.remat[dep] = an.decls[dep]
+                    todo.append(dep)
         self.refs = refs
         self.top_decl = top_decl
         self.single = single

@@ -70,3 +70,12 @@ __kernel void gridstride(__global const int *in, __global int *out, int n)
     for (int i = get_global_id(0); i < n; i += get_global_size(0))
         out[i] = 3 * in[i] + get_local_id(0);
 }
+
+// A private array with an initializer, live across the cut of a uniform loop
+// (forced regions: a per-work-item array filled from the initializer).
+__kernel void array_init(__global uint *out, uint a0, uint a1, uint a2, uint a3, uint a4)
+{
+    uint values[] = { a0, a1, a2, a3, a4 + (uint)get_global_id(0) };
+    for (int i = 0; i < sizeof(values) / sizeof(values[0]); ++i)
+        out[get_global_id(0) * 5 + i] = values[i];
+}

@@ -1,7 +1,8 @@
 /* Integer functions (spec 6.12.3) for every integer type. T is the type, U
- * its unsigned counterpart, W a type wide enough for exact intermediate
- * results, BITS its width, LO and HI its range (for saturation), ABS how to
- * take the magnitude of x (signed and unsigned types differ). */
+ * its unsigned counterpart, W a signed type wide enough for exact sums and
+ * differences, M one wide enough for exact products (unsigned for unsigned T),
+ * BITS its width, LO and HI its range (for saturation), ABS how to take the
+ * magnitude of x (signed and unsigned types differ). */
 #ifndef CL2C_INTEGER_H
 #define CL2C_INTEGER_H
 
@@ -19,7 +20,7 @@ typedef unsigned __int128 cl2c_wide_ulong;
 
 #define CL2C_ABS_SIGNED(U, x) ((x) < 0 ? (U)0 - (U)(x) : (U)(x))
 #define CL2C_ABS_UNSIGNED(U, x) ((U)(x))
-#define CL2C_INTEGER_FUNCS(T, U, W, BITS, LO, HI, ABS)                               \
+#define CL2C_INTEGER_FUNCS(T, U, W, M, BITS, LO, HI, ABS)                             \
     CL2C_INLINE cl2c_##U cl2c_abs_##T(cl2c_##T x) { return ABS(cl2c_##U, x); }       \
     CL2C_INLINE cl2c_##U cl2c_abs_diff_##T(cl2c_##T x, cl2c_##T y) {                \
         return (cl2c_##U)(x > y ? (cl2c_##U)x - (cl2c_##U)y : (cl2c_##U)y - (cl2c_##U)x); \
@@ -44,14 +45,14 @@ typedef unsigned __int128 cl2c_wide_ulong;
         return (cl2c_##T)(((W)x + (W)y + 1) >> 1);                                   \
     }                                                                                \
     CL2C_INLINE cl2c_##T cl2c_mul_hi_##T(cl2c_##T x, cl2c_##T y) {                  \
-        return (cl2c_##T)(((W)x * (W)y) >> BITS);                                    \
+        return (cl2c_##T)(((M)x * (M)y) >> BITS);                                    \
     }                                                                                \
     CL2C_INLINE cl2c_##T cl2c_mad_hi_##T(cl2c_##T x, cl2c_##T y, cl2c_##T z) {      \
         return (cl2c_##T)(cl2c_mul_hi_##T(x, y) + z);                                \
     }                                                                                \
     CL2C_INLINE cl2c_##T cl2c_mad_sat_##T(cl2c_##T x, cl2c_##T y, cl2c_##T z) {     \
-        W r = (W)x * (W)y + (W)z;                                                    \
-        return (cl2c_##T)(r < (W)(LO) ? (W)(LO) : r > (W)(HI) ? (W)(HI) : r);         \
+        M r = (M)x * (M)y + (M)z;                                                    \
+        return (cl2c_##T)(r < (M)(LO) ? (M)(LO) : r > (M)(HI) ? (M)(HI) : r);         \
     }                                                                                \
     CL2C_INLINE cl2c_##T cl2c_rotate_##T(cl2c_##T x, cl2c_##T n) {                  \
         unsigned k = (unsigned)((cl2c_##U)n % BITS);                                 \
@@ -68,14 +69,16 @@ typedef unsigned __int128 cl2c_wide_ulong;
 /* The saturation bounds of unsigned types compare against 0: fine, not a bug. */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wtype-limits"
-CL2C_INTEGER_FUNCS(char, uchar, int, 8, INT8_MIN, INT8_MAX, CL2C_ABS_SIGNED)
-CL2C_INTEGER_FUNCS(uchar, uchar, int, 8, 0, UINT8_MAX, CL2C_ABS_UNSIGNED)
-CL2C_INTEGER_FUNCS(short, ushort, int, 16, INT16_MIN, INT16_MAX, CL2C_ABS_SIGNED)
-CL2C_INTEGER_FUNCS(ushort, ushort, int, 16, 0, UINT16_MAX, CL2C_ABS_UNSIGNED)
-CL2C_INTEGER_FUNCS(int, uint, int64_t, 32, INT32_MIN, INT32_MAX, CL2C_ABS_SIGNED)
-CL2C_INTEGER_FUNCS(uint, uint, int64_t, 32, 0, UINT32_MAX, CL2C_ABS_UNSIGNED)
-CL2C_INTEGER_FUNCS(long, ulong, cl2c_wide_long, 64, INT64_MIN, INT64_MAX, CL2C_ABS_SIGNED)
-CL2C_INTEGER_FUNCS(ulong, ulong, cl2c_wide_ulong, 64, 0, UINT64_MAX, CL2C_ABS_UNSIGNED)
+CL2C_INTEGER_FUNCS(char, uchar, int, int, 8, INT8_MIN, INT8_MAX, CL2C_ABS_SIGNED)
+CL2C_INTEGER_FUNCS(uchar, uchar, int, int, 8, 0, UINT8_MAX, CL2C_ABS_UNSIGNED)
+CL2C_INTEGER_FUNCS(short, ushort, int, int64_t, 16, INT16_MIN, INT16_MAX, CL2C_ABS_SIGNED)
+CL2C_INTEGER_FUNCS(ushort, ushort, int, int64_t, 16, 0, UINT16_MAX, CL2C_ABS_UNSIGNED)
+CL2C_INTEGER_FUNCS(int, uint, int64_t, int64_t, 32, INT32_MIN, INT32_MAX, CL2C_ABS_SIGNED)
+CL2C_INTEGER_FUNCS(uint, uint, int64_t, uint64_t, 32, 0, UINT32_MAX, CL2C_ABS_UNSIGNED)
+CL2C_INTEGER_FUNCS(long, ulong, cl2c_wide_long, cl2c_wide_long, 64, INT64_MIN, INT64_MAX,
+                   CL2C_ABS_SIGNED)
+CL2C_INTEGER_FUNCS(ulong, ulong, cl2c_wide_long, cl2c_wide_ulong, 64, 0, UINT64_MAX,
+                   CL2C_ABS_UNSIGNED)
 #pragma GCC diagnostic pop
 
 /* 24-bit multiplies: exact when the operands fit in 24 bits, as the spec requires. */

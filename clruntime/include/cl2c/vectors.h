@@ -135,10 +135,10 @@ CL2C_DEFINE_VECTORS(double)
 /* c ? a : b with a vector condition selects per component on the sign bit of
  * c, as select() does (spec 6.3.i). */
 #define CL2C_VEC_TERNARY(T, N, C)                                                  \
-    CL2C_INLINE cl2c_##T##N cl2c_ternary_##T##N(cl2c_##C##N c, cl2c_##T##N a,      \
-                                                cl2c_##T##N b) {                   \
+    CL2C_INLINE cl2c_##T##N cl2c_ternary_##T##N##_##C(cl2c_##C##N c, cl2c_##T##N a, \
+                                                      cl2c_##T##N b) {             \
         cl2c_##T##N r = {{0}};                                                     \
-        for (int i = 0; i < N; ++i) r.s[i] = c.s[i] < 0 ? a.s[i] : b.s[i];          \
+        for (int i = 0; i < N; ++i) r.s[i] = (CL2C_MASK_S(C))c.s[i] < 0 ? a.s[i] : b.s[i]; \
         return r;                                                                  \
     }
 

@@ -1,6 +1,7 @@
 /* A C program that calls two OpenCL kernels, kernels/saxpy.cl and
  * kernels/smooth.cl, translated to C by cl2c while the program builds. It
- * needs no OpenCL and no Python to run: only OpenMP. */
+ * needs no OpenCL and no Python to run: only OpenMP. It is built with CMake
+ * (../cmake_program), Make (../make_program) and Meson (../meson_program). */
 #include <stdio.h>
 #include <stdlib.h>
 
