@@ -314,3 +314,20 @@ def test_fission_private_array_initializer(fission, pocl):
     ref = np.tile(np.array([0, 1, 2 ** 31, 2 ** 32 - 1, 7], np.uint32), (64, 1))
     ref[:, 4] += np.arange(64, dtype=np.uint32)
     np.testing.assert_array_equal(got[0].reshape(64, 5), ref)
+
+
+@pytest.mark.parametrize("schedule", SCHEDULES)
+def test_non_uniform_groups_with_barriers(schedule):
+    """OpenCL 2.0: the last group is smaller; its barriers count only its work-items."""
+    prg = cl2c.Program.from_file(kernel_path("barriers.cl"),
+                                 options=f"-cl-std=CL2.0 -cl2c-schedule={schedule}").build()
+    n, ls = 100, 32
+    x = rng(30).integers(-100, 100, n).astype(np.int32)
+    out = np.zeros(n, np.int32)
+    prg.scan((n,), (ls,), x, out, cl2c.LocalMemory(2 * ls * 4))
+    ref = np.concatenate([np.cumsum(x[i:i + ls]) for i in range(0, n, ls)])
+    np.testing.assert_array_equal(out, ref)
+    with pytest.raises(LaunchError, match="work-group size"):
+        cl2c.Program.from_file(kernel_path("barriers.cl"),
+                               options=f"-cl2c-schedule={schedule}").build().scan(
+            (n,), (ls,), x, out, cl2c.LocalMemory(2 * ls * 4))
