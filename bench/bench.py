@@ -45,6 +45,8 @@ PERF_NOTES = {
     "reduce": {"hand_ms": 20.6, "pocl_ms": 479.0, "fission_ms": 25.5, "work": 2 ** 27},
     "tiled": {"hand_ms": 61.0, "pocl_ms": 592.0, "fission_ms": 44.5, "work": 1024 ** 3},
     "histogram": {"hand_ms": 29.4, "pocl_ms": 511.0, "fission_ms": 70.0, "work": 2 ** 27},
+    # Not in PERF-NOTES: no hand-written reference. work = body pairs (N^2).
+    "nbody": {"work": 8192 ** 2},
 }
 SCHEDULES = ("regions", "fibers")
 
@@ -152,9 +154,24 @@ def make_cases(args) -> list[Case]:
     cases.append(Case("stencil", f"stencil {nx}x{ny}", "stencil.cl", "stencil", (nx, ny),
                       [grid, np.zeros((ny, nx), np.float32), np.int32(nx), np.int32(ny)], 1,
                       work=nx * ny, metric="GB/s", metric_amount=2 * 4 * nx * ny))
+    cases.append(nbody_case(args, rng))
     if not args.no_barriers:
         cases += barrier_cases(args, rng)
     return cases
+
+
+def nbody_case(args, rng) -> Case:
+    """All-pairs N-body step on float4 (x, y, z, mass): float4 loads, swizzles and
+    arithmetic, a sqrt and a division per pair; 20 flops per pair counted."""
+    n = args.nbody_n
+    pos = rng.random((n, 4), dtype=np.float32)
+    pos[:, 3] += 0.5                                  # masses in [0.5, 1.5)
+    vel = np.zeros((n, 4), np.float32)
+    return Case("nbody", f"nbody {n} float4", "nbody.cl", "nbody", (n,),
+                [pos, vel, np.zeros_like(pos), np.zeros_like(vel), np.int32(n),
+                 np.float32(0.01), np.float32(0.01)], 2,
+                work=n * n, metric="GFLOP/s", metric_amount=20 * n * n,
+                rtol=1e-3, atol=1e-4)
 
 
 def barrier_cases(args, rng) -> list[Case]:
@@ -294,7 +311,7 @@ def print_table(rows):
                      fmt(r["pocl_ms"], ".2f"), fmt(r["pocl_over_cl2c"], ".2f"),
                      f"{fmt(r['cl2c_rate'], '.1f')} {r['metric']}",
                      f"{fmt(r['pocl_rate'], '.1f')} {r['metric']}" if r["pocl_rate"] else "-",
-                     fmt(r["hand_ms_scaled"], ".1f" if r["hand_ms_scaled"] >= 10 else ".2f"), fmt(r["cl2c_over_hand"], ".2f"),
+                     fmt(r["hand_ms_scaled"], ".1f" if (r["hand_ms_scaled"] or 0) >= 10 else ".2f"), fmt(r["cl2c_over_hand"], ".2f"),
                      {True: "yes", False: "NO", None: "-"}[r["outputs_agree"]]])
     widths = [max(len(h), *(len(b[i]) for b in body)) for i, h in enumerate(head)]
     right = set(range(2, len(head) - 1))
@@ -327,13 +344,15 @@ def parse_args(argv=None):
                     help="repetitions for fast kernels (default 11; matmul gets fewer)")
     ap.add_argument("--no-explicit-local", action="store_true",
                     help="only run with local size None (skip 256 / 16x16)")
+    ap.add_argument("--nbody-n", type=int, default=8192, help="N-body bodies (8192)")
     ap.add_argument("--reduce-log2", type=int, default=25, help="reduction input 2^K (25)")
     ap.add_argument("--tiled-n", type=int, default=1024, help="tiled matmul N (1024)")
     ap.add_argument("--hist-log2", type=int, default=25, help="histogram input 2^K (25)")
     ap.add_argument("--no-barriers", action="store_true",
                     help="skip the kernels with barriers (reduce, tiled, histogram)")
     ap.add_argument("--only", nargs="+",
-                    choices=["triad", "matmul", "stencil", "reduce", "tiled", "histogram"],
+                    choices=["triad", "matmul", "stencil", "nbody", "reduce", "tiled",
+                             "histogram"],
                     help="run only these kernels")
     ap.add_argument("--no-pocl", action="store_true", help="time cl2c only")
     ap.add_argument("--json", metavar="PATH", help="also write the results as JSON here")
@@ -346,6 +365,7 @@ def parse_args(argv=None):
         args.triad_log2 = min(args.triad_log2, 20)
         args.matmul_n = min(args.matmul_n, 128)
         args.stencil = [min(args.stencil[0], 512), min(args.stencil[1], 512)]
+        args.nbody_n = min(args.nbody_n, 1024)
         args.reduce_log2 = min(args.reduce_log2, 18)
         args.tiled_n = min(args.tiled_n, 128)
         args.hist_log2 = min(args.hist_log2, 18)
@@ -428,7 +448,7 @@ def main(argv=None):
             t0 = time.perf_counter()
             r = run_case(case, local, prg, pocl, pocl_prg, reps, warnings)
             ref = PERF_NOTES[case.name]
-            hand = ref["hand_ms"] * case.work / ref["work"]
+            hand = ref["hand_ms"] * case.work / ref["work"] if "hand_ms" in ref else None
             row = {"kernel": case.label, "name": case.name, "local": fmt_local(local),
                    "global": list(case.gsize), "reps": reps, **r,
                    "pocl_over_cl2c": (r["pocl_ms"] / r["cl2c_ms"]
@@ -436,7 +456,7 @@ def main(argv=None):
                    "metric": case.metric,
                    "cl2c_rate": rate(case, r["cl2c_ms"]), "pocl_rate": rate(case, r["pocl_ms"]),
                    "hand_ms_scaled": hand, "hand_ms_source": "PERF-NOTES.md (not measured now)",
-                   "cl2c_over_hand": r["cl2c_ms"] / hand if r["cl2c_ms"] else None}
+                   "cl2c_over_hand": r["cl2c_ms"] / hand if r["cl2c_ms"] and hand else None}
             if "fission_ms" in ref and r["cl2c_ms"]:
                 row["cl2c_over_fission"] = r["cl2c_ms"] / (ref["fission_ms"] * case.work
                                                            / ref["work"])

@@ -199,8 +199,9 @@ class ExpressionLowering(Transformer):
         inner_t = self.type_of(node.expr)
         if isinstance(inner_t, ty.Vector) and op not in ("&", "*"):
             if op in ("++", "--", "p++", "p--"):
-                if id(node.expr) in self.module.components:
-                    raise UnsupportedError("++/-- on a vector swizzle is not supported yet")
+                comps = self.module.components.get(id(node.expr))
+                if comps is not None:
+                    return self.swizzle_incdec(node, comps, inner_t)
                 self.need("CL2C_VEC_INCDEC", inner_t.elem.name, inner_t.n)
                 name = {"++": "preinc", "--": "predec", "p++": "postinc", "p--": "postdec"}[op]
                 return cn.call(f"cl2c_{name}_{inner_t.name}",
@@ -213,6 +214,24 @@ class ExpressionLowering(Transformer):
                            coord=node.coord)
         node.expr = self.visit(node.expr)
         return node
+
+    def swizzle_incdec(self, node, comps, t: ty.Vector):
+        """++/-- on a swizzle (v.xy++): the compound assignment v.xy += 1, whose value
+        is the new one; a postfix form takes 1 back off it (exact: only integer types
+        have ++, and their arithmetic wraps)."""
+        one = c_ast.Constant("int", "1", node.coord)
+        self.module.types[id(one)] = ty.INT
+        self.module.nodes.append(one)
+        op = "+=" if "+" in node.op else "-="
+        update = c_ast.Assignment(op, node.expr, one, node.coord)
+        self.module.types[id(update)] = t
+        self.module.nodes.append(update)
+        value = self.swizzle_assignment(update, comps, t, ty.INT)
+        if not node.op.startswith("p"):
+            return value
+        undo = "sub" if op == "+=" else "add"
+        return cn.call(self.vec_helper(undo, f"CL2C_VEC_{undo.upper()}", t), value,
+                       self.splat(cn.const_int(1), t), coord=node.coord)
 
     def lower_StructRef(self, node):
         comps = self.module.components.get(id(node))

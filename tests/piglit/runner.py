@@ -93,8 +93,8 @@ for _t in ("float", "double"):
             "6.12.7, footnote: implementation-defined), so the sentinel there may change; "
             "piglit passes it only because its truncating half conversion turns the "
             "sentinel 0xdeadp1 into a NaN, which accepts anything")
-    _wrong(_path, "vector storea_half global float3", 0, [7], None, _why)
-    _wrong(_path, "vector storea_half global offset float3", 0, [7, 11], None, _why)
+    _wrong(_path, f"vector storea_half global {_t}3", 0, [7], None, _why)
+    _wrong(_path, f"vector storea_half global offset {_t}3", 0, [7, 11], None, _why)
 
 
 # ---- the configuration -------------------------------------------------------------------
