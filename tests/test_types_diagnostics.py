@@ -121,8 +121,7 @@ __kernel void ok(__global int4 *g, __global float4 *f, __global uint *u, int n, 
     a.xy++; --a.zw; a.yx += 2;
     a = (int4)(w.xy.x, a.yzw);
     g[1] = a + b; f[1] = v + (float4)(x, (float2)(x), 1);
-    u[0] = as_uint(x) + as_uint4(v).w + convert_uint_sat_rte(x) + (uint)sizeof(int3)
-         + (uint)vec_step(float3) + (uint)vec_step(a);
+    u[0] = as_uint(x) + as_uint4(v).w + convert_uint_sat_rte(x) + (uint)sizeof(int3);
 }
 """
 
