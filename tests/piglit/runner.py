@@ -1,7 +1,7 @@
 """piglit's OpenCL program tests, run through cl2c, more strictly than piglit runs them.
 
 A piglit test file carries its kernels, its inputs and its expected outputs (see
-``/work/shared/PIGLIT.md``; the authority is piglit's ``tests/cl/program/program-tester.c``).
+``shared/PIGLIT.md (beside the repository)``; the authority is piglit's ``tests/cl/program/program-tester.c``).
 This module reads those files, builds each program once with :class:`cl2c.Program`, runs
 every ``[test]`` section through cl2c's Python loader and compares the outputs.
 
@@ -61,7 +61,7 @@ CORPUS_DEFECTS = {
 # anything where NaN is expected and any non-NaN where infinity is expected: {file: {test
 # name: {(arg index, component): (the spec's value, or None for "any value", reason)}}}.
 # Components count across the whole buffer (element * width + lane). These are the 26
-# sub-tests that /work/shared/PIGLIT.md counts.
+# sub-tests that shared/PIGLIT.md (beside the repository) counts.
 WRONG_EXPECTATIONS: dict[str, dict[str, dict[tuple[int, int], tuple]]] = {}
 
 
