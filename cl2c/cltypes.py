@@ -1,9 +1,10 @@
 """Host-side OpenCL types as NumPy dtypes, laid out as kernels see them.
 
-The same contract as PyOpenCL's ``pyopencl.cltypes``: ``float4`` is a
-structured dtype of four float32 fields ``x y z w`` (titled ``s0..s3``), a
-3-vector is padded to four components, and ``make_float4(1, 2, 3, 4)`` builds
-a value.
+The same contract as PyOpenCL's ``pyopencl.cltypes``, field for field:
+``float4`` is a structured dtype of four float32 fields ``s0..s3`` (titled
+``x y z w``), a 3-vector is padded to four components (``padding0``), and
+``make_float4(1, 2, 3, 4)`` builds a value. ``struct_dtype`` lays out a struct as
+kernels do (vectors aligned to their size, which NumPy's ``align=True`` cannot know).
 """
 from __future__ import annotations
 
@@ -24,19 +25,12 @@ _FIELD_NAMES = ["x", "y", "z", "w"]
 
 
 def _vector_dtype(base, n: int) -> np.dtype:
+    """PyOpenCL's dtype, field for field: s0 ... s<n-1> (decimal), the first four titled
+    x y z w, and a 3-vector's fourth slot named padding0."""
     padded = 4 if n == 3 else n
-    if n <= 4:
-        names = _FIELD_NAMES[:n]
-        titles = [f"s{i}" for i in range(n)]
-    else:
-        names = [f"s{i:x}" for i in range(n)]
-        titles = None
-    spec = {"names": names, "formats": [base] * n,
-            "offsets": [i * np.dtype(base).itemsize for i in range(n)],
-            "itemsize": padded * np.dtype(base).itemsize}
-    if titles:
-        spec["titles"] = titles
-    return np.dtype(spec)
+    names = [f"s{i}" for i in range(n)] + ["padding0"] * (padded - n)
+    titles = _FIELD_NAMES[:min(n, 4)] + [None] * (padded - min(n, 4))
+    return np.dtype({"names": names, "formats": [base] * padded, "titles": titles})
 
 
 for _name, _base in SCALARS.items():
@@ -54,10 +48,56 @@ for _name, _base in SCALARS.items():
                 values = values * _n
             if len(values) != _n:
                 raise ValueError(f"expected {_n} components, got {len(values)}")
-            return np.array(tuple(values), dtype=_dt)[()]
+            padding = (0,) * (len(_dt.names) - _n)
+            return np.array(tuple(values) + padding, dtype=_dt)[()]
 
         _make.__name__ = f"make_{_name}{_n}"
         globals()[_make.__name__] = _make
+
+
+def alignment(dt: np.dtype) -> int:
+    """The alignment OpenCL C gives a value of this dtype: a vector's is its size (a
+    3-vector's that of 4), a scalar's its size, a struct's its largest field's (or what
+    struct_dtype recorded)."""
+    dt = np.dtype(dt)
+    if dt.metadata and "cl_align" in dt.metadata:
+        return dt.metadata["cl_align"]
+    if dt in vec_type_to_scalar_and_count:
+        return dt.itemsize
+    if dt.subdtype is not None:
+        return alignment(dt.subdtype[0])
+    if dt.fields:
+        return max(alignment(f[0]) for f in dt.fields.values())
+    return dt.itemsize
+
+
+def struct_dtype(fields, packed: bool = False, aligned: int = 0) -> np.dtype:
+    """A NumPy structured dtype laid out as OpenCL C lays out the struct with these
+    fields (what PyOpenCL's match_dtype_to_c_struct finds out by compiling): each field
+    at the next multiple of its alignment, the size a multiple of the largest one.
+    ``fields`` are (name, dtype or OpenCL type name) or (name, type, count) for arrays;
+    ``packed`` and ``aligned`` are __attribute__((packed)) and __attribute__((aligned(N))).
+
+        R = struct_dtype([("c", "char"), ("v", "float4"), ("i", "int")])   # 48 bytes
+    """
+    names, formats, offsets = [], [], []
+    offset, align = 0, 1
+    for f in fields:
+        name, t = f[0], f[1]
+        dt = dtype_of(t) if isinstance(t, str) else np.dtype(t)
+        if len(f) > 2:
+            dt = np.dtype((dt, (f[2],)))
+        a = 1 if packed else alignment(dt)
+        offset = -(-offset // a) * a
+        names.append(name)
+        formats.append(dt)
+        offsets.append(offset)
+        offset += dt.itemsize
+        align = max(align, a)
+    align = max(align, aligned)
+    size = -(-offset // align) * align
+    return np.dtype({"names": names, "formats": formats, "offsets": offsets,
+                     "itemsize": size}, metadata={"cl_align": align})
 
 
 def dtype_of(name: str) -> np.dtype:

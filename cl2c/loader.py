@@ -311,6 +311,8 @@ class Kernel:
                                  f"{pointee.n}) or cl2c.cltypes.{pointee.name}, got {got}")
         if pointee.is_void:
             return
+        if pointee == ty.HALF and got == np.uint16:
+            return                   # half bits as cl_half (uint16), as OpenCL hosts keep them
         if got != want:
             raise KernelArgError(f"{self._where(p)}: expected dtype {want}, got {got}")
 

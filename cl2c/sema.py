@@ -79,6 +79,7 @@ class Call:
     row: bi.Builtin | None = None
     generic: ty.Type | None = None
     arg_types: tuple = ()
+    value: int | None = None       # the constant a vec_step call folds to
 
 
 @dataclass
@@ -91,6 +92,7 @@ class Module:
     decl_types: dict = field(default_factory=dict)     # id(Decl) -> (Type, space)
     functions: dict = field(default_factory=dict)      # name -> FunctionInfo
     program_scope: list = field(default_factory=list)  # (kind, node)
+    records: dict = field(default_factory=dict)        # id(Struct/Union) -> Record
     nodes: list = field(default_factory=list)          # keeps typed nodes alive
     extensions: set = field(default_factory=set)
 
@@ -233,9 +235,22 @@ class Analyzer(c_ast.NodeVisitor):
             self.error(f"unexpected {type(ext).__name__} at program scope", ext)
 
     def pragma(self, node: c_ast.Pragma):
-        words = node.string.split()
-        if words[:2] == ["OPENCL", "EXTENSION"] and len(words) >= 3:
-            self.module.extensions.add(words[2].rstrip(":"))
+        """#pragma OPENCL EXTENSION name|all : enable|disable (spec 9.1): accepted for the
+        extensions cl2c offers (cl_khr_fp64 among them); a warning for others."""
+        from .preprocess import EXTENSIONS
+        words = node.string.replace(":", " : ").split()
+        if words[:2] != ["OPENCL", "EXTENSION"]:
+            return
+        if len(words) != 5 or words[3] != ":" or words[4] not in ("enable", "disable"):
+            self.reporter.warning("expected '#pragma OPENCL EXTENSION <name> : enable' or "
+                                  "'disable'; pragma ignored", node.coord)
+            return
+        name = words[2]
+        if name != "all" and name not in EXTENSIONS:
+            self.reporter.warning(f"unsupported OpenCL extension '{name}'; pragma ignored",
+                                  node.coord)
+            return
+        self.module.extensions.add(name)
 
     def typedef(self, node: c_ast.Typedef):
         t, space, const = self.resolve(node.type)
@@ -320,7 +335,9 @@ class Analyzer(c_ast.NodeVisitor):
             return self.enum(node), "private", False
         self.error(f"unsupported type {type(node).__name__}", node)
 
-    def record(self, node) -> ty.Record:
+    def record(self, node, attributes: str = "") -> ty.Record:
+        """The Record of a struct or union specifier; ``attributes`` are those written
+        after its closing brace (``struct S {...} __attribute__((packed));``)."""
         union = isinstance(node, c_ast.Union)
         rec = self.lookup_tag(node.name) if node.name else None
         if rec is None or (node.decls is not None and rec.fields and
@@ -335,11 +352,14 @@ class Analyzer(c_ast.NodeVisitor):
                 fields.append((d.name, ft))
                 self.module.decl_types[id(d)] = (ft, "private")
             rec.fields[:] = fields
-            attrs = self._attribute_text(node)
+            attrs = self._attribute_text(node) + " " + attributes
             object.__setattr__(rec, "packed", "packed" in attrs)
             m = re.search(r"aligned\s*\(\s*(\d+)\s*\)", attrs)
             if m:
                 object.__setattr__(rec, "align_attr", int(m.group(1)))
+            # Lowering writes the attributes into the C definition (the layout is the
+            # C compiler's): keep the record of each definition.
+            self.module.records[id(node)] = rec
         return rec
 
     def _attribute_text(self, node) -> str:
@@ -369,7 +389,11 @@ class Analyzer(c_ast.NodeVisitor):
     # ---- declarations ----------------------------------------------------------------
     def declaration(self, node: c_ast.Decl, program_scope=False) -> str:
         if node.name is None:           # struct/union/enum declaration only
-            if isinstance(node.type, (c_ast.Struct, c_ast.Union, c_ast.Enum)):
+            if isinstance(node.type, (c_ast.Struct, c_ast.Union)):
+                attrs = " ".join(_attr_text(f) for f in node.funcspec or []
+                                 if isinstance(f, c_ast.Node))
+                self.record(node.type, attrs)
+            elif isinstance(node.type, c_ast.Enum):
                 self.base_type(node.type)
             return "tag"
         t, space, const = self.resolve(node.type)
@@ -388,6 +412,9 @@ class Analyzer(c_ast.NodeVisitor):
                            f"initialized", node)
         if t == ty.VOID:
             self.error(f"variable '{node.name}' has incomplete type 'void'", node)
+        if ty.HALF in (t, ty.scalar_of(t), getattr(t, "elem", None)):
+            self.error(f"variable '{node.name}' of type '{t}': half is a storage type "
+                       f"(only pointers to it; cl_khr_fp16 is not supported)", node)
         # In scope from its own initializer on (C99 6.2.1), and still declared if the
         # initializer has an error, so that one mistake is reported once.
         self.declare(Symbol(node.name, t, "var", space, const, node), node)
@@ -651,7 +678,15 @@ class Analyzer(c_ast.NodeVisitor):
             self.error("subscripted value is not an array or pointer", node)
         if not index.is_integer or index.is_vector:
             self.error("array subscript is not an integer", node.subscript)
+        self._check_not_half(base.pointee, node)
         return base.pointee
+
+    def _check_not_half(self, t, node):
+        """Half values are read and written only through vload_half and vstore_half
+        (spec 6.1.1.1): cl2c does not offer cl_khr_fp16."""
+        if ty.scalar_of(t) == ty.HALF:
+            self.error(f"loading or storing '{t}' directly needs cl_khr_fp16: use "
+                       f"vload_half / vstore_half", node)
 
     def expr_StructRef(self, node):
         base = self.rvalue(node.name)
@@ -685,6 +720,8 @@ class Analyzer(c_ast.NodeVisitor):
         args = node.args.exprs if node.args else []
         arg_types = [self.rvalue(a) for a in args]
         sym = self.lookup(name)
+        if name == "vec_step" and sym is None:
+            return self.vec_step(node, arg_types)
         if sym is not None and sym.kind == "func":
             ftype = sym.type
             if len(args) != len(ftype.params):
@@ -719,6 +756,19 @@ class Analyzer(c_ast.NodeVisitor):
                 return ret
         shown = ", ".join(str(t) for t in arg_types)
         self.error(f"no matching function for call to '{name}({shown})'", node)
+
+    def vec_step(self, node, arg_types):
+        """vec_step(x) (spec 6.12.13): the number of components, 4 for a
+        3-vector, 1 for a scalar; an int constant. (vec_step(type) needs parser support:
+        pycparser reads the operand as an expression.)"""
+        t = arg_types[0] if len(arg_types) == 1 else None
+        if t is None or not (t.is_vector or t.is_arithmetic) or t.is_void:
+            self.error(f"vec_step takes a scalar or vector operand, not "
+                       f"'{', '.join(map(str, arg_types))}'", node)
+        n = 1 if t.is_scalar else (4 if t.n == 3 else t.n)
+        self.module.calls[id(node)] = Call("vec_step", "vec_step", None, None,
+                                           tuple(arg_types), n)
+        return ty.INT
 
     def conversion_call(self, node, name, args, arg_types):
         m = re.fullmatch(r"convert_([a-z]+\d*)(_sat)?(_rte|_rtz|_rtp|_rtn)?", name)
@@ -851,8 +901,10 @@ class Analyzer(c_ast.NodeVisitor):
 
     def _fits(self, pat, at, generic) -> bool:
         if pat == "T":
+            # A scalar argument converts to T's element type and, for a vector T,
+            # widens (spec 6.2.1): mad(float2, float, float).
             return at == generic or (at.is_scalar and not at.is_void and generic is not None
-                                     and generic.is_scalar)
+                                     and (generic.is_scalar or at.is_arithmetic))
         if pat == "S":
             return at.is_scalar and not at.is_void
         if pat.endswith("*"):
@@ -936,6 +988,7 @@ class Analyzer(c_ast.NodeVisitor):
         if op == "*":
             if not isinstance(t, ty.Pointer):
                 self.error(f"indirection requires pointer operand ('{t}' invalid)", node)
+            self._check_not_half(t.pointee, node)
             return t.pointee
         if op in ("++", "--", "p++", "p--"):
             if t.is_float:
@@ -1202,6 +1255,10 @@ class Analyzer(c_ast.NodeVisitor):
             return self._fold(node.iftrue) if self._fold(node.cond) else self._fold(node.iffalse)
         if isinstance(node, c_ast.Cast):
             return self._fold(node.expr)
+        if isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID) and \
+                node.name.name == "vec_step":
+            self.expr(node)
+            return self.module.calls[id(node)].value
         raise ValueError
 
 

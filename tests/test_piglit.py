@@ -12,12 +12,7 @@ that fails.
 """
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-import warnings
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 
@@ -40,29 +35,6 @@ def known_failures() -> dict[str, str]:
     return out
 
 
-def _run_isolated(rel: str) -> SimpleNamespace:
-    """runner.run_file in a process of its own: hundreds of kernel modules loaded into
-    one process have crashed it at a later module's load (heap corruption not yet
-    found; see the closing note of issue 4), and a crash must name its own file."""
-    code = ("import json, sys; from pathlib import Path; sys.path.insert(0, {tests!r}); "
-            "from piglit import runner; r = runner.run_file(Path({root!r}), {rel!r}); "
-            "print(json.dumps({{'status': r.status, 'message': r.message}}))").format(
-                tests=str(Path(__file__).parent), root=str(ROOT), rel=rel)
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          timeout=900)
-    if proc.returncode < 0:
-        # Killed by a signal: seen about once per full run on a loaded 2-core machine,
-        # never for the same file twice (an open heap-corruption bug, issue 4's note).
-        # A second run tells a flaky crash from a file that always crashes.
-        warnings.warn(f"{rel}: the run crashed (signal {-proc.returncode}); running it again")
-        proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                              timeout=900)
-    if proc.returncode != 0 or not proc.stdout.strip():
-        return SimpleNamespace(status="fail", message=f"the run crashed (exit status "
-                               f"{proc.returncode}):\n{proc.stderr[-3000:]}")
-    return SimpleNamespace(**json.loads(proc.stdout.strip().splitlines()[-1]))
-
-
 def _corpus():
     try:
         root = corpus_root()
@@ -78,7 +50,7 @@ ROOT, FILES, UNAVAILABLE = _corpus()
 @pytest.mark.parametrize("rel", FILES or ["<no corpus>"])
 def test_piglit(rel):
     known = known_failures()
-    result = _run_isolated(rel)
+    result = runner.run_file(ROOT, rel)
     if result.status == "skip":
         pytest.skip(result.message)
     if rel in known:

@@ -12,8 +12,9 @@ integer conversion without _sat of NaN or of a value out of range after rounding
 Where PoCL deviates from the spec, cl2c follows the spec and the test checks the spec's
 value instead of PoCL's:
 * _sat conversions of NaN to an integer give 0 (spec 6.2.3.3, "NaN should be converted
-  to 0"); PoCL gives the integer type's minimum for the rounding-mode forms
-  (convert_int_sat_rtp(NaN) == INT_MIN).
+  to 0"). PoCL gives INT_MIN for convert_int_sat*(NaN), LONG_MIN for convert_long_sat*
+  and 0x8000000000000000 for convert_ulong_sat*, with and without a rounding mode, from
+  float and from double (it is right for char, uchar, short, ushort and uint).
 """
 from __future__ import annotations
 

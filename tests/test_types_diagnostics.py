@@ -87,6 +87,9 @@ CASES = [
     ("__local int *q = c;", "address space"),
     # half is a storage type
     ("float h = vload_half(0, f);", "no matching function"),
+    ("half h;", "storage type"),
+    ("__global half *hp = (__global half *)g; x = hp[1];", "vload_half"),
+    ("__global half *hp = (__global half *)g; *hp = *hp;", "vload_half"),
     ("vstore_half(a, 0, (__global half *)g);", "float or double"),
 ]
 
@@ -121,10 +124,39 @@ __kernel void ok(__global int4 *g, __global float4 *f, __global uint *u, int n, 
     a.xy++; --a.zw; a.yx += 2;
     a = (int4)(w.xy.x, a.yzw);
     g[1] = a + b; f[1] = v + (float4)(x, (float2)(x), 1);
-    u[0] = as_uint(x) + as_uint4(v).w + convert_uint_sat_rte(x) + (uint)sizeof(int3);
+    u[0] = as_uint(x) + as_uint4(v).w + convert_uint_sat_rte(x) + (uint)sizeof(int3)
+         + (uint)vec_step((float3)(x)) + (uint)vec_step(a);
 }
 """
 
 
 def test_valid_mixed_code_builds():
     cl2c.Program(VALID).build()
+
+
+GENERIC = """
+int twice(int *p) { return 2 * *p; }            /* generic pointer (OpenCL C 2.0) */
+__kernel void k(__global int *g, __local int *l)
+{
+    int x = 3;
+    l[0] = 5;
+    g[0] = twice(g) + twice(l) + twice(&x);
+}
+"""
+
+
+def test_generic_address_space_accepts_named_spaces():
+    import numpy as np
+    prg = cl2c.Program(GENERIC, options="-cl-std=CL2.0").build()
+    g = np.array([7], np.int32)
+    prg.k((1,), (1,), g, cl2c.LocalMemory(4))
+    assert g[0] == 2 * 7 + 2 * 5 + 2 * 3
+
+
+def test_generic_address_space_excludes_constant():
+    src = GENERIC.replace("__local int *l)", "__local int *l, __constant int *c)") \
+        .replace("twice(&x);", "twice(&x) + twice(c);")
+    with pytest.raises(cl2c.BuildError, match="address space"):
+        cl2c.Program(src, options="-cl-std=CL2.0").build()
+    with pytest.raises(cl2c.BuildError, match="address space"):     # CL1.2: private
+        cl2c.Program(GENERIC).build()

@@ -119,7 +119,10 @@ class ExpressionLowering(Transformer):
 
     def lower_ArrayDecl(self, node):
         node.type = self.visit(node.type)
-        return node   # dimensions stay as written: constant expressions
+        # Dimensions are constant expressions: lowering keeps them, but for the
+        # OpenCL-only ones among them (vec_step) it spells in C.
+        node.dim = self.visit(node.dim)
+        return node
 
     def init_list(self, node: c_ast.InitList, t: ty.Type):
         out = []
@@ -140,6 +143,21 @@ class ExpressionLowering(Transformer):
             # The runtime's vector is a struct holding an array: one more brace.
             return c_ast.InitList([node], node.coord)
         return node
+
+    def lower_Struct(self, node):
+        """A struct or union definition keeps its layout attributes in C (the C
+        compiler lays it out): written before the tag, where C accepts them."""
+        node = self.children(node)
+        rec = self.module.records.get(id(node))
+        if rec is None or not (rec.packed or rec.align_attr):
+            return node
+        attrs = ", ".join((["packed"] if rec.packed else []) +
+                          ([f"aligned({rec.align_attr})"] if rec.align_attr else []))
+        kind = c_ast.Union if rec.union else c_ast.Struct
+        return kind(f"__attribute__(({attrs})) {rec.tag or ''}".rstrip(), node.decls,
+                    node.coord)
+
+    lower_Union = lower_StructExt = lower_UnionExt = lower_Struct
 
     def lower_Switch(self, node):
         node.cond = self.visit(node.cond)
@@ -406,6 +424,8 @@ class ExpressionLowering(Transformer):
             t = call.generic
             self.need("CL2C_VLOADSTORE", t.elem.name, t.n)
             return cn.call(f"cl2c_vstore{t.n}_{t.elem.name}", *lowered, coord=node.coord)
+        if call.kind == "vec_step":
+            return cn.const_int(call.value, node.coord)
         if call.kind in ("vload_half", "vstore_half"):
             return cn.call(self.half_load_store(call), *lowered, coord=node.coord)
         raise UnsupportedError(f"{call.name}() is not supported yet")
@@ -440,8 +460,10 @@ class ExpressionLowering(Transformer):
         if row.workitem:
             name = row.runtime_name(t if row.family != "-" else None)
             return cn.call(name, cn.ident("CL2C_WI"), *args, coord=node.coord)
-        if row.broadcast and isinstance(t, ty.Vector):
-            args = [self.coerce(a, at, t, node.coord) if pat == "S" else a
+        if isinstance(t, ty.Vector):
+            # scalars widen: S parameters of broadcast rows, and scalars passed for T
+            args = [self.coerce(a, at, t, node.coord)
+                    if pat == "T" or (pat == "S" and row.broadcast) else a
                     for a, at, pat in zip(args, arg_types, row.params)]
         generic_name = not row.c_name or "{T}" in row.c_name   # prefetch: one function
         if isinstance(t, ty.Vector) and generic_name and not row.macro:

@@ -116,7 +116,7 @@ function(cl2c_add_kernels target)
       VERBATIM COMMAND_EXPAND_LISTS)
     cmake_policy(POP)
     set_source_files_properties("${_dir}/${_stem}.c" PROPERTIES
-      COMPILE_OPTIONS "$<$<C_COMPILER_ID:GNU,Clang,AppleClang>:-fno-strict-aliasing>")
+      COMPILE_OPTIONS "$<$<C_COMPILER_ID:GNU,Clang,AppleClang>:-fno-strict-aliasing;-fno-math-errno>")
     target_sources("${target}" PRIVATE "${_dir}/${_stem}.c" "${_dir}/${_stem}.h")
   endforeach()
   set_property(TARGET "${target}" PROPERTY CL2C_KERNEL_STEMS "${_stems}")

@@ -6,6 +6,14 @@
 #include <stdint.h>
 #include <string.h>
 
+/* <stdlib.h> (which the runtime needs) declares div, ldiv and lldiv, natural names for
+ * kernels and helpers (piglit's arithmetic tests have a kernel called div). The runtime
+ * never calls them, so in translated code these names mean the kernel's own functions. */
+#include <stdlib.h>
+#define div cl2c_user_div
+#define ldiv cl2c_user_ldiv
+#define lldiv cl2c_user_lldiv
+
 /* OpenCL's char is signed everywhere; C's plain char is not. */
 typedef int8_t cl2c_char;
 typedef uint8_t cl2c_uchar;
