@@ -46,6 +46,14 @@ LOCAL_NULL_BYTES = 8               # clSetKernelArg(k, i, sizeof(cl_mem), NULL) 
 POISON = 0xA5                      # fills output-only buffers
 GUARD_BYTES = 4096                 # checked after every launch, after every buffer
 
+
+def guard_pattern(index: int) -> np.ndarray:
+    """The bytes of argument ``index``'s guard zone: different for every argument and
+    never the same read backwards, so that a kernel copying or byte-swapping one buffer's
+    overrun into another's still changes the guard (a constant fill would not show it)."""
+    return ((np.arange(GUARD_BYTES) * 7 + 0x35 + 61 * index) & 0xFF).astype(np.uint8)
+
+
 _DTYPES = {"char": np.int8, "uchar": np.uint8, "short": np.int16, "ushort": np.uint16,
            "int": np.int32, "uint": np.uint32, "long": np.int64, "ulong": np.uint64,
            "half": np.float16, "float": np.float32, "double": np.float64}
@@ -62,9 +70,11 @@ CORPUS_DEFECTS = {
 # behaviour that PoCL's larger allocations hide): the guard zone after each buffer takes
 # the extra writes, and the elements the test sizes are compared as usual.
 OUT_OF_BOUNDS_WRITES = {
-    ("tests/cl/program/execute/clz-optimizations.cl", name):
-        "runs the [config]'s 34 work-items over an int[18] output"
-    for name in ("v_clz_u16", "v_firstbit_u16")
+    **{("tests/cl/program/execute/clz-optimizations.cl", name):
+       "runs the [config]'s 34 work-items over an int[18] output"
+       for name in ("v_clz_u16", "v_firstbit_u16")},
+    ("tests/cl/program/execute/bswap.cl", "v_bswap_v2u16"):
+        "runs 24 work-items over a ushort2[8] output",
 }
 
 # Expected values the spec contradicts, which pass on piglit only because it accepts
@@ -665,7 +675,8 @@ def _run_test(prg, cfg: Config, test: Test, rel: str, number: int) -> None:
             # A guard zone after the buffer: a kernel writing past the end is reported,
             # and does not corrupt the heap of the process.
             whole = _aligned_bytes(nbytes + GUARD_BYTES)
-            whole[:] = POISON
+            whole[:nbytes] = POISON
+            whole[nbytes:] = guard_pattern(i)
             raw = whole[:nbytes]
             if i in ins:
                 raw[:ins[i].nbytes] = encode(ins[i], seed + i)
@@ -687,7 +698,7 @@ def _run_test(prg, cfg: Config, test: Test, rel: str, number: int) -> None:
     offset = None if test.global_offset is None else test.global_offset[:dims]
     kernel(test.global_size[:dims], local, *args, global_offset=offset)
     for i, guard in guards:
-        if (guard != POISON).any() and (rel, test.name) not in OUT_OF_BOUNDS_WRITES:
+        if (guard != guard_pattern(i)).any() and (rel, test.name) not in OUT_OF_BOUNDS_WRITES:
             raise _Fail(f"the kernel wrote past the end of argument {i}'s buffer "
                         f"({buffers[i].nbytes} bytes, as the test sizes it)")
     problems = []
