@@ -4,7 +4,7 @@ __version__ = "0.1.0"
 from .diagnostics import BuildError, Diagnostic  # noqa: E402
 
 __all__ = ["BuildError", "Diagnostic", "translate", "Program", "Kernel", "LocalMemory",
-           "KernelArgError", "LaunchError", "cltypes", "load", "__version__"]
+           "KernelArgError", "LaunchError", "BuildWarning", "cltypes", "load", "__version__"]
 
 
 def load(module_name: str):
@@ -22,7 +22,8 @@ def __getattr__(name):
     if name == "translate":
         from .pipeline import translate
         return translate
-    if name in ("Program", "Kernel", "LocalMemory", "KernelArgError", "LaunchError"):
+    if name in ("Program", "Kernel", "LocalMemory", "KernelArgError", "LaunchError",
+                "BuildWarning"):
         from . import loader
         return getattr(loader, name)
     if name == "cltypes":

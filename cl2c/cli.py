@@ -68,6 +68,8 @@ def _fail(diags, sources=None) -> None:
 @click.option("-I", "includes", multiple=True, metavar="DIR", help="Add an include directory.")
 @click.option("-cl-std", "cl_std", metavar="CLX.Y", help="OpenCL C version: CL1.2 or CL2.0.")
 @click.option("-E", "preprocess_only", is_flag=True, help="Preprocess only.")
+@click.option("-w", "no_warnings", is_flag=True, help="Show no warnings.")
+@click.option("-Werror", "werror", is_flag=True, help="Make every warning an error.")
 @click.option("-fsyntax-only", "syntax_only", is_flag=True, help="Check the kernel, write nothing.")
 @click.option("-H", "--header", "header", metavar="FILE",
               help="Also write a C header declaring the kernels' entry points.")
@@ -83,7 +85,8 @@ def _fail(diags, sources=None) -> None:
 @click.option("--cmakedir", is_flag=True, help="Print the folder of cl2c's CMake module.")
 @click.option("--includedir", is_flag=True, help="Print the folder of the runtime headers.")
 @click.version_option(__version__, "--version", prog_name="cl2c")
-def main(source, output, defines, includes, cl_std, preprocess_only, syntax_only, header,
+def main(source, output, defines, includes, cl_std, no_warnings, werror, preprocess_only,
+         syntax_only, header,
          make_deps, depfile, dep_target, shared, schedule, extra_options,
          no_line_directives, cmakedir, includedir):
     """Translate an OpenCL C kernel file to C11 + OpenMP."""
@@ -104,6 +107,7 @@ def main(source, output, defines, includes, cl_std, preprocess_only, syntax_only
         words.append(f"-cl-std={cl_std}")
     if schedule:
         words.append(f"-cl2c-schedule={schedule}")
+    words += ["-w"] * no_warnings + ["-Werror"] * werror
     try:
         options = parse_options(shlex.split(extra_options or "") + words)
     except BuildError as e:
@@ -130,6 +134,8 @@ def main(source, output, defines, includes, cl_std, preprocess_only, syntax_only
             tr = translate(text, name, options, output_name=c_name,
                            line_directives=not no_line_directives)
             deps = tr.preprocessed.dependencies
+            if tr.warnings:
+                click.echo(tr.warnings, err=True)
             if not syntax_only:
                 if shared:
                     _build_shared(tr.c_source, out)

@@ -90,17 +90,29 @@ def render(d: Diagnostic, sources: SourceMap | None = None) -> str:
 
 
 class Reporter:
-    """Collects diagnostics for one build."""
+    """Collects diagnostics for one build. ``warnings`` is "show", "none" (the build
+    option -w) or "error" (-Werror: every warning fails the build)."""
 
-    def __init__(self, sources: SourceMap):
+    def __init__(self, sources: SourceMap, warnings: str = "show"):
         self.sources = sources
+        self.warnings = warnings
         self.diagnostics: list[Diagnostic] = []
 
     def error(self, message: str, coord=None) -> None:
         self.diagnostics.append(at(coord, "error", message))
 
     def warning(self, message: str, coord=None) -> None:
-        self.diagnostics.append(at(coord, "warning", message))
+        if self.warnings == "none":
+            return
+        if self.warnings == "error":
+            self.diagnostics.append(at(coord, "error", message + " [-Werror]"))
+        else:
+            self.diagnostics.append(at(coord, "warning", message))
+
+    def warnings_text(self) -> str:
+        """The warnings of a build that succeeded, rendered as a C compiler would."""
+        return "\n".join(render(d, self.sources) for d in self.diagnostics
+                         if d.severity == "warning")
 
     @property
     def failed(self) -> bool:

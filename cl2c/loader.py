@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import time
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -20,6 +21,10 @@ import numpy as np
 from . import types as ty
 from .cltypes import SCALARS
 from .diagnostics import BuildError
+
+
+class BuildWarning(UserWarning):
+    """A build succeeded with warnings (the text is also in ``Program.build_log``)."""
 
 
 class KernelArgError(TypeError, ValueError):
@@ -73,6 +78,7 @@ class Program:
         self._kernels: dict[str, Kernel] = {}
         self.build_seconds = None
         self.from_cache = None
+        self.build_log = ""        # the translator's warnings, as clGetProgramBuildInfo has
 
     @classmethod
     def from_file(cls, path: str | os.PathLike, options=None) -> "Program":
@@ -92,6 +98,10 @@ class Program:
             self.options = options
         start = time.perf_counter()
         self._translation = translate(self.source, self.filename, self.options)
+        self.build_log = self._translation.warnings
+        if self.build_log:
+            # as PyOpenCL reports a non-empty build log; -w silences, -Werror fails
+            warnings.warn(BuildWarning(self.build_log), stacklevel=2)
         names = [k.name for k in self._translation.kernels]
         self._module, self.from_cache = build_extension(self._translation.c_source, names,
                                                         self.filename)

@@ -16,7 +16,7 @@ _ACCEPTED_FLAGS = {
     "-cl-opt-disable", "-cl-mad-enable", "-cl-no-signed-zeros", "-cl-unsafe-math-optimizations",
     "-cl-finite-math-only", "-cl-fast-relaxed-math", "-cl-single-precision-constant",
     "-cl-denorms-are-zero", "-cl-fp32-correctly-rounded-divide-sqrt", "-cl-kernel-arg-info",
-    "-cl-strict-aliasing", "-cl-uniform-work-group-size", "-cl-no-subgroup-ifp", "-w", "-Werror",
+    "-cl-strict-aliasing", "-cl-uniform-work-group-size", "-cl-no-subgroup-ifp",
 }
 
 
@@ -29,6 +29,7 @@ class Options:
     flags: list[str] = field(default_factory=list)
     check_barriers: bool = False   # fibers that report barrier divergence
     fiber_stack: int = 0           # bytes per work-item fiber; 0: the runtime's default
+    warnings: str = "show"         # "none" with -w, "error" with -Werror (clBuildProgram)
 
     @property
     def cl_std_name(self) -> str:
@@ -82,6 +83,10 @@ def parse_options(text: str | list[str] | None) -> Options:
             opts.check_barriers = True
         elif w.startswith("-cl2c-fiber-stack="):
             opts.fiber_stack = _size(w.split("=", 1)[1], w)
+        elif w == "-w":
+            opts.warnings = "none"
+        elif w == "-Werror":
+            opts.warnings = "error"
         elif w in _ACCEPTED_FLAGS:
             opts.flags.append(w)
         else:

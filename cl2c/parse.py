@@ -17,7 +17,23 @@ RUNTIME_TYPEDEFS = ("size_t", "ptrdiff_t", "intptr_t", "uintptr_t", "event_t", "
 
 
 class _Parser(OpenCLCParser):
-    """Points errors that pycparser reports without a position at the next token."""
+    """OpenCL's ``vec_step(type)``, and errors that pycparser reports without a position
+    pointed at the next token."""
+
+    def _parse_postfix_expression(self):
+        # vec_step takes a type name as sizeof does (spec 6.12.13 / 6.3.k); it becomes a
+        # call whose one argument is a Typename, which semantic analysis folds.
+        tok = self._peek()
+        if tok is not None and tok.type == "ID" and tok.value == "vec_step":
+            mark = self._mark()
+            self._advance()
+            result = self._try_parse_paren_type_name()
+            if result is not None:
+                coord = self._tok_coord(tok)
+                return c_ast.FuncCall(c_ast.ID("vec_step", coord),
+                                      c_ast.ExprList([result[0]], coord), coord)
+            self._reset(mark)
+        return super()._parse_postfix_expression()
 
     def _parse_error(self, msg, coord):
         if coord is None or isinstance(coord, str):

@@ -24,6 +24,7 @@ class Translation:
     program: LoweredProgram
     emitted: Emitted
     sources: SourceMap
+    warnings: str = ""             # the build's warnings, rendered ("" for none)
 
     @property
     def c_source(self) -> str:
@@ -36,7 +37,7 @@ class Translation:
 
 def run_preprocessor(text: str, source_name: str, options: Options | str | None = None):
     opts = options if isinstance(options, Options) else parse_options(options)
-    reporter = Reporter(SourceMap())
+    reporter = Reporter(SourceMap(), opts.warnings)
     pre = preprocess(text, source_name, opts, reporter)
     reporter.check()
     return pre, reporter
@@ -45,7 +46,7 @@ def run_preprocessor(text: str, source_name: str, options: Options | str | None 
 def analyze(text: str, source_name: str = "<kernel>", options=None):
     """Preprocess, parse and type-check; returns (module, preprocessed, reporter, options)."""
     opts = options if isinstance(options, Options) else parse_options(options)
-    reporter = Reporter(SourceMap())
+    reporter = Reporter(SourceMap(), opts.warnings)
     pre = preprocess(text, source_name, opts, reporter)
     reporter.check()
     ast = parse(pre.text, source_name, reporter)
@@ -68,4 +69,5 @@ def translate(text: str, source_name: str = "<kernel>", options=None,
                                                                         source_name)
         raise BuildError([diag], reporter.sources) from None
     emitted = emit(program, source_name, output_name, opts.cl_std, line_directives)
-    return Translation(source_name, opts, pre, program, emitted, reporter.sources)
+    return Translation(source_name, opts, pre, program, emitted, reporter.sources,
+                       reporter.warnings_text())

@@ -718,10 +718,10 @@ class Analyzer(c_ast.NodeVisitor):
             self.error("calls through function pointers are not allowed in OpenCL C", node)
         name = node.name.name
         args = node.args.exprs if node.args else []
-        arg_types = [self.rvalue(a) for a in args]
         sym = self.lookup(name)
         if name == "vec_step" and sym is None:
-            return self.vec_step(node, arg_types)
+            return self.vec_step(node, args)
+        arg_types = [self.rvalue(a) for a in args]
         if sym is not None and sym.kind == "func":
             ftype = sym.type
             if len(args) != len(ftype.params):
@@ -757,10 +757,15 @@ class Analyzer(c_ast.NodeVisitor):
         shown = ", ".join(str(t) for t in arg_types)
         self.error(f"no matching function for call to '{name}({shown})'", node)
 
-    def vec_step(self, node, arg_types):
-        """vec_step(x) (spec 6.12.13): the number of components, 4 for a
-        3-vector, 1 for a scalar; an int constant. (vec_step(type) needs parser support:
-        pycparser reads the operand as an expression.)"""
+    def vec_step(self, node, args):
+        """vec_step(x) and vec_step(type) (spec 6.12.13): the number of components, 4 for
+        a 3-vector, 1 for a scalar; an int constant. The operand is not evaluated."""
+        if len(args) == 1 and isinstance(args[0], c_ast.Typename):
+            t, _, _ = self.resolve(args[0])
+            self.module.types[id(args[0])] = t
+            arg_types = [t]
+        else:
+            arg_types = [self.rvalue(a) for a in args]
         t = arg_types[0] if len(arg_types) == 1 else None
         if t is None or not (t.is_vector or t.is_arithmetic) or t.is_void:
             self.error(f"vec_step takes a scalar or vector operand, not "

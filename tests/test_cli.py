@@ -117,6 +117,40 @@ def test_syntax_only_reports_errors(tmp_path):
     assert "bad.cl:1:" in res.stderr
 
 
+WARNS = ("#pragma OPENCL EXTENSION made_up_extension : enable\n"
+         "__kernel void k(__global int *p) { p[0] = 1; }\n")
+
+
+@pytest.mark.parametrize("option, rc, shown", [("", 0, "warning"), ("-w", 0, None),
+                                                ("-Werror", 1, "error")])
+def test_warnings_shown_silenced_or_errors(tmp_path, option, rc, shown):
+    (tmp_path / "w.cl").write_text(WARNS)
+    res = cl2c_cli("w.cl", *([option] if option else []), cwd=tmp_path)
+    assert res.returncode == rc, res.stderr
+    if shown is None:
+        assert res.stderr == ""
+    else:
+        assert f"w.cl:1:9: {shown}: unsupported OpenCL extension 'made_up_extension'" \
+            in res.stderr
+    assert (tmp_path / "w.c").exists() == (rc == 0)
+
+
+def test_werror_in_an_options_string(tmp_path):
+    (tmp_path / "w.cl").write_text(WARNS)
+    res = cl2c_cli("w.cl", "--options", "-DX=1 -Werror", cwd=tmp_path)
+    assert res.returncode == 1 and "[-Werror]" in res.stderr
+
+
+def test_warnings_reach_python(tmp_path):
+    import cl2c
+    with pytest.warns(cl2c.BuildWarning, match="made_up_extension"):
+        prg = cl2c.Program(WARNS, filename="w.cl").build()
+    assert prg.build_log.startswith("w.cl:1:9: warning:")
+    assert cl2c.Program(WARNS, "-w").build().build_log == ""
+    with pytest.raises(cl2c.BuildError, match=r"w.cl:1:9: error: .*\[-Werror\]"):
+        cl2c.Program(WARNS, "-Werror", filename="w.cl").build()
+
+
 def test_stdin_to_stdout(tmp_path, cc):
     res = cl2c_cli("-", "-o", "-", cwd=tmp_path, input=HELLO)
     assert res.returncode == 0, res.stderr

@@ -125,13 +125,44 @@ __kernel void ok(__global int4 *g, __global float4 *f, __global uint *u, int n, 
     a = (int4)(w.xy.x, a.yzw);
     g[1] = a + b; f[1] = v + (float4)(x, (float2)(x), 1);
     u[0] = as_uint(x) + as_uint4(v).w + convert_uint_sat_rte(x) + (uint)sizeof(int3)
-         + (uint)vec_step((float3)(x)) + (uint)vec_step(a);
+         + (uint)vec_step((float3)(x)) + (uint)vec_step(a) + vec_step(uint3);
 }
 """
 
 
 def test_valid_mixed_code_builds():
     cl2c.Program(VALID).build()
+
+
+def _vec_step_kernel() -> str:
+    """vec_step of every scalar and vector type, spelled as a type, through a typedef and
+    as an (unevaluated) expression of that type; one int each."""
+    import typegen as tg
+    names = [t if n == 1 else f"{t}{n}" for t in tg.SCALARS + ("bool", "half")
+             for n in tg.WIDTHS if n == 1 or t not in ("bool",)]
+    names = [t for t in names if not (t.startswith("half") and t != "half")]
+    lines = []
+    for i, t in enumerate(names):
+        lines.append(f"out[{3 * i}] = vec_step({t}); {{ typedef {t} td{i}; "
+                     f"out[{3 * i + 1}] = vec_step(td{i}); }}")
+        # (half values cannot be loaded without cl_khr_fp16, even unevaluated)
+        operand = {"bool": "(bool)0", "half": "half"}.get(t, f"*(global {t} *)out")
+        lines.append(f"out[{3 * i + 2}] = vec_step({operand});")
+    return ("#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+            "kernel void k(global int *out) {\n" + "\n".join(lines) + "\n}\n"), names
+
+
+def test_vec_step_of_types_and_expressions(pocl):
+    import numpy as np
+    source, names = _vec_step_kernel()
+    got = np.zeros(3 * len(names), np.int32)
+    cl2c.Program(source, filename="vec_step.cl").build().k((1,), (1,), got)
+    want = np.zeros_like(got)
+    pocl(source, "k", (1,), (1,), want)
+    assert list(got) == list(want)
+    for i, t in enumerate(names):           # the spec's values: 3-vectors count 4
+        n = int(t.lstrip("abcdefghijklmnopqrstuvwxyz") or 1)
+        assert list(got[3 * i:3 * i + 3]) == [4 if n == 3 else n] * 3, t
 
 
 GENERIC = """
