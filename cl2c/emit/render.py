@@ -12,6 +12,7 @@ from pycparser import c_ast
 from .. import __version__
 from ..lower import KernelModel, LoweredProgram
 from ..resources import templates_dir
+from . import c_names
 from .cgen import CGenerator
 
 
@@ -31,14 +32,19 @@ def _environment() -> jinja2.Environment:
 
 def emit(program: LoweredProgram, source_name: str, output_name: str = "kernel.c",
          cl_std: int = 120, line_directives: bool = True) -> Emitted:
+    nodes = [node for _, node in program.program_scope] + \
+        [d for k in program.kernels for d in k.local_decls]
+    renames = c_names.renames_for(nodes)
+    for node in nodes:
+        c_names.apply(node, renames)
     gen = CGenerator(line_directives)
-    kernels = {k.name: k for k in program.kernels}
+    kernels = {renames.get(k.name, k.name): k for k in program.kernels}
     chunks, type_chunks = [], []
     for kind, node in program.program_scope:
         chunks.extend(_program_item(kind, node, kernels, gen))
         if kind in ("typedef", "tag"):
             type_chunks.append(CGenerator(False).visit(node) + ";")
-    kernel_views = [_kernel_view(k, cl_std) for k in program.kernels]
+    kernel_views = [_kernel_view(k, cl_std, renames) for k in program.kernels]
     env = _environment()
     context = dict(version=__version__, source=os.path.basename(source_name),
                    needs=[f"{m}({', '.join(args)})" for m, *args in program.needs],
@@ -169,7 +175,7 @@ class _Param:
         self.__dict__.update(kw)
 
 
-def _kernel_view(k: KernelModel, cl_std: int):
+def _kernel_view(k: KernelModel, cl_std: int, renames: dict[str, str]):
     decls = {p.name: p for p in k.info.node.decl.type.args.params
              if isinstance(p, c_ast.Decl)}
     entry, argv, call, locals_ = ["const cl2c_range *cl2c_r"], [], ["&group, l0, l1, l2"], []
@@ -181,28 +187,29 @@ def _kernel_view(k: KernelModel, cl_std: int):
         fcall.append("a->cl2c_locals")
     offsets, arg_infos = [], []
     for p in k.params:
-        decl = decls[p.name]
+        name = renames.get(p.name, p.name)      # its C spelling (emit/c_names.py)
+        decl = decls[name]
         if p.kind == "local":
-            entry.append(f"size_t {p.name}_bytes")
+            entry.append(f"size_t {name}_bytes")
             argv.append(_Param(argv_type="const size_t"))
-            locals_.append(_Param(name=p.name, c_type=_type_text(decl),
+            locals_.append(_Param(name=name, c_type=_type_text(decl),
                                   offset=" + ".join(offsets) or "0"))
             fields.append(_decl_text(_unqualified(decl)))
-            offsets.append(f"cl2c_local_round({p.name}_bytes)")
+            offsets.append(f"cl2c_local_round({name}_bytes)")
         else:
             entry.append(_decl_text(decl))
             argv.append(_Param(argv_type=_type_text(decl)))
             fields.append(_decl_text(_unqualified(decl)))
-        call.append(p.name)
-        values.append(p.name)
-        fcall.append(f"a->{p.name}")
+        call.append(name)
+        values.append(name)
+        fcall.append(f"a->{name}")
         arg_infos.append(_arg_info(p, argv[-1].argv_type))
     locals_offset = " + ".join(offsets) or "0"
     if k.local_decls:
         offsets.append(f"cl2c_local_round(sizeof(struct {k.name}__locals))")
     reqd = k.reqd_work_group_size
     return _Param(
-        name=k.name, schedule=k.schedule, reason=k.reason, simd=k.simd,
+        name=k.name, c_name=renames.get(k.name, k.name), schedule=k.schedule, reason=k.reason, simd=k.simd,
         entry_params=", ".join(entry), params=argv, call_args=", ".join(call),
         local_params=locals_, local_bytes=" + ".join(offsets),
         locals_struct=bool(k.local_decls), locals_offset=locals_offset,

@@ -1,0 +1,64 @@
+"""User identifiers that would clash with the C library in the emitted C get a suffix.
+
+OpenCL C has no C library in scope, so a kernel may define ``int index(int)``, a kernel
+named ``div`` or a local ``errno``; the emitted C includes the C headers the runtime
+needs, where those names are taken (a function of <strings.h>, a macro of <errno.h>).
+Such a name is emitted as ``index_cl`` (``_cl2``... if the program has that too);
+every other identifier keeps its spelling. The kernel's own name stays what the host
+API sees (``cl2c_kernel_div``, metadata "div"); only its C function is renamed.
+"""
+from __future__ import annotations
+
+from pycparser import c_ast
+
+from .c_library_names import NAMES
+
+
+def _declared(nodes) -> set[str]:
+    """Every identifier the program declares: functions, variables, parameters, fields,
+    typedefs and enum constants."""
+    out = set()
+    for node in nodes:
+        for n in _walk(node):
+            if isinstance(n, (c_ast.Decl, c_ast.Typedef, c_ast.Enumerator)) and n.name:
+                out.add(n.name)
+    return out
+
+
+def renames_for(nodes) -> dict[str, str]:
+    """{clashing name: its C spelling} for the program made of ``nodes``."""
+    declared = _declared(nodes)
+    out = {}
+    for name in sorted(declared & NAMES):
+        new, k = f"{name}_cl", 1
+        while new in declared or new in NAMES:
+            k += 1
+            new = f"{name}_cl{k}"
+        declared.add(new)
+        out[name] = new
+    return out
+
+
+def apply(node, renames: dict[str, str]) -> None:
+    """Respell the clashing names in ``node``'s tree, in place."""
+    if not renames:
+        return
+    for n in _walk(node):
+        if isinstance(n, (c_ast.ID, c_ast.Decl, c_ast.Typedef, c_ast.Enumerator)):
+            if n.name in renames:
+                n.name = renames[n.name]
+        elif isinstance(n, c_ast.TypeDecl):
+            if n.declname in renames:
+                n.declname = renames[n.declname]
+        elif isinstance(n, c_ast.IdentifierType):
+            n.names = [renames.get(x, x) for x in n.names]
+
+
+def _walk(node):
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if n is None:
+            continue
+        yield n
+        stack.extend(child for _, child in n.children())
