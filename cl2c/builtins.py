@@ -10,11 +10,21 @@ Patterns: ``T`` the generic type; ``S`` its element (scalar) type; ``U`` the
 unsigned type of T's width; ``I`` an int (vector) of T's width; ``R`` a
 scalar result of T's element type (dot, length); ``K`` int for scalar T and
 the signed integer vector of T's element size for vector T (relational
-results); ``T*`` a pointer to T in any address space; ``local T*`` or
+results); ``D`` the integer type of twice T's element size, of T's signedness
+and width (upsample); ``T*`` a pointer to T in any address space; ``local T*`` or
 ``global|generic|private T*`` a pointer into those address spaces only, to a
 non-const T (``const global T*``: const or not); and fixed type names
 (``event_t`` also takes an integer: 0 is "no event"). A ``T*`` argument decides
 T when its pointee is in the family (``atomic_inc(p)``).
+
+A second width: the patterns ``Tn`` (a vector of T's element type) and ``Un``
+(a vector of the unsigned integer type of T's element size) have a width n of
+their own, which the first argument matching such a pattern decides and which
+ranges over the vector widths of the family. ``shuffle(x, mask)`` is
+``["T", "Un"] -> "Tn"``: the result takes its element type from x and its
+width from the mask. Such a row's runtime function is ``cl2c_<name>_<T>_<n>``
+(``c_name`` may use ``{n}``); its ``macro`` instantiates it from T's element
+type, T's width and n.
 """
 from __future__ import annotations
 
@@ -41,8 +51,11 @@ FAMILIES = {
     "I": _with_vectors(INTEGERS),
     "Iv": tuple(t for t in _with_vectors(INTEGERS) if t.is_vector),
     "I32": _with_vectors((ty.INT, ty.UINT)),
+    "Id": _with_vectors(INTEGERS[:6]),                   # integers with a D (upsample)
     "A": _with_vectors(INTEGERS + FLOATS),
     "Av": tuple(t for t in _with_vectors(INTEGERS + FLOATS) if t.is_vector),
+    # shuffle's gentypem: no 3-vectors (spec 6.12.12: m and n are 2, 4, 8 or 16)
+    "Ap": tuple(t for t in _with_vectors(INTEGERS + FLOATS) if t.is_vector and t.n != 3),
     # the types of the 2.0 work-group collective functions
     "W": (ty.INT, ty.UINT, ty.LONG, ty.ULONG, ty.FLOAT, ty.DOUBLE),
     # the 1.x atomic functions: atomic_* on 32-bit integers, atom_* also on
@@ -66,10 +79,26 @@ class Builtin:
     sync: bool = False           # a work-group synchronisation point (a barrier)
     macro: str = ""              # runtime macro that instantiates the row for T, on use
 
-    def runtime_name(self, t: ty.Type | None) -> str:
+    def runtime_name(self, t: ty.Type | None, n: int | None = None) -> str:
+        """The C function for generic type ``t`` (and free width ``n``)."""
         if self.c_name:
-            return self.c_name.format(T=t.name if t else "")
-        return f"cl2c_{self.name}_{t.name}" if t is not None else f"cl2c_{self.name}"
+            return self.c_name.format(T=t.name if t else "", n=n)
+        name = f"cl2c_{self.name}_{t.name}" if t is not None else f"cl2c_{self.name}"
+        return name if n is None else f"{name}_{n}"
+
+    def macro_args(self, t: ty.Type, n: int | None = None) -> tuple:
+        """The arguments of ``macro``: T, or T's element type, T's width and n."""
+        return (t.name,) if n is None else (ty.scalar_of(t).name, ty.width(t), n)
+
+
+def free_width_base(pat: str) -> str | None:
+    """``T`` for ``Tn``, ``U`` for ``Un``: the pattern a second-width pattern widens."""
+    return pat[0] if len(pat) == 2 and pat[0] in "TU" and pat[1] == "n" else None
+
+
+def family_widths(family: str) -> set:
+    """The vector widths among a family's types: the range of a free width n."""
+    return {t.n for t in FAMILIES[family] if t.is_vector}
 
 
 def _rows(names, params, ret, family, **kw):
@@ -136,6 +165,8 @@ _add(_rows("clz popcount", ["T"], "T", "I"))
 _add(_rows("mad_hi mad_sat", ["T", "T", "T"], "T", "I"))
 _add(_rows("mad24", ["T", "T", "T"], "T", "I32"))
 _add(_rows("mul24", ["T", "T"], "T", "I32"))
+# upsample(hi, lo): ((D)hi << bits) | lo, lo unsigned, the result twice as wide
+_add(_rows("upsample", ["T", "U"], "D", "Id"))
 
 # 6.12.3 / 6.12.4 functions of both families
 _add(_rows("min max", ["T", "T"], "T", "A"))
@@ -208,6 +239,12 @@ for _prefix, _family in (("atomic_", "At32"), ("atom_", "At64")):
                    c_name=_c.format(op="cmpxchg")))
         if _prefix == "atomic_":      # atomic_xchg on float: OpenCL 1.1
             _add(_rows("atomic_xchg", [_p, "T"], "T", "Atf", c_name=_c.format(op="xchg")))
+
+
+# 6.12.12 miscellaneous vector functions: the result has x's element type and the
+# mask's width; the mask's elements are unsigned and of the size of x's (spec 6.12.12).
+_add(_rows("shuffle", ["T", "Un"], "Tn", "Ap", macro="CL2C_SHUFFLE"))
+_add(_rows("shuffle2", ["T", "T", "Un"], "Tn", "Ap", macro="CL2C_SHUFFLE2"))
 
 
 def _index() -> dict[str, list[Builtin]]:

@@ -80,6 +80,7 @@ class Call:
     generic: ty.Type | None = None
     arg_types: tuple = ()
     value: int | None = None       # the constant a vec_step call folds to
+    width: int | None = None       # the second width n of a row with one (shuffle)
 
 
 @dataclass
@@ -125,6 +126,9 @@ def components_of(name: str, n: int) -> list[int] | None:
     return None
 
 
+# The integer type of a size in bytes and a signedness.
+_INTEGER_OF = {(t.size, t.signed): t for t in (ty.CHAR, ty.UCHAR, ty.SHORT, ty.USHORT, ty.INT,
+                                               ty.UINT, ty.LONG, ty.ULONG)}
 _INT_SUFFIX = re.compile(r"[uUlL]*$")
 # Element types of convert_ and as_ (spec 6.2.3, 6.2.4): not bool, half or the size types.
 _CONVERTIBLE = (ty.CHAR, ty.UCHAR, ty.SHORT, ty.USHORT, ty.INT, ty.UINT, ty.LONG, ty.ULONG,
@@ -743,9 +747,9 @@ class Analyzer(c_ast.NodeVisitor):
         for row in rows:
             result = self.match(row, arg_types)
             if result is not None:
-                ret, generic = result
+                ret, generic, n = result
                 self.module.calls[id(node)] = Call("builtin", name, row, generic,
-                                                   tuple(arg_types))
+                                                   tuple(arg_types), width=n)
                 if row.name.startswith("work_group_") and self.cl_std < 200:
                     self.error(f"{name}() is an OpenCL C 2.0 function: build with "
                                f"-cl-std=CL2.0", node)
@@ -874,7 +878,8 @@ class Analyzer(c_ast.NodeVisitor):
         return ty.VOID
 
     def match(self, row: bi.Builtin, args: list[ty.Type]):
-        """(result type, generic type) if ``args`` fit ``row``, else None."""
+        """(result type, generic type, second width n or None) if ``args`` fit ``row``,
+        else None."""
         if len(args) != len(row.params):
             return None
         family = bi.FAMILIES[row.family]
@@ -899,12 +904,17 @@ class Analyzer(c_ast.NodeVisitor):
             if common not in family:
                 return None
             generic = common
+        # The second width, from the first argument of a "Tn" or "Un" pattern.
+        n = next((ty.width(at) for pat, at in zip(row.params, args)
+                  if bi.free_width_base(pat)), None)
+        if n is not None and n not in bi.family_widths(row.family):
+            return None
         for pat, at in zip(row.params, args):
-            if not self._fits(pat, at, generic):
+            if not self._fits(pat, at, generic, n):
                 return None
-        return self._pattern_type(row.ret, generic), generic
+        return self._pattern_type(row.ret, generic, n), generic, n
 
-    def _fits(self, pat, at, generic) -> bool:
+    def _fits(self, pat, at, generic, n=None) -> bool:
         if pat == "T":
             # A scalar argument converts to T's element type and, for a vector T,
             # widens (spec 6.2.1): mad(float2, float, float).
@@ -923,7 +933,7 @@ class Analyzer(c_ast.NodeVisitor):
                            (at.const and "const" not in quals)):
                 return False
             return at.pointee == self._pattern_type(base, generic)
-        want = self._pattern_type(pat, generic)
+        want = self._pattern_type(pat, generic, n)
         if want is None:
             return False
         if isinstance(want, ty.Opaque):
@@ -933,24 +943,28 @@ class Analyzer(c_ast.NodeVisitor):
             return at == want
         return at.is_scalar and not at.is_void
 
-    def _pattern_type(self, pat, generic):
+    def _pattern_type(self, pat, generic, free_width=None):
         if pat == "T":
             return generic
+        base = bi.free_width_base(pat)
+        if base is not None:        # "Tn", "Un": the base pattern's element, width n
+            if free_width is None:
+                return None
+            return ty.Vector(ty.scalar_of(self._pattern_type(base, generic)), free_width)
         n = ty.width(generic) if generic is not None else 1
         elem = ty.scalar_of(generic) if generic is not None else None
         if pat in ("S", "R"):
             return elem
         if pat == "U":
-            size = elem.size
-            return ty.vector_of({1: ty.UCHAR, 2: ty.USHORT, 4: ty.UINT, 8: ty.ULONG}[size], n) \
-                if elem.is_integer else ty.vector_of(
-                    {4: ty.UINT, 8: ty.ULONG, 2: ty.USHORT}[size], n)
+            return ty.vector_of(_INTEGER_OF[elem.size, False], n)
+        if pat == "D":
+            return ty.vector_of(_INTEGER_OF[2 * elem.size, elem.signed], n)
         if pat == "I":
             return ty.vector_of(ty.INT, n)
         if pat == "K":
             if n == 1:
                 return ty.INT
-            return ty.Vector({1: ty.CHAR, 2: ty.SHORT, 4: ty.INT, 8: ty.LONG}[elem.size], n)
+            return ty.Vector(_INTEGER_OF[elem.size, True], n)
         return ty.named_type(pat)
 
     def expr_UnaryOp(self, node):

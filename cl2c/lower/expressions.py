@@ -456,7 +456,7 @@ class ExpressionLowering(Transformer):
     def builtin(self, node, call, args, arg_types):
         row, t = call.row, call.generic
         if row.macro and t is not None:
-            self.need(row.macro, t.name)
+            self.need(row.macro, *row.macro_args(t, call.width))
         if row.workitem:
             name = row.runtime_name(t if row.family != "-" else None)
             return cn.call(name, cn.ident("CL2C_WI"), *args, coord=node.coord)
@@ -473,7 +473,7 @@ class ExpressionLowering(Transformer):
             name, extra = macro
             self.need(name, *extra(row), t.elem.name, t.n) if extra else \
                 self.need(name, t.elem.name, t.n)
-        return cn.call(row.runtime_name(t), *args, coord=node.coord)
+        return cn.call(row.runtime_name(t, call.width), *args, coord=node.coord)
 
     def conversion(self, node, call, arg, src):
         dst = call.generic
@@ -557,6 +557,8 @@ def _vector_macro(row):
     arity = shapes.get(p)
     if r == "K" and arity:
         return f"CL2C_VEC_REL{arity}", lambda row: (row.name,)
+    if r == "D" and p == ("T", "U"):
+        return "CL2C_VEC_MAPD2", lambda row: (row.name,)
     if r == "U" and arity in ("1", "2"):
         return f"CL2C_VEC_MAPU{arity}", lambda row: (row.name,)
     if r == "I" and p == ("T",):

@@ -18,6 +18,7 @@
 #include "geometric.h"
 #include "relational.h"
 #include "vloadstore.h"
+#include "shuffle.h"
 #include "convert.h"
 #include "fence.h"
 #include "async.h"

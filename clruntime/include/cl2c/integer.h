@@ -89,6 +89,30 @@ CL2C_INLINE cl2c_int cl2c_mad24_int(cl2c_int x, cl2c_int y, cl2c_int z) {
 }
 CL2C_INLINE cl2c_uint cl2c_mad24_uint(cl2c_uint x, cl2c_uint y, cl2c_uint z) { return x * y + z; }
 
+/* upsample (spec 6.12.3): ((D)hi << BITS) | lo with D twice as wide as hi. The
+ * shift is done unsigned: shifting a negative value left is undefined in C. */
+#define CL2C_WIDER_char short
+#define CL2C_WIDER_uchar ushort
+#define CL2C_WIDER_short int
+#define CL2C_WIDER_ushort uint
+#define CL2C_WIDER_int long
+#define CL2C_WIDER_uint ulong
+#define CL2C_UPSAMPLE(T, D, UD, BITS)                                                 \
+    CL2C_INLINE cl2c_##D cl2c_upsample_##T(cl2c_##T hi, CL2C_UNSIGNED_S(T) lo) {     \
+        return (cl2c_##D)((cl2c_##UD)((cl2c_##UD)(cl2c_##D)hi << BITS) | lo);         \
+    }
+CL2C_UPSAMPLE(char, short, ushort, 8) CL2C_UPSAMPLE(uchar, ushort, ushort, 8)
+CL2C_UPSAMPLE(short, int, uint, 16) CL2C_UPSAMPLE(ushort, uint, uint, 16)
+CL2C_UPSAMPLE(int, long, ulong, 32) CL2C_UPSAMPLE(uint, ulong, ulong, 32)
+/* upsample on vectors: the result has the wider element type. */
+#define CL2C_VEC_MAPD2(NAME, T, N)                                                   \
+    CL2C_INLINE CL2C_CAT3(cl2c_, CL2C_WIDER_##T, N) cl2c_##NAME##_##T##N(              \
+        cl2c_##T##N a, CL2C_CAT3(cl2c_, CL2C_UNSIGNED_##T, N) b) {                    \
+        CL2C_CAT3(cl2c_, CL2C_WIDER_##T, N) r = {{0}};                                 \
+        for (int i = 0; i < N; ++i) r.s[i] = cl2c_##NAME##_##T(a.s[i], b.s[i]);       \
+        return r;                                                                    \
+    }
+
 /* abs and abs_diff on vectors give the unsigned vector type. */
 #define CL2C_VEC_MAPU1(NAME, T, N)                                                   \
     CL2C_INLINE CL2C_CAT3(cl2c_, CL2C_UNSIGNED_##T, N) cl2c_##NAME##_##T##N(cl2c_##T##N a) { \

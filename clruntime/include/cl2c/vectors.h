@@ -38,7 +38,8 @@ CL2C_DEFINE_VECTORS(float)
 CL2C_DEFINE_VECTORS(double)
 
 /* The signed integer type of the same size as T: the component type of the
- * result of a vector comparison, and the unsigned one for shifts. */
+ * result of a vector comparison; and the unsigned one, for shifts and for the
+ * masks of shuffle. */
 #define CL2C_MASK_char char
 #define CL2C_MASK_uchar char
 #define CL2C_MASK_short short
@@ -58,6 +59,8 @@ CL2C_DEFINE_VECTORS(double)
 #define CL2C_UNSIGNED_uint uint
 #define CL2C_UNSIGNED_long ulong
 #define CL2C_UNSIGNED_ulong ulong
+#define CL2C_UNSIGNED_float uint
+#define CL2C_UNSIGNED_double ulong
 #define CL2C_MASK_T(T, N) CL2C_CAT3(cl2c_, CL2C_MASK_##T, N)
 #define CL2C_MASK_S(T) CL2C_CAT(cl2c_, CL2C_MASK_##T)
 #define CL2C_UNSIGNED_S(T) CL2C_CAT(cl2c_, CL2C_UNSIGNED_##T)
