@@ -25,5 +25,6 @@
 #include "host.h"
 #include "regions.h"
 #include "workgroup.h"
+#include "printf.h"
 
 #endif
