@@ -90,6 +90,7 @@ class KernelMeta:
     params: list[ParamMeta]
     reqd_work_group_size: tuple | None
     schedule: str = ""
+    printf: bool = False
 
 
 def metadata(translation) -> dict:
@@ -101,7 +102,7 @@ def metadata(translation) -> dict:
                    "type_name": p.type_name} for p in k.params]
         reqd = list(k.reqd_work_group_size) if k.reqd_work_group_size else None
         kernels.append({"name": k.name, "params": params, "reqd_work_group_size": reqd,
-                        "schedule": k.schedule})
+                        "schedule": k.schedule, "printf": k.printf})
     return {"format": FORMAT, "cl2c": __version__, "source": translation.source_name,
             "kernels": kernels}
 
@@ -112,7 +113,8 @@ def kernels_from_metadata(meta: dict) -> list[KernelMeta]:
         params = [ParamMeta(p["name"], p["kind"], type_from_json(p["type"]), p["space"],
                             p["const"], p["written"], p["type_name"]) for p in k["params"]]
         reqd = tuple(k["reqd_work_group_size"]) if k["reqd_work_group_size"] else None
-        out.append(KernelMeta(k["name"], params, reqd, k.get("schedule", "")))
+        out.append(KernelMeta(k["name"], params, reqd, k.get("schedule", ""),
+                              k.get("printf", False)))
     return out
 
 

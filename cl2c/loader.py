@@ -12,6 +12,7 @@ argument.
 from __future__ import annotations
 
 import os
+import sys
 import time
 import warnings
 from dataclasses import dataclass
@@ -169,6 +170,9 @@ class Kernel:
                                  p.space if p.kind != "value" else "private", p.kind,
                                  bool(p.written)) for p in model.params]
         self.reqd_work_group_size = model.reqd_work_group_size
+        # printf writes to C's stdout, which the kernel flushes as it ends; what Python
+        # printed before the launch goes out first.
+        self._printf = getattr(model, "printf", False)
 
     @property
     def num_args(self) -> int:
@@ -190,6 +194,8 @@ class Kernel:
         argv = ffi.new("void *[]", max(1, len(args)))
         for i, (p, value) in enumerate(zip(self._params, args)):
             argv[i] = self._marshal(p, value, keep, copies)
+        if self._printf and sys.stdout is not None:
+            sys.stdout.flush()
         code = self._fn(rng, argv)
         for tmp, target in copies:
             np.copyto(target, tmp.view(target.dtype).reshape(target.shape))

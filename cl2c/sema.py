@@ -8,12 +8,14 @@ slots), resolved calls, vector component selections, and per-function facts
 """
 from __future__ import annotations
 
+import copy
 import re
 from dataclasses import dataclass, field
 
 from pycparser import c_ast
 
 from . import builtins as bi
+from . import printf_format
 from . import types as ty
 from .diagnostics import Reporter
 
@@ -81,6 +83,7 @@ class Call:
     arg_types: tuple = ()
     value: int | None = None       # the constant a vec_step call folds to
     width: int | None = None       # the second width n of a row with one (shuffle)
+    conversions: tuple = ()        # printf: the conversion of each argument after the format
 
 
 @dataclass
@@ -458,7 +461,7 @@ class Analyzer(c_ast.NodeVisitor):
         name = decl.name
         if name in self.module.functions:
             self.error(f"redefinition of '{name}'", decl)
-        if name in bi.BY_NAME:
+        if name in bi.BY_NAME or name == "printf":
             self.error(f"'{name}' is the name of a built-in function", decl)
         self.declare(Symbol(name, ftype, "func", node=node))
         if is_kernel and ftype.ret != ty.VOID:
@@ -660,7 +663,7 @@ class Analyzer(c_ast.NodeVisitor):
             if node.name in bi.CONSTANTS:
                 t, c_name = bi.CONSTANTS[node.name]
                 sym = Symbol(node.name, t, "const", c_name=c_name)
-            elif node.name in bi.BY_NAME or node.name in bi.NOT_YET:
+            elif node.name in bi.BY_NAME or node.name in bi.NOT_YET or node.name == "printf":
                 self.error(f"built-in function '{node.name}' used as a value", node)
             else:
                 self.error(f"use of undeclared identifier '{node.name}'", node)
@@ -726,6 +729,8 @@ class Analyzer(c_ast.NodeVisitor):
         if name == "vec_step" and sym is None:
             return self.vec_step(node, args)
         arg_types = [self.rvalue(a) for a in args]
+        if name == "printf" and sym is None:
+            return self.printf(node, args, arg_types)
         if sym is not None and sym.kind == "func":
             ftype = sym.type
             if len(args) != len(ftype.params):
@@ -778,6 +783,58 @@ class Analyzer(c_ast.NodeVisitor):
         self.module.calls[id(node)] = Call("vec_step", "vec_step", None, None,
                                            tuple(arg_types), n)
         return ty.INT
+
+    def printf(self, node, args, arg_types):
+        """printf (spec 6.12.13): the format, a string literal, is checked against the
+        arguments here; each argument is then known to suit its conversion."""
+        fmt = args[0] if args else None
+        if not (isinstance(fmt, c_ast.Constant) and fmt.type == "string"):
+            self.error("the format of printf must be a string literal (OpenCL C 6.12.13: it "
+                       "is resolved at compile time)", fmt if fmt is not None else node)
+        text, offsets = printf_format.decode_literal(fmt.value)
+        try:
+            conversions = printf_format.parse(text)
+        except printf_format.FormatError as e:
+            raise SemaError(f"invalid printf format: {e}",
+                            self._inside_literal(fmt, offsets[e.offset])) from None
+        rest = args[1:]
+        if len(rest) < len(conversions):
+            c = conversions[len(rest)]
+            self.error(f"printf: '{c.text}' has no argument ({len(conversions)} conversion(s), "
+                       f"{len(rest)} argument(s) after the format)", node)
+        for i, (c, a, at) in enumerate(zip(conversions, rest, arg_types[1:])):
+            literal = isinstance(a, c_ast.Constant) and a.type == "string"
+            problem = printf_format.check_argument(c, at, literal)
+            if problem is None:
+                continue
+            severity, message = problem
+            message = f"printf argument {i + 2}: {message}"
+            if severity == "error":
+                self.error(message, a)
+            else:
+                self.reporter.warning(message, a.coord)
+        if len(rest) > len(conversions):
+            # evaluated and ignored (spec), as C compilers warn
+            self.reporter.warning("printf: more arguments than the format has conversions",
+                                  rest[len(conversions)].coord)
+        self.module.calls[id(node)] = Call("printf", "printf", None, None, tuple(arg_types),
+                                           conversions=tuple(conversions))
+        if self.func is not None:
+            self.func.builtins.add("printf")
+        return ty.INT
+
+    def _inside_literal(self, node: c_ast.Constant, offset: int):
+        """The position of character ``offset`` of string literal ``node``, where the
+        source line holds the literal as parsed (not concatenated, not from a macro);
+        else the literal's own."""
+        coord = node.coord
+        line = self.reporter.sources.line(coord.file, coord.line) if coord else None
+        col = (coord.column or 0) - 1 if coord else -1
+        if line is None or col < 0 or line[col:col + len(node.value)] != node.value:
+            return coord
+        at = copy.copy(coord)
+        at.column = coord.column + offset
+        return at
 
     def conversion_call(self, node, name, args, arg_types):
         m = re.fullmatch(r"convert_([a-z]+\d*)(_sat)?(_rte|_rtz|_rtp|_rtn)?", name)
@@ -1332,7 +1389,7 @@ class _WriteFinder(c_ast.NodeVisitor):
         call = self.module.calls.get(id(node))
         for a in (node.args.exprs if node.args else []):
             if call is not None and call.kind in ("builtin", "convert", "as", "vload",
-                                                  "vload_half"):
+                                                  "vload_half", "printf"):
                 if call.kind == "builtin" and any(p.endswith("*") for p in call.row.params):
                     self._escape(a)
                 continue

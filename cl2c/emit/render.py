@@ -217,5 +217,5 @@ def _kernel_view(k: KernelModel, cl_std: int, renames: dict[str, str]):
         non_uniform=1 if cl_std >= 200 else 0,
         group_call_args=", ".join(["&group"] + call[1:]),
         fiber_fields=fields, fiber_values=values, fiber_call_args=", ".join(fcall),
-        fiber_stack=k.fiber_stack, check=int(k.check_barriers),
+        fiber_stack=k.fiber_stack, check=int(k.check_barriers), printf=k.printf,
         arg_infos=arg_infos, reqd_sizes=", ".join(str(n) for n in (reqd or (0, 0, 0))))

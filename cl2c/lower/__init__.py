@@ -44,6 +44,7 @@ class KernelModel:
     group_function: object = None     # the regions schedule's FuncDef
     check_barriers: bool = False
     fiber_stack: int = 0
+    printf: bool = False              # calls printf: its output is flushed when it ends
 
 
 @dataclass
@@ -132,23 +133,27 @@ def kernel_model(f: FunctionInfo, local_decls, forced: str, functions=None,
         params.append(KernelParam(p.name, kind, p.type, p.space, p.const, p.written,
                                   p.type_name))
     schedule, reason = choose_schedule(f, forced, check_barriers)
+    functions = functions or {}
+    # Atomics: the work-item loop must not be ``omp simd`` (lanes would race on
+    # __local read-modify-writes, which are plain, and on the order of returned values).
+    atomics = _calls(f, functions, lambda n: n.startswith(("atomic_", "atom_")))
     return KernelModel(f.name, f, params, schedule, reason,
                        f.attributes.get("reqd_work_group_size"),
-                       simd=not _uses_atomics(f, functions or {}), local_decls=local_decls,
-                       check_barriers=check_barriers)
+                       simd=not atomics, local_decls=local_decls,
+                       check_barriers=check_barriers,
+                       printf=_calls(f, functions, lambda n: n == "printf"))
 
 
-def _uses_atomics(f: FunctionInfo, functions: dict) -> bool:
-    """Whether ``f`` or a function it calls uses an atomic builtin: then its
-    work-item loop must not be ``omp simd`` (lanes would race on __local
-    read-modify-writes, which are plain, and on the order of returned values)."""
+def _calls(f: FunctionInfo, functions: dict, builtin) -> bool:
+    """Whether ``f`` or a function it calls calls a builtin whose name passes
+    the test ``builtin``."""
     seen, todo = set(), [f]
     while todo:
         g = todo.pop()
         if g.name in seen:
             continue
         seen.add(g.name)
-        if any(n.startswith(("atomic_", "atom_")) for n in g.builtins):
+        if any(builtin(n) for n in g.builtins):
             return True
         todo += [functions[c] for c in g.callees if c in functions]
     return False

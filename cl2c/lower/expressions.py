@@ -87,7 +87,7 @@ class ExpressionLowering(Transformer):
     def pure(self, node) -> bool:
         if isinstance(node, c_ast.FuncCall):
             call = self.module.calls.get(id(node))
-            if call is None or call.kind == "function":
+            if call is None or call.kind in ("function", "printf"):
                 return False
             args = node.args.exprs if node.args else []
             return all(self.pure(a) for a in args)
@@ -428,7 +428,28 @@ class ExpressionLowering(Transformer):
             return cn.const_int(call.value, node.coord)
         if call.kind in ("vload_half", "vstore_half"):
             return cn.call(self.half_load_store(call), *lowered, coord=node.coord)
+        if call.kind == "printf":
+            return self.printf(node, call, lowered, arg_types)
         raise UnsupportedError(f"{call.name}() is not supported yet")
+
+    def printf(self, node, call, args, arg_types):
+        """cl2c_printf(format, ...) (printf.h), each argument converted to the C type
+        the runtime reads for its conversion (sema checked they suit): integers to
+        int, uint, long or ulong, floats to double, and strings, pointers and
+        vectors to a const void * (a vector through a compound literal holding it).
+        Arguments beyond the format's conversions are evaluated and passed unread."""
+        out = [args[0]]
+        for c, a, at in zip(call.conversions, args[1:], arg_types[1:]):
+            want = c.argument_type()
+            if c.vector:
+                held = c_ast.CompoundLiteral(cn.typename(ty.Array(at, 1), node.coord),
+                                             c_ast.InitList([a], node.coord), node.coord)
+                a = cn.cast(_CONST_VOID_P, held, node.coord)
+            else:    # the exact type read, whatever C calls the argument's type
+                a = cn.cast(want or _CONST_VOID_P, a, node.coord)
+            out.append(a)
+        out += args[1 + len(call.conversions):]
+        return cn.call("cl2c_printf", *out, coord=node.coord)
 
     def half_load_store(self, call) -> str:
         """The runtime function of a vload_half/vstore_half call (vloadstore.h), named
@@ -513,6 +534,8 @@ def mark_fallthrough(switch: c_ast.Switch) -> None:
         if stmts and not isinstance(stmts[-1], _JUMPS):
             stmts.append(c_ast.ID("CL2C_FALLTHROUGH", stmts[-1].coord))
 
+
+_CONST_VOID_P = ty.Pointer(ty.VOID, const=True)
 
 _ROUNDING_FUNCTIONS = {"_rte": "rint", "_rtz": "trunc", "_rtp": "ceil", "_rtn": "floor"}
 _ROUNDING_MODES = {"_rte": 0, "_rtz": 1, "_rtp": 2, "_rtn": 3}

@@ -46,7 +46,7 @@ ID_WI = {"cl2c_get_local_id", "cl2c_get_global_id", "cl2c_get_local_linear_id",
 # Runtime calls with effects or that read memory: never uniform.
 _IMPURE_WORDS = ("atomic", "atom_", "async", "vload", "vstore", "prefetch", "fence",
                  "barrier", "wait_group", "fract", "modf", "frexp", "sincos", "remquo",
-                 "lgamma_r", "work_group")
+                 "lgamma_r", "work_group", "printf")
 
 LID = ("cl2c_l0", "cl2c_l1", "cl2c_l2")
 INDEX = "cl2c_i"          # the local linear id inside a work-item loop

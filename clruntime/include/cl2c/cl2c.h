@@ -26,5 +26,6 @@
 #include "host.h"
 #include "regions.h"
 #include "workgroup.h"
+#include "printf.h"
 
 #endif
