@@ -38,18 +38,39 @@ def test_library_names_build_and_match_pocl(schedule, pocl):
     if schedule == "regions":       # div has no barrier: regions only for write
         prg = cl2c.Program(SOURCE.replace("kernel void div", "void div_unused"), opts,
                            filename="c_library_names.cl").build()
-        assert prg.kernel_names == ["write"]
+        assert prg.kernel_names == ["write", "skeleton_names"]
         got = np.zeros(8, np.int32)
         prg.write((8,), (4,), got, cl2c.LocalMemory(16))
         assert list(got) == [3, 2, 1, 0, 3, 2, 1, 0]
         return
     prg = cl2c.Program(SOURCE, opts, filename="c_library_names.cl").build()
-    assert prg.kernel_names == ["div", "write"]
+    assert prg.kernel_names == ["div", "write", "skeleton_names"]
     got = _run(prg, pocl=False)
     want = _run(pocl, pocl=True)
     for g, w in zip(got, want):
         assert list(g) == list(w)
     assert list(got[0]) == [136] * 4
+
+
+@pytest.mark.parametrize("schedule", ["auto", "fibers", "regions"])
+def test_parameters_named_like_skeleton_locals(schedule, pocl):
+    """status, group, range, l0, local_block, failed, args, threads: names the entry
+    function's skeleton must not take from the kernel."""
+    opts = "" if schedule == "auto" else f"-cl2c-schedule={schedule}"
+    src = SOURCE.replace("kernel void div", "void div_unused")
+    prg = cl2c.Program(src, opts, filename="c_library_names.cl").build()
+    results = []
+    for run in (prg.skeleton_names, None):
+        status, group = np.zeros(16, np.int32), np.zeros(16, np.int32)
+        args = (status, group, np.int32(1), np.int32(2), cl2c.LocalMemory(32), np.int32(3),
+                np.int32(4), np.int32(5))
+        if run is None:
+            pocl(src, "skeleton_names", (16,), (8,), *args)
+        else:
+            run((16,), (8,), *args)
+        results.append((list(status), list(group)))
+    assert results[0] == results[1]
+    assert results[0][0] == [15 + i for i in range(16)]
 
 
 def test_only_clashing_names_change():

@@ -178,8 +178,9 @@ class _Param:
 def _kernel_view(k: KernelModel, cl_std: int, renames: dict[str, str]):
     decls = {p.name: p for p in k.info.node.decl.type.args.params
              if isinstance(p, c_ast.Decl)}
-    entry, argv, call, locals_ = ["const cl2c_range *cl2c_r"], [], ["&group, l0, l1, l2"], []
-    fields, values, fcall = [], [], ["a->group, l0, l1, l2"]
+    entry, argv, locals_ = ["const cl2c_range *cl2c_r"], [], []
+    call = ["&cl2c_grp, cl2c_l0, cl2c_l1, cl2c_l2"]
+    fields, values, fcall = [], [], ["a->cl2c_grp, cl2c_l0, cl2c_l1, cl2c_l2"]
     if k.local_decls:
         call.append("cl2c_locals")
         fields.append(f"struct {k.name}__locals *cl2c_locals")
@@ -215,7 +216,7 @@ def _kernel_view(k: KernelModel, cl_std: int, renames: dict[str, str]):
         locals_struct=bool(k.local_decls), locals_offset=locals_offset,
         reqd=f"(const size_t[3]){{{reqd[0]}, {reqd[1]}, {reqd[2]}}}" if reqd else "NULL",
         non_uniform=1 if cl_std >= 200 else 0,
-        group_call_args=", ".join(["&group"] + call[1:]),
+        group_call_args=", ".join(["&cl2c_grp"] + call[1:]),
         fiber_fields=fields, fiber_values=values, fiber_call_args=", ".join(fcall),
         fiber_stack=k.fiber_stack, check=int(k.check_barriers), printf=k.printf,
         arg_infos=arg_infos, reqd_sizes=", ".join(str(n) for n in (reqd or (0, 0, 0))))

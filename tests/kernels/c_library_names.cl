@@ -16,3 +16,13 @@ kernel void write(global int *out, local int *random) {
     barrier(CLK_LOCAL_MEM_FENCE);
     out[get_global_id(0)] = random[get_local_size(0) - 1 - l];
 }
+/* Parameters named like the locals of an entry function's skeleton. */
+kernel void skeleton_names(global int *status, global int *group, int range, int l0,
+                           local int *local_block, int failed, int args, int threads)
+{
+    size_t i = get_global_id(0);
+    local_block[get_local_id(0)] = range + l0 + failed + args + threads;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    status[i] = local_block[get_local_size(0) - 1 - get_local_id(0)] + (int)i;
+    group[i] = (int)get_group_id(0);
+}
