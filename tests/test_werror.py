@@ -1,7 +1,9 @@
 """Every kernel under tests/kernels/ translates to C that compiles warning-free with
-``cc -std=c11 -fopenmp -Wall -Wextra -Werror``."""
+``cc -std=c11 -fopenmp -Wall -Wextra -Werror``, and with clang where it is installed
+(clang warns about things GCC does not, such as unused static inline functions)."""
 from __future__ import annotations
 
+import shutil
 import subprocess
 
 import pytest
@@ -19,8 +21,18 @@ def test_kernels_found():
     assert len(KERNELS) >= 6
 
 
+@pytest.fixture(params=["cc", "clang"])
+def compiler(request, cc):
+    if request.param == "cc":
+        return cc
+    if shutil.which("clang") is None:
+        pytest.skip("clang is not installed (optional: a second compiler's warnings)")
+    return "clang"
+
+
 @pytest.mark.parametrize("path", KERNELS, ids=lambda p: p.name)
-def test_generated_c_compiles_without_warnings(path, tmp_path, cc):
+def test_generated_c_compiles_without_warnings(path, tmp_path, compiler):
+    cc = compiler
     tr = cl2c.translate(path.read_text(encoding="utf-8"), str(path), OPTIONS.get(path.name))
     c_file = tmp_path / (path.stem + ".c")
     c_file.write_text(tr.c_source, encoding="utf-8")
@@ -32,8 +44,9 @@ def test_generated_c_compiles_without_warnings(path, tmp_path, cc):
 
 
 @pytest.mark.parametrize("schedule", ["regions", "fibers"])
-def test_schedules_compile_without_warnings(schedule, tmp_path, cc):
+def test_schedules_compile_without_warnings(schedule, tmp_path, compiler):
     """The barrier kernels under each schedule."""
+    cc = compiler
     path = KERNELS_DIR / "barriers.cl"
     tr = cl2c.translate(path.read_text(encoding="utf-8"), str(path),
                         f"-cl2c-schedule={schedule}")

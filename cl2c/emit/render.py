@@ -118,6 +118,10 @@ def _program_item(kind: str, node, kernels: dict, gen: CGenerator) -> list[str]:
                        f"work-group. */\nstruct {kernel.name}__locals {{\n{fields}}};\n")
         decl.storage = []
         decl.funcspec = ["static", "CL2C_ALWAYS_INLINE" if kernel is not None else "inline"]
+        if kernel is not None and kernel.group_function is not None:
+            # its work-group function replaces it, unless another kernel calls it (clang
+            # warns about an unused static inline function, GCC does not)
+            decl.funcspec.append("CL2C_UNUSED")
         if kernel is not None:
             out.append(f"/* Kernel {kernel.name}: the work of one work-item. */")
         out.append(gen.visit(node))

@@ -29,7 +29,9 @@ typedef uint16_t cl2c_half; /* storage only */
 typedef _Bool cl2c_bool;
 
 #if defined(__GNUC__) || defined(__clang__)
-#define CL2C_INLINE static inline __attribute__((always_inline))
+/* unused: the helpers are instantiated into the generated .c file, where clang
+ * (unlike GCC) warns about each static inline function a kernel does not call */
+#define CL2C_INLINE static inline __attribute__((always_inline, unused))
 #define CL2C_ALWAYS_INLINE inline __attribute__((always_inline))
 #define CL2C_UNUSED __attribute__((unused))
 #define CL2C_FALLTHROUGH __attribute__((fallthrough))
