@@ -87,8 +87,17 @@ CL2C_INLINE double cl2c_rootn_double(double x, int n) {
 }
 CL2C_INLINE float cl2c_ldexp_float(float x, int n) { return ldexpf(x, n); }
 CL2C_INLINE double cl2c_ldexp_double(double x, int n) { return ldexp(x, n); }
-CL2C_INLINE int cl2c_ilogb_float(float x) { return ilogbf(x); }
-CL2C_INLINE int cl2c_ilogb_double(double x) { return ilogb(x); }
+/* ilogb(0) and ilogb(NaN) return INT_MIN, the values of FP_ILOGB0 and FP_ILOGBNAN
+ * (preprocess.py), on every host: C leaves them to the libm (glibc gives INT_MIN for
+ * both on x86 but INT_MAX for NaN on Arm). PoCL has INT_MIN for both too. */
+#define CL2C_FP_ILOGB0 (-2147483647 - 1)
+#define CL2C_FP_ILOGBNAN (-2147483647 - 1)
+CL2C_INLINE int cl2c_ilogb_float(float x) {
+    return x == 0 ? CL2C_FP_ILOGB0 : isnan(x) ? CL2C_FP_ILOGBNAN : ilogbf(x);
+}
+CL2C_INLINE int cl2c_ilogb_double(double x) {
+    return x == 0 ? CL2C_FP_ILOGB0 : isnan(x) ? CL2C_FP_ILOGBNAN : ilogb(x);
+}
 CL2C_INLINE float cl2c_nan_float(cl2c_uint code) {
     cl2c_uint bits = 0x7fc00000u | (code & 0x3fffffu);
     float f;
