@@ -110,33 +110,70 @@ CL2C_INLINE double cl2c_nan_double(cl2c_ulong code) {
     memcpy(&f, &bits, sizeof f);
     return f;
 }
+/* The functions with a pointer output (spec 6.12.2) and their edge cases (7.5.1).
+ * fract(x) = fmin(x - floor(x), the largest value below 1) (which fract(-tiny) needs),
+ * floor(x) in *ip; +-0 and +-inf give +-0 (x - floor(x) would be +0 for -0), NaN NaN. */
 CL2C_INLINE float cl2c_fract_float(float x, float *ip) {
     float f = floorf(x);
     *ip = f;
-    return isnan(x) ? x : isinf(x) ? copysignf(0.0f, x) : fminf(x - f, 0x1.fffffep-1f);
+    if (isnan(x))
+        return x;
+    return x == 0 || isinf(x) ? copysignf(0.0f, x) : fminf(x - f, 0x1.fffffep-1f);
 }
 CL2C_INLINE double cl2c_fract_double(double x, double *ip) {
     double f = floor(x);
     *ip = f;
-    return isnan(x) ? x : isinf(x) ? copysign(0.0, x) : fmin(x - f, 0x1.fffffffffffffp-1);
+    if (isnan(x))
+        return x;
+    return x == 0 || isinf(x) ? copysign(0.0, x) : fmin(x - f, 0x1.fffffffffffffp-1);
 }
+/* C99's modf is the spec's: *ip = trunc(x), copysign(isinf(x) ? 0 : x - *ip, x). */
 CL2C_INLINE float cl2c_modf_float(float x, float *ip) { return modff(x, ip); }
 CL2C_INLINE double cl2c_modf_double(double x, double *ip) { return modf(x, ip); }
-CL2C_INLINE float cl2c_frexp_float(float x, int *e) { return frexpf(x, e); }
-CL2C_INLINE double cl2c_frexp_double(double x, int *e) { return frexp(x, e); }
+/* frexp(+-inf) and frexp(NaN) store 0 (C leaves *e unspecified there). */
+CL2C_INLINE float cl2c_frexp_float(float x, int *e) {
+    float m = frexpf(x, e);
+    if (!isfinite(x))
+        *e = 0;
+    return m;
+}
+CL2C_INLINE double cl2c_frexp_double(double x, int *e) {
+    double m = frexp(x, e);
+    if (!isfinite(x))
+        *e = 0;
+    return m;
+}
 CL2C_INLINE float cl2c_sincos_float(float x, float *c) { *c = cosf(x); return sinf(x); }
 CL2C_INLINE double cl2c_sincos_double(double x, double *c) { *c = cos(x); return sin(x); }
-CL2C_INLINE float cl2c_remquo_float(float x, float y, int *q) { return remquof(x, y, q); }
-CL2C_INLINE double cl2c_remquo_double(double x, double y, int *q) { return remquo(x, y, q); }
-CL2C_INLINE float cl2c_lgamma_r_float(float x, int *s) {
-    float r = lgammaf(x);
-    *s = tgammaf(x) < 0 ? -1 : 1;
+/* remquo stores 0 where it returns a NaN (C leaves the quotient unspecified there). The
+ * quotient has at least the 3 low bits that the spec asks for (glibc gives exactly 3). */
+CL2C_INLINE float cl2c_remquo_float(float x, float y, int *q) {
+    float r = remquof(x, y, q);
+    if (isnan(r))
+        *q = 0;
     return r;
 }
-CL2C_INLINE double cl2c_lgamma_r_double(double x, int *s) {
-    double r = lgamma(x);
-    *s = tgamma(x) < 0 ? -1 : 1;
+CL2C_INLINE double cl2c_remquo_double(double x, double y, int *q) {
+    double r = remquo(x, y, q);
+    if (isnan(r))
+        *q = 0;
     return r;
+}
+/* The sign of Gamma(x) for lgamma_r: 0 at the poles, x zero or a negative integer (the
+ * spec's rule; -inf counts as one), -1 on the intervals (-2k - 1, -2k), else 1. */
+CL2C_INLINE int cl2c_gamma_sign_(double x) {
+    if (!(x <= 0))
+        return 1;                            /* x > 0 or NaN */
+    double f = floor(x);
+    return f == x ? 0 : fmod(f, 2.0) != 0 ? -1 : 1;
+}
+CL2C_INLINE float cl2c_lgamma_r_float(float x, int *s) {
+    *s = cl2c_gamma_sign_(x);
+    return lgammaf(x);
+}
+CL2C_INLINE double cl2c_lgamma_r_double(double x, int *s) {
+    *s = cl2c_gamma_sign_(x);
+    return lgamma(x);
 }
 
 /* native_ and half_ forms: the full-precision function meets their bounds. */
@@ -202,6 +239,30 @@ CL2C_ALIAS2(half_powr, powr)
     CL2C_INLINE cl2c_int##N cl2c_##NAME##_##T##N(cl2c_##T##N a) {                  \
         cl2c_int##N r = {{0}};                                                     \
         for (int i = 0; i < N; ++i) r.s[i] = cl2c_##NAME##_##T(a.s[i]);             \
+        return r;                                                                  \
+    }
+/* f(vector, pointer to a vector of the same type): fract, modf, sincos; with P the int
+ * vector of the same width: frexp, lgamma_r. C has one address space, so one function
+ * serves pointers into every OpenCL one. */
+#define CL2C_VEC_MAPP_(NAME, T, N, P)                                              \
+    CL2C_INLINE cl2c_##T##N cl2c_##NAME##_##T##N(cl2c_##T##N a, P *p) {            \
+        cl2c_##T##N r = {{0}};                                                     \
+        P out = {{0}};                                                             \
+        for (int i = 0; i < N; ++i) r.s[i] = cl2c_##NAME##_##T(a.s[i], &out.s[i]); \
+        *p = out;                                                                  \
+        return r;                                                                  \
+    }
+#define CL2C_VEC_MAPP(NAME, T, N) CL2C_VEC_MAPP_(NAME, T, N, cl2c_##T##N)
+#define CL2C_VEC_MAPPI(NAME, T, N) CL2C_VEC_MAPP_(NAME, T, N, cl2c_int##N)
+/* f(vector, vector, pointer to an int vector): remquo */
+#define CL2C_VEC_MAP2PI(NAME, T, N)                                                \
+    CL2C_INLINE cl2c_##T##N cl2c_##NAME##_##T##N(cl2c_##T##N a, cl2c_##T##N b,     \
+                                                 cl2c_int##N *p) {                 \
+        cl2c_##T##N r = {{0}};                                                     \
+        cl2c_int##N out = {{0}};                                                   \
+        for (int i = 0; i < N; ++i)                                                \
+            r.s[i] = cl2c_##NAME##_##T(a.s[i], b.s[i], &out.s[i]);                  \
+        *p = out;                                                                  \
         return r;                                                                  \
     }
 /* ldexp(vector, int) */
