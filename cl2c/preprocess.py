@@ -38,6 +38,8 @@ _LIMITS = {
     "DBL_MIN_10_EXP": "-307", "DBL_MIN_EXP": "-1021",
     "DBL_MAX": "0x1.fffffffffffffp1023", "DBL_MIN": "0x1.0p-1022", "DBL_EPSILON": "0x1.0p-52",
     "MAXFLOAT": "0x1.fffffep127f",
+    # what ilogb returns for 0 and NaN: INT_MIN for both, as the runtime's ilogb (math.h)
+    "FP_ILOGB0": "(-2147483647-1)", "FP_ILOGBNAN": "(-2147483647-1)",
     "M_E_F": "2.71828174591064f", "M_LOG2E_F": "1.44269502162933f",
     "M_LOG10E_F": "0.43429449200630f", "M_LN2_F": "0.69314718246460f",
     "M_LN10_F": "2.30258512496948f", "M_PI_F": "3.14159274101257f",

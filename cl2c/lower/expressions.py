@@ -588,6 +588,10 @@ def _vector_macro(row):
         return "CL2C_VEC_MAPI1", lambda row: (row.name,)
     if p == ("T", "I"):
         return "CL2C_VEC_MAP2I", lambda row: (row.name,)
+    pointer_output = {("T", "T*"): "CL2C_VEC_MAPP", ("T", "I*"): "CL2C_VEC_MAPPI",
+                      ("T", "T", "I*"): "CL2C_VEC_MAP2PI"}   # fract, frexp, remquo, ...
+    if p in pointer_output:
+        return pointer_output[p], lambda row: (row.name,)
     if r == "T" and arity:
         return f"CL2C_VEC_MAP{arity}", lambda row: (row.name,)
     return None

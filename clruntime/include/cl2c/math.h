@@ -30,7 +30,6 @@ CL2C_MATH1(cbrt, cbrtf(x), cbrt(x))
 CL2C_MATH1(ceil, ceilf(x), ceil(x))
 CL2C_MATH1(cos, cosf(x), cos(x))
 CL2C_MATH1(cosh, coshf(x), cosh(x))
-CL2C_MATH1(cospi, (float)cos(CL2C_PI * (double)x), cos(CL2C_PI * x))
 CL2C_MATH1(erfc, erfcf(x), erfc(x))
 CL2C_MATH1(erf, erff(x), erf(x))
 CL2C_MATH1(exp, expf(x), exp(x))
@@ -50,13 +49,81 @@ CL2C_MATH1(round, roundf(x), round(x))
 CL2C_MATH1(rsqrt, (float)(1.0 / sqrt((double)x)), 1.0 / sqrt(x))
 CL2C_MATH1(sin, sinf(x), sin(x))
 CL2C_MATH1(sinh, sinhf(x), sinh(x))
-CL2C_MATH1(sinpi, (float)sin(CL2C_PI * (double)x), sin(CL2C_PI * x))
 CL2C_MATH1(sqrt, sqrtf(x), sqrt(x))
 CL2C_MATH1(tan, tanf(x), tan(x))
 CL2C_MATH1(tanh, tanhf(x), tanh(x))
-CL2C_MATH1(tanpi, (float)tan(CL2C_PI * (double)x), tan(CL2C_PI * x))
 CL2C_MATH1(tgamma, tgammaf(x), tgamma(x))
 CL2C_MATH1(trunc, truncf(x), trunc(x))
+/* sinpi, cospi, tanpi. The argument is reduced in units of pi, where that is exact:
+ * fmod(|x|, 2) is, and so is each difference from 0.5, 1, 1.5 or 2 below (Sterbenz).
+ * Only the reduced r, 0 <= r <= 1/4, is multiplied by pi: sin, cos and tan then see
+ * arguments of at most pi/4, where the rounding of pi * r costs at most 1.4 ulp (2.2
+ * for tan). The double results are so within 2 ulp (about 3 for tanpi) of the 4 (6)
+ * the spec allows; tests/test_builtins_math_pi.py measures them. Computing sin(pi * x)
+ * instead gives sinpi(1) = 1.2e-16 and nothing right for large x. The float forms
+ * compute in double and round once. The special cases of spec section 7.5.1 come out
+ * exactly, as the comments say. */
+CL2C_INLINE double cl2c_sinpi_reduced_(double r) { /* sin(pi r) for 0 <= r <= 1/2 */
+    return r <= 0.25 ? sin(CL2C_PI * r) : cos(CL2C_PI * (0.5 - r));
+}
+CL2C_INLINE double cl2c_cospi_reduced_(double r) { /* cos(pi r) for 0 <= r <= 1/2 */
+    return r <= 0.25 ? cos(CL2C_PI * r) : sin(CL2C_PI * (0.5 - r));
+}
+CL2C_INLINE double cl2c_tanpi_reduced_(double r) { /* tan(pi r) for 0 <= r <= 1/2 */
+    return r <= 0.25 ? tan(CL2C_PI * r) : 1.0 / tan(CL2C_PI * (0.5 - r));
+}
+CL2C_INLINE double cl2c_sinpi_double(double x) {
+    if (!isfinite(x))
+        return x - x;                        /* inf and NaN: NaN */
+    if (x == trunc(x))
+        return copysign(0.0, x);             /* sinpi(+-0) = +-0, sinpi(+-n) = +-0 */
+    double r = fmod(fabs(x), 2.0), s = 1.0;  /* odd: sinpi(x) = -sinpi(-x) */
+    if (r > 1.0) {
+        r -= 1.0;                            /* sinpi(r + 1) = -sinpi(r) */
+        s = -1.0;
+    }
+    if (r > 0.5)
+        r = 1.0 - r;                         /* sinpi(1 - r) = sinpi(r) */
+    double v = s * cl2c_sinpi_reduced_(r);
+    return signbit(x) ? -v : v;
+}
+CL2C_INLINE double cl2c_cospi_double(double x) {
+    if (!isfinite(x))
+        return x - x;
+    double r = fmod(fabs(x), 2.0), s = 1.0;  /* even: cospi(x) = cospi(-x) */
+    if (r >= 1.0) {
+        r -= 1.0;                            /* cospi(r + 1) = -cospi(r) */
+        s = -1.0;
+    }
+    if (r > 0.5) {
+        r = 1.0 - r;                         /* cospi(1 - r) = -cospi(r) */
+        s = -s;
+    }
+    if (r == 0.5)
+        return 0.0;                          /* cospi(n + 0.5) = +0 */
+    return s * cl2c_cospi_reduced_(r);
+}
+/* tanpi has period 1, but the spec's signs for its zeros and poles have period 2:
+ * tanpi(n) = copysign(0, n) for even n and copysign(0, -n) for odd n, and tanpi(n + 0.5)
+ * is +inf for even n, -inf for odd n. Hence the reduction mod 2 and the four cases. */
+CL2C_INLINE double cl2c_tanpi_double(double x) {
+    if (!isfinite(x))
+        return x - x;
+    double r = fmod(fabs(x), 2.0), v;        /* odd: tanpi(x) = -tanpi(-x) */
+    if (r <= 0.5)
+        v = cl2c_tanpi_reduced_(r);          /* +0 at 0, +inf at 0.5 */
+    else if (r <= 1.0)
+        v = -cl2c_tanpi_reduced_(1.0 - r);   /* -0 at 1 */
+    else if (r < 1.5)
+        v = cl2c_tanpi_reduced_(r - 1.0);
+    else
+        v = -cl2c_tanpi_reduced_(2.0 - r);   /* -inf at 1.5 */
+    return signbit(x) ? -v : v;
+}
+CL2C_INLINE float cl2c_sinpi_float(float x) { return (float)cl2c_sinpi_double(x); }
+CL2C_INLINE float cl2c_cospi_float(float x) { return (float)cl2c_cospi_double(x); }
+CL2C_INLINE float cl2c_tanpi_float(float x) { return (float)cl2c_tanpi_double(x); }
+
 CL2C_MATH2(atan2, atan2f(x, y), atan2(x, y))
 CL2C_MATH2(atan2pi, (float)(atan2((double)x, (double)y) / CL2C_PI), atan2(x, y) / CL2C_PI)
 CL2C_MATH2(copysign, copysignf(x, y), copysign(x, y))
@@ -87,8 +154,17 @@ CL2C_INLINE double cl2c_rootn_double(double x, int n) {
 }
 CL2C_INLINE float cl2c_ldexp_float(float x, int n) { return ldexpf(x, n); }
 CL2C_INLINE double cl2c_ldexp_double(double x, int n) { return ldexp(x, n); }
-CL2C_INLINE int cl2c_ilogb_float(float x) { return ilogbf(x); }
-CL2C_INLINE int cl2c_ilogb_double(double x) { return ilogb(x); }
+/* ilogb(0) and ilogb(NaN) return INT_MIN, the values of FP_ILOGB0 and FP_ILOGBNAN
+ * (preprocess.py), on every host: C leaves them to the libm (glibc gives INT_MIN for
+ * both on x86 but INT_MAX for NaN on Arm). PoCL has INT_MIN for both too. */
+#define CL2C_FP_ILOGB0 (-2147483647 - 1)
+#define CL2C_FP_ILOGBNAN (-2147483647 - 1)
+CL2C_INLINE int cl2c_ilogb_float(float x) {
+    return x == 0 ? CL2C_FP_ILOGB0 : isnan(x) ? CL2C_FP_ILOGBNAN : ilogbf(x);
+}
+CL2C_INLINE int cl2c_ilogb_double(double x) {
+    return x == 0 ? CL2C_FP_ILOGB0 : isnan(x) ? CL2C_FP_ILOGBNAN : ilogb(x);
+}
 CL2C_INLINE float cl2c_nan_float(cl2c_uint code) {
     cl2c_uint bits = 0x7fc00000u | (code & 0x3fffffu);
     float f;
@@ -101,33 +177,70 @@ CL2C_INLINE double cl2c_nan_double(cl2c_ulong code) {
     memcpy(&f, &bits, sizeof f);
     return f;
 }
+/* The functions with a pointer output (spec 6.12.2) and their edge cases (7.5.1).
+ * fract(x) = fmin(x - floor(x), the largest value below 1) (which fract(-tiny) needs),
+ * floor(x) in *ip; +-0 and +-inf give +-0 (x - floor(x) would be +0 for -0), NaN NaN. */
 CL2C_INLINE float cl2c_fract_float(float x, float *ip) {
     float f = floorf(x);
     *ip = f;
-    return isnan(x) ? x : isinf(x) ? copysignf(0.0f, x) : fminf(x - f, 0x1.fffffep-1f);
+    if (isnan(x))
+        return x;
+    return x == 0 || isinf(x) ? copysignf(0.0f, x) : fminf(x - f, 0x1.fffffep-1f);
 }
 CL2C_INLINE double cl2c_fract_double(double x, double *ip) {
     double f = floor(x);
     *ip = f;
-    return isnan(x) ? x : isinf(x) ? copysign(0.0, x) : fmin(x - f, 0x1.fffffffffffffp-1);
+    if (isnan(x))
+        return x;
+    return x == 0 || isinf(x) ? copysign(0.0, x) : fmin(x - f, 0x1.fffffffffffffp-1);
 }
+/* C99's modf is the spec's: *ip = trunc(x), copysign(isinf(x) ? 0 : x - *ip, x). */
 CL2C_INLINE float cl2c_modf_float(float x, float *ip) { return modff(x, ip); }
 CL2C_INLINE double cl2c_modf_double(double x, double *ip) { return modf(x, ip); }
-CL2C_INLINE float cl2c_frexp_float(float x, int *e) { return frexpf(x, e); }
-CL2C_INLINE double cl2c_frexp_double(double x, int *e) { return frexp(x, e); }
+/* frexp(+-inf) and frexp(NaN) store 0 (C leaves *e unspecified there). */
+CL2C_INLINE float cl2c_frexp_float(float x, int *e) {
+    float m = frexpf(x, e);
+    if (!isfinite(x))
+        *e = 0;
+    return m;
+}
+CL2C_INLINE double cl2c_frexp_double(double x, int *e) {
+    double m = frexp(x, e);
+    if (!isfinite(x))
+        *e = 0;
+    return m;
+}
 CL2C_INLINE float cl2c_sincos_float(float x, float *c) { *c = cosf(x); return sinf(x); }
 CL2C_INLINE double cl2c_sincos_double(double x, double *c) { *c = cos(x); return sin(x); }
-CL2C_INLINE float cl2c_remquo_float(float x, float y, int *q) { return remquof(x, y, q); }
-CL2C_INLINE double cl2c_remquo_double(double x, double y, int *q) { return remquo(x, y, q); }
-CL2C_INLINE float cl2c_lgamma_r_float(float x, int *s) {
-    float r = lgammaf(x);
-    *s = tgammaf(x) < 0 ? -1 : 1;
+/* remquo stores 0 where it returns a NaN (C leaves the quotient unspecified there). The
+ * quotient has at least the 3 low bits that the spec asks for (glibc gives exactly 3). */
+CL2C_INLINE float cl2c_remquo_float(float x, float y, int *q) {
+    float r = remquof(x, y, q);
+    if (isnan(r))
+        *q = 0;
     return r;
 }
-CL2C_INLINE double cl2c_lgamma_r_double(double x, int *s) {
-    double r = lgamma(x);
-    *s = tgamma(x) < 0 ? -1 : 1;
+CL2C_INLINE double cl2c_remquo_double(double x, double y, int *q) {
+    double r = remquo(x, y, q);
+    if (isnan(r))
+        *q = 0;
     return r;
+}
+/* The sign of Gamma(x) for lgamma_r: 0 at the poles, x zero or a negative integer (the
+ * spec's rule; -inf counts as one), -1 on the intervals (-2k - 1, -2k), else 1. */
+CL2C_INLINE int cl2c_gamma_sign_(double x) {
+    if (!(x <= 0))
+        return 1;                            /* x > 0 or NaN */
+    double f = floor(x);
+    return f == x ? 0 : fmod(f, 2.0) != 0 ? -1 : 1;
+}
+CL2C_INLINE float cl2c_lgamma_r_float(float x, int *s) {
+    *s = cl2c_gamma_sign_(x);
+    return lgammaf(x);
+}
+CL2C_INLINE double cl2c_lgamma_r_double(double x, int *s) {
+    *s = cl2c_gamma_sign_(x);
+    return lgamma(x);
 }
 
 /* native_ and half_ forms: the full-precision function meets their bounds. */
@@ -193,6 +306,30 @@ CL2C_ALIAS2(half_powr, powr)
     CL2C_INLINE cl2c_int##N cl2c_##NAME##_##T##N(cl2c_##T##N a) {                  \
         cl2c_int##N r = {{0}};                                                     \
         for (int i = 0; i < N; ++i) r.s[i] = cl2c_##NAME##_##T(a.s[i]);             \
+        return r;                                                                  \
+    }
+/* f(vector, pointer to a vector of the same type): fract, modf, sincos; with P the int
+ * vector of the same width: frexp, lgamma_r. C has one address space, so one function
+ * serves pointers into every OpenCL one. */
+#define CL2C_VEC_MAPP_(NAME, T, N, P)                                              \
+    CL2C_INLINE cl2c_##T##N cl2c_##NAME##_##T##N(cl2c_##T##N a, P *p) {            \
+        cl2c_##T##N r = {{0}};                                                     \
+        P out = {{0}};                                                             \
+        for (int i = 0; i < N; ++i) r.s[i] = cl2c_##NAME##_##T(a.s[i], &out.s[i]); \
+        *p = out;                                                                  \
+        return r;                                                                  \
+    }
+#define CL2C_VEC_MAPP(NAME, T, N) CL2C_VEC_MAPP_(NAME, T, N, cl2c_##T##N)
+#define CL2C_VEC_MAPPI(NAME, T, N) CL2C_VEC_MAPP_(NAME, T, N, cl2c_int##N)
+/* f(vector, vector, pointer to an int vector): remquo */
+#define CL2C_VEC_MAP2PI(NAME, T, N)                                                \
+    CL2C_INLINE cl2c_##T##N cl2c_##NAME##_##T##N(cl2c_##T##N a, cl2c_##T##N b,     \
+                                                 cl2c_int##N *p) {                 \
+        cl2c_##T##N r = {{0}};                                                     \
+        cl2c_int##N out = {{0}};                                                   \
+        for (int i = 0; i < N; ++i)                                                \
+            r.s[i] = cl2c_##NAME##_##T(a.s[i], b.s[i], &out.s[i]);                  \
+        *p = out;                                                                  \
         return r;                                                                  \
     }
 /* ldexp(vector, int) */
