@@ -97,13 +97,8 @@ static inline long long cl2c_printf_signed(const unsigned char *p, int size) {
 }
 
 static inline unsigned long long cl2c_printf_unsigned(const unsigned char *p, int size) {
-    uint8_t c; uint16_t s; uint32_t i; uint64_t l;
-    switch (size) {
-    case 1: memcpy(&c, p, 1); return c;
-    case 2: memcpy(&s, p, 2); return s;
-    case 4: memcpy(&i, p, 4); return i;
-    default: memcpy(&l, p, 8); return l;
-    }
+    unsigned long long v = (unsigned long long)cl2c_printf_signed(p, size);
+    return size >= 8 ? v : v & ((1ULL << (8 * size)) - 1);   /* the sign extension off */
 }
 
 static inline double cl2c_printf_real(const unsigned char *p, int size) {
