@@ -246,6 +246,23 @@ def test_fission_choices():
     assert " *   matmul: regions (" in text and "1 uniform loop around" in text
     assert " *   early: loops (" in text
     assert "1 grid-stride loop interchanged" in text
+    assert " *   gravity: loops (" in text          # float4 privates: no arrays of structs
+
+
+@pytest.mark.parametrize("local", [(32,), None])
+def test_fission_gravity(fission, pocl, local):
+    n = 96
+    pos = rng(21).standard_normal((n, 4)).astype(np.float32)
+
+    def args():
+        return [pos.copy(), np.zeros((n, 4), np.float32), np.int32(n)]
+    schedule, prg = fission
+    got = args()
+    prg.gravity((n,), local, *got)
+    want = args()
+    pocl(kernel_source("fission.cl"), "gravity", (n,), local, *want)
+    # PoCL contracts a*b+c into fma (as in the matmul tests): a few ulp apart
+    np.testing.assert_allclose(got[1], want[1], rtol=2e-5, atol=1e-5)
 
 
 @pytest.mark.parametrize("local", [(16, 16), (8, 4), None])

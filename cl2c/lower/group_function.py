@@ -72,18 +72,31 @@ def make_group_function(func: c_ast.FuncDef, params: dict, helpers: dict,
     if strided:
         parts.append(f"{strided} grid-stride loop{'s' if strided != 1 else ''} interchanged")
     big = [d.name for d in priv.promoted if not isinstance(d.type, c_ast.TypeDecl)]
-    return GroupFunction("; ".join(parts), loops, writer.bounded, big, writer.done)
+    wide = [d.name for d in priv.promoted if _is_vector_or_record(d.type)]
+    return GroupFunction("; ".join(parts), loops, writer.bounded, big, writer.done, wide)
+
+
+def _is_vector_or_record(t) -> bool:
+    """A TypeDecl of a cl2c vector (``cl2c_float4``, as spelled by then) or a struct."""
+    if not isinstance(t, c_ast.TypeDecl):
+        return False
+    if isinstance(t.type, (c_ast.Struct, c_ast.Union)):
+        return True
+    names = getattr(t.type, "names", None) or []
+    return bool(names) and names[-1].startswith("cl2c_") and names[-1][-1].isdigit()
 
 
 class GroupFunction:
     """What make_group_function did, for the schedule choice and the comment."""
 
-    def __init__(self, description, loops, bounded, array_privates, done_flags):
+    def __init__(self, description, loops, bounded, array_privates, done_flags,
+                 vector_privates=()):
         self.description = description
         self.loops = loops                    # uniform loops hoisted over the regions
         self.bounded = bounded                # guards turned into loop bounds
         self.array_privates = array_privates  # private arrays now stored per work-item
         self.done_flags = done_flags          # work-items that return early are tracked
+        self.vector_privates = vector_privates  # vector or struct privates stored per item
 
     def __str__(self):
         return self.description

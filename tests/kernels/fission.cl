@@ -79,3 +79,19 @@ __kernel void array_init(__global uint *out, uint a0, uint a1, uint a2, uint a3,
     for (int i = 0; i < sizeof(values) / sizeof(values[0]); ++i)
         out[get_global_id(0) * 5 + i] = values[i];
 }
+
+/* float4 privates carried through a uniform loop: under the regions schedule they would be
+ * per-work-item arrays of structs, which the vectorised loop transposes; auto keeps loops. */
+__kernel void gravity(__global const float4 *pos, __global float4 *acc_out, int n)
+{
+    int i = get_global_id(0);
+    float4 p = pos[i];
+    float4 acc = (float4)(0.0f);
+    for (int j = 0; j < n; j++) {
+        float4 r = pos[j] - p;
+        r.w = 0.0f;
+        float inv = 1.0f / sqrt(r.x * r.x + r.y * r.y + r.z * r.z + 0.01f);
+        acc += pos[j].w * inv * inv * inv * r;
+    }
+    acc_out[i] = acc;
+}
