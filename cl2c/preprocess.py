@@ -38,6 +38,9 @@ _LIMITS = {
     "DBL_MIN_10_EXP": "-307", "DBL_MIN_EXP": "-1021",
     "DBL_MAX": "0x1.fffffffffffffp1023", "DBL_MIN": "0x1.0p-1022", "DBL_EPSILON": "0x1.0p-52",
     "MAXFLOAT": "0x1.fffffep127f",
+    # defined, so that #ifdef sees them, as themselves: sema knows them as constants
+    # (builtins.CONSTANTS), and a macro does not expand inside its own expansion
+    "INFINITY": "INFINITY", "NAN": "NAN", "HUGE_VALF": "HUGE_VALF", "HUGE_VAL": "HUGE_VAL",
     # what ilogb returns for 0 and NaN: INT_MIN for both, as the runtime's ilogb (math.h)
     "FP_ILOGB0": "(-2147483647-1)", "FP_ILOGBNAN": "(-2147483647-1)",
     "M_E_F": "2.71828174591064f", "M_LOG2E_F": "1.44269502162933f",

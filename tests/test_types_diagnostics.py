@@ -191,3 +191,23 @@ def test_generic_address_space_excludes_constant():
         cl2c.Program(src, options="-cl-std=CL2.0").build()
     with pytest.raises(cl2c.BuildError, match="address space"):     # CL1.2: private
         cl2c.Program(GENERIC).build()
+
+
+def test_float_constants_are_macros_too():
+    """INFINITY, NAN, HUGE_VALF and HUGE_VAL are macros (spec 6.12.2): #ifdef sees them."""
+    import numpy as np
+    src = """
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+kernel void k(global float *o, global double *d) {
+#if defined(INFINITY) && defined(NAN) && defined(HUGE_VALF) && defined(HUGE_VAL) && \\
+    defined(MAXFLOAT)
+    o[0] = INFINITY; o[1] = NAN; o[2] = HUGE_VALF; o[3] = -INFINITY; d[0] = HUGE_VAL;
+#else
+#error "a constant of 6.12.2 is not a macro"
+#endif
+}
+"""
+    o, d = np.zeros(4, np.float32), np.zeros(1, np.float64)
+    cl2c.Program(src).build().k((1,), None, o, d)
+    assert o[0] == np.inf and np.isnan(o[1]) and o[2] == np.inf and o[3] == -np.inf
+    assert d[0] == np.inf
