@@ -292,3 +292,23 @@ def test_includedir_flag(tmp_path):
     res = cl2c_cli("--includedir", cwd=tmp_path)
     assert res.returncode == 0
     assert res.stdout.strip() == str(runtime_include_dir())
+
+
+SHARED_TYPE = "typedef struct {{ float x, y; }} point;\n" \
+              "__kernel void {name}(__global point *p) {{ p[0].x += p[0].y; }}\n"
+
+
+def test_headers_of_two_files_with_one_shared_type(tmp_path, cc):
+    """Two .cl files that define the same type (from one shared .h, say): one C file may
+    include both generated headers; two different definitions of a name still clash."""
+    for name in ("a", "b"):
+        (tmp_path / f"{name}.cl").write_text(SHARED_TYPE.format(name=name))
+        res = cl2c_cli(f"{name}.cl", "-H", f"{name}.h", cwd=tmp_path)
+        assert res.returncode == 0, res.stderr
+    (tmp_path / "main.c").write_text('#include "a.h"\n#include "b.h"\n'
+                                     "int main(void) { point p = {1, 2}; (void)p; return 0; }\n")
+    compile_c(cc, tmp_path / "main.c", tmp_path, ["-Wall", "-Wextra", "-Werror"])
+    (tmp_path / "b.cl").write_text(SHARED_TYPE.format(name="b").replace("float x", "int x"))
+    assert cl2c_cli("b.cl", "-H", "b.h", cwd=tmp_path).returncode == 0
+    with pytest.raises(AssertionError, match="point"):
+        compile_c(cc, tmp_path / "main.c", tmp_path)

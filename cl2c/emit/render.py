@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import copy
+import hashlib
 import os
 import re
 from dataclasses import dataclass
@@ -43,7 +44,7 @@ def emit(program: LoweredProgram, source_name: str, output_name: str = "kernel.c
     for kind, node in program.program_scope:
         chunks.extend(_program_item(kind, node, kernels, gen))
         if kind in ("typedef", "tag"):
-            type_chunks.append(CGenerator(False).visit(node) + ";")
+            type_chunks.append(_guarded_type(CGenerator(False).visit(node) + ";"))
     kernel_views = [_kernel_view(k, cl_std, renames) for k in program.kernels]
     env = _environment()
     context = dict(version=__version__, source=os.path.basename(source_name),
@@ -57,6 +58,14 @@ def emit(program: LoweredProgram, source_name: str, output_name: str = "kernel.c
         version=__version__, source=os.path.basename(source_name), guard="CL2C_" + guard,
         types=type_chunks, kernels=kernel_views, program_symbol=context["program_symbol"])
     return Emitted(text, header)
+
+
+def _guarded_type(text: str) -> str:
+    """A type definition of a header, guarded by a hash of its text: one C file may
+    include the headers of two .cl files that define the same type (one shared .h),
+    while two different definitions of one name still clash, as they should."""
+    guard = "CL2C_TYPE_" + hashlib.sha1(text.encode()).hexdigest()[:16].upper()
+    return f"#ifndef {guard}\n#define {guard}\n{text}\n#endif"
 
 
 def program_symbol(output_name: str) -> str:
