@@ -133,7 +133,8 @@ def components_of(name: str, n: int) -> list[int] | None:
 _INTEGER_OF = {(t.size, t.signed): t for t in (ty.CHAR, ty.UCHAR, ty.SHORT, ty.USHORT, ty.INT,
                                                ty.UINT, ty.LONG, ty.ULONG)}
 _INT_SUFFIX = re.compile(r"[uUlL]*$")
-# Element types of convert_ and as_ (spec 6.2.3, 6.2.4): not bool, half or the size types.
+# Element types of convert_ and as_ (spec 6.2.3, 6.2.4): not bool or the size types, and
+# half only under cl_khr_fp16 (Analyzer._convertible).
 _CONVERTIBLE = (ty.CHAR, ty.UCHAR, ty.SHORT, ty.USHORT, ty.INT, ty.UINT, ty.LONG, ty.ULONG,
                 ty.FLOAT, ty.DOUBLE)
 
@@ -870,8 +871,8 @@ class Analyzer(c_ast.NodeVisitor):
             return target
         m = re.fullmatch(r"as_([a-z]+\d*)", name)
         if m:
-            # Spec 6.2.4.2: any scalar or vector type but bool, half and void, into one of
-            # the same size.
+            # Spec 6.2.4.2: any scalar or vector type but bool, half (without cl_khr_fp16)
+            # and void, into one of the same size.
             target = ty.named_type(m.group(1))
             if target is None or ty.scalar_of(target) not in self._convertible():
                 self.error(f"implicit declaration of function '{name}' is invalid in OpenCL",
