@@ -492,6 +492,9 @@ class Analyzer(c_ast.NodeVisitor):
                     continue
                 if isinstance(pt, ty.Array):
                     pt = ty.Pointer(pt.elem, space, const)
+                if ty.scalar_of(pt) == ty.HALF and not self.fp16:
+                    self.error(f"parameter '{p.name}' of type '{pt}': half is a storage type "
+                               f"(only pointers to it) unless cl_khr_fp16 is enabled", p)
                 pspace = pt.space if isinstance(pt, ty.Pointer) else space
                 pconst = pt.const if isinstance(pt, ty.Pointer) else const
                 if is_kernel and isinstance(pt, ty.Pointer) and pt.space in ("private",

@@ -284,10 +284,13 @@ def test_select_shuffle_vload_vstore_as_and_scalar_argument(program):
 
 
 @pytest.mark.parametrize("body", ["p[0] = p[1] + p[2];", "half h = 1;",
-                                  "q[0] = convert_float(vload2(0, p).x);"])
+                                  "q[0] = convert_float(vload2(0, p).x);",
+                                  "q[0] = (half)1.5f + 1;", ", half2 h) {"])
 def test_half_arithmetic_without_the_pragma_is_an_error_at_its_position(body):
-    source = ("__kernel void k(__global half *p, __global float *q)\n{\n    " + body +
-              "\n}\n")
+    params = "__global half *p, __global float *q"
+    source = f"__kernel void k({params})\n{{\n    {body}\n}}\n"
+    if body.startswith(","):          # a half parameter, on line 3
+        source = f"\n__kernel void k({params}\n    {body}\n}}\n"
     with pytest.raises(cl2c.BuildError) as info:
         cl2c.Program(source, filename="h.cl").build()
     d = [d for d in info.value.diagnostics if d.severity == "error"][0]
