@@ -6,11 +6,15 @@ serves every kernel, so the cffi declarations never depend on user types.
 """
 from __future__ import annotations
 
+import functools
 import importlib.machinery
 import importlib.util
 import os
+import shlex
 import shutil
+import subprocess
 import sys
+import sysconfig
 import tempfile
 from pathlib import Path
 
@@ -33,10 +37,27 @@ CFLAGS = ["-std=c11", "-O3", "-march=native", "-fopenmp", "-fno-strict-aliasing"
           # OpenCL C has no errno: without this, sqrt() keeps a call for errno's sake
           # instead of one instruction (1.4x on the N-body bench)
           "-fno-math-errno"]
+
+
 # Not -mtls-dialect=gnu2 (1.5 ns less per fiber switch): with glibc before 2.39 the
 # TLS descriptor call clobbers the upper halves of AVX registers (glibc bug 31372),
 # which miscompiled a kernel here (values lost across cl2c_scratch's first call).
 LDFLAGS = ["-fopenmp"]
+
+
+@functools.lru_cache(maxsize=None)
+def compiler_has_float16() -> bool:
+    """Whether the C compiler that builds kernels (cffi's: $CC, else Python's) has
+    _Float16, which half arithmetic (cl_khr_fp16) is built on: clruntime's scalars.h
+    makes cl2c_half a _Float16 exactly when __FLT16_MAX__ is defined."""
+    cc = shlex.split(os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc")
+    try:
+        out = subprocess.run(cc + ["-std=c11", "-dM", "-E", "-x", "c", "-"], input="",
+                             capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return "__FLT16_MAX__" in out.stdout
+
 
 CDEF = """
 typedef struct cl2c_range {

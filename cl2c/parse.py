@@ -45,6 +45,18 @@ class _Parser(OpenCLCParser):
         super()._parse_error(msg, coord)
 
 
+# Half literals (0.5h), which clang accepts with cl_khr_fp16 and piglit uses, become
+# ((half)0.5), which the parser knows (through double: one rounding to 11 bits from 53);
+# string literals are matched to be left alone.
+_HALF_LITERAL = re.compile(r'("(?:[^"\\\n]|\\.)*")'
+                           r'|(?<![\w.])((?:\d+\.\d*|\.\d+)(?:[eE][-+]?\d+)?|\d+[eE][-+]?\d+)'
+                           r'[hH](?!\w)')
+
+
+def _half_literals(text: str) -> str:
+    return _HALF_LITERAL.sub(lambda m: m.group(1) or f"((half){m.group(2)})", text)
+
+
 def _prelude() -> str:
     # Declaring the runtime's type names first lets the parser treat them as
     # types; the line marker keeps the user's line numbers intact.
@@ -56,7 +68,7 @@ def parse(text: str, filename: str, reporter: Reporter) -> c_ast.FileAST | None:
     parser = _Parser()
     prelude = _prelude()
     try:
-        ast = parser.parse(prelude + text, filename)
+        ast = parser.parse(prelude + _half_literals(text), filename)
     except ParseError as e:
         reporter.diagnostics.append(_diagnostic(str(e), filename))
         return None

@@ -1,7 +1,8 @@
 """Stage 1: the C preprocessor, with OpenCL's predefined macros (spec 6.10).
 
 pcpp does the work in Python, so translating a kernel needs no C compiler and
-behaves the same on every host. Line markers are kept so that diagnostics and
+behaves the same on every host (but for cl_khr_fp16, offered where the compiler that
+builds kernels has _Float16). Line markers are kept so that diagnostics and
 the emitted ``#line`` directives point at the user's ``.cl`` files.
 """
 from __future__ import annotations
@@ -13,16 +14,18 @@ from dataclasses import dataclass
 
 import pcpp
 
+from .build import compiler_has_float16
 from .diagnostics import Diagnostic, Reporter
 from .options import Options
 
-# Extensions cl2c implements; each is also a predefined macro (spec 9.1).
+# Extensions cl2c implements; each is also a predefined macro (spec 9.1). cl_khr_fp16
+# needs the C compiler's _Float16 (clruntime's scalars.h).
 EXTENSIONS = (
     "cl_khr_fp64", "cl_khr_byte_addressable_store",
     "cl_khr_global_int32_base_atomics", "cl_khr_global_int32_extended_atomics",
     "cl_khr_local_int32_base_atomics", "cl_khr_local_int32_extended_atomics",
     "cl_khr_int64_base_atomics", "cl_khr_int64_extended_atomics",
-)
+) + (("cl_khr_fp16",) if compiler_has_float16() else ())
 
 # Integer and float limits of spec 6.12.2 and 6.11.3, as the spec defines them.
 _LIMITS = {

@@ -195,8 +195,8 @@ def check_argument(c: Conversion, arg: ty.Type, is_string_literal: bool):
                                                           f"pointer, not '{arg}'")
     if c.vector:
         if want.elem == ty.HALF:
-            return "error", f"'{c.text}' prints a half vector: that needs cl_khr_fp16, which " \
-                            f"cl2c does not offer"
+            return "error", f"'{c.text}' prints a half vector, which cl2c's printf does not " \
+                            f"support yet"
         if isinstance(arg, ty.Vector) and arg.n == want.n and arg.elem.kind == want.elem.kind \
                 and arg.elem.size == want.elem.size:
             return None              # either signedness, as C's printf takes it

@@ -133,7 +133,8 @@ def components_of(name: str, n: int) -> list[int] | None:
 _INTEGER_OF = {(t.size, t.signed): t for t in (ty.CHAR, ty.UCHAR, ty.SHORT, ty.USHORT, ty.INT,
                                                ty.UINT, ty.LONG, ty.ULONG)}
 _INT_SUFFIX = re.compile(r"[uUlL]*$")
-# Element types of convert_ and as_ (spec 6.2.3, 6.2.4): not bool, half or the size types.
+# Element types of convert_ and as_ (spec 6.2.3, 6.2.4): not bool or the size types, and
+# half only under cl_khr_fp16 (Analyzer._convertible).
 _CONVERTIBLE = (ty.CHAR, ty.UCHAR, ty.SHORT, ty.USHORT, ty.INT, ty.UINT, ty.LONG, ty.ULONG,
                 ty.FLOAT, ty.DOUBLE)
 
@@ -257,7 +258,17 @@ class Analyzer(c_ast.NodeVisitor):
             self.reporter.warning(f"unsupported OpenCL extension '{name}'; pragma ignored",
                                   node.coord)
             return
-        self.module.extensions.add(name)
+        if words[4] == "enable":
+            self.module.extensions.add(name)
+        else:
+            self.module.extensions.discard(name)
+
+    @property
+    def fp16(self) -> bool:
+        """Whether half is an arithmetic type here: cl_khr_fp16 is enabled (spec 9.4)."""
+        from .preprocess import EXTENSIONS
+        return "cl_khr_fp16" in EXTENSIONS and \
+            bool({"cl_khr_fp16", "all"} & self.module.extensions)
 
     def typedef(self, node: c_ast.Typedef):
         t, space, const = self.resolve(node.type)
@@ -419,9 +430,9 @@ class Analyzer(c_ast.NodeVisitor):
                            f"initialized", node)
         if t == ty.VOID:
             self.error(f"variable '{node.name}' has incomplete type 'void'", node)
-        if ty.HALF in (t, ty.scalar_of(t), getattr(t, "elem", None)):
+        if ty.HALF in (t, ty.scalar_of(t), getattr(t, "elem", None)) and not self.fp16:
             self.error(f"variable '{node.name}' of type '{t}': half is a storage type "
-                       f"(only pointers to it; cl_khr_fp16 is not supported)", node)
+                       f"(only pointers to it) unless cl_khr_fp16 is enabled", node)
         # In scope from its own initializer on (C99 6.2.1), and still declared if the
         # initializer has an error, so that one mistake is reported once.
         self.declare(Symbol(node.name, t, "var", space, const, node), node)
@@ -481,6 +492,9 @@ class Analyzer(c_ast.NodeVisitor):
                     continue
                 if isinstance(pt, ty.Array):
                     pt = ty.Pointer(pt.elem, space, const)
+                if ty.scalar_of(pt) == ty.HALF and not self.fp16:
+                    self.error(f"parameter '{p.name}' of type '{pt}': half is a storage type "
+                               f"(only pointers to it) unless cl_khr_fp16 is enabled", p)
                 pspace = pt.space if isinstance(pt, ty.Pointer) else space
                 pconst = pt.const if isinstance(pt, ty.Pointer) else const
                 if is_kernel and isinstance(pt, ty.Pointer) and pt.space in ("private",
@@ -689,11 +703,11 @@ class Analyzer(c_ast.NodeVisitor):
         return base.pointee
 
     def _check_not_half(self, t, node):
-        """Half values are read and written only through vload_half and vstore_half
-        (spec 6.1.1.1): cl2c does not offer cl_khr_fp16."""
-        if ty.scalar_of(t) == ty.HALF:
-            self.error(f"loading or storing '{t}' directly needs cl_khr_fp16: use "
-                       f"vload_half / vstore_half", node)
+        """Without cl_khr_fp16, half values are read and written only through
+        vload_half and vstore_half (spec 6.1.1.1)."""
+        if ty.scalar_of(t) == ty.HALF and not self.fp16:
+            self.error(f"loading or storing '{t}' directly needs '#pragma OPENCL EXTENSION "
+                       f"cl_khr_fp16 : enable' (or use vload_half / vstore_half)", node)
 
     def expr_StructRef(self, node):
         base = self.rvalue(node.name)
@@ -842,7 +856,7 @@ class Analyzer(c_ast.NodeVisitor):
             # Spec 6.2.3: between char..double scalars and vectors of the same width;
             # _sat only into integer types.
             target = ty.named_type(m.group(1))
-            if target is None or ty.scalar_of(target) not in _CONVERTIBLE:
+            if target is None or ty.scalar_of(target) not in self._convertible():
                 self.error(f"implicit declaration of function '{name}' is invalid in OpenCL "
                            f"(convert_ takes char ... double and their vectors)", node)
             if m.group(2) and ty.scalar_of(target).is_float:
@@ -850,7 +864,9 @@ class Analyzer(c_ast.NodeVisitor):
                            f"types", node)
             src = arg_types[0] if len(args) == 1 else None
             if src is None or not (src.is_vector or src.is_arithmetic) or \
-                    ty.scalar_of(src) in (ty.BOOL, ty.HALF) or ty.width(target) != ty.width(src):
+                    ty.scalar_of(src) == ty.BOOL or \
+                    ty.scalar_of(src) == ty.HALF and not self.fp16 or \
+                    ty.width(target) != ty.width(src):
                 shown = ", ".join(str(t) for t in arg_types)
                 self.error(f"no matching function for call to '{name}({shown})'", node)
             self.module.calls[id(node)] = Call("convert", name, None, target,
@@ -858,15 +874,16 @@ class Analyzer(c_ast.NodeVisitor):
             return target
         m = re.fullmatch(r"as_([a-z]+\d*)", name)
         if m:
-            # Spec 6.2.4.2: any scalar or vector type but bool, half and void, into one of
-            # the same size.
+            # Spec 6.2.4.2: any scalar or vector type but bool, half (without cl_khr_fp16)
+            # and void, into one of the same size.
             target = ty.named_type(m.group(1))
-            if target is None or ty.scalar_of(target) not in _CONVERTIBLE:
+            if target is None or ty.scalar_of(target) not in self._convertible():
                 self.error(f"implicit declaration of function '{name}' is invalid in OpenCL",
                            node)
             src = arg_types[0] if len(args) == 1 else None
             if src is None or not (src.is_vector or src.is_arithmetic) or \
-                    ty.scalar_of(src) in (ty.BOOL, ty.HALF) or \
+                    ty.scalar_of(src) == ty.BOOL or \
+                    ty.scalar_of(src) == ty.HALF and not self.fp16 or \
                     ty.type_size(target) != ty.type_size(src):
                 self.error(f"invalid reinterpretation: '{name}' needs an operand of "
                            f"{ty.type_size(target)} bytes, not '{src}'", node)
@@ -883,6 +900,7 @@ class Analyzer(c_ast.NodeVisitor):
                     not self._is_offset(arg_types[0]):
                 self.error(f"no matching function for call to '{name}({arg_types[0]}, "
                            f"{arg_types[1]})'", node)
+            self._check_not_half(elem, node)
             t = ty.Vector(elem, n)
             self.module.calls[id(node)] = Call("vload", name, None, t, tuple(arg_types))
             return t
@@ -893,11 +911,15 @@ class Analyzer(c_ast.NodeVisitor):
                     not self._is_offset(arg_types[1]):
                 self.error(f"no matching function for call to '{name}({data}, "
                            f"{arg_types[1]}, {ptr})'", node)
+            self._check_not_half(ptr.pointee, node)
             self._check_store_pointer(node, name, ptr)
             self.module.calls[id(node)] = Call("vstore", name, None, arg_types[0],
                                                tuple(arg_types))
             return ty.VOID
         self.error(f"'{name}' is not supported yet", node)
+
+    def _convertible(self) -> tuple:
+        return _CONVERTIBLE + ((ty.HALF,) if self.fp16 else ())
 
     @staticmethod
     def _is_offset(t) -> bool:
@@ -1258,6 +1280,7 @@ class Analyzer(c_ast.NodeVisitor):
             self.module.types[id(node.expr)] = t
             return t
         src = self.rvalue(node.expr)
+        self._check_not_half(t, node)
         if t.is_vector and src.is_vector and t != src:
             self.error(f"invalid conversion between vector types '{src}' and '{t}'", node)
         if t.is_scalar and src.is_vector:

@@ -196,6 +196,10 @@ class ExpressionLowering(Transformer):
             if ty.integer_promote(lt).signed != ty.integer_promote(rt).signed:
                 left = cn.cast(common, left, node.coord)
                 right = cn.cast(common, right, node.coord)
+        if t == ty.HALF:
+            # C may compute _Float16 operations in float (excess precision); the cast
+            # rounds each one to half, as OpenCL does.
+            return cn.cast(t, c_ast.BinaryOp(op, left, right, node.coord), node.coord)
         return c_ast.BinaryOp(op, left, right, node.coord)
 
     def shift_count(self, lowered, original, t: ty.Scalar):
@@ -555,7 +559,7 @@ def _conversion_macro(name: str, d: ty.Scalar, s: ty.Scalar, suffix: str) -> tup
     if d.is_float:
         return ("CL2C_CVT_2F", name, d.name, s.name, _ROUNDING_MODES.get(mode, 0))
     if s.is_float:
-        fn = _ROUNDING_FUNCTIONS.get(mode, "trunc") + ("f" if s.name == "float" else "")
+        fn = _ROUNDING_FUNCTIONS.get(mode, "trunc") + ("" if s.name == "double" else "f")
         return ("CL2C_CVT_F2I", name, d.name, s.name, fn, int(sat))
     if sat:
         return ("CL2C_CVT_I2I_SAT", name, d.name, s.name)

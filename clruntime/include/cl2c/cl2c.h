@@ -17,6 +17,7 @@
 #include "common.h"
 #include "geometric.h"
 #include "relational.h"
+#include "half.h"
 #include "vloadstore.h"
 #include "shuffle.h"
 #include "convert.h"

@@ -25,7 +25,14 @@ typedef int64_t cl2c_long;
 typedef uint64_t cl2c_ulong;
 typedef float cl2c_float;
 typedef double cl2c_double;
-typedef uint16_t cl2c_half; /* storage only */
+/* half is an arithmetic type (cl_khr_fp16) where the compiler has _Float16, and
+ * only a storage type (its bits) elsewhere; cl2c advertises cl_khr_fp16 accordingly. */
+#ifdef __FLT16_MAX__
+typedef _Float16 cl2c_half;
+#define CL2C_HAS_HALF 1
+#else
+typedef uint16_t cl2c_half;
+#endif
 typedef _Bool cl2c_bool;
 
 #if defined(__GNUC__) || defined(__clang__)

@@ -59,6 +59,7 @@ CL2C_DEFINE_VECTORS(double)
 #define CL2C_UNSIGNED_uint uint
 #define CL2C_UNSIGNED_long ulong
 #define CL2C_UNSIGNED_ulong ulong
+#define CL2C_UNSIGNED_half ushort
 #define CL2C_UNSIGNED_float uint
 #define CL2C_UNSIGNED_double ulong
 #define CL2C_MASK_T(T, N) CL2C_CAT3(cl2c_, CL2C_MASK_##T, N)
