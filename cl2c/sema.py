@@ -99,6 +99,7 @@ class Module:
     records: dict = field(default_factory=dict)        # id(Struct/Union) -> Record
     nodes: list = field(default_factory=list)          # keeps typed nodes alive
     extensions: set = field(default_factory=set)
+    uses_fp16: bool = False        # half was checked as arithmetic: the C needs _Float16
 
     @property
     def kernels(self) -> list[FunctionInfo]:
@@ -267,8 +268,10 @@ class Analyzer(c_ast.NodeVisitor):
     def fp16(self) -> bool:
         """Whether half is an arithmetic type here: cl_khr_fp16 is enabled (spec 9.4)."""
         from .preprocess import EXTENSIONS
-        return "cl_khr_fp16" in EXTENSIONS and \
+        on = "cl_khr_fp16" in EXTENSIONS and \
             bool({"cl_khr_fp16", "all"} & self.module.extensions)
+        self.module.uses_fp16 |= on
+        return on
 
     def typedef(self, node: c_ast.Typedef):
         t, space, const = self.resolve(node.type)

@@ -296,3 +296,13 @@ def test_half_arithmetic_without_the_pragma_is_an_error_at_its_position(body):
     d = [d for d in info.value.diagnostics if d.severity == "error"][0]
     assert "cl_khr_fp16" in d.message and (d.file, d.line) == ("h.cl", 3), str(d)
     assert d.column and d.column >= 5, str(d)
+
+
+def test_generated_c_demands_float16():
+    """The C of a kernel that computes in half stops a compiler without _Float16 with an
+    #error (rather than compiling half as uint16_t arithmetic); one that does not, does not."""
+    uses = ("#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n"
+            "kernel void k(global half *a) { a[0] = a[0] * a[1]; }\n")
+    plain = uses.replace("half", "float")
+    assert "#error" in cl2c.translate(uses, "h.cl").c_source.split("__FLT16_MAX__", 1)[1]
+    assert "__FLT16_MAX__" not in cl2c.translate(plain, "f.cl").c_source

@@ -49,7 +49,8 @@ def emit(program: LoweredProgram, source_name: str, output_name: str = "kernel.c
     env = _environment()
     context = dict(version=__version__, source=os.path.basename(source_name),
                    needs=[f"{m}({', '.join(args)})" for m, *args in program.needs],
-                   program=chunks, kernels=kernel_views)
+                   program=chunks, kernels=kernel_views,
+                   uses_fp16=program.module.uses_fp16)
     context["program_symbol"] = program_symbol(output_name)
     text = env.get_template("translation_unit.c.j2").render(**context)
     text = _resolve_tail_line(text, os.path.basename(output_name), line_directives)
