@@ -47,9 +47,8 @@ INTEGERS = (ty.CHAR, ty.UCHAR, ty.SHORT, ty.USHORT, ty.INT, ty.UINT, ty.LONG, ty
 FAMILIES = {
     "F": _with_vectors(FLOATS),                          # gentype of the math functions
     "Fv": tuple(t for t in _with_vectors(FLOATS) if t.is_vector),
-    # geometric, cross: float and double only
-    "Fg": FLOATS[1:] + tuple(ty.Vector(s, n) for s in FLOATS[1:] for n in (2, 3, 4)),
-    "Fc": tuple(ty.Vector(s, n) for s in FLOATS[1:] for n in (3, 4)),
+    "Fg": FLOATS + tuple(ty.Vector(s, n) for s in FLOATS for n in (2, 3, 4)),  # geometric
+    "Fc": tuple(ty.Vector(s, n) for s in FLOATS for n in (3, 4)),           # cross
     "I": _with_vectors(INTEGERS),
     "Iv": tuple(t for t in _with_vectors(INTEGERS) if t.is_vector),
     "I32": _with_vectors((ty.INT, ty.UINT)),

@@ -6,6 +6,7 @@
 
 #include "relational.h"
 #include "common.h"
+#include "geometric.h"
 
 #ifdef CL2C_HAS_HALF
 #define CL2C_HALF1(NAME)                                                               \
@@ -54,6 +55,10 @@ CL2C_HALF2(fmax) CL2C_HALF2(fmin) CL2C_HALF2(min) CL2C_HALF2(max) CL2C_HALF2(ste
 CL2C_HALF3(fma) CL2C_HALF3(mad) CL2C_HALF3(clamp) CL2C_HALF3(mix) CL2C_HALF3(smoothstep)
 CL2C_HALF_INT_OUT(frexp) CL2C_HALF_INT_OUT(lgamma_r)
 CL2C_HALF_OUT(modf) CL2C_HALF_OUT(sincos)
+
+/* Geometric functions on half (the vector forms are CL2C_GEOMETRIC(half, N), per use):
+ * dot products accumulate in half, lengths in double, as for float. */
+CL2C_GEOMETRIC_SCALAR(half)
 
 /* nextafter steps one half, not one float. */
 CL2C_INLINE cl2c_half cl2c_nextafter_half(cl2c_half x, cl2c_half y) {
