@@ -194,9 +194,6 @@ def check_argument(c: Conversion, arg: ty.Type, is_string_literal: bool):
         return None if isinstance(arg, ty.Pointer) else ("error", f"'{c.text}' expects a "
                                                           f"pointer, not '{arg}'")
     if c.vector:
-        if want.elem == ty.HALF:
-            return "error", f"'{c.text}' prints a half vector, which cl2c's printf does not " \
-                            f"support yet"
         if isinstance(arg, ty.Vector) and arg.n == want.n and arg.elem.kind == want.elem.kind \
                 and arg.elem.size == want.elem.size:
             return None              # either signedness, as C's printf takes it

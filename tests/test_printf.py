@@ -430,7 +430,7 @@ ERRORS = [
     ('printf("%v4hlf\\n", i4);', 24, "'float4', not 'int4'"),
     ('printf("%v2hld\\n", i4);', 24, "'int2', not 'int4'"),
     ('printf("%v4hd\\n", i4);', 23, "'short4', not 'int4'"),
-    ('printf("%v4hf\\n", i4);', 23, "half vector"),
+    ('printf("%v4hf\\n", i4);', 23, "expects an argument of type 'half4'"),
     ('printf("%d\\n", i4);', 20, "scalar argument"),
     ('printf("%d\\n", x);', 20, "'int', not 'float'"),
     ('printf("%f\\n", 1);', 20, "'double', not 'int'"),

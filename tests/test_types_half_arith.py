@@ -347,3 +347,27 @@ def test_geometric_functions_on_half():
         ulp = np.spacing(np.abs(ref16)).astype(np.float64)
         err = np.abs(got.astype(np.float64) - ref)
         assert (err <= 2 * ulp + 1e-3).all(), (got, ref16)
+
+
+def test_printf_of_half_values():
+    """%vNhf prints half vectors and %f a half scalar (promoted to double), as C's printf
+    prints the same values as doubles."""
+    import subprocess
+    import sys
+    from pathlib import Path
+    src = ("#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n"
+           "kernel void k(global half *a) { half4 v = vload4(0, a);\n"
+           '  printf("%v4hf|%.3f|%v2hg|%v3he\\n", v, a[1], v.xy, v.xyz); }\n')
+    vals = np.array([1.5, -2, 0.25, 65504], np.float16)
+    script = ("import sys, numpy as np, cl2c\n"
+              f"p = cl2c.Program({src!r}).build()\n"
+              f"p.k((1,), None, np.array({vals.tolist()!r}, np.float16))\n")
+    env = {"PYTHONPATH": str(Path(cl2c.__file__).resolve().parent.parent),
+           **{k: v for k, v in __import__("os").environ.items() if k != "PYTHONPATH"}}
+    res = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         timeout=300, env=env)
+    assert res.returncode == 0, res.stderr[-2000:]
+    d = [float(v) for v in vals]
+    want = (",".join("%f" % x for x in d) + "|%.3f" % d[1] + "|" +
+            ",".join("%g" % x for x in d[:2]) + "|" + ",".join("%e" % x for x in d[:3]))
+    assert res.stdout.splitlines() == [want]

@@ -103,6 +103,13 @@ static inline unsigned long long cl2c_printf_unsigned(const unsigned char *p, in
 
 static inline double cl2c_printf_real(const unsigned char *p, int size) {
     float f; double d;
+#ifdef CL2C_HAS_HALF
+    if (size == 2) {           /* %vNhf: half values exist only under cl_khr_fp16 */
+        cl2c_half h;
+        memcpy(&h, p, 2);
+        return (double)h;
+    }
+#endif
     if (size == 4) {
         memcpy(&f, p, 4);
         return f;
