@@ -5,7 +5,8 @@ import re
 
 from pycparser import c_ast
 from pycparser.c_parser import ParseError
-from pycparserext.ext_c_parser import FuncDeclExt, OpenCLCParser
+from pycparserext.ext_c_parser import (AttributeSpecifier, FuncDeclExt, OpenCLCParser,
+                                       StructExt)
 
 from .diagnostics import Diagnostic, Reporter
 
@@ -16,9 +17,30 @@ RUNTIME_TYPEDEFS = ("size_t", "ptrdiff_t", "intptr_t", "uintptr_t", "event_t", "
                     "cl_mem_fence_flags")
 
 
+class UnionExt(c_ast.Union):
+    """A union with layout attributes (pycparserext has StructExt only)."""
+
+
 class _Parser(OpenCLCParser):
     """OpenCL's ``vec_step(type)``, and errors that pycparser reports without a position
     pointed at the next token."""
+
+    def _parse_struct_or_union_specifier(self):
+        # GCC also takes layout attributes after the closing brace
+        # (``typedef struct {...} __attribute__((aligned(32))) T;``); pycparserext would
+        # read them as the declaration's and drop them: they belong to the struct.
+        node = super()._parse_struct_or_union_specifier()
+        if node.decls is None or self._peek_type() not in ("__ATTRIBUTE__", "__ATTRIBUTE"):
+            return node
+        trailing = self._parse_attributes_opt()
+        before = getattr(node, "attrib", None)
+        exprs = (before.exprlist.exprs if before is not None else []) + trailing.exprs
+        if type(node) is c_ast.Struct:
+            node = StructExt.from_pycparser(node)
+        elif type(node) is c_ast.Union:
+            node = UnionExt(node.name, node.decls, node.coord)
+        node.attrib = AttributeSpecifier(c_ast.ExprList(exprs, trailing.coord))
+        return node
 
     def _parse_postfix_expression(self):
         # vec_step takes a type name as sizeof does (spec 6.12.13 / 6.3.k); it becomes a
