@@ -74,14 +74,14 @@ CL2C_BITSELECT_SCALAR(float, uint) CL2C_BITSELECT_SCALAR(double, ulong)
 #define CL2C_VEC_REL1(NAME, T, N)                                                      \
     CL2C_INLINE CL2C_MASK_T(T, N) cl2c_##NAME##_##T##N(cl2c_##T##N a) {                \
         CL2C_MASK_T(T, N) r = {{0}};                                                   \
-        for (int i = 0; i < N; ++i) r.s[i] = (CL2C_MASK_S(T)) - cl2c_##NAME##_##T(a.s[i]); \
+        for (int i = 0; i < N; ++i) r.s[i] = cl2c_##NAME##_##T(a.s[i]) ? -1 : 0;         \
         return r;                                                                      \
     }
 #define CL2C_VEC_REL2(NAME, T, N)                                                      \
     CL2C_INLINE CL2C_MASK_T(T, N) cl2c_##NAME##_##T##N(cl2c_##T##N a, cl2c_##T##N b) { \
         CL2C_MASK_T(T, N) r = {{0}};                                                   \
         for (int i = 0; i < N; ++i)                                                    \
-            r.s[i] = (CL2C_MASK_S(T)) - cl2c_##NAME##_##T(a.s[i], b.s[i]);             \
+            r.s[i] = cl2c_##NAME##_##T(a.s[i], b.s[i]) ? -1 : 0;                       \
         return r;                                                                      \
     }
 #define CL2C_VEC_ANY_ALL(T, N)                                                         \

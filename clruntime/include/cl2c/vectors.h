@@ -104,12 +104,17 @@ CL2C_DEFINE_VECTORS(double)
         return r;                                                                  \
     }
 
-/* Relational and logical operators give -1 (all bits set) or 0 per component. */
+/* Relational and logical operators give -1 (all bits set) or 0 per component.
+ * Written `c ? -1 : 0`, not `-(c)`: GCC 12 with AVX-512BW miscompiles a char16
+ * mask made by negation and then selected on by its sign (c < 0 ? a : b), as
+ * `(a != b) ? b : s` is: the blend comes out inverted (RTL, after a correct
+ * GIMPLE). test_types_operators.py[char] caught it; test_types_masks.py holds
+ * every comparison feeding a selection to NumPy. */
 #define CL2C_VEC_COMPARE(NAME, OP, T, N)                                           \
     CL2C_INLINE CL2C_MASK_T(T, N) cl2c_##NAME##_##T##N(cl2c_##T##N a,              \
                                                        cl2c_##T##N b) {            \
         CL2C_MASK_T(T, N) r = {{0}};                                               \
-        for (int i = 0; i < N; ++i) r.s[i] = (CL2C_MASK_S(T)) - (a.s[i] OP b.s[i]); \
+        for (int i = 0; i < N; ++i) r.s[i] = (a.s[i] OP b.s[i]) ? -1 : 0;          \
         return r;                                                                  \
     }
 #define CL2C_VEC_EQ(T, N) CL2C_VEC_COMPARE(eq, ==, T, N)
@@ -124,7 +129,7 @@ CL2C_DEFINE_VECTORS(double)
 #define CL2C_VEC_LNOT(T, N)                                                        \
     CL2C_INLINE CL2C_MASK_T(T, N) cl2c_lnot_##T##N(cl2c_##T##N a) {                \
         CL2C_MASK_T(T, N) r = {{0}};                                               \
-        for (int i = 0; i < N; ++i) r.s[i] = (CL2C_MASK_S(T)) - (!a.s[i]);          \
+        for (int i = 0; i < N; ++i) r.s[i] = !a.s[i] ? -1 : 0;                      \
         return r;                                                                  \
     }
 #define CL2C_VEC_UNARY(NAME, OP, T, N)                                             \
