@@ -14,9 +14,10 @@ from pycparser import c_ast, c_parser
 
 from . import cnodes as cn
 from .regions import (COUNT, INDEX, LID, Analysis, Builder, Collective, GroupIf, GroupLoop,
-                      NeedFibers, Once, Privates, Region, _at, _escaping_jumps, _ids,
-                      _replace_child, _stmts, _walk, all_items, call_name, inline_sync_calls,
-                      interchange_grid_stride_loops, rename_locals)
+                      NeedFibers, Once, Privates, Region, _at,
+                      _escaping_jumps, _ids, _replace_child, _set_declname, _stmts, _walk,
+                      all_items, call_name, inline_sync_calls, interchange_grid_stride_loops,
+                      rename_locals)
 
 _TYPEDEFS = ("typedef int size_t; typedef int ptrdiff_t; typedef int cl2c_workitem; "
              "typedef int cl2c_uint;")
@@ -42,6 +43,7 @@ def make_group_function(func: c_ast.FuncDef, params: dict, helpers: dict,
     """
     body = func.body
     inline_sync_calls(body, helpers)
+    params = _privatize_written_params(func, params)
     taken = {p.name for p in func.decl.type.args.params if getattr(p, "name", None)}
     rename_locals(body, taken | set(helpers))
     _complete_array_bounds(body)
@@ -74,6 +76,56 @@ def make_group_function(func: c_ast.FuncDef, params: dict, helpers: dict,
     big = [d.name for d in priv.promoted if not isinstance(d.type, c_ast.TypeDecl)]
     wide = [d.name for d in priv.promoted if _is_vector_or_record(d.type)]
     return GroupFunction("; ".join(parts), loops, writer.bounded, big, writer.done, wide)
+
+
+def _privatize_written_params(func: c_ast.FuncDef, params: dict) -> dict:
+    """A parameter is a private of each work-item (spec 6.5: kernel arguments are
+    in the private address space). In a work-group function one parameter serves
+    the whole group, so each parameter the kernel assigns (or takes the address
+    of) becomes a local variable initialised from it, ``int *data =
+    cl2c_param_data;``, which the region analysis treats as any other private:
+    once per group if every assignment is uniform, else per work-item.
+    Returns the by-value parameters left (those of the old dict still named)."""
+    written = _params_written(func.body)
+    copies = []
+    for p in func.decl.type.args.params:
+        if not isinstance(p, c_ast.Decl) or p.name not in written:
+            continue
+        local = copy.deepcopy(p)
+        local.funcspec = [f for f in local.funcspec or [] if f != "CL2C_UNUSED"]
+        local.init = cn.ident(f"cl2c_param_{p.name}")
+        copies.append(local)
+        _set_declname(p, f"cl2c_param_{p.name}")
+    if copies:
+        func.body.block_items = copies + list(func.body.block_items or [])
+    return {n: d for n, d in params.items() if n not in written}
+
+
+def _params_written(body) -> set:
+    """Names whose own value the body changes: ``p = ...``, ``p += ...``, ``p++``,
+    ``v.x = ...``, ``&p``; not ``p[i] = ...`` nor ``p->x = ...`` (the pointee)."""
+    def base(lvalue):
+        while True:
+            if isinstance(lvalue, c_ast.ID):
+                return lvalue.name
+            if isinstance(lvalue, c_ast.ArrayRef) and not isinstance(lvalue.name, c_ast.ID):
+                lvalue = lvalue.name          # v.s[0]: a component of a vector value
+            elif isinstance(lvalue, c_ast.StructRef) and lvalue.type == ".":
+                lvalue = lvalue.name
+            else:
+                return None
+
+    out = set()
+    for n in _walk(body):
+        target = None
+        if isinstance(n, c_ast.Assignment):
+            target = n.lvalue
+        elif isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--", "&"):
+            target = n.expr
+        name = base(target) if target is not None else None
+        if name:
+            out.add(name)
+    return out
 
 
 def _is_vector_or_record(t) -> bool:
