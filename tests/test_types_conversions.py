@@ -23,7 +23,7 @@ import pytest
 
 import cl2c
 import typegen as tg
-from conftest import run_pocl
+from conftest import pocl_wide_vector_problem, run_pocl
 
 MODES = ("", "_rte", "_rtz", "_rtp", "_rtn")
 N = 256
@@ -116,7 +116,7 @@ def test_convert_scalars_match_pocl(src, program, pocl):
     mine = [x.copy()] + [o.copy() for o in outs]
     ref = [x.copy()] + [o.copy() for o in outs]
     getattr(program, f"cvt_{src}")((N,), None, *mine)
-    run_pocl(SOURCE, f"cvt_{src}", (N,), None, *ref)
+    run_pocl(SOURCE, f"cvt_{src}", (N,), None, *ref, narrow=True)
     bad = []
     for k, dst in enumerate(tg.SCALARS):
         sfx = suffixes(dst)
@@ -144,13 +144,28 @@ def test_convert_vectors_match_pocl(src, n, program, pocl):
     mine = [xb.copy()] + [o.copy() for o in outs]
     ref = [xb.copy()] + [o.copy() for o in outs]
     getattr(program, f"cvt{n}_{src}")((count,), None, *mine)
-    run_pocl(SOURCE, f"cvt{n}_{src}", (count,), None, *ref)
     lanes_x = tg.lanes(xb, n)
+    if n == 16 and pocl_wide_vector_problem():
+        # PoCL cannot run 512-bit vectors here (conftest says why). Each lane converts
+        # as a scalar does: PoCL's scalar kernel over the lanes is the reference.
+        per_lane = [lanes_x.ravel().copy()] + [tg.poison(count * n * len(suffixes(d)), d)
+                                               for d in tg.SCALARS]
+        run_pocl(SOURCE, f"cvt_{src}", (count * n,), None, *per_lane, narrow=True)
+
+        def reference(k, dst):
+            cols = [suffixes(dst).index(s) for s in _vector_suffixes(dst, n)]
+            out = per_lane[k + 1].reshape(count, n, len(suffixes(dst)))[:, :, cols]
+            return out.transpose(0, 2, 1)
+    else:
+        run_pocl(SOURCE, f"cvt{n}_{src}", (count,), None, *ref, narrow=n == 3)
+
+        def reference(k, dst):
+            return tg.lanes(ref[k + 1], n).reshape(count, len(_vector_suffixes(dst, n)), n)
     bad = []
     for k, dst in enumerate(tg.SCALARS):
         sfx = _vector_suffixes(dst, n)
         got = tg.lanes(mine[k + 1], n).reshape(count, len(sfx), n)
-        want_all = tg.lanes(ref[k + 1], n).reshape(count, len(sfx), n)
+        want_all = reference(k, dst)
         for j, s in enumerate(sfx):
             ok = _defined(lanes_x, src, dst, s)
             want = _spec_value(lanes_x, dst, s, want_all[:, j])

@@ -15,7 +15,7 @@ import pytest
 
 import cl2c
 import typegen as tg
-from conftest import run_pocl
+from conftest import PoclCrashed, pocl_wide_vector_problem, run_pocl_isolated
 
 HEX = "0123456789abcdef"
 
@@ -169,17 +169,30 @@ def test_swizzles(T, pocl):
     r = tg.rng(f"swz-{T}")
     count = 8
     failures = []
-    for n, (slots, total) in layout.items():
+    runs = {}
+    for n in layout:
         V = tg.vname(T, n)
         a = tg.vector_buffer(tg.random_values(T, count * n, r, bits=False), n)
         b = tg.vector_buffer(tg.random_values(T, count * n, r, bits=False), n)
         s = tg.random_values(T, count, r, bits=False)
-        o = tg.poison(count * total, T)
+        o = tg.poison(count * layout[n][1], T)
         gbuf = tg.vector_buffer(tg.random_values(T, count * n, r, bits=False), n)
         mine = [a.copy(), b.copy(), s.copy(), o.copy(), gbuf.copy()]
-        ref = [a.copy(), b.copy(), s.copy(), o.copy(), gbuf.copy()]
         getattr(prg, f"swz_{V}")((count,), None, *mine)
-        run_pocl(source, f"swz_{V}", (count,), None, *ref)
+        runs[n] = (a, mine, (f"swz_{V}", (count,), None, [a, b, s, o, gbuf]))
+    # PoCL in a child process: on some CPUs its compiler crashes on these kernels,
+    # and where it cannot handle 512-bit vectors at all the model is the only check.
+    crashed = pocl_wide_vector_problem() if np.dtype(tg.DTYPES[T]).itemsize >= 4 else None
+    refs = [None] * len(runs)
+    if not crashed:
+        try:
+            refs = run_pocl_isolated(source, [run[2] for run in runs.values()])
+        except PoclCrashed as e:
+            crashed = str(e)
+    for (n, (slots, total)), (a, mine, _), ref in zip(layout.items(), runs.values(), refs):
+        V = tg.vname(T, n)
+        if ref is None:                   # no PoCL: the model's lanes only
+            ref = mine
         got, want = mine[3].reshape(count, total), ref[3].reshape(count, total)
         al = tg.lanes(a, n)
         for kind, expr, off, idx in slots:
@@ -202,6 +215,8 @@ def test_swizzles(T, pocl):
         if not tg.same(tg.lanes(mine[4], n), tg.lanes(ref[4], n)).all():
             failures.append(f"{V}: swizzle writes to __global memory differ from PoCL")
     assert not failures, "\n".join(failures[:30])
+    if crashed:
+        pytest.xfail(f"every lane the model defines is right; {crashed}")
 
 
 # ---- vector literals --------------------------------------------------------------
@@ -248,10 +263,16 @@ def test_vector_literals(pocl):
     x = tg.rng("lit").standard_normal(count * 4).astype(np.float32)
     o = np.full(count * 96, np.nan, np.float32)
     i = np.full(count * 8, -99, np.int32)
-    mine, ref = [x.copy(), o.copy(), i.copy()], [x.copy(), o.copy(), i.copy()]
+    mine = [x.copy(), o.copy(), i.copy()]
     prg.literals((count,), None, *mine)
-    run_pocl(LITERALS, "literals", (count,), None, *ref)
-    assert tg.same(mine[1], ref[1]).all() and tg.same(mine[2], ref[2]).all()
+    crashed = pocl_wide_vector_problem()          # the literals include float16
+    if not crashed:
+        try:
+            [ref] = run_pocl_isolated(LITERALS, [("literals", (count,), None, [x, o, i])])
+        except PoclCrashed as e:
+            crashed = str(e)
+        else:
+            assert tg.same(mine[1], ref[1]).all() and tg.same(mine[2], ref[2]).all()
     a, b, c, d = x.reshape(count, 4).T
     got = mine[1].reshape(count, 96)
     np.testing.assert_array_equal(got[:, 4:8], np.stack([a, b, c, d], 1))
@@ -260,3 +281,5 @@ def test_vector_literals(pocl):
     np.testing.assert_array_equal(got[:, 32:36], np.tile([1, 2, 3.5, 4], (count, 1)))
     np.testing.assert_array_equal(mine[2].reshape(count, 8)[:, :5],
                                   np.tile([1, -2, 3, 3, -1], (count, 1)))
+    if crashed:
+        pytest.xfail(f"every value the test computes itself is right; {crashed}")
