@@ -1,7 +1,6 @@
 """cl2c: OpenCL C kernels translated to C11 + OpenMP, run on the CPU."""
-__version__ = "0.1.0"
-
-from .diagnostics import BuildError, Diagnostic  # noqa: E402
+from .diagnostics import BuildError, Diagnostic
+from .version import __version__
 
 __all__ = ["BuildError", "Diagnostic", "translate", "Program", "Kernel", "LocalMemory",
            "KernelArgError", "LaunchError", "BuildWarning", "cltypes", "load", "__version__"]

@@ -17,7 +17,7 @@ import importlib
 import json
 from dataclasses import dataclass
 
-from . import __version__
+from .version import __version__
 from . import types as ty
 
 FORMAT = 1                               # of the JSON description

@@ -51,6 +51,8 @@ FAMILIES = {
     "Fc": tuple(ty.Vector(s, n) for s in FLOATS for n in (3, 4)),           # cross
     "I": _with_vectors(INTEGERS),
     "Iv": tuple(t for t in _with_vectors(INTEGERS) if t.is_vector),
+    # any/all take signed integers only (spec 6.12.6: igentype)
+    "Is": _with_vectors((ty.CHAR, ty.SHORT, ty.INT, ty.LONG)),
     "I32": _with_vectors((ty.INT, ty.UINT)),
     "Id": _with_vectors(INTEGERS[:6]),                   # integers with a D (upsample)
     "A": _with_vectors(INTEGERS + FLOATS),
@@ -194,7 +196,7 @@ _add(_rows("cross", ["T", "T"], "T", "Fc"))
 _add(_rows("isequal isnotequal isgreater isgreaterequal isless islessequal islessgreater "
            "isordered isunordered", ["T", "T"], "K", "F"))
 _add(_rows("isfinite isinf isnan isnormal signbit", ["T"], "K", "F"))
-_add(_rows("any all", ["T"], "int", "I"))
+_add(_rows("any all", ["T"], "int", "Is"))
 _add(_rows("bitselect", ["T", "T", "T"], "T", "A"))
 _add(_rows("select", ["T", "T", "K"], "T", "A"))
 

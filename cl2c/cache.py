@@ -19,7 +19,7 @@ from pathlib import Path
 
 import platformdirs
 
-from . import __version__
+from .version import __version__
 from .resources import runtime_dir
 
 

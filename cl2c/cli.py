@@ -13,7 +13,7 @@ import tempfile
 
 import click
 
-from . import __version__
+from .version import __version__
 from .diagnostics import BuildError, render
 from .options import parse_options
 from .pipeline import run_preprocessor, translate

@@ -66,6 +66,9 @@ CASES = [
     ("v = (float4)(1.0f, 2.0f);", "needs 4 components"),
     ("v = (float4)(t, t);", "needs 4 components"),
     ("long4 q = (long4)(w, w);", "does not match"),
+    # any/all take signed integers only (6.12.6); the runtime has no unsigned form
+    ("i = any(u);", "no matching function"),
+    ("i = all(u.x);", "no matching function"),
     # conversions and reinterpretation
     ("a = convert_int4(t);", "no matching function"),
     ("v = convert_float4_sat(a);", "_sat does not apply"),

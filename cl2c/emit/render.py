@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import jinja2
 from pycparser import c_ast
 
-from .. import __version__
+from ..version import __version__
 from ..lower import KernelModel, LoweredProgram
 from ..resources import templates_dir
 from . import c_names
