@@ -148,18 +148,29 @@ def test_upsample_matches_pocl(pocl):
         args += [r.permutation(tg.random_values(t, N * UPSAMPLE_SLOTS, r)),
                  r.permutation(tg.random_values(UNSIGNED[t], N * UPSAMPLE_SLOTS, r)),
                  tg.poison(N * UPSAMPLE_SLOTS, w)]
-    mine, ref = tg.run_both(prg, source, "upsamples", (N,), *args)
+    if pocl_wide_vector_problem():
+        # PoCL cannot run the 512-bit results (long16) here: the model alone
+        mine, ref = [a.copy() for a in args], None
+        prg.upsamples((N,), None, *mine)
+    else:
+        mine, ref = tg.run_both(prg, source, "upsamples", (N,), *args)
     width_of_slot = [n for n in UPSAMPLE_WIDTHS for _ in range(n)]
     failures = []
     for i, t in enumerate(WIDER):
         got = mine[3 * i + 2].reshape(N, UPSAMPLE_SLOTS)
-        want = ref[3 * i + 2].reshape(N, UPSAMPLE_SLOTS)
         hi, lo = (args[3 * i + k].reshape(N, UPSAMPLE_SLOTS) for k in (0, 1))
-        if not tg.same(got, want).all():
+        # spec 6.12.3: upsample(hi, lo) = ((wider)hi << bits) | lo
+        wide = np.dtype(tg.DTYPES[WIDER[t]])
+        model = ((hi.astype(wide) << (8 * hi.dtype.itemsize)) |
+                 lo.astype(np.dtype(wide.str.replace("i", "u"))).astype(wide))
+        for want in [model] + ([ref[3 * i + 2].reshape(N, UPSAMPLE_SLOTS)] if ref else []):
+            if tg.same(got, want).all():
+                continue
             failures.append(tg.describe_mismatch(
                 got, want, lambda ix: f"upsample({tg.vname(t, width_of_slot[ix[1]])}) "
                                       f"item {ix[0]} slot {ix[1]} (hi={hi[ix]!r}, "
                                       f"lo={lo[ix]!r})"))
+            break
     assert not failures, "\n".join(failures)
 
 
