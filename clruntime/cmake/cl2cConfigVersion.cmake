@@ -1,10 +1,10 @@
 # The version of this cl2c package: that of the Python package it belongs to.
 # Compatible with a request of the same major version that is not newer.
 set(PACKAGE_VERSION "")
-foreach(_cl2c_init "${CMAKE_CURRENT_LIST_DIR}/../../__init__.py"        # installed
-                   "${CMAKE_CURRENT_LIST_DIR}/../../cl2c/__init__.py")  # source checkout
-  if(NOT PACKAGE_VERSION AND EXISTS "${_cl2c_init}")
-    file(STRINGS "${_cl2c_init}" _cl2c_line REGEX "^__version__ = ")
+foreach(_cl2c_version_py "${CMAKE_CURRENT_LIST_DIR}/../../version.py"         # installed
+                   "${CMAKE_CURRENT_LIST_DIR}/../../cl2c/version.py")   # source checkout
+  if(NOT PACKAGE_VERSION AND EXISTS "${_cl2c_version_py}")
+    file(STRINGS "${_cl2c_version_py}" _cl2c_line REGEX "^__version__ = ")
     string(REGEX REPLACE "^__version__ = [\"']([^\"']*)[\"'].*" "\\1"
            PACKAGE_VERSION "${_cl2c_line}")
   endif()
