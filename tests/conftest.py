@@ -7,7 +7,6 @@ When PyOpenCL or a device is missing, tests asking for it are *skipped* with the
 from __future__ import annotations
 
 import os
-import re
 import shutil
 from pathlib import Path
 
@@ -34,6 +33,7 @@ if "POCL_CACHE_DIR" not in os.environ:
     import atexit
     import tempfile
     os.environ["POCL_CACHE_DIR"] = tempfile.mkdtemp(prefix="cl2c-tests-pocl-")
+    os.environ.setdefault("PYOPENCL_NO_CACHE", "1")     # PyOpenCL's binaries: the same
     atexit.register(shutil.rmtree, os.environ["POCL_CACHE_DIR"], ignore_errors=True)
 _pocl_state: dict = {}
 
@@ -73,23 +73,13 @@ def pocl_program(source: str, options: str = ""):
     return programs[key]
 
 
-# OpenCL types of 512 bits, which PoCL may not compile here (pocl_wide_vector_problem).
-_WIDE_TYPES = re.compile(r"\b(u?int16|float16|u?long(8|16)|double(8|16))\b")
-
-
 def run_pocl(source: str, kernel_name: str, global_size, local_size, *args,
-             options: str = "", global_offset=None, narrow: bool = False):
+             options: str = "", global_offset=None):
     """Run ``kernel_name`` on PoCL. NumPy arrays are copied in and copied back in place
     (like cl2c does); NumPy scalars/structured scalars pass by value;
-    ``cl2c.LocalMemory`` becomes ``pyopencl.LocalMemory``; ``None`` a null buffer.
-    A source with 512-bit vector types ends the test as an expected failure where PoCL
-    cannot compile them, unless the caller says the kernel itself is ``narrow``."""
+    ``cl2c.LocalMemory`` becomes ``pyopencl.LocalMemory``; ``None`` a null buffer."""
     import cl2c
     cl, ctx, queue = _pocl_context()
-    if not narrow and _WIDE_TYPES.search(source) and not _pocl_state.get("in_child"):
-        problem = pocl_wide_vector_problem()
-        if problem:
-            pytest.xfail(f"no PoCL reference for this kernel: {problem}")
     prg = pocl_program(source, options)
     kernel = cl.Kernel(prg, kernel_name)
     mf = cl.mem_flags
@@ -121,7 +111,6 @@ def run_pocl(source: str, kernel_name: str, global_size, local_size, *args,
 
 
 def _pocl_launches(source: str, launches: list, options: str) -> list:
-    _pocl_state["in_child"] = True        # the child is where trying is safe
     try:
         for name, gsize, lsize, args in launches:
             run_pocl(source, name, gsize, lsize, *args, options=options)

@@ -116,7 +116,7 @@ def test_convert_scalars_match_pocl(src, program, pocl):
     mine = [x.copy()] + [o.copy() for o in outs]
     ref = [x.copy()] + [o.copy() for o in outs]
     getattr(program, f"cvt_{src}")((N,), None, *mine)
-    run_pocl(SOURCE, f"cvt_{src}", (N,), None, *ref, narrow=True)
+    run_pocl(SOURCE, f"cvt_{src}", (N,), None, *ref)
     bad = []
     for k, dst in enumerate(tg.SCALARS):
         sfx = suffixes(dst)
@@ -150,14 +150,14 @@ def test_convert_vectors_match_pocl(src, n, program, pocl):
         # as a scalar does: PoCL's scalar kernel over the lanes is the reference.
         per_lane = [lanes_x.ravel().copy()] + [tg.poison(count * n * len(suffixes(d)), d)
                                                for d in tg.SCALARS]
-        run_pocl(SOURCE, f"cvt_{src}", (count * n,), None, *per_lane, narrow=True)
+        run_pocl(SOURCE, f"cvt_{src}", (count * n,), None, *per_lane)
 
         def reference(k, dst):
             cols = [suffixes(dst).index(s) for s in _vector_suffixes(dst, n)]
             out = per_lane[k + 1].reshape(count, n, len(suffixes(dst)))[:, :, cols]
             return out.transpose(0, 2, 1)
     else:
-        run_pocl(SOURCE, f"cvt{n}_{src}", (count,), None, *ref, narrow=n == 3)
+        run_pocl(SOURCE, f"cvt{n}_{src}", (count,), None, *ref)
 
         def reference(k, dst):
             return tg.lanes(ref[k + 1], n).reshape(count, len(_vector_suffixes(dst, n)), n)
