@@ -46,6 +46,9 @@ FLOATS = (ty.HALF, ty.FLOAT, ty.DOUBLE)
 INTEGERS = (ty.CHAR, ty.UCHAR, ty.SHORT, ty.USHORT, ty.INT, ty.UINT, ty.LONG, ty.ULONG)
 FAMILIES = {
     "F": _with_vectors(FLOATS),                          # gentype of the math functions
+    # the half_ and native_ functions take float and floatn only (spec 6.12.2, table 9;
+    # neither cl_khr_fp64 nor cl_khr_fp16 adds them)
+    "Ff": _with_vectors((ty.FLOAT,)),
     "Fv": tuple(t for t in _with_vectors(FLOATS) if t.is_vector),
     "Fg": FLOATS + tuple(ty.Vector(s, n) for s in FLOATS for n in (2, 3, 4)),  # geometric
     "Fc": tuple(ty.Vector(s, n) for s in FLOATS for n in (3, 4)),           # cross
@@ -78,9 +81,19 @@ class Builtin:
     family: str = "-"
     c_name: str = ""             # default: cl2c_<name>_<T>, or cl2c_<name> without T
     workitem: bool = False       # reads the work-item context
+    group_uniform: bool = False  # a work-item function whose value is the group's, the
+                                 # same for every work-item (get_group_id)
     broadcast: bool = False      # scalar S arguments are widened to T before the call
     sync: bool = False           # a work-group synchronisation point (a barrier)
+    effects: bool = False        # acts beyond its value (fences; pointer parameters,
+                                 # atomics and sync are effects by their rows already)
     macro: str = ""              # runtime macro that instantiates the row for T, on use
+
+    @property
+    def pure(self) -> bool:
+        """Its value depends on its arguments (and the work-item) only: it writes
+        nothing, reads no memory and is no synchronisation point."""
+        return not (self.sync or self.effects or any(p.endswith("*") for p in self.params))
 
     def runtime_name(self, t: ty.Type | None, n: int | None = None) -> str:
         """The C function for generic type ``t`` (and free width ``n``)."""
@@ -112,10 +125,11 @@ TABLE: list[Builtin] = []
 _add = TABLE.extend
 
 # 6.12.1 work-item functions
-_add(_rows("get_global_id get_local_id get_global_size get_local_size get_num_groups "
-           "get_group_id get_global_offset get_enqueued_local_size", ["uint"], "size_t", "-",
-           workitem=True))
-_add(_rows("get_work_dim", [], "uint", "-", workitem=True))
+_add(_rows("get_global_id get_local_id", ["uint"], "size_t", "-", workitem=True))
+_add(_rows("get_global_size get_local_size get_num_groups get_group_id get_global_offset "
+           "get_enqueued_local_size", ["uint"], "size_t", "-", workitem=True,
+           group_uniform=True))
+_add(_rows("get_work_dim", [], "uint", "-", workitem=True, group_uniform=True))
 _add(_rows("get_global_linear_id get_local_linear_id", [], "size_t", "-", workitem=True))
 
 # 6.12.8 synchronisation; 6.13.15 work-group functions (2.0). Every one is a
@@ -141,13 +155,14 @@ _add(_rows("work_group_broadcast", ["T", "size_t", "size_t", "size_t"], "T", "W"
 # 6.12.2 math functions
 _add(_rows("acos acosh acospi asin asinh asinpi atan atanh atanpi cbrt ceil cos cosh cospi "
            "erfc erf exp exp2 exp10 expm1 fabs floor lgamma log log2 log10 log1p logb rint "
-           "round rsqrt sin sinh sinpi sqrt tan tanh tanpi tgamma trunc "
-           "native_cos native_exp native_exp2 native_exp10 native_log native_log2 native_log10 "
+           "round rsqrt sin sinh sinpi sqrt tan tanh tanpi tgamma trunc", ["T"], "T", "F"))
+_add(_rows("atan2 atan2pi copysign fdim fmod hypot maxmag minmag nextafter pow powr remainder",
+           ["T", "T"], "T", "F"))
+_add(_rows("native_cos native_exp native_exp2 native_exp10 native_log native_log2 native_log10 "
            "native_recip native_rsqrt native_sin native_sqrt native_tan "
            "half_cos half_exp half_exp2 half_exp10 half_log half_log2 half_log10 half_recip "
-           "half_rsqrt half_sin half_sqrt half_tan", ["T"], "T", "F"))
-_add(_rows("atan2 atan2pi copysign fdim fmod hypot maxmag minmag nextafter pow powr remainder "
-           "native_divide native_powr half_divide half_powr", ["T", "T"], "T", "F"))
+           "half_rsqrt half_sin half_sqrt half_tan", ["T"], "T", "Ff"))
+_add(_rows("native_divide native_powr half_divide half_powr", ["T", "T"], "T", "Ff"))
 _add(_rows("fmax fmin", ["T", "T"], "T", "F"))
 _add(_rows("fmax fmin", ["T", "S"], "T", "Fv", broadcast=True))
 _add(_rows("fma mad", ["T", "T", "T"], "T", "F"))
@@ -203,7 +218,7 @@ _add(_rows("select", ["T", "T", "K"], "T", "A"))
 # 6.12.9 explicit memory fences. A work-group runs on one thread, so a fence on
 # __local memory only (CLK_LOCAL_MEM_FENCE) needs just a compiler barrier; with
 # CLK_GLOBAL_MEM_FENCE it is a thread fence (sync.h).
-_add(_rows("mem_fence read_mem_fence write_mem_fence", ["uint"], "void", "-"))
+_add(_rows("mem_fence read_mem_fence write_mem_fence", ["uint"], "void", "-", effects=True))
 
 # 6.12.10 async copies and prefetch. The copy is done once per work-group, by
 # the work-item whose local ids are all 0 (it needs the work-item context); the
