@@ -8,114 +8,31 @@ At run time, ``cl2c.load("pkg.kernels")`` imports the module and reads that
 description, so it needs no C compiler and no translation, and returns a
 ``Program`` whose kernels are the same ``Kernel`` objects as a built one's.
 
-The run-time half of this module imports only ``types`` and ``loader``: not
+The run-time half of this module imports only ``interface`` and ``loader``: not
 the translator.
 """
 from __future__ import annotations
 
 import importlib
 import json
-from dataclasses import dataclass
 
 from .version import __version__
-from . import types as ty
+from .interface import KernelInterface
 
 FORMAT = 1                               # of the JSON description
 METADATA_FUNCTION = "cl2c_aot_metadata"  # const char *(void), in every AOT module
 
 
-# ---- types as JSON ---------------------------------------------------------------------
-# Enough to marshal arguments as a built program does: dtypes, sizes, alignments.
-# Pointers inside structs keep only their size (their pointee may be the struct).
-
-def type_to_json(t: ty.Type, inside_record: bool = False) -> dict:
-    if isinstance(t, ty.Scalar):
-        return {"scalar": t.name}
-    if isinstance(t, ty.Vector):
-        return {"vector": t.elem.name, "n": t.n}
-    if isinstance(t, ty.Enum):
-        return {"enum": t.tag}
-    if isinstance(t, ty.Pointer):
-        pointee = {"scalar": "void"} if inside_record else type_to_json(t.pointee)
-        return {"pointer": pointee, "space": t.space, "const": t.const}
-    if isinstance(t, ty.Array):
-        return {"array": type_to_json(t.elem, inside_record), "length": t.length}
-    if isinstance(t, ty.Record):
-        return {"record": t.tag, "union": t.union, "packed": t.packed,
-                "align_attr": t.align_attr,
-                "fields": [[name, type_to_json(ft, True)] for name, ft in t.fields]}
-    if isinstance(t, ty.Opaque):
-        return {"opaque": t.name}
-    raise TypeError(f"cl2c: no JSON form for the kernel argument type {t}")
-
-
-def type_from_json(d: dict) -> ty.Type:
-    if "scalar" in d:
-        return ty.SCALARS[d["scalar"]]
-    if "vector" in d:
-        return ty.Vector(ty.SCALARS[d["vector"]], d["n"])
-    if "enum" in d:
-        return ty.Enum(d["enum"])
-    if "pointer" in d:
-        return ty.Pointer(type_from_json(d["pointer"]), d["space"], d["const"])
-    if "array" in d:
-        return ty.Array(type_from_json(d["array"]), d["length"])
-    if "record" in d:
-        return ty.Record(d["record"], d["union"],
-                         [(name, type_from_json(ft)) for name, ft in d["fields"]],
-                         d["packed"], d["align_attr"])
-    if "opaque" in d:
-        return ty.Opaque(d["opaque"])
-    raise ValueError(f"cl2c: unknown type description {d!r}")
-
-
 # ---- kernels as JSON -------------------------------------------------------------------
-
-@dataclass
-class ParamMeta:
-    """What the loader reads of a KernelParam."""
-    name: str
-    kind: str
-    type: ty.Type
-    space: str
-    const: bool
-    written: bool
-    type_name: str
-
-
-@dataclass
-class KernelMeta:
-    """What the loader reads of a KernelModel."""
-    name: str
-    params: list[ParamMeta]
-    reqd_work_group_size: tuple | None
-    schedule: str = ""
-    printf: bool = False
-
 
 def metadata(translation) -> dict:
     """The JSON-ready description of a translated program's kernels."""
-    kernels = []
-    for k in translation.kernels:
-        params = [{"name": p.name, "kind": p.kind, "type": type_to_json(p.type),
-                   "space": p.space, "const": bool(p.const), "written": bool(p.written),
-                   "type_name": p.type_name} for p in k.params]
-        reqd = list(k.reqd_work_group_size) if k.reqd_work_group_size else None
-        kernels.append({"name": k.name, "params": params, "reqd_work_group_size": reqd,
-                        "schedule": k.schedule, "printf": k.printf})
     return {"format": FORMAT, "cl2c": __version__, "source": translation.source_name,
-            "kernels": kernels}
+            "kernels": [k.interface.to_json() for k in translation.kernels]}
 
 
-def kernels_from_metadata(meta: dict) -> list[KernelMeta]:
-    out = []
-    for k in meta["kernels"]:
-        params = [ParamMeta(p["name"], p["kind"], type_from_json(p["type"]), p["space"],
-                            p["const"], p["written"], p["type_name"]) for p in k["params"]]
-        reqd = tuple(k["reqd_work_group_size"]) if k["reqd_work_group_size"] else None
-        out.append(KernelMeta(k["name"], params, reqd, k.get("schedule", ""),
-                              k.get("printf", False)))
-    return out
+def kernels_from_metadata(meta: dict) -> list[KernelInterface]:
+    return [KernelInterface.from_json(k) for k in meta["kernels"]]
 
 
 # ---- build time ------------------------------------------------------------------------
@@ -170,5 +87,4 @@ def load(module_name: str):
                                   filename=meta.get("source", module_name))
 
 
-__all__ = ["load", "LoadError", "metadata", "kernels_from_metadata", "module_source",
-           "type_to_json", "type_from_json"]
+__all__ = ["load", "LoadError", "metadata", "kernels_from_metadata", "module_source"]

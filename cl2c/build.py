@@ -3,19 +3,23 @@
 The extension exports, per kernel, ``cl2c_argv_<name>(range, args)``, which
 takes its arguments as an array of pointers to values. That one signature
 serves every kernel, so the cffi declarations never depend on user types.
+The compiler and its flags come from a :class:`~cl2c.target.Target`; this module also
+builds ``cl2c --shared``'s plain shared libraries from the same flags.
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import importlib.machinery
 import importlib.util
 import os
+import re
 import shlex
 import shutil
 import subprocess
 import sys
-import sysconfig
 import tempfile
+import threading
 from pathlib import Path
 
 from filelock import FileLock
@@ -23,57 +27,29 @@ from filelock import FileLock
 from . import cache
 from .diagnostics import BuildError, Diagnostic
 from .resources import runtime_include_dir
+from .target import Target
 
-CFLAGS = ["-std=c11", "-O3", "-march=native", "-fopenmp", "-fno-strict-aliasing",
-          "-Wno-unused-function", "-Wno-unknown-pragmas",
-          # GCC notes that 32-byte vectors (short16, float8) by value changed ABI in
-          # GCC 4.6: true, and nothing to act on (the helpers are static inline)
-          "-Wno-psabi",
-          # a frame larger than a fiber stack's guard page cannot jump over it
-          "-fstack-clash-protection",
-          # Python's own CFLAGS carry -fwrapv, which makes int indices wrap: loops
-          # indexed by int then cannot be proven contiguous (gathers instead of loads)
-          "-fno-wrapv",
-          # OpenCL C has no errno: without this, sqrt() keeps a call for errno's sake
-          # instead of one instruction (1.4x on the N-body bench)
-          "-fno-math-errno"]
+_FAILED = "the C compiler failed on the translation"
+# A compile redirects file descriptors 1 and 2 and may set the environment: one at a time.
+_compiling = threading.Lock()
 
 
-# Not -mtls-dialect=gnu2 (1.5 ns less per fiber switch): with glibc before 2.39 the
-# TLS descriptor call clobbers the upper halves of AVX registers (glibc bug 31372),
-# which miscompiled a kernel here (values lost across cl2c_scratch's first call).
-LDFLAGS = ["-fopenmp"]
-
-
-@functools.lru_cache(maxsize=None)
-def compiler_has_float16() -> bool:
-    """Whether the C compiler that builds kernels (cffi's: $CC, else Python's) has
-    _Float16, which half arithmetic (cl_khr_fp16) is built on: clruntime's scalars.h
-    makes cl2c_half a _Float16 exactly when __FLT16_MAX__ is defined."""
-    cc = shlex.split(os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc")
-    try:
-        out = subprocess.run(cc + ["-std=c11", "-dM", "-E", "-x", "c", "-"], input="",
-                             capture_output=True, text=True, timeout=60)
-    except (OSError, subprocess.SubprocessError):
-        return False
-    return "__FLT16_MAX__" in out.stdout
-
-
-CDEF = """
-typedef struct cl2c_range {
-    unsigned work_dim;
-    size_t global_size[3];
-    size_t local_size[3];
-    size_t global_offset[3];
-} cl2c_range;
-const char *cl2c_error_string(int code);
-const char *cl2c_fiber_last_error(void);
-"""
+@functools.lru_cache(maxsize=1)
+def _range_struct() -> str:
+    """``cl2c_range``, the ABI struct of a launch, as cl2c/host.h (its one definition)
+    writes it."""
+    host = (runtime_include_dir() / "cl2c" / "host.h").read_text()
+    m = re.search(r"^typedef struct cl2c_range \{.*?^\} cl2c_range;$", host, re.S | re.M)
+    return m.group()
 
 
 def cdef_for(kernel_names: list[str]) -> str:
-    return CDEF + "".join(f"int cl2c_argv_{n}(const cl2c_range *range, void *const *args);\n"
-                          for n in kernel_names)
+    """What cffi declares of an extension module: the range, the error strings and one
+    argv entry point per kernel."""
+    return (_range_struct() + "\nconst char *cl2c_error_string(int code);\n"
+            "const char *cl2c_fiber_last_error(void);\n" +
+            "".join(f"int cl2c_argv_{n}(const cl2c_range *range, void *const *args);\n"
+                    for n in kernel_names))
 
 
 def _wrapper_source(c_source: str) -> str:
@@ -81,49 +57,84 @@ def _wrapper_source(c_source: str) -> str:
     return c_source + "\n"
 
 
-def build_extension(c_source: str, kernel_names: list[str], source_name: str = "<kernel>"):
-    """The loaded extension module for ``c_source``, built or taken from the cache.
+class _Subject:
+    """What a build is of, for its errors: the file and its kernels."""
 
-    Returns (module, cache_hit).
-    """
-    key = cache.key(c_source, CFLAGS + LDFLAGS, ",".join(kernel_names) + CDEF)
+    def __init__(self, source_name: str, kernel_names: list[str]):
+        self.source_name = source_name
+        names = ", ".join(f"'{n}'" for n in kernel_names) or "none"
+        self.kernels = f"kernel{'s' if len(kernel_names) != 1 else ''} {names}"
+
+    def error(self, what: str, detail: str, bug: bool = True) -> BuildError:
+        why = " (a cl2c bug; please report it with the kernel)" if bug else ""
+        return BuildError([Diagnostic("error", f"{what} of {self.kernels}{why}: {detail}",
+                                      self.source_name)])
+
+
+def build_extension(c_source: str, kernel_names: list[str], source_name: str = "<kernel>",
+                    target: Target | None = None):
+    """The loaded extension module for ``c_source``, built for ``target`` (the host's
+    compiler by default) or taken from the cache. Returns (module, cache_hit)."""
+    target = target or Target.host()
+    what = _Subject(source_name, kernel_names)
+    key = cache.key(c_source, target.identity(), cdef_for(kernel_names))
     module_name = f"_cl2c_{key}"
     if not cache.cache_enabled():
         with tempfile.TemporaryDirectory(prefix="cl2c-") as tmp:
-            path = _compile(c_source, kernel_names, module_name, Path(tmp), source_name)
+            path = _compile(c_source, kernel_names, module_name, Path(tmp), what, target)
             # The .so may be unlinked once loaded (POSIX keeps the mapping).
-            return _load(module_name, path), False
+            return _load(module_name, path, what), False
     root = cache.cache_root()
     root.mkdir(parents=True, exist_ok=True)
     final = root / f"{module_name}{_suffix()}"
     if final.exists():
-        return _load(module_name, final), True
+        return _load(module_name, final, what), True
     with FileLock(str(root / f"{module_name}.lock")):
         if final.exists():
-            return _load(module_name, final), True
+            return _load(module_name, final, what), True
         with tempfile.TemporaryDirectory(prefix="cl2c-build-", dir=root) as tmp:
-            built = _compile(c_source, kernel_names, module_name, Path(tmp), source_name)
+            built = _compile(c_source, kernel_names, module_name, Path(tmp), what, target)
             staged = Path(tmp) / ("staged" + _suffix())
             shutil.copy2(built, staged)
             os.replace(staged, final)
         (root / f"{module_name}.c").write_text(c_source)
-    return _load(module_name, final), False
+    return _load(module_name, final, what), False
+
+
+def build_shared_library(c_source: str, out: str, target: Target, source_name: str,
+                         kernel_names: list[str]) -> None:
+    """A plain shared library of the kernels' C entry points (``cl2c --shared``)."""
+    with tempfile.TemporaryDirectory(prefix="cl2c-") as tmp:
+        c_path = os.path.join(tmp, "kernel.c")
+        with open(c_path, "w") as f:
+            f.write(c_source)
+        cmd = target.shared_library_command(c_path, out, str(runtime_include_dir()))
+        what = _Subject(source_name, kernel_names)
+        try:
+            proc = subprocess.run(cmd, capture_output=True, text=True)
+        except OSError as e:
+            raise what.error("cannot run the C compiler for the translation",
+                             f"{shlex.join(cmd)}: {e}", bug=False) from None
+        if proc.returncode != 0:
+            raise what.error(_FAILED, f"{shlex.join(cmd)}\n{proc.stderr}")
 
 
 def _suffix() -> str:
     return importlib.machinery.EXTENSION_SUFFIXES[0]
 
 
-def _compile(c_source, kernel_names, module_name, tmpdir: Path, source_name) -> Path:
+def _compile(c_source, kernel_names, module_name, tmpdir: Path, what: _Subject,
+             target: Target) -> Path:
     import cffi
     ffi = cffi.FFI()
     ffi.cdef(cdef_for(kernel_names))
     ffi.set_source(module_name, _wrapper_source(c_source),
                    include_dirs=[str(runtime_include_dir())],
-                   extra_compile_args=CFLAGS, extra_link_args=LDFLAGS)
+                   extra_compile_args=target.compile_flags(),
+                   extra_link_args=target.link_flags())
     log = tmpdir / "build.log"
     try:
-        with open(log, "w") as out:
+        with _compiling, _environment(target), open(log, "w") as out:
             fd = out.fileno()
             saved = os.dup(1), os.dup(2)
             try:
@@ -139,17 +150,46 @@ def _compile(c_source, kernel_names, module_name, tmpdir: Path, source_name) -> 
                 os.close(saved[1])
     except Exception as e:  # cffi raises VerificationError / CompileError
         detail = log.read_text(errors="replace") if log.exists() else ""
-        raise BuildError([Diagnostic(
-            "error", f"the C compiler failed on the translated kernel (a cl2c bug; please "
-                     f"report it with the kernel): {e}\n{detail[-4000:]}", source_name)]) from None
+        raise what.error(_FAILED, f"{e}\n{detail[-4000:]}") from None
     return Path(path)
 
 
-def _load(module_name: str, path: Path):
+@contextlib.contextmanager
+def _environment(target: Target):
+    """distutils (under cffi) reads $CC, $CPPFLAGS, $CFLAGS and $LDFLAGS itself: where the
+    target is not the environment's own, make them the target's for the compile."""
+    here = Target.assumed()
+    if (target.cc, target.env_cflags, target.env_ldflags) == \
+            (here.cc, here.env_cflags, here.env_ldflags):
+        yield
+        return
+    wanted = {"CC": shlex.join(target.cc), "CPPFLAGS": None,
+              "CFLAGS": shlex.join(target.env_cflags), "LDFLAGS": shlex.join(target.env_ldflags)}
+    saved = {k: os.environ.get(k) for k in wanted}
+    try:
+        for k, v in wanted.items():
+            _setenv(k, v)
+        yield
+    finally:
+        for k, v in saved.items():
+            _setenv(k, v)
+
+
+def _setenv(name: str, value: str | None) -> None:
+    if value is None:
+        os.environ.pop(name, None)
+    else:
+        os.environ[name] = value
+
+
+def _load(module_name: str, path: Path, what: _Subject):
     if module_name in sys.modules:
         return sys.modules[module_name]
     spec = importlib.util.spec_from_file_location(module_name, str(path))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    try:
+        module = importlib.util.module_from_spec(spec)   # dlopen, for an extension
+        spec.loader.exec_module(module)
+    except ImportError as e:   # an undefined symbol at dlopen: a cl2c bug too
+        raise what.error("the compiled translation does not load", str(e)) from None
     sys.modules[module_name] = module
     return module

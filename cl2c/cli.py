@@ -2,22 +2,28 @@
 
 Exit codes as compilers use them: 0 success, 1 an error in the input kernel,
 2 a usage error or a failure of cl2c itself.
+
+Emitting C runs no compiler: the C is for whatever compiles it later, so the target
+is :meth:`Target.assumed` (cl_khr_fp16 offered; C that computes in half then stops a
+compiler without _Float16 with an #error). ``--shared`` compiles here, for the host's
+probed target, as ``Program.build`` does.
 """
 from __future__ import annotations
 
 import os
 import shlex
-import subprocess
 import sys
 import tempfile
 
 import click
 
+from .lower.schedules import names as schedule_names
 from .version import __version__
 from .diagnostics import BuildError, render
 from .options import parse_options
 from .pipeline import run_preprocessor, translate
 from .resources import runtime_include_dir
+from .target import Target
 
 
 def _write_if_changed(path: str, text: str) -> None:
@@ -77,7 +83,7 @@ def _fail(diags, sources=None) -> None:
 @click.option("-MF", "depfile", metavar="FILE", help="Dependency file name (default OUT.d).")
 @click.option("-MT", "dep_target", metavar="TARGET", help="Target named in the dependency file.")
 @click.option("--shared", is_flag=True, help="Build a shared library (needs a C compiler).")
-@click.option("--schedule", type=click.Choice(["auto", "loops", "regions", "fibers"]),
+@click.option("--schedule", type=click.Choice(schedule_names()),
               default=None, help="Force a work-group schedule.")
 @click.option("--options", "extra_options", metavar="'OPTS'",
               help="An OpenCL build-option string, as clBuildProgram takes it.")
@@ -124,21 +130,23 @@ def main(source, output, defines, includes, cl_std, no_warnings, werror, preproc
     default_out = "-" if source == "-" else os.path.splitext(source)[0] + \
         (".so" if shared else ".c")
     out = output or default_out
+    compiles = shared and not (syntax_only or preprocess_only)
+    cc_target = Target.host() if compiles else Target.assumed()
     try:
         if preprocess_only:
-            pre, _ = run_preprocessor(text, name, options)
+            pre, _ = run_preprocessor(text, name, options, cc_target)
             _write_if_changed(output or "-", pre.text)
             deps = pre.dependencies
         else:
             c_name = os.path.basename(out) if out != "-" else "kernel.c"
             tr = translate(text, name, options, output_name=c_name,
-                           line_directives=not no_line_directives)
+                           line_directives=not no_line_directives, target=cc_target)
             deps = tr.preprocessed.dependencies
             if tr.warnings:
                 click.echo(tr.warnings, err=True)
             if not syntax_only:
                 if shared:
-                    _build_shared(tr.c_source, out)
+                    _build_shared(tr, out)
                 else:
                     _write_if_changed(out, tr.c_source)
                 if header:
@@ -152,20 +160,14 @@ def main(source, output, defines, includes, cl_std, no_warnings, werror, preproc
         _write_if_changed(dep_path, _depfile(target, name, deps))
 
 
-def _build_shared(c_source: str, out: str) -> None:
-    from .build import CFLAGS, LDFLAGS
-    cc = os.environ.get("CC", "cc")
-    with tempfile.TemporaryDirectory(prefix="cl2c-") as tmp:
-        c_path = os.path.join(tmp, "kernel.c")
-        with open(c_path, "w") as f:
-            f.write(c_source)
-        cmd = [cc, *CFLAGS, "-fPIC", "-shared", f"-I{runtime_include_dir()}", c_path,
-               "-o", out, *LDFLAGS, "-lm"]
-        proc = subprocess.run(cmd, capture_output=True, text=True)
-        if proc.returncode != 0:
-            click.echo(f"cl2c: error: the C compiler failed on the translated kernel:\n"
-                       f"{proc.stderr}", err=True)
-            sys.exit(2)
+def _build_shared(tr, out: str) -> None:
+    from .build import build_shared_library
+    try:
+        build_shared_library(tr.c_source, out, tr.target, tr.source_name,
+                             [k.name for k in tr.kernels])
+    except BuildError as e:   # cl2c's failure, not the kernel's: exit 2
+        _fail(e.diagnostics)
+        sys.exit(2)
 
 
 def entry() -> None:

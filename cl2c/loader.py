@@ -15,13 +15,13 @@ import os
 import sys
 import time
 import warnings
-from dataclasses import dataclass
 
 import numpy as np
 
 from . import types as ty
 from .cltypes import SCALARS
 from .diagnostics import BuildError
+from .interface import ArgInfo, KernelInterface
 
 
 class BuildWarning(UserWarning):
@@ -57,15 +57,6 @@ class LocalMemory:
         return f"LocalMemory({self.nbytes})"
 
 
-@dataclass(frozen=True)
-class ArgInfo:
-    name: str
-    type_name: str         # as the kernel writes it: "float*", "int4", "S"
-    address_space: str     # "global", "constant", "local" or "private"
-    kind: str              # "buffer", "local" or "value"
-    writes: bool           # for buffers: the kernel may write through it
-
-
 class Program:
     """An OpenCL C program: build it, then call its kernels as attributes."""
 
@@ -92,31 +83,33 @@ class Program:
         # The translator and the compiler only when building: cl2c.load() needs neither.
         from .build import build_extension
         from .pipeline import translate
+        from .target import Target
         if self.source is None:
             raise RuntimeError(f"program '{self.filename}' was loaded precompiled (cl2c.load);"
                                f" it has no source to build")
         if options is not None:
             self.options = options
         start = time.perf_counter()
-        self._translation = translate(self.source, self.filename, self.options)
+        target = Target.host()     # probed here, once per environment: it compiles
+        self._translation = translate(self.source, self.filename, self.options, target=target)
         self.build_log = self._translation.warnings
         if self.build_log:
             # as PyOpenCL reports a non-empty build log; -w silences, -Werror fails
             warnings.warn(BuildWarning(self.build_log), stacklevel=2)
         names = [k.name for k in self._translation.kernels]
         self._module, self.from_cache = build_extension(self._translation.c_source, names,
-                                                        self.filename)
-        self._kernels = {k.name: Kernel(self, k) for k in self._translation.kernels}
+                                                        self.filename, target)
+        self._kernels = {k.name: Kernel(self, k.interface) for k in self._translation.kernels}
         self.build_seconds = time.perf_counter() - start
         return self
 
     @classmethod
-    def _from_compiled(cls, module, kernel_models, filename: str) -> "Program":
+    def _from_compiled(cls, module, interfaces, filename: str) -> "Program":
         """A built program from an extension module compiled ahead of time
-        (cl2c.load); kernel_models describe its kernels as KernelModels do."""
+        (cl2c.load), whose kernels ``interfaces`` describe."""
         prg = cls(None, filename=filename)
         prg._module = module
-        prg._kernels = {k.name: Kernel(prg, k) for k in kernel_models}
+        prg._kernels = {k.name: Kernel(prg, k) for k in interfaces}
         prg.build_seconds = 0.0
         prg.from_cache = False
         return prg
@@ -159,20 +152,18 @@ class Program:
 
 
 class Kernel:
-    def __init__(self, program: Program, model):
+    def __init__(self, program: Program, interface: KernelInterface):
         self.program = program
-        self.name = model.name
-        self._model = model
-        self._fn = getattr(program._module.lib, f"cl2c_argv_{model.name}")
+        self.name = interface.name
+        self.interface = interface
+        self._fn = getattr(program._module.lib, f"cl2c_argv_{interface.name}")
         self._ffi = program._module.ffi
-        self._params = model.params
-        self.arg_info = [ArgInfo(p.name, p.type_name,
-                                 p.space if p.kind != "value" else "private", p.kind,
-                                 bool(p.written)) for p in model.params]
-        self.reqd_work_group_size = model.reqd_work_group_size
+        self._params = interface.args
+        self.arg_info = [a.info() for a in interface.args]
+        self.reqd_work_group_size = interface.reqd_work_group_size
         # printf writes to C's stdout, which the kernel flushes as it ends; what Python
         # printed before the launch goes out first.
-        self._printf = getattr(model, "printf", False)
+        self._printf = interface.printf
 
     @property
     def num_args(self) -> int:

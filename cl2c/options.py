@@ -8,7 +8,6 @@ from dataclasses import dataclass, field
 from .diagnostics import BuildError, Diagnostic
 
 CL_STD_VERSIONS = {"CL1.0": 100, "CL1.1": 110, "CL1.2": 120, "CL2.0": 200}
-SCHEDULES = ("auto", "loops", "regions", "fibers")
 
 # Options of the OpenCL spec (5.8.4) that change nothing for cl2c, accepted so
 # that build strings written for other implementations work unchanged.
@@ -95,8 +94,9 @@ def parse_options(text: str | list[str] | None) -> Options:
 
 
 def _schedule(name: str) -> str:
-    if name not in SCHEDULES:
-        raise _fail(f"invalid schedule '{name}' (expected one of {', '.join(SCHEDULES)})")
+    from .lower.schedules import names
+    if name not in names():
+        raise _fail(f"invalid schedule '{name}' (expected one of {', '.join(names())})")
     return name
 
 

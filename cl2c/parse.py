@@ -9,6 +9,7 @@ from pycparserext.ext_c_parser import (AttributeSpecifier, FuncDeclExt, OpenCLCP
                                        StructExt)
 
 from .diagnostics import Diagnostic, Reporter
+from .typed_ast import typed
 
 _COORD = re.compile(r"^(?P<file>.*?):(?P<line>\d+)(?::(?P<col>\d+))?: (?P<msg>.*)$", re.S)
 
@@ -86,7 +87,8 @@ def _prelude() -> str:
 
 
 def parse(text: str, filename: str, reporter: Reporter) -> c_ast.FileAST | None:
-    """The AST of a translation unit, or None after reporting a syntax error."""
+    """The typed tree (typed_ast.py) of a translation unit, or None after reporting a
+    syntax error."""
     parser = _Parser()
     prelude = _prelude()
     try:
@@ -97,7 +99,7 @@ def parse(text: str, filename: str, reporter: Reporter) -> c_ast.FileAST | None:
     # Drop the prelude's typedefs; semantic analysis knows those types natively.
     ast.ext = ast.ext[len(RUNTIME_TYPEDEFS):]
     _Normalizer().visit(ast)
-    return ast
+    return typed(ast)
 
 
 class _Normalizer(c_ast.NodeVisitor):

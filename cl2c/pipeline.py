@@ -2,6 +2,8 @@
 
 Each stage lives in its own module; this one only strings them together and
 turns stage failures into :class:`BuildError` with positioned diagnostics.
+Translating runs no C compiler: the target (which decides cl_khr_fp16) is given, and
+without one it is :meth:`Target.assumed`, which probes nothing.
 """
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ from .lower import LoweredProgram, lower
 from .options import Options, parse_options
 from .parse import parse
 from .preprocess import Preprocessed, preprocess
+from .target import Target
 
 
 @dataclass
@@ -25,6 +28,7 @@ class Translation:
     emitted: Emitted
     sources: SourceMap
     warnings: str = ""             # the build's warnings, rendered ("" for none)
+    target: Target | None = None   # what it was translated for
 
     @property
     def c_source(self) -> str:
@@ -35,31 +39,36 @@ class Translation:
         return self.program.kernels
 
 
-def run_preprocessor(text: str, source_name: str, options: Options | str | None = None):
+def run_preprocessor(text: str, source_name: str, options: Options | str | None = None,
+                     target: Target | None = None):
     opts = options if isinstance(options, Options) else parse_options(options)
     reporter = Reporter(SourceMap(), opts.warnings)
-    pre = preprocess(text, source_name, opts, reporter)
+    pre = preprocess(text, source_name, opts, reporter, target or Target.assumed())
     reporter.check()
     return pre, reporter
 
 
-def analyze(text: str, source_name: str = "<kernel>", options=None):
+def analyze(text: str, source_name: str = "<kernel>", options=None,
+            target: Target | None = None):
     """Preprocess, parse and type-check; returns (module, preprocessed, reporter, options)."""
     opts = options if isinstance(options, Options) else parse_options(options)
+    target = target or Target.assumed()
     reporter = Reporter(SourceMap(), opts.warnings)
-    pre = preprocess(text, source_name, opts, reporter)
+    pre = preprocess(text, source_name, opts, reporter, target)
     reporter.check()
     ast = parse(pre.text, source_name, reporter)
     reporter.check()
-    module = sema_stage.analyze(ast, reporter, opts.cl_std)
+    module = sema_stage.analyze(ast, reporter, opts.cl_std, target.extensions)
     reporter.check()
     return module, pre, reporter, opts
 
 
 def translate(text: str, source_name: str = "<kernel>", options=None,
-              output_name: str = "kernel.c", line_directives: bool = True) -> Translation:
-    """OpenCL C source text to C source text; raises BuildError on bad input."""
-    module, pre, reporter, opts = analyze(text, source_name, options)
+              output_name: str = "kernel.c", line_directives: bool = True,
+              target: Target | None = None) -> Translation:
+    """OpenCL C source text to C source text for ``target``; raises BuildError on bad input."""
+    target = target or Target.assumed()
+    module, pre, reporter, opts = analyze(text, source_name, options, target)
     try:
         program = lower(module, opts.schedule, check_barriers=opts.check_barriers,
                         fiber_stack=opts.fiber_stack)
@@ -70,4 +79,4 @@ def translate(text: str, source_name: str = "<kernel>", options=None,
         raise BuildError([diag], reporter.sources) from None
     emitted = emit(program, source_name, output_name, opts.cl_std, line_directives)
     return Translation(source_name, opts, pre, program, emitted, reporter.sources,
-                       reporter.warnings_text())
+                       reporter.warnings_text(), target)

@@ -1,31 +1,28 @@
 """Stage 1: the C preprocessor, with OpenCL's predefined macros (spec 6.10).
 
 pcpp does the work in Python, so translating a kernel needs no C compiler and
-behaves the same on every host (but for cl_khr_fp16, offered where the compiler that
-builds kernels has _Float16). Line markers are kept so that diagnostics and
-the emitted ``#line`` directives point at the user's ``.cl`` files.
+behaves the same on every host. The extensions a kernel sees (cl_khr_fp16 among them
+or not) are those of the :class:`~cl2c.target.Target` it is translated for. Line
+markers are kept so that diagnostics and the emitted ``#line`` directives point at the
+user's ``.cl`` files.
 """
 from __future__ import annotations
 
 import io
 import os
 import re
+import struct
 from dataclasses import dataclass
 
 import pcpp
 
-from .build import compiler_has_float16
 from .diagnostics import Diagnostic, Reporter
 from .options import Options
+from .target import Target
 
-# Extensions cl2c implements; each is also a predefined macro (spec 9.1). cl_khr_fp16
-# needs the C compiler's _Float16 (clruntime's scalars.h).
-EXTENSIONS = (
-    "cl_khr_fp64", "cl_khr_byte_addressable_store",
-    "cl_khr_global_int32_base_atomics", "cl_khr_global_int32_extended_atomics",
-    "cl_khr_local_int32_base_atomics", "cl_khr_local_int32_extended_atomics",
-    "cl_khr_int64_base_atomics", "cl_khr_int64_extended_atomics",
-) + (("cl_khr_fp16",) if compiler_has_float16() else ())
+def _to_float(value: float) -> float:
+    return struct.unpack("f", struct.pack("f", value))[0]
+
 
 # Integer and float limits of spec 6.12.2 and 6.11.3, as the spec defines them.
 _LIMITS = {
@@ -46,13 +43,6 @@ _LIMITS = {
     "INFINITY": "INFINITY", "NAN": "NAN", "HUGE_VALF": "HUGE_VALF", "HUGE_VAL": "HUGE_VAL",
     # what ilogb returns for 0 and NaN: INT_MIN for both, as the runtime's ilogb (math.h)
     "FP_ILOGB0": "(-2147483647-1)", "FP_ILOGBNAN": "(-2147483647-1)",
-    "M_E_F": "2.71828174591064f", "M_LOG2E_F": "1.44269502162933f",
-    "M_LOG10E_F": "0.43429449200630f", "M_LN2_F": "0.69314718246460f",
-    "M_LN10_F": "2.30258512496948f", "M_PI_F": "3.14159274101257f",
-    "M_PI_2_F": "1.57079637050629f", "M_PI_4_F": "0.78539818525314f",
-    "M_1_PI_F": "0.31830987334251f", "M_2_PI_F": "0.63661974668503f",
-    "M_2_SQRTPI_F": "1.12837922573090f", "M_SQRT2_F": "1.41421353816986f",
-    "M_SQRT1_2_F": "0.70710676908493f",
     "M_E": "2.718281828459045090796", "M_LOG2E": "1.442695040888963387005",
     "M_LOG10E": "0.434294481903251816668", "M_LN2": "0.693147180559945286227",
     "M_LN10": "2.302585092994045901094", "M_PI": "3.141592653589793115998",
@@ -61,9 +51,12 @@ _LIMITS = {
     "M_2_SQRTPI": "1.128379167095512558561", "M_SQRT2": "1.414213562373095145475",
     "M_SQRT1_2": "0.707106781186547572737",
 }
+# ... and their float forms (M_PI_F): the double rounded to float, to 14 decimals.
+_LIMITS.update({f"{name}_F": f"{_to_float(float(value)):.14f}f"
+                for name, value in list(_LIMITS.items()) if name.startswith("M_")})
 
 
-def predefined_macros(options: Options) -> dict[str, str]:
+def predefined_macros(options: Options, target: Target) -> dict[str, str]:
     """Every macro a kernel sees before its first line."""
     device_version = 200 if options.cl_std >= 200 else 120
     macros = {
@@ -86,7 +79,7 @@ def predefined_macros(options: Options) -> dict[str, str]:
     }
     if "-cl-fast-relaxed-math" in options.flags:
         macros["__FAST_RELAXED_MATH__"] = "1"
-    macros.update({ext: "1" for ext in EXTENSIONS})
+    macros.update({ext: "1" for ext in target.extensions})
     macros.update(_LIMITS)
     return macros
 
@@ -125,7 +118,8 @@ class _Preprocessor(pcpp.Preprocessor):
         return False   # drop comments
 
 
-def preprocess(text: str, filename: str, options: Options, reporter: Reporter) -> Preprocessed:
+def preprocess(text: str, filename: str, options: Options, reporter: Reporter,
+               target: Target) -> Preprocessed:
     """Run the preprocessor over one translation unit; errors go to ``reporter``."""
     reporter.sources.add(filename, text)
     pp = _Preprocessor(reporter)
@@ -134,7 +128,7 @@ def preprocess(text: str, filename: str, options: Options, reporter: Reporter) -
         pp.add_path(directory)
     for d in options.include_dirs:
         pp.add_path(d)
-    for name, value in predefined_macros(options).items():
+    for name, value in predefined_macros(options, target).items():
         pp.define(f"{name} {value}")
     for name, value in options.defines.items():
         pp.define(f"{name} {value}")

@@ -15,8 +15,9 @@ Each entry is ``"path/to/file.cl:package.module"`` or a dict
 translates each file and compiles it, with the runtime headers, into the
 extension module ``package.module``, which also carries the description of its
 kernels that cl2c.load() reads (cl2c/aot.py). The C is compiled for the
-architecture, not the machine (no -march=native): the wheel runs on any CPU of
-its platform tag.
+architecture, not the machine (a portable :class:`~cl2c.target.Target`, no
+-march=native): the wheel runs on any CPU of its platform tag. The compiler is
+probed (for _Float16) when build_ext runs, not when setup() registers the modules.
 """
 from __future__ import annotations
 
@@ -25,10 +26,10 @@ import re
 
 
 def portable_flags() -> tuple[list[str], list[str]]:
-    """(compile, link) flags: those of cl2c.build, less the ones for this very CPU."""
-    from .build import CFLAGS, LDFLAGS
-    native = ("-march=", "-mtune=", "-mcpu=")
-    return [f for f in CFLAGS if not f.startswith(native)], list(LDFLAGS)
+    """(compile, link) flags of a portable target (no probe: flags need none)."""
+    from .target import Target
+    target = Target.assumed(native=False)
+    return target.compile_flags(), target.link_flags()
 
 
 _PLACEHOLDER = "$CL2C_PLACEHOLDER.c"
@@ -103,10 +104,11 @@ def _build_ext_class(base):
         _cl2c_translates = True
 
         def run(self):
+            from .target import Target
             for ext in self.extensions:
                 spec = getattr(ext, "_cl2c_spec", None)
                 if spec is not None and ext.sources[0] == _PLACEHOLDER:
-                    c_file, deps = generate(spec, self.build_temp)
+                    c_file, deps = generate(spec, self.build_temp, Target.host(native=False))
                     ext.sources[0] = c_file
                     ext.depends = list(dict.fromkeys([spec.source, *deps]))
             super().run()
@@ -114,18 +116,21 @@ def _build_ext_class(base):
     return build_ext_cl2c
 
 
-def generate(spec: _Spec, build_temp: str) -> tuple[str, list[str]]:
-    """Translate spec.source and write the extension's C file into build_temp
-    (only when its content changed). Returns (C file, files the kernel read)."""
+def generate(spec: _Spec, build_temp: str, target=None) -> tuple[str, list[str]]:
+    """Translate spec.source for ``target`` (portable, not probed, by default) and write
+    the extension's C file into build_temp (only when its content changed). Returns
+    (C file, files the kernel read)."""
     import cffi
     from setuptools.errors import CompileError
     from .aot import module_source
     from .diagnostics import BuildError
     from .pipeline import translate
+    from .target import Target
     with open(spec.source, encoding="utf-8") as f:
         text = f.read()
     try:
-        tr = translate(text, spec.source, spec.options)
+        tr = translate(text, spec.source, spec.options,
+                       target=target or Target.assumed(native=False))
     except BuildError as e:
         raise CompileError(f"cl2c: cannot translate {spec.source} for module "
                            f"{spec.module}:\n{e.render()}") from None

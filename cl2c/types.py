@@ -17,6 +17,9 @@ class Type:
     is_scalar = is_vector = is_pointer = is_array = is_record = False
     is_void = is_function = False
 
+    def __deepcopy__(self, memo):   # types are values: a copied tree shares them
+        return self
+
     @property
     def is_arithmetic(self) -> bool:
         return self.is_scalar and not self.is_void
@@ -164,9 +167,10 @@ class Array(Type):
         return f"{self.elem}[{'' if self.length is None else self.length}]"
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False)
 class Record(Type):
-    """A struct or union. Identity, not structure, decides equality."""
+    """A struct or union. Identity, not structure, decides equality. The one type that
+    is not a frozen value: a struct is named before its definition completes it."""
 
     tag: str | None
     union: bool = False
@@ -175,6 +179,9 @@ class Record(Type):
     align_attr: int = 0
 
     is_record = True
+
+    def complete(self, fields: list, packed: bool = False, align_attr: int = 0) -> None:
+        self.fields, self.packed, self.align_attr = list(fields), packed, align_attr
 
     def field_type(self, name: str) -> Type | None:
         for fname, ftype in self.fields:

@@ -91,3 +91,35 @@ def test_concurrent_builds_of_a_new_kernel(tmp_path):
     assert all(r["ok"] for r in results)
     # and the entry they made is usable afterwards
     assert _build(cache, salt=7)["from_cache"] is True
+
+
+def test_compiler_flags_from_the_environment_are_in_the_key(tmp_path):
+    """$CFLAGS and $LDFLAGS reach the compile (distutils reads them), so they are in the
+    key: a change rebuilds, the same environment again hits."""
+    cache = tmp_path / "cache"
+    assert _build(cache, salt=3)["from_cache"] is False
+    assert _build(cache, salt=3)["from_cache"] is True
+    assert _build(cache, salt=3, CFLAGS="-DCL2C_TEST_X=1")["from_cache"] is False
+    assert _build(cache, salt=3, CFLAGS="-DCL2C_TEST_X=1")["from_cache"] is True
+    assert _build(cache, salt=3, LDFLAGS="-L/nowhere")["from_cache"] is False
+    assert _build(cache, salt=3)["from_cache"] is True
+
+
+def test_compiler_from_the_environment_is_in_the_key(tmp_path, cc):
+    """$CC, here a wrapper that runs the usual compiler and records each call: another
+    compiler is another entry, and that entry is built by it."""
+    import shutil
+    real = shutil.which(cc)
+    log = tmp_path / "calls"
+    wrapper = tmp_path / "my-cc"
+    wrapper.write_text(f'#!/bin/sh\necho "$*" >> "{log}"\nexec "{real}" "$@"\n')
+    wrapper.chmod(0o755)
+    cache = tmp_path / "cache"
+    assert _build(cache, salt=4)["from_cache"] is False
+    assert not log.exists()
+    first = _build(cache, salt=4, CC=str(wrapper))
+    assert first["ok"] and first["from_cache"] is False
+    assert any(" -c " in line and "-march=native" in line
+               for line in log.read_text().splitlines()), log.read_text()
+    assert _build(cache, salt=4, CC=str(wrapper))["from_cache"] is True
+    assert _build(cache, salt=4)["from_cache"] is True

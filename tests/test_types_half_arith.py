@@ -14,9 +14,9 @@ import pytest
 
 import cl2c
 import typegen as tg
-from cl2c.preprocess import EXTENSIONS
+from cl2c.target import Target
 
-pytestmark = pytest.mark.skipif("cl_khr_fp16" not in EXTENSIONS,
+pytestmark = pytest.mark.skipif(not Target.host().has_float16,
                                 reason="the C compiler has no _Float16")
 
 N = 256

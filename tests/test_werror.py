@@ -3,6 +3,8 @@
 (clang warns about things GCC does not, such as unused static inline functions)."""
 from __future__ import annotations
 
+import glob
+import re
 import shutil
 import subprocess
 
@@ -21,13 +23,31 @@ def test_kernels_found():
     assert len(KERNELS) >= 6
 
 
+def find_clang() -> str | None:
+    """``clang``, else the newest versioned one: Debian and Ubuntu install ``clang-15``
+    and the like, or only ``/usr/lib/llvm-15/bin/clang``."""
+    if shutil.which("clang"):
+        return "clang"
+    found = [(int(v), path) for v in range(30, 10, -1) if (path := shutil.which(f"clang-{v}"))]
+    for path in glob.glob("/usr/lib/llvm-*/bin/clang"):
+        m = re.search(r"llvm-(\d+)", path)
+        if m:
+            found.append((int(m.group(1)), path))
+    return max(found)[1] if found else None
+
+
 @pytest.fixture(params=["cc", "clang"])
 def compiler(request, cc):
     if request.param == "cc":
         return cc
-    if shutil.which("clang") is None:
+    clang = find_clang()
+    if clang is None:
         pytest.skip("clang is not installed (optional: a second compiler's warnings)")
-    return "clang"
+    probe = subprocess.run([clang, "-fopenmp", "-E", "-x", "c", "-"], input="#include <omp.h>\n",
+                           capture_output=True, text=True)
+    if probe.returncode != 0:
+        pytest.skip(f"{clang} has no OpenMP headers (Debian: libomp-dev)")
+    return clang
 
 
 @pytest.mark.parametrize("path", KERNELS, ids=lambda p: p.name)

@@ -56,8 +56,8 @@ def test_kernel_description_round_trips_through_json():
     assert loaded[1].reqd_work_group_size is None
     from cl2c import types as ty
     for model, meta_k in zip(tr.kernels, loaded):
-        assert len(model.params) == len(meta_k.params)
-        for p, q in zip(model.params, meta_k.params):
+        assert len(model.args) == len(meta_k.args)
+        for p, q in zip(model.args, meta_k.args):
             assert (p.name, p.kind, p.space, p.const, p.written, p.type_name) == \
                    (q.name, q.kind, q.space, q.const, q.written, q.type_name)
             assert str(p.type) == str(q.type)
@@ -68,7 +68,7 @@ def test_kernel_description_round_trips_through_json():
                 assert (ty.type_size(a), ty.type_align(a)) == (ty.type_size(b), ty.type_align(b))
                 assert type(a) is type(b)
     # The struct with a pointer to itself keeps its layout: 16 + 8 + 12 -> 48.
-    nodes = loaded[0].params[0].type.pointee
+    nodes = loaded[0].args[0].type.pointee
     assert ty.type_size(nodes) == 48 and ty.type_align(nodes) == 16
 
 

@@ -64,10 +64,6 @@ class CGenerator(c_generator.CGenerator):
         # OpenCL pragmas (EXTENSION, FP_CONTRACT) mean nothing to a C compiler.
         return f"/* #pragma {n.string} */"
 
-    def visit_Decl(self, n, no_type=False):
-        s = super().visit_Decl(n, no_type)
-        return s
-
 
 def _escape(path: str) -> str:
     return path.replace("\\", "\\\\").replace('"', '\\"')

@@ -50,6 +50,8 @@ def emit(program: LoweredProgram, source_name: str, output_name: str = "kernel.c
     context = dict(version=__version__, source=os.path.basename(source_name),
                    needs=[f"{m}({', '.join(args)})" for m, *args in program.needs],
                    program=chunks, kernels=kernel_views,
+                   schedule_headers=sorted({k.schedule.header for k in program.kernels
+                                            if k.schedule.header}),
                    uses_fp16=program.module.uses_fp16)
     context["program_symbol"] = program_symbol(output_name)
     text = env.get_template("translation_unit.c.j2").render(**context)
@@ -126,12 +128,10 @@ def _program_item(kind: str, node, kernels: dict, gen: CGenerator) -> list[str]:
             fields = "".join(f"    {CGenerator(False).visit(d)};\n" for d in kernel.local_decls)
             out.append(f"/* The __local variables of kernel {kernel.name}, one set per "
                        f"work-group. */\nstruct {kernel.name}__locals {{\n{fields}}};\n")
+        if kernel is not None and not kernel.item_function:
+            return out          # its work-group function replaces it
         decl.storage = []
         decl.funcspec = ["static", "CL2C_ALWAYS_INLINE" if kernel is not None else "inline"]
-        if kernel is not None and kernel.group_function is not None:
-            # its work-group function replaces it, unless another kernel calls it (clang
-            # warns about an unused static inline function, GCC does not)
-            decl.funcspec.append("CL2C_UNUSED")
         if kernel is not None:
             out.append(f"/* Kernel {kernel.name}: the work of one work-item. */")
         out.append(gen.visit(node))
@@ -201,7 +201,7 @@ def _kernel_view(k: KernelModel, cl_std: int, renames: dict[str, str]):
         values.append("cl2c_locals")
         fcall.append("a->cl2c_locals")
     offsets, arg_infos = [], []
-    for p in k.params:
+    for p in k.args:
         name = renames.get(p.name, p.name)      # its C spelling (emit/c_names.py)
         decl = decls[name]
         if p.kind == "local":

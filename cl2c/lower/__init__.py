@@ -4,39 +4,25 @@ The passes run in this order; each comment says why it comes where it does.
 """
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
 
-from pycparser import c_ast
-
 from .. import types as ty
+from ..interface import Arg, KernelInterface
 from ..sema import FunctionInfo, Module
-from ..diagnostics import BuildError, Diagnostic
-from . import declarations, workitems
-from .expressions import ExpressionLowering
-from .group_function import NeedFibers, make_group_function
-from .schedule import choose_schedule
-
-
-@dataclass
-class KernelParam:
-    name: str
-    kind: str             # "buffer", "local" or "value"
-    type: ty.Type
-    space: str
-    const: bool
-    written: bool
-    type_name: str        # OpenCL spelling, e.g. "float4*"
-    c_type: str = ""      # C type of the value passed (for buffers, the pointer)
-    c_decl: str = ""      # the parameter as the C entry point declares it
+from . import declarations, schedules, workitems
+from .effects import called_function
+from .expressions import lower_expressions
+from .regions.syntax import walk
 
 
 @dataclass
 class KernelModel:
+    """A kernel as lowering leaves it: its interface (``interface``) and what emitting
+    it takes."""
     name: str
     info: FunctionInfo
-    params: list[KernelParam]
-    schedule: str
+    args: list[Arg]
+    schedule: "schedules.Schedule | None"
     reason: str
     reqd_work_group_size: tuple | None
     simd: bool = True
@@ -45,6 +31,13 @@ class KernelModel:
     check_barriers: bool = False
     fiber_stack: int = 0
     printf: bool = False              # calls printf: its output is flushed when it ends
+    item_function: bool = True        # the work-item function is emitted: a schedule runs
+                                      # it, or another kernel calls it
+
+    @property
+    def interface(self) -> KernelInterface:
+        return KernelInterface(self.name, tuple(self.args), self.reqd_work_group_size,
+                               self.schedule.name, self.printf)
 
 
 @dataclass
@@ -57,90 +50,69 @@ class LoweredProgram:
 
 def lower(module: Module, schedule: str = "auto", check_barriers: bool = False,
           fiber_stack: int = 0) -> LoweredProgram:
-    # Expressions first: they read sema's types, keyed by the original nodes.
-    expr = ExpressionLowering(module)
-    expr.visit(module.ast)
+    """The passes in order, each taking the module (its tree) and returning it rewritten;
+    then each kernel's interface and schedule."""
+    # Expressions first: they read the facts sema wrote on the nodes they replace.
+    module, needs = lower_expressions(module)
     # Kernel-scope __local variables leave the kernel body before the context
     # parameter goes in, so that cl2c_wi stays the first parameter.
-    moved = workitems.hoist_kernel_locals(module)
-    workitems.thread_context(module)
-    workitems.mark_unused_params(module)
+    module, moved = workitems.hoist_kernel_locals(module)
+    module = workitems.thread_context(module)
+    module = workitems.mark_unused_params(module)
     # Type spelling last: earlier passes built nodes with OpenCL type names too.
-    declarations.spell_types(module)
-    for decls in moved.values():
-        for d in decls:
-            declarations._Speller().visit(d)
-    kernels = [kernel_model(f, moved.get(f.name, []), schedule, module.functions,
-                            check_barriers) for f in module.kernels]
+    module = declarations.spell_types(module, [d for ds in moved.values() for d in ds])
+    kernels = [kernel_model(f, moved.get(f.name, []), module.functions, check_barriers)
+               for f in module.kernels]
     for k in kernels:
         k.fiber_stack = fiber_stack
-        if k.schedule == "regions":
-            _group_function(k, module, forced=schedule == "regions")
-        elif k.schedule == "loops" and schedule == "auto":
-            _group_function(k, module, forced=False, only_if_better=True)
+        schedules.choose(k, module, schedule, check_barriers)
+    called = _called_functions(module, kernels)
+    for k in kernels:
+        k.item_function = k.group_function is None or k.name in called
+    emitted = called | {k.name for k in kernels if k.item_function}
     scope = []
     for kind, node in module.program_scope:
-        scope.append((kind, node))
+        name = node.decl.name if kind == "function" else node.name if kind == "prototype" \
+            else None
+        # a helper inlined into work-group functions, and called nowhere else, is gone
+        if name is None or name in emitted or name not in module.functions or \
+                module.functions[name].is_kernel:
+            scope.append((kind, node))
         for k in kernels:
             if kind == "function" and node is k.info.node and k.group_function is not None:
                 scope.append(("group_function", k.group_function))
-    return LoweredProgram(module, sorted(expr.needs), kernels, scope)
+    return LoweredProgram(module, needs, kernels, scope)
 
 
-def _group_function(k: KernelModel, module: Module, forced: bool,
-                    only_if_better: bool = False) -> None:
-    """Build the regions schedule's work-group function of kernel ``k`` (a copy:
-    the work-item function stays for kernels that call it), or fall back."""
-    node = copy.deepcopy(k.info.node)
-    name = f"{k.name}__group"
-    node.decl.name = name
-    node.decl.type.type.declname = name
-    helpers = {n: f.node for n, f in module.functions.items() if not f.is_kernel or n != k.name}
-    params = {p.name: p for p in node.decl.type.args.params
-              if isinstance(p, c_ast.Decl) and p.name}
-    try:
-        what = make_group_function(node, params, helpers, k.reqd_work_group_size, k.simd,
-                                   hoist_loops=True)
-    except NeedFibers as e:
-        if only_if_better:
-            return
-        if forced:
-            raise BuildError([Diagnostic("error", f"kernel '{k.name}': the 'regions' schedule "
-                                                  f"cannot run it: {e}")])
-        k.schedule, k.reason = "fibers", f"{e}: one fiber per work-item"
-        return
-    if only_if_better:
-        # A barrier-free kernel gains from the work-group function when a uniform
-        # loop moves outside the work-item loop (the work-item loop inside it
-        # vectorises) or a guard becomes loop bounds; not when that would store
-        # private arrays per work-item or test a "returned" flag in every region, nor
-        # when vector privates would become arrays of structs per work-item (the
-        # vectorised loop transposes them: N-body's float4s ran 1.3x slower so).
-        if not (what.loops or what.bounded) or what.array_privates or what.done_flags \
-                or what.vector_privates:
-            return
-        k.schedule = "regions"
-        k.reason = "no barriers, but a work-group function vectorises better"
-    k.group_function = node
-    k.reason = f"{k.reason} ({what})"
+def _called_functions(module: Module, kernels) -> set[str]:
+    """The user functions the emitted code calls: from each kernel's entry (its
+    work-group function, or its work-item function), transitively."""
+    todo = [k.group_function or k.info.node for k in kernels]
+    seen: set[str] = set()
+    while todo:
+        for n in walk(todo.pop()):
+            name = called_function(n)
+            if name in module.functions and name not in seen:
+                seen.add(name)
+                todo.append(module.functions[name].node)
+    return seen
 
 
-def kernel_model(f: FunctionInfo, local_decls, forced: str, functions=None,
+def kernel_model(f: FunctionInfo, local_decls, functions=None,
                  check_barriers: bool = False) -> KernelModel:
-    params = []
+    """The kernel's interface; its schedule comes after (schedules.choose)."""
+    args = []
     for p in f.params:
         if isinstance(p.type, ty.Pointer):
             kind = "local" if p.type.space == "local" else "buffer"
         else:
             kind = "value"
-        params.append(KernelParam(p.name, kind, p.type, p.space, p.const, p.written,
-                                  p.type_name))
-    schedule, reason = choose_schedule(f, forced, check_barriers)
+        args.append(Arg(p.name, kind, p.type, p.space, p.const, p.written, p.type_name))
     functions = functions or {}
     # Atomics: the work-item loop must not be ``omp simd`` (lanes would race on
     # __local read-modify-writes, which are plain, and on the order of returned values).
     atomics = _calls(f, functions, lambda n: n.startswith(("atomic_", "atom_")))
-    return KernelModel(f.name, f, params, schedule, reason,
+    return KernelModel(f.name, f, args, None, "",
                        f.attributes.get("reqd_work_group_size"),
                        simd=not atomics, local_decls=local_decls,
                        check_barriers=check_barriers,
@@ -162,4 +134,4 @@ def _calls(f: FunctionInfo, functions: dict, builtin) -> bool:
     return False
 
 
-__all__ = ["lower", "LoweredProgram", "KernelModel", "KernelParam", "c_ast"]
+__all__ = ["lower", "LoweredProgram", "KernelModel"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 from pycparser import c_ast
 
 from .. import types as ty
+from ..typed_ast import make
 
 # How OpenCL scalars are spelled in C. int, short, float, double and the
 # size types keep their names; the rest get exact-width runtime typedefs.
@@ -45,7 +46,10 @@ def const_int(value: int, coord=None) -> c_ast.Constant:
 
 
 def typename(t: ty.Type, coord=None) -> c_ast.Typename:
-    return c_ast.Typename(None, [], None, declarator(t, None, coord), coord)
+    """The type name of ``t``, which knows it is ``t``."""
+    node = make(c_ast.Typename, None, [], None, declarator(t, None, coord), coord)
+    node.ty = t
+    return node
 
 
 def declarator(t: ty.Type, name: str | None, coord=None):

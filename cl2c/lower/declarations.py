@@ -15,8 +15,13 @@ from ..sema import ACCESS_QUALIFIERS, SPACE_QUALIFIERS, Module
 from . import cnodes as cn
 
 
-def spell_types(module: Module) -> None:
-    _Speller().visit(module.ast)
+def spell_types(module: Module, more=()) -> Module:
+    """The module with its types (and those of the declarations ``more``) in C."""
+    speller = _Speller()
+    speller.visit(module.ast)
+    for node in more:
+        speller.visit(node)
+    return module
 
 
 class _Speller(c_ast.NodeVisitor):
@@ -39,13 +44,11 @@ class _Speller(c_ast.NodeVisitor):
                 out.append(q)
         return out
 
-    def visit_TypeDecl(self, node):
+    def _requalified(self, node):
         node.quals = self._quals(node.quals)
         self.generic_visit(node)
 
-    def visit_PtrDecl(self, node):
-        node.quals = self._quals(node.quals)
-        self.generic_visit(node)
+    visit_TypeDecl = visit_PtrDecl = visit_Typedef = visit_Typename = _requalified
 
     def visit_ArrayDecl(self, node):
         node.dim_quals = self._quals(node.dim_quals)
@@ -55,12 +58,4 @@ class _Speller(c_ast.NodeVisitor):
         node.quals = self._quals(node.quals)
         node.funcspec = [f for f in node.funcspec or []
                          if isinstance(f, str) and f not in ("__kernel", "kernel")]
-        self.generic_visit(node)
-
-    def visit_Typedef(self, node):
-        node.quals = self._quals(node.quals)
-        self.generic_visit(node)
-
-    def visit_Typename(self, node):
-        node.quals = self._quals(node.quals)
         self.generic_visit(node)

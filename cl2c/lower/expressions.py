@@ -5,9 +5,8 @@ Vector operations become calls of runtime helpers (instantiated on demand:
 their runtime names, shift counts are masked to the operand width (spec
 6.3.j), scalars widen to vectors where OpenCL converts implicitly, and
 comparisons of mixed signedness get the casts that C compilers would
-otherwise warn about. Every method reads types from semantic analysis, which
-keys them by the *original* node, so types are looked up before children are
-replaced.
+otherwise warn about. Every method reads the facts semantic analysis wrote on
+the *original* node (typed_ast.py), so they are read before children are replaced.
 """
 from __future__ import annotations
 
@@ -18,12 +17,23 @@ from pycparser import c_ast
 from .. import types as ty
 from ..diagnostics import UnsupportedError
 from ..sema import Module
+from ..typed_ast import fact, make
 from . import cnodes as cn
+from .calls import CallLowering
+from .effects import UPDATE, runtime_call
 
 _BINARY_HELPERS = {"+": "add", "-": "sub", "*": "mul", "/": "div", "%": "rem", "&": "and",
                    "|": "or", "^": "xor", "<<": "shl", ">>": "shr", "==": "eq", "!=": "ne",
                    "<": "lt", ">": "gt", "<=": "le", ">=": "ge", "&&": "land", "||": "lor"}
 _COMPARISONS = ("==", "!=", "<", ">", "<=", ">=")
+
+
+def lower_expressions(module: Module) -> tuple[Module, list[tuple]]:
+    """The module with its expressions in C, and the runtime helper instantiations
+    they need (macro lines, sorted)."""
+    lowering = ExpressionLowering(module)
+    lowering.visit(module.ast)
+    return module, sorted(lowering.needs)
 
 
 class Transformer:
@@ -55,15 +65,16 @@ class Transformer:
         return node
 
 
-class ExpressionLowering(Transformer):
+class ExpressionLowering(CallLowering, Transformer):
     def __init__(self, module: Module):
         self.module = module
         self.needs: set[tuple] = set()
         self.func = None
 
     # ---- helpers -----------------------------------------------------------------
-    def type_of(self, node) -> ty.Type | None:
-        return self.module.types.get(id(node))
+    @staticmethod
+    def type_of(node) -> ty.Type | None:
+        return fact(node, "ty")
 
     def need(self, macro: str, *args) -> None:
         self.needs.add((macro,) + tuple(str(a) for a in args))
@@ -74,7 +85,7 @@ class ExpressionLowering(Transformer):
 
     def splat(self, expr, t: ty.Vector, coord=None):
         self.need("CL2C_VEC_SPLAT", t.elem.name, t.n)
-        return cn.call(f"cl2c_splat_{t.name}", expr, coord=coord)
+        return runtime_call(f"cl2c_splat_{t.name}", expr, coord=coord)
 
     def coerce(self, expr, src: ty.Type | None, dst: ty.Type | None, coord=None):
         """Make OpenCL's implicit scalar-to-vector conversion explicit."""
@@ -86,7 +97,7 @@ class ExpressionLowering(Transformer):
 
     def pure(self, node) -> bool:
         if isinstance(node, c_ast.FuncCall):
-            call = self.module.calls.get(id(node))
+            call = fact(node, "call")
             if call is None or call.kind in ("function", "printf"):
                 return False
             args = node.args.exprs if node.args else []
@@ -105,7 +116,7 @@ class ExpressionLowering(Transformer):
         return node
 
     def lower_Decl(self, node):
-        t = self.module.decl_types.get(id(node), (None, None))[0]
+        t = fact(node, "ty")
         if node.init is not None:
             if isinstance(node.init, c_ast.InitList):
                 node.init = self.init_list(node.init, t)
@@ -148,7 +159,7 @@ class ExpressionLowering(Transformer):
         """A struct or union definition keeps its layout attributes in C (the C
         compiler lays it out): written before the tag, where C accepts them."""
         node = self.children(node)
-        rec = self.module.records.get(id(node))
+        rec = fact(node, "record")
         if rec is None or not (rec.packed or rec.align_attr):
             return node
         attrs = ", ".join((["packed"] if rec.packed else []) +
@@ -186,7 +197,7 @@ class ExpressionLowering(Transformer):
             if name is None:
                 raise UnsupportedError(f"operator '{op}' on vectors is not supported yet")
             fn = self.vec_helper(name, f"CL2C_VEC_{name.upper()}", v)
-            return cn.call(fn, left, right, coord=node.coord)
+            return runtime_call(fn, left, right, coord=node.coord)
         if op in ("<<", ">>") and isinstance(t, ty.Scalar):
             right = self.shift_count(right, node.right, t)
             return c_ast.BinaryOp(op, left, right, node.coord)
@@ -221,19 +232,20 @@ class ExpressionLowering(Transformer):
         inner_t = self.type_of(node.expr)
         if isinstance(inner_t, ty.Vector) and op not in ("&", "*"):
             if op in ("++", "--", "p++", "p--"):
-                comps = self.module.components.get(id(node.expr))
+                comps = fact(node.expr, "components")
                 if comps is not None:
                     return self.swizzle_incdec(node, comps, inner_t)
                 self.need("CL2C_VEC_INCDEC", inner_t.elem.name, inner_t.n)
                 name = {"++": "preinc", "--": "predec", "p++": "postinc", "p--": "postdec"}[op]
-                return cn.call(f"cl2c_{name}_{inner_t.name}",
-                               cn.address_of(self.visit(node.expr)), coord=node.coord)
+                return runtime_call(f"cl2c_{name}_{inner_t.name}",
+                                    cn.address_of(self.visit(node.expr)), call=UPDATE,
+                                    coord=node.coord)
             expr = self.visit(node.expr)
             if op == "+":
                 return expr
             name = {"-": "neg", "~": "bnot", "!": "lnot"}[op]
-            return cn.call(self.vec_helper(name, f"CL2C_VEC_{name.upper()}", inner_t), expr,
-                           coord=node.coord)
+            fn = self.vec_helper(name, f"CL2C_VEC_{name.upper()}", inner_t)
+            return runtime_call(fn, expr, coord=node.coord)
         node.expr = self.visit(node.expr)
         return node
 
@@ -241,22 +253,20 @@ class ExpressionLowering(Transformer):
         """++/-- on a swizzle (v.xy++): the compound assignment v.xy += 1, whose value
         is the new one; a postfix form takes 1 back off it (exact: only integer types
         have ++, and their arithmetic wraps)."""
-        one = c_ast.Constant("int", "1", node.coord)
-        self.module.types[id(one)] = ty.INT
-        self.module.nodes.append(one)
+        one = make(c_ast.Constant, "int", "1", node.coord)
+        one.ty = ty.INT
         op = "+=" if "+" in node.op else "-="
-        update = c_ast.Assignment(op, node.expr, one, node.coord)
-        self.module.types[id(update)] = t
-        self.module.nodes.append(update)
+        update = make(c_ast.Assignment, op, node.expr, one, node.coord)
+        update.ty = t
         value = self.swizzle_assignment(update, comps, t, ty.INT)
         if not node.op.startswith("p"):
             return value
         undo = "sub" if op == "+=" else "add"
-        return cn.call(self.vec_helper(undo, f"CL2C_VEC_{undo.upper()}", t), value,
-                       self.splat(cn.const_int(1), t), coord=node.coord)
+        return runtime_call(self.vec_helper(undo, f"CL2C_VEC_{undo.upper()}", t), value,
+                            self.splat(cn.const_int(1), t), coord=node.coord)
 
     def lower_StructRef(self, node):
-        comps = self.module.components.get(id(node))
+        comps = fact(node, "components")
         if comps is None:
             node.name = self.visit(node.name)
             return node
@@ -269,8 +279,8 @@ class ExpressionLowering(Transformer):
             return cn.component(lowered, comps[0], node.coord)
         n = len(comps)
         self.need("CL2C_SWIZZLE", base_t.elem.name, base_t.n, n)
-        return cn.call(f"cl2c_swz{n}_{base_t.name}", lowered,
-                       *[cn.const_int(i) for i in comps], coord=node.coord)
+        return runtime_call(f"cl2c_swz{n}_{base_t.name}", lowered,
+                            *[cn.const_int(i) for i in comps], coord=node.coord)
 
     def vector_type_of(self, base) -> ty.Vector:
         t = self.type_of(base)
@@ -281,8 +291,8 @@ class ExpressionLowering(Transformer):
     def swizzle_base(self, node, comps):
         """Fold nested swizzles (v.xyz.zx) into one selection from the innermost vector."""
         base = node.name
-        while node.type == "." and id(base) in self.module.components:
-            inner = self.module.components[id(base)]
+        while node.type == "." and fact(base, "components") is not None:
+            inner = base.components
             comps = [inner[i] for i in comps]
             node = base
             base = base.name
@@ -292,7 +302,7 @@ class ExpressionLowering(Transformer):
         op = node.op
         target_t = self.type_of(node.lvalue)
         value_t = self.type_of(node.rvalue)
-        comps = self.module.components.get(id(node.lvalue))
+        comps = fact(node.lvalue, "components")
         if comps is not None and len(comps) > 1:
             return self.swizzle_assignment(node, comps, target_t, value_t)
         if isinstance(target_t, ty.Vector):
@@ -305,7 +315,7 @@ class ExpressionLowering(Transformer):
                                        "effects is not supported yet")
             name = _BINARY_HELPERS[op[:-1]]
             fn = self.vec_helper(name, f"CL2C_VEC_{name.upper()}", target_t)
-            return c_ast.Assignment("=", lv, cn.call(fn, self._relower(node.lvalue), rv),
+            return c_ast.Assignment("=", lv, runtime_call(fn, self._relower(node.lvalue), rv),
                                     node.coord)
         lv = self.visit(node.lvalue)
         rv = self.visit(node.rvalue)
@@ -316,18 +326,7 @@ class ExpressionLowering(Transformer):
     def _relower(self, node):
         # Lowering mutates nodes in place; to use an lvalue twice, lower a fresh
         # copy whose nodes carry the same types.
-        clone = copy.deepcopy(node)
-        self._copy_types(node, clone)
-        return self.visit(clone)
-
-    def _copy_types(self, old, new):
-        m = self.module
-        for table in (m.types, m.components, m.symbols, m.calls):
-            if id(old) in table:
-                table[id(new)] = table[id(old)]
-        m.nodes.append(new)
-        for (_, a), (_, b) in zip(old.children(), new.children()):
-            self._copy_types(a, b)
+        return self.visit(copy.deepcopy(node))
 
     def swizzle_assignment(self, node, comps, target_t, value_t):
         base, comps = self.swizzle_base(node.lvalue, comps)
@@ -339,7 +338,7 @@ class ExpressionLowering(Transformer):
         if node.op != "=":
             name = _BINARY_HELPERS[node.op[:-1]]
             fn = self.vec_helper(name, f"CL2C_VEC_{name.upper()}", target_t)
-            value = cn.call(fn, self._relower(node.lvalue), value)
+            value = runtime_call(fn, self._relower(node.lvalue), value)
         n = len(comps)
         self.need("CL2C_SWIZZLE_SET", base_t.elem.name, base_t.n, n)
         target = self._relower(base)
@@ -347,8 +346,9 @@ class ExpressionLowering(Transformer):
             ptr = target
         else:
             ptr = cn.address_of(target)
-        return cn.call(f"cl2c_swzset{n}_{base_t.name}", ptr,
-                       *[cn.const_int(i) for i in comps], value, coord=node.coord)
+        return runtime_call(f"cl2c_swzset{n}_{base_t.name}", ptr,
+                            *[cn.const_int(i) for i in comps], value, call=UPDATE,
+                            coord=node.coord)
 
     def lower_Cast(self, node):
         t = self.type_of(node)
@@ -399,125 +399,10 @@ class ExpressionLowering(Transformer):
         b = self.coerce(self.visit(node.iffalse), bt, t, node.coord)
         if isinstance(ct, ty.Vector):       # sema made t a vector of ct's width
             self.need("CL2C_VEC_TERNARY", t.elem.name, t.n, ct.elem.name)
-            return cn.call(f"cl2c_ternary_{t.name}_{ct.elem.name}", cond, a, b,
-                           coord=node.coord)
+            return runtime_call(f"cl2c_ternary_{t.name}_{ct.elem.name}", cond, a, b,
+                                coord=node.coord)
         return c_ast.TernaryOp(cond, a, b, node.coord)
 
-    def lower_FuncCall(self, node):
-        call = self.module.calls.get(id(node))
-        args = node.args.exprs if node.args else []
-        arg_types = [self.type_of(a) for a in args]
-        lowered = [self.visit(a) for a in args]
-        if call is None:
-            return node
-        if call.kind == "function":
-            callee = self.module.functions.get(call.name)
-            params = callee.type.params if callee else ()
-            lowered = [self.coerce(a, at, pt, node.coord)
-                       for a, at, pt in zip(lowered, arg_types, params)]
-            return cn.call(call.name, *lowered, coord=node.coord)
-        if call.kind == "builtin":
-            return self.builtin(node, call, lowered, arg_types)
-        if call.kind in ("convert", "as"):
-            return self.conversion(node, call, lowered[0], arg_types[0])
-        if call.kind == "vload":
-            t = call.generic
-            self.need("CL2C_VLOADSTORE", t.elem.name, t.n)
-            return cn.call(f"cl2c_vload{t.n}_{t.elem.name}", *lowered, coord=node.coord)
-        if call.kind == "vstore":
-            t = call.generic
-            self.need("CL2C_VLOADSTORE", t.elem.name, t.n)
-            return cn.call(f"cl2c_vstore{t.n}_{t.elem.name}", *lowered, coord=node.coord)
-        if call.kind == "vec_step":
-            return cn.const_int(call.value, node.coord)
-        if call.kind in ("vload_half", "vstore_half"):
-            return cn.call(self.half_load_store(call), *lowered, coord=node.coord)
-        if call.kind == "printf":
-            return self.printf(node, call, lowered, arg_types)
-        raise UnsupportedError(f"{call.name}() is not supported yet")
-
-    def printf(self, node, call, args, arg_types):
-        """cl2c_printf(format, ...) (printf.h), each argument converted to the C type
-        the runtime reads for its conversion (sema checked they suit): integers to
-        int, uint, long or ulong, floats to double, and strings, pointers and
-        vectors to a const void * (a vector through a compound literal holding it).
-        Arguments beyond the format's conversions are evaluated and passed unread."""
-        out = [args[0]]
-        for c, a, at in zip(call.conversions, args[1:], arg_types[1:]):
-            want = c.argument_type()
-            if c.vector:
-                held = c_ast.CompoundLiteral(cn.typename(ty.Array(at, 1), node.coord),
-                                             c_ast.InitList([a], node.coord), node.coord)
-                a = cn.cast(_CONST_VOID_P, held, node.coord)
-            else:    # the exact type read, whatever C calls the argument's type
-                a = cn.cast(want or _CONST_VOID_P, a, node.coord)
-            out.append(a)
-        out += args[1 + len(call.conversions):]
-        return cn.call("cl2c_printf", *out, coord=node.coord)
-
-    def half_load_store(self, call) -> str:
-        """The runtime function of a vload_half/vstore_half call (vloadstore.h), named
-        after the call (cl2c_vstorea_half3_rtz_double), instantiated here."""
-        t = call.generic
-        n = ty.width(t)
-        aligned = call.name.startswith(("vloada", "vstorea"))
-        stride = 4 if aligned and n == 3 else n
-        if call.kind == "vload_half":
-            name = f"cl2c_{call.name}"
-            if n == 1:
-                self.need("CL2C_VLOAD_HALF1", name)
-            else:
-                self.need("CL2C_VLOAD_HALFN", name, n, stride)
-            return name
-        elem = ty.scalar_of(t).name
-        name = f"cl2c_{call.name}_{elem}"
-        mode = _ROUNDING_MODES.get(call.name[-4:], 0)
-        if n == 1:
-            self.need("CL2C_VSTORE_HALF1", name, elem, mode)
-        else:
-            self.need("CL2C_VSTORE_HALFN", name, elem, n, stride, mode)
-        return name
-
-    def builtin(self, node, call, args, arg_types):
-        row, t = call.row, call.generic
-        if row.macro and t is not None:
-            self.need(row.macro, *row.macro_args(t, call.width))
-        if row.workitem:
-            name = row.runtime_name(t if row.family != "-" else None)
-            return cn.call(name, cn.ident("CL2C_WI"), *args, coord=node.coord)
-        if isinstance(t, ty.Vector):
-            # scalars widen: S parameters of broadcast rows, and scalars passed for T
-            args = [self.coerce(a, at, t, node.coord)
-                    if pat == "T" or (pat == "S" and row.broadcast) else a
-                    for a, at, pat in zip(args, arg_types, row.params)]
-        generic_name = not row.c_name or "{T}" in row.c_name   # prefetch: one function
-        if isinstance(t, ty.Vector) and generic_name and not row.macro:
-            macro = _vector_macro(row)
-            if macro is None:
-                raise UnsupportedError(f"{row.name}() on vectors is not supported yet")
-            name, extra = macro
-            self.need(name, *extra(row), t.elem.name, t.n) if extra else \
-                self.need(name, t.elem.name, t.n)
-        return cn.call(row.runtime_name(t, call.width), *args, coord=node.coord)
-
-    def conversion(self, node, call, arg, src):
-        dst = call.generic
-        if call.kind == "as":
-            self.need("CL2C_AS", cn.c_type_name(dst), cn.c_type_name(src), dst.name, src.name)
-            return cn.call(f"cl2c_as_{dst.name}_{src.name}", arg, coord=node.coord)
-        suffix = call.name[len("convert_") + len(dst.name):]       # "", "_sat", "_sat_rte", ...
-        d, s = ty.scalar_of(dst), _SIZE_TYPES.get(ty.scalar_of(src), ty.scalar_of(src))
-        if isinstance(src, ty.Vector):
-            src = ty.Vector(s, src.n)
-        if suffix == "" and not isinstance(dst, ty.Vector) and not (d.is_integer and s.is_float):
-            return cn.cast(dst, arg, node.coord)       # C's cast is the spec's default
-        scalar = f"cl2c_convert_{d.name}{suffix}_{s.name}"
-        self.need(*_conversion_macro(scalar, d, s, suffix))
-        if not isinstance(dst, ty.Vector):
-            return cn.call(scalar, arg, coord=node.coord)
-        vector = f"cl2c_convert_{dst.name}{suffix}_{src.name}"
-        self.need("CL2C_CVT_VEC", vector, scalar, d.name, s.name, dst.n)
-        return cn.call(vector, arg, coord=node.coord)
 
     def lower_ID(self, node):
         return node
@@ -539,63 +424,3 @@ def mark_fallthrough(switch: c_ast.Switch) -> None:
             stmts.append(c_ast.ID("CL2C_FALLTHROUGH", stmts[-1].coord))
 
 
-_CONST_VOID_P = ty.Pointer(ty.VOID, const=True)
-
-_ROUNDING_FUNCTIONS = {"_rte": "rint", "_rtz": "trunc", "_rtp": "ceil", "_rtn": "floor"}
-_ROUNDING_MODES = {"_rte": 0, "_rtz": 1, "_rtp": 2, "_rtn": 3}
-
-
-# The size types convert as the integer types they are (enums as int).
-_SIZE_TYPES = {ty.SIZE_T: ty.ULONG, ty.UINTPTR_T: ty.ULONG, ty.PTRDIFF_T: ty.LONG,
-               ty.INTPTR_T: ty.LONG}
-
-
-def _conversion_macro(name: str, d: ty.Scalar, s: ty.Scalar, suffix: str) -> tuple:
-    """The runtime macro line that defines scalar conversion ``name`` (convert.h)."""
-    sat = "_sat" in suffix
-    mode = suffix.replace("_sat", "") or None
-    if d.is_float and mode in (None, "_rte"):
-        return ("CL2C_CVT_CAST", name, d.name, s.name)     # C rounds to nearest even
-    if d.is_float:
-        return ("CL2C_CVT_2F", name, d.name, s.name, _ROUNDING_MODES.get(mode, 0))
-    if s.is_float:
-        fn = _ROUNDING_FUNCTIONS.get(mode, "trunc") + ("" if s.name == "double" else "f")
-        return ("CL2C_CVT_F2I", name, d.name, s.name, fn, int(sat))
-    if sat:
-        return ("CL2C_CVT_I2I_SAT", name, d.name, s.name)
-    return ("CL2C_CVT_CAST", name, d.name, s.name)
-
-
-def _vector_macro(row):
-    """The runtime macro that instantiates ``row`` for a vector type."""
-    p, r = row.params, row.ret
-    if row.name in ("any", "all"):
-        return "CL2C_VEC_ANY_ALL", None
-    if row.name == "select":
-        return "CL2C_VEC_SELECT", None
-    if row.family == "Fg":
-        return "CL2C_GEOMETRIC", None
-    if row.family == "Fc":
-        return "CL2C_CROSS", None
-    if row.name == "ldexp" and p == ("T", "int"):
-        return "CL2C_VEC_LDEXPI", None
-    shapes = {("T",): "1", ("T", "T"): "2", ("T", "T", "T"): "3", ("T", "S"): "2",
-              ("S", "T"): "2", ("T", "S", "S"): "3", ("S", "S", "T"): "3", ("T", "T", "S"): "3"}
-    arity = shapes.get(p)
-    if r == "K" and arity:
-        return f"CL2C_VEC_REL{arity}", lambda row: (row.name,)
-    if r == "D" and p == ("T", "U"):
-        return "CL2C_VEC_MAPD2", lambda row: (row.name,)
-    if r == "U" and arity in ("1", "2"):
-        return f"CL2C_VEC_MAPU{arity}", lambda row: (row.name,)
-    if r == "I" and p == ("T",):
-        return "CL2C_VEC_MAPI1", lambda row: (row.name,)
-    if p == ("T", "I"):
-        return "CL2C_VEC_MAP2I", lambda row: (row.name,)
-    pointer_output = {("T", "T*"): "CL2C_VEC_MAPP", ("T", "I*"): "CL2C_VEC_MAPPI",
-                      ("T", "T", "I*"): "CL2C_VEC_MAP2PI"}   # fract, frexp, remquo, ...
-    if p in pointer_output:
-        return pointer_output[p], lambda row: (row.name,)
-    if r == "T" and arity:
-        return f"CL2C_VEC_MAP{arity}", lambda row: (row.name,)
-    return None

@@ -12,6 +12,7 @@ from __future__ import annotations
 from pycparser import c_ast
 
 from ..sema import FunctionInfo, Module
+from ..typed_ast import fact
 from . import cnodes as cn
 from .expressions import Transformer
 
@@ -25,7 +26,9 @@ def context_param() -> c_ast.Decl:
         None, [], None, c_ast.IdentifierType(["CL2C_WI_PARAMS"])), None, None)
 
 
-def thread_context(module: Module) -> None:
+def thread_context(module: Module) -> Module:
+    """The module with the context parameter on kernels and on the helpers that use
+    work-item builtins, and passed in their calls."""
     for f in module.functions.values():
         params = _params(f)
         if f.is_kernel or f.workitem:
@@ -37,6 +40,7 @@ def thread_context(module: Module) -> None:
             info = module.functions.get(node.name)
             if info is not None and (info.workitem or info.is_kernel):
                 node.type.args.params.insert(0, context_param())
+    return module
 
 
 def _params(f: FunctionInfo) -> list:
@@ -71,19 +75,20 @@ def _add_context_to_calls(f: FunctionInfo, module: Module) -> None:
     Calls().visit(f.node.body)
 
 
-def mark_unused_params(module: Module) -> None:
+def mark_unused_params(module: Module) -> Module:
     """Parameters a function never reads get CL2C_UNUSED (no -Wunused-parameter)."""
     for f in module.functions.values():
         for p in _params(f):
             if isinstance(p, c_ast.Decl) and p.name and p.name != WI and \
                     p.name not in f.used_params:
                 p.funcspec = list(p.funcspec or []) + ["CL2C_UNUSED"]
+    return module
 
 
-def hoist_kernel_locals(module: Module) -> dict:
+def hoist_kernel_locals(module: Module) -> tuple[Module, dict]:
     """Move kernel-scope ``__local`` declarations into a per-group struct.
 
-    Returns {kernel name: [Decl]} of the moved declarations.
+    Returns the module and {kernel name: [Decl]} of the moved declarations.
     """
     moved = {}
     for f in module.kernels:
@@ -92,8 +97,7 @@ def hoist_kernel_locals(module: Module) -> dict:
         names = set()
         keep = []
         for item in body.block_items or []:
-            if isinstance(item, c_ast.Decl) and module.decl_types.get(id(item), (None, ""))[1] \
-                    == "local":
+            if isinstance(item, c_ast.Decl) and fact(item, "space") == "local":
                 decls.append(item)
                 names.add(item.name)
             else:
@@ -104,7 +108,7 @@ def hoist_kernel_locals(module: Module) -> dict:
         moved[f.name] = decls
         _redirect(body, names)
         _params(f).insert(0, _locals_param(f.name))
-    return moved
+    return module, moved
 
 
 def _locals_param(kernel: str) -> c_ast.Decl:

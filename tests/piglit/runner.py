@@ -21,7 +21,7 @@ Where piglit's expected values are wrong (and pass on piglit only by its lenienc
 sub-tests are judged against the spec.
 
 The device model is PoCL's on the same machine: OpenCL C 1.2, the extensions
-``cl2c.preprocess.EXTENSIONS`` lists, no images, work-groups of up to 4096 items.
+the host's ``cl2c.target.Target`` offers, no images, work-groups of up to 4096 items.
 
 Run from the command line for a report::
 
@@ -518,13 +518,14 @@ def load(path: Path) -> tuple[Config, str, str]:
 
 def requirements(cfg: Config) -> str | None:
     """Why this device may not run the file, or None."""
-    from cl2c.preprocess import EXTENSIONS
+    from cl2c.target import Target
+    extensions = Target.host().extensions    # Program.build's target
     if cfg.clc_version_min > DEVICE_CLC_VERSION:
         return (f"needs OpenCL C {cfg.clc_version_min / 10:.1f} (clc_version_min); the "
                 f"device, like PoCL's, offers OpenCL C {DEVICE_CLC_VERSION / 10:.1f}")
     if cfg.need_image_support:
         return "needs image support; cl2c has no images"
-    missing = [e for e in cfg.require_device_extensions if e not in EXTENSIONS]
+    missing = [e for e in cfg.require_device_extensions if e not in extensions]
     if missing:
         return f"needs {' '.join(missing)}, which cl2c does not offer"
     if cfg.require_platform_extensions:

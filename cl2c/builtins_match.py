@@ -1,0 +1,101 @@
+"""Matching a call against the builtin table (builtins.py): which row the argument
+types fit, the generic type T they decide, and the types a row's patterns stand for."""
+from __future__ import annotations
+
+from . import builtins as bi
+from . import types as ty
+
+# The integer type of a size in bytes and a signedness.
+_INTEGER_OF = {(t.size, t.signed): t for t in (ty.CHAR, ty.UCHAR, ty.SHORT, ty.USHORT, ty.INT,
+                                               ty.UINT, ty.LONG, ty.ULONG)}
+
+
+def match(row: bi.Builtin, args: list[ty.Type]):
+    """(result type, generic type, second width n or None) if ``args`` fit ``row``,
+    else None."""
+    if len(args) != len(row.params):
+        return None
+    family = bi.FAMILIES[row.family]
+    generic = None
+    for pat, at in zip(row.params, args):
+        if pat == "T" and at in family:
+            generic = at
+            break
+        if pat.endswith("T*") and isinstance(at, ty.Pointer) and at.pointee in family:
+            generic = at.pointee        # atomic_inc(p): T from what p points to
+            break
+    if generic is None and family:
+        # Integer literals and mixed scalars: take the widest arithmetic type offered.
+        scalars = [at for pat, at in zip(row.params, args) if pat in ("T", "S")]
+        if not scalars:
+            return None
+        common = scalars[0]
+        for s in scalars[1:]:
+            if not (common.is_scalar and s.is_scalar):
+                return None
+            common = ty.arithmetic_result(common, s)
+        if common not in family:
+            return None
+        generic = common
+    # The second width, from the first argument of a "Tn" or "Un" pattern.
+    n = next((ty.width(at) for pat, at in zip(row.params, args)
+              if bi.free_width_base(pat)), None)
+    if n is not None and n not in bi.family_widths(row.family):
+        return None
+    for pat, at in zip(row.params, args):
+        if not fits(pat, at, generic, n):
+            return None
+    return pattern_type(row.ret, generic, n), generic, n
+
+def fits(pat, at, generic, n=None) -> bool:
+    if pat == "T":
+        # A scalar argument converts to T's element type and, for a vector T,
+        # widens (spec 6.2.1): mad(float2, float, float).
+        return at == generic or (at.is_scalar and not at.is_void and generic is not None
+                                 and (generic.is_scalar or at.is_arithmetic))
+    if pat == "S":
+        return at.is_scalar and not at.is_void
+    if pat.endswith("*"):
+        if not isinstance(at, ty.Pointer):
+            return False
+        # "[const] [space|space...] X*": a pointer pattern that names address
+        # spaces accepts only those, and a const pointee only if it says const.
+        *quals, base = pat[:-1].split()
+        spaces = [q for q in quals if q != "const"]
+        if spaces and (at.space not in spaces[0].split("|") or
+                       (at.const and "const" not in quals)):
+            return False
+        return at.pointee == pattern_type(base, generic)
+    want = pattern_type(pat, generic, n)
+    if want is None:
+        return False
+    if isinstance(want, ty.Opaque):
+        # event_t: another event_t, or an integer (0 is the "no event" value)
+        return at == want or (at.is_scalar and at.is_integer)
+    if want.is_vector:
+        return at == want
+    return at.is_scalar and not at.is_void
+
+def pattern_type(pat, generic, free_width=None):
+    if pat == "T":
+        return generic
+    base = bi.free_width_base(pat)
+    if base is not None:        # "Tn", "Un": the base pattern's element, width n
+        if free_width is None:
+            return None
+        return ty.Vector(ty.scalar_of(pattern_type(base, generic)), free_width)
+    n = ty.width(generic) if generic is not None else 1
+    elem = ty.scalar_of(generic) if generic is not None else None
+    if pat in ("S", "R"):
+        return elem
+    if pat == "U":
+        return ty.vector_of(_INTEGER_OF[elem.size, False], n)
+    if pat == "D":
+        return ty.vector_of(_INTEGER_OF[2 * elem.size, elem.signed], n)
+    if pat == "I":
+        return ty.vector_of(ty.INT, n)
+    if pat == "K":
+        if n == 1:
+            return ty.INT
+        return ty.Vector(_INTEGER_OF[elem.size, True], n)
+    return ty.named_type(pat)

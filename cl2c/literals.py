@@ -1,0 +1,53 @@
+"""Literals decoded by C's rules (C11 6.4.4, 6.4.5), never by Python's ``eval``."""
+from __future__ import annotations
+
+import re
+
+_SIMPLE_ESCAPES = {"'": 0x27, '"': 0x22, "?": 0x3F, "\\": 0x5C, "a": 0x07, "b": 0x08,
+                   "f": 0x0C, "n": 0x0A, "r": 0x0D, "t": 0x09, "v": 0x0B}
+_ESCAPE = re.compile(r"\\(?:([0-7]{1,3})|x([0-9a-fA-F]+)|(.))", re.S)
+INT_SUFFIX = re.compile(r"[uUlL]*$")
+
+
+def integer_value(text: str) -> int:
+    """The value of an integer constant: decimal, 0x hex, 0b binary or 0 octal, with
+    any u/l suffix."""
+    digits = text[:len(text) - len(INT_SUFFIX.search(text).group())]
+    if len(digits) > 1 and digits[0] == "0" and digits[1] not in "xXbB":
+        return int(digits, 8)
+    return int(digits, 0)
+
+
+def _units(body: str) -> list[int]:
+    """The code units of a character or string literal's body (between the quotes)."""
+    out, pos = [], 0
+    for m in _ESCAPE.finditer(body):
+        out += [ord(c) for c in body[pos:m.start()]]
+        octal, hexa, simple = m.groups()
+        if octal is not None:
+            out.append(int(octal, 8))
+        elif hexa is not None:
+            out.append(int(hexa, 16))
+        else:
+            out.append(_SIMPLE_ESCAPES.get(simple, ord(simple)))
+        pos = m.end()
+    out += [ord(c) for c in body[pos:]]
+    return out
+
+
+def char_value(text: str) -> int:
+    """The int value of a character constant such as ``'a'`` or ``'\\n'``: its one char
+    (signed, as OpenCL's char is). A constant of several chars has GCC's value."""
+    value = 0
+    for unit in _units(text[1:-1]):
+        value = (value << 8) | (unit & 0xFF)
+    if len(_units(text[1:-1])) == 1 and value >= 0x80:
+        value -= 0x100
+    return value
+
+
+def string_length(text: str) -> int:
+    """The chars in a string literal (without its terminating zero); adjacent literals
+    (``"ab" "cd"``) count as one."""
+    parts = re.findall(r'"((?:[^"\\]|\\.)*)"', text, re.S)
+    return sum(len(_units(p)) for p in parts)

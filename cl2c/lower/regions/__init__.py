@@ -1,0 +1,128 @@
+"""Lowering pass: the "regions" work-group schedule (loop fission at barriers).
+
+A kernel with barriers becomes a *work-group function*: code that runs once per
+group, in which the statements between barriers ("regions") become loops over
+the work-items of the group. What runs once and what runs per work-item:
+
+- Values the same for every work-item of the group (*uniform*: kernel
+  arguments, group ids and sizes, loop counters of loops whose bounds are
+  uniform) stay scalars and their statements run once per group.
+- Loops and ``if`` statements with uniform headers that contain a barrier run
+  at group level; the work-item loops go inside them. Uniform loops without
+  barriers can be hoisted the same way, which is how a dot-product loop in a
+  kernel becomes a vectorisable loop over work-items inside it.
+- Private variables used on both sides of a cut live in per-work-item arrays,
+  unless they are cheap to recompute from the local id (``int lid =
+  get_local_id(0)``), in which case each region recomputes them.
+- A guard of the form ``if (get_local_id(0) < s)`` around a whole region
+  becomes the bounds of its work-item loop, so the loop has no control flow.
+
+Kernels this cannot express (a barrier under a condition that is not provably
+uniform, a ``break`` out of a hoisted loop from inside a region, ...) raise
+``NeedFibers`` with the reason, and the schedule falls back to fibers.
+
+The pass works on the lowered C AST: names are already the C names, and
+work-item builtins are calls ``cl2c_get_local_id(CL2C_WI, d)``; what a call does comes
+from the facts on its node (effects.py), never from its name.
+
+``make_group_function`` runs the parts in order:
+
+- ``inlining``: helpers that reach a barrier inlined, locals renamed apart;
+- ``prepare``: written parameters made locals, array sizes, ``sizeof`` by type;
+- ``grid_stride``: grid-stride loops interchanged (when loops are hoisted);
+- ``uniformity``: which variables and expressions are uniform (``Analysis``);
+- ``plan``: the group-level structure (``Builder``: regions, ``Once``, group-level
+  ifs and loops, collectives);
+- ``privates``: which privates cross a cut, recomputed or stored per work-item;
+- ``writer`` (with ``bounds``): the work-group function's code.
+
+``syntax`` holds the AST helpers they share; ``errors`` the ``NeedFibers`` exception.
+"""
+from __future__ import annotations
+
+from pycparser import c_ast
+
+from .errors import NeedFibers
+from .grid_stride import interchange_grid_stride_loops
+from .inlining import inline_sync_calls, rename_locals
+from .plan import Builder, GroupLoop, all_items
+from .prepare import complete_array_bounds, privatize_written_params, sizeof_by_type
+from .privates import Privates
+from .syntax import statements
+from .uniformity import Analysis
+from .writer import Writer
+
+
+def make_group_function(func: c_ast.FuncDef, params: dict, helpers: dict,
+                        reqd: tuple | None, simd: bool, hoist_loops: bool) -> str:
+    """Rewrite kernel ``func`` in place into its work-group function.
+
+    params: {name: Decl} of the kernel's by-value parameters.
+    helpers: {name: FuncDef} of the lowered helper functions (for inlining).
+    Returns a short description of what was done (for the emitted comment).
+    Raises NeedFibers when the kernel cannot be expressed this way.
+    """
+    body = func.body
+    inline_sync_calls(body, helpers)
+    params = privatize_written_params(func, params)
+    taken = {p.name for p in func.decl.type.args.params if getattr(p, "name", None)}
+    rename_locals(body, taken | set(helpers))
+    complete_array_bounds(body)
+    sizeof_by_type(body)
+    strided = interchange_grid_stride_loops(body) if hoist_loops else 0
+    an = Analysis(body, set(params), hoist_loops)
+    builder = Builder(an)
+    items = builder.build(statements(body))
+    priv = Privates(an, items)
+    writer = Writer(an, priv, builder, params, reqd, simd)
+    func.body = c_ast.Compound(writer.prologue() + writer.items(items, top=True), body.coord)
+    params = func.decl.type.args.params
+    params[0] = c_ast.Decl(None, [], [], [], [], c_ast.TypeDecl(
+        None, [], None, c_ast.IdentifierType(["CL2C_GROUP_PARAMS"])), None, None)
+    regions = len(priv.regions)
+    parts = [f"{regions} region{'s' if regions != 1 else ''}"]
+    if priv.promoted:
+        parts.append("per-work-item arrays: " + ", ".join(d.name for d in priv.promoted))
+    if priv.remat:
+        parts.append("recomputed: " + ", ".join(sorted(priv.remat)))
+    if writer.bounded:
+        parts.append(f"{writer.bounded} guard{'s' if writer.bounded != 1 else ''} as "
+                     f"loop bounds")
+    loops = sum(1 for it in all_items(items) if isinstance(it, GroupLoop))
+    if loops:
+        parts.append(f"{loops} uniform loop{'s' if loops != 1 else ''} around the "
+                     f"work-item loops")
+    if strided:
+        parts.append(f"{strided} grid-stride loop{'s' if strided != 1 else ''} interchanged")
+    big = [d.name for d in priv.promoted if not isinstance(d.type, c_ast.TypeDecl)]
+    wide = [d.name for d in priv.promoted if _is_vector_or_record(d.type)]
+    return GroupFunction("; ".join(parts), loops, writer.bounded, big, writer.done, wide)
+
+
+def _is_vector_or_record(t) -> bool:
+    """A TypeDecl of a cl2c vector (``cl2c_float4``, as spelled by then) or a struct."""
+    if not isinstance(t, c_ast.TypeDecl):
+        return False
+    if isinstance(t.type, (c_ast.Struct, c_ast.Union)):
+        return True
+    names = getattr(t.type, "names", None) or []
+    return bool(names) and names[-1].startswith("cl2c_") and names[-1][-1].isdigit()
+
+
+class GroupFunction:
+    """What make_group_function did, for the schedule choice and the comment."""
+
+    def __init__(self, description, loops, bounded, array_privates, done_flags,
+                 vector_privates=()):
+        self.description = description
+        self.loops = loops                    # uniform loops hoisted over the regions
+        self.bounded = bounded                # guards turned into loop bounds
+        self.array_privates = array_privates  # private arrays now stored per work-item
+        self.done_flags = done_flags          # work-items that return early are tracked
+        self.vector_privates = vector_privates  # vector or struct privates stored per item
+
+    def __str__(self):
+        return self.description
+
+
+__all__ = ["make_group_function", "NeedFibers"]

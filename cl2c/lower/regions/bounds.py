@@ -1,0 +1,241 @@
+"""The bounds of a region's work-item loop in the regions schedule: a guard of the
+whole region of the form ``if (get_global_id(0) < n)`` becomes the loop's bounds, and
+ids affine in the local id 0 are computed once before the loop."""
+from __future__ import annotations
+
+import copy
+
+from pycparser import c_ast
+
+from ... import types as ty
+from ...typed_ast import fact
+from .. import cnodes as cn
+from ..effects import builtin_name, work_item_function
+from .privates import Privates
+from .syntax import INDEX, replace_child, set_name, statements, typename, walk
+from .uniformity import Analysis
+
+
+class LoopBounds:
+    """Guards as loop bounds, for the regions of one kernel."""
+
+    def __init__(self, an: Analysis, priv: Privates, params: dict, done: bool):
+        self.an, self.priv = an, priv
+        self.params = params
+        self.done = done            # work-items that return early are tracked
+        self.bounded = 0            # guards turned into loop bounds
+        self.outer_guard = None     # the guard's terms that do not depend on the local id 0
+        self._lead = []
+
+    def affine_ids(self, stmts) -> list:
+        """``int x = get_global_id(0)`` at the head of a region becomes ``int x =
+        x__base + cl2c_l0``, x__base computed once before the loop: a signed sum
+        the compiler may assume does not wrap, unlike a truncated size_t."""
+        bases = []
+        for i, d in enumerate(stmts):
+            if not isinstance(d, c_ast.Decl):
+                break
+            if d.init is None or not _is_signed_int_decl(d) or d.name in self.priv.assigned:
+                continue
+            base = self._affine(d.init, [])
+            if base is None:
+                continue
+            name = f"{d.name}__base"
+            decl = copy.deepcopy(d)
+            set_name(decl, name)
+            decl.type.quals = ["const"]
+            decl.funcspec = ["CL2C_UNUSED"]
+            decl.init = c_ast.Cast(typename(d.type), base)
+            bases.append(decl)
+            d = stmts[i] = copy.deepcopy(d)     # the original also defines recomputations
+            d.init = c_ast.BinaryOp("+", cn.ident(name), cn.ident("cl2c_l0"))
+        return bases
+
+    def of_region(self, stmts):
+        """(lo, hi, statements): a whole-region guard affine in the local id 0
+        becomes the bounds of the work-item loop; (None, None, stmts) if none."""
+        self.outer_guard = None
+        lead = [s for s in stmts if isinstance(s, c_ast.Decl)]
+        rest = stmts[len(lead):]
+        if len(rest) != 1 or not isinstance(rest[0], c_ast.If) or rest[0].iffalse is not None \
+                or self.done or any(isinstance(s, c_ast.Decl) for s in rest):
+            return None, None, stmts
+        guard = rest[0]
+        self._lead = lead
+        los, his, outer = [], [], []
+        for t in _conjuncts(guard.cond):
+            b = self._affine_bound(t, lead)
+            if b is not None:
+                for kind, value in b:
+                    (los if kind == "lo" else his).append(value)
+            elif self._l0_invariant(t):
+                outer.append(t)
+            else:
+                return None, None, stmts
+        if not los and not his and not outer:
+            return None, None, stmts
+        self.bounded += 1
+        self.outer_guard = _conjunction([self._inline_remat(t) for t in outer])
+        lo_expr = cn.const_int(0)
+        for e in los:
+            lo_expr = cn.call("cl2c_bound_lo", lo_expr, e, cn.ident("cl2c_ls0"))
+        hi_expr = cn.ident("cl2c_ls0")
+        for e in his:
+            hi_expr = cn.call("cl2c_bound_hi", hi_expr, e)
+        return lo_expr, hi_expr, lead + statements(guard.iftrue)
+
+    def _l0_invariant(self, e) -> bool:
+        """Does ``e`` not depend on the local id 0 (so it can guard the whole
+        loop over it)? Uniform values and ids of dimensions 1 and 2."""
+        for n in walk(e):
+            if isinstance(n, c_ast.ID) and n.name in ("cl2c_l0", INDEX, "CL2C_WI") and \
+                    not isinstance(e, c_ast.FuncCall):
+                if n.name != "CL2C_WI":
+                    return False
+            if isinstance(n, c_ast.ID) and self._value_of(n.name, self._lead) is not None:
+                if not self._l0_invariant(self._value_of(n.name, self._lead)):
+                    return False
+            elif isinstance(n, c_ast.ID) and (n.name in self.an.decls and
+                                              n.name not in self.an.uniform):
+                return False
+            elif builtin_name(n) in ("get_local_id", "get_global_id"):
+                d = n.args.exprs[1]
+                if not (isinstance(d, c_ast.Constant) and d.value.rstrip("uU") in ("1", "2")):
+                    return False
+            elif isinstance(n, c_ast.FuncCall) and work_item_function(n) != "group":
+                return False
+            elif isinstance(n, (c_ast.Assignment, c_ast.ArrayRef)) or \
+                    (isinstance(n, c_ast.UnaryOp) and n.op in ("*", "&", "++", "--", "p++",
+                                                               "p--")):
+                return False
+        return True
+
+    def _value_of(self, name, lead):
+        """The expression a never-assigned variable holds: recomputed ones, and
+        those declared with a value at the head of the region."""
+        if name in self.priv.remat:
+            return self.priv.remat_value(name)
+        if name in self.priv.assigned:
+            return None
+        for d in lead:
+            if isinstance(d, c_ast.Decl) and d.name == name and d.init is not None and \
+                    _is_int_decl(d) and name not in self.an.addressed:
+                return d.init
+        return None
+
+    def _inline_remat(self, e):
+        """``e`` with recomputed variables replaced by their definitions."""
+        e = copy.deepcopy(e)
+        if isinstance(e, c_ast.ID) and self._value_of(e.name, self._lead) is not None:
+            d = self.priv.remat.get(e.name) or next(
+                x for x in self._lead if isinstance(x, c_ast.Decl) and x.name == e.name)
+            return c_ast.Cast(typename(d.type),
+                              self._inline_remat(self._value_of(e.name, self._lead)))
+        for name, child in list(e.children()):
+            replace_child(e, name, self._inline_remat(child))
+        return e
+
+    def _affine_bound(self, t, lead):
+        """For ``X op U`` with X = l0 + B: [("lo"|"hi", U - B [+ 1])] as ptrdiff_t."""
+        if not isinstance(t, c_ast.BinaryOp) or t.op not in ("<", "<=", ">", ">=", "=="):
+            return None
+        op, x, u = t.op, t.left, t.right
+        base = self._affine(x, lead)
+        if base is None:
+            base = self._affine(u, lead)
+            if base is None:
+                return None
+            x, u = u, x
+            op = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "=="}[op]
+        if not self._integer_uniform(u):
+            return None
+        diff = c_ast.BinaryOp("-", c_ast.Cast(_ptrdiff(), copy.deepcopy(u)),
+                              c_ast.Cast(_ptrdiff(), base))
+        one = cn.const_int(1)
+        plus_one = c_ast.BinaryOp("+", copy.deepcopy(diff), one)
+        if op == "<":
+            return [("hi", diff)]
+        if op == "<=":
+            return [("hi", plus_one)]
+        if op == ">":
+            return [("lo", plus_one)]
+        if op == "==":
+            return [("lo", diff), ("hi", plus_one)]
+        return [("lo", diff)]
+
+    def _affine(self, x, lead):
+        """B (an expression valid at group level) if ``x`` == cl2c_l0 + B."""
+        while isinstance(x, c_ast.Cast):
+            if not _is_int_typename(x.to_type):
+                return None
+            x = x.expr
+        if isinstance(x, c_ast.ID) and self._value_of(x.name, lead) is not None:
+            return self._affine(self._value_of(x.name, lead), lead)
+        if isinstance(x, c_ast.BinaryOp) and x.op == "+":
+            for a, b in ((x.left, x.right), (x.right, x.left)):
+                base = self._affine(a, lead)
+                if base is not None and self._integer_uniform(b):
+                    return c_ast.BinaryOp("+", copy.deepcopy(b), base)
+        if builtin_name(x) in ("get_local_id", "get_global_id"):
+            args = x.args.exprs
+            if len(args) == 2 and isinstance(args[1], c_ast.Constant) and \
+                    args[1].value in ("0", "0u", "0U"):
+                return copy.deepcopy(x)     # evaluated at group level, where cl2c_l0 == 0
+        return None
+
+    def _integer_uniform(self, u) -> bool:
+        if not self.an.is_uniform(u):
+            return False
+        for n in walk(u):
+            if isinstance(n, c_ast.ID):
+                d = self.an.decls.get(n.name) or self.params.get(n.name)
+                if d is not None and not _is_int_decl(d):
+                    return False
+            if isinstance(n, c_ast.Constant) and n.type not in ("int", "unsigned int",
+                                                                "long int", "unsigned long int",
+                                                                "long long int", "char"):
+                return False
+            if isinstance(n, c_ast.FuncCall) and work_item_function(n) != "group":
+                return False
+            if isinstance(n, c_ast.Cast) and not _is_int_typename(n.to_type):
+                return False
+            if isinstance(n, c_ast.BinaryOp) and n.op not in ("+", "-", "*"):
+                return False
+        return True
+
+
+def _conjunction(terms):
+    if not terms:
+        return None
+    out = terms[0]
+    for t in terms[1:]:
+        out = c_ast.BinaryOp("&&", out, t)
+    return out
+
+
+def _conjuncts(e):
+    if isinstance(e, c_ast.BinaryOp) and e.op == "&&":
+        return _conjuncts(e.left) + _conjuncts(e.right)
+    return [e]
+
+
+def _ptrdiff():
+    return cn.typename(ty.PTRDIFF_T)
+
+
+def _is_int_typename(t) -> bool:
+    return _is_integer(fact(t, "ty"))
+
+
+def _is_signed_int_decl(d) -> bool:
+    t = fact(d, "ty")
+    return _is_integer(t) and t.signed
+
+
+def _is_integer(t) -> bool:
+    """An integer scalar (not bool); None (a node a pass made untyped) is not one."""
+    return t is not None and t.is_scalar and t.is_integer and t != ty.BOOL
+
+
+def _is_int_decl(d) -> bool:
+    return _is_integer(fact(d, "ty"))

@@ -1,0 +1,142 @@
+"""Private variables that cross regions in the regions schedule: for each varying
+variable, whether it stays local to a region, is recomputed in each region that
+uses it, or lives in a per-work-item array."""
+from __future__ import annotations
+
+from pycparser import c_ast
+
+from ..effects import work_item_function
+from .plan import Region, all_items
+from .syntax import LID, assigned_names, base_ids, ids, walk
+from .uniformity import Analysis, is_scalar_decl
+
+
+def _regions(items):
+    return (it for it in all_items(items) if isinstance(it, Region))
+
+
+class Privates:
+    """Decides, for each varying variable, whether it stays local to a region, is
+    recomputed in each region that uses it, or lives in a per-work-item array."""
+
+    def __init__(self, an: Analysis, items: list):
+        self.an = an
+        self.assigned = assigned_names(an.body)
+        self.regions = list(_regions(items))
+        self.promoted: list[c_ast.Decl] = []
+        self.remat: dict[str, c_ast.Decl] = {}
+        refs: dict[str, set] = {}
+        top_decl: dict[str, int] = {}
+        for i, r in enumerate(self.regions):
+            for s in r.stmts:
+                if isinstance(s, c_ast.Decl) and s.name in an.decls:
+                    top_decl[s.name] = i
+                    if s.init is None:
+                        sub = ids(s.type)
+                    else:
+                        sub = ids(s.init) | ids(s.type)
+                else:
+                    sub = ids(s)
+                for name in an.in_order(sub):
+                    refs.setdefault(name, set()).add(i)
+        crossing = []
+        for name, where in refs.items():
+            if name in an.uniform:
+                continue
+            if name in top_decl and where <= {top_decl[name]}:
+                continue
+            if name not in top_decl and len(where) == 1 and \
+                    self._declared_inside(name, next(iter(where))):
+                continue
+            crossing.append(name)
+        single = _single_assignments(self.regions, an)
+        for name in crossing:
+            d = an.decls[name]
+            if self._rematerializable(name, d, single, set()):
+                self.remat[name] = d
+            else:
+                self.promoted.append(d)
+        # what a recomputed variable is computed from is recomputed too
+        todo = list(self.remat)
+        while todo:
+            d = self.remat[todo.pop()]
+            value = d.init if d.init is not None else single[d.name].rvalue
+            for dep in an.in_order(ids(value)):
+                if dep not in self.remat and dep not in an.uniform:
+                    self.remat[dep] = an.decls[dep]
+                    todo.append(dep)
+        self.refs = refs
+        self.top_decl = top_decl
+        self.single = single
+
+    def remat_value(self, name):
+        """The expression recomputed variable ``name`` is computed from."""
+        d = self.remat[name]
+        return d.init if d.init is not None else self.single[name].rvalue
+
+    def _declared_inside(self, name, i) -> bool:
+        d = self.an.decls[name]
+        return any(n is d for s in self.regions[i].stmts for n in walk(s))
+
+    def _rematerializable(self, name, d, single, seen) -> bool:
+        if name in seen or name in self.an.addressed or not is_scalar_decl(d) \
+                or "volatile" in (d.type.quals or []):
+            return False
+        if d.init is not None:
+            if name in self.assigned:
+                return False
+            expr = d.init
+        elif name in single:
+            expr = single[name].rvalue
+        else:
+            return False
+        return self._wi_pure(expr, single, seen | {name})
+
+    def _wi_pure(self, e, single, seen) -> bool:
+        an = self.an
+        if isinstance(e, (c_ast.Constant, c_ast.Typename)):
+            return True
+        if isinstance(e, c_ast.ID):
+            if e.name in an.decls:
+                if e.name in an.uniform:
+                    return e.name not in self.assigned
+                return self._rematerializable(e.name, an.decls[e.name], single, seen)
+            return an.is_uniform(e) or e.name in LID or e.name == "CL2C_WI"
+        if isinstance(e, c_ast.FuncCall):
+            args = e.args.exprs if e.args else []
+            if work_item_function(e) is not None:
+                return all(self._wi_pure(a, single, seen) for a in args)
+            return an.is_uniform(e)
+        if isinstance(e, c_ast.UnaryOp):
+            if e.op in ("&", "*", "++", "--", "p++", "p--"):
+                return False
+            return e.op == "sizeof" or self._wi_pure(e.expr, single, seen)
+        if isinstance(e, c_ast.BinaryOp):
+            return self._wi_pure(e.left, single, seen) and self._wi_pure(e.right, single, seen)
+        if isinstance(e, c_ast.Cast):
+            return self._wi_pure(e.expr, single, seen)
+        if isinstance(e, c_ast.TernaryOp):
+            return all(self._wi_pure(x, single, seen) for x in (e.cond, e.iftrue, e.iffalse))
+        return False
+
+
+def _single_assignments(regions, an) -> dict:
+    """Variables declared without a value and assigned exactly once, by a plain
+    ``v = e;`` statement at the top level of a region (old-style C kernels)."""
+    counts: dict[str, int] = {}
+    for n in walk(an.body):
+        if isinstance(n, c_ast.Assignment):
+            for b in base_ids(n.lvalue):
+                counts[b] = counts.get(b, 0) + 1
+        elif isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--", "&"):
+            for b in base_ids(n.expr):
+                counts[b] = counts.get(b, 0) + 2
+    out = {}
+    for r in regions:
+        for s in r.stmts:
+            if isinstance(s, c_ast.Assignment) and s.op == "=" and \
+                    isinstance(s.lvalue, c_ast.ID) and counts.get(s.lvalue.name) == 1:
+                d = an.decls.get(s.lvalue.name)
+                if d is not None and d.init is None:
+                    out[s.lvalue.name] = s
+    return out

@@ -1,0 +1,137 @@
+"""Small helpers on the lowered C AST, shared by the parts of the regions schedule:
+walking a tree, the names a node reads or assigns, replacing a node, renaming a
+declaration, type names; and the names the work-group function declares."""
+from __future__ import annotations
+
+import copy
+
+from pycparser import c_ast
+
+from .. import cnodes as cn
+from ..effects import synchronises
+
+LID = ("cl2c_l0", "cl2c_l1", "cl2c_l2")
+INDEX = "cl2c_i"          # the local linear id inside a work-item loop
+COUNT = "cl2c_nwi"        # work-items in the group
+
+
+# ---- walking ------------------------------------------------------------------------------
+
+def walk(node):
+    """``node`` and every node under it, parents first."""
+    yield node
+    for _, child in node.children():
+        yield from walk(child)
+
+
+def statements(node) -> list:
+    """The statements of a block, ``[node]`` for a single statement, [] for none."""
+    if node is None:
+        return []
+    if isinstance(node, c_ast.Compound):
+        return list(node.block_items or [])
+    return [node]
+
+
+def contains_sync(node, syncing_functions=frozenset()) -> bool:
+    """Does ``node`` reach a barrier (or call one of ``syncing_functions``)?"""
+    return any(synchronises(n, syncing_functions) for n in walk(node))
+
+
+def ids(node) -> set:
+    """The names of the identifiers in ``node``."""
+    return {n.name for n in walk(node) if isinstance(n, c_ast.ID)}
+
+
+def escaping_jumps(node, in_loop=False, in_switch=False):
+    """break/continue statements in ``node`` that leave it, and every return."""
+    if isinstance(node, c_ast.Return):
+        yield node
+        return
+    if isinstance(node, c_ast.Break) and not (in_loop or in_switch):
+        yield node
+    if isinstance(node, c_ast.Continue) and not in_loop:
+        yield node
+    loop = in_loop or isinstance(node, (c_ast.For, c_ast.While, c_ast.DoWhile))
+    switch = in_switch or isinstance(node, c_ast.Switch)
+    for _, child in node.children():
+        yield from escaping_jumps(child, loop, switch)
+
+
+def base_ids(lvalue) -> set:
+    """The variable ``lvalue`` (``v``, ``a[i]``, ``s.f``) is based on, as a set (none: ``*p``)."""
+    while isinstance(lvalue, (c_ast.ArrayRef, c_ast.StructRef)):
+        lvalue = lvalue.name
+    return {lvalue.name} if isinstance(lvalue, c_ast.ID) else set()
+
+
+def assigned_names(body) -> set:
+    """Variables that ``body`` assigns, increments or takes the address of."""
+    out = set()
+    for n in walk(body):
+        if isinstance(n, c_ast.Assignment):
+            out |= base_ids(n.lvalue)
+        elif isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--", "&"):
+            out |= base_ids(n.expr)
+    return out
+
+
+# ---- rewriting ----------------------------------------------------------------------------
+
+def replace_child(parent, name, new) -> None:
+    """Put ``new`` in the slot of ``parent`` that ``children()`` calls ``name``."""
+    if name.endswith("]"):
+        attr, index = name[:-1].split("[")
+        getattr(parent, attr)[int(index)] = new
+    else:
+        setattr(parent, name, new)
+
+
+def replace_node(root, old, new) -> bool:
+    """Replace ``old`` under ``root`` by ``new``; False if it is not there."""
+    for name, child in root.children():
+        if child is old:
+            replace_child(root, name, new)
+            return True
+        if replace_node(child, old, new):
+            return True
+    return False
+
+
+def at(name: str):
+    """``name[cl2c_i]``: the current work-item's element of a per-work-item array."""
+    return c_ast.ArrayRef(cn.ident(name), cn.ident(INDEX))
+
+
+def set_declname(decl: c_ast.Decl, name: str) -> None:
+    """Rename declaration ``decl``."""
+    decl.name = name
+    t = decl.type
+    while not isinstance(t, c_ast.TypeDecl):
+        t = t.type
+    t.declname = name
+
+
+# ---- type names ---------------------------------------------------------------------------
+
+def typename(t) -> c_ast.Typename:
+    """The type name of declarator chain ``t`` (a copy, without const)."""
+    t = copy.deepcopy(t)
+    retyped(t, None)
+    return c_ast.Typename(None, [], None, t)
+
+
+def retyped(t, name):
+    """``t`` (a declarator chain) declaring ``name``; returns t."""
+    inner = t
+    while not isinstance(inner, c_ast.TypeDecl):
+        inner = inner.type
+    inner.declname = name
+    inner.quals = [q for q in inner.quals or [] if q != "const"]
+    return t
+
+
+def set_name(d: c_ast.Decl, name: str) -> None:
+    """Rename declaration ``d``, dropping the const of its type."""
+    d.name = name
+    retyped(d.type, name)

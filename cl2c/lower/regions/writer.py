@@ -1,0 +1,266 @@
+"""The work-group function's code in the regions schedule: the kernel's C AST
+rewritten after the plan, with per-work-item arrays for the private variables that
+cross a cut, recomputed ids, a loop over the work-items for every region (bounded
+by the kernel's own guard, bounds.py), and work-item returns that skip the rest."""
+from __future__ import annotations
+
+import copy
+
+from pycparser import c_ast, c_parser
+
+from ... import types as ty
+from .. import cnodes as cn
+from ..effects import is_atomic
+from .bounds import LoopBounds
+from .plan import Builder, Collective, GroupIf, GroupLoop, Once, Region
+from .privates import Privates
+from .syntax import (COUNT, INDEX, at, ids, replace_child, retyped, set_name, typename,
+                     walk)
+from .uniformity import Analysis
+
+_TYPEDEFS = ("typedef int size_t; typedef int ptrdiff_t; typedef int cl2c_workitem; "
+             "typedef int cl2c_uint;")
+
+
+def _snippet(code: str) -> list:
+    """Block items of C code (boilerplate is clearer written as C than as nodes), without
+    positions: they are the schedule's, not lines of the .cl file."""
+    ast = c_parser.CParser().parse(_TYPEDEFS + " void f(void) {" + code + "}")
+    items = list(ast.ext[-1].body.block_items or [])
+    for item in items:
+        _forget_coords(item)
+    return items
+
+
+def _forget_coords(node) -> None:
+    node.coord = None
+    for _, child in node.children():
+        _forget_coords(child)
+
+
+class Writer:
+    """Writes the work-group function of a kernel from its plan."""
+
+    def __init__(self, an: Analysis, priv: Privates, builder: Builder, params: dict,
+                 reqd, simd: bool):
+        self.an, self.priv, self.builder = an, priv, builder
+        self.reqd = reqd
+        self.simd = simd
+        self.labels = 0
+        self.promoted = {d.name for d in priv.promoted}
+        regions = priv.regions
+        with_returns = [r for r in regions if any(isinstance(n, c_ast.Return)
+                                                  for s in r.stmts for n in walk(s))]
+        # A work-item that returns before the last region must skip the later ones.
+        self.done = bool(with_returns) and (len(regions) > 1)
+        self.bounds = LoopBounds(an, priv, params, self.done)
+        self._prepare_regions()
+
+    @property
+    def bounded(self) -> int:
+        """How many guards became loop bounds."""
+        return self.bounds.bounded
+
+    # -- per-work-item storage
+    def prologue(self) -> list:
+        # reqd_work_group_size makes the work-item loops' trip counts constants
+        ls = [str(n) for n in self.reqd] if self.reqd else \
+            [f"cl2c_wi->local_size[{d}]" for d in range(3)]
+        code = (f"const size_t cl2c_ls0 = {ls[0]}, cl2c_ls1 = {ls[1]}, cl2c_ls2 = {ls[2]};"
+                f"const size_t {COUNT} = cl2c_ls0 * cl2c_ls1 * cl2c_ls2;"
+                "const size_t cl2c_l0 = 0, cl2c_l1 = 0, cl2c_l2 = 0;")
+        items = _snippet(code)
+        for d in items:
+            d.funcspec = ["CL2C_UNUSED"]
+        items.insert(0, cn.ident("CL2C_GROUP_COPY"))
+        arrays = []    # (name, element Typename)
+        for d in self.priv.promoted:
+            arrays.append((d.name, typename(d.type)))
+        for name, ctype in self.builder.buffers:
+            arrays.append((name, c_ast.Typename(None, [], None, c_ast.TypeDecl(
+                None, [], None, c_ast.IdentifierType([ctype])))))
+        if self.done:
+            arrays.append(("cl2c_done", c_ast.Typename(None, [], None, c_ast.TypeDecl(
+                None, [], None, c_ast.IdentifierType(["unsigned", "char"])))))
+        if not arrays:
+            return items
+        total = None
+        for _, t in arrays:
+            size = c_ast.BinaryOp("+", c_ast.BinaryOp("*", cn.ident(COUNT),
+                                                      c_ast.UnaryOp("sizeof", t)),
+                                  cn.const_int(64))
+            total = size if total is None else c_ast.BinaryOp("+", total, size)
+        items += _snippet("char *cl2c_mem;")
+        items[-1].init = cn.call("cl2c_scratch", total)
+        for name, t in arrays:
+            ptr = c_ast.PtrDecl([], retyped(copy.deepcopy(t.type), name))
+            items.append(c_ast.Decl(name, [], [], [], [], ptr, cn.call(
+                "cl2c_take", c_ast.UnaryOp("&", cn.ident("cl2c_mem")),
+                c_ast.BinaryOp("*", cn.ident(COUNT), c_ast.UnaryOp("sizeof", t))), None))
+        if self.done:
+            items += _snippet("__builtin_memset(cl2c_done, 0, cl2c_nwi);")
+        return items
+
+    # -- rewriting region statements
+    def _prepare_regions(self):
+        priv = self.priv
+        remat = priv.remat
+        single = priv.single
+        for i, r in enumerate(priv.regions):
+            out = []
+            for s in r.stmts:
+                if isinstance(s, c_ast.Decl) and s.name in self.promoted:
+                    out.extend(self._promoted_init(s))
+                    continue
+                if isinstance(s, c_ast.Decl) and s.name in remat and s.init is None:
+                    continue            # declared where it is assigned
+                if isinstance(s, c_ast.Assignment) and isinstance(s.lvalue, c_ast.ID) and \
+                        s.lvalue.name in remat and single.get(s.lvalue.name) is s:
+                    out.append(self._remat_decl(s.lvalue.name))
+                    continue
+                out.append(s)
+            # recompute the ids this region uses but does not define
+            defined = {s.name for s in out if isinstance(s, c_ast.Decl)}
+            needed = self._remat_closure(set().union(*(ids(s) for s in out)) if out else set(),
+                                         defined)
+            r.stmts = [self._remat_decl(n) for n in needed] + out
+            for s in r.stmts:
+                if isinstance(s, c_ast.Decl) and s.name in remat:
+                    s.funcspec = ["CL2C_UNUSED"]    # recomputed where needed, maybe unused
+            for s in r.stmts:
+                self._index_promoted(s)
+
+    def _remat_closure(self, used: set, defined: set) -> list:
+        order: list = []
+        remat = self.priv.remat
+
+        def visit(name):
+            if name in order or name in defined or name not in remat:
+                return
+            for dep in sorted(ids(self.priv.remat_value(name))):
+                visit(dep)
+            order.append(name)
+
+        for name in sorted(used):
+            visit(name)
+        return order
+
+    def _remat_decl(self, name) -> c_ast.Decl:
+        d = copy.deepcopy(self.priv.remat[name])
+        d.init = copy.deepcopy(self.priv.remat_value(name))
+        return d
+
+    def _promoted_init(self, d: c_ast.Decl) -> list:
+        if d.init is None:
+            return []
+        if isinstance(d.init, c_ast.InitList):
+            tmp = copy.deepcopy(d)
+            set_name(tmp, d.name + "_init")
+            copy_call = cn.call("__builtin_memcpy", c_ast.UnaryOp("&", cn.ident(d.name)),
+                                c_ast.UnaryOp("&", cn.ident(tmp.name)),
+                                c_ast.UnaryOp("sizeof", cn.ident(tmp.name)))
+            return [c_ast.Compound([tmp, copy_call], d.coord)]
+        return [c_ast.Assignment("=", cn.ident(d.name), d.init, d.coord)]
+
+    def _index_promoted(self, node) -> None:
+        promoted = self.promoted
+        if not promoted:
+            return
+        for name, child in list(node.children()):
+            if isinstance(child, c_ast.ID) and child.name in promoted and \
+                    not (isinstance(node, c_ast.StructRef) and name == "field"):
+                replace_child(node, name, c_ast.ArrayRef(child, cn.ident(INDEX), child.coord))
+            elif child is not None:
+                self._index_promoted(child)
+
+    # -- the group-level code
+    def items(self, items: list, top: bool = False) -> list:
+        out = []
+        for it in items:
+            if isinstance(it, Once):
+                out.append(it.node)
+            elif isinstance(it, Region):
+                out.extend(self.region(it))
+            elif isinstance(it, GroupIf):
+                node = it.node
+                node.iftrue = c_ast.Compound(self.items(it.then), node.coord)
+                node.iffalse = c_ast.Compound(self.items(it.other), node.coord) \
+                    if it.other else None
+                out.append(node)
+            elif isinstance(it, GroupLoop):
+                it.node.stmt = c_ast.Compound(self.items(it.body), it.node.coord)
+                out.append(it.node)
+            elif isinstance(it, Collective):        # pragma: no cover (built as Once/Region)
+                raise AssertionError("collective left in the structure")
+        return out
+
+    def region(self, r: Region) -> list:
+        stmts = list(r.stmts)
+        label = None
+        nested_return = any(isinstance(n, c_ast.Return) for s in stmts
+                            for n in walk(s) if n not in self._top_returns(stmts))
+        if nested_return:
+            self.labels += 1
+            label = f"cl2c_next{self.labels}"
+        stmts = [self._returns(s, label) for s in stmts]
+        lo, hi, stmts = self.bounds.of_region(stmts)
+        head = _snippet(f"const size_t {INDEX} = cl2c_l0 + cl2c_ls0 * "
+                        f"(cl2c_l1 + cl2c_ls1 * cl2c_l2);")
+        head[0].funcspec = ["CL2C_UNUSED"]
+        if self.done:
+            head += _snippet(f"if (cl2c_done[{INDEX}]) continue;")
+        tail = [c_ast.Label(label, c_ast.EmptyStatement())] if label else []
+        bases = self.bounds.affine_ids(stmts)
+        # The work-item loop counts in int (a group holds at most 4096 work-items):
+        # ids then stay affine in it, and the compiler sees contiguous accesses.
+        inner = c_ast.For(
+            c_ast.DeclList([_snippet("int cl2c_l0 = 0;")[0]]),
+            c_ast.BinaryOp("<", cn.ident("cl2c_l0"), _int(cn.ident("cl2c_hi") if hi else
+                                                          cn.ident("cl2c_ls0"))),
+            c_ast.UnaryOp("++", cn.ident("cl2c_l0")),
+            c_ast.Compound(head + stmts + tail))
+        bounds = []
+        if hi:
+            inner.init.decls[0].init = _int(cn.ident("cl2c_lo"))
+            bounds = _snippet("const size_t cl2c_lo = 0, cl2c_hi = 0;")
+            bounds[0].init, bounds[1].init = lo, hi
+        bounds += bases
+        simd = self.simd and not any(is_atomic(n) for s in stmts for n in walk(s))
+        loop = bounds + ([c_ast.Pragma("omp simd"), inner] if simd else [inner])
+        if self.bounds.outer_guard is not None:
+            # the guard's terms that do not depend on the local id 0 (they may use
+            # l1 and l2, the enclosing loops' ids)
+            loop = [c_ast.If(self.bounds.outer_guard, c_ast.Compound(loop), None)]
+        reqd = self.reqd
+        if reqd and reqd[1] == 1 and reqd[2] == 1:
+            return [c_ast.Compound(loop)]
+        outer = _snippet("for (size_t cl2c_l2 = 0; cl2c_l2 < cl2c_ls2; ++cl2c_l2)"
+                         " for (size_t cl2c_l1 = 0; cl2c_l1 < cl2c_ls1; ++cl2c_l1) {}")[0]
+        outer.stmt.stmt = c_ast.Compound(loop)
+        return [outer]
+
+    def _top_returns(self, stmts):
+        return [s for s in stmts if isinstance(s, c_ast.Return)]
+
+    def _returns(self, s, label):
+        """``return`` in a region ends this work-item's part of it (and, when later
+        regions follow, marks the work-item done)."""
+        def jump():
+            go = c_ast.Goto(label) if label else c_ast.Continue()
+            if not self.done:
+                return go
+            mark = c_ast.Assignment("=", at("cl2c_done"), cn.const_int(1))
+            return c_ast.Compound([mark, go])
+
+        if isinstance(s, c_ast.Return):
+            return jump()
+        for name, child in list(s.children()):
+            if isinstance(child, c_ast.Return):
+                replace_child(s, name, jump())
+            elif child is not None:
+                self._returns(child, label)
+        return s
+
+
+def _int(e):
+    return cn.cast(ty.INT, e)

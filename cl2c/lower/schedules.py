@@ -1,0 +1,148 @@
+"""The work-group schedules: how the work-items of one group run.
+
+Each schedule is an entry of ``SCHEDULES`` with its name, whether it can run a kernel
+(``refusal``), its preparation of the kernel (``prepare``), its template
+(``templates/schedule_<name>.c.j2``) and the runtime header it needs. ``choose`` is the
+one policy: what ``-cl2c-schedule=auto`` picks, and what happens when a schedule turns
+out not to fit. Options, the CLI, templates and metadata read the registry; a new
+schedule is a class here, its template and its header.
+"""
+from __future__ import annotations
+
+import copy
+
+from pycparser import c_ast
+
+from ..diagnostics import BuildError, Diagnostic
+from ..sema import FunctionInfo, Module
+from .regions import NeedFibers, make_group_function
+
+AUTO = "auto"
+
+
+class Schedule:
+    name = ""
+    summary = ""
+    header: str | None = None      # runtime header the emitted file includes for it
+    dynamic = False                # groups may take very unequal times: OpenMP hands
+                                   # them out dynamically
+
+    @property
+    def template(self) -> str:
+        return f"schedule_{self.name}.c.j2"
+
+    def refusal(self, f: FunctionInfo) -> str | None:
+        """Why this schedule cannot run kernel ``f`` (the whole message), or None."""
+        return None
+
+    def prepare(self, k, module: Module) -> str | None:
+        """Build what the template needs for kernel model ``k``; returns a note for the
+        file's header comment, or raises NeedFibers when the kernel does not fit."""
+        return None
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Loops(Schedule):
+    name = "loops"
+    summary = "one vectorisable loop over the work-items of a group (no barriers)"
+
+    def refusal(self, f):
+        return f"kernel '{f.name}' has barriers: the 'loops' schedule cannot run it" \
+            if f.sync else None
+
+
+class Regions(Schedule):
+    name = "regions"
+    summary = "the kernel cut at its barriers, each region a loop over the work-items"
+    header = "cl2c/regions.h"
+
+    def prepare(self, k, module):
+        """The work-group function of ``k`` (a copy: the work-item function stays for
+        kernels that call it)."""
+        node = copy.deepcopy(k.info.node)
+        name = f"{k.name}__group"
+        node.decl.name = name
+        node.decl.type.type.declname = name
+        helpers = {n: f.node for n, f in module.functions.items()
+                   if not f.is_kernel or n != k.name}
+        params = {p.name: p for p in node.decl.type.args.params
+                  if isinstance(p, c_ast.Decl) and p.name}
+        what = make_group_function(node, params, helpers, k.reqd_work_group_size, k.simd,
+                                   hoist_loops=True)
+        k.group_function = node
+        return what
+
+
+class Fibers(Schedule):
+    name = "fibers"
+    summary = "a stack per work-item, a barrier switches to the next (any kernel)"
+    header = "cl2c/fiber.h"
+    dynamic = True
+
+
+SCHEDULES = {s.name: s for s in (Loops(), Regions(), Fibers())}
+LOOPS, REGIONS, FIBERS = SCHEDULES["loops"], SCHEDULES["regions"], SCHEDULES["fibers"]
+
+
+def names() -> tuple[str, ...]:
+    """What -cl2c-schedule= and the CLI's --schedule accept."""
+    return (AUTO,) + tuple(SCHEDULES)
+
+
+def choose(k, module: Module, forced: str = AUTO, check_barriers: bool = False) -> None:
+    """Give kernel model ``k`` its schedule, the reason, and the schedule's preparation."""
+    f = k.info
+    if check_barriers and f.sync:
+        _take(k, module, FIBERS, "barrier checking (-cl2c-check-barriers) runs on fibers")
+    elif forced != AUTO:
+        schedule = SCHEDULES[forced]
+        why = schedule.refusal(f)
+        if why is not None:
+            raise _error(why)
+        try:
+            _take(k, module, schedule, f"forced by -cl2c-schedule={forced}")
+        except NeedFibers as e:
+            raise _error(f"kernel '{k.name}': the '{forced}' schedule cannot run it: {e}") \
+                from None
+    elif f.sync:
+        try:
+            _take(k, module, REGIONS,
+                  "barriers at statement level: loops over the work-items between them")
+        except NeedFibers as e:
+            _take(k, module, FIBERS, f"{e}: one fiber per work-item")
+    else:
+        _take(k, module, LOOPS,
+              "the kernel has no barriers: one vectorisable loop over the work-items")
+        _regions_if_better(k, module)
+
+
+def _take(k, module, schedule: Schedule, reason: str) -> None:
+    k.schedule, k.reason = schedule, reason
+    what = schedule.prepare(k, module)
+    if what is not None:
+        k.reason = f"{reason} ({what})"
+
+
+def _regions_if_better(k, module) -> None:
+    """A barrier-free kernel gains from the work-group function when a uniform loop
+    moves outside the work-item loop (the work-item loop inside it vectorises) or a
+    guard becomes loop bounds; not when that would store private arrays per work-item or
+    test a "returned" flag in every region, nor when vector privates would become arrays
+    of structs per work-item (the vectorised loop transposes them: N-body's float4s ran
+    1.3x slower so)."""
+    try:
+        what = REGIONS.prepare(k, module)
+    except NeedFibers:
+        return
+    if not (what.loops or what.bounded) or what.array_privates or what.done_flags \
+            or what.vector_privates:
+        k.group_function = None
+        return
+    k.schedule = REGIONS
+    k.reason = f"no barriers, but a work-group function vectorises better ({what})"
+
+
+def _error(message: str) -> BuildError:
+    return BuildError([Diagnostic("error", message)])

@@ -1,0 +1,36 @@
+"""Stage 3: semantic analysis.
+
+Walks the typed tree (typed_ast.py) once, resolves every name, and writes on each node
+what it learns: an expression's type (from :mod:`cl2c.types`), a call's resolution, a
+swizzle's components, the symbol an identifier names, a declaration's type and space.
+The result, a :class:`Module`, holds the tree and the per-function facts (work-item
+builtins used, callees, parameters read and written).
+"""
+from __future__ import annotations
+
+from pycparser import c_ast
+
+from ..diagnostics import Reporter
+from .calls import Calls
+from .declarations import Declarations
+from .expressions import Expressions
+from .folding import Folding
+from .model import (ACCESS_QUALIFIERS, SPACE_QUALIFIERS, Call, FunctionInfo, Module, Param,
+                    SemaError, Symbol, components_of, constant_type)
+from .statements import Statements
+
+
+class Analyzer(Declarations, Statements, Expressions, Calls, Folding):
+    """The checker, one part per module: declarations, statements, expressions, calls,
+    constant folding; scopes and the entry in checker.py."""
+
+
+def analyze(ast: c_ast.FileAST, reporter: Reporter, cl_std: int = 120,
+            extensions=()) -> Module:
+    """The checked module of ``ast``, for a target that offers ``extensions``."""
+    return Analyzer(reporter, cl_std, extensions).analyze(ast)
+
+
+__all__ = ["ACCESS_QUALIFIERS", "SPACE_QUALIFIERS", "Analyzer", "Call", "FunctionInfo",
+           "Module", "Param", "SemaError", "Symbol", "analyze", "components_of",
+           "constant_type"]

@@ -1,0 +1,363 @@
+"""Expressions: operators, conversions, swizzles, lvalues (spec 6.2-6.3)."""
+from __future__ import annotations
+
+from pycparser import c_ast
+
+from .. import builtins as bi
+from .. import types as ty
+from .checker import Checker
+from .model import Symbol, components_of, constant_type
+
+
+class Expressions(Checker):
+    # ---- expressions -------------------------------------------------------------------
+    def expr(self, node) -> ty.Type:
+        method = getattr(self, "expr_" + type(node).__name__, None)
+        if method is None:
+            self.error(f"unsupported expression {type(node).__name__}", node)
+        t = method(node)
+        node.ty = t
+        return t
+
+    def rvalue(self, node) -> ty.Type:
+        """The type of an expression after array-to-pointer decay."""
+        t = self.expr(node)
+        if isinstance(t, ty.Array):
+            sym = self._base_symbol(node)
+            space = sym.space if sym else "private"
+            return ty.Pointer(t.elem, space, sym.const if sym else False)
+        return t
+
+    def _base_symbol(self, node) -> Symbol | None:
+        while isinstance(node, (c_ast.ArrayRef, c_ast.StructRef)):
+            node = node.name
+        if isinstance(node, c_ast.ID):
+            return node.symbol
+        return None
+
+    def expr_Constant(self, node):
+        return constant_type(node)
+
+    def expr_ID(self, node):
+        sym = self.lookup(node.name)
+        if sym is None:
+            if node.name in bi.CONSTANTS:
+                t, c_name = bi.CONSTANTS[node.name]
+                sym = Symbol(node.name, t, "const", c_name=c_name)
+            elif node.name in bi.BY_NAME or node.name in bi.NOT_YET or node.name == "printf":
+                self.error(f"built-in function '{node.name}' used as a value", node)
+            else:
+                self.error(f"use of undeclared identifier '{node.name}'", node)
+        if sym.kind == "typedef":
+            self.error(f"unexpected type name '{node.name}': expected expression", node)
+        node.symbol = sym
+        if sym.kind == "param" and self.func is not None:
+            self.func.used_params.add(sym.name)
+        return sym.type
+
+    def expr_ArrayRef(self, node):
+        base = self.rvalue(node.name)
+        index = self.rvalue(node.subscript)
+        if isinstance(index, ty.Pointer) and not isinstance(base, ty.Pointer):
+            base, index = index, base
+        if not isinstance(base, ty.Pointer):
+            if isinstance(base, ty.Vector):
+                self.error("subscripted value is a vector: use .sN or .xyzw", node)
+            self.error("subscripted value is not an array or pointer", node)
+        if not index.is_integer or index.is_vector:
+            self.error("array subscript is not an integer", node.subscript)
+        self._check_not_half(base.pointee, node)
+        return base.pointee
+
+    def _check_not_half(self, t, node):
+        """Without cl_khr_fp16, half values are read and written only through
+        vload_half and vstore_half (spec 6.1.1.1)."""
+        if ty.scalar_of(t) == ty.HALF and not self.fp16:
+            self.error(f"loading or storing '{t}' directly needs '#pragma OPENCL EXTENSION "
+                       f"cl_khr_fp16 : enable' (or use vload_half / vstore_half)", node)
+
+    def expr_StructRef(self, node):
+        base = self.rvalue(node.name)
+        field_name = node.field.name
+        if node.type == "->":
+            if not isinstance(base, ty.Pointer):
+                self.error(f"member reference type '{base}' is not a pointer", node)
+            base = base.pointee
+        if isinstance(base, ty.Vector):
+            idx = components_of(field_name, base.n)
+            if idx is None or (field_name[0] in "xyzw" and not all(c in "xyzw" for c in
+                                                                    field_name)):
+                self.error(f"vector component access '.{field_name}' is invalid for "
+                           f"'{base}'", node.field)
+            if len(idx) not in (1, 2, 3, 4, 8, 16):
+                self.error(f"vector component access '.{field_name}' selects {len(idx)} "
+                           f"components", node.field)
+            node.components = idx
+            return ty.vector_of(base.elem, len(idx))
+        if not isinstance(base, ty.Record):
+            self.error(f"member reference base type '{base}' is not a structure or union", node)
+        ft = base.field_type(field_name)
+        if ft is None:
+            self.error(f"no member named '{field_name}' in '{base}'", node.field)
+        return ft
+
+    def expr_UnaryOp(self, node):
+        op = node.op
+        if op == "sizeof":
+            if isinstance(node.expr, c_ast.Typename):
+                t, _, _ = self.resolve(node.expr)
+                node.expr.ty = t
+            else:
+                t = self.expr(node.expr)
+            return ty.SIZE_T
+        if op == "vec_step":
+            return ty.INT
+        if op == "&":
+            t = self.expr(node.expr)
+            sym = self._base_symbol(node.expr)
+            space = sym.space if sym else "private"
+            if isinstance(node.expr, c_ast.UnaryOp) and node.expr.op == "*":
+                inner = node.expr.expr.ty
+                if isinstance(inner, ty.Pointer):
+                    space = inner.space
+            elif isinstance(node.expr, (c_ast.ArrayRef, c_ast.StructRef)):
+                base = node.expr
+                while isinstance(base, (c_ast.ArrayRef, c_ast.StructRef)):
+                    if isinstance(base, c_ast.ArrayRef):
+                        bt = base.name.ty
+                        if isinstance(bt, ty.Pointer):
+                            space = bt.space
+                            break
+                    elif base.type == "->":
+                        bt = base.name.ty
+                        if isinstance(bt, ty.Pointer):
+                            space = bt.space
+                            break
+                    base = base.name
+            if node.expr.components is not None:
+                self.error("address of vector element requested", node)
+            return ty.Pointer(t, space, sym.const if sym else False)
+        t = self.rvalue(node.expr)
+        if op == "*":
+            if not isinstance(t, ty.Pointer):
+                self.error(f"indirection requires pointer operand ('{t}' invalid)", node)
+            self._check_not_half(t.pointee, node)
+            return t.pointee
+        if op in ("++", "--", "p++", "p--"):
+            if t.is_float:
+                self.error(f"cannot {'increment' if '+' in op else 'decrement'} value of type "
+                           f"'{t}' (++ and -- do not apply to floating-point types, spec "
+                           f"6.3.c)", node)
+            self.check_assignable(node.expr)
+            return t
+        if op == "!":
+            if t.is_vector:
+                return self._mask_type(t)
+            return ty.INT
+        if op in ("-", "+"):
+            if not (t.is_scalar or t.is_vector):
+                self.error(f"invalid argument type '{t}' to unary expression", node)
+            return ty.integer_promote(t) if t.is_scalar else t
+        if op == "~":
+            if t.is_float:
+                self.error(f"invalid argument type '{t}' to unary expression", node)
+            return ty.integer_promote(t) if t.is_scalar else t
+        self.error(f"unsupported operator '{op}'", node)
+
+    def _mask_type(self, t: ty.Vector) -> ty.Vector:
+        return ty.Vector({1: ty.CHAR, 2: ty.SHORT, 4: ty.INT, 8: ty.LONG}[t.elem.size], t.n)
+
+    def check_assignable(self, node):
+        t = node.ty
+        # Walk from the lvalue to the object it is part of: a variable, or memory
+        # through a pointer. Either may be read-only.
+        root = node
+        while isinstance(root, c_ast.StructRef) and root.type == "." or \
+                isinstance(root, c_ast.ArrayRef) and \
+                isinstance(root.name.ty, ty.Array):
+            root = root.name
+        sym = root.symbol if isinstance(root, c_ast.ID) else None
+        if sym is not None and sym.const and not isinstance(sym.type, ty.Pointer):
+            what = "memory in the __constant address space" if sym.space == "constant" else \
+                f"variable '{sym.name}' with const-qualified type"
+            self.error(f"cannot assign to {what}", node)
+        inner = root.name if isinstance(root, (c_ast.ArrayRef, c_ast.StructRef)) else \
+            root.expr if isinstance(root, c_ast.UnaryOp) and root.op == "*" else None
+        pt = inner.ty if inner is not None else None
+        if isinstance(pt, ty.Pointer):
+            if pt.space == "constant":
+                self.error("cannot assign to memory in the __constant address space", node)
+            if pt.const:
+                self.error("cannot assign to a const-qualified location", node)
+        comps = node.components
+        if comps is not None and len(set(comps)) != len(comps):
+            self.error("vector is not assignable (contains duplicate components)", node)
+        if t is not None and isinstance(t, ty.Array):
+            self.error("array type is not assignable", node)
+
+    def binary_vector(self, node, a, b, op):
+        """The type of a binary operation with at least one vector operand (spec 6.2.6):
+        vectors of one type, or a vector and a scalar of no greater rank than its element
+        type, which is converted and widened."""
+        if a.is_vector and b.is_vector:
+            if a != b:
+                self.error(f"implicit conversions between vector types ('{a}' and '{b}') are "
+                           f"not permitted", node)
+            return a
+        v, s = (a, b) if a.is_vector else (b, a)
+        if not s.is_scalar or s.is_void:
+            self.error(f"invalid operands to binary expression ('{a}' and '{b}')", node)
+        if op not in ("<<", ">>") and ty.opencl_rank(s) > ty.opencl_rank(v.elem):
+            self.error(f"scalar operand type '{s}' has greater rank than the type of the "
+                       f"vector element ('{v}')", node)
+        return v
+
+    def expr_BinaryOp(self, node):
+        return self.binary_type(node, node.op, self.rvalue(node.left), self.rvalue(node.right))
+
+    def binary_type(self, node, op, a, b):
+        """The type of ``a op b`` (also of the ``op`` of a compound assignment)."""
+        if op in ("&&", "||"):
+            if a.is_vector or b.is_vector:
+                return self._mask_type(self.binary_vector(node, a, b, op))
+            return ty.INT
+        if a.is_vector or b.is_vector:
+            v = self.binary_vector(node, a, b, op)
+            if op in ("<", ">", "<=", ">=", "==", "!="):
+                return self._mask_type(v)
+            if op in ("%", "&", "|", "^", "<<", ">>") and v.is_float:
+                self.error(f"invalid operands to binary expression ('{a}' and '{b}')", node)
+            if op in ("<<", ">>") and a.is_scalar:
+                self.error("a vector shift count needs a vector left operand", node)
+            return v
+        if isinstance(a, ty.Pointer) or isinstance(b, ty.Pointer):
+            if op in ("<", ">", "<=", ">=", "==", "!="):
+                return ty.INT
+            if op == "-" and isinstance(a, ty.Pointer) and isinstance(b, ty.Pointer):
+                return ty.PTRDIFF_T
+            if op in ("+", "-") and isinstance(a, ty.Pointer) and b.is_integer:
+                return a
+            if op == "+" and isinstance(b, ty.Pointer) and a.is_integer:
+                return b
+            self.error(f"invalid operands to binary expression ('{a}' and '{b}')", node)
+        if not (a.is_arithmetic and b.is_arithmetic):
+            self.error(f"invalid operands to binary expression ('{a}' and '{b}')", node)
+        if op in ("<", ">", "<=", ">=", "==", "!="):
+            return ty.INT
+        if op in ("<<", ">>"):
+            if a.is_float or b.is_float:
+                self.error(f"invalid operands to binary expression ('{a}' and '{b}')", node)
+            return ty.integer_promote(a)
+        if op in ("%", "&", "|", "^") and (a.is_float or b.is_float):
+            self.error(f"invalid operands to binary expression ('{a}' and '{b}')", node)
+        return ty.arithmetic_result(a, b)
+
+    def expr_Assignment(self, node):
+        target = self.expr(node.lvalue)
+        value = self.rvalue(node.rvalue)
+        self.check_assignable(node.lvalue)
+        if node.op != "=":
+            value = self.binary_type(node, node.op[:-1], target, value)
+        self.check_pointer_conversion(target, value, node.rvalue, node, "assigning to")
+        if target.is_vector and value.is_vector and target != value:
+            self.error(f"assigning to '{target}' from incompatible type '{value}'", node)
+        if target.is_scalar and value.is_vector:
+            self.error(f"assigning to '{target}' from incompatible type '{value}'", node)
+        if isinstance(target, ty.Record) and target != value:
+            self.error(f"assigning to '{target}' from incompatible type '{value}'", node)
+        return target
+
+    def check_pointer_conversion(self, target, value, value_node, node, what):
+        """Implicit pointer conversions keep the address space (spec 6.5), except to the
+        generic one (OpenCL C 2.0) and for null pointer constants."""
+        if not (isinstance(target, ty.Pointer) and isinstance(value, ty.Pointer)):
+            return
+        if target.space == value.space or target.space == "generic" and \
+                value.space != "constant" or self._null_pointer(value_node):
+            return
+        self.error(f"{what} '{target}' from '{value}' changes the address space of the "
+                   f"pointer", node)
+
+    def _null_pointer(self, node) -> bool:
+        while isinstance(node, c_ast.Cast):
+            node = node.expr
+        return self.const_int(node) == 0
+
+    def expr_TernaryOp(self, node):
+        c = self.rvalue(node.cond)
+        a = self.rvalue(node.iftrue)
+        b = self.rvalue(node.iffalse)
+        if c.is_vector:
+            # Per component: select(b, a, c), on the sign bit of c (spec 6.3.i).
+            if not c.is_integer:
+                self.error(f"used type '{c}' where floating point type is not allowed "
+                           f"(a vector condition must be an integer vector)", node.cond)
+            if a.is_vector or b.is_vector:
+                t = self.binary_vector(node, a, b, "?:")
+            elif a.is_arithmetic and b.is_arithmetic:
+                t = ty.Vector(ty.arithmetic_result(a, b), c.n)
+            else:
+                self.error(f"invalid operands to a vector '?:' ('{a}' and '{b}')", node)
+            if t.n != c.n or t.elem.size != c.elem.size:
+                self.error(f"vector condition type '{c}' and result type '{t}' do not have "
+                           f"elements of the same number and size", node)
+            return t
+        if a.is_vector or b.is_vector:
+            return self.binary_vector(node, a, b, "?:")
+        if a.is_arithmetic and b.is_arithmetic:
+            return ty.arithmetic_result(a, b)
+        if isinstance(a, ty.Pointer):
+            return a
+        if isinstance(b, ty.Pointer):
+            return b
+        return a
+
+    def expr_Cast(self, node):
+        t, _, _ = self.resolve(node.to_type)
+        node.to_type.ty = t
+        if isinstance(node.expr, c_ast.ExprList) and t.is_vector:
+            # A vector literal: (float4)(a, b.xy, c)
+            total = 0
+            for e in node.expr.exprs:
+                et = self.rvalue(e)
+                if et.is_vector:
+                    if et.elem != t.elem:
+                        self.error(f"vector literal component of type '{et}' does not match "
+                                   f"'{t}'", e)
+                    total += et.n
+                elif et.is_scalar and not et.is_void:
+                    total += 1
+                else:
+                    self.error(f"invalid vector literal component of type '{et}'", e)
+            if total != t.n and not (total == 1 and len(node.expr.exprs) == 1):
+                self.error(f"vector literal of type '{t}' needs {t.n} components, "
+                           f"{total} given", node)
+            node.expr.ty = t
+            return t
+        src = self.rvalue(node.expr)
+        self._check_not_half(t, node)
+        if t.is_vector and src.is_vector and t != src:
+            self.error(f"invalid conversion between vector types '{src}' and '{t}'", node)
+        if t.is_scalar and src.is_vector:
+            self.error(f"invalid conversion from vector '{src}' to scalar '{t}'", node)
+        return t
+
+    def expr_ExprList(self, node):
+        t = ty.VOID
+        for e in node.exprs:
+            t = self.rvalue(e)
+        return t
+
+    def expr_CompoundLiteral(self, node):
+        t, _, _ = self.resolve(node.type)
+        self.init_list(node.init, t)
+        return t
+
+    def expr_InitList(self, node):
+        for e in node.exprs:
+            self.expr(e)
+        return ty.VOID
+
+    def expr_Typename(self, node):
+        t, _, _ = self.resolve(node)
+        return t

@@ -1,0 +1,104 @@
+"""Statements: scopes, conditions, jumps."""
+from __future__ import annotations
+
+from pycparser import c_ast
+
+from .checker import Checker
+from .model import SemaError
+
+
+class Statements(Checker):
+    # ---- statements -----------------------------------------------------------------
+    def statement(self, node, new_scope=True):
+        if node is None:
+            return
+        method = getattr(self, "stmt_" + type(node).__name__, None)
+        if method is not None:
+            method(node, new_scope) if isinstance(node, c_ast.Compound) else method(node)
+        else:
+            self.expr(node)
+
+    def stmt_Compound(self, node, new_scope=True):
+        if new_scope:
+            self.push()
+        try:
+            for item in node.block_items or []:
+                try:
+                    self.statement(item)
+                except SemaError as e:
+                    self.reporter.error(str(e), e.coord)
+        finally:
+            if new_scope:
+                self.pop()
+
+    def stmt_Decl(self, node):
+        self.declaration(node)
+
+    def stmt_DeclList(self, node):
+        for d in node.decls:
+            self.declaration(d)
+
+    def stmt_Typedef(self, node):
+        self.typedef(node)
+
+    def stmt_If(self, node):
+        self.condition(node.cond)
+        self.statement(node.iftrue)
+        self.statement(node.iffalse)
+
+    def stmt_For(self, node):
+        self.push()
+        try:
+            if node.init is not None:
+                self.statement(node.init)
+            if node.cond is not None:
+                self.condition(node.cond)
+            if node.next is not None:
+                self.expr(node.next)
+            self.statement(node.stmt)
+        finally:
+            self.pop()
+
+    def stmt_While(self, node):
+        self.condition(node.cond)
+        self.statement(node.stmt)
+
+    def stmt_DoWhile(self, node):
+        self.statement(node.stmt)
+        self.condition(node.cond)
+
+    def stmt_Switch(self, node):
+        t = self.expr(node.cond)
+        if not t.is_integer or t.is_vector:
+            self.error("statement requires expression of integer type", node.cond)
+        self.statement(node.stmt)
+
+    def stmt_Case(self, node):
+        if self.const_int(node.expr) is None:
+            self.error("case value is not an integer constant expression", node.expr)
+        for s in node.stmts or []:
+            self.statement(s)
+
+    def stmt_Default(self, node):
+        for s in node.stmts or []:
+            self.statement(s)
+
+    def stmt_Label(self, node):
+        self.statement(node.stmt)
+
+    def stmt_Goto(self, node):
+        self.error("'goto' is not supported yet", node)
+
+    def stmt_Return(self, node):
+        if node.expr is not None:
+            self.expr(node.expr)
+
+    def stmt_Break(self, node):
+        pass
+
+    stmt_Continue = stmt_EmptyStatement = stmt_Pragma = stmt_StaticAssert = stmt_Break
+
+    def condition(self, node):
+        t = self.expr(node)
+        if not (t.is_scalar or t.is_pointer) or t.is_void:
+            self.error(f"statement requires expression of scalar type ('{t}' invalid)", node)

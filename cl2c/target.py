@@ -1,0 +1,151 @@
+"""The target: the C compiler that builds the emitted C, its flags, and what they imply.
+
+A :class:`Target` is a value handed to translation (which extensions a kernel sees:
+cl_khr_fp16 needs the compiler's ``_Float16``) and to the compile step (command, flags,
+cache key). Importing this module runs nothing: :meth:`Target.host` probes the compiler
+the first time something compiles, and :meth:`Target.assumed` probes nothing, for C that
+is compiled elsewhere.
+
+Every compile reads ``$CC``, ``$CFLAGS`` and ``$LDFLAGS``: distutils does so itself for
+cffi's and setuptools' builds, :meth:`Target.shared_library_command` for ``cl2c --shared``.
+"""
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+import platform
+import shlex
+import subprocess
+import sysconfig
+from dataclasses import dataclass, replace
+
+# Extensions cl2c implements; each is also a predefined macro (spec 9.1). cl_khr_fp16
+# joins them where the compiler has _Float16 (clruntime's scalars.h).
+EXTENSIONS = (
+    "cl_khr_fp64", "cl_khr_byte_addressable_store",
+    "cl_khr_global_int32_base_atomics", "cl_khr_global_int32_extended_atomics",
+    "cl_khr_local_int32_base_atomics", "cl_khr_local_int32_extended_atomics",
+    "cl_khr_int64_base_atomics", "cl_khr_int64_extended_atomics",
+)
+
+_CFLAGS = ("-std=c11", "-O3", "-fopenmp", "-fno-strict-aliasing",
+           "-Wno-unused-function", "-Wno-unknown-pragmas",
+           # a call C has no declaration for is a cl2c bug: fail the build, not at dlopen
+           "-Werror=implicit-function-declaration",
+           # GCC notes that 32-byte vectors (short16, float8) by value changed ABI in
+           # GCC 4.6: true, and nothing to act on (the helpers are static inline)
+           "-Wno-psabi",
+           # a frame larger than a fiber stack's guard page cannot jump over it
+           "-fstack-clash-protection",
+           # Python's own CFLAGS carry -fwrapv, which makes int indices wrap: loops
+           # indexed by int then cannot be proven contiguous (gathers instead of loads)
+           "-fno-wrapv",
+           # OpenCL C has no errno: without this, sqrt() keeps a call for errno's sake
+           # instead of one instruction (1.4x on the N-body bench)
+           "-fno-math-errno")
+
+# Not -mtls-dialect=gnu2 (1.5 ns less per fiber switch): with glibc before 2.39 the
+# TLS descriptor call clobbers the upper halves of AVX registers (glibc bug 31372),
+# which miscompiled a kernel here (values lost across cl2c_scratch's first call).
+_LDFLAGS = ("-fopenmp",)
+
+
+@dataclass(frozen=True)
+class Target:
+    """Where the emitted C is compiled. ``native``: code for this very CPU
+    (-march=native, the JIT's choice); otherwise for any CPU of the architecture."""
+    cc: tuple[str, ...] = ("cc",)
+    env_cflags: tuple[str, ...] = ()     # $CPPFLAGS and $CFLAGS
+    env_ldflags: tuple[str, ...] = ()    # $LDFLAGS
+    native: bool = True
+    has_float16: bool = True
+    version: str = ""                    # the compiler's --version ("" when not probed)
+    cpu: str = ""                        # the CPU, for native code
+
+    @property
+    def extensions(self) -> tuple[str, ...]:
+        return EXTENSIONS + (("cl_khr_fp16",) if self.has_float16 else ())
+
+    def compile_flags(self) -> list[str]:
+        """cl2c's own compile flags (the compiler and $CFLAGS come on top)."""
+        flags = list(_CFLAGS)
+        if self.native:
+            flags.insert(2, "-march=native")
+        return flags
+
+    def link_flags(self) -> list[str]:
+        return list(_LDFLAGS)
+
+    def shared_library_command(self, c_file: str, out: str, include_dir: str) -> list[str]:
+        """The command that builds a plain shared library (``cl2c --shared``), with the
+        flags in distutils' order: the environment's first, cl2c's after them."""
+        return [*self.cc, *self.env_cflags, *self.compile_flags(), "-fPIC", "-shared",
+                f"-I{include_dir}", c_file, "-o", out, *self.env_ldflags,
+                *self.link_flags(), "-lm"]
+
+    def identity(self) -> str:
+        """Everything the compile step reads, for the cache key."""
+        return "\n".join([shlex.join(self.cc), " ".join(self.compile_flags()),
+                          " ".join(self.link_flags()), "CFLAGS=" + shlex.join(self.env_cflags),
+                          "LDFLAGS=" + shlex.join(self.env_ldflags),
+                          f"native={int(self.native)} float16={int(self.has_float16)}",
+                          self.version, platform.machine(), self.cpu])
+
+    def portable(self) -> "Target":
+        return replace(self, native=False, cpu="")
+
+    @staticmethod
+    def host(native: bool = True) -> "Target":
+        """The compiler of this machine as the environment names it ($CC, else
+        Python's), probed once per environment."""
+        return _probe(*_environment(), native)
+
+    @staticmethod
+    def assumed(native: bool = True) -> "Target":
+        """The host's compiler, not probed: _Float16 assumed (GCC 12+ and clang 15+ on
+        x86-64 and AArch64 have it). C that computes in half #errors under a compiler
+        without it (templates/translation_unit.c.j2)."""
+        cc, cflags, ldflags = _environment()
+        return Target(cc, cflags, ldflags, native)
+
+
+def _environment() -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    """(compiler, extra compile flags, extra link flags) as distutils reads them: $CC,
+    else the compiler Python was built with; $CPPFLAGS and $CFLAGS; $LDFLAGS."""
+    env = os.environ
+    cc = shlex.split(env.get("CC") or sysconfig.get_config_var("CC") or "cc")
+    cflags = shlex.split(env.get("CPPFLAGS", "")) + shlex.split(env.get("CFLAGS", ""))
+    return tuple(cc), tuple(cflags), tuple(shlex.split(env.get("LDFLAGS", "")))
+
+
+def _run(cmd: list[str], stdin: str = "") -> str:
+    try:
+        return subprocess.run(cmd, input=stdin, capture_output=True, text=True,
+                              timeout=60).stdout
+    except (OSError, subprocess.SubprocessError):
+        return ""
+
+
+@functools.lru_cache(maxsize=None)
+def _probe(cc: tuple[str, ...], cflags: tuple[str, ...], ldflags: tuple[str, ...],
+           native: bool) -> Target:
+    march = ["-march=native"] if native else []
+    # scalars.h makes cl2c_half a _Float16 exactly when __FLT16_MAX__ is defined
+    macros = _run([*cc, *cflags, "-std=c11", *march, "-dM", "-E", "-x", "c", "-"])
+    version = _run([*cc, "--version"]).strip() or "unknown"
+    # a model name ("AMD EPYC") may stand for several ISAs: -march=native's macros tell
+    cpu = f"{_cpu_model()} {hashlib.sha256(macros.encode()).hexdigest()[:16]}" if native else ""
+    return Target(cc, cflags, ldflags, native, "__FLT16_MAX__" in macros, version, cpu)
+
+
+def _cpu_model() -> str:
+    # -march=native binaries are only valid for this CPU model.
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor()

@@ -1,0 +1,88 @@
+"""pycparser's syntax tree, with room on every node for what semantic analysis learns.
+
+pycparser's node classes have ``__slots__``, so a node cannot take new attributes.
+Each class gets a subclass of the same name (visitors and the C generator dispatch on
+the name) with one slot per fact:
+
+- ``ty``: an expression's type; a declaration's declared type (``types.Type``);
+- ``space``: a declaration's address space;
+- ``call``: a call's resolution (``sema.Call``: builtin row, conversion, user function);
+- ``components``: the vector components a swizzle selects;
+- ``symbol``: the declaration an identifier names (``sema.Symbol``);
+- ``record``: a struct or union definition's ``types.Record``.
+
+``typed(tree)`` turns a parsed tree into one of these; sema fills the facts, and every
+later stage reads them from the node. ``copy.deepcopy`` keeps them (the facts are
+values and are shared, not copied). Nodes that lowering makes itself are plain pycparser
+nodes, or typed ones where a later pass reads their facts (``make``).
+"""
+from __future__ import annotations
+
+from pycparser import c_ast
+
+FACTS = ("ty", "space", "call", "components", "symbol", "record")
+
+_TYPED: dict[type, type] = {}
+
+
+def typed_class(cls: type) -> type:
+    """The subclass of pycparser node class ``cls`` that carries the facts."""
+    if cls in _TYPED.values():
+        return cls
+    sub = _TYPED.get(cls)
+    if sub is None:
+        def __init__(self, *args, **kwargs):
+            cls.__init__(self, *args, **kwargs)
+            for name in FACTS:
+                setattr(self, name, None)
+        sub = type(cls.__name__, (cls,), {"__slots__": FACTS, "__init__": __init__,
+                                          "__module__": __name__,
+                                          "__qualname__": cls.__qualname__})
+        _TYPED[cls] = sub
+    return sub
+
+
+def make(cls: type, *args, **kwargs) -> c_ast.Node:
+    """A new node of pycparser class ``cls`` with room for facts (all None)."""
+    return typed_class(cls)(*args, **kwargs)
+
+
+def is_typed(node) -> bool:
+    return type(node) in _TYPED.values()
+
+
+def typed(node):
+    """The same tree built from typed nodes (facts None); ``node`` is left as it was."""
+    if node is None or not isinstance(node, c_ast.Node):
+        return node
+    cls = type(node)
+    sub = typed_class(cls)
+    new = sub.__new__(sub)
+    for name in _fields(cls):
+        value = getattr(node, name, None)
+        if isinstance(value, list):
+            value = [typed(v) for v in value]
+        elif isinstance(value, c_ast.Node):
+            value = typed(value)
+        setattr(new, name, value)
+    for name in FACTS:
+        setattr(new, name, None)
+    if hasattr(node, "__dict__"):       # pycparserext's nodes without slots
+        for name, value in vars(node).items():
+            setattr(new, name, typed(value) if isinstance(value, c_ast.Node) else
+                    [typed(v) for v in value] if isinstance(value, list) else value)
+    return new
+
+
+def fact(node, name: str):
+    """The fact ``name`` of ``node``; None for a node that a rewrite made without facts."""
+    return getattr(node, name) if is_typed(node) else None
+
+
+def _fields(cls: type) -> list[str]:
+    names = []
+    for klass in cls.__mro__:
+        for name in getattr(klass, "__slots__", ()):
+            if name != "__weakref__" and name not in names:
+                names.append(name)
+    return names

@@ -1,0 +1,147 @@
+"""The target (cl2c/target.py): translating runs no compiler, one compile path, and a C
+compile failure of generated code is a BuildError naming the kernel."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+import cl2c
+from cl2c import build
+from cl2c.setuptools_hook import portable_flags
+from cl2c.target import Target
+
+HALF = ("#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n"
+        "kernel void k(global half *a) { a[0] = a[0] * a[1]; }\n")
+
+NO_COMPILER_SCRIPT = r"""
+import os, sys
+import cl2c, cl2c.preprocess, cl2c.pipeline, cl2c.build, cl2c.cache, cl2c.loader
+import cl2c.cli, cl2c.setuptools_hook, cl2c.aot, cl2c.target
+assert "cl_khr_fp16" in cl2c.target.Target.assumed().extensions
+tr = cl2c.translate(open("h.cl").read(), "h.cl")
+assert "cl_khr_fp16" in tr.preprocessed.text or "#error" in tr.c_source
+cl2c.pipeline.run_preprocessor("kernel void k(global int *a) {}", "p.cl")
+cl2c.cli.main(["h.cl", "-o", "h.c", "-H", "h.h", "-MD"], standalone_mode=False)
+cl2c.cli.main(["h.cl", "-E", "-o", "h.i"], standalone_mode=False)
+assert not os.path.exists(os.environ["MARK"]), open(os.environ["MARK"]).read()
+cl2c.target.Target.host()       # the control: probing does call the compiler
+assert os.path.exists(os.environ["MARK"])
+print("ok")
+"""
+
+
+def test_importing_and_translating_run_no_compiler(tmp_path):
+    """Importing any cl2c module, translating, and the CLI's C (not --shared) call no C
+    compiler: every compiler name on PATH and $CC is a script that records a call."""
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    mark = tmp_path / "called"
+    for name in ("cc", "gcc", "clang", "x86_64-linux-gnu-gcc", "aarch64-linux-gnu-gcc"):
+        script = fake / name
+        script.write_text(f'#!/bin/sh\necho "$0 $*" >> "{mark}"\nexit 1\n')
+        script.chmod(0o755)
+    (tmp_path / "h.cl").write_text(HALF)
+    env = dict(os.environ, PATH=f"{fake}{os.pathsep}{os.environ.get('PATH', '')}",
+               CC=str(fake / "cc"), MARK=str(mark), CL2C_NO_CACHE="1")
+    res = subprocess.run([sys.executable, "-c", NO_COMPILER_SCRIPT], cwd=tmp_path, env=env,
+                         capture_output=True, text=True, timeout=120)
+    assert res.returncode == 0 and res.stdout.strip() == "ok", res.stdout + res.stderr
+    assert (tmp_path / "h.c").exists()
+
+
+def test_extensions_follow_the_target():
+    """cl_khr_fp16 is offered exactly where the target has _Float16: without it the kernel's
+    #ifdef sees no cl_khr_fp16 and its pragma is an unsupported extension."""
+    assert "cl_khr_fp16" in Target(has_float16=True).extensions
+    assert "cl_khr_fp16" not in Target(has_float16=False).extensions
+    probe = "#ifdef cl_khr_fp16\nkernel void with(global int *a) {}\n#else\n" \
+            "kernel void without(global int *a) {}\n#endif\n"
+    assert [k.name for k in cl2c.translate(probe, "p.cl").kernels] == ["with"]
+    tr = cl2c.translate(probe, "p.cl", target=Target(has_float16=False))
+    assert [k.name for k in tr.kernels] == ["without"]
+    with pytest.raises(cl2c.BuildError, match="cl_khr_fp16"):
+        cl2c.translate(HALF, "h.cl", target=Target(has_float16=False))
+    assert "#error" in cl2c.translate(HALF, "h.cl").c_source     # assumed: C checks it
+
+
+def test_flags_and_identity():
+    native, portable = Target(), Target(native=False)
+    assert "-march=native" in native.compile_flags()
+    assert not any(f.startswith("-march") for f in portable.compile_flags())
+    assert "-Werror=implicit-function-declaration" in portable.compile_flags()
+    assert portable_flags() == (portable.compile_flags(), portable.link_flags())
+    ids = {t.identity() for t in (native, portable, Target(cc=("clang",)),
+                                  Target(env_cflags=("-DX=1",)), Target(env_ldflags=("-L/x",)),
+                                  Target(version="gcc 13"), Target(has_float16=False))}
+    assert len(ids) == 7
+    cmd = Target(cc=("gcc", "-m64"), env_cflags=("-DX=1",), env_ldflags=("-L/x",)) \
+        .shared_library_command("k.c", "k.so", "/inc")
+    assert cmd[:3] == ["gcc", "-m64", "-DX=1"] and "-L/x" in cmd and "-shared" in cmd
+
+
+def test_host_target_reads_the_environment(monkeypatch):
+    monkeypatch.setenv("CFLAGS", "-DCL2C_TEST_X=1")
+    monkeypatch.setenv("CPPFLAGS", "-DCL2C_TEST_Y=1")
+    monkeypatch.setenv("LDFLAGS", "-L/nowhere")
+    t = Target.assumed()
+    assert t.env_cflags == ("-DCL2C_TEST_Y=1", "-DCL2C_TEST_X=1")
+    assert t.env_ldflags == ("-L/nowhere",)
+    monkeypatch.setenv("CC", "my-cc --flag")
+    assert Target.assumed().cc == ("my-cc", "--flag")
+
+
+UNDECLARED = """
+int cl2c_argv_k(const cl2c_range *range, void *const *args)
+{
+    (void)range; (void)args;
+    return cl2c_no_such_runtime_function(1);
+}
+"""
+
+UNDEFINED = """
+int cl2c_declared_never_defined(int);
+int cl2c_argv_k(const cl2c_range *range, void *const *args)
+{
+    (void)range; (void)args;
+    return cl2c_declared_never_defined(1);
+}
+"""
+
+
+@pytest.mark.parametrize("c_body,stage", [(UNDECLARED, "C compiler failed"),
+                                          (UNDEFINED, "does not load")],
+                         ids=["undeclared", "undefined"])
+def test_generated_c_that_fails_is_a_build_error(c_body, stage, cc, monkeypatch, tmp_path):
+    """A call C has no declaration for fails the compile (-Werror=implicit-function-
+    declaration), one to a function never defined fails at load: both a BuildError
+    naming the file and the kernel, never an ImportError."""
+    monkeypatch.setenv("CL2C_CACHE_DIR", str(tmp_path))
+    source = "#include <cl2c/cl2c.h>\n" + c_body + f"/* {stage} */\n"
+    with pytest.raises(cl2c.BuildError) as info:
+        build.build_extension(source, ["k"], "broken.cl")
+    (d,) = info.value.diagnostics
+    assert d.file == "broken.cl" and "kernel 'k'" in d.message and stage in d.message, str(d)
+    if c_body is UNDECLARED:
+        assert "cl2c_no_such_runtime_function" in d.message
+
+
+def test_build_uses_the_targets_compiler(cc, monkeypatch, tmp_path):
+    """A target given explicitly is the one that compiles (distutils is told its $CC for
+    the build, and the environment is put back)."""
+    import dataclasses
+    import shutil
+    log = tmp_path / "calls"
+    wrapper = tmp_path / "other-cc"
+    wrapper.write_text(f'#!/bin/sh\necho "$*" >> "{log}"\nexec "{shutil.which(cc)}" "$@"\n')
+    wrapper.chmod(0o755)
+    monkeypatch.setenv("CL2C_CACHE_DIR", str(tmp_path / "cache"))
+    before = os.environ.get("CC")
+    target = dataclasses.replace(Target.host(native=False), cc=(str(wrapper),))
+    tr = cl2c.translate("kernel void k(global int *a) { a[0] = 42; }", "k.cl", target=target)
+    module, hit = build.build_extension(tr.c_source, ["k"], "k.cl", target)
+    assert not hit and hasattr(module.lib, "cl2c_argv_k")
+    assert " -c " in log.read_text() and "-march=native" not in log.read_text()
+    assert os.environ.get("CC") == before
