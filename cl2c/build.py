@@ -101,6 +101,14 @@ def build_extension(c_source: str, kernel_names: list[str], source_name: str = "
     return _load(module_name, final, what), False
 
 
+def load_built(module_name: str, source_name: str, kernel_names: list[str]):
+    """The extension module ``module_name`` from the cache, if it is there (else None)."""
+    final = cache.cache_root() / f"{module_name}{_suffix()}"
+    if not final.exists():
+        return None
+    return _load(module_name, final, _Subject(source_name, kernel_names))
+
+
 def build_shared_library(c_source: str, out: str, target: Target, source_name: str,
                          kernel_names: list[str]) -> None:
     """A plain shared library of the kernels' C entry points (``cl2c --shared``)."""

@@ -11,15 +11,18 @@ builds in a temporary directory every time.
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
+import json
 import os
+import tempfile
 from pathlib import Path
 
 import platformdirs
 
 from .version import __version__
-from .resources import runtime_dir
+from .resources import runtime_dir, templates_dir
 
 
 def cache_enabled() -> bool:
@@ -42,6 +45,19 @@ def runtime_digest() -> str:
     return h.hexdigest()
 
 
+@functools.lru_cache(maxsize=1)
+def translator_digest() -> str:
+    """The translator itself (cl2c's modules and templates): a source-keyed entry is
+    only good for the very code that made it."""
+    h = hashlib.sha256()
+    for base in (Path(__file__).parent, templates_dir()):
+        for path in sorted(base.rglob("*")):
+            if path.is_file() and path.suffix in (".py", ".j2"):
+                h.update(str(path.relative_to(base)).encode())
+                h.update(path.read_bytes())
+    return h.hexdigest()
+
+
 def key(c_source: str, target_identity: str, extra: str = "") -> str:
     """The key of ``c_source`` compiled by the target of that identity
     (:meth:`cl2c.target.Target.identity`: compiler, its version, every flag, the CPU)."""
@@ -50,3 +66,62 @@ def key(c_source: str, target_identity: str, extra: str = "") -> str:
         h.update(part.encode())
         h.update(b"\0")
     return h.hexdigest()[:32]
+
+
+# ---- source-keyed entries: a cache hit that needs no translation ------------------------
+# An entry maps what decides a translation (the source, its name, the options, the
+# target, the translator) to the compiled module it gave, the kernels' interfaces, the
+# build log, and the files it #included with their digests (checked at each hit, as
+# ccache's direct mode does).
+
+def source_key(source: str, source_name: str, options_key: str, target_identity: str) -> str:
+    h = hashlib.sha256()
+    # the working directory: relative #include paths and -I folders start there
+    for part in (__version__, translator_digest(), runtime_digest(), target_identity,
+                 options_key, _working_directory(), source_name, source):
+        h.update(part.encode())
+        h.update(b"\0")
+    return h.hexdigest()[:32]
+
+
+def _working_directory() -> str:
+    try:
+        return os.getcwd()
+    except OSError:             # removed under us: no relative path resolves
+        return ""
+
+
+def file_digest(path: str) -> str | None:
+    try:
+        with open(path, "rb") as f:
+            return hashlib.sha256(f.read()).hexdigest()
+    except OSError:
+        return None
+
+
+def read_manifest(source_key_: str) -> dict | None:
+    """The entry of a source key, if there is one whose included files are unchanged."""
+    try:
+        entry = json.loads((cache_root() / f"src_{source_key_}.json").read_text())
+        deps = entry["dependencies"]
+        if all(file_digest(path) == digest for path, digest in deps.items()):
+            return entry
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        pass                    # missing or unreadable: translate again
+    return None
+
+
+def write_manifest(source_key_: str, entry: dict) -> None:
+    """Record an entry (atomically: a reader sees the old file or the new one)."""
+    root = cache_root()
+    try:
+        fd, tmp = tempfile.mkstemp(prefix="src-", suffix=".tmp", dir=root)
+    except OSError:
+        return                  # a cache that cannot be written is only slower
+    try:
+        with os.fdopen(fd, "w") as f:
+            json.dump(entry, f)
+        os.replace(tmp, root / f"src_{source_key_}.json")
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)

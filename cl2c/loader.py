@@ -18,6 +18,7 @@ import warnings
 
 import numpy as np
 
+from . import cache
 from . import types as ty
 from .cltypes import SCALARS
 from .diagnostics import BuildError
@@ -81,8 +82,7 @@ class Program:
     def build(self, options: str | list[str] | None = None) -> "Program":
         """Translate and compile (or load from the cache). Raises BuildError."""
         # The translator and the compiler only when building: cl2c.load() needs neither.
-        from .build import build_extension
-        from .pipeline import translate
+        from .options import parse_options
         from .target import Target
         if self.source is None:
             raise RuntimeError(f"program '{self.filename}' was loaded precompiled (cl2c.load);"
@@ -91,17 +91,47 @@ class Program:
             self.options = options
         start = time.perf_counter()
         target = Target.host()     # probed here, once per environment: it compiles
-        self._translation = translate(self.source, self.filename, self.options, target=target)
-        self.build_log = self._translation.warnings
+        source_key = cache.source_key(self.source, self.filename,
+                                      parse_options(self.options).key(), target.identity()) \
+            if cache.cache_enabled() else None
+        if source_key is None or not self._load_cached(source_key):
+            from .build import build_extension
+            from .pipeline import translate
+            self._translation = translate(self.source, self.filename, self.options,
+                                          target=target)
+            self.build_log = self._translation.warnings
+            names = [k.name for k in self._translation.kernels]
+            self._module, self.from_cache = build_extension(self._translation.c_source, names,
+                                                            self.filename, target)
+            interfaces = [k.interface for k in self._translation.kernels]
+            self._kernels = {k.name: Kernel(self, k) for k in interfaces}
+            if source_key is not None:
+                deps = self._translation.preprocessed.dependencies
+                cache.write_manifest(source_key, {
+                    "module": self._module.__name__, "log": self.build_log,
+                    "kernels": [k.to_json() for k in interfaces],
+                    "dependencies": {p: cache.file_digest(p) for p in deps}})
         if self.build_log:
             # as PyOpenCL reports a non-empty build log; -w silences, -Werror fails
             warnings.warn(BuildWarning(self.build_log), stacklevel=2)
-        names = [k.name for k in self._translation.kernels]
-        self._module, self.from_cache = build_extension(self._translation.c_source, names,
-                                                        self.filename, target)
-        self._kernels = {k.name: Kernel(self, k.interface) for k in self._translation.kernels}
         self.build_seconds = time.perf_counter() - start
         return self
+
+    def _load_cached(self, source_key: str) -> bool:
+        """Load what an earlier build of the same source, options and target left in the
+        cache, with no translation; False where there is none."""
+        from .build import load_built
+        entry = cache.read_manifest(source_key)
+        if entry is None:
+            return False
+        interfaces = [KernelInterface.from_json(k) for k in entry["kernels"]]
+        module = load_built(entry["module"], self.filename, [k.name for k in interfaces])
+        if module is None:
+            return False
+        self._module, self.from_cache, self.build_log = module, True, entry["log"]
+        self._translation = None
+        self._kernels = {k.name: Kernel(self, k) for k in interfaces}
+        return True
 
     @classmethod
     def _from_compiled(cls, module, interfaces, filename: str) -> "Program":
@@ -123,8 +153,14 @@ class Program:
     def c_source(self) -> str:
         self._require_built()
         if self._translation is None:
-            raise RuntimeError(f"program '{self.filename}' was loaded precompiled (cl2c.load);"
-                               f" its C source is not kept")
+            if self.source is None:
+                raise RuntimeError(f"program '{self.filename}' was loaded precompiled "
+                                   f"(cl2c.load); its C source is not kept")
+            # loaded from the cache without translating: translate now (same result)
+            from .pipeline import translate
+            from .target import Target
+            self._translation = translate(self.source, self.filename, self.options,
+                                          target=Target.host())
         return self._translation.c_source
 
     def kernel(self, name: str) -> "Kernel":

@@ -39,7 +39,8 @@ class Options:
         defs = ";".join(f"{k}={v}" for k, v in sorted(self.defines.items()))
         return f"D[{defs}] I[{';'.join(self.include_dirs)}] std={self.cl_std} " \
                f"sched={self.schedule} check={int(self.check_barriers)} " \
-               f"stack={self.fiber_stack} flags={' '.join(sorted(self.flags))}"
+               f"stack={self.fiber_stack} warnings={self.warnings} " \
+               f"flags={' '.join(sorted(self.flags))}"
 
 
 def _fail(message: str) -> BuildError:

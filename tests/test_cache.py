@@ -123,3 +123,47 @@ def test_compiler_from_the_environment_is_in_the_key(tmp_path, cc):
                for line in log.read_text().splitlines()), log.read_text()
     assert _build(cache, salt=4, CC=str(wrapper))["from_cache"] is True
     assert _build(cache, salt=4)["from_cache"] is True
+
+
+INCLUDE_SCRIPT = r"""
+import json, sys
+import numpy as np
+import cl2c
+src = '#include "step.h"\n' \
+      '__kernel void inc(__global int *b) { b[get_global_id(0)] += STEP; }\n'
+prg = cl2c.Program(src, options=["-I", sys.argv[1]], filename=sys.argv[2]).build()
+translated = "cl2c.pipeline" in sys.modules      # the translator was imported
+b = np.zeros(8, np.int32)
+prg.inc((8,), None, b)
+out = {"from_cache": prg.from_cache, "translated": translated, "value": int(b[0])}
+if len(sys.argv) > 3:
+    out["has_c"] = "inc" in prg.c_source
+print(json.dumps(out))
+"""
+
+
+def _include_build(cache_dir, include_dir, *extra):
+    res = subprocess.run([sys.executable, "-c", INCLUDE_SCRIPT, str(include_dir), "k.cl",
+                          *extra], capture_output=True, text=True, env=_env(cache_dir),
+                         timeout=120)
+    assert res.returncode == 0, res.stderr
+    return json.loads(res.stdout.strip().splitlines()[-1])
+
+
+def test_a_cache_hit_needs_no_translation_until_an_included_file_changes(tmp_path):
+    inc = tmp_path / "inc"
+    inc.mkdir()
+    (inc / "step.h").write_text("#define STEP 3\n")
+    cache_dir = tmp_path / "cache"
+    first = _include_build(cache_dir, inc)
+    assert first == {"from_cache": False, "translated": True, "value": 3}
+    # a new process: the module straight from the cache, the translator not even imported
+    assert _include_build(cache_dir, inc) == {"from_cache": True, "translated": False,
+                                              "value": 3}
+    # the C source is still there to read (translated on demand)
+    assert _include_build(cache_dir, inc, "c")["has_c"] is True
+    (inc / "step.h").write_text("#define STEP 5\n")
+    changed = _include_build(cache_dir, inc)
+    assert changed["translated"] is True and changed["value"] == 5
+    assert _include_build(cache_dir, inc) == {"from_cache": True, "translated": False,
+                                              "value": 5}
