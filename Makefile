@@ -10,8 +10,13 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
 .PHONY: setup install run test bench clean
 
-$(VENV)/.deps: pyproject.toml
+# Runtime dependencies only (what `make run` needs); the test extras on top.
+$(VENV)/.runtime: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
+	$(PIP) install .
+	touch $@
+
+$(VENV)/.deps: $(VENV)/.runtime
 	$(PIP) install '.[test]'
 	touch $@
 
@@ -22,7 +27,8 @@ setup: $(VENV)/.deps
 install: setup
 	$(PIP) install --no-deps --force-reinstall --no-build-isolation .
 
-run: install
+run: $(VENV)/.runtime
+	$(PIP) install --no-deps --force-reinstall --no-build-isolation .
 	$(PY) examples/run_examples.py
 
 test: install
