@@ -88,6 +88,7 @@ class Builtin:
     effects: bool = False        # acts beyond its value (fences; pointer parameters,
                                  # atomics and sync are effects by their rows already)
     macro: str = ""              # runtime macro that instantiates the row for T, on use
+    since: int = 100             # the OpenCL C version that has it (200: 2.0)
 
     @property
     def pure(self) -> bool:
@@ -134,23 +135,23 @@ _add(_rows("get_global_linear_id get_local_linear_id", [], "size_t", "-", workit
 
 # 6.12.8 synchronisation; 6.13.15 work-group functions (2.0). Every one is a
 # point all work-items of a group reach together: the schedules treat them as
-# barriers (lower/regions.py cuts the kernel there; fibers switch there).
-_add(_rows("barrier work_group_barrier", ["uint"], "void", "-", sync=True,
-           c_name="cl2c_barrier"))
+# barriers (lower/regions/ cuts the kernel there; fibers switch there).
+_add(_rows("barrier", ["uint"], "void", "-", sync=True, c_name="cl2c_barrier"))
+_add(_rows("work_group_barrier", ["uint"], "void", "-", sync=True, c_name="cl2c_barrier",
+           since=200))
 _add(_rows("work_group_barrier", ["uint", "int"], "void", "-", sync=True,
-           c_name="cl2c_barrier2"))
-_add(_rows("work_group_all work_group_any", ["int"], "int", "-", sync=True, workitem=True))
+           c_name="cl2c_barrier2", since=200))
+_add(_rows("work_group_all work_group_any", ["int"], "int", "-", sync=True, workitem=True,
+           since=200))
 _add(_rows("work_group_reduce_add work_group_reduce_min work_group_reduce_max "
            "work_group_scan_inclusive_add work_group_scan_inclusive_min "
            "work_group_scan_inclusive_max work_group_scan_exclusive_add "
            "work_group_scan_exclusive_min work_group_scan_exclusive_max", ["T"], "T", "W",
-           sync=True, workitem=True))
-_add(_rows("work_group_broadcast", ["T", "size_t"], "T", "W", sync=True, workitem=True,
-           c_name="cl2c_work_group_broadcast1_{T}"))
-_add(_rows("work_group_broadcast", ["T", "size_t", "size_t"], "T", "W", sync=True,
-           workitem=True, c_name="cl2c_work_group_broadcast2_{T}"))
-_add(_rows("work_group_broadcast", ["T", "size_t", "size_t", "size_t"], "T", "W", sync=True,
-           workitem=True, c_name="cl2c_work_group_broadcast3_{T}"))
+           sync=True, workitem=True, since=200))
+for coordinates in (1, 2, 3):
+    _add(_rows("work_group_broadcast", ["T"] + ["size_t"] * coordinates, "T", "W", sync=True,
+               workitem=True, c_name=f"cl2c_work_group_broadcast{coordinates}_{{T}}",
+               since=200))
 
 # 6.12.2 math functions
 _add(_rows("acos acosh acospi asin asinh asinpi atan atanh atanpi cbrt ceil cos cosh cospi "
@@ -180,6 +181,7 @@ _add(_rows("abs", ["T"], "U", "I"))
 _add(_rows("abs_diff", ["T", "T"], "U", "I"))
 _add(_rows("add_sat sub_sat hadd rhadd mul_hi rotate", ["T", "T"], "T", "I"))
 _add(_rows("clz popcount", ["T"], "T", "I"))
+_add(_rows("ctz", ["T"], "T", "I", since=200))
 _add(_rows("mad_hi mad_sat", ["T", "T", "T"], "T", "I"))
 _add(_rows("mad24", ["T", "T", "T"], "T", "I32"))
 _add(_rows("mul24", ["T", "T"], "T", "I32"))

@@ -78,8 +78,9 @@ class Case:
         return self.row.workitem or self.row.sync
 
     def options(self) -> str:
-        # sema's rule: the work_group_* functions are OpenCL C 2.0 ones
-        std = "-cl-std=CL2.0 " if self.row.name.startswith("work_group_") else ""
+        # a row of a later OpenCL C than 1.2 (work_group_*, ctz) under its version
+        std = f"-cl-std=CL{self.row.since // 100}.{self.row.since // 10 % 10} " \
+            if self.row.since > 120 else ""
         return f"{std}-cl2c-schedule={self.schedule}"
 
     def runtime_names(self) -> tuple:

@@ -56,9 +56,10 @@ class Calls(Checker):
                 ret, generic, n = result
                 node.call = Call("builtin", name, row, generic,
                                                    tuple(arg_types), width=n)
-                if row.name.startswith("work_group_") and self.cl_std < 200:
-                    self.error(f"{name}() is an OpenCL C 2.0 function: build with "
-                               f"-cl-std=CL2.0", node)
+                if row.since > self.cl_std:
+                    version = f"{row.since // 100}.{row.since // 10 % 10}"
+                    self.error(f"{name}() is an OpenCL C {version} function: build with "
+                               f"-cl-std=CL{version}", node)
                 if self.func is not None:
                     self.func.builtins.add(name)
                     self.func.workitem |= row.workitem

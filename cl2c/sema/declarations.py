@@ -253,7 +253,7 @@ class Declarations(Checker):
         name = decl.name
         if name in self.module.functions:
             self.error(f"redefinition of '{name}'", decl)
-        if name in bi.BY_NAME or name == "printf":
+        if name == "printf" or any(r.since <= self.cl_std for r in bi.BY_NAME.get(name, ())):
             self.error(f"'{name}' is the name of a built-in function", decl)
         self.declare(Symbol(name, ftype, "func", node=node))
         if is_kernel and ftype.ret != ty.VOID:

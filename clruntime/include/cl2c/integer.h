@@ -64,6 +64,10 @@ typedef unsigned __int128 cl2c_wide_ulong;
     }                                                                                \
     CL2C_INLINE cl2c_##T cl2c_popcount_##T(cl2c_##T x) {                            \
         return (cl2c_##T)CL2C_POPCOUNT64((cl2c_ulong)(cl2c_##U)x);                   \
+    }                                                                                \
+    /* OpenCL C 2.0: the size in bits for 0 */                                       \
+    CL2C_INLINE cl2c_##T cl2c_ctz_##T(cl2c_##T x) {                                 \
+        return (cl2c_##T)(x ? __builtin_ctzll((cl2c_ulong)(cl2c_##U)x) : BITS);       \
     }
 
 /* The saturation bounds of unsigned types compare against 0: fine, not a bug. */
