@@ -12,6 +12,7 @@ from pycparser import c_ast
 
 from ..version import __version__
 from ..lower import KernelModel, LoweredProgram
+from ..lower.workitems import is_type_declaration
 from ..resources import templates_dir
 from . import c_names
 from .cgen import CGenerator
@@ -125,7 +126,10 @@ def _program_item(kind: str, node, kernels: dict, gen: CGenerator) -> list[str]:
         kernel = kernels.get(decl.name)
         out = []
         if kernel is not None and kernel.local_decls:
-            fields = "".join(f"    {CGenerator(False).visit(d)};\n" for d in kernel.local_decls)
+            out += [gen.line_marker(d.coord) + gen.visit(d) + ";"
+                    for d in kernel.local_decls if is_type_declaration(d)]
+            fields = "".join(f"    {CGenerator(False).visit(d)};\n" for d in kernel.local_decls
+                             if not is_type_declaration(d))
             out.append(f"/* The __local variables of kernel {kernel.name}, one set per "
                        f"work-group. */\nstruct {kernel.name}__locals {{\n{fields}}};\n")
         if kernel is not None and not kernel.item_function:

@@ -26,7 +26,7 @@ class KernelModel:
     reason: str
     reqd_work_group_size: tuple | None
     simd: bool = True
-    local_decls: list = field(default_factory=list)
+    local_decls: list = field(default_factory=list)   # types they use, then the __local Decls
     group_function: object = None     # the regions schedule's FuncDef
     check_barriers: bool = False
     fiber_stack: int = 0

@@ -86,9 +86,11 @@ def mark_unused_params(module: Module) -> Module:
 
 
 def hoist_kernel_locals(module: Module) -> tuple[Module, dict]:
-    """Move kernel-scope ``__local`` declarations into a per-group struct.
+    """Move kernel-scope ``__local`` declarations into a per-group struct, and the
+    kernel's own type declarations they use out with them (the struct is declared at
+    program scope).
 
-    Returns the module and {kernel name: [Decl]} of the moved declarations.
+    Returns the module and {kernel name: [type declarations..., Decl...]} of what moved.
     """
     moved = {}
     for f in module.kernels:
@@ -104,11 +106,64 @@ def hoist_kernel_locals(module: Module) -> tuple[Module, dict]:
                 keep.append(item)
         if not decls:
             continue
-        body.block_items = keep
-        moved[f.name] = decls
+        types = _types_used(decls, keep)
+        body.block_items = [item for item in keep if not any(item is t for t in types)]
+        moved[f.name] = types + decls
         _redirect(body, names)
         _params(f).insert(0, _locals_param(f.name))
     return module, moved
+
+
+def is_type_declaration(node) -> bool:
+    """``struct S {...};``, ``enum E {...};`` or a typedef."""
+    return isinstance(node, c_ast.Typedef) or isinstance(node, c_ast.Decl) and \
+        node.name is None and isinstance(node.type, (c_ast.Struct, c_ast.Union, c_ast.Enum))
+
+
+def _types_used(decls: list, items: list) -> list:
+    """The type declarations among ``items`` that ``decls`` use, directly or through
+    each other, in their order."""
+    names = set().union(*(_type_names(d.type) for d in decls))
+    used: list = []
+    changed = True
+    while changed:
+        changed = False
+        for item in items:
+            if is_type_declaration(item) and not any(item is u for u in used) and \
+                    _declared_names(item) & names:
+                used.append(item)
+                names |= _type_names(item.type)
+                changed = True
+    return [item for item in items if any(item is u for u in used)]
+
+
+def _declared_names(node) -> set:
+    """The typedef name, the tag, and an enum's constants a declaration declares."""
+    if isinstance(node, c_ast.Typedef):
+        return {node.name}
+    names = {node.type.name} - {None}
+    if isinstance(node.type, c_ast.Enum) and node.type.values is not None:
+        names |= {e.name for e in node.type.values.enumerators}
+    return names
+
+
+def _type_names(node) -> set:
+    """Tags, typedef names and (in array sizes) constants a type mentions."""
+    out = set()
+    for n in _walk(node):
+        if isinstance(n, (c_ast.Struct, c_ast.Union, c_ast.Enum)) and n.name:
+            out.add(n.name)
+        elif isinstance(n, c_ast.IdentifierType):
+            out.update(n.names)
+        elif isinstance(n, c_ast.ID):
+            out.add(n.name)
+    return out
+
+
+def _walk(node):
+    yield node
+    for _, child in node.children():
+        yield from _walk(child)
 
 
 def _locals_param(kernel: str) -> c_ast.Decl:
