@@ -64,8 +64,10 @@ def load(module_name: str):
     """The Program of the kernels compiled into extension module ``module_name``
     (by ``setup(cl2c_modules=[...])``): no compiler, no translation."""
     from .loader import Program
+    from .threads import affinity_kept
     try:
-        module = importlib.import_module(module_name)
+        with affinity_kept():
+            module = importlib.import_module(module_name)
     except ModuleNotFoundError as e:
         if e.name is not None and module_name.startswith(e.name):
             raise LoadError(f"cl2c.load: no module named '{module_name}' (was the package "

@@ -28,6 +28,7 @@ from . import cache
 from .diagnostics import BuildError, Diagnostic
 from .resources import runtime_include_dir
 from .target import Target
+from .threads import affinity_kept
 
 _FAILED = "the C compiler failed on the translation"
 # A compile redirects file descriptors 1 and 2 and may set the environment: one at a time.
@@ -194,10 +195,11 @@ def _load(module_name: str, path: Path, what: _Subject):
     if module_name in sys.modules:
         return sys.modules[module_name]
     spec = importlib.util.spec_from_file_location(module_name, str(path))
-    try:
-        module = importlib.util.module_from_spec(spec)   # dlopen, for an extension
-        spec.loader.exec_module(module)
-    except ImportError as e:   # an undefined symbol at dlopen: a cl2c bug too
-        raise what.error("the compiled translation does not load", str(e)) from None
+    with affinity_kept():
+        try:
+            module = importlib.util.module_from_spec(spec)   # dlopen, for an extension
+            spec.loader.exec_module(module)
+        except ImportError as e:   # an undefined symbol at dlopen: a cl2c bug too
+            raise what.error("the compiled translation does not load", str(e)) from None
     sys.modules[module_name] = module
     return module

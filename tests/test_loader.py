@@ -1,6 +1,11 @@
 """The Python loader: argument checking and marshalling, launch errors, metadata."""
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -282,3 +287,36 @@ def test_unbuilt_program():
     prg = cl2c.Program(kernel_source("hello.cl"))
     with pytest.raises(RuntimeError):
         prg.kernel_names
+
+
+AFFINITY_SCRIPT = r"""
+import json, os, threading
+import numpy as np
+import cl2c
+before = sorted(os.sched_getaffinity(0))
+prg = cl2c.Program("__kernel void k(__global int *a) { a[get_global_id(0)] += 1; }").build()
+a = np.zeros(4096, np.int32)
+prg.k((4096,), None, a)
+seen = []
+t = threading.Thread(target=lambda: seen.append(sorted(os.sched_getaffinity(0))))
+t.start()
+t.join()
+print(json.dumps({"before": before, "after": sorted(os.sched_getaffinity(0)),
+                  "thread": seen[0], "ok": bool((a == 1).all())}))
+"""
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_getaffinity") or len(os.sched_getaffinity(0)) < 2,
+                    reason="needs CPU affinity and two CPUs to see a binding")
+@pytest.mark.parametrize("bind", ["close", "spread", "true"])
+def test_loading_keeps_the_affinity_of_the_callers_threads(bind, tmp_path):
+    """OMP_PROC_BIND makes libgomp bind the thread that loads it; cl2c gives that thread
+    its CPUs back, so threads the program starts later do not inherit the pin."""
+    env = dict(os.environ, OMP_PROC_BIND=bind, OMP_PLACES="cores",
+               CL2C_CACHE_DIR=str(tmp_path))
+    res = subprocess.run([sys.executable, "-c", AFFINITY_SCRIPT], env=env,
+                         capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, res.stderr
+    out = json.loads(res.stdout.strip().splitlines()[-1])
+    assert out["ok"]
+    assert out["after"] == out["before"] and out["thread"] == out["before"]
