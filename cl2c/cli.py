@@ -24,6 +24,7 @@ from .options import parse_options
 from .pipeline import run_preprocessor, translate
 from .resources import runtime_include_dir
 from .target import Target
+from .timing import StageTimes
 
 
 def _write_if_changed(path: str, text: str) -> None:
@@ -88,13 +89,15 @@ def _fail(diags, sources=None) -> None:
 @click.option("--options", "extra_options", metavar="'OPTS'",
               help="An OpenCL build-option string, as clBuildProgram takes it.")
 @click.option("--no-line-directives", is_flag=True, help="Leave out #line directives.")
+@click.option("--time", "time_report", is_flag=True,
+              help="Print the time of each stage (as -ftime-report) on standard error.")
 @click.option("--cmakedir", is_flag=True, help="Print the folder of cl2c's CMake module.")
 @click.option("--includedir", is_flag=True, help="Print the folder of the runtime headers.")
 @click.version_option(__version__, "--version", prog_name="cl2c")
 def main(source, output, defines, includes, cl_std, no_warnings, werror, preprocess_only,
          syntax_only, header,
          make_deps, depfile, dep_target, shared, schedule, extra_options,
-         no_line_directives, cmakedir, includedir):
+         no_line_directives, time_report, cmakedir, includedir):
     """Translate an OpenCL C kernel file to C11 + OpenMP."""
     if includedir:
         click.echo(str(runtime_include_dir()))
@@ -139,18 +142,23 @@ def main(source, output, defines, includes, cl_std, no_warnings, werror, preproc
             deps = pre.dependencies
         else:
             c_name = os.path.basename(out) if out != "-" else "kernel.c"
+            times = StageTimes()
             tr = translate(text, name, options, output_name=c_name,
-                           line_directives=not no_line_directives, target=cc_target)
+                           line_directives=not no_line_directives, target=cc_target,
+                           times=times)
             deps = tr.preprocessed.dependencies
             if tr.warnings:
                 click.echo(tr.warnings, err=True)
             if not syntax_only:
-                if shared:
-                    _build_shared(tr, out)
-                else:
-                    _write_if_changed(out, tr.c_source)
+                with times.stage("C compile" if shared else "write"):
+                    if shared:
+                        _build_shared(tr, out)
+                    else:
+                        _write_if_changed(out, tr.c_source)
                 if header:
                     _write_if_changed(header, tr.emitted.header)
+            if time_report:
+                click.echo(times.report(name), err=True)
     except BuildError as e:
         _fail(e.diagnostics, e.sources)
         sys.exit(1)

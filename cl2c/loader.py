@@ -23,6 +23,7 @@ from . import types as ty
 from .cltypes import SCALARS
 from .diagnostics import BuildError
 from .interface import ArgInfo, KernelInterface
+from .timing import StageTimes
 
 
 class BuildWarning(UserWarning):
@@ -90,19 +91,25 @@ class Program:
         if options is not None:
             self.options = options
         start = time.perf_counter()
-        target = Target.host()     # probed here, once per environment: it compiles
-        source_key = cache.source_key(self.source, self.filename,
-                                      parse_options(self.options).key(), target.identity()) \
-            if cache.cache_enabled() else None
-        if source_key is None or not self._load_cached(source_key):
+        times = StageTimes()
+        with times.stage("target"):
+            target = Target.host()     # probed here, once per environment: it compiles
+        with times.stage("cache lookup"):
+            source_key = cache.source_key(self.source, self.filename,
+                                          parse_options(self.options).key(),
+                                          target.identity()) \
+                if cache.cache_enabled() else None
+            hit = source_key is not None and self._load_cached(source_key)
+        if not hit:
             from .build import build_extension
             from .pipeline import translate
             self._translation = translate(self.source, self.filename, self.options,
-                                          target=target)
+                                          target=target, times=times)
             self.build_log = self._translation.warnings
             names = [k.name for k in self._translation.kernels]
-            self._module, self.from_cache = build_extension(self._translation.c_source, names,
-                                                            self.filename, target)
+            with times.stage("C compile and load"):
+                self._module, self.from_cache = build_extension(
+                    self._translation.c_source, names, self.filename, target)
             interfaces = [k.interface for k in self._translation.kernels]
             self._kernels = {k.name: Kernel(self, k) for k in interfaces}
             if source_key is not None:
@@ -115,6 +122,9 @@ class Program:
             # as PyOpenCL reports a non-empty build log; -w silences, -Werror fails
             warnings.warn(BuildWarning(self.build_log), stacklevel=2)
         self.build_seconds = time.perf_counter() - start
+        if os.environ.get("CL2C_TIME", "") not in ("", "0"):
+            print(times.report(f"{self.filename} (from the cache)" if hit else self.filename),
+                  file=sys.stderr)
         return self
 
     def _load_cached(self, source_key: str) -> bool:

@@ -17,6 +17,7 @@ from .options import Options, parse_options
 from .parse import parse
 from .preprocess import Preprocessed, preprocess
 from .target import Target
+from .timing import StageTimes
 
 
 @dataclass
@@ -29,6 +30,7 @@ class Translation:
     sources: SourceMap
     warnings: str = ""             # the build's warnings, rendered ("" for none)
     target: Target | None = None   # what it was translated for
+    times: StageTimes | None = None  # how long each stage took
 
     @property
     def c_source(self) -> str:
@@ -49,34 +51,41 @@ def run_preprocessor(text: str, source_name: str, options: Options | str | None 
 
 
 def analyze(text: str, source_name: str = "<kernel>", options=None,
-            target: Target | None = None):
+            target: Target | None = None, times: StageTimes | None = None):
     """Preprocess, parse and type-check; returns (module, preprocessed, reporter, options)."""
+    times = times or StageTimes()
     opts = options if isinstance(options, Options) else parse_options(options)
     target = target or Target.assumed()
     reporter = Reporter(SourceMap(), opts.warnings)
-    pre = preprocess(text, source_name, opts, reporter, target)
+    with times.stage("preprocess"):
+        pre = preprocess(text, source_name, opts, reporter, target)
     reporter.check()
-    ast = parse(pre.text, source_name, reporter)
+    with times.stage("parse"):
+        ast = parse(pre.text, source_name, reporter)
     reporter.check()
-    module = sema_stage.analyze(ast, reporter, opts.cl_std, target.extensions)
+    with times.stage("sema"):
+        module = sema_stage.analyze(ast, reporter, opts.cl_std, target.extensions)
     reporter.check()
     return module, pre, reporter, opts
 
 
 def translate(text: str, source_name: str = "<kernel>", options=None,
               output_name: str = "kernel.c", line_directives: bool = True,
-              target: Target | None = None) -> Translation:
-    """OpenCL C source text to C source text for ``target``; raises BuildError on bad input."""
+              target: Target | None = None, times: StageTimes | None = None) -> Translation:
+    """OpenCL C source text to C source text for ``target``; raises BuildError on bad input.
+    ``times`` collects each stage's time."""
     target = target or Target.assumed()
-    module, pre, reporter, opts = analyze(text, source_name, options, target)
+    times = times or StageTimes()
+    module, pre, reporter, opts = analyze(text, source_name, options, target, times)
     try:
         program = lower(module, opts.schedule, check_barriers=opts.check_barriers,
-                        fiber_stack=opts.fiber_stack)
+                        fiber_stack=opts.fiber_stack, times=times)
     except UnsupportedError as e:
         from .diagnostics import at
         diag = at(e.coord, "error", str(e)) if e.coord else Diagnostic("error", str(e),
                                                                         source_name)
         raise BuildError([diag], reporter.sources) from None
-    emitted = emit(program, source_name, output_name, opts.cl_std, line_directives)
+    with times.stage("emit"):
+        emitted = emit(program, source_name, output_name, opts.cl_std, line_directives)
     return Translation(source_name, opts, pre, program, emitted, reporter.sources,
-                       reporter.warnings_text(), target)
+                       reporter.warnings_text(), target, times)

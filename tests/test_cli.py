@@ -1,6 +1,7 @@
 """The ``cl2c`` command line, run as ``python -m cl2c.cli``."""
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -312,3 +313,33 @@ def test_headers_of_two_files_with_one_shared_type(tmp_path, cc):
     assert cl2c_cli("b.cl", "-H", "b.h", cwd=tmp_path).returncode == 0
     with pytest.raises(AssertionError, match="point"):
         compile_c(cc, tmp_path / "main.c", tmp_path)
+
+
+STAGES = ("preprocess", "parse", "sema", "lower: expressions", "lower: schedules", "emit")
+
+
+def test_time_reports_each_stage(tmp_path):
+    (tmp_path / "h.cl").write_text(HELLO)
+    res = cl2c_cli("h.cl", "-o", "h.c", "--time", cwd=tmp_path)
+    assert res.returncode == 0, res.stderr
+    assert res.stderr.startswith("cl2c: time report for h.cl")
+    for stage in STAGES + ("write", "total"):
+        assert any(line.split("  ")[1].strip() == stage
+                   for line in res.stderr.splitlines()[1:]), (stage, res.stderr)
+    assert (tmp_path / "h.c").exists()
+
+
+def test_time_from_python(tmp_path):
+    script = ("import cl2c\n"
+              "cl2c.Program(open('h.cl').read(), filename='h.cl').build()\n"
+              "cl2c.Program(open('h.cl').read(), filename='h.cl').build()\n")
+    (tmp_path / "h.cl").write_text(HELLO)
+    env = dict(os.environ, CL2C_TIME="1", CL2C_CACHE_DIR=str(tmp_path / "cache"))
+    res = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, env=env,
+                         capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, res.stderr
+    first, second = res.stderr.split("cl2c: time report for ")[1:]
+    assert first.startswith("h.cl\n") and "C compile and load" in first
+    assert all(s in first for s in STAGES)
+    # the second build of the same source is a cache hit: no stage of translation
+    assert second.startswith("h.cl (from the cache)") and "parse" not in second

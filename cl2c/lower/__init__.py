@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from .. import types as ty
 from ..interface import Arg, KernelInterface
 from ..sema import FunctionInfo, Module
+from ..timing import StageTimes
 from . import declarations, schedules, workitems
 from .effects import called_function
 from .expressions import lower_expressions
@@ -49,23 +50,28 @@ class LoweredProgram:
 
 
 def lower(module: Module, schedule: str = "auto", check_barriers: bool = False,
-          fiber_stack: int = 0) -> LoweredProgram:
+          fiber_stack: int = 0, times: StageTimes | None = None) -> LoweredProgram:
     """The passes in order, each taking the module (its tree) and returning it rewritten;
     then each kernel's interface and schedule."""
+    times = times or StageTimes()
     # Expressions first: they read the facts sema wrote on the nodes they replace.
-    module, needs = lower_expressions(module)
-    # Kernel-scope __local variables leave the kernel body before the context
-    # parameter goes in, so that cl2c_wi stays the first parameter.
-    module, moved = workitems.hoist_kernel_locals(module)
-    module = workitems.thread_context(module)
-    module = workitems.mark_unused_params(module)
-    # Type spelling last: earlier passes built nodes with OpenCL type names too.
-    module = declarations.spell_types(module, [d for ds in moved.values() for d in ds])
+    with times.stage("lower: expressions"):
+        module, needs = lower_expressions(module)
+    with times.stage("lower: work-item context"):
+        # Kernel-scope __local variables leave the kernel body before the context
+        # parameter goes in, so that cl2c_wi stays the first parameter.
+        module, moved = workitems.hoist_kernel_locals(module)
+        module = workitems.thread_context(module)
+        module = workitems.mark_unused_params(module)
+    with times.stage("lower: C types"):
+        # Type spelling last: earlier passes built nodes with OpenCL type names too.
+        module = declarations.spell_types(module, [d for ds in moved.values() for d in ds])
     kernels = [kernel_model(f, moved.get(f.name, []), module.functions, check_barriers)
                for f in module.kernels]
-    for k in kernels:
-        k.fiber_stack = fiber_stack
-        schedules.choose(k, module, schedule, check_barriers)
+    with times.stage("lower: schedules"):
+        for k in kernels:
+            k.fiber_stack = fiber_stack
+            schedules.choose(k, module, schedule, check_barriers)
     called = _called_functions(module, kernels)
     for k in kernels:
         k.item_function = k.group_function is None or k.name in called
