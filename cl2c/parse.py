@@ -58,6 +58,33 @@ class _Parser(OpenCLCParser):
             self._reset(mark)
         return super()._parse_postfix_expression()
 
+    # (float4)(1, 2, 3, 4).xy: clang reads a vector literal as a primary expression, so
+    # postfix operators apply to the literal, not to its parenthesized operand as they
+    # would after a C cast.
+    def _parse_cast_expression(self):
+        if self._vector_literal_ahead():
+            return self._parse_unary_expression()
+        return super()._parse_cast_expression()
+
+    def _parse_primary_expression(self):
+        if self._vector_literal_ahead():
+            typ, _, lparen_tok = self._try_parse_paren_type_name()
+            self._expect("LPAREN")
+            expr = self._parse_expression()
+            self._expect("RPAREN")
+            return c_ast.Cast(typ, expr, self._tok_coord(lparen_tok))
+        return super()._parse_primary_expression()
+
+    def _vector_literal_ahead(self) -> bool:
+        if self._peek_type() != "LPAREN":
+            return False
+        mark = self._mark()
+        result = self._try_parse_paren_type_name()
+        ahead = result is not None and self._peek_type() == "LPAREN" and \
+            _is_vector_type_name(result[0])
+        self._reset(mark)
+        return ahead
+
     def _parse_error(self, msg, coord):
         if coord is None or isinstance(coord, str):
             tok = self._peek()
@@ -66,6 +93,17 @@ class _Parser(OpenCLCParser):
                 if msg == "Invalid expression":
                     msg = f"expected expression before: {tok.value}"
         super()._parse_error(msg, coord)
+
+
+_VECTOR_TYPE = re.compile(r"(u?(char|short|int|long)|float|double|half)(2|3|4|8|16)")
+
+
+def _is_vector_type_name(typename) -> bool:
+    """A type name of a built-in vector type (float4); not through a typedef, which
+    the parser cannot see through."""
+    t = typename.type
+    return isinstance(t, c_ast.TypeDecl) and isinstance(t.type, c_ast.IdentifierType) and \
+        len(t.type.names) == 1 and _VECTOR_TYPE.fullmatch(t.type.names[0]) is not None
 
 
 # Half literals (0.5h), which clang accepts with cl_khr_fp16 and piglit uses, become
