@@ -10,8 +10,10 @@ probed target, as ``Program.build`` does.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import shlex
+import stat
 import sys
 import tempfile
 
@@ -27,27 +29,54 @@ from .target import Target
 from .timing import StageTimes
 
 
+class _OutputError(Exception):
+    """An output file cannot be written; the message says which and why."""
+
+
 def _write_if_changed(path: str, text: str) -> None:
-    """Write atomically; an unchanged file is only touched, so that Make sees it
-    up to date and does not run cl2c again."""
+    """Write an output as a C compiler does: through a symbolic link, into a device or
+    FIFO as it is; a regular file is replaced atomically, and an unchanged one only
+    touched, so that Make sees it up to date and does not run cl2c again."""
     if path == "-":
         sys.stdout.write(text)
         return
+    real = os.path.realpath(path)
     try:
-        with open(path, encoding="utf-8") as f:
-            if f.read() == text:
-                os.utime(path)
-                return
-    except OSError:
-        pass
-    directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".cl2c-", dir=directory)
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        f.write(text)
-    umask = os.umask(0)
-    os.umask(umask)
-    os.chmod(tmp, 0o666 & ~umask)     # mkstemp makes 0600; a compiler's output follows umask
-    os.replace(tmp, path)
+        st = os.stat(real)
+    except FileNotFoundError:
+        st = None
+    except OSError as e:
+        raise _OutputError(f"cannot write '{path}': {e.strerror}") from None
+    if st is not None and stat.S_ISDIR(st.st_mode):
+        raise _OutputError(f"cannot write '{path}': it is a directory")
+    try:
+        if st is not None and not stat.S_ISREG(st.st_mode):
+            with open(real, "w", encoding="utf-8") as f:    # /dev/null, a FIFO: never replaced
+                f.write(text)
+            return
+        if st is not None and st.st_size == len(text.encode()):
+            with open(real, encoding="utf-8", errors="replace") as f:
+                if f.read() == text:
+                    os.utime(real)
+                    return
+        _replace_atomically(real, text)
+    except OSError as e:
+        raise _OutputError(f"cannot write '{path}': {e.strerror or e}") from None
+
+
+def _replace_atomically(path: str, text: str) -> None:
+    fd, tmp = tempfile.mkstemp(prefix=".cl2c-", dir=os.path.dirname(path))
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; a compiler's output follows umask
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
 
 
 def _depfile(target: str, source: str, deps: list[str]) -> str:
@@ -134,6 +163,8 @@ def main(source, output, defines, includes, cl_std, no_warnings, werror, preproc
         (".so" if shared else ".c")
     out = output or default_out
     compiles = shared and not (syntax_only or preprocess_only)
+    if compiles and out == "-":
+        raise click.UsageError("a shared library cannot go to standard output: give -o FILE")
     cc_target = Target.host() if compiles else Target.assumed()
     try:
         if preprocess_only:
@@ -159,13 +190,17 @@ def main(source, output, defines, includes, cl_std, no_warnings, werror, preproc
                     _write_if_changed(header, tr.emitted.header)
             if time_report:
                 click.echo(times.report(name), err=True)
+        if make_deps or depfile:
+            target = dep_target or (out if out != "-" else "-")
+            dep_path = depfile or (os.path.splitext(out)[0] + ".d" if out != "-"
+                                   else "kernel.d")
+            _write_if_changed(dep_path, _depfile(target, name, deps))
     except BuildError as e:
         _fail(e.diagnostics, e.sources)
         sys.exit(1)
-    if make_deps or depfile:
-        target = dep_target or (out if out != "-" else "-")
-        dep_path = depfile or (os.path.splitext(out)[0] + ".d" if out != "-" else "kernel.d")
-        _write_if_changed(dep_path, _depfile(target, name, deps))
+    except _OutputError as e:
+        click.echo(f"cl2c: error: {e}", err=True)
+        sys.exit(1)
 
 
 def _build_shared(tr, out: str) -> None:

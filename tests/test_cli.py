@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 import os
+import stat
 import subprocess
 import sys
+import threading
 
 import pytest
 
@@ -343,3 +345,65 @@ def test_time_from_python(tmp_path):
     assert all(s in first for s in STAGES)
     # the second build of the same source is a cache hit: no stage of translation
     assert second.startswith("h.cl (from the cache)") and "parse" not in second
+
+
+# ---- outputs as a C compiler writes them ----------------------------------------------
+
+def test_output_into_a_device_is_written_not_replaced(tmp_path):
+    """`-o /dev/null` as root once replaced /dev/null with a regular file: a device of
+    our own (the null device's numbers) stands in for it."""
+    if os.geteuid() != 0:
+        pytest.skip("making a device node needs root")
+    (tmp_path / "h.cl").write_text(HELLO)
+    dev = tmp_path / "null"
+    os.mknod(dev, 0o666 | stat.S_IFCHR, os.makedev(1, 3))
+    res = cl2c_cli("h.cl", "-o", str(dev), cwd=tmp_path)
+    assert res.returncode == 0, res.stderr
+    assert stat.S_ISCHR(os.stat(dev).st_mode)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["h.cl", "null"]
+
+
+def test_output_into_a_fifo(tmp_path):
+    (tmp_path / "h.cl").write_text(HELLO)
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    got = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_text()))
+    reader.start()
+    res = cl2c_cli("h.cl", "-o", str(fifo), cwd=tmp_path)
+    reader.join(timeout=60)
+    assert res.returncode == 0, res.stderr
+    assert "hello_kernel" in got[0]
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+
+
+def test_output_through_a_symlink(tmp_path):
+    (tmp_path / "h.cl").write_text(HELLO)
+    (tmp_path / "real").mkdir()
+    target = tmp_path / "real" / "out.c"
+    target.write_text("old")
+    link = tmp_path / "link.c"
+    link.symlink_to(target)
+    res = cl2c_cli("h.cl", "-o", "link.c", cwd=tmp_path)
+    assert res.returncode == 0, res.stderr
+    assert link.is_symlink() and "hello_kernel" in target.read_text()
+    assert sorted(p.name for p in (tmp_path / "real").iterdir()) == ["out.c"]
+
+
+@pytest.mark.parametrize("where", ["missing/out.c", "adir"])
+def test_unwritable_output_is_an_error_and_leaves_nothing(tmp_path, where):
+    (tmp_path / "h.cl").write_text(HELLO)
+    (tmp_path / "adir").mkdir()
+    res = cl2c_cli("h.cl", "-o", where, cwd=tmp_path)
+    assert res.returncode == 1
+    assert res.stderr.startswith(f"cl2c: error: cannot write '{where}'"), res.stderr
+    assert "Traceback" not in res.stderr and "internal error" not in res.stderr
+    left = [p for p in tmp_path.rglob("*") if p.name.startswith(".cl2c-")]
+    assert left == []
+
+
+def test_shared_library_to_stdout_is_refused(tmp_path):
+    (tmp_path / "h.cl").write_text(HELLO)
+    res = cl2c_cli("h.cl", "--shared", "-o", "-", cwd=tmp_path)
+    assert res.returncode == 2 and "standard output" in res.stderr
+    assert not (tmp_path / "-").exists()
