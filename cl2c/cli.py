@@ -25,6 +25,7 @@ from .diagnostics import BuildError, render
 from .options import parse_options
 from .pipeline import run_preprocessor, translate
 from .resources import runtime_include_dir
+from .source_text import decode, read_source
 from .target import Target
 from .timing import StageTimes
 
@@ -152,12 +153,14 @@ def main(source, output, defines, includes, cl_std, no_warnings, werror, preproc
         raise click.UsageError(e.render().replace("cl2c: error: ", "")) from None
     try:
         if source == "-":
-            text, name = sys.stdin.read(), "<stdin>"
+            text, name = decode(sys.stdin.buffer.read(), "<stdin>"), "<stdin>"
         else:
-            with open(source, encoding="utf-8") as f:
-                text, name = f.read(), source
+            text, name = read_source(source), source
     except OSError as e:
         click.echo(f"cl2c: error: {source}: {e.strerror}", err=True)
+        sys.exit(1)
+    except BuildError as e:
+        _fail(e.diagnostics, e.sources)
         sys.exit(1)
     default_out = "-" if source == "-" else os.path.splitext(source)[0] + \
         (".so" if shared else ".c")

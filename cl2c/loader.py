@@ -77,8 +77,8 @@ class Program:
     @classmethod
     def from_file(cls, path: str | os.PathLike, options=None) -> "Program":
         path = os.fspath(path)
-        with open(path, encoding="utf-8") as f:
-            return cls(f.read(), options, filename=path)
+        from .source_text import read_source
+        return cls(read_source(path), options, filename=path)
 
     def build(self, options: str | list[str] | None = None) -> "Program":
         """Translate and compile (or load from the cache). Raises BuildError."""

@@ -18,6 +18,7 @@ import pcpp
 
 from .diagnostics import Diagnostic, Reporter
 from .options import Options
+from .source_text import decode
 from .target import Target
 
 def _to_float(value: float) -> float:
@@ -108,11 +109,11 @@ class _Preprocessor(pcpp.Preprocessor):
         raise pcpp.OutputDirective(pcpp.Action.IgnoreAndRemove)
 
     def on_file_open(self, is_system_include, includepath):
-        f = super().on_file_open(is_system_include, includepath)
+        with open(includepath, "rb") as f:
+            text = decode(f.read(), includepath)
         self.dependencies.append(includepath)
-        self.reporter.sources.add(includepath, f.read())
-        f.seek(0)
-        return f
+        self.reporter.sources.add(includepath, text)
+        return io.StringIO(text)
 
     def on_comment(self, tok):
         return False   # drop comments

@@ -407,3 +407,39 @@ def test_shared_library_to_stdout_is_refused(tmp_path):
     res = cl2c_cli("h.cl", "--shared", "-o", "-", cwd=tmp_path)
     assert res.returncode == 2 and "standard output" in res.stderr
     assert not (tmp_path / "-").exists()
+
+
+# ---- bytes that are not UTF-8 --------------------------------------------------------
+
+def test_latin1_in_comments_is_accepted(tmp_path):
+    (tmp_path / "h.h").write_bytes(b"/* (c) Jos\xe9 M\xfcller */\n#define SCALE 2\n")
+    (tmp_path / "k.cl").write_bytes(b'#include "h.h"\n// caf\xe9\n'
+                                    b"__kernel void k(__global int *a) /* \xff */"
+                                    b" { a[0] *= SCALE; }\n")
+    res = cl2c_cli("k.cl", "-o", "k.c", cwd=tmp_path)
+    assert res.returncode == 0, res.stderr
+    assert "a[0] *= 2" in (tmp_path / "k.c").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("where", ["k.cl", "h.h"])
+def test_a_byte_that_is_not_utf8_is_a_positioned_error(tmp_path, where):
+    bad = b"int f(int x) { return x + 1; } \xe9\n"
+    (tmp_path / "h.h").write_bytes(bad if where == "h.h" else b"#define SCALE 2\n")
+    (tmp_path / "k.cl").write_bytes(b'#include "h.h"\n' +
+                                    (bad if where == "k.cl" else b"") +
+                                    b"__kernel void k(__global int *a) { a[0] = 1; }\n")
+    res = cl2c_cli("k.cl", "-o", "k.c", cwd=tmp_path)
+    assert res.returncode == 1 and "Traceback" not in res.stderr
+    line = 2 if where == "k.cl" else 1
+    first = res.stderr.splitlines()[0]
+    assert first.endswith(f"{where}:{line}:32: error: invalid UTF-8 byte 0xe9 (OpenCL C "
+                          f"source is UTF-8)"), res.stderr
+    assert res.stderr.splitlines()[2].endswith("^")
+
+
+def test_from_file_reports_bytes_that_are_not_utf8(tmp_path):
+    import cl2c
+    path = tmp_path / "k.cl"
+    path.write_bytes(b"__kernel void k(__global int *a) { a[0] = '\xfe'; }\n")
+    with pytest.raises(cl2c.BuildError, match=r"k.cl:1:44: error: invalid UTF-8 byte 0xfe"):
+        cl2c.Program.from_file(path)

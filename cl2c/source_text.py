@@ -1,0 +1,72 @@
+"""Kernel source files as text: UTF-8, as clang reads OpenCL C.
+
+A byte that is not UTF-8 inside a comment means nothing to the compiler (clang accepts
+it: authors' names in Latin-1 headers) and becomes U+FFFD; anywhere else it is an error
+at its line and column, never a Python exception.
+"""
+from __future__ import annotations
+
+from .diagnostics import BuildError, Diagnostic, SourceMap
+
+_REPLACEMENT = "\ufffd"
+
+
+def read_source(path: str) -> str:
+    """The text of the source file ``path``; OSError as open() raises it."""
+    with open(path, "rb") as f:
+        return decode(f.read(), path)
+
+
+def decode(data: bytes, name: str) -> str:
+    text = data.decode("utf-8", errors="surrogateescape")
+    if not any("\udc80" <= c <= "\udcff" for c in text):
+        return text
+    out, bad = _in_comments_replaced(text)
+    if bad:
+        sources = SourceMap()
+        sources.add(name, "".join(out))
+        raise BuildError([Diagnostic("error", f"invalid UTF-8 byte 0x{byte:02x} (OpenCL C "
+                                              f"source is UTF-8)", name, line, column)
+                          for line, column, byte in bad[:10]], sources)
+    return "".join(out)
+
+
+def _in_comments_replaced(text: str) -> tuple[list[str], list[tuple[int, int, int]]]:
+    """The characters with each undecodable byte replaced, and (line, column, byte) of
+    those outside comments."""
+    out, bad = [], []
+    line, column = 1, 0
+    state = "code"           # code, line comment, block comment, string, char
+    previous = ""
+    for c in text:
+        column += 1
+        if "\udc80" <= c <= "\udcff":
+            if state not in ("line comment", "block comment"):
+                bad.append((line, column, ord(c) - 0xDC00))
+            out.append(_REPLACEMENT)
+            previous = ""
+            continue
+        out.append(c)
+        newline = c == "\n"
+        if state == "code":
+            if previous == "/" and c == "/":
+                state = "line comment"
+            elif previous == "/" and c == "*":
+                state, c = "block comment", ""     # "/*/" does not end it
+            elif c == '"':
+                state = "string"
+            elif c == "'":
+                state = "char"
+        elif state == "line comment" and c == "\n":
+            state = "code"
+        elif state == "block comment" and previous == "*" and c == "/":
+            state, c = "code", ""
+        elif state in ("string", "char"):
+            if previous == "\\":
+                c = ""                              # an escaped character
+            elif c == ('"' if state == "string" else "'") or c == "\n":
+                state = "code"
+        if newline:
+            line, column = line + 1, 0
+        previous = c
+    return out, bad
