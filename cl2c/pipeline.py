@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import sema as sema_stage
+from .deep_stack import deep_stack
 from .diagnostics import BuildError, Diagnostic, Reporter, SourceMap, UnsupportedError
 from .emit.render import Emitted, emit
 from .lower import LoweredProgram, lower
@@ -41,6 +42,7 @@ class Translation:
         return self.program.kernels
 
 
+@deep_stack
 def run_preprocessor(text: str, source_name: str, options: Options | str | None = None,
                      target: Target | None = None):
     opts = options if isinstance(options, Options) else parse_options(options)
@@ -50,6 +52,7 @@ def run_preprocessor(text: str, source_name: str, options: Options | str | None 
     return pre, reporter
 
 
+@deep_stack
 def analyze(text: str, source_name: str = "<kernel>", options=None,
             target: Target | None = None, times: StageTimes | None = None):
     """Preprocess, parse and type-check; returns (module, preprocessed, reporter, options)."""
@@ -69,6 +72,7 @@ def analyze(text: str, source_name: str = "<kernel>", options=None,
     return module, pre, reporter, opts
 
 
+@deep_stack
 def translate(text: str, source_name: str = "<kernel>", options=None,
               output_name: str = "kernel.c", line_directives: bool = True,
               target: Target | None = None, times: StageTimes | None = None) -> Translation:
