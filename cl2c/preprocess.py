@@ -13,6 +13,7 @@ import os
 import re
 import struct
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import pcpp
 
@@ -117,6 +118,29 @@ class _Preprocessor(pcpp.Preprocessor):
 
     def on_comment(self, tok):
         return False   # drop comments
+
+    def on_directive_unknown(self, directive, toks, ifpassthru, precedingtoks):
+        """#error stops the build and #warning is a warning (-w and -Werror apply),
+        both at the directive's position; pcpp would only print them."""
+        if directive.value not in ("error", "warning"):
+            return super().on_directive_unknown(directive, toks, ifpassthru, precedingtoks)
+        message = "".join(t.value for t in toks).strip()
+        text = self.reporter.sources.line(directive.source, directive.lineno) or ""
+        where = _Where(directive.source, directive.lineno,
+                       text.index("#") + 1 if "#" in text else None)
+        if directive.value == "error":
+            self.reporter.error(f"#error {message}", where)
+            self.return_code += 1
+        else:
+            self.reporter.warning(f"#warning {message}", where)
+        return True
+
+
+class _Where(NamedTuple):
+    """A position, as diagnostics.at() reads one."""
+    file: str
+    line: int
+    column: int | None
 
 
 def preprocess(text: str, filename: str, options: Options, reporter: Reporter,

@@ -443,3 +443,29 @@ def test_from_file_reports_bytes_that_are_not_utf8(tmp_path):
     path.write_bytes(b"__kernel void k(__global int *a) { a[0] = '\xfe'; }\n")
     with pytest.raises(cl2c.BuildError, match=r"k.cl:1:44: error: invalid UTF-8 byte 0xfe"):
         cl2c.Program.from_file(path)
+
+
+# ---- #error and #warning ---------------------------------------------------------------
+
+ERROR_SRC = "#ifndef SIZE\n#error SIZE is not set\n#endif\n" + HELLO
+WARN_SRC = "  #warning this kernel is slow\n" + HELLO
+
+
+def test_error_directive_stops_the_build(tmp_path):
+    (tmp_path / "e.cl").write_text(ERROR_SRC)
+    res = cl2c_cli("e.cl", "-o", "e.c", cwd=tmp_path)
+    _assert_diagnostic(res, "e.cl:2:1")
+    assert "error: #error SIZE is not set" in res.stderr
+    assert not (tmp_path / "e.c").exists()
+    assert cl2c_cli("e.cl", "-o", "e.c", "-DSIZE=4", cwd=tmp_path).returncode == 0
+
+
+def test_warning_directive_is_a_warning(tmp_path):
+    import cl2c
+    with pytest.warns(cl2c.BuildWarning, match="this kernel is slow"):
+        prg = cl2c.Program(WARN_SRC, filename="w.cl").build()
+    assert prg.build_log.startswith("w.cl:1:3: warning: #warning this kernel is slow")
+    assert cl2c.Program(WARN_SRC, "-w", filename="w.cl").build().build_log == ""
+    with pytest.raises(cl2c.BuildError, match=r"w.cl:1:3: error: #warning this kernel is "
+                                              r"slow \[-Werror\]"):
+        cl2c.Program(WARN_SRC, "-Werror", filename="w.cl").build()
