@@ -247,18 +247,22 @@ class Kernel:
 
     # ---- sizes ----------------------------------------------------------------------
     def _sizes(self, what, value, dims=None):
-        if isinstance(value, (int, np.integer)):
-            value = (int(value),)
-        try:
-            sizes = tuple(int(v) for v in value)
-        except TypeError:
+        if _is_integer(value):
+            value = (value,)
+        elif isinstance(value, np.ndarray) and value.ndim == 1:
+            value = tuple(value)        # its elements: NumPy integers, or not sizes
+        if not isinstance(value, (tuple, list)) or not all(_is_integer(v) for v in value):
+            # a string would be its characters, a float truncated: neither is a size
             raise KernelArgError(f"kernel '{self.name}': {what} must be an int or a tuple of "
-                                 f"1 to 3 ints, not {value!r}") from None
+                                 f"1 to 3 ints, not {value!r}")
+        sizes = tuple(int(v) for v in value)
         if not 1 <= len(sizes) <= 3 or (dims is not None and len(sizes) != dims):
             want = f"{dims} dimension(s) like the global size" if dims else "1 to 3 dimensions"
             raise KernelArgError(f"kernel '{self.name}': {what} {sizes} must have {want}")
         if any(s < 0 for s in sizes):
             raise KernelArgError(f"kernel '{self.name}': {what} {sizes} must not be negative")
+        if any(s >= 1 << 64 for s in sizes):
+            raise KernelArgError(f"kernel '{self.name}': {what} {sizes} does not fit a size_t")
         return sizes
 
     def _fill_range(self, rng, global_size, local_size, global_offset):
@@ -416,9 +420,15 @@ def _dtype_for(t) -> np.dtype | None:
     return None
 
 
+def _is_integer(value) -> bool:
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
 def _scalar_bytes(value, dt: np.dtype, where: str) -> bytes:
     if isinstance(value, np.ndarray) and value.shape == ():
         value = value[()]
+    if isinstance(value, (str, bytes)):     # int("64") would take it: PyOpenCL does not
+        raise KernelArgError(f"{where}: expected a number, got {type(value).__name__}")
     if dt.kind in "iub":
         if isinstance(value, (float, np.floating)) and not float(value).is_integer():
             raise KernelArgError(f"{where}: expected an integer, got {value!r}")

@@ -320,3 +320,25 @@ def test_loading_keeps_the_affinity_of_the_callers_threads(bind, tmp_path):
     out = json.loads(res.stdout.strip().splitlines()[-1])
     assert out["ok"]
     assert out["after"] == out["before"] and out["thread"] == out["before"]
+
+
+@pytest.mark.parametrize("size", ["64", (64.5,), 64.0, True, (2 ** 64,), [None], b"64"])
+def test_launch_sizes_are_checked(size):
+    prg = cl2c.Program("__kernel void k(__global int *a) { a[get_global_id(0)] = 1; }").build()
+    a = np.zeros(64, np.int32)
+    with pytest.raises(cl2c.KernelArgError, match="kernel 'k': global size"):
+        prg.k(size, None, a)
+    assert not a.any()
+    prg.k(np.array([64]), None, a)           # NumPy integers are sizes
+    assert a.all()
+
+
+@pytest.mark.parametrize("value", ["64", b"64", "1.5"])
+def test_a_string_is_no_number(value):
+    prg = cl2c.Program("__kernel void k(__global float *a, int n, float x) "
+                       "{ a[0] = n + x; }").build()
+    a = np.zeros(1, np.float32)
+    with pytest.raises(cl2c.KernelArgError, match="argument 'n' \\(int\\): expected a number"):
+        prg.k((1,), None, a, value, 1.0)
+    with pytest.raises(cl2c.KernelArgError, match="argument 'x' \\(float\\): expected a number"):
+        prg.k((1,), None, a, 1, value)
