@@ -99,6 +99,7 @@ class _Preprocessor(pcpp.Preprocessor):
         self.line_directive = "#line"
         self.passthru_includes = None
         self.dependencies: list[str] = []
+        self.include_nesting = 0       # (pcpp counts include_depth its own way)
 
     def on_error(self, file, line, msg):
         self.reporter.diagnostics.append(Diagnostic("error", msg, file, line))
@@ -109,12 +110,32 @@ class _Preprocessor(pcpp.Preprocessor):
         self.on_error(self.lastdirective.source, self.lastdirective.lineno, what)
         raise pcpp.OutputDirective(pcpp.Action.IgnoreAndRemove)
 
+    def include(self, tokens, original_line):
+        """#include, nested at most MAX_INCLUDE_DEPTH deep (clang's limit): a file that
+        includes itself ends in an error, not in a translation that never ends."""
+        if self.include_nesting >= MAX_INCLUDE_DEPTH:
+            self.reporter.error(f"#include nested too deeply (more than {MAX_INCLUDE_DEPTH} "
+                                f"levels)", self._at(self.lastdirective))
+            self.return_code += 1
+            return
+        self.include_nesting += 1
+        try:
+            yield from super().include(tokens, original_line)
+        finally:
+            self.include_nesting -= 1
+
     def on_file_open(self, is_system_include, includepath):
         with open(includepath, "rb") as f:
             text = decode(f.read(), includepath)
         self.dependencies.append(includepath)
         self.reporter.sources.add(includepath, text)
         return io.StringIO(text)
+
+    def _at(self, directive) -> "_Where":
+        """The position of a directive's '#'."""
+        text = self.reporter.sources.line(directive.source, directive.lineno) or ""
+        return _Where(directive.source, directive.lineno,
+                      text.index("#") + 1 if "#" in text else None)
 
     def on_comment(self, tok):
         return False   # drop comments
@@ -125,15 +146,16 @@ class _Preprocessor(pcpp.Preprocessor):
         if directive.value not in ("error", "warning"):
             return super().on_directive_unknown(directive, toks, ifpassthru, precedingtoks)
         message = "".join(t.value for t in toks).strip()
-        text = self.reporter.sources.line(directive.source, directive.lineno) or ""
-        where = _Where(directive.source, directive.lineno,
-                       text.index("#") + 1 if "#" in text else None)
+        where = self._at(directive)
         if directive.value == "error":
             self.reporter.error(f"#error {message}", where)
             self.return_code += 1
         else:
             self.reporter.warning(f"#warning {message}", where)
         return True
+
+
+MAX_INCLUDE_DEPTH = 200
 
 
 class _Where(NamedTuple):

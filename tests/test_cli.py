@@ -469,3 +469,22 @@ def test_warning_directive_is_a_warning(tmp_path):
     with pytest.raises(cl2c.BuildError, match=r"w.cl:1:3: error: #warning this kernel is "
                                               r"slow \[-Werror\]"):
         cl2c.Program(WARN_SRC, "-Werror", filename="w.cl").build()
+
+
+def test_an_include_loop_is_an_error(tmp_path):
+    (tmp_path / "k.cl").write_text('#include "loop.h"\n' + HELLO)
+    (tmp_path / "loop.h").write_text('#include "loop.h"\n')
+    res = cl2c_cli("k.cl", "-o", "k.c", cwd=tmp_path)       # once: a translation without end
+    _assert_diagnostic(res, "loop.h:1:1")
+    assert "#include nested too deeply (more than 200 levels)" in res.stderr
+
+
+def test_deep_but_finite_includes(tmp_path):
+    for i in range(150):
+        (tmp_path / f"h{i}.h").write_text(f'#include "h{i + 1}.h"\n' if i < 149 else
+                                          "#define DEPTH 150\n")
+    (tmp_path / "k.cl").write_text('#include "h0.h"\n'
+                                   "__kernel void k(__global int *a) { a[0] = DEPTH; }\n")
+    res = cl2c_cli("k.cl", "-o", "k.c", cwd=tmp_path)
+    assert res.returncode == 0, res.stderr
+    assert "a[0] = 150" in (tmp_path / "k.c").read_text()
