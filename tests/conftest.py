@@ -127,13 +127,24 @@ def run_pocl_isolated(source: str, launches: list, options: str = ""):
     import multiprocessing
     _pocl_context()                  # skip here, not in the child, when PoCL is missing
     ctx = multiprocessing.get_context("spawn")
-    with concurrent.futures.ProcessPoolExecutor(1, mp_context=ctx) as pool:
+    with concurrent.futures.ProcessPoolExecutor(1, mp_context=ctx,
+                                                initializer=_own_pocl_cache) as pool:
         try:
             return pool.submit(_pocl_launches, source, launches, options).result()
         except concurrent.futures.process.BrokenProcessPool:
             raise PoclCrashed("PoCL 3.0 died compiling or running this kernel (its LLVM "
                               "crashes in DAGCombiner::visitEXTRACT_VECTOR_ELT on some "
                               "CPUs): no PoCL reference here") from None
+
+
+def _own_pocl_cache():
+    """The child's own PoCL kernel cache: a child that crashes mid-build leaves a broken
+    entry, which the parent (sharing the directory it inherits) would then load and find
+    no kernels in (INVALID_KERNEL_NAME for every later build of that source)."""
+    import atexit
+    import tempfile
+    os.environ["POCL_CACHE_DIR"] = tempfile.mkdtemp(prefix="cl2c-tests-pocl-child-")
+    atexit.register(shutil.rmtree, os.environ["POCL_CACHE_DIR"], ignore_errors=True)
 
 
 class PoclCrashed(Exception):
