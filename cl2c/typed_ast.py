@@ -79,6 +79,18 @@ def fact(node, name: str):
     return getattr(node, name) if is_typed(node) else None
 
 
+def walk(node):
+    """``node`` and every node under it, parents first, children in order; without
+    recursion (kernels may nest thousands deep)."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if n is None:
+            continue
+        yield n
+        stack.extend(reversed([child for _, child in n.children()]))
+
+
 def _fields(cls: type) -> list[str]:
     names = []
     for klass in cls.__mro__:

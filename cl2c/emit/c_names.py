@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
+from ..typed_ast import walk
 from .c_library_names import NAMES
 
 
@@ -19,7 +20,7 @@ def _declared(nodes) -> set[str]:
     typedefs and enum constants."""
     out = set()
     for node in nodes:
-        for n in _walk(node):
+        for n in walk(node):
             if isinstance(n, (c_ast.Decl, c_ast.Typedef, c_ast.Enumerator)) and n.name:
                 out.add(n.name)
     return out
@@ -43,7 +44,7 @@ def apply(node, renames: dict[str, str]) -> None:
     """Respell the clashing names in ``node``'s tree, in place."""
     if not renames:
         return
-    for n in _walk(node):
+    for n in walk(node):
         if isinstance(n, (c_ast.ID, c_ast.Decl, c_ast.Typedef, c_ast.Enumerator)):
             if n.name in renames:
                 n.name = renames[n.name]
@@ -52,13 +53,3 @@ def apply(node, renames: dict[str, str]) -> None:
                 n.declname = renames[n.declname]
         elif isinstance(n, c_ast.IdentifierType):
             n.names = [renames.get(x, x) for x in n.names]
-
-
-def _walk(node):
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if n is None:
-            continue
-        yield n
-        stack.extend(child for _, child in n.children())

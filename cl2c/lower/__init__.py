@@ -10,10 +10,10 @@ from .. import types as ty
 from ..interface import Arg, KernelInterface
 from ..sema import FunctionInfo, Module
 from ..timing import StageTimes
+from ..typed_ast import walk
 from . import declarations, schedules, workitems
 from .effects import called_function
 from .expressions import lower_expressions
-from .regions.syntax import walk
 
 
 @dataclass

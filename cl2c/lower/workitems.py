@@ -12,7 +12,7 @@ from __future__ import annotations
 from pycparser import c_ast
 
 from ..sema import FunctionInfo, Module
-from ..typed_ast import fact
+from ..typed_ast import fact, walk
 from . import cnodes as cn
 from .expressions import Transformer
 
@@ -150,7 +150,7 @@ def _declared_names(node) -> set:
 def _type_names(node) -> set:
     """Tags, typedef names and (in array sizes) constants a type mentions."""
     out = set()
-    for n in _walk(node):
+    for n in walk(node):
         if isinstance(n, (c_ast.Struct, c_ast.Union, c_ast.Enum)) and n.name:
             out.add(n.name)
         elif isinstance(n, c_ast.IdentifierType):
@@ -158,12 +158,6 @@ def _type_names(node) -> set:
         elif isinstance(n, c_ast.ID):
             out.add(n.name)
     return out
-
-
-def _walk(node):
-    yield node
-    for _, child in node.children():
-        yield from _walk(child)
 
 
 def _locals_param(kernel: str) -> c_ast.Decl:

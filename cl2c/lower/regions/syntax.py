@@ -7,6 +7,7 @@ import copy
 
 from pycparser import c_ast
 
+from ...typed_ast import walk
 from .. import cnodes as cn
 from ..effects import synchronises
 
@@ -15,14 +16,7 @@ INDEX = "cl2c_i"          # the local linear id inside a work-item loop
 COUNT = "cl2c_nwi"        # work-items in the group
 
 
-# ---- walking ------------------------------------------------------------------------------
-
-def walk(node):
-    """``node`` and every node under it, parents first."""
-    yield node
-    for _, child in node.children():
-        yield from walk(child)
-
+# ---- shapes of the tree (walk is typed_ast's) -----------------------------------------
 
 def statements(node) -> list:
     """The statements of a block, ``[node]`` for a single statement, [] for none."""
