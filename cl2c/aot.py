@@ -39,13 +39,13 @@ def kernels_from_metadata(meta: dict) -> list[KernelInterface]:
 
 def module_source(translation) -> tuple[str, str]:
     """(cdef, C source) of the extension module for a translated program."""
-    from .build import cdef_for
+    from .build import cdef_for, extension_source
     from .emit.render import c_string
     names = [k.name for k in translation.kernels]
     text = json.dumps(metadata(translation), separators=(",", ":"), ensure_ascii=True)
     chunks = [c_string(text[i:i + 96]) for i in range(0, len(text), 96)] or ['""']
     literal = "\n    ".join(chunks)
-    source = (translation.c_source +
+    source = (extension_source(translation.c_source) +
               f"\n/* The kernels described for cl2c.load() (cl2c/aot.py). */\n"
               f"static const char cl2c_aot_metadata_json[] =\n    {literal};\n"
               f"static const char *{METADATA_FUNCTION}(void) "

@@ -45,17 +45,33 @@ def _range_struct() -> str:
 
 
 def cdef_for(kernel_names: list[str]) -> str:
-    """What cffi declares of an extension module: the range, the error strings and one
-    argv entry point per kernel."""
+    """What cffi declares of an extension module: the range, the error strings, the
+    program's __global variables (extension_source) and one argv entry point per
+    kernel."""
     return (_range_struct() + "\nconst char *cl2c_error_string(int code);\n"
-            "const char *cl2c_fiber_last_error(void);\n" +
+            "const char *cl2c_fiber_last_error(void);\n"
+            "size_t cl2c_globals_size(void);\nvoid cl2c_globals_init(void *storage);\n" +
             "".join(f"int cl2c_argv_{n}(const cl2c_range *range, void *const *args);\n"
                     for n in kernel_names))
 
 
-def _wrapper_source(c_source: str) -> str:
-    # cl2c_error_string is static inline in the header: give cffi a real symbol.
-    return c_source + "\n"
+# The size and initializer of a program's __global variables (OpenCL C 2.0), for the
+# loader, which gives each Program an instance: the generated file defines CL2C_G and
+# cl2c_globals_init where it has such variables.
+_GLOBALS_FOR_LOADER = """
+#ifdef CL2C_G
+static size_t cl2c_globals_size(void) { return sizeof(struct cl2c_globals); }
+#else
+static size_t cl2c_globals_size(void) { return 0; }
+static void cl2c_globals_init(void *storage) { (void)storage; }
+#endif
+"""
+
+
+def extension_source(c_source: str) -> str:
+    """The C source of a program's extension module: the generated file and what the
+    loader needs beside it."""
+    return c_source + _GLOBALS_FOR_LOADER
 
 
 class _Subject:
@@ -137,7 +153,7 @@ def _compile(c_source, kernel_names, module_name, tmpdir: Path, what: _Subject,
     import cffi
     ffi = cffi.FFI()
     ffi.cdef(cdef_for(kernel_names))
-    ffi.set_source(module_name, _wrapper_source(c_source),
+    ffi.set_source(module_name, extension_source(c_source),
                    include_dirs=[str(runtime_include_dir())],
                    extra_compile_args=target.compile_flags(),
                    extra_link_args=target.link_flags())

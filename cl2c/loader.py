@@ -70,6 +70,7 @@ class Program:
         self._translation = None
         self._module = None
         self._kernels: dict[str, Kernel] = {}
+        self._globals = None       # its own program-scope __global variables (2.0)
         self.build_seconds = None
         self.from_cache = None
         self.build_log = ""        # the translator's warnings, as clGetProgramBuildInfo has
@@ -110,6 +111,7 @@ class Program:
             with times.stage("C compile and load"):
                 self._module, self.from_cache = build_extension(
                     self._translation.c_source, names, self.filename, target)
+            self._globals = _program_globals(self._module)
             interfaces = [k.interface for k in self._translation.kernels]
             self._kernels = {k.name: Kernel(self, k) for k in interfaces}
             if source_key is not None:
@@ -139,6 +141,7 @@ class Program:
         if module is None:
             return False
         self._module, self.from_cache, self.build_log = module, True, entry["log"]
+        self._globals = _program_globals(module)
         self._translation = None
         self._kernels = {k.name: Kernel(self, k) for k in interfaces}
         return True
@@ -149,6 +152,7 @@ class Program:
         (cl2c.load), whose kernels ``interfaces`` describe."""
         prg = cls(None, filename=filename)
         prg._module = module
+        prg._globals = _program_globals(module)
         prg._kernels = {k.name: Kernel(prg, k) for k in interfaces}
         prg.build_seconds = 0.0
         prg.from_cache = False
@@ -223,6 +227,7 @@ class Kernel:
         ffi = self._ffi
         rng = ffi.new("cl2c_range *")
         self._fill_range(rng, global_size, local_size, global_offset)
+        rng.globals = self.program._globals
         if len(args) != len(self._params):
             names = ", ".join(p.name for p in self._params)
             raise KernelArgError(f"kernel '{self.name}' takes {len(self._params)} argument(s) "
@@ -399,6 +404,21 @@ class Kernel:
         if len(data) != size:
             raise KernelArgError(f"{self._where(p)}: expected {size} bytes, got {len(data)}")
         return data
+
+
+def _program_globals(module):
+    """A program's own instance of its program-scope __global variables (OpenCL C
+    2.0), initialised, or NULL where it has none. Each Program has one, kept across
+    launches: two Programs of one source share the compiled module, not these."""
+    ffi, lib = module.ffi, module.lib
+    size = lib.cl2c_globals_size() if hasattr(lib, "cl2c_globals_size") else 0
+    if size == 0:
+        return ffi.NULL
+    storage = _aligned_empty(size, 128)     # as __local blocks: any vector type fits
+    storage[:] = 0
+    pointer = ffi.from_buffer(storage)
+    lib.cl2c_globals_init(pointer)
+    return pointer          # keeps storage alive
 
 
 def _aligned_empty(nbytes: int, align: int) -> np.ndarray:

@@ -4,8 +4,9 @@ from __future__ import annotations
 import re
 
 from pycparser import c_ast
-from pycparser.c_parser import ParseError
-from pycparserext.ext_c_parser import (AttributeSpecifier, FuncDeclExt, OpenCLCParser,
+from pycparser.c_parser import _TYPE_QUALIFIER, ParseError
+from pycparserext.ext_c_parser import (_ATTRIBUTE_TOKENS, _OCL_TYPE_QUALIFIERS,
+                                       AttributeSpecifier, FuncDeclExt, OpenCLCParser,
                                        StructExt)
 
 from .diagnostics import Diagnostic, Reporter
@@ -42,6 +43,19 @@ class _Parser(OpenCLCParser):
             node = UnionExt(node.name, node.decls, node.coord)
         node.attrib = AttributeSpecifier(c_ast.ExprList(exprs, trailing.coord))
         return node
+
+    def _scan_declarator_name_info(self):
+        # pycparserext's look-ahead for a declarator's name skips C's qualifiers after
+        # '*' but not OpenCL's: `global int *global p` (a 2.0 program-scope pointer)
+        # read as "Invalid declarator". Skip the stars and all their qualifiers here.
+        while self._accept("TIMES"):
+            while self._peek_type() in _TYPE_QUALIFIER | _OCL_TYPE_QUALIFIERS:
+                self._advance()
+            while self._peek_type() in _ATTRIBUTE_TOKENS:
+                self._advance()
+                self._scan_skip_paren_group()
+                self._scan_skip_paren_group()
+        return super()._scan_declarator_name_info()
 
     def _parse_postfix_expression(self):
         # vec_step takes a type name as sizeof does (spec 6.12.13 / 6.3.k); it becomes a

@@ -44,6 +44,13 @@ class CGenerator(c_generator.CGenerator):
             return marker + decl + "\n" + knrdecls + ";\n" + body + "\n"
         return marker + decl + "\n" + body + "\n"
 
+    def visit_ID(self, n):
+        # A program-scope __global variable lives in the program's instance of them.
+        symbol = getattr(n, "symbol", None)
+        if symbol is not None and symbol.in_program_storage:
+            return f"CL2C_G->{n.name}"
+        return n.name
+
     def visit_BinaryOp(self, n):
         left = self._operand(n.left)
         right = self._operand(n.right)

@@ -41,13 +41,25 @@ def emit(program: LoweredProgram, source_name: str, output_name: str = "kernel.c
         c_names.apply(node, renames)
     gen = CGenerator(line_directives)
     kernels = {renames.get(k.name, k.name): k for k in program.kernels}
+    env = _environment()
     chunks, type_chunks = [], []
-    for kind, node in program.program_scope:
+    storage = [node for kind, node in program.program_scope if _in_program_storage(kind, node)]
+    items = program.program_scope
+    if storage:
+        # The types come first, then the variables' struct that may use them.
+        items = [i for i in items if i[0] in ("typedef", "tag")] + \
+            [("program_globals", None)] + \
+            [i for i in items if i[0] not in ("typedef", "tag") and i[1] not in storage]
+    for kind, node in items:
+        if kind == "program_globals":
+            chunks.append(_program_storage(storage, env))
+            continue
         chunks.extend(_program_item(kind, node, kernels, gen))
         if kind in ("typedef", "tag"):
             type_chunks.append(_guarded_type(CGenerator(False).visit(node) + ";"))
+    if storage:
+        chunks.append(_program_initial_values(storage, env))
     kernel_views = [_kernel_view(k, cl_std, renames) for k in program.kernels]
-    env = _environment()
     context = dict(version=__version__, source=os.path.basename(source_name),
                    needs=[f"{m}({', '.join(args)})" for m, *args in program.needs],
                    program=chunks, kernels=kernel_views,
@@ -55,6 +67,7 @@ def emit(program: LoweredProgram, source_name: str, output_name: str = "kernel.c
                                             if k.schedule.header}),
                    uses_fp16=program.module.uses_fp16)
     context["program_symbol"] = program_symbol(output_name)
+    context["program_globals"] = bool(storage)
     text = env.get_template("translation_unit.c.j2").render(**context)
     text = _resolve_tail_line(text, os.path.basename(output_name), line_directives)
     guard = re.sub(r"\W", "_", os.path.basename(output_name).upper()) + "_H"
@@ -62,6 +75,31 @@ def emit(program: LoweredProgram, source_name: str, output_name: str = "kernel.c
         version=__version__, source=os.path.basename(source_name), guard="CL2C_" + guard,
         types=type_chunks, kernels=kernel_views, program_symbol=context["program_symbol"])
     return Emitted(text, header)
+
+
+def _in_program_storage(kind: str, node) -> bool:
+    """A program-scope __global variable (OpenCL C 2.0), which is no C static."""
+    return kind == "variable" and getattr(node, "space", None) == "global"
+
+
+def _program_storage(variables: list, env: jinja2.Environment) -> str:
+    fields = []
+    for decl in variables:
+        field = copy.copy(decl)
+        field.init, field.storage = None, []
+        fields.append(CGenerator(False).visit(field))
+    return env.get_template("program_globals.c.j2").module.storage(fields)
+
+
+def _program_initial_values(variables: list, env: jinja2.Environment) -> str:
+    inits = []
+    for decl in variables:
+        if decl.init is None:
+            continue
+        local = copy.copy(decl)
+        local.storage = []
+        inits.append(_Param(name=decl.name, decl=CGenerator(False).visit(local)))
+    return env.get_template("program_globals.c.j2").module.initial_values(inits)
 
 
 def _guarded_type(text: str) -> str:
@@ -229,6 +267,7 @@ def _kernel_view(k: KernelModel, cl_std: int, renames: dict[str, str]):
     reqd = k.reqd_work_group_size
     return _Param(
         name=k.name, c_name=renames.get(k.name, k.name), schedule=k.schedule, reason=k.reason, simd=k.simd,
+        uses_globals=k.info.globals,
         entry_params=", ".join(entry), params=argv, call_args=", ".join(call),
         local_params=locals_, local_bytes=" + ".join(offsets),
         locals_struct=bool(k.local_decls), locals_offset=locals_offset,

@@ -200,12 +200,7 @@ class Declarations(Checker):
             self.declare(Symbol(node.name, t, "func", node=node))
             return "prototype"
         if program_scope:
-            if space not in ("constant",) and "static" not in (node.storage or []):
-                if space == "global" and self.cl_std >= 200:
-                    pass
-                else:
-                    self.error(f"program scope variable '{node.name}' must be declared in the "
-                               f"__constant address space", node)
+            space = self._program_scope_space(node, space)
             if space == "constant" and node.init is None:
                 self.error(f"variable '{node.name}' in the __constant address space must be "
                            f"initialized", node)
@@ -216,7 +211,8 @@ class Declarations(Checker):
                        f"(only pointers to it) unless cl_khr_fp16 is enabled", node)
         # In scope from its own initializer on (C99 6.2.1), and still declared if the
         # initializer has an error, so that one mistake is reported once.
-        self.declare(Symbol(node.name, t, "var", space, const, node), node)
+        self.declare(Symbol(node.name, t, "var", space, const, node, program=program_scope),
+                     node)
         node.ty, node.space = t, space
         if node.init is not None:
             if isinstance(node.init, c_ast.InitList):
@@ -230,8 +226,27 @@ class Declarations(Checker):
                     length = literals.string_length(node.init.value) + 1
                 t = ty.Array(t.elem, length)
                 node.ty, node.space = t, space
-                self.scopes[-1][node.name] = Symbol(node.name, t, "var", space, const, node)
+                self.scopes[-1][node.name] = Symbol(node.name, t, "var", space, const, node,
+                                                    program=program_scope)
         return "variable"
+
+    def _program_scope_space(self, node: c_ast.Decl, space: str) -> str:
+        """The address space of a program-scope variable: __constant, or from OpenCL C
+        2.0 on also __global, which is the default there (spec 6.5)."""
+        if self.cl_std < 200:
+            if space != "constant" and "static" not in (node.storage or []):
+                self.error(f"program scope variable '{node.name}' must be declared in the "
+                           f"__constant address space", node)
+            return space
+        own = node.type
+        while isinstance(own, c_ast.ArrayDecl):
+            own = own.type
+        if space == "private" and not self._explicit_space(own):
+            return "global"
+        if space not in ("global", "constant"):
+            self.error(f"program scope variable '{node.name}' must be declared in the "
+                       f"__global or __constant address space", node)
+        return space
 
     def init_list(self, node: c_ast.InitList, t: ty.Type):
         for i, e in enumerate(node.exprs):
@@ -326,6 +341,9 @@ class Declarations(Checker):
                     changed = True
                 if not f.sync and any(g.sync for g in callees):
                     f.sync = True
+                    changed = True
+                if not f.globals and any(g.globals for g in callees):
+                    f.globals = True
                     changed = True
 
 

@@ -53,6 +53,8 @@ class Expressions(Checker):
         node.symbol = sym
         if sym.kind == "param" and self.func is not None:
             self.func.used_params.add(sym.name)
+        if sym.in_program_storage and self.func is not None:
+            self.func.workitem = self.func.globals = True
         return sym.type
 
     def expr_ArrayRef(self, node):

@@ -37,6 +37,13 @@ class Symbol:
     const: bool = False
     node: object = None
     c_name: str | None = None      # for builtin constants
+    program: bool = False          # a program-scope variable
+
+    @property
+    def in_program_storage(self) -> bool:
+        """A program-scope __global variable (OpenCL C 2.0): one instance per program,
+        which functions reach through their work-item context."""
+        return self.program and self.kind == "var" and self.space == "global"
 
     def __deepcopy__(self, memo):  # a fact about a node: copies of the node share it
         return self
@@ -61,7 +68,9 @@ class FunctionInfo:
     params: list[Param]
     is_kernel: bool = False
     attributes: dict = field(default_factory=dict)
-    workitem: bool = False         # uses work-item functions, directly or through calls
+    workitem: bool = False         # needs the work-item context (work-item functions or
+                                   # program-scope __global variables), maybe through calls
+    globals: bool = False          # uses program-scope __global variables, maybe through calls
     callees: set = field(default_factory=set)
     used_params: set = field(default_factory=set)
     builtins: set = field(default_factory=set)     # names of the builtins it calls

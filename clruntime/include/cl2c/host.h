@@ -83,23 +83,28 @@ typedef struct cl2c_range {
     size_t global_size[3];
     size_t local_size[3];
     size_t global_offset[3];
+    /* The program-scope __global variables (OpenCL C 2.0) the launch uses: NULL for
+     * the file's own instance, or storage of cl2c_program_info.globals_size bytes,
+     * zeroed and then given to cl2c_program_info.globals_init, for a program
+     * instance of its own (a cl2c.Program in Python has one). */
+    void *globals;
 } cl2c_range;
 
 #define CL2C_AUTO 0
 
 static inline cl2c_range cl2c_range_1d(size_t global, size_t local) {
-    cl2c_range r = {1, {global, 1, 1}, {local, 0, 0}, {0, 0, 0}};
+    cl2c_range r = {1, {global, 1, 1}, {local, 0, 0}, {0, 0, 0}, NULL};
     return r;
 }
 
 static inline cl2c_range cl2c_range_2d(size_t g0, size_t g1, size_t l0, size_t l1) {
-    cl2c_range r = {2, {g0, g1, 1}, {l0, l1, 0}, {0, 0, 0}};
+    cl2c_range r = {2, {g0, g1, 1}, {l0, l1, 0}, {0, 0, 0}, NULL};
     return r;
 }
 
 static inline cl2c_range cl2c_range_3d(size_t g0, size_t g1, size_t g2, size_t l0, size_t l1,
                                        size_t l2) {
-    cl2c_range r = {3, {g0, g1, g2}, {l0, l1, l2}, {0, 0, 0}};
+    cl2c_range r = {3, {g0, g1, g2}, {l0, l1, l2}, {0, 0, 0}, NULL};
     return r;
 }
 
@@ -107,7 +112,7 @@ static inline cl2c_range cl2c_range_3d(size_t g0, size_t g1, size_t g2, size_t l
  * work_dim outside 1..3 is kept, for the launch to report. */
 static inline cl2c_range cl2c_range_make(unsigned work_dim, const size_t *global,
                                          const size_t *local, const size_t *offset) {
-    cl2c_range r = {work_dim, {1, 1, 1}, {0, 0, 0}, {0, 0, 0}};
+    cl2c_range r = {work_dim, {1, 1, 1}, {0, 0, 0}, {0, 0, 0}, NULL};
     for (unsigned d = 0; d < work_dim && d < 3; ++d) {
         r.global_size[d] = global != NULL ? global[d] : 0;
         r.local_size[d] = local != NULL ? local[d] : 0;
@@ -178,6 +183,7 @@ static inline int cl2c_range_resolve_msg_(const cl2c_range *r, const size_t *req
         if (r->local_size[d] != 0) automatic = 0;
     memset(out, 0, sizeof *out);
     out->work_dim = r->work_dim;
+    out->globals = r->globals;
     size_t budget = 256, total = 1;
     for (unsigned d = 0; d < 3; ++d) {
         int used = d < r->work_dim;
@@ -302,6 +308,8 @@ typedef struct cl2c_program_info {
     const char *source;               /* the .cl file it was translated from */
     unsigned num_kernels;
     const cl2c_kernel_info *const *kernels;
+    size_t globals_size;              /* bytes of its program-scope __global variables */
+    void (*globals_init)(void *storage); /* their initial values, into zeroed storage */
 } cl2c_program_info;
 
 static inline int cl2c_streq_(const char *a, const char *b) {

@@ -16,6 +16,7 @@ typedef struct cl2c_workitem {
     size_t num_groups[3];
     size_t group_id[3];
     size_t local_size[3]; /* of this group: smaller for the last one of a non-uniform range */
+    void *globals;        /* the program's __global variables (CL2C_G in generated code) */
 } cl2c_workitem;
 
 /* A function that runs on behalf of one work-item takes the group it belongs

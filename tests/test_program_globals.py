@@ -1,0 +1,162 @@
+"""Program-scope variables of OpenCL C 2.0 (spec 6.5): every form, initializers that
+take addresses of other globals, shared by a program's kernels, persistent across
+launches, private to each Program, under every work-group schedule; from Python and
+from C. References: the kernel's own arithmetic (exact), and PoCL for what it has."""
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import cl2c
+from cl2c.resources import runtime_include_dir
+from conftest import kernel_source, run_pocl
+
+SOURCE = kernel_source("program_globals.cl")
+CL20 = "-cl-std=CL2.0"
+SCHEDULES = ["auto", "regions", "fibers"]
+
+
+def build(schedule: str = "auto") -> cl2c.Program:
+    options = CL20 if schedule == "auto" else f"{CL20} -cl2c-schedule={schedule}"
+    return cl2c.Program(SOURCE, options).build()
+
+
+def snapshot(prg) -> list[int]:
+    out = np.zeros(8, np.int32)
+    prg.snapshot(1, None, out)
+    return out.tolist()
+
+
+def expected_snapshot(n: int) -> list[int]:
+    """After n launches of `advance`, from the kernel's source by hand."""
+    return [n, 10 + 2 * n, 5, 6 + n, 7 - n, n, 10 + 4 * n, 1]
+
+
+@pytest.mark.parametrize("schedule", SCHEDULES)
+def test_initial_values_and_persistence(schedule):
+    prg = build(schedule)
+    assert snapshot(prg) == expected_snapshot(0)
+    out = np.zeros(8, np.int32)
+    for n in range(1, 4):
+        prg.advance(8, None, out)
+        # table[i & 3] * stats.scale + *bias_at: read-only globals, every work-item
+        assert out.tolist() == [1001, 1003, 1005, 1007] * 2
+        assert snapshot(prg) == expected_snapshot(n)
+
+
+@pytest.mark.parametrize("schedule", SCHEDULES)
+def test_barrier_kernel_reads_globals(schedule):
+    prg = build(schedule)
+    prg.advance(4, None, np.zeros(4, np.int32))
+    out = np.zeros(32, np.int32)
+    prg.shifted(32, 16, out)
+    ring, total = [5, 7, 6], 12
+    tile = [ring[l % 3] + total for l in range(16)]
+    assert out.tolist() == [tile[(l + 1) % 16] for l in range(16)] * 2
+
+
+def test_two_programs_share_no_globals():
+    a, b = build(), build()
+    a.advance(4, None, np.zeros(4, np.int32))
+    a.advance(4, None, np.zeros(4, np.int32))
+    assert snapshot(a) == expected_snapshot(2)
+    assert snapshot(b) == expected_snapshot(0)     # same compiled module, own variables
+    b.advance(4, None, np.zeros(4, np.int32))
+    assert snapshot(a) == expected_snapshot(2)
+    assert snapshot(b) == expected_snapshot(1)
+
+
+def test_a_rebuild_starts_afresh():
+    prg = build()
+    prg.advance(4, None, np.zeros(4, np.int32))
+    prg.build()
+    assert snapshot(prg) == expected_snapshot(0)
+
+
+COUNTER = """
+int calls;
+global int *global counted = &calls;
+global float acc[4] = {1.0f, 2.0f};
+kernel void tick(global int *out, global float *sum) {
+    if (get_global_id(0) == 0) { *counted += 1; acc[3] += acc[0] + acc[1]; }
+    out[0] = calls;
+    sum[0] = acc[3];
+}
+"""
+
+
+def test_same_as_pocl():
+    """PoCL keeps a kernel's globals across its launches too (it does not share them
+    between kernels, so one kernel here)."""
+    ours = cl2c.Program(COUNTER, CL20).build()
+    for _ in range(3):
+        mine = [np.zeros(1, np.int32), np.zeros(1, np.float32)]
+        theirs = [np.zeros(1, np.int32), np.zeros(1, np.float32)]
+        ours.tick(1, None, *mine)
+        run_pocl(COUNTER, "tick", 1, None, *theirs, options=CL20)
+        assert [m.item() for m in mine] == [t.item() for t in theirs]
+    assert [m.item() for m in mine] == [3, 9.0]
+
+
+@pytest.mark.parametrize("declaration, options, message", [
+    ("int x;", "", "must be declared in the __constant address space"),
+    ("global int x;", "", "must be declared in the __constant address space"),
+    ("local int x;", CL20, "must be declared in the __global or __constant address space"),
+    ("private int x;", CL20, "must be declared in the __global or __constant address space"),
+])
+def test_wrong_address_space(declaration, options, message):
+    """OpenCL C 1.2 has program-scope __constant variables only; 2.0 adds __global."""
+    source = declaration + "\nkernel void k(global int *o) { o[0] = x; }"
+    with pytest.raises(cl2c.BuildError) as e:
+        cl2c.Program(source, options).build()
+    assert f"<kernel>:1:{declaration.index('x') + 1}: error: program scope variable 'x' " \
+        f"{message}" in str(e.value)
+
+
+MAIN_C = r"""
+#include <stdio.h>
+#include <stdlib.h>
+#include "globals.h"
+extern const cl2c_program_info cl2c_program_globals;
+
+static int launches(void *storage) {
+    int out[8];
+    cl2c_range r = cl2c_range_1d(1, 0);
+    r.globals = storage;
+    if (cl2c_kernel_snapshot(&r, out) != CL2C_SUCCESS) return -1;
+    return out[0] * 1000 + out[3];
+}
+
+int main(void) {
+    int dummy[4];
+    cl2c_range r = cl2c_range_1d(4, 0);
+    /* the file's own instance */
+    cl2c_kernel_advance(&r, dummy);
+    cl2c_kernel_advance(&r, dummy);
+    /* a second instance, as another program would have */
+    const cl2c_program_info *p = &cl2c_program_globals;
+    void *mine = calloc(1, p->globals_size);
+    p->globals_init(mine);
+    r.globals = mine;
+    cl2c_kernel_advance(&r, dummy);
+    printf("%d %d\n", launches(NULL), launches(mine));
+    free(mine);
+    return 0;
+}
+"""
+
+
+def test_from_c(tmp_path, cc):
+    (tmp_path / "globals.cl").write_text(SOURCE)
+    subprocess.run([sys.executable, "-m", "cl2c.cli", "--options", CL20, str(tmp_path / "globals.cl"), "-o",
+                    str(tmp_path / "globals.c"), "-H", str(tmp_path / "globals.h")], check=True)
+    (tmp_path / "main.c").write_text(MAIN_C)
+    exe = tmp_path / "main"
+    subprocess.run([cc, "-std=c11", "-O1", "-fopenmp", "-Wall", "-Wextra", "-Werror",
+                    "-I", str(runtime_include_dir()), str(tmp_path / "globals.c"),
+                    str(tmp_path / "main.c"), "-o", str(exe), "-lm"], check=True)
+    run = subprocess.run([str(exe)], capture_output=True, text=True, check=True)
+    assert run.stdout.split() == ["2008", "1007"]
