@@ -301,6 +301,7 @@ class Declarations(Checker):
                 info.params.append(Param(p.name, pt, pspace, pconst, self._type_name(pt)))
                 self.declare(Symbol(p.name, pt, "param", space, const, p))
             self.statement(node.body, new_scope=False)
+            self.check_labels()
         finally:
             self.pop()
             self.func = None

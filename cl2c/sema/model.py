@@ -75,6 +75,8 @@ class FunctionInfo:
     used_params: set = field(default_factory=set)
     builtins: set = field(default_factory=set)     # names of the builtins it calls
     sync: bool = False             # reaches a barrier, directly or through calls
+    labels: dict = field(default_factory=dict)     # goto labels: name -> Label node
+    gotos: list = field(default_factory=list)      # its Goto nodes
 
 
 @dataclass

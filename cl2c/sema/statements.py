@@ -84,10 +84,18 @@ class Statements(Checker):
             self.statement(s)
 
     def stmt_Label(self, node):
+        if node.name in self.func.labels:
+            self.error(f"redefinition of label '{node.name}'", node)
+        self.func.labels[node.name] = node
         self.statement(node.stmt)
 
     def stmt_Goto(self, node):
-        self.error("'goto' is not supported yet", node)
+        self.func.gotos.append(node)      # its label is checked at the function's end
+
+    def check_labels(self):
+        for g in self.func.gotos:
+            if g.name not in self.func.labels:
+                self.error(f"use of undeclared label '{g.name}'", g)
 
     def stmt_Return(self, node):
         if node.expr is not None:

@@ -48,7 +48,7 @@ from .inlining import inline_sync_calls, rename_locals
 from .plan import Builder, GroupLoop, all_items
 from .prepare import complete_array_bounds, privatize_written_params, sizeof_by_type
 from .privates import Privates
-from .syntax import statements
+from .syntax import statements, walk
 from .uniformity import Analysis
 from .writer import Writer
 
@@ -64,6 +64,9 @@ def make_group_function(func: c_ast.FuncDef, params: dict, helpers: dict,
     """
     body = func.body
     inline_sync_calls(body, helpers)
+    if any(isinstance(n, (c_ast.Goto, c_ast.Label)) for n in walk(body)):
+        # a jump may cross a cut between regions; fibers keep each work-item's own flow
+        raise NeedFibers("the kernel uses goto")
     params = privatize_written_params(func, params)
     taken = {p.name for p in func.decl.type.args.params if getattr(p, "name", None)}
     rename_locals(body, taken | set(helpers))
