@@ -187,6 +187,10 @@ class Record(Type):
         for fname, ftype in self.fields:
             if fname == name:
                 return ftype
+            if fname is None and isinstance(ftype, Record):   # an unnamed member's
+                found = ftype.field_type(name)
+                if found is not None:
+                    return found
         return None
 
     @property

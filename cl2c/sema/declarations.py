@@ -4,6 +4,7 @@ from __future__ import annotations
 import re
 
 from pycparser import c_ast
+from pycparserext.ext_c_parser import AttributeSpecifier
 
 from .. import builtins as bi
 from .. import literals
@@ -136,9 +137,10 @@ class Declarations(Checker):
             return self.enum(node), "private", False
         self.error(f"unsupported type {type(node).__name__}", node)
 
-    def record(self, node, attributes: str = "") -> ty.Record:
-        """The Record of a struct or union specifier; ``attributes`` are those written
-        after its closing brace (``struct S {...} __attribute__((packed));``)."""
+    def record(self, node, attributes: tuple = ()) -> ty.Record:
+        """The Record of a struct or union specifier; ``attributes`` are the attribute
+        specifiers written after its closing brace (``struct S {...}
+        __attribute__((packed));``)."""
         union = isinstance(node, c_ast.Union)
         rec = self.lookup_tag(node.name) if node.name else None
         if rec is None or (node.decls is not None and rec.fields and
@@ -149,25 +151,40 @@ class Declarations(Checker):
         if node.decls is not None:
             fields = []
             for d in node.decls:
-                ft, _, _ = self.resolve(d.type)
+                if d.name is None and isinstance(d.type, (c_ast.Struct, c_ast.Union)):
+                    # an unnamed member (C11 6.7.2.1p13): its fields are the record's
+                    ft = self.record(d.type)
+                else:
+                    ft, _, _ = self.resolve(d.type)
                 fields.append((d.name, ft))
                 d.ty, d.space = ft, "private"
-            attrs = self._attribute_text(node) + " " + attributes
-            m = re.search(r"aligned\s*\(\s*(\d+)\s*\)", attrs)
-            rec.complete(fields, packed="packed" in attrs,
-                         align_attr=int(m.group(1)) if m else 0)
+            specs = [getattr(node, a, None) for a in ("attrs", "attributes", "attrib")]
+            packed, align = self._layout_attributes([a for a in specs if a] +
+                                                    list(attributes))
+            rec.complete(fields, packed=packed, align_attr=align)
             # Lowering writes the attributes into the C definition (the layout is the
             # C compiler's): keep the record of each definition.
             node.record = rec
         return rec
 
-    def _attribute_text(self, node) -> str:
-        parts = []
-        for attr_holder in ("attrs", "attributes", "attrib"):
-            a = getattr(node, attr_holder, None)
-            if a:
-                parts.append(_attr_text(a))
-        return " ".join(parts)
+    def _layout_attributes(self, specs) -> tuple[bool, int]:
+        """(packed, aligned bytes) of a record's __attribute__ specifiers. aligned takes
+        an integer constant expression (pyopencl-complex.h: ``2*sizeof(float)``)."""
+        packed, align = False, 0
+        for spec in specs:
+            exprs = spec.exprlist.exprs if isinstance(spec, AttributeSpecifier) else []
+            for e in exprs:
+                call = isinstance(e, c_ast.FuncCall) and isinstance(e.name, c_ast.ID)
+                name = e.name.name if call else e.name if isinstance(e, c_ast.ID) else None
+                if name in ("packed", "__packed__"):
+                    packed = True
+                elif name in ("aligned", "__aligned__") and call and e.args and e.args.exprs:
+                    value = self.const_int(e.args.exprs[0])
+                    if value is None or value <= 0 or value & (value - 1):
+                        self.error("requested alignment is not a positive power of 2",
+                                   e.args.exprs[0])
+                    align = max(align, value)
+        return packed, align
 
     def enum(self, node) -> ty.Enum:
         e = ty.Enum(node.name)
@@ -189,9 +206,7 @@ class Declarations(Checker):
     def declaration(self, node: c_ast.Decl, program_scope=False) -> str:
         if node.name is None:           # struct/union/enum declaration only
             if isinstance(node.type, (c_ast.Struct, c_ast.Union)):
-                attrs = " ".join(_attr_text(f) for f in node.funcspec or []
-                                 if isinstance(f, c_ast.Node))
-                self.record(node.type, attrs)
+                self.record(node.type, tuple(node.funcspec or ()))
             elif isinstance(node.type, c_ast.Enum):
                 self.base_type(node.type)
             return "tag"
