@@ -14,6 +14,7 @@ from ..typed_ast import walk
 from . import declarations, schedules, workitems
 from .effects import called_function
 from .expressions import lower_expressions
+from .sequencing import sequence_operands
 
 
 @dataclass
@@ -54,7 +55,10 @@ def lower(module: Module, schedule: str = "auto", check_barriers: bool = False,
     """The passes in order, each taking the module (its tree) and returning it rewritten;
     then each kernel's interface and schedule."""
     times = times or StageTimes()
-    # Expressions first: they read the facts sema wrote on the nodes they replace.
+    # Operands with effects left to right, before the operators become C calls.
+    with times.stage("lower: evaluation order"):
+        module = sequence_operands(module)
+    # Expressions next: they read the facts sema wrote on the nodes they replace.
     with times.stage("lower: expressions"):
         module, needs = lower_expressions(module)
     with times.stage("lower: work-item context"):

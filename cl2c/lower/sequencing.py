@@ -1,0 +1,344 @@
+"""Lowering pass: operands evaluated left to right, as clang-based OpenCL compilers do.
+
+C leaves the order of evaluation of operands and of function arguments unspecified,
+and GCC often evaluates arguments right to left: ``gen(&s) * a + gen(&s)`` would draw
+the two numbers in the other order than every OpenCL implementation users know (all
+built on clang, which goes left to right). Where the order can change a result (an
+operand with effects, and another operand it may affect or be affected by), the
+earlier operands are evaluated into temporaries first:
+
+    out = (cl2c_seq1 = gen(&s), cl2c_seq1 * a + gen(&s));
+
+with ``cl2c_seq1`` declared just before the statement. Operands that only read
+private variables whose address is never taken, and that the other operand does not
+assign, are left in place: most expressions are untouched.
+
+Runs before expression lowering, on the typed tree: the temporaries carry their types
+as facts, so vector operators on them lower as on any variable.
+"""
+from __future__ import annotations
+
+from pycparser import c_ast
+
+from .. import types as ty
+from ..sema import Module
+from ..sema.model import Symbol
+from ..typed_ast import fact, make, walk
+from . import cnodes as cn
+
+_SEQUENCED = ("&&", "||")
+_UNEVALUATED = ("sizeof", "_Alignof", "__alignof__")
+
+
+def sequence_operands(module: Module) -> Module:
+    writers = _functions_with_effects(module)
+    for f in module.functions.values():
+        _Sequencer(writers, _address_taken(f.node.body)).compound(f.node.body)
+    return module
+
+
+# ---- what has effects -----------------------------------------------------------------
+
+def _call_has_effects(node, writers: set) -> bool:
+    call = fact(node, "call")
+    if call is None:
+        return True
+    if call.kind == "function":
+        return call.name in writers
+    row = call.row
+    if row is None:
+        return True                        # printf and the like
+    return row.sync or row.effects or \
+        (any(p.endswith("*") for p in row.params) and not row.name.startswith("vload"))
+
+
+def has_effects(node, writers: set) -> bool:
+    for n in walk(node):
+        if isinstance(n, c_ast.Assignment):
+            return True
+        if isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--"):
+            return True
+        if isinstance(n, c_ast.FuncCall) and _call_has_effects(n, writers):
+            return True
+    return False
+
+
+def _functions_with_effects(module: Module) -> set:
+    """User functions that write memory other than their own locals, or call one
+    that does (a fixpoint over the call graph)."""
+    writers = set()
+    changed = True
+    while changed:
+        changed = False
+        for name, f in module.functions.items():
+            if name not in writers and _writes_beyond_locals(f.node.body, writers):
+                writers.add(name)
+                changed = True
+    return writers
+
+
+def _writes_beyond_locals(body, writers: set) -> bool:
+    for n in walk(body):
+        if isinstance(n, c_ast.FuncCall) and _call_has_effects(n, writers):
+            return True
+        target = _assigned(n)
+        if target is not None and not _local_object(target):
+            return True
+    return False
+
+
+def _local_object(node) -> bool:
+    """An lvalue inside a local variable (not reached through a pointer)."""
+    while isinstance(node, (c_ast.ArrayRef, c_ast.StructRef)):
+        if isinstance(node, c_ast.StructRef) and node.type == "->":
+            return False
+        if isinstance(node, c_ast.ArrayRef) and isinstance(fact(node.name, "ty"), ty.Pointer):
+            return False
+        node = node.name
+    symbol = fact(node, "symbol") if isinstance(node, c_ast.ID) else None
+    return symbol is not None and symbol.kind in ("var", "param") and not symbol.program
+
+
+def _assigned(node):
+    """The lvalue that ``node`` (an assignment or increment) writes, else None."""
+    if isinstance(node, c_ast.Assignment):
+        return node.lvalue
+    if isinstance(node, c_ast.UnaryOp) and node.op in ("++", "--", "p++", "p--"):
+        return node.expr
+    return None
+
+
+def _address_taken(body) -> set:
+    names = set()
+    for n in walk(body):
+        if isinstance(n, c_ast.UnaryOp) and n.op == "&":
+            base = n.expr
+            while isinstance(base, (c_ast.ArrayRef, c_ast.StructRef)):
+                base = base.name
+            if isinstance(base, c_ast.ID):
+                names.add(base.name)
+        # an array decays to a pointer to itself
+        if isinstance(n, c_ast.ID) and isinstance(fact(n, "ty"), ty.Array):
+            names.add(n.name)
+    return names
+
+
+# ---- the rewrite ------------------------------------------------------------------------
+
+class _Sequencer:
+    def __init__(self, writers: set, addressed: set):
+        self.writers = writers
+        self.addressed = addressed
+        self.count = 0
+
+    # statements: temporaries are declared just before the statement that needs them
+    def compound(self, node: c_ast.Compound) -> None:
+        items = []
+        for s in node.block_items or []:
+            temps: list = []
+            s = self.statement(s, temps)
+            items.extend(temps)
+            items.append(s)
+        node.block_items = items
+
+    def nested(self, s):
+        """A statement where no declaration may precede it (an if's branch, a loop's
+        body, a labelled statement): a block if it needs temporaries."""
+        if s is None:
+            return None
+        temps: list = []
+        s = self.statement(s, temps)
+        return make(c_ast.Compound, temps + [s], s.coord) if temps else s
+
+    def statement(self, s, temps: list):
+        if isinstance(s, c_ast.Compound):
+            self.compound(s)
+        elif isinstance(s, c_ast.If):
+            s.cond = self.expr(s.cond, temps)
+            s.iftrue, s.iffalse = self.nested(s.iftrue), self.nested(s.iffalse)
+        elif isinstance(s, (c_ast.While, c_ast.DoWhile, c_ast.Switch)):
+            s.cond = self.expr(s.cond, temps)
+            s.stmt = self.nested(s.stmt)
+        elif isinstance(s, c_ast.For):
+            if isinstance(s.init, (c_ast.Decl, c_ast.DeclList)):
+                self.statement(s.init, temps)
+            else:
+                s.init = self.expr(s.init, temps)
+            s.cond = self.expr(s.cond, temps)
+            s.next = self.expr(s.next, temps)
+            s.stmt = self.nested(s.stmt)
+        elif isinstance(s, (c_ast.Case, c_ast.Default)):
+            s.stmts = [self.nested(x) for x in s.stmts or []]
+        elif isinstance(s, c_ast.Label):
+            s.stmt = self.nested(s.stmt)
+        elif isinstance(s, c_ast.Return):
+            s.expr = self.expr(s.expr, temps)
+        elif isinstance(s, c_ast.DeclList):
+            for d in s.decls:
+                self.statement(d, temps)
+        elif isinstance(s, c_ast.Decl):
+            if s.init is not None and not isinstance(s.init, c_ast.InitList):
+                s.init = self.expr(s.init, temps)
+        elif isinstance(s, c_ast.Node) and not isinstance(
+                s, (c_ast.Break, c_ast.Continue, c_ast.Goto, c_ast.EmptyStatement,
+                    c_ast.Pragma, c_ast.Typedef, c_ast.FuncDef)):
+            return self.expr(s, temps)
+        return s
+
+    # expressions, inner ones first
+    def expr(self, e, temps: list):
+        if e is None or not isinstance(e, c_ast.Node):
+            return e
+        if isinstance(e, c_ast.UnaryOp):
+            if e.op not in _UNEVALUATED:
+                e.expr = self.expr(e.expr, temps)
+            return e
+        if isinstance(e, c_ast.BinaryOp):
+            e.left, e.right = self.expr(e.left, temps), self.expr(e.right, temps)
+            if e.op in _SEQUENCED:
+                return e
+            operands = [e.left, e.right]
+            hoisted = self.hoist(operands, temps)
+            e.left, e.right = operands
+            return self.in_order(hoisted, e)
+        if isinstance(e, c_ast.FuncCall):
+            if e.args is None or fact(e, "call") is None or \
+                    getattr(fact(e, "call"), "value", None) is not None:
+                return e            # vec_step and the like: folded, not evaluated
+            args = e.args.exprs
+            for i, a in enumerate(args):
+                args[i] = self.expr(a, temps)
+            hoisted = self.hoist(args, temps)
+            return self.in_order(hoisted, e)
+        if isinstance(e, c_ast.Cast):
+            if isinstance(e.expr, c_ast.ExprList) and isinstance(fact(e, "ty"), ty.Vector):
+                # a vector literal: its components, left to right
+                parts = e.expr.exprs
+                for i, a in enumerate(parts):
+                    parts[i] = self.expr(a, temps)
+                return self.in_order(self.hoist(parts, temps), e)
+            e.expr = self.expr(e.expr, temps)
+            return e
+        if isinstance(e, c_ast.TernaryOp):
+            e.cond = self.expr(e.cond, temps)
+            e.iftrue, e.iffalse = self.expr(e.iftrue, temps), self.expr(e.iffalse, temps)
+            return e
+        if isinstance(e, c_ast.Assignment):
+            e.lvalue, e.rvalue = self.expr(e.lvalue, temps), self.expr(e.rvalue, temps)
+            return e
+        if isinstance(e, c_ast.ExprList):
+            e.exprs = [self.expr(x, temps) for x in e.exprs]
+            return e
+        if isinstance(e, c_ast.ArrayRef):
+            e.name, e.subscript = self.expr(e.name, temps), self.expr(e.subscript, temps)
+            return e
+        if isinstance(e, c_ast.StructRef):
+            e.name = self.expr(e.name, temps)
+            return e
+        return e
+
+    def hoist(self, operands: list, temps: list) -> list:
+        """Replace the operands that must be evaluated before the ones after them by
+        temporaries (declared into ``temps``); returns the assignments, in order."""
+        effects = [has_effects(o, self.writers) for o in operands]
+        if not any(effects):
+            return []
+        assignments = []
+        for i, o in enumerate(operands[:-1]):
+            later = range(i + 1, len(operands))
+            if not any(self.conflict(o, effects[i], operands[j], effects[j]) for j in later):
+                continue
+            t = fact(o, "ty")
+            if not isinstance(t, (ty.Scalar, ty.Vector, ty.Pointer)) or t == ty.VOID:
+                continue            # (records: C compilers agree on few such programs)
+            self.count += 1
+            name = f"cl2c_seq{self.count}"
+            symbol = Symbol(name, t, "var")
+            decl = make(c_ast.Decl, name, [], [], [], [], cn.declarator(t, name, o.coord),
+                        None, None, coord=o.coord)
+            decl.ty, decl.space = t, "private"
+            temps.append(decl)
+            target = self.ident(name, t, symbol, o.coord)
+            assign = make(c_ast.Assignment, "=", target, o, o.coord)
+            assign.ty = t
+            assignments.append(assign)
+            operands[i] = self.ident(name, t, symbol, o.coord)
+        return assignments
+
+    @staticmethod
+    def ident(name, t, symbol, coord):
+        node = make(c_ast.ID, name, coord)
+        node.ty, node.symbol = t, symbol
+        return node
+
+    def conflict(self, a, a_effects: bool, b, b_effects: bool) -> bool:
+        if a_effects and b_effects:
+            return True
+        if not (a_effects or b_effects):
+            return False
+        reader, writer = (b, a) if a_effects else (a, b)
+        assigned = self.private_writes(writer)
+        if assigned is not None:        # it writes private variables only
+            return any(isinstance(n, c_ast.ID) and n.name in assigned for n in walk(reader))
+        return not self.reads_private_values(reader, self.assigned_names(writer))
+
+    def private_writes(self, writer) -> set | None:
+        """The variables ``writer`` assigns, if its only effects are assignments to
+        private variables whose address is never taken; else None."""
+        names = set()
+        for n in walk(writer):
+            if isinstance(n, c_ast.FuncCall) and _call_has_effects(n, self.writers):
+                return None
+            target = _assigned(n)
+            if target is None:
+                continue
+            if not isinstance(target, c_ast.ID) or not _local_object(target) or \
+                    target.name in self.addressed:
+                return None
+            names.add(target.name)
+        return names
+
+    @staticmethod
+    def assigned_names(writer) -> set:
+        names = set()
+        for n in walk(writer):
+            target = _assigned(n)
+            while isinstance(target, (c_ast.ArrayRef, c_ast.StructRef)):
+                target = target.name
+            if isinstance(target, c_ast.ID):
+                names.add(target.name)
+        return names
+
+    def reads_private_values(self, reader, assigned: set) -> bool:
+        """``reader`` reads only private variables whose address is never taken, and
+        that are not among ``assigned``: evaluating it before or after the operand that
+        assigns those is the same."""
+        for n in walk(reader):
+            if isinstance(n, c_ast.ID):
+                symbol = fact(n, "symbol")
+                if symbol is None or symbol.kind not in ("var", "param", "enum", "const"):
+                    if symbol is not None and symbol.kind == "func":
+                        continue
+                    return False
+                if symbol.program or n.name in self.addressed or n.name in assigned:
+                    return False
+            elif isinstance(n, c_ast.UnaryOp) and n.op == "*" or \
+                    isinstance(n, c_ast.StructRef) and n.type == "->":
+                return False
+            elif isinstance(n, c_ast.ArrayRef) and isinstance(fact(n.name, "ty"), ty.Pointer):
+                return False
+            elif isinstance(n, c_ast.FuncCall):
+                call = fact(n, "call")
+                if call is None or call.kind != "builtin" or call.row is None or \
+                        not call.row.pure:
+                    return False
+        return True
+
+    @staticmethod
+    def in_order(assignments: list, e):
+        if not assignments:
+            return e
+        out = make(c_ast.ExprList, assignments + [e], e.coord)
+        out.ty = fact(e, "ty")
+        out.space = fact(e, "space")
+        return out
