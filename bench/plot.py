@@ -23,6 +23,7 @@ def draw(results: dict, labels: list, path: Path) -> str | None:
              for r in rows]
     width = 0.8 / len(labels)
     fig, ax = plt.subplots(figsize=(max(10, 1.25 * len(rows)), 6.5))
+    bars = []                                    # (x, ratio) of every bar, for the labels
     for k, label in enumerate(labels):
         xs, ys, lo, hi = [], [], [], []
         for i, r in enumerate(rows):
@@ -34,17 +35,20 @@ def draw(results: dict, labels: list, path: Path) -> str | None:
             ys.append(y)
             lo.append(y - res["min_ms"] / hand)
             hi.append(res["max_ms"] / hand - y)
-        bars = ax.bar(xs, ys, width, label=label, color=COLOURS.get(label),
-                      yerr=[lo, hi], capsize=2, error_kw={"elinewidth": 0.8})
-        for bar, y in zip(bars, ys):
-            ax.annotate(f"{y:.2g}", (bar.get_x() + bar.get_width() / 2, y),
-                        xytext=(0, 2), textcoords="offset points", ha="center",
-                        va="bottom", fontsize=7, rotation=90)
+        ax.bar(xs, ys, width, label=label, color=COLOURS.get(label), yerr=[lo, hi],
+               capsize=2, error_kw={"elinewidth": 0.7, "alpha": 0.6})
+        bars += zip(xs, ys)
+    # The ratios are written at the foot of the bars, clear of the whiskers.
+    bottom = min(y for _, y in bars) / 4
+    ax.set_ylim(bottom=bottom)
+    for x, y in bars:
+        ax.text(x, bottom * 1.15, f"{y:.2g}", ha="center", va="bottom", fontsize=7,
+                rotation=90, color="black")
     ax.set_yscale("log")
     ax.axhline(1.0, color="black", linewidth=0.8)
     ax.set_xticks(range(len(rows)))
     ax.set_xticklabels(names, rotation=35, ha="right", fontsize=8)
-    ax.set_ylabel("time / hand C time (log; lower is faster)")
+    ax.set_ylabel("time / hand C's time (log scale; lower is faster)")
     m = results["machine"]
     threads = m["env"].get("OMP_NUM_THREADS") or "default"
     ax.set_title(f"cl2c, PoCL, Intel OpenCL and hand-written C+OpenMP: median time over "
