@@ -167,7 +167,7 @@ def make_cases(s, rng: np.random.Generator) -> list[Case]:
                       [np.zeros(w * h, np.uint32), f32(x0), f32(y0), f32((x1 - x0) / w),
                        f32((y1 - y0) / h), np.int32(w), np.uint32(s.mandelbrot_iter)], [0],
                       ("hand_mandelbrot", [0, 1, 2, 3, 4, 5, Const(np.int32(h)), 6]),
-                      max_mismatch=0.02, flops_per_output=10,
+                      max_mismatch=0.02, flops_per_output=10, slow=True,
                       notes={"max_iter": s.mandelbrot_iter}))
 
     ns = 1 << s.launch_log2
