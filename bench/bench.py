@@ -110,7 +110,10 @@ def stats_ms(samples: list[float]) -> dict:
             "q1_ms": q[0], "q3_ms": q[2], "samples_ms": [s * 1e3 for s in samples]}
 
 
-def run_case(case: Case, contenders: list, reps: int, warnings: list) -> dict:
+def run_case(case: Case, contenders: list, reps: int, budget_s: float | None,
+             warnings: list) -> dict:
+    """Warm up and check every contender, then time `reps` rounds of them all (fewer,
+    down to 3, where the warm-up says the rounds would take over `budget_s`)."""
     results: dict = {}
     runners: dict = {}
     for c in contenders:
@@ -159,6 +162,9 @@ def run_case(case: Case, contenders: list, reps: int, warnings: list) -> dict:
     if case.flops_per_output is not None and reference is not None:
         case.flops = case.flops_per_output * float(np.sum(reference[0], dtype=np.float64))
 
+    if budget_s is not None:
+        round_s = sum(r["first_ms"] for r in results.values() if "first_ms" in r) / 1e3
+        reps = max(3, min(reps, int(budget_s / max(round_s, 1e-9))))
     samples: dict = {label: [] for label in runners}
     order = list(runners)
     for r in range(reps):
@@ -276,6 +282,9 @@ def parse_args(argv=None):
     ap.add_argument("--quick", action="store_true", help="tiny sizes, 3 repetitions")
     ap.add_argument("--reps", type=int, help="repetitions of every case (default 11; "
                     "7 for the matmuls and the launch sequence; --quick: 3)")
+    ap.add_argument("--budget", type=float, default=20.0, help="seconds of repetitions "
+                    "a case may take: fewer (down to 3) where the warm-up says it would "
+                    "take longer (20; ignored with --reps)")
     ap.add_argument("--threads", type=int, help="threads for every contender "
                     "(OMP_NUM_THREADS, PoCL's and Intel's variables); default: theirs")
     ap.add_argument("--no-pocl", action="store_true", help="skip PoCL")
@@ -286,7 +295,7 @@ def parse_args(argv=None):
                     "(e.g. -cl2c-schedule=fibers)")
     ap.add_argument("--stream-log2", type=int, default=25,
                     help="copy, triad, reduction, histogram: 2^K elements (25)")
-    ap.add_argument("--matmul-n", type=int, default=1024, help="matmuls: N (1024)")
+    ap.add_argument("--matmul-n", type=int, default=512, help="matmuls: N (512)")
     ap.add_argument("--stencil", type=int, nargs=2, default=[4096, 4096],
                     metavar=("NX", "NY"), help="stencil grid (4096 4096)")
     ap.add_argument("--nbody-n", type=int, default=8192, help="N-body bodies (8192)")
@@ -371,12 +380,12 @@ def main(argv=None) -> int:
     for case in cases:
         t = time.perf_counter()
         reps = reps_for(case, args)
-        row = run_case(case, contenders, reps, warnings)
+        row = run_case(case, contenders, reps, None if args.reps else args.budget, warnings)
         rows.append(row)
         meds = ", ".join(f"{l} {_ms(r['median_ms'])}" for l, r in row["results"].items()
                          if "median_ms" in r)
         print(f"  {case.label:<34} local {case.local_text():<6} {meds} ms  "
-              f"({time.perf_counter() - t:.1f} s)", flush=True)
+              f"({row['reps']} reps, {time.perf_counter() - t:.1f} s)", flush=True)
 
     print()
     print_tables(rows, labels, stream)

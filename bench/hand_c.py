@@ -70,7 +70,8 @@ class HandContender:
 
     def __init__(self, out_dir: Path):
         self.lib, self.build_info = build(out_dir)
-        self.description = f"hand-written C+OpenMP: {self.build_info['command']}"
+        self.description = (f"hand-written C+OpenMP, bench/hand/*.c: "
+                            f"{shlex.join([*compiler(), *CFLAGS[:4]])}")
 
     def launcher(self, case, args: list):
         name, picks = case.hand
