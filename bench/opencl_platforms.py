@@ -15,7 +15,8 @@ import sys
 import time
 from pathlib import Path
 
-# How a platform names itself (clGetPlatformInfo CL_PLATFORM_NAME).
+# How a platform names itself (clGetPlatformInfo CL_PLATFORM_NAME): PoCL's exactly,
+# Intel's CPU runtime "Intel(R) OpenCL" (other Intel platforms have longer names).
 POCL_NAME = "Portable Computing Language"
 INTEL_NAME = "Intel(R) OpenCL"
 
