@@ -1,20 +1,17 @@
 #!/usr/bin/env python3
-"""cl2c against PoCL on three OpenCL kernels, side by side.
+"""The benchmark: each kernel of bench/kernels/ through cl2c, PoCL, Intel's OpenCL CPU
+runtime and hand-written C+OpenMP (bench/hand/), in one run.
 
-    python bench/bench.py                 # triad 2^25, matmul 1024^2, stencil 4096x4096
-    python bench/bench.py --big           # the sizes of shared/PERF-NOTES.md
-    python bench/bench.py --quick         # small sizes, 2 repetitions: a smoke test
-    python bench/bench.py --json out.json
+    python bench/bench.py                  # the default sizes (`make bench`)
+    python bench/bench.py --quick          # tiny sizes, 3 repetitions: a smoke test
+    python bench/bench.py --threads 16 --reps 7 --no-pocl
 
-Kernels are in bench/kernels/*.cl. Each is built once with cl2c and once with
-PoCL (pyopencl), both are run once to warm up and their outputs compared, then
-the repetitions alternate cl2c and PoCL launches and the medians are reported.
-cl2c is timed around the Python call (it returns after completion); PoCL around
-enqueue + queue.finish(), with buffers created once (no transfers timed).
-
-The "hand C" column is NOT measured by this script: it is the hand-written
-C+OpenMP time from PERF-NOTES.md (same kind of 2-core machine), scaled linearly
-to the problem size used here (by element count, or by N^3 for matmul).
+Every contender runs each case once to warm up (PoCL and Intel compile there) and to
+check its output against NumPy's (or cl2c's, where NumPy would be slow); then the
+repetitions alternate the contenders, rotating their order. A sample is the wall time
+of the call as seen from Python: cl2c's kernel call; enqueue + queue.finish() for
+OpenCL (buffers made once, no transfers); the ctypes call of the hand C function.
+Results go to bench/out/bench.json (or --json) and a plot to bench/out/bench.png.
 """
 from __future__ import annotations
 
@@ -25,469 +22,395 @@ import platform
 import statistics
 import sys
 import time
+import warnings as pywarnings
 from pathlib import Path
 
 import numpy as np
 
-import cl2c
+BENCH_DIR = Path(__file__).resolve().parent
+sys.path.insert(0, str(BENCH_DIR))
 
-KERNEL_DIR = Path(__file__).resolve().parent / "kernels"
+from cases import CLASSES, Case, make_cases  # noqa: E402
+from hand_c import HandContender  # noqa: E402
+import opencl_platforms  # noqa: E402
 
-# Hand-written C+OpenMP and PoCL 3.1 medians (ms) from PERF-NOTES.md, with the
-# problem size they were measured at (the unit that times scale with).
-PERF_NOTES = {
-    "triad": {"hand_ms": 52.8, "pocl_ms": 53.6, "work": 2 ** 27},          # floats
-    "matmul": {"hand_ms": 98.0, "pocl_ms": 2766.0, "work": 1024 ** 3},     # N^3
-    "stencil": {"hand_ms": 40.0, "pocl_ms": 88.0, "work": 8192 * 16384},   # grid points
-    # Kernels with barriers. "fission_ms" is PERF-NOTES' "fission + 3 rewrites" column,
-    # the target for the regions schedule. PERF-NOTES gives no sizes for the reduction
-    # and the histogram: 2^27 input elements is assumed (the triad's size).
-    "reduce": {"hand_ms": 20.6, "pocl_ms": 479.0, "fission_ms": 25.5, "work": 2 ** 27},
-    "tiled": {"hand_ms": 61.0, "pocl_ms": 592.0, "fission_ms": 44.5, "work": 1024 ** 3},
-    "histogram": {"hand_ms": 29.4, "pocl_ms": 511.0, "fission_ms": 70.0, "work": 2 ** 27},
-    # Not in PERF-NOTES: no hand-written reference. work = body pairs (N^2).
-    "nbody": {"work": 8192 ** 2},
-}
-SCHEDULES = ("regions", "fibers")
+CONTENDERS = ("cl2c", "PoCL", "Intel", "hand C")   # the table's order
 
 
-# --------------------------------------------------------------------------- PoCL
-class Pocl:
-    """A PoCL (or any CPU OpenCL) context, or the reason there is none."""
+class Cl2cContender:
+    label = "cl2c"
 
-    def __init__(self, disabled: bool = False):
-        self.cl = None
-        self.reason = None
-        self.device_name = None
-        if disabled:
-            self.reason = "disabled with --no-pocl"
-            return
-        try:
-            import pyopencl as cl
-        except Exception as e:  # noqa: BLE001 - any import problem means "skip"
-            self.reason = f"pyopencl not importable ({type(e).__name__}: {e})"
-            return
-        try:
-            devices = []
-            for p in cl.get_platforms():
-                try:
-                    devices += p.get_devices(device_type=cl.device_type.CPU)
-                except cl.Error:
-                    pass
-            if not devices:
-                for p in cl.get_platforms():
-                    devices += p.get_devices()
-            if not devices:
-                raise RuntimeError("no OpenCL device found")
-            dev = devices[0]
-            self.ctx = cl.Context([dev])
-            self.queue = cl.CommandQueue(self.ctx)
-            self.device_name = f"{dev.platform.name.strip()} / {dev.name.strip()}"
-            self.cl = cl
-        except Exception as e:  # noqa: BLE001
-            self.reason = f"no usable OpenCL platform ({type(e).__name__}: {e})"
+    def __init__(self, options: str):
+        import cl2c
+        self.cl2c = cl2c
+        self.options = options
+        self.description = f"cl2c {cl2c.__version__} from {Path(cl2c.__file__).parent}"
+        self.programs: dict = {}
+        self.builds: dict = {}
 
-    @property
-    def ok(self) -> bool:
-        return self.cl is not None
+    def build(self, case: Case):
+        key = (case.src_file, case.options)
+        if key not in self.programs:
+            opts = " ".join(o for o in (self.options, case.options) if o)
+            prg = self.cl2c.Program(case.src, options=opts,
+                                    filename=str(BENCH_DIR / "kernels" / case.src_file)).build()
+            schedule = next((ln.split(":", 1)[1].strip() for ln in prg.c_source.splitlines()
+                             if ln.strip().startswith(f"*   {case.kernel}:")), "")
+            self.programs[key] = prg
+            self.builds[case.src_file] = {"build_s": prg.build_seconds,
+                                          "from_cache": bool(prg.from_cache),
+                                          "schedule": schedule}
+        return self.programs[key]
 
-    def build(self, src: str):
-        t = time.perf_counter()
-        prg = self.cl.Program(self.ctx, src).build()
-        return prg, time.perf_counter() - t
+    def launcher(self, case: Case, args: list, prg):
+        knl = getattr(prg, case.kernel)
+        gsize, lsize, launches = case.gsize, case.local, case.launches
 
-    def buffer(self, arr: np.ndarray):
-        mf = self.cl.mem_flags
-        return self.cl.Buffer(self.ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=arr)
+        def run():
+            for _ in range(launches):
+                knl(gsize, lsize, *args)
 
-    def read(self, buf, like: np.ndarray) -> np.ndarray:
-        out = np.empty_like(like)
-        self.cl.enqueue_copy(self.queue, out, buf)
-        self.queue.finish()
-        return out
+        def outputs():
+            return [args[i].copy() for i in case.outs]
+
+        def reset():
+            for i in case.outs:
+                args[i][...] = 0
+
+        return run, outputs, reset
 
 
-# --------------------------------------------------------------------------- cases
-class Case:
-    """One kernel at one size: cl2c and PoCL launchers and the output to compare."""
-
-    def __init__(self, name, label, src_file, kernel, gsize, host_args, out_index,
-                 work, metric, metric_amount, rtol=1e-5, atol=1e-5, options="",
-                 local=None):
-        self.name = name              # key into PERF_NOTES
-        self.label = label            # shown in the table
-        self.src = (KERNEL_DIR / src_file).read_text()
-        self.src_file = src_file
-        self.kernel = kernel
-        self.gsize = gsize
-        self.host_args = host_args    # numpy arrays and numpy scalars, in kernel order
-        self.out_index = out_index    # which argument the kernel writes
-        self.work = work              # problem size in PERF_NOTES units
-        self.metric = metric          # "GB/s" or "GFLOP/s"
-        self.metric_amount = metric_amount  # bytes or flops per launch
-        self.rtol, self.atol = rtol, atol
-        self.options = options        # cl2c build options (the schedule)
-        self.local = local            # the one local size to run, or None: try both
+# --------------------------------------------------------------------------- running
+def own_args(case: Case) -> list:
+    """The case's arguments with private copies of its outputs (inputs are shared)."""
+    return [a.copy() if i in case.outs else a for i, a in enumerate(case.args)]
 
 
-def make_cases(args) -> list[Case]:
-    rng = np.random.default_rng(1234)
-    cases = []
-
-    n = 1 << args.triad_log2
-    b = rng.random(n, dtype=np.float32)
-    c = rng.random(n, dtype=np.float32)
-    cases.append(Case("triad", f"triad 2^{args.triad_log2}", "triad.cl", "triad", (n,),
-                      [np.zeros(n, np.float32), b, c, np.float32(3.0)], 0,
-                      work=n, metric="GB/s", metric_amount=3 * 4 * n))
-
-    N = args.matmul_n
-    A = rng.random((N, N), dtype=np.float32)
-    B = rng.random((N, N), dtype=np.float32)
-    cases.append(Case("matmul", f"matmul {N}^2", "matmul.cl", "matmul", (N, N),
-                      [A, B, np.zeros((N, N), np.float32), np.int32(N)], 2,
-                      work=N ** 3, metric="GFLOP/s", metric_amount=2 * N ** 3,
-                      rtol=1e-4, atol=1e-3 * N))
-
-    nx, ny = args.stencil
-    grid = rng.random((ny, nx), dtype=np.float32)
-    cases.append(Case("stencil", f"stencil {nx}x{ny}", "stencil.cl", "stencil", (nx, ny),
-                      [grid, np.zeros((ny, nx), np.float32), np.int32(nx), np.int32(ny)], 1,
-                      work=nx * ny, metric="GB/s", metric_amount=2 * 4 * nx * ny))
-    cases.append(nbody_case(args, rng))
-    if not args.no_barriers:
-        cases += barrier_cases(args, rng)
-    return cases
-
-
-def nbody_case(args, rng) -> Case:
-    """All-pairs N-body step on float4 (x, y, z, mass): float4 loads, swizzles and
-    arithmetic, a sqrt and a division per pair; 20 flops per pair counted."""
-    n = args.nbody_n
-    pos = rng.random((n, 4), dtype=np.float32)
-    pos[:, 3] += 0.5                                  # masses in [0.5, 1.5)
-    vel = np.zeros((n, 4), np.float32)
-    return Case("nbody", f"nbody {n} float4", "nbody.cl", "nbody", (n,),
-                [pos, vel, np.zeros_like(pos), np.zeros_like(vel), np.int32(n),
-                 np.float32(0.01), np.float32(0.01)], 2,
-                work=n * n, metric="GFLOP/s", metric_amount=20 * n * n,
-                rtol=1e-3, atol=1e-4)
-
-
-def barrier_cases(args, rng) -> list[Case]:
-    """The reduction, tiled matmul and histogram, once per schedule."""
-    cases = []
-    n = 1 << args.reduce_log2
-    x = rng.random(n, dtype=np.float32)
-    for sched in SCHEDULES:
-        opt = f"-cl2c-schedule={sched}"
-        cases.append(Case("reduce", f"reduce 2^{args.reduce_log2} [{sched}]", "reduce.cl",
-                          "reduce", (n // 2,), [x, np.zeros(n // 512, np.float32)], 1,
-                          work=n, metric="GB/s", metric_amount=4 * n, rtol=1e-4, atol=1e-4,
-                          options=opt, local=(256,)))
-        N = args.tiled_n
-        A = rng.random((N, N), dtype=np.float32)
-        B = rng.random((N, N), dtype=np.float32)
-        cases.append(Case("tiled", f"tiled {N}^2 [{sched}]", "tiled.cl", "tiled", (N, N),
-                          [A, B, np.zeros((N, N), np.float32), np.int32(N)], 2,
-                          work=N ** 3, metric="GFLOP/s", metric_amount=2 * N ** 3,
-                          rtol=1e-4, atol=1e-3 * N, options=opt, local=(16, 16)))
-        m = 1 << args.hist_log2
-        data = rng.integers(0, 256, m, dtype=np.uint8)
-        groups = 512
-        cases.append(Case("histogram", f"histogram 2^{args.hist_log2} [{sched}]",
-                          "histogram.cl", "histogram", (256 * groups,),
-                          [data, np.int32(m), np.zeros(256, np.uint32)], 2,
-                          work=m, metric="GB/s", metric_amount=m, rtol=0, atol=0,
-                          options=opt, local=(256,)))
-    return cases
-
-
-def explicit_local(gsize):
-    """The explicit local size tried besides None: 256, or 16x16 in 2-D."""
-    if len(gsize) == 1:
-        return (256,) if gsize[0] % 256 == 0 else None
-    if gsize[0] % 16 == 0 and gsize[1] % 16 == 0:
-        return (16, 16)
+def compare(case: Case, got: list, want: list) -> str | None:
+    """None if the outputs agree, else what differs."""
+    for k, (g, w) in enumerate(zip(got, want)):
+        g, w = np.asarray(g).ravel(), np.asarray(w).ravel()
+        if case.max_mismatch is not None:
+            frac = np.count_nonzero(g != w) / max(1, g.size)
+            if frac > case.max_mismatch:
+                return f"output {k}: {frac:.2%} of elements differ (allowed {case.max_mismatch:.2%})"
+            continue
+        bad = ~np.isclose(g, w, rtol=case.rtol, atol=case.atol)
+        if bad.any():
+            i = int(np.flatnonzero(bad)[0])
+            return (f"output {k}: {np.count_nonzero(bad)} of {g.size} elements differ "
+                    f"(first at {i}: {g[i]!r} vs {w[i]!r}; rtol {case.rtol}, atol {case.atol})")
     return None
 
 
-# --------------------------------------------------------------------------- timing
-def median_ms(samples):
-    return statistics.median(samples) * 1e3 if samples else None
+def stats_ms(samples: list[float]) -> dict:
+    ms = sorted(s * 1e3 for s in samples)
+    q = statistics.quantiles(ms, n=4) if len(ms) >= 2 else [ms[0]] * 3
+    return {"median_ms": statistics.median(ms), "min_ms": ms[0], "max_ms": ms[-1],
+            "q1_ms": q[0], "q3_ms": q[2], "samples_ms": [s * 1e3 for s in samples]}
 
 
-pocl_kernels: dict = {}
-
-
-def run_case(case: Case, local, cl2c_prg, pocl: Pocl, pocl_prg, reps: int, warnings: list):
-    """Warm up, compare outputs, then time `reps` alternating launches of each."""
-    knl = getattr(cl2c_prg, case.kernel)
-    out = case.host_args[case.out_index]
-    gsize = tuple(case.gsize)
-    lsize = tuple(local) if local is not None else None
-    tag = f"{case.label}, local {fmt_local(local)}"
-
-    def cl2c_launch():
-        knl(gsize, lsize, *case.host_args)
-
-    out[...] = 0
-    t = time.perf_counter()
-    cl2c_launch()                      # warm-up (and the output to check)
-    first_cl2c = time.perf_counter() - t
-    ref = out.copy()
-
-    pocl_launch = None
-    first_pocl = None
-    if pocl.ok and pocl_prg is not None:
-        bufs = [pocl.buffer(a) if isinstance(a, np.ndarray) else a for a in case.host_args]
-        # One cl.Kernel per case (pyopencl warns when prg.<name> is retrieved repeatedly).
-        pk = pocl_kernels.setdefault(case.name, pocl.cl.Kernel(pocl_prg, case.kernel))
-        q = pocl.queue
-
-        def pocl_launch():
-            pk(q, gsize, lsize, *bufs)
-            q.finish()
-
-        pocl.cl.enqueue_copy(q, bufs[case.out_index], np.zeros_like(out))
-        q.finish()
-        t = time.perf_counter()
-        pocl_launch()                  # warm-up: PoCL compiles at the first launch
-        first_pocl = time.perf_counter() - t
-        got = pocl.read(bufs[case.out_index], out)
+def run_case(case: Case, contenders: list, reps: int, budget_s: float | None,
+             warnings: list) -> dict:
+    """Warm up and check every contender, then time `reps` rounds of them all (fewer,
+    down to 3, where the warm-up says the rounds would take over `budget_s`)."""
+    results: dict = {}
+    runners: dict = {}
+    for c in contenders:
         try:
-            np.testing.assert_allclose(ref, got, rtol=case.rtol, atol=case.atol)
-            agree = True
-        except AssertionError as e:
-            agree = False
-            msg = str(e).strip().splitlines()
-            warnings.append(f"WARNING: {tag}: cl2c and PoCL outputs differ: "
-                            + " | ".join(m.strip() for m in msg[1:4]))
-    else:
-        agree = None
+            args = own_args(case)
+            runners[c.label] = (c.launcher(case, args, c.build(case))
+                                if c.label != "hand C" else c.launcher(case, args))
+        except Exception as e:  # noqa: BLE001 - one contender failing skips only it
+            msg = f"{type(e).__name__}: {str(e).strip()[:400]}"
+            warnings.append(f"WARNING: {case.label}, local {case.local_text()}: "
+                            f"{c.label} failed to build or launch: {msg}")
+            results[c.label] = {"error": msg}
 
-    t_cl2c, t_pocl = [], []
+    outputs = {}
+    for label, (run, get_outputs, reset) in list(runners.items()):
+        try:
+            reset()
+            t = time.perf_counter()
+            run()                                    # warm-up, and the output checked
+            results[label] = {"first_ms": (time.perf_counter() - t) * 1e3}
+            outputs[label] = get_outputs()
+        except Exception as e:  # noqa: BLE001
+            msg = f"{type(e).__name__}: {str(e).strip()[:400]}"
+            warnings.append(f"WARNING: {case.label}: {label} failed at its first run: {msg}")
+            results[label] = {"error": msg}
+            del runners[label]
+
+    reference, ref_name = None, None
+    if case.ref is not None:
+        reference, ref_name = case.ref(case.args), "NumPy"
+    elif "cl2c" in outputs:
+        reference, ref_name = outputs["cl2c"], "cl2c"
+    elif outputs:
+        ref_name = next(iter(outputs))
+        reference = outputs[ref_name]
+    for label, got in outputs.items():
+        if label == ref_name:
+            results[label]["output_ok"] = None       # it is the reference
+            continue
+        problem = compare(case, got, reference)
+        results[label]["output_ok"] = problem is None
+        if problem:
+            results[label]["output_problem"] = problem
+            warnings.append(f"WARNING: {case.label}, local {case.local_text()}: {label}'s "
+                            f"output differs from {ref_name}'s: {problem}")
+    if case.flops_per_output is not None and reference is not None:
+        case.flops = case.flops_per_output * float(np.sum(reference[0], dtype=np.float64))
+
+    if budget_s is not None:
+        round_s = sum(r["first_ms"] for r in results.values() if "first_ms" in r) / 1e3
+        reps = max(3, min(reps, int(budget_s / max(round_s, 1e-9))))
+    samples: dict = {label: [] for label in runners}
+    order = list(runners)
+    for r in range(reps):
+        k = r % len(order) if order else 0
+        for label in order[k:] + order[:k]:
+            run = runners[label][0]
+            t = time.perf_counter()
+            run()
+            samples[label].append(time.perf_counter() - t)
+    for label, s in samples.items():
+        results[label].update(stats_ms(s))
+        ms = results[label]["median_ms"]
+        if case.bytes:
+            results[label]["GB/s"] = case.bytes / (ms * 1e-3) / 1e9
+        if case.flops:
+            results[label]["GFLOP/s"] = case.flops / (ms * 1e-3) / 1e9
+        if case.launches > 1:
+            results[label]["us_per_launch"] = ms * 1e3 / case.launches
+    return {"class": case.key, "kernel": case.label, "local": case.local_text(),
+            "global": list(case.gsize), "reps": reps, "launches": case.launches,
+            "reference": ref_name, "bytes": case.bytes, "flops": case.flops,
+            "streaming": case.streaming, "notes": case.notes, "results": results}
+
+
+def measure_stream(hand: HandContender, log2: int, reps: int) -> dict:
+    """The machine's STREAM triad (a = b + s*c on floats) through the hand C."""
+    import ctypes
+    n = 1 << log2
+    a, b, c = np.zeros(n, np.float32), np.ones(n, np.float32), np.ones(n, np.float32)
+    fn = hand.lib.hand_triad
+    fn.restype = None
+    cargs = [ctypes.c_void_p(v.ctypes.data) for v in (a, b, c)]
+    fn(*cargs, ctypes.c_float(3.0), ctypes.c_long(n))
+    times = []
     for _ in range(reps):
         t = time.perf_counter()
-        cl2c_launch()
-        t_cl2c.append(time.perf_counter() - t)
-        if pocl_launch is not None:
-            t = time.perf_counter()  # enqueue + finish: kernel execution only
-            pocl_launch()
-            t_pocl.append(time.perf_counter() - t)
-
-    return {"first_launch_cl2c_ms": first_cl2c * 1e3,
-            "first_launch_pocl_ms": None if first_pocl is None else first_pocl * 1e3,
-            "samples_cl2c_ms": [s * 1e3 for s in t_cl2c],
-            "samples_pocl_ms": [s * 1e3 for s in t_pocl],
-            "cl2c_ms": median_ms(t_cl2c), "pocl_ms": median_ms(t_pocl),
-            "outputs_agree": agree}
+        fn(*cargs, ctypes.c_float(3.0), ctypes.c_long(n))
+        times.append(time.perf_counter() - t)
+    best, med = min(times), statistics.median(times)
+    return {"floats": n, "reps": reps, "bytes": 12 * n, "best_ms": best * 1e3,
+            "median_ms": med * 1e3, "best_GB/s": 12 * n / best / 1e9,
+            "median_GB/s": 12 * n / med / 1e9}
 
 
 # --------------------------------------------------------------------------- report
-def fmt_local(local):
-    if local is None:
-        return "None"
-    return "x".join(str(v) for v in local)
+def _ms(v: float) -> str:
+    return f"{v:.3g}" if v < 100 else f"{v:.0f}"
 
 
-def fmt(v, spec):
-    return "-" if v is None else format(v, spec)
+def print_tables(rows: list, labels: list, stream: dict) -> None:
+    def cell_time(r):
+        if r is None:
+            return "-"
+        if "median_ms" not in r:
+            return "FAILED"
+        return f"{_ms(r['median_ms'])} [{_ms(r['min_ms'])}-{_ms(r['max_ms'])}]"
 
-
-def rate(case, ms):
-    if ms is None or ms <= 0:
-        return None
-    scale = 1e9
-    return case.metric_amount / (ms * 1e-3) / scale
-
-
-def print_table(rows):
-    head = ["kernel", "local", "reps", "cl2c ms", "PoCL ms", "PoCL/cl2c", "cl2c rate",
-            "PoCL rate", "hand C ms*", "cl2c/hand", "ok"]
+    head = ["kernel", "local", *(f"{l} ms" for l in labels)]
+    ratio_of = [l for l in labels if l != "hand C"] if "hand C" in labels else []
+    head += [f"{l}/hand" for l in ratio_of] + ["outputs"]
     body = []
-    for r in rows:
-        body.append([r["kernel"], r["local"], str(r["reps"]), fmt(r["cl2c_ms"], ".2f"),
-                     fmt(r["pocl_ms"], ".2f"), fmt(r["pocl_over_cl2c"], ".2f"),
-                     f"{fmt(r['cl2c_rate'], '.1f')} {r['metric']}",
-                     f"{fmt(r['pocl_rate'], '.1f')} {r['metric']}" if r["pocl_rate"] else "-",
-                     fmt(r["hand_ms_scaled"], ".1f" if (r["hand_ms_scaled"] or 0) >= 10 else ".2f"), fmt(r["cl2c_over_hand"], ".2f"),
-                     {True: "yes", False: "NO", None: "-"}[r["outputs_agree"]]])
-    widths = [max(len(h), *(len(b[i]) for b in body)) for i, h in enumerate(head)]
-    right = set(range(2, len(head) - 1))
+    for row in rows:
+        res = row["results"]
+        cells = [row["kernel"], row["local"], *(cell_time(res.get(l)) for l in labels)]
+        hand = res.get("hand C", {}).get("median_ms")
+        for l in ratio_of:
+            m = res.get(l, {}).get("median_ms")
+            cells.append(f"{m / hand:.2f}" if m and hand else "-")
+        bad = [l for l in labels if res.get(l, {}).get("output_ok") is False]
+        cells.append("MISMATCH: " + ", ".join(bad) if bad else f"ok (vs {row['reference']})")
+        body.append(cells)
+    _print_aligned(head, body)
+    print("ms: median [min-max] of the repetitions, per sample (the launch sequence: all "
+          "its launches);\nX/hand: median over hand C's median (> 1: slower than hand C).")
+
+    print(f"\nRates (from the medians). STREAM triad here: {stream['median_GB/s']:.1f} GB/s "
+          f"median, {stream['best_GB/s']:.1f} best ({stream['floats']} floats); "
+          f"% = of the median.")
+    body = []
+    for row in rows:
+        res = row["results"]
+        for unit in ("GB/s", "GFLOP/s", "us_per_launch"):
+            if not any(unit in res.get(l, {}) for l in labels):
+                continue
+            cells = [row["kernel"], row["local"], unit.replace("us_per_launch", "us/launch")]
+            for l in labels:
+                v = res.get(l, {}).get(unit)
+                if v is None:
+                    cells.append("-")
+                elif unit == "GB/s" and row["streaming"]:
+                    cells.append(f"{v:.1f} ({100 * v / stream['median_GB/s']:.0f}%)")
+                else:
+                    cells.append(f"{v:.3g}")
+            body.append(cells)
+    _print_aligned(["kernel", "local", "unit", *labels], body)
+
+
+def _print_aligned(head: list, body: list) -> None:
+    widths = [max(len(h), *(len(b[i]) for b in body)) if body else len(h)
+              for i, h in enumerate(head)]
 
     def line(cells):
-        return "  ".join(c.rjust(w) if i in right else c.ljust(w)
-                         for i, (c, w) in enumerate(zip(cells, widths)))
+        return "  ".join(c.ljust(w) if i < 2 else c.rjust(w)
+                         for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
     print(line(head))
     print("  ".join("-" * w for w in widths))
     for b in body:
         print(line(b))
-    print("* hand C ms: hand-written C+OpenMP time from shared/PERF-NOTES.md (not measured "
-          "now),\n  scaled linearly to this problem size; cl2c/hand > 1 means cl2c is slower. "
-          "PoCL/cl2c > 1 means cl2c is faster.")
 
 
 # --------------------------------------------------------------------------- main
 def parse_args(argv=None):
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--triad-log2", type=int, default=25, help="triad size 2^K floats (25)")
-    ap.add_argument("--matmul-n", type=int, default=1024, help="matmul N (1024)")
+    ap.add_argument("--quick", action="store_true", help="tiny sizes, 3 repetitions")
+    ap.add_argument("--reps", type=int, help="repetitions of every case (default 11; "
+                    "7 for the matmuls and the launch sequence; --quick: 3)")
+    ap.add_argument("--budget", type=float, default=20.0, help="seconds of repetitions "
+                    "a case may take: fewer (down to 3) where the warm-up says it would "
+                    "take longer (20; ignored with --reps)")
+    ap.add_argument("--threads", type=int, help="threads for every contender "
+                    "(OMP_NUM_THREADS, PoCL's and Intel's variables); default: theirs")
+    ap.add_argument("--no-pocl", action="store_true", help="skip PoCL")
+    ap.add_argument("--no-intel", action="store_true", help="skip Intel's runtime")
+    ap.add_argument("--only", nargs="+", choices=CLASSES, metavar="CLASS",
+                    help=f"run only these kernel classes: {', '.join(CLASSES)}")
+    ap.add_argument("--cl2c-options", default="", help="cl2c build options "
+                    "(e.g. -cl2c-schedule=fibers)")
+    ap.add_argument("--stream-log2", type=int, default=25,
+                    help="copy, triad, reduction, histogram: 2^K elements (25)")
+    ap.add_argument("--matmul-n", type=int, default=512, help="matmuls: N (512)")
     ap.add_argument("--stencil", type=int, nargs=2, default=[4096, 4096],
                     metavar=("NX", "NY"), help="stencil grid (4096 4096)")
-    ap.add_argument("--big", action="store_true",
-                    help="PERF-NOTES sizes: triad 2^27, stencil 8192x16384")
-    ap.add_argument("--quick", action="store_true",
-                    help="small sizes, 2 repetitions (smoke test)")
-    ap.add_argument("--reps", type=int, default=None,
-                    help="repetitions for fast kernels (default 11; matmul gets fewer)")
-    ap.add_argument("--no-explicit-local", action="store_true",
-                    help="only run with local size None (skip 256 / 16x16)")
     ap.add_argument("--nbody-n", type=int, default=8192, help="N-body bodies (8192)")
-    ap.add_argument("--reduce-log2", type=int, default=25, help="reduction input 2^K (25)")
-    ap.add_argument("--tiled-n", type=int, default=1024, help="tiled matmul N (1024)")
-    ap.add_argument("--hist-log2", type=int, default=25, help="histogram input 2^K (25)")
-    ap.add_argument("--no-barriers", action="store_true",
-                    help="skip the kernels with barriers (reduce, tiled, histogram)")
-    ap.add_argument("--only", nargs="+",
-                    choices=["triad", "matmul", "stencil", "nbody", "reduce", "tiled",
-                             "histogram"],
-                    help="run only these kernels")
-    ap.add_argument("--no-pocl", action="store_true", help="time cl2c only")
-    ap.add_argument("--json", metavar="PATH", help="also write the results as JSON here")
+    ap.add_argument("--bs-log2", type=int, default=23, help="Black-Scholes: 2^K options (23)")
+    ap.add_argument("--mandelbrot", type=int, nargs=2, default=[2048, 2048],
+                    metavar=("W", "H"), help="Mandelbrot image (2048 2048)")
+    ap.add_argument("--mandelbrot-iter", type=int, default=256, help="max iterations (256)")
+    ap.add_argument("--launches", type=int, default=1000, help="launch sequence length (1000)")
+    ap.add_argument("--launch-log2", type=int, default=12,
+                    help="launch sequence: triad on 2^K floats (12)")
+    ap.add_argument("--stream-triad-log2", type=int, default=26,
+                    help="the STREAM triad measurement: 2^K floats (26)")
+    ap.add_argument("--json", metavar="PATH", help="JSON output (bench/out/bench.json)")
+    ap.add_argument("--png", metavar="PATH", help="plot (bench/out/bench.png)")
+    ap.add_argument("--no-plot", action="store_true", help="no PNG")
+    ap.add_argument("--out-dir", default=str(BENCH_DIR / "out"),
+                    help="where the hand C library, ICD files, JSON and plot go")
     args = ap.parse_args(argv)
-    if args.big:
-        args.triad_log2 = 27
-        args.reduce_log2 = args.hist_log2 = 27
-        args.stencil = [8192, 16384]
     if args.quick:
-        args.triad_log2 = min(args.triad_log2, 20)
+        args.stream_log2 = min(args.stream_log2, 16)
         args.matmul_n = min(args.matmul_n, 128)
-        args.stencil = [min(args.stencil[0], 512), min(args.stencil[1], 512)]
-        args.nbody_n = min(args.nbody_n, 1024)
-        args.reduce_log2 = min(args.reduce_log2, 18)
-        args.tiled_n = min(args.tiled_n, 128)
-        args.hist_log2 = min(args.hist_log2, 18)
-        args.reps = 2 if args.reps is None else args.reps
+        args.stencil = [min(args.stencil[0], 256), min(args.stencil[1], 256)]
+        args.nbody_n = min(args.nbody_n, 512)
+        args.bs_log2 = min(args.bs_log2, 14)
+        args.mandelbrot = [min(args.mandelbrot[0], 128), min(args.mandelbrot[1], 128)]
+        args.launches = min(args.launches, 100)
+        args.stream_triad_log2 = min(args.stream_triad_log2, 20)
+        args.reps = args.reps or 3
     return args
 
 
-def reps_for(case, args, pocl_ms_guess=None):
-    if args.reps is not None:
+def reps_for(case: Case, args) -> int:
+    if args.reps:
         return args.reps
-    # matmul is seconds per launch for both sides at 1024^2: keep the run short.
-    if case.name == "matmul":
-        return 3 if case.work >= 1024 ** 3 else 7
-    return 11
+    return 7 if case.slow else 11
 
 
-def main(argv=None):
+def main(argv=None) -> int:
     args = parse_args(argv)
-    print(f"cl2c {cl2c.__version__} from {Path(cl2c.__file__).parent}")
-    print(f"python {platform.python_version()}, numpy {np.__version__}, "
-          f"{os.cpu_count()} CPUs, OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', 'unset')}, "
-          f"CL2C_CACHE_DIR={os.environ.get('CL2C_CACHE_DIR', 'default')}")
-    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
-    if load is not None:
-        print(f"load average (1 min) at start: {load:.2f}"
-              + ("  <- WARNING: the machine is busy, times will be noisy" if load > 0.5 else ""))
-    pocl = Pocl(disabled=args.no_pocl)
-    if pocl.ok:
-        print(f"OpenCL device: {pocl.device_name}")
-    else:
-        print(f"PoCL SKIPPED: {pocl.reason}; timing cl2c only")
+    wall = time.perf_counter()
+    out_dir = Path(args.out_dir)
+    if args.threads:
+        opencl_platforms.set_thread_count(args.threads)
+    # Before pyopencl (or cl2c's OpenMP) is loaded: the ICD loader reads this once.
+    intel_reason = None
+    if not args.no_intel:
+        _, intel_reason = opencl_platforms.point_loader_at_runtimes(out_dir / "icd")
 
-    cases = make_cases(args)
+    # PoCL's and Intel's build logs (pyopencl's CompilerWarning) are not news here.
+    pywarnings.filterwarnings("ignore", message="Non-empty compiler output")
+    cl2c_c = Cl2cContender(args.cl2c_options)
+    hand = HandContender(out_dir)
+    found, skipped = opencl_platforms.find_platforms(not args.no_pocl, not args.no_intel,
+                                                     intel_reason)
+    by_label = {"cl2c": cl2c_c, "hand C": hand, **{c.label: c for c in found}}
+    contenders = [by_label[l] for l in CONTENDERS if l in by_label]
+    labels = [c.label for c in contenders]
+
+    load = os.getloadavg()[0]
+    env = {k: os.environ.get(k) for k in ("OMP_NUM_THREADS", "OMP_PROC_BIND", "OMP_WAIT_POLICY",
+                                          "OCL_ICD_VENDORS", "CC", "CL2C_CACHE_DIR")}
+    print(f"python {platform.python_version()}, numpy {np.__version__}, {os.cpu_count()} CPUs "
+          f"({platform.processor() or platform.machine()}), "
+          + ", ".join(f"{k}={v}" for k, v in env.items() if v))
+    print(f"load average (1 min) at start: {load:.2f}"
+          + ("  <- the machine is busy: times will be noisy" if load > 0.5 else ""))
+    for c in contenders:
+        print(f"  {c.label:<7} {c.description}")
+    for label, why in skipped.items():
+        print(f"  {label:<7} SKIPPED: {why}")
+
+    stream = measure_stream(hand, args.stream_triad_log2, 11 if not args.quick else 3)
+    print(f"STREAM triad (hand C, {stream['floats']} floats): {stream['median_GB/s']:.1f} GB/s "
+          f"median, {stream['best_GB/s']:.1f} best")
+
+    cases = make_cases(args, np.random.default_rng(1234))
     if args.only:
-        cases = [c for c in cases if c.name in args.only]
-
-    results = {"cl2c_version": cl2c.__version__, "pocl_device": pocl.device_name,
-               "pocl_skipped_reason": pocl.reason, "quick": args.quick,
-               "perf_notes_reference": PERF_NOTES, "loadavg_start": load,
-               "builds": [], "rows": [], "warnings": []}
-    warnings = results["warnings"]
-
-    print("\nBuilds:")
-    built = {}
+        cases = [c for c in cases if c.key in args.only]
+    warnings: list[str] = []
+    rows = []
+    print("\nRunning (warm-up and output check, then alternating repetitions):")
     for case in cases:
-        prg = cl2c.Program(case.src, options=case.options,
-                           filename=str(KERNEL_DIR / case.src_file)).build()
-        schedule = ""
-        for ln in prg.c_source.splitlines():
-            if ln.strip().startswith(f"*   {case.kernel}:"):
-                schedule = ln.split(":", 1)[1].strip()
-        pocl_prg, pocl_s = (None, None)
-        if pocl.ok:
-            try:
-                pocl_prg, pocl_s = pocl.build(case.src)
-            except Exception as e:  # noqa: BLE001
-                warnings.append(f"WARNING: PoCL build of {case.src_file} failed: {e}")
-        built[case.label] = (prg, pocl_prg)
-        print(f"  {case.src_file:<12} cl2c build {prg.build_seconds * 1e3:7.1f} ms "
-              f"({'from cache' if prg.from_cache else 'cache miss: translated + compiled'})"
-              + (f", PoCL build {pocl_s * 1e3:7.1f} ms (+ compile at first launch)"
-                 if pocl_s is not None else "")
-              + (f"\n  {'':<12} cl2c schedule: {schedule}" if schedule else ""))
-        results["builds"].append({"kernel": case.name, "cl2c_build_s": prg.build_seconds,
-                                  "cl2c_from_cache": bool(prg.from_cache),
-                                  "cl2c_schedule": schedule, "pocl_build_s": pocl_s})
+        t = time.perf_counter()
+        reps = reps_for(case, args)
+        row = run_case(case, contenders, reps, None if args.reps else args.budget, warnings)
+        rows.append(row)
+        meds = ", ".join(f"{l} {_ms(r['median_ms'])}" for l, r in row["results"].items()
+                         if "median_ms" in r)
+        print(f"  {case.label:<34} local {case.local_text():<6} {meds} ms  "
+              f"({row['reps']} reps, {time.perf_counter() - t:.1f} s)", flush=True)
 
-    print("\nRunning (median of the repetitions; first launches are warm-ups):")
-    rows = results["rows"]
-    t_start = time.perf_counter()
-    for case in cases:
-        prg, pocl_prg = built[case.label]
-        locals_ = [None]
-        if case.local is not None:
-            locals_ = [case.local]
-        elif not args.no_explicit_local and explicit_local(case.gsize):
-            locals_.append(explicit_local(case.gsize))
-        for local in locals_:
-            reps = reps_for(case, args)
-            t0 = time.perf_counter()
-            r = run_case(case, local, prg, pocl, pocl_prg, reps, warnings)
-            ref = PERF_NOTES[case.name]
-            hand = ref["hand_ms"] * case.work / ref["work"] if "hand_ms" in ref else None
-            row = {"kernel": case.label, "name": case.name, "local": fmt_local(local),
-                   "global": list(case.gsize), "reps": reps, **r,
-                   "pocl_over_cl2c": (r["pocl_ms"] / r["cl2c_ms"]
-                                      if r["pocl_ms"] and r["cl2c_ms"] else None),
-                   "metric": case.metric,
-                   "cl2c_rate": rate(case, r["cl2c_ms"]), "pocl_rate": rate(case, r["pocl_ms"]),
-                   "hand_ms_scaled": hand, "hand_ms_source": "PERF-NOTES.md (not measured now)",
-                   "cl2c_over_hand": r["cl2c_ms"] / hand if r["cl2c_ms"] and hand else None}
-            if "fission_ms" in ref and r["cl2c_ms"]:
-                row["cl2c_over_fission"] = r["cl2c_ms"] / (ref["fission_ms"] * case.work
-                                                           / ref["work"])
-            if case.name == "reduce" and "fibers" in case.options and r["cl2c_ms"]:
-                # 9 barriers for each of the n/2 work-items
-                row["fiber_ns_per_item_barrier"] = r["cl2c_ms"] * 1e6 / (case.gsize[0] * 9)
-            rows.append(row)
-            print(f"  {case.label:<20} local {fmt_local(local):<6} cl2c {fmt(r['cl2c_ms'], '9.2f')}"
-                  f" ms, PoCL {fmt(r['pocl_ms'], '9.2f')} ms   "
-                  f"({time.perf_counter() - t0:.1f} s)", flush=True)
-
-    if load is not None:
-        results["loadavg_end"] = os.getloadavg()[0]
-    print(f"\nResults ({time.perf_counter() - t_start:.0f} s of runs; "
-          f"{'PoCL skipped: ' + pocl.reason if not pocl.ok else 'PoCL: ' + pocl.device_name}):\n")
-    print_table(rows)
-    for r in rows:
-        if "cl2c_over_fission" in r:
-            print(f"  {r['kernel']:<32} cl2c / PERF-NOTES 'fission + 3 rewrites' (scaled): "
-                  f"{r['cl2c_over_fission']:.2f}")
-        if "fiber_ns_per_item_barrier" in r:
-            print(f"  {r['kernel']:<32} fibers: {r['fiber_ns_per_item_barrier']:.1f} ns per "
-                  f"work-item per barrier (all of the kernel's time counted)")
+    print()
+    print_tables(rows, labels, stream)
     for w in warnings:
         print(w)
-    if any(r["outputs_agree"] is False for r in rows):
-        print("WARNING: at least one kernel's cl2c and PoCL outputs disagree (see above)")
 
-    if args.json:
-        Path(args.json).write_text(json.dumps(results, indent=2))
-        print(f"\nJSON written to {args.json}")
+    builds = {"cl2c": cl2c_c.builds, "hand C": hand.build_info,
+              **{c.label: c.build_seconds for c in found}}
+    results = {
+        "machine": {"cpus": os.cpu_count(), "processor": platform.processor(),
+                    "python": platform.python_version(), "numpy": np.__version__,
+                    "loadavg_start": load, "loadavg_end": os.getloadavg()[0], "env": env},
+        "args": vars(args), "contenders": {c.label: c.description for c in contenders},
+        "skipped": skipped, "stream_triad": stream, "builds": builds, "rows": rows,
+        "warnings": warnings, "wall_s": time.perf_counter() - wall}
+    json_path = Path(args.json) if args.json else out_dir / "bench.json"
+    json_path.parent.mkdir(parents=True, exist_ok=True)
+    json_path.write_text(json.dumps(results, indent=1))
+    print(f"\nJSON: {json_path}")
+    if not args.no_plot:
+        import plot
+        png = Path(args.png) if args.png else out_dir / "bench.png"
+        why_not = plot.draw(results, labels, png)
+        print(f"plot: {png}" if why_not is None else f"no plot: {why_not}")
+    print(f"wall time: {time.perf_counter() - wall:.0f} s")
     return 0
 
 

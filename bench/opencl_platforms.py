@@ -1,0 +1,173 @@
+"""The OpenCL CPU platforms the bench races: PoCL (pyopencl's wheel) and Intel's oneAPI
+CPU runtime (PyPI `intel-opencl-rt`), both seen through pyopencl's ICD loader.
+
+The loader reads the vendor list from the folder $OCL_ICD_VENDORS names. When Intel's
+runtime is installed, `point_loader_at_runtimes` writes one `.icd` file per runtime
+there (the absolute path of its library), so that both platforms appear. It must run
+before pyopencl is imported.
+"""
+from __future__ import annotations
+
+import importlib.metadata
+import importlib.util
+import os
+import sys
+import time
+from pathlib import Path
+
+# How a platform names itself (clGetPlatformInfo CL_PLATFORM_NAME): PoCL's exactly,
+# Intel's CPU runtime "Intel(R) OpenCL" (other Intel platforms have longer names).
+POCL_NAME = "Portable Computing Language"
+INTEL_NAME = "Intel(R) OpenCL"
+
+
+def _pyopencl_dir() -> Path | None:
+    spec = importlib.util.find_spec("pyopencl")
+    if spec is None or spec.origin is None:
+        return None
+    return Path(spec.origin).parent
+
+
+def pocl_library() -> Path | None:
+    """The PoCL library pyopencl's wheel ships: `pyopencl/.libs/pocl.icd` names it,
+    relative to that folder (the wheel's loader finds it there by itself)."""
+    d = _pyopencl_dir()
+    if d is None:
+        return None
+    icd = d / ".libs" / "pocl.icd"
+    if not icd.is_file():
+        return None
+    lib = Path(icd.read_text().strip())
+    lib = lib if lib.is_absolute() else icd.parent / lib
+    return lib if lib.is_file() else None
+
+
+def intel_library() -> Path | None:
+    """libintelocl.so of the installed `intel-opencl-rt` (in the environment's lib/)."""
+    try:
+        files = importlib.metadata.files("intel-opencl-rt") or []
+    except importlib.metadata.PackageNotFoundError:
+        files = []
+    for f in files:
+        if f.name == "libintelocl.so":
+            path = Path(f.locate()).resolve()
+            if path.is_file():
+                return path
+    path = Path(sys.prefix) / "lib" / "libintelocl.so"
+    return path if path.is_file() else None
+
+
+def point_loader_at_runtimes(folder: Path) -> tuple[Path | None, str | None]:
+    """Write intel.icd and pocl.icd into `folder` and set $OCL_ICD_VENDORS to it.
+    Returns (Intel's library, None) or (None, why Intel is not there)."""
+    intel = intel_library()
+    if intel is None:
+        return None, ("Intel's OpenCL CPU runtime is not installed in this environment "
+                      "(`pip install intel-opencl-rt intel-cmplr-lib-rt`, as `make bench` does)")
+    folder.mkdir(parents=True, exist_ok=True)
+    for old in folder.glob("*.icd"):
+        old.unlink()
+    (folder / "intel.icd").write_text(f"{intel}\n")
+    pocl = pocl_library()
+    if pocl is not None:
+        (folder / "pocl.icd").write_text(f"{pocl}\n")
+    os.environ["OCL_ICD_VENDORS"] = str(folder)
+    return intel, None
+
+
+def set_thread_count(n: int) -> None:
+    """Ask every runtime for n threads (before any of them is loaded)."""
+    for var in ("OMP_NUM_THREADS",            # cl2c and the hand C (libgomp)
+                "POCL_MAX_PTHREAD_COUNT",     # PoCL <= 4's pthread device
+                "POCL_CPU_MAX_CU_COUNT",      # PoCL >= 5
+                "DPCPP_CPU_NUM_CUS",          # Intel's CPU runtime
+                "CL_CONFIG_CPU_TBB_NUM_WORKERS"):
+        os.environ[var] = str(n)
+
+
+class OpenCLContender:
+    """One OpenCL platform's CPU device: builds programs, makes launchers."""
+
+    def __init__(self, label: str, platform_name: str, cl):
+        self.label = label
+        self.cl = cl
+        platform = next(p for p in cl.get_platforms() if p.name.strip() == platform_name)
+        self.device = platform.get_devices(device_type=cl.device_type.CPU)[0]
+        self.ctx = cl.Context([self.device])
+        self.queue = cl.CommandQueue(self.ctx)
+        self.description = (f"{platform.name.strip()} {platform.version.strip()} / "
+                            f"{self.device.name.strip()}")
+        self.programs: dict[str, object] = {}
+        self.build_seconds: dict[str, float] = {}
+
+    def build(self, case):
+        name = case.src_file
+        if name not in self.programs:
+            t = time.perf_counter()
+            self.programs[name] = self.cl.Program(self.ctx, case.src).build()
+            self.build_seconds[name] = time.perf_counter() - t
+        return self.programs[name]
+
+    def launcher(self, case, args: list, prg):
+        """A zero-argument function running the case once (enqueue + finish), and a
+        function reading the case's outputs back."""
+        cl, q = self.cl, self.queue
+        mf = cl.mem_flags
+        bufs = [cl.Buffer(self.ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=a)
+                if hasattr(a, "ctypes") and getattr(a, "ndim", 0) > 0 else a for a in args]
+        knl = cl.Kernel(prg, case.kernel)
+        gsize, lsize, launches = case.gsize, case.local, case.launches
+
+        def run():
+            for _ in range(launches):
+                knl(q, gsize, lsize, *bufs)
+            q.finish()
+
+        def outputs():
+            res = []
+            for i in case.outs:
+                host = args[i].copy()
+                cl.enqueue_copy(q, host, bufs[i])
+                res.append(host)
+            q.finish()
+            return res
+
+        def reset():
+            for i in case.outs:
+                cl.enqueue_fill_buffer(q, bufs[i], args[i].dtype.type(0), 0, args[i].nbytes)
+            q.finish()
+
+        return run, outputs, reset
+
+
+def find_platforms(want_pocl: bool, want_intel: bool, intel_reason: str | None):
+    """The contenders found, and a reason for each one skipped (label -> reason)."""
+    found, skipped = [], {}
+    if not want_pocl:
+        skipped["PoCL"] = "disabled with --no-pocl"
+    if not want_intel:
+        skipped["Intel"] = "disabled with --no-intel"
+    elif intel_reason:
+        skipped["Intel"] = intel_reason
+    if not (want_pocl or (want_intel and not intel_reason)):
+        return found, skipped
+    try:
+        import pyopencl as cl
+        names = [p.name.strip() for p in cl.get_platforms()]
+    except Exception as e:  # noqa: BLE001 - any failure here means "no OpenCL"
+        why = f"pyopencl unusable ({type(e).__name__}: {e})"
+        for label in ("PoCL", "Intel"):
+            skipped.setdefault(label, why)
+        return found, skipped
+    for label, name, wanted in (("PoCL", POCL_NAME, want_pocl),
+                                ("Intel", INTEL_NAME, want_intel and not intel_reason)):
+        if not wanted:
+            continue
+        if name not in names:
+            skipped[label] = f"no OpenCL platform named {name!r} (found: {names})"
+            continue
+        try:
+            found.append(OpenCLContender(label, name, cl))
+        except Exception as e:  # noqa: BLE001
+            skipped[label] = f"{name}: no usable CPU device ({type(e).__name__}: {e})"
+    return found, skipped
