@@ -83,6 +83,8 @@ class Builtin:
     workitem: bool = False       # reads the work-item context
     group_uniform: bool = False  # a work-item function whose value is the group's, the
                                  # same for every work-item (get_group_id)
+    range_only: bool = False     # a work-item function of the NDRange alone, blind to
+                                 # its work-groups (get_global_id)
     broadcast: bool = False      # scalar S arguments are widened to T before the call
     sync: bool = False           # a work-group synchronisation point (a barrier)
     effects: bool = False        # acts beyond its value (fences; pointer parameters,
@@ -95,6 +97,11 @@ class Builtin:
         """Its value depends on its arguments (and the work-item) only: it writes
         nothing, reads no memory and is no synchronisation point."""
         return not (self.sync or self.effects or any(p.endswith("*") for p in self.params))
+
+    @property
+    def sees_groups(self) -> bool:
+        """Its value or effect depends on how the NDRange is cut into work-groups."""
+        return self.sync or (self.workitem and not self.range_only)
 
     def runtime_name(self, t: ty.Type | None, n: int | None = None) -> str:
         """The C function for generic type ``t`` (and free width ``n``)."""
@@ -126,12 +133,16 @@ TABLE: list[Builtin] = []
 _add = TABLE.extend
 
 # 6.12.1 work-item functions
-_add(_rows("get_global_id get_local_id", ["uint"], "size_t", "-", workitem=True))
-_add(_rows("get_global_size get_local_size get_num_groups get_group_id get_global_offset "
-           "get_enqueued_local_size", ["uint"], "size_t", "-", workitem=True,
-           group_uniform=True))
-_add(_rows("get_work_dim", [], "uint", "-", workitem=True, group_uniform=True))
-_add(_rows("get_global_linear_id get_local_linear_id", [], "size_t", "-", workitem=True))
+_add(_rows("get_global_id", ["uint"], "size_t", "-", workitem=True, range_only=True))
+_add(_rows("get_local_id", ["uint"], "size_t", "-", workitem=True))
+_add(_rows("get_global_size get_global_offset", ["uint"], "size_t", "-", workitem=True,
+           group_uniform=True, range_only=True))
+_add(_rows("get_local_size get_num_groups get_group_id get_enqueued_local_size", ["uint"],
+           "size_t", "-", workitem=True, group_uniform=True))
+_add(_rows("get_work_dim", [], "uint", "-", workitem=True, group_uniform=True,
+           range_only=True))
+_add(_rows("get_global_linear_id", [], "size_t", "-", workitem=True, range_only=True))
+_add(_rows("get_local_linear_id", [], "size_t", "-", workitem=True))
 
 # 6.12.8 synchronisation; 6.13.15 work-group functions (2.0). Every one is a
 # point all work-items of a group reach together: the schedules treat them as

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .. import builtins as bi
 from .. import types as ty
 from ..interface import Arg, KernelInterface
 from ..sema import FunctionInfo, Module
@@ -33,6 +34,8 @@ class KernelModel:
     check_barriers: bool = False
     fiber_stack: int = 0
     printf: bool = False              # calls printf: its output is flushed when it ends
+    group_blind: bool = False         # cannot tell its work-groups apart: cl2c may cut
+                                      # the range its own way (cl2c_regroup)
     item_function: bool = True        # the work-item function is emitted: a schedule runs
                                       # it, or another kernel calls it
 
@@ -122,11 +125,16 @@ def kernel_model(f: FunctionInfo, local_decls, functions=None,
     # Atomics: the work-item loop must not be ``omp simd`` (lanes would race on
     # __local read-modify-writes, which are plain, and on the order of returned values).
     atomics = _calls(f, functions, lambda n: n.startswith(("atomic_", "atom_")))
+    # No local ids or sizes, no group ids, no barriers and no __local memory: how the
+    # range is cut into groups cannot change what the kernel does.
+    blind = not local_decls and all(a.kind != "local" for a in args) and \
+        not _calls(f, functions, lambda n: any(r.sees_groups for r in bi.BY_NAME.get(n, ())))
     return KernelModel(f.name, f, args, None, "",
                        f.attributes.get("reqd_work_group_size"),
                        simd=not atomics, local_decls=local_decls,
                        check_barriers=check_barriers,
-                       printf=_calls(f, functions, lambda n: n == "printf"))
+                       printf=_calls(f, functions, lambda n: n == "printf"),
+                       group_blind=blind)
 
 
 def _calls(f: FunctionInfo, functions: dict, builtin) -> bool:

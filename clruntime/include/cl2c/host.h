@@ -121,6 +121,30 @@ static inline cl2c_range cl2c_range_make(unsigned work_dim, const size_t *global
     return r;
 }
 
+/* A kernel that cannot tell its work-groups apart (no local ids or sizes, no group
+ * ids, no barriers, no __local memory) runs in groups of cl2c's choosing once its
+ * launch is checked: whole rows of the first dimension, or, where there are too few
+ * rows to keep every thread busy, pieces of them still long enough to vectorise
+ * (at most CL2C_MAX_WORK_GROUP_SIZE work-items: what schedules size their arrays by). */
+static inline void cl2c_regroup(cl2c_workitem *nd, size_t threads) {
+    size_t rows = nd->global_size[1] * nd->global_size[2];
+    size_t want = threads * 8;  /* iterations per thread, for OpenMP to balance */
+    size_t l0 = nd->global_size[0];
+    if (rows < want) {
+        size_t pieces = (want + rows - 1) / rows;
+        size_t piece = (l0 + pieces - 1) / pieces;
+        piece = (piece + 63) / 64 * 64;
+        if (piece < 1024) piece = 1024;
+        if (piece < l0) l0 = piece;
+    }
+    if (l0 > CL2C_MAX_WORK_GROUP_SIZE) l0 = CL2C_MAX_WORK_GROUP_SIZE;
+    size_t l[3] = {l0, 1, 1};
+    for (int d = 0; d < 3; ++d) {
+        nd->enqueued_local_size[d] = nd->local_size[d] = l[d];
+        nd->num_groups[d] = (nd->global_size[d] + l[d] - 1) / l[d];
+    }
+}
+
 /* ---- Messages, without stdio (kernel identifiers must not meet its names) */
 
 typedef struct cl2c_msg_ {

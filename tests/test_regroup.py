@@ -1,0 +1,65 @@
+"""A kernel that cannot tell its work-groups apart runs in groups of cl2c's choosing
+(cl2c_regroup) whatever local size it is launched with: same results, for 1, 2 and 3
+dimensions, offsets and non-uniform 2.0 ranges; kernels that can tell keep theirs."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import cl2c
+
+BLIND = r"""
+kernel void index3(global uint *out) {
+    size_t x = get_global_id(0) - get_global_offset(0), y = get_global_id(1) - get_global_offset(1),
+           z = get_global_id(2) - get_global_offset(2);
+    size_t w = get_global_size(0), h = get_global_size(1);
+    out[(z * h + y) * w + x] = (uint)(get_global_id(0) + 1000 * get_global_id(1) +
+                                      1000000 * get_global_id(2)) + get_work_dim();
+}
+"""
+SEES = {
+    "local id": "kernel void k(global uint *o) { o[get_global_id(0)] = get_local_id(0); }",
+    "group id": "kernel void k(global uint *o) { o[get_global_id(0)] = get_group_id(0); }",
+    "local size": "kernel void k(global uint *o) { o[get_global_id(0)] = get_local_size(0); }",
+    "__local": "kernel void k(global uint *o, local uint *t) { o[get_global_id(0)] = 1; }",
+    "helper": "uint f(void) { return get_num_groups(0); }\n"
+              "kernel void k(global uint *o) { o[get_global_id(0)] = f(); }",
+}
+
+
+def test_blind_kernels_regroup_and_others_do_not():
+    assert "cl2c_regroup(&cl2c_nd" in cl2c.translate(BLIND, "b.cl").c_source
+    for why, src in SEES.items():
+        assert "cl2c_regroup(&cl2c_nd" not in cl2c.translate(src, "s.cl").c_source, why
+
+
+def reference(gsize, offset):
+    dims = len(gsize)
+    g = list(gsize) + [1] * (3 - dims)
+    o = list(offset or (0,) * dims) + [0] * (3 - dims)
+    z, y, x = np.meshgrid(*(np.arange(n, dtype=np.uint64) + off
+                            for n, off in zip(g[::-1], o[::-1])), indexing="ij")
+    return (x + 1000 * y + 1000000 * z + dims).astype(np.uint32).ravel()
+
+
+@pytest.mark.parametrize("options, gsize, lsize, offset", [
+    ("", (4096,), (256,), None),
+    ("", (3000,), (8,), (5,)),
+    ("", (64, 48), (16, 16), None),
+    ("", (64, 48), (8, 8), (3, 7)),
+    ("", (20, 6, 5), (4, 2, 5), (1, 2, 3)),
+    ("-cl-std=CL2.0", (1001, 7), (16, 4), None),     # non-uniform groups
+    ("-cl2c-schedule=regions", (64, 48), (16, 16), None),
+])
+def test_same_results_as_the_range_says(options, gsize, lsize, offset):
+    prg = cl2c.Program(BLIND, options).build()
+    out = np.zeros(int(np.prod(gsize)), np.uint32)
+    prg.index3(gsize, lsize, out, global_offset=offset)
+    np.testing.assert_array_equal(out, reference(gsize, offset))
+
+
+def test_launch_checks_still_apply():
+    """The local size the caller gives is still checked as OpenCL 1.2 says."""
+    prg = cl2c.Program(BLIND).build()
+    with pytest.raises(cl2c.LaunchError, match="invalid work-group size"):
+        prg.index3((100,), (16,), np.zeros(100, np.uint32))
