@@ -160,3 +160,42 @@ def test_from_c(tmp_path, cc):
                     str(tmp_path / "main.c"), "-o", str(exe), "-lm"], check=True)
     run = subprocess.run([str(exe)], capture_output=True, text=True, check=True)
     assert run.stdout.split() == ["2008", "1007"]
+
+
+STATICS = r"""
+int next_id(void) { static global int id = 5; return id++; }
+int4 drift(void) { static int4 v = (int4)(1, 2, 3, 4); v += 1; return v; }
+kernel void ids(global int *o) { o[get_global_id(0)] = next_id(); }
+kernel void drifted(global int4 *o) { o[0] = drift(); }
+kernel void shared(global int *o) {
+    local int t[8];
+    static global int rounds;          // a static of the kernel itself
+    if (get_global_id(0) == 0) rounds++;
+    t[get_local_id(0)] = rounds;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    o[get_global_id(0)] = t[7 - get_local_id(0)];
+}
+"""
+
+
+@pytest.mark.parametrize("schedule", SCHEDULES)
+def test_function_statics_are_the_programs(schedule):
+    """2.0's static variables in functions: one per program, kept across launches."""
+    options = CL20 if schedule == "auto" else f"{CL20} -cl2c-schedule={schedule}"
+    a, b = cl2c.Program(STATICS, options).build(), cl2c.Program(STATICS, options).build()
+    out = np.zeros(4, np.int32)
+    a.ids(4, None, out)
+    # in order within one group of the loops and regions schedules; fibers too
+    assert sorted(out.tolist()) == [5, 6, 7, 8]
+    a.ids(4, None, out)
+    assert sorted(out.tolist()) == [9, 10, 11, 12]
+    b.ids(4, None, out)
+    assert sorted(out.tolist()) == [5, 6, 7, 8]
+    v = np.zeros(4, np.int32)
+    a.drifted(1, None, v)
+    a.drifted(1, None, v)
+    assert v.tolist() == [3, 4, 5, 6]
+    o = np.zeros(8, np.int32)
+    a.shared(8, 8, o)
+    a.shared(8, 8, o)
+    assert o.tolist() == [2] * 8

@@ -48,7 +48,7 @@ class CGenerator(c_generator.CGenerator):
         # A program-scope __global variable lives in the program's instance of them.
         symbol = getattr(n, "symbol", None)
         if symbol is not None and symbol.in_program_storage:
-            return f"CL2C_G->{n.name}"
+            return f"CL2C_G->{symbol.c_name or n.name}"
         return n.name
 
     def visit_BinaryOp(self, n):

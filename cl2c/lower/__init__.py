@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from pycparser import c_ast
+
 from .. import builtins as bi
 from .. import types as ty
 from ..interface import Arg, KernelInterface
@@ -73,6 +75,8 @@ def lower(module: Module, schedule: str = "auto", check_barriers: bool = False,
     with times.stage("lower: C types"):
         # Type spelling last: earlier passes built nodes with OpenCL type names too.
         module = declarations.spell_types(module, [d for ds in moved.values() for d in ds])
+    # Lowered and spelled in their functions, a function's statics now move out.
+    module = hoist_function_statics(module)
     kernels = [kernel_model(f, moved.get(f.name, []), module.functions, check_barriers)
                for f in module.kernels]
     with times.stage("lower: schedules"):
@@ -95,6 +99,29 @@ def lower(module: Module, schedule: str = "auto", check_barriers: bool = False,
             if kind == "function" and node is k.info.node and k.group_function is not None:
                 scope.append(("group_function", k.group_function))
     return LoweredProgram(module, needs, kernels, scope)
+
+
+def hoist_function_statics(module: Module) -> Module:
+    """A function's static __global variables (OpenCL C 2.0) join the program's own,
+    as fields named function__variable (their symbols' c_name)."""
+    for f in module.functions.values():
+        for block in walk(f.node.body):
+            if not isinstance(block, c_ast.Compound) or not block.block_items:
+                continue
+            kept = []
+            for item in block.block_items:
+                if isinstance(item, c_ast.Decl) and "static" in (item.storage or []) and \
+                        getattr(item, "space", None) == "global":
+                    item.name = f"{f.name}__{item.name}"
+                    declarator = item.type
+                    while not isinstance(declarator, c_ast.TypeDecl):
+                        declarator = declarator.type
+                    declarator.declname = item.name
+                    module.program_scope.append(("variable", item))
+                else:
+                    kept.append(item)
+            block.block_items = kept
+    return module
 
 
 def _called_functions(module: Module, kernels) -> set[str]:

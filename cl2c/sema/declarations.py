@@ -214,8 +214,13 @@ class Declarations(Checker):
         if t.is_function:
             self.declare(Symbol(node.name, t, "func", node=node))
             return "prototype"
+        static_storage = program_scope
         if program_scope:
             space = self._program_scope_space(node, space)
+        elif "static" in (node.storage or []) and self.cl_std >= 200 and self.func is not None:
+            # 2.0: a static variable in a function lives in the program's storage
+            space = self._program_scope_space(node, space)
+            static_storage = space == "global"
             if space == "constant" and node.init is None:
                 self.error(f"variable '{node.name}' in the __constant address space must be "
                            f"initialized", node)
@@ -226,8 +231,10 @@ class Declarations(Checker):
                        f"(only pointers to it) unless cl_khr_fp16 is enabled", node)
         # In scope from its own initializer on (C99 6.2.1), and still declared if the
         # initializer has an error, so that one mistake is reported once.
-        self.declare(Symbol(node.name, t, "var", space, const, node, program=program_scope),
-                     node)
+        home = None if program_scope or not static_storage else \
+            f"{self.func.name}__{node.name}"      # its field among the program's variables
+        self.declare(Symbol(node.name, t, "var", space, const, node, c_name=home,
+                            program=static_storage), node)
         node.ty, node.space = t, space
         if node.init is not None:
             if isinstance(node.init, c_ast.InitList):
@@ -242,7 +249,7 @@ class Declarations(Checker):
                 t = ty.Array(t.elem, length)
                 node.ty, node.space = t, space
                 self.scopes[-1][node.name] = Symbol(node.name, t, "var", space, const, node,
-                                                    program=program_scope)
+                                                    c_name=home, program=static_storage)
         return "variable"
 
     def _program_scope_space(self, node: c_ast.Decl, space: str) -> str:

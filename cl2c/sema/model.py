@@ -36,8 +36,8 @@ class Symbol:
     space: str = "private"
     const: bool = False
     node: object = None
-    c_name: str | None = None      # for builtin constants
-    program: bool = False          # a program-scope variable
+    c_name: str | None = None      # for builtin constants; a function's static: its field
+    program: bool = False          # a program-scope variable, or a 2.0 function's static
 
     @property
     def in_program_storage(self) -> bool:
