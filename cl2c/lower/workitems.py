@@ -108,10 +108,36 @@ def hoist_kernel_locals(module: Module) -> tuple[Module, dict]:
             continue
         types = _types_used(decls, keep)
         body.block_items = [item for item in keep if not any(item is t for t in types)]
+        _rename_types(f.name, types, [*types, *decls, body])
         moved[f.name] = types + decls
         _redirect(body, names)
         _params(f).insert(0, _locals_param(f.name))
     return module, moved
+
+
+def _rename_types(kernel: str, types: list, trees: list) -> None:
+    """The names that ``types`` declare, prefixed with the kernel's (``k__S``) in
+    ``trees``: at program scope, two kernels' own ``struct S`` must not meet."""
+    renames = {name: f"{kernel}__{name}" for t in types for name in _declared_names(t)}
+    if not renames:
+        return
+    for tree in trees:
+        for n in walk(tree):
+            if isinstance(n, (c_ast.Struct, c_ast.Union, c_ast.Enum)) and n.name in renames:
+                n.name = renames[n.name]
+            elif isinstance(n, c_ast.IdentifierType):
+                n.names = [renames.get(name, name) for name in n.names]
+            elif isinstance(n, c_ast.Typedef) and n.name in renames:
+                n.name = renames[n.name]
+                declarator = n.type
+                while not isinstance(declarator, c_ast.TypeDecl):
+                    declarator = declarator.type
+                declarator.declname = n.name
+            elif isinstance(n, c_ast.Enumerator) and n.name in renames:
+                n.name = renames[n.name]
+            elif isinstance(n, c_ast.ID) and n.name in renames and \
+                    getattr(fact(n, "symbol"), "kind", "enum") == "enum":
+                n.name = renames[n.name]     # an enum constant (array sizes have no facts)
 
 
 def is_type_declaration(node) -> bool:
