@@ -27,6 +27,19 @@ class _Parser(OpenCLCParser):
     """OpenCL's ``vec_step(type)``, and errors that pycparser reports without a position
     pointed at the next token."""
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._vector_typedefs: set[str] = set()
+
+    def _build_declarations(self, *args, **kwargs):
+        # Remember typedef names of vector types (typedef float4 v4): a literal
+        # (v4)(1, 2, 3, 4) is a vector literal as much as (float4)(...) is.
+        declarations = super()._build_declarations(*args, **kwargs)
+        for d in declarations:
+            if isinstance(d, c_ast.Typedef) and _is_vector_type_name(d, self._vector_typedefs):
+                self._vector_typedefs.add(d.name)
+        return declarations
+
     def _parse_struct_or_union_specifier(self):
         # GCC also takes layout attributes after the closing brace
         # (``typedef struct {...} __attribute__((aligned(32))) T;``); pycparserext would
@@ -95,7 +108,7 @@ class _Parser(OpenCLCParser):
         mark = self._mark()
         result = self._try_parse_paren_type_name()
         ahead = result is not None and self._peek_type() == "LPAREN" and \
-            _is_vector_type_name(result[0])
+            _is_vector_type_name(result[0], self._vector_typedefs)
         self._reset(mark)
         return ahead
 
@@ -112,12 +125,15 @@ class _Parser(OpenCLCParser):
 _VECTOR_TYPE = re.compile(r"(u?(char|short|int|long)|float|double|half)(2|3|4|8|16)")
 
 
-def _is_vector_type_name(typename) -> bool:
-    """A type name of a built-in vector type (float4); not through a typedef, which
-    the parser cannot see through."""
+def _is_vector_type_name(typename, vector_typedefs=frozenset()) -> bool:
+    """A type name (or typedef) of a vector type: a built-in one (float4), or a name
+    an earlier typedef gave one (the parser sees through typedefs of names only)."""
     t = typename.type
-    return isinstance(t, c_ast.TypeDecl) and isinstance(t.type, c_ast.IdentifierType) and \
-        len(t.type.names) == 1 and _VECTOR_TYPE.fullmatch(t.type.names[0]) is not None
+    if not (isinstance(t, c_ast.TypeDecl) and isinstance(t.type, c_ast.IdentifierType) and
+            len(t.type.names) == 1):
+        return False
+    name = t.type.names[0]
+    return _VECTOR_TYPE.fullmatch(name) is not None or name in vector_typedefs
 
 
 # Half literals (0.5h), which clang accepts with cl_khr_fp16 and piglit uses, become

@@ -20,13 +20,17 @@ CASES = [  # (expression, value)
     ("(float4)(in[0], in[1], 0.0f, 0.0f).x + (float2)(in[1]).y", 5.0),
     ("(float)(v).y", 7.0),                        # a scalar cast of v.y
     ("(float)(long8)(1, 2, 3, 4, 5, 6, 7, 8).s7", 8.0),
+    ("(v4)(1.0f, 2.0f, 3.0f, 4.0f).z", 3.0),      # through typedefs too
+    ("(float)(i2)(5, 6).x + (w4)(1.0f).y", 6.0),
+    ("(real)(v).x", 6.0),                          # a typedef of a scalar: a cast of v.x
 ]
+TYPEDEFS = "typedef float4 v4;\ntypedef int2 i2;\ntypedef v4 w4;\ntypedef float real;\n"
 
 
 @pytest.mark.parametrize("schedule", ["auto", "fibers"])
 def test_vector_literal_then_postfix(schedule):
     body = "".join(f"    out[{i}] = {e};\n" for i, (e, _) in enumerate(CASES))
-    src = ("__kernel void k(__global const float *in, __global float *out)\n{\n"
+    src = (TYPEDEFS + "__kernel void k(__global const float *in, __global float *out)\n{\n"
            "    float2 v = (float2)(6.0f, 7.0f);\n" + body + "}\n")
     prg = cl2c.Program(src, f"-cl2c-schedule={schedule}").build()
     out = np.zeros(len(CASES), np.float32)
