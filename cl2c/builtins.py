@@ -164,6 +164,27 @@ for coordinates in (1, 2, 3):
                workitem=True, c_name=f"cl2c_work_group_broadcast{coordinates}_{{T}}",
                since=200))
 
+# cl_khr_subgroups (2.0): a sub-group is the whole work-group, so its functions are
+# the work-group's, with the sub-group local id its local linear id.
+_add(_rows("get_sub_group_size get_max_sub_group_size get_num_sub_groups "
+           "get_enqueued_num_sub_groups get_sub_group_id", [], "uint", "-", workitem=True,
+           group_uniform=True, since=200))
+_add(_rows("get_sub_group_local_id", [], "uint", "-", workitem=True, since=200))
+_add(_rows("sub_group_barrier", ["uint"], "void", "-", sync=True, c_name="cl2c_barrier",
+           since=200))
+_add(_rows("sub_group_barrier", ["uint", "int"], "void", "-", sync=True,
+           c_name="cl2c_barrier2", since=200))
+for op in ("all", "any"):
+    _add(_rows(f"sub_group_{op}", ["int"], "int", "-", sync=True, workitem=True,
+               c_name=f"cl2c_work_group_{op}", since=200))
+for op in ("reduce_add", "reduce_min", "reduce_max", "scan_inclusive_add",
+           "scan_inclusive_min", "scan_inclusive_max", "scan_exclusive_add",
+           "scan_exclusive_min", "scan_exclusive_max"):
+    _add(_rows(f"sub_group_{op}", ["T"], "T", "W", sync=True, workitem=True,
+               c_name=f"cl2c_work_group_{op}_{{T}}", since=200))
+_add(_rows("sub_group_broadcast", ["T", "uint"], "T", "W", sync=True, workitem=True,
+           c_name="cl2c_work_group_broadcast_linear_{T}", since=200))
+
 # 6.12.2 math functions
 _add(_rows("acos acosh acospi asin asinh asinpi atan atanh atanpi cbrt ceil cos cosh cospi "
            "erfc erf exp exp2 exp10 expm1 fabs floor lgamma log log2 log10 log1p logb rint "

@@ -67,7 +67,7 @@ def analyze(text: str, source_name: str = "<kernel>", options=None,
         ast = parse(pre.text, source_name, reporter)
     reporter.check()
     with times.stage("sema"):
-        module = sema_stage.analyze(ast, reporter, opts.cl_std, target.extensions)
+        module = sema_stage.analyze(ast, reporter, opts.cl_std, target.extensions_for(opts.cl_std))
     reporter.check()
     return module, pre, reporter, opts
 

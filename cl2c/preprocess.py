@@ -81,7 +81,7 @@ def predefined_macros(options: Options, target: Target) -> dict[str, str]:
     }
     if "-cl-fast-relaxed-math" in options.flags:
         macros["__FAST_RELAXED_MATH__"] = "1"
-    macros.update({ext: "1" for ext in target.extensions})
+    macros.update({ext: "1" for ext in target.extensions_for(options.cl_std)})
     macros.update(_LIMITS)
     return macros
 

@@ -27,7 +27,11 @@ EXTENSIONS = (
     "cl_khr_global_int32_base_atomics", "cl_khr_global_int32_extended_atomics",
     "cl_khr_local_int32_base_atomics", "cl_khr_local_int32_extended_atomics",
     "cl_khr_int64_base_atomics", "cl_khr_int64_extended_atomics",
+    # a sub-group is the whole work-group (README): its functions are 2.0's
+    "cl_khr_subgroups",
 )
+# Extensions that exist from an OpenCL C version on (the others: any version).
+EXTENSION_SINCE = {"cl_khr_subgroups": 200}
 
 _CFLAGS = ("-std=c11", "-O3", "-fopenmp", "-fno-strict-aliasing",
            "-Wno-unused-function", "-Wno-unknown-pragmas",
@@ -66,6 +70,10 @@ class Target:
     @property
     def extensions(self) -> tuple[str, ...]:
         return EXTENSIONS + (("cl_khr_fp16",) if self.has_float16 else ())
+
+    def extensions_for(self, cl_std: int) -> tuple[str, ...]:
+        """The extensions a kernel built for OpenCL C ``cl_std`` sees."""
+        return tuple(e for e in self.extensions if EXTENSION_SINCE.get(e, 0) <= cl_std)
 
     def compile_flags(self) -> list[str]:
         """cl2c's own compile flags (the compiler and $CFLAGS come on top)."""

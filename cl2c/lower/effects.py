@@ -115,5 +115,7 @@ def collective(node) -> tuple[str, object, str]:
     cl2c_work_group_ (workgroup.h)."""
     call = call_of(node)
     name = call.row.runtime_name(call.generic)
-    return (call.row.name[len("work_group_"):], call.generic,
-            "cl2c_group_" + name[len("cl2c_work_group_"):])
+    # work_group_reduce_add and sub_group_reduce_add alike (a sub-group is the group)
+    return (name[len("cl2c_work_group_"):].removesuffix(f"_{call.generic.name}")
+            if call.generic is not None else call.row.name.split("group_", 1)[1],
+            call.generic, "cl2c_group_" + name[len("cl2c_work_group_"):])

@@ -113,6 +113,11 @@ CL2C_INLINE size_t cl2c_bound_hi(size_t hi, ptrdiff_t v) {
     CL2C_INLINE T cl2c_group_broadcast3_##N(const cl2c_workitem *w, const T *v, size_t x, \
                                             size_t y, size_t z) {                    \
         return v[x + w->local_size[0] * (y + w->local_size[1] * z)];                 \
+    }                                                                                \
+    CL2C_INLINE T cl2c_group_broadcast_linear_##N(const cl2c_workitem *w, const T *v,   \
+                                                  cl2c_uint i) {                     \
+        (void)w;                                                                     \
+        return v[i];                                                                 \
     }
 
 CL2C_GROUP_COLLECTIVES(int, int, INT_MIN, INT_MAX)

@@ -87,6 +87,14 @@ CL2C_INLINE size_t cl2c_linear_(const cl2c_workitem *w, size_t l0, size_t l1, si
     }                                                                                \
     CL2C_INLINE T cl2c_work_group_broadcast1_##N(CL2C_WI_ARGS, T x, size_t a) {      \
         return cl2c_work_group_broadcast3_##N(w, l0, l1, l2, x, a, 0, 0);            \
+    }                                                                                \
+    CL2C_INLINE T cl2c_work_group_broadcast_linear_##N(CL2C_WI_ARGS, T x, cl2c_uint i) { \
+        T *v = (T *)cl2c_fiber_exchange(w);                                          \
+        v[cl2c_linear_(w, l0, l1, l2)] = x;                                          \
+        cl2c_fiber_barrier(0);                                                       \
+        T r = v[i];                                                                  \
+        cl2c_fiber_barrier(0);                                                       \
+        return r;                                                                    \
     }
 
 CL2C_FIBER_COLLECTIVES(int, int)

@@ -77,6 +77,32 @@ CL2C_INLINE size_t cl2c_get_local_linear_id(CL2C_WI_ARGS) {
     return (l2 * w->local_size[1] + l1) * w->local_size[0] + l0;
 }
 
+/* cl_khr_subgroups: a sub-group is the whole work-group (README). */
+CL2C_INLINE cl2c_uint cl2c_get_sub_group_size(CL2C_WI_ARGS) {
+    (void)l0, (void)l1, (void)l2;
+    return (cl2c_uint)(w->local_size[0] * w->local_size[1] * w->local_size[2]);
+}
+CL2C_INLINE cl2c_uint cl2c_get_max_sub_group_size(CL2C_WI_ARGS) {
+    (void)l0, (void)l1, (void)l2;
+    return (cl2c_uint)(w->enqueued_local_size[0] * w->enqueued_local_size[1] *
+                       w->enqueued_local_size[2]);
+}
+CL2C_INLINE cl2c_uint cl2c_get_num_sub_groups(CL2C_WI_ARGS) {
+    (void)w, (void)l0, (void)l1, (void)l2;
+    return 1;
+}
+CL2C_INLINE cl2c_uint cl2c_get_enqueued_num_sub_groups(CL2C_WI_ARGS) {
+    (void)w, (void)l0, (void)l1, (void)l2;
+    return 1;
+}
+CL2C_INLINE cl2c_uint cl2c_get_sub_group_id(CL2C_WI_ARGS) {
+    (void)w, (void)l0, (void)l1, (void)l2;
+    return 0;
+}
+CL2C_INLINE cl2c_uint cl2c_get_sub_group_local_id(CL2C_WI_ARGS) {
+    return (cl2c_uint)cl2c_get_local_linear_id(w, l0, l1, l2);
+}
+
 /* The description of work-group (g0, g1, g2) of a resolved range. */
 CL2C_INLINE cl2c_workitem cl2c_group(const cl2c_workitem *range, size_t g0, size_t g1, size_t g2) {
     cl2c_workitem w = *range;
