@@ -197,8 +197,9 @@ class Writer:
     def region(self, r: Region) -> list:
         stmts = list(r.stmts)
         label = None
-        nested_return = any(isinstance(n, c_ast.Return) for s in stmts
-                            for n in walk(s) if n not in self._top_returns(stmts))
+        top = {id(s) for s in stmts if isinstance(s, c_ast.Return)}
+        nested_return = any(isinstance(n, c_ast.Return) and id(n) not in top
+                            for s in stmts for n in walk(s))
         if nested_return:
             self.labels += 1
             label = f"cl2c_next{self.labels}"
@@ -238,9 +239,6 @@ class Writer:
                          " for (size_t cl2c_l1 = 0; cl2c_l1 < cl2c_ls1; ++cl2c_l1) {}")[0]
         outer.stmt.stmt = c_ast.Compound(loop)
         return [outer]
-
-    def _top_returns(self, stmts):
-        return [s for s in stmts if isinstance(s, c_ast.Return)]
 
     def _returns(self, s, label):
         """``return`` in a region ends this work-item's part of it (and, when later
