@@ -9,6 +9,7 @@ from pycparserext.ext_c_parser import (_ATTRIBUTE_TOKENS, _OCL_TYPE_QUALIFIERS,
                                        AttributeSpecifier, FuncDeclExt, OpenCLCParser,
                                        StructExt)
 
+from . import types as ty
 from .diagnostics import Diagnostic, Reporter
 from .typed_ast import typed
 
@@ -16,7 +17,8 @@ _COORD = re.compile(r"^(?P<file>.*?):(?P<line>\d+)(?::(?P<col>\d+))?: (?P<msg>.*
 
 # Names the OpenCL dialect treats as types although the parser does not know them.
 RUNTIME_TYPEDEFS = ("size_t", "ptrdiff_t", "intptr_t", "uintptr_t", "event_t", "half",
-                    "cl_mem_fence_flags")
+                    "cl_mem_fence_flags", "memory_order", "memory_scope",
+                    *ty.ATOMIC_TYPES)
 
 
 class UnionExt(c_ast.Union):

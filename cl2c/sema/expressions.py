@@ -22,11 +22,18 @@ class Expressions(Checker):
     def rvalue(self, node) -> ty.Type:
         """The type of an expression after array-to-pointer decay."""
         t = self.expr(node)
+        if isinstance(t, ty.Atomic):
+            self._atomic_access(t, node)
         if isinstance(t, ty.Array):
             sym = self._base_symbol(node)
             space = sym.space if sym else "private"
             return ty.Pointer(t.elem, space, sym.const if sym else False)
         return t
+
+    def _atomic_access(self, t, node):
+        self.error(f"an object of type '{t}' is read and written only by the atomic "
+                   f"functions (atomic_load, atomic_store, atomic_init, ...; OpenCL C "
+                   f"6.13.11)", node)
 
     def _base_symbol(self, node) -> Symbol | None:
         while isinstance(node, (c_ast.ArrayRef, c_ast.StructRef)):
@@ -41,8 +48,8 @@ class Expressions(Checker):
     def expr_ID(self, node):
         sym = self.lookup(node.name)
         if sym is None:
-            if node.name in bi.CONSTANTS:
-                t, c_name = bi.CONSTANTS[node.name]
+            if node.name in bi.CONSTANTS and bi.CONSTANTS[node.name][2] <= self.cl_std:
+                t, c_name, _ = bi.CONSTANTS[node.name]
                 sym = Symbol(node.name, t, "const", c_name=c_name)
             elif node.name in bi.BY_NAME or node.name in bi.NOT_YET or node.name == "printf":
                 self.error(f"built-in function '{node.name}' used as a value", node)
@@ -256,6 +263,8 @@ class Expressions(Checker):
 
     def expr_Assignment(self, node):
         target = self.expr(node.lvalue)
+        if isinstance(target, ty.Atomic):
+            self._atomic_access(target, node)
         value = self.rvalue(node.rvalue)
         self.check_assignable(node.lvalue)
         if node.op != "=":
