@@ -309,6 +309,13 @@ _add(_rows("shuffle", ["T", "Un"], "Tn", "Ap", macro="CL2C_SHUFFLE"))
 _add(_rows("shuffle2", ["T", "T", "Un"], "Tn", "Ap", macro="CL2C_SHUFFLE2"))
 
 
+# 6.13.9 address space qualifier functions (OpenCL C 2.0): on a pointer to any type, so
+# sema knows them by name (Calls.address_space_query) and lowering calls
+# cl2c_<name>(p) (spaces.h). The address space each one's result points into:
+ADDRESS_SPACE_QUERIES = {"to_global": "global", "to_local": "local", "to_private": "private",
+                         "get_fence": None}
+
+
 def _index() -> dict[str, list[Builtin]]:
     by_name: dict[str, list[Builtin]] = {}
     for row in TABLE:
@@ -321,6 +328,21 @@ BY_NAME = _index()
 # Functions the spec defines that cl2c does not implement yet: named in errors.
 # (printf is not a row: sema checks its format, cl2c/printf_format.py.)
 NOT_YET: dict[str, str] = {}
+# Pipes and device-side enqueue (OpenCL C 2.0, 6.13.16 and 6.13.17): not in cl2c; their
+# syntax (pipe, blocks) is refused by the parser (parse.py).
+NOT_YET.update(dict.fromkeys(
+    "read_pipe write_pipe reserve_read_pipe reserve_write_pipe commit_read_pipe "
+    "commit_write_pipe is_valid_reserve_id get_pipe_num_packets get_pipe_max_packets "
+    "work_group_reserve_read_pipe work_group_reserve_write_pipe "
+    "work_group_commit_read_pipe work_group_commit_write_pipe".split(),
+    "pipes (read_pipe, write_pipe, ...) are not supported by cl2c"))
+NOT_YET.update(dict.fromkeys(
+    "enqueue_kernel enqueue_marker get_default_queue ndrange_1D ndrange_2D ndrange_3D "
+    "retain_event release_event create_user_event is_valid_event set_user_event_status "
+    "capture_event_profiling_info get_kernel_work_group_size "
+    "get_kernel_preferred_work_group_size_multiple".split(),
+    "device-side enqueue (enqueue_kernel, get_default_queue, ...) is not supported by "
+    "cl2c"))
 
 # Identifiers the spec defines as constants of a type (6.12.2), spelled in C by
 # the runtime under the C name: (type, C name, the OpenCL C version that has it).

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .. import builtins as bi
 from .. import types as ty
 from ..interface import Arg, KernelInterface
 from ..sema import FunctionInfo, Module
@@ -33,6 +34,8 @@ class KernelModel:
     check_barriers: bool = False
     fiber_stack: int = 0
     printf: bool = False              # calls printf: its output is flushed when it ends
+    address_spaces: bool = False      # calls to_local, ...: each group says where its
+                                      # __local memory is (spaces.h)
     item_function: bool = True        # the work-item function is emitted: a schedule runs
                                       # it, or another kernel calls it
 
@@ -122,11 +125,14 @@ def kernel_model(f: FunctionInfo, local_decls, functions=None,
     # Atomics: the work-item loop must not be ``omp simd`` (lanes would race on
     # __local read-modify-writes, which are plain, and on the order of returned values).
     atomics = _calls(f, functions, lambda n: n.startswith(("atomic_", "atom_")))
+    # to_local and the like: calls no compiler can vectorise
+    address_spaces = _calls(f, functions, lambda n: n in bi.ADDRESS_SPACE_QUERIES)
     return KernelModel(f.name, f, args, None, "",
                        f.attributes.get("reqd_work_group_size"),
-                       simd=not atomics, local_decls=local_decls,
+                       simd=not (atomics or address_spaces), local_decls=local_decls,
                        check_barriers=check_barriers,
-                       printf=_calls(f, functions, lambda n: n == "printf"))
+                       printf=_calls(f, functions, lambda n: n == "printf"),
+                       address_spaces=address_spaces)
 
 
 def _calls(f: FunctionInfo, functions: dict, builtin) -> bool:
