@@ -59,16 +59,22 @@ class Calls(Checker):
                 node.call = Call("builtin", name, row, generic,
                                                    tuple(arg_types), width=n)
                 if row.since > self.cl_std:
-                    version = f"{row.since // 100}.{row.since // 10 % 10}"
-                    self.error(f"{name}() is an OpenCL C {version} function: build with "
-                               f"-cl-std=CL{version}", node)
+                    self._later_version(node, name, row.since)
                 if self.func is not None:
                     self.func.builtins.add(name)
                     self.func.workitem |= row.workitem
                     self.func.sync |= row.sync
                 return ret
+        since = min(row.since for row in rows)
+        if since > self.cl_std:         # atomic_load(p) under 1.2, p no atomic_int *
+            self._later_version(node, name, since)
         shown = ", ".join(str(t) for t in arg_types)
         self.error(f"no matching function for call to '{name}({shown})'", node)
+
+    def _later_version(self, node, name, since):
+        version = f"{since // 100}.{since // 10 % 10}"
+        self.error(f"{name}() is an OpenCL C {version} function: build with "
+                   f"-cl-std=CL{version}", node)
 
     def address_space_query(self, node, name, arg_types):
         """to_global, to_local, to_private (the pointer in that address space, or NULL
@@ -76,8 +82,7 @@ class Calls(Checker):
         to) of OpenCL C 2.0 (6.13.9), on a pointer to any type: so not table rows. The
         pointer converts to a generic one (spec 6.5.5), as __constant ones cannot."""
         if self.cl_std < 200:
-            self.error(f"{name}() is an OpenCL C 2.0 function: build with -cl-std=CL2.0",
-                       node)
+            self._later_version(node, name, 200)
         ptr = arg_types[0] if len(arg_types) == 1 else None
         if not isinstance(ptr, ty.Pointer) or ptr.space == "constant":
             shown = ", ".join(str(t) for t in arg_types)
