@@ -313,3 +313,20 @@ def test_atomic_int_takes_an_int32_buffer_only():
     prg = program()
     with pytest.raises(cl2c.KernelArgError, match="int32"):
         prg.generic_count(64, 64, np.zeros(1, np.int64))
+
+
+@pytest.mark.parametrize("cast,ok", [
+    ("int *p = g; global int *q = (global int *)p;", True),      # generic to named
+    ("local int l[2]; int *p = (int *)l; p = &l[1];", True),     # named to generic
+    ("local int *l = (local int *)g;", False),                   # named to another
+    ("int *p = g; constant int *c = (constant int *)p;", False),  # generic to __constant
+    ("int *p = g; local int *l = p;", False),                    # implicit generic to named
+])
+def test_pointer_conversions_of_opencl_c_2_0(cast, ok):
+    """Spec 6.5.5: to and from the generic address space only, and an implicit
+    conversion only to it."""
+    src = f"kernel void k(global int *g) {{\n  {cast}\n}}\n"
+    if ok:
+        translate(src)
+    else:
+        assert "changes the address space of the pointer" in error_of(src)

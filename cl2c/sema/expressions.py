@@ -347,11 +347,21 @@ class Expressions(Checker):
             return t
         src = self.rvalue(node.expr)
         self._check_not_half(t, node)
+        if self.cl_std >= 200 and isinstance(t, ty.Pointer) and isinstance(src, ty.Pointer):
+            self._check_pointer_cast(src, t, node)
         if t.is_vector and src.is_vector and t != src:
             self.error(f"invalid conversion between vector types '{src}' and '{t}'", node)
         if t.is_scalar and src.is_vector:
             self.error(f"invalid conversion from vector '{src}' to scalar '{t}'", node)
         return t
+
+    def _check_pointer_cast(self, src: ty.Pointer, t: ty.Pointer, node):
+        """OpenCL C 2.0 (6.5.5): a cast may change a pointer's address space only to or
+        from the generic one, and never for __constant (which generic does not cover)."""
+        spaces = {src.space, t.space}
+        if len(spaces) == 2 and ("generic" not in spaces or "constant" in spaces):
+            self.error(f"casting '{src}' to '{t}' changes the address space of the pointer "
+                       f"(only to or from the generic address space, not __constant)", node)
 
     def expr_ExprList(self, node):
         t = ty.VOID
