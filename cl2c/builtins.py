@@ -13,7 +13,8 @@ the signed integer vector of T's element size for vector T (relational
 results); ``D`` the integer type of twice T's element size, of T's signedness
 and width (upsample); ``T*`` a pointer to T in any address space; ``local T*`` or
 ``global|generic|private T*`` a pointer into those address spaces only, to a
-non-const T (``const global T*``: const or not); and fixed type names
+non-const T (``const global T*``: const or not); ``atomic T*`` a pointer to the atomic
+type of T (``global|generic atomic T*``: atomic_int* for T int); and fixed type names
 (``event_t`` also takes an integer: 0 is "no event"). A ``T*`` argument decides
 T when its pointee is in the family (``atomic_inc(p)``).
 
@@ -69,6 +70,11 @@ FAMILIES = {
     "At32": (ty.INT, ty.UINT),
     "At64": (ty.INT, ty.UINT, ty.LONG, ty.ULONG),
     "Atf": (ty.FLOAT,),
+    # the value types of the OpenCL C 2.0 atomic types: all of them (load, store,
+    # exchange, compare-exchange), the integer ones (fetch_<op>), atomic_flag's
+    "Aa": ty.ATOMIC_VALUES,
+    "Ai": tuple(t for t in ty.ATOMIC_VALUES if t.is_integer),
+    "Afl": (ty.INT,),
     "-": (),
 }
 
@@ -293,10 +299,53 @@ for _prefix, _family in (("atomic_", "At32"), ("atom_", "At64")):
             _add(_rows("atomic_xchg", [_p, "T"], "T", "Atf", c_name=_c.format(op="xchg")))
 
 
+# 6.13.11 the C11 atomic functions of OpenCL C 2.0, on the atomic types (atomic_int,
+# ...) through pointers; `atomic.h`'s header comment says how they are done. Like the
+# 1.x functions, a __local object gets plain reads and writes (a work-group runs on one
+# thread), any other pointer real atomics. Each <op>_explicit takes a memory_order (two
+# for compare_exchange: success, failure) and optionally a memory_scope after it; cl2c
+# honours all with seq_cst, which the spec always allows.
+def _c11_rows(name, params, ret, family, orders):
+    for space, spaces in (("global", _ANYWHERE), ("local", "local")):
+        ps = [f"{spaces} atomic T*"] + params
+        c = f"cl2c_{name}_{space}_{{T}}"
+        _add(_rows(name, ps, ret, family, c_name=c, since=200))
+        if orders:
+            explicit = f"cl2c_{name}_explicit_{space}_{{T}}"
+            _add(_rows(name + "_explicit", ps + ["memory_order"] * orders, ret, family,
+                       c_name=explicit, since=200))
+            _add(_rows(name + "_explicit", ps + ["memory_order"] * orders + ["memory_scope"],
+                       ret, family, c_name=explicit + "_scope", since=200))
+
+
+# atomic_init: a plain store, the object's first value (spec: not atomic)
+_c11_rows("atomic_init", ["T"], "void", "Aa", 0)
+_c11_rows("atomic_store", ["T"], "void", "Aa", 1)
+_c11_rows("atomic_load", [], "T", "Aa", 1)
+_c11_rows("atomic_exchange", ["T"], "T", "Aa", 1)
+for _strength in ("strong", "weak"):
+    # expected: a generic pointer (or a private one), where the old value goes on failure
+    _c11_rows("atomic_compare_exchange_" + _strength, [f"{_ANYWHERE} T*", "T"], "bool", "Aa",
+              2)
+for _op in ("add", "sub", "or", "xor", "and", "min", "max"):
+    _c11_rows("atomic_fetch_" + _op, ["T"], "T", "Ai", 1)
+_c11_rows("atomic_flag_test_and_set", [], "bool", "Afl", 1)
+_c11_rows("atomic_flag_clear", [], "void", "Afl", 1)
+_add(_rows("atomic_work_item_fence", ["cl_mem_fence_flags", "memory_order", "memory_scope"],
+           "void", "-", effects=True, since=200))
+
+
 # 6.12.12 miscellaneous vector functions: the result has x's element type and the
 # mask's width; the mask's elements are unsigned and of the size of x's (spec 6.12.12).
 _add(_rows("shuffle", ["T", "Un"], "Tn", "Ap", macro="CL2C_SHUFFLE"))
 _add(_rows("shuffle2", ["T", "T", "Un"], "Tn", "Ap", macro="CL2C_SHUFFLE2"))
+
+
+# 6.13.9 address space qualifier functions (OpenCL C 2.0): on a pointer to any type, so
+# sema knows them by name (Calls.address_space_query) and lowering calls
+# cl2c_<name>(p) (spaces.h). The address space each one's result points into:
+ADDRESS_SPACE_QUERIES = {"to_global": "global", "to_local": "local", "to_private": "private",
+                         "get_fence": None}
 
 
 def _index() -> dict[str, list[Builtin]]:
@@ -311,12 +360,35 @@ BY_NAME = _index()
 # Functions the spec defines that cl2c does not implement yet: named in errors.
 # (printf is not a row: sema checks its format, cl2c/printf_format.py.)
 NOT_YET: dict[str, str] = {}
+# Pipes and device-side enqueue (OpenCL C 2.0, 6.13.16 and 6.13.17): not in cl2c; their
+# syntax (pipe, blocks) is refused by the parser (parse.py).
+NOT_YET.update(dict.fromkeys(
+    "read_pipe write_pipe reserve_read_pipe reserve_write_pipe commit_read_pipe "
+    "commit_write_pipe is_valid_reserve_id get_pipe_num_packets get_pipe_max_packets "
+    "work_group_reserve_read_pipe work_group_reserve_write_pipe "
+    "work_group_commit_read_pipe work_group_commit_write_pipe".split(),
+    "pipes (read_pipe, write_pipe, ...) are not supported by cl2c"))
+NOT_YET.update(dict.fromkeys(
+    "enqueue_kernel enqueue_marker get_default_queue ndrange_1D ndrange_2D ndrange_3D "
+    "retain_event release_event create_user_event is_valid_event set_user_event_status "
+    "capture_event_profiling_info get_kernel_work_group_size "
+    "get_kernel_preferred_work_group_size_multiple".split(),
+    "device-side enqueue (enqueue_kernel, get_default_queue, ...) is not supported by "
+    "cl2c"))
 
 # Identifiers the spec defines as constants of a type (6.12.2), spelled in C by
-# the runtime under the same name.
+# the runtime under the C name: (type, C name, the OpenCL C version that has it).
 CONSTANTS = {
-    "INFINITY": (ty.FLOAT, "INFINITY"),
-    "NAN": (ty.FLOAT, "NAN"),
-    "HUGE_VALF": (ty.FLOAT, "HUGE_VALF"),
-    "HUGE_VAL": (ty.DOUBLE, "HUGE_VAL"),
+    "INFINITY": (ty.FLOAT, "INFINITY", 100),
+    "NAN": (ty.FLOAT, "NAN", 100),
+    "HUGE_VALF": (ty.FLOAT, "HUGE_VALF", 100),
+    "HUGE_VAL": (ty.DOUBLE, "HUGE_VAL", 100),
 }
+# The enumerators of memory_order and memory_scope (OpenCL C 2.0, 6.13.11.4;
+# sub_group and all_devices: 3.0), as atomics.h spells them.
+CONSTANTS.update({f"memory_order_{o}": (ty.INT, f"CL2C_MEMORY_ORDER_{o.upper()}", 200)
+                  for o in ("relaxed", "acquire", "release", "acq_rel", "seq_cst")})
+CONSTANTS.update({f"memory_scope_{s}": (ty.INT, f"CL2C_MEMORY_SCOPE_{s.upper()}", since)
+                  for s, since in (("work_item", 200), ("work_group", 200), ("device", 200),
+                                   ("all_svm_devices", 200), ("sub_group", 300),
+                                   ("all_devices", 300))})

@@ -21,9 +21,13 @@ def match(row: bi.Builtin, args: list[ty.Type]):
         if pat == "T" and at in family:
             generic = at
             break
-        if pat.endswith("T*") and isinstance(at, ty.Pointer) and at.pointee in family:
-            generic = at.pointee        # atomic_inc(p): T from what p points to
-            break
+        if pat.endswith("T*") and isinstance(at, ty.Pointer):
+            pointee = at.pointee
+            if " atomic " in f" {pat}" and isinstance(pointee, ty.Atomic):
+                pointee = pointee.value     # atomic_load(p): T int for an atomic_int *p
+            if pointee in family:
+                generic = pointee           # atomic_inc(p): T from what p points to
+                break
     if generic is None and family:
         # Integer literals and mixed scalars: take the widest arithmetic type offered.
         scalars = [at for pat, at in zip(row.params, args) if pat in ("T", "S")]
@@ -58,14 +62,17 @@ def fits(pat, at, generic, n=None) -> bool:
     if pat.endswith("*"):
         if not isinstance(at, ty.Pointer):
             return False
-        # "[const] [space|space...] X*": a pointer pattern that names address
+        # "[const] [space|space...] [atomic] X*": a pointer pattern that names address
         # spaces accepts only those, and a const pointee only if it says const.
         *quals, base = pat[:-1].split()
-        spaces = [q for q in quals if q != "const"]
+        spaces = [q for q in quals if q not in ("const", "atomic")]
         if spaces and (at.space not in spaces[0].split("|") or
                        (at.const and "const" not in quals)):
             return False
-        return at.pointee == pattern_type(base, generic)
+        want = pattern_type(base, generic)
+        if "atomic" in quals:
+            want = ty.Atomic(want) if want in ty.ATOMIC_VALUES else None
+        return at.pointee == want
     want = pattern_type(pat, generic, n)
     if want is None:
         return False

@@ -86,6 +86,8 @@ def type_to_json(t: ty.Type, inside_record: bool = False) -> dict:
                 "fields": [[name, type_to_json(ft, True)] for name, ft in t.fields]}
     if isinstance(t, ty.Opaque):
         return {"opaque": t.name}
+    if isinstance(t, ty.Atomic):
+        return {"atomic": t.value.name}
     raise TypeError(f"cl2c: no JSON form for the kernel argument type {t}")
 
 
@@ -106,4 +108,6 @@ def type_from_json(d: dict) -> ty.Type:
                          d["packed"], d["align_attr"])
     if "opaque" in d:
         return ty.Opaque(d["opaque"])
+    if "atomic" in d:
+        return ty.Atomic(ty.SCALARS[d["atomic"]])
     raise ValueError(f"cl2c: unknown type description {d!r}")

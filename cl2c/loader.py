@@ -350,6 +350,8 @@ class Kernel:
 
     def _check_dtype(self, p, arr):
         pointee = p.type.pointee
+        if isinstance(pointee, ty.Atomic):      # atomic_int *: an int32 array
+            pointee = pointee.value
         want = _dtype_for(pointee)
         got = arr.dtype
         if want is None:                      # structs and unions: by size

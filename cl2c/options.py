@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from .diagnostics import BuildError, Diagnostic
 
-CL_STD_VERSIONS = {"CL1.0": 100, "CL1.1": 110, "CL1.2": 120, "CL2.0": 200}
+CL_STD_VERSIONS = {"CL1.0": 100, "CL1.1": 110, "CL1.2": 120, "CL2.0": 200, "CL3.0": 300}
 
 # Options of the OpenCL spec (5.8.4) that change nothing for cl2c, accepted so
 # that build strings written for other implementations work unchanged.

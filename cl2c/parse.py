@@ -9,6 +9,7 @@ from pycparserext.ext_c_parser import (_ATTRIBUTE_TOKENS, _OCL_TYPE_QUALIFIERS,
                                        AttributeSpecifier, FuncDeclExt, OpenCLCParser,
                                        StructExt)
 
+from . import types as ty
 from .diagnostics import Diagnostic, Reporter
 from .typed_ast import typed
 
@@ -16,7 +17,8 @@ _COORD = re.compile(r"^(?P<file>.*?):(?P<line>\d+)(?::(?P<col>\d+))?: (?P<msg>.*
 
 # Names the OpenCL dialect treats as types although the parser does not know them.
 RUNTIME_TYPEDEFS = ("size_t", "ptrdiff_t", "intptr_t", "uintptr_t", "event_t", "half",
-                    "cl_mem_fence_flags")
+                    "cl_mem_fence_flags", "memory_order", "memory_scope",
+                    *ty.ATOMIC_TYPES)
 
 
 class UnionExt(c_ast.Union):
@@ -113,6 +115,14 @@ class _Parser(OpenCLCParser):
         return ahead
 
     def _parse_error(self, msg, coord):
+        # A construct of OpenCL C 2.0 that cl2c does not support, where the parser
+        # stopped or before: name it, rather than the syntax error it causes.
+        stream = self._tokens
+        stream.peek(3)                  # the tokens just after where the parser stopped
+        unsupported = _unsupported_construct(stream._buffer[:stream._index + 3])
+        if unsupported is not None:
+            tok, msg = unsupported
+            super()._parse_error(msg, self._tok_coord(tok))
         if coord is None or isinstance(coord, str):
             tok = self._peek()
             if tok is not None:
@@ -120,6 +130,36 @@ class _Parser(OpenCLCParser):
                 if msg == "Invalid expression":
                     msg = f"expected expression before: {tok.value}"
         super()._parse_error(msg, coord)
+
+
+# Tokens that can end an expression: a '^' after one is exclusive or, after any other
+# token a block (clang's extension, ^{ ... }, for device-side enqueue).
+_ENDS_EXPRESSION = {"ID", "RPAREN", "RBRACKET", "PLUSPLUS", "MINUSMINUS", "STRING_LITERAL",
+                    "CHAR_CONST", "FLOAT_CONST", "HEX_FLOAT_CONST", "INT_CONST_DEC",
+                    "INT_CONST_OCT", "INT_CONST_HEX", "INT_CONST_BIN", "INT_CONST_CHAR",
+                    "WCHAR_CONST", "U8CHAR_CONST", "U16CHAR_CONST", "U32CHAR_CONST"}
+_ENQUEUE_TYPES = ("queue_t", "ndrange_t", "clk_event_t", "reserve_id_t")
+NO_PIPES = ("pipes (the pipe qualifier, read_pipe, write_pipe, ...) are not supported by "
+            "cl2c")
+NO_ENQUEUE = ("device-side enqueue (blocks, enqueue_kernel, queue_t, ndrange_t, "
+              "clk_event_t) is not supported by cl2c")
+
+
+def _unsupported_construct(tokens) -> tuple | None:
+    """(token, message) of the first pipe, block or device-side enqueue type among the
+    tokens read: OpenCL C 2.0 features cl2c does not have."""
+    tokens = [t for t in tokens if t is not None]
+    for before, tok, after in zip([None] + tokens, tokens, tokens[1:] + [None]):
+        if tok.type == "ID" and tok.value == "pipe" and after is not None and \
+                after.type not in ("EQUALS", "SEMI", "COMMA", "RPAREN", "LBRACKET", "PERIOD",
+                                   "ARROW", "LPAREN"):
+            return tok, NO_PIPES
+        if tok.type == "XOR" and (before is None or before.type not in _ENDS_EXPRESSION):
+            return tok, "blocks ('^'): " + NO_ENQUEUE
+        if tok.value in _ENQUEUE_TYPES and after is not None and \
+                after.type in ("ID", "TIMES"):
+            return tok, f"'{tok.value}': " + NO_ENQUEUE
+    return None
 
 
 _VECTOR_TYPE = re.compile(r"(u?(char|short|int|long)|float|double|half)(2|3|4|8|16)")
@@ -154,10 +194,16 @@ def _prelude() -> str:
     return "".join(f"typedef int {name};\n" for name in RUNTIME_TYPEDEFS)
 
 
-def parse(text: str, filename: str, reporter: Reporter) -> c_ast.FileAST | None:
+def parse(text: str, filename: str, reporter: Reporter,
+          cl_std: int = 120) -> c_ast.FileAST | None:
     """The typed tree (typed_ast.py) of a translation unit, or None after reporting a
     syntax error."""
     parser = _Parser()
+    if cl_std >= 200:
+        # generic and __generic (OpenCL C 2.0 keywords, which pycparserext does not
+        # know) lex as an address space qualifier token; sema reads the word (generic)
+        parser.clex._extra_keywords = {**parser.clex._extra_keywords,
+                                       "generic": "__PRIVATE__", "__generic": "__PRIVATE__"}
     prelude = _prelude()
     try:
         ast = parser.parse(prelude + _half_literals(text), filename)

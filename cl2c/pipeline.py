@@ -64,7 +64,7 @@ def analyze(text: str, source_name: str = "<kernel>", options=None,
         pre = preprocess(text, source_name, opts, reporter, target)
     reporter.check()
     with times.stage("parse"):
-        ast = parse(pre.text, source_name, reporter)
+        ast = parse(pre.text, source_name, reporter, opts.cl_std)
     reporter.check()
     with times.stage("sema"):
         module = sema_stage.analyze(ast, reporter, opts.cl_std, target.extensions_for(opts.cl_std))

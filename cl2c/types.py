@@ -247,6 +247,33 @@ class Opaque(Type):
 EVENT_T = Opaque("event_t")
 
 
+@dataclass(frozen=True)
+class Atomic(Type):
+    """An atomic type of OpenCL C 2.0 (atomic_int, ...; spec 6.13.11): the size and
+    alignment of its value type, whose objects only the atomic functions read and
+    write. atomic_flag is atomic_int, as in clang."""
+
+    value: Scalar
+
+    @property
+    def name(self) -> str:
+        return f"atomic_{self.value.name}"
+
+    @property
+    def size(self) -> int:
+        return self.value.size
+
+    def __str__(self) -> str:
+        return self.name
+
+
+# The value types of the atomic types (atomic_double needs cl_khr_fp64).
+ATOMIC_VALUES = (INT, UINT, LONG, ULONG, FLOAT, DOUBLE, INTPTR_T, UINTPTR_T, SIZE_T,
+                 PTRDIFF_T)
+ATOMIC_TYPES = {f"atomic_{t.name}": Atomic(t) for t in ATOMIC_VALUES}
+ATOMIC_TYPES["atomic_flag"] = Atomic(INT)
+
+
 def scalar_of(t: Type) -> Type:
     """The element type of a vector, or the type itself."""
     return t.elem if isinstance(t, Vector) else t
@@ -342,6 +369,10 @@ def named_type(name: str) -> Type | None:
         return EVENT_T
     if name == "cl_mem_fence_flags":        # a bitfield of CLK_*_MEM_FENCE (6.1.3)
         return UINT
+    if name in ("memory_order", "memory_scope"):   # enums of OpenCL C 2.0 (6.13.11.4)
+        return INT
+    if name in ATOMIC_TYPES:
+        return ATOMIC_TYPES[name]
     return vector_from_name(name)
 
 

@@ -15,7 +15,7 @@ line (the emitted C keeps ``#line``) or by the runtime function they name, and w
 cannot be placed is bisected, so that a failure names the row and the types.
 
 half is checked under ``#pragma OPENCL EXTENSION cl_khr_fp16 : enable``, the OpenCL C
-2.0 functions (``work_group_*``) under ``-cl-std=CL2.0``, and the rows that read the
+2.0 functions (``work_group_*``, the C11 atomics) under ``-cl-std=CL2.0``, and the rows that read the
 work-item context or synchronise the group under every schedule, since those lower to
 other runtime functions in each. The load and store builtins sema knows by name
 (``vloadn``, ``vstoren``, ``vload_half``...; no rows) are checked the same way, over the
@@ -128,6 +128,11 @@ class NamedCase:
 
 def value_type(pat: str, t: ty.Type | None, n: int | None) -> ty.Type:
     """The concrete type of value pattern ``pat`` for generic type ``t``, free width n."""
+    if pat.startswith("atomic "):           # atomic T: the atomic type of T
+        value = value_type(pat.split()[1], t, n)
+        if value not in ty.ATOMIC_VALUES:
+            raise PatternError(f"no atomic type of {value}")
+        return ty.Atomic(value)
     base = bi.free_width_base(pat)
     if base is not None:
         if n is None:
@@ -156,8 +161,12 @@ def value_type(pat: str, t: ty.Type | None, n: int | None) -> ty.Type:
 
 
 def pointer_pattern(pat: str) -> tuple:
-    """(const, address space to test, pointee pattern) of ``[const] [a|b] X*``."""
+    """(const, address space to test, pointee pattern) of ``[const] [a|b] [atomic] X*``
+    (the pointee pattern of ``atomic T*`` is ``atomic T``)."""
     *quals, base = pat[:-1].split()
+    if "atomic" in quals:
+        quals.remove("atomic")
+        base = "atomic " + base
     spaces = [q for q in quals if q != "const"]
     if len(spaces) > 1 or any(not set(s.split("|")) <= set(ty.ADDRESS_SPACES)
                               for s in spaces):

@@ -17,7 +17,8 @@ from conftest import KERNELS_DIR
 KERNELS = sorted(KERNELS_DIR.glob("*.cl"))
 # options a kernel needs to translate (the matrix kernels take DIM from the command line)
 OPTIONS = {"matmul.cl": "-DDIM=64", "collectives.cl": "-cl-std=CL2.0",
-           "program_globals.cl": "-cl-std=CL2.0", "subgroups.cl": "-cl-std=CL2.0"}
+           "program_globals.cl": "-cl-std=CL2.0", "subgroups.cl": "-cl-std=CL2.0",
+           "atomics_c11.cl": "-cl-std=CL2.0", "generic_spaces.cl": "-cl-std=CL2.0"}
 
 
 def test_kernels_found():

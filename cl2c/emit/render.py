@@ -277,4 +277,5 @@ def _kernel_view(k: KernelModel, cl_std: int, renames: dict[str, str]):
         group_call_args=", ".join(["&cl2c_grp"] + call[1:]),
         fiber_fields=fields, fiber_values=values, fiber_call_args=", ".join(fcall),
         fiber_stack=k.fiber_stack, check=int(k.check_barriers), printf=k.printf,
+        address_spaces=k.address_spaces,
         arg_infos=arg_infos, reqd_sizes=", ".join(str(n) for n in (reqd or (0, 0, 0))))

@@ -38,6 +38,8 @@ class KernelModel:
     printf: bool = False              # calls printf: its output is flushed when it ends
     group_blind: bool = False         # cannot tell its work-groups apart: cl2c may cut
                                       # the range its own way (cl2c_regroup)
+    address_spaces: bool = False      # calls to_local, ...: each group says where its
+                                      # __local memory is (spaces.h)
     item_function: bool = True        # the work-item function is emitted: a schedule runs
                                       # it, or another kernel calls it
 
@@ -156,12 +158,14 @@ def kernel_model(f: FunctionInfo, local_decls, functions=None,
     # range is cut into groups cannot change what the kernel does.
     blind = not local_decls and all(a.kind != "local" for a in args) and \
         not _calls(f, functions, lambda n: any(r.sees_groups for r in bi.BY_NAME.get(n, ())))
+    # to_local and the like: calls no compiler can vectorise
+    address_spaces = _calls(f, functions, lambda n: n in bi.ADDRESS_SPACE_QUERIES)
     return KernelModel(f.name, f, args, None, "",
                        f.attributes.get("reqd_work_group_size"),
-                       simd=not atomics, local_decls=local_decls,
+                       simd=not (atomics or address_spaces), local_decls=local_decls,
                        check_barriers=check_barriers,
                        printf=_calls(f, functions, lambda n: n == "printf"),
-                       group_blind=blind)
+                       group_blind=blind, address_spaces=address_spaces)
 
 
 def _calls(f: FunctionInfo, functions: dict, builtin) -> bool:

@@ -50,6 +50,12 @@ class CallLowering:
                                 coord=node.coord)
         if call.kind == "printf":
             return self.printf(node, call, lowered, arg_types)
+        if call.kind == "address_space":
+            # cl2c_to_global(p) returns a void *: the result has the argument's pointee
+            query = runtime_call(f"cl2c_{call.name}", lowered[0], call=call, coord=node.coord)
+            if call.name == "get_fence":
+                return query
+            return cn.cast(self.type_of(node), query, node.coord)
         raise UnsupportedError(f"{call.name}() is not supported yet")
 
     def printf(self, node, call, args, arg_types):

@@ -23,6 +23,8 @@ def c_type_name(t: ty.Type) -> str:
         return _C_SCALARS.get(t.name, f"cl2c_{t.name}")
     if isinstance(t, ty.Opaque):
         return f"cl2c_{t.name}"
+    if isinstance(t, ty.Atomic):        # its value type: only the runtime's atomics use it
+        return c_type_name(t.value)
     if isinstance(t, ty.Record):
         return f"{'union' if t.union else 'struct'} {t.tag}"
     raise ValueError(f"no C name for {t}")

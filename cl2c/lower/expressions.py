@@ -405,6 +405,9 @@ class ExpressionLowering(CallLowering, Transformer):
 
 
     def lower_ID(self, node):
+        sym = fact(node, "symbol")
+        if sym is not None and sym.kind == "const" and sym.c_name != node.name:
+            node.name = sym.c_name      # memory_order_relaxed: CL2C_MEMORY_ORDER_RELAXED
         return node
 
 

@@ -32,6 +32,8 @@ class Calls(Checker):
         arg_types = [self.rvalue(a) for a in args]
         if name == "printf" and sym is None:
             return self.printf(node, args, arg_types)
+        if name in bi.ADDRESS_SPACE_QUERIES and sym is None:
+            return self.address_space_query(node, name, arg_types)
         if sym is not None and sym.kind == "func":
             ftype = sym.type
             if len(args) != len(ftype.params):
@@ -57,16 +59,42 @@ class Calls(Checker):
                 node.call = Call("builtin", name, row, generic,
                                                    tuple(arg_types), width=n)
                 if row.since > self.cl_std:
-                    version = f"{row.since // 100}.{row.since // 10 % 10}"
-                    self.error(f"{name}() is an OpenCL C {version} function: build with "
-                               f"-cl-std=CL{version}", node)
+                    self._later_version(node, name, row.since)
                 if self.func is not None:
                     self.func.builtins.add(name)
                     self.func.workitem |= row.workitem
                     self.func.sync |= row.sync
                 return ret
+        since = min(row.since for row in rows)
+        if since > self.cl_std:         # atomic_load(p) under 1.2, p no atomic_int *
+            self._later_version(node, name, since)
         shown = ", ".join(str(t) for t in arg_types)
         self.error(f"no matching function for call to '{name}({shown})'", node)
+
+    def _later_version(self, node, name, since):
+        version = f"{since // 100}.{since // 10 % 10}"
+        self.error(f"{name}() is an OpenCL C {version} function: build with "
+                   f"-cl-std=CL{version}", node)
+
+    def address_space_query(self, node, name, arg_types):
+        """to_global, to_local, to_private (the pointer in that address space, or NULL
+        if it points elsewhere) and get_fence (the fence flags of the memory it points
+        to) of OpenCL C 2.0 (6.13.9), on a pointer to any type: so not table rows. The
+        pointer converts to a generic one (spec 6.5.5), as __constant ones cannot."""
+        if self.cl_std < 200:
+            self._later_version(node, name, 200)
+        ptr = arg_types[0] if len(arg_types) == 1 else None
+        if not isinstance(ptr, ty.Pointer) or ptr.space == "constant":
+            shown = ", ".join(str(t) for t in arg_types)
+            self.error(f"no matching function for call to '{name}({shown})': it takes a "
+                       f"pointer to the generic address space", node)
+        node.call = Call("address_space", name, None, None, tuple(arg_types))
+        if self.func is not None:
+            self.func.builtins.add(name)
+        if name == "get_fence":
+            return ty.UINT
+        return ty.Pointer(ptr.pointee, bi.ADDRESS_SPACE_QUERIES[name], ptr.const,
+                          ptr.volatile)
 
     def vec_step(self, node, args):
         """vec_step(x) and vec_step(type) (spec 6.12.13): the number of components, 4 for

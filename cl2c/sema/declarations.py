@@ -124,6 +124,9 @@ class Declarations(Checker):
                 return t, "private", False
             if len(names) == 1:
                 t = ty.named_type(names[0])
+                if isinstance(t, ty.Atomic) and self.cl_std < 200:
+                    self.error(f"'{names[0]}' is an OpenCL C 2.0 type: build with "
+                               f"-cl-std=CL2.0 or later", node)
                 if t is not None:
                     return t, "private", False
                 sym = self.lookup(names[0])

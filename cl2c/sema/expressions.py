@@ -22,11 +22,18 @@ class Expressions(Checker):
     def rvalue(self, node) -> ty.Type:
         """The type of an expression after array-to-pointer decay."""
         t = self.expr(node)
+        if isinstance(t, ty.Atomic):
+            self._atomic_access(t, node)
         if isinstance(t, ty.Array):
             sym = self._base_symbol(node)
             space = sym.space if sym else "private"
             return ty.Pointer(t.elem, space, sym.const if sym else False)
         return t
+
+    def _atomic_access(self, t, node):
+        self.error(f"an object of type '{t}' is read and written only by the atomic "
+                   f"functions (atomic_load, atomic_store, atomic_init, ...; OpenCL C "
+                   f"6.13.11)", node)
 
     def _base_symbol(self, node) -> Symbol | None:
         while isinstance(node, (c_ast.ArrayRef, c_ast.StructRef)):
@@ -41,8 +48,8 @@ class Expressions(Checker):
     def expr_ID(self, node):
         sym = self.lookup(node.name)
         if sym is None:
-            if node.name in bi.CONSTANTS:
-                t, c_name = bi.CONSTANTS[node.name]
+            if node.name in bi.CONSTANTS and bi.CONSTANTS[node.name][2] <= self.cl_std:
+                t, c_name, _ = bi.CONSTANTS[node.name]
                 sym = Symbol(node.name, t, "const", c_name=c_name)
             elif node.name in bi.BY_NAME or node.name in bi.NOT_YET or node.name == "printf":
                 self.error(f"built-in function '{node.name}' used as a value", node)
@@ -256,6 +263,8 @@ class Expressions(Checker):
 
     def expr_Assignment(self, node):
         target = self.expr(node.lvalue)
+        if isinstance(target, ty.Atomic):
+            self._atomic_access(target, node)
         value = self.rvalue(node.rvalue)
         self.check_assignable(node.lvalue)
         if node.op != "=":
@@ -338,11 +347,21 @@ class Expressions(Checker):
             return t
         src = self.rvalue(node.expr)
         self._check_not_half(t, node)
+        if self.cl_std >= 200 and isinstance(t, ty.Pointer) and isinstance(src, ty.Pointer):
+            self._check_pointer_cast(src, t, node)
         if t.is_vector and src.is_vector and t != src:
             self.error(f"invalid conversion between vector types '{src}' and '{t}'", node)
         if t.is_scalar and src.is_vector:
             self.error(f"invalid conversion from vector '{src}' to scalar '{t}'", node)
         return t
+
+    def _check_pointer_cast(self, src: ty.Pointer, t: ty.Pointer, node):
+        """OpenCL C 2.0 (6.5.5): a cast may change a pointer's address space only to or
+        from the generic one, and never for __constant (which generic does not cover)."""
+        spaces = {src.space, t.space}
+        if len(spaces) == 2 and ("generic" not in spaces or "constant" in spaces):
+            self.error(f"casting '{src}' to '{t}' changes the address space of the pointer "
+                       f"(only to or from the generic address space, not __constant)", node)
 
     def expr_ExprList(self, node):
         t = ty.VOID

@@ -41,4 +41,14 @@ CL2C_FENCE_FUNCTION(mem_fence, SEQ_CST)
 CL2C_FENCE_FUNCTION(read_mem_fence, ACQUIRE)
 CL2C_FENCE_FUNCTION(write_mem_fence, RELEASE)
 
+/* atomic_work_item_fence(flags, order, scope) of OpenCL C 2.0 (6.13.11.2): as mem_fence,
+ * seq_cst whatever the order (a stronger one is always allowed), and nothing at all for
+ * memory_order_relaxed (CL2C_MEMORY_ORDER_RELAXED, 0), which orders nothing. A wider
+ * scope than asked is right too. */
+CL2C_INLINE void cl2c_atomic_work_item_fence(cl2c_uint flags, int order, int scope) {
+    (void)scope;
+    if (order != 0)
+        cl2c_mem_fence(flags);
+}
+
 #endif

@@ -28,20 +28,20 @@
 
 /* The calling thread's scratch block of at least `bytes` bytes, 64-byte aligned
  * (NULL-free: an allocation failure aborts, as a stack overflow would). */
+static _Thread_local char *cl2c_scratch_block; /* (spaces.h: private memory) */
+static _Thread_local size_t cl2c_scratch_capacity;
 CL2C_INLINE char *cl2c_scratch(size_t bytes) {
-    static _Thread_local char *block;
-    static _Thread_local size_t capacity;
-    if (bytes > capacity) {
-        free(block);
-        capacity = (bytes + 4095) & ~(size_t)4095;
-        block = (char *)aligned_alloc(64, capacity);
-        if (block == NULL) {
+    if (bytes > cl2c_scratch_capacity) {
+        free(cl2c_scratch_block);
+        cl2c_scratch_capacity = (bytes + 4095) & ~(size_t)4095;
+        cl2c_scratch_block = (char *)aligned_alloc(64, cl2c_scratch_capacity);
+        if (cl2c_scratch_block == NULL) {
             static const char msg[] = "cl2c: out of memory for per-work-item storage\n";
             fputs(msg, stderr);
             abort();
         }
     }
-    return block;
+    return cl2c_scratch_block;
 }
 
 /* The next `bytes` of a scratch block, keeping 64-byte alignment. */

@@ -1,0 +1,332 @@
+"""The C11 atomics and the generic address space functions of OpenCL C 2.0 (issue 11):
+tests/kernels/atomics_c11.cl through cl2c (under CL2.0 and CL3.0, and each schedule
+where a kernel has barriers) and through PoCL, which builds them under -cl-std=CL3.0
+(in a child process: run_pocl_isolated). tests/kernels/generic_spaces.cl (to_global,
+to_local, to_private, get_fence) has exact expectations: this PoCL builds no kernel
+that calls them.
+
+Results must be exact. Where contention decides what each work-item gets back, the
+check is what every order must give, as in test_atomics.py: the final value of a
+commutative operation, and that the old values chain from each cell's first value to
+its last (check_chained).
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import cl2c
+from conftest import PoclCrashed, kernel_path, kernel_source, run_pocl_isolated
+from test_atomics import apply, check_chained, fold, random_values
+
+SOURCE = kernel_source("atomics_c11.cl")
+POCL_OPTIONS = "-cl-std=CL3.0"
+STDS = ("CL2.0", "CL3.0")
+SCHEDULES = ("auto", "regions", "fibers")
+FETCH_OPS = ("add", "sub", "or", "xor", "and", "min", "max")
+FETCH_TYPES = {"int": np.int32, "uint": np.uint32, "long": np.int64, "ulong": np.uint64}
+
+
+def rng(salt: int):
+    return np.random.default_rng(20261124 + salt)
+
+
+_programs: dict = {}
+
+
+def program(std: str = "CL2.0", schedule: str = "auto", path: str = "atomics_c11.cl"):
+    key = (std, schedule, path)
+    if key not in _programs:
+        _programs[key] = cl2c.Program.from_file(
+            kernel_path(path), options=f"-cl-std={std} -cl2c-schedule={schedule}").build()
+    return _programs[key]
+
+
+def pocl(launches: list) -> list:
+    """The arguments after PoCL ran ``launches`` [(kernel, global, local, [args])]."""
+    try:
+        return run_pocl_isolated(SOURCE, launches, POCL_OPTIONS)
+    except PoclCrashed as e:
+        pytest.skip(str(e))
+
+
+# ---- fetch_<op>: every function, contended, exact ---------------------------------------
+@pytest.mark.parametrize("std", STDS)
+@pytest.mark.parametrize("tname", FETCH_TYPES)
+@pytest.mark.parametrize("op", FETCH_OPS)
+def test_fetch_op_contended(op, tname, std):
+    """4096 work-items in 64 groups on 3 cells: each cell ends at the fold of its
+    operands, and the old values returned chain (no read-modify-write overlapped)."""
+    dtype = FETCH_TYPES[tname]
+    n, local, ncells = 4096, 64, 3
+    r = rng(FETCH_OPS.index(op) * 10 + list(FETCH_TYPES).index(tname))
+    cells0 = random_values(r, dtype, ncells)
+    v = random_values(r, dtype, n)
+    cells, olds = cells0.copy(), np.zeros(n, dtype)
+    program(std).kernel(f"fetch_{op}_{tname}")(n, local, cells, v, olds, np.uint32(ncells))
+    for c in range(ncells):
+        np.testing.assert_array_equal(cells[c], fold(op, cells0[c], v[c::ncells]))
+    check_chained(op, cells0, cells, v, None, olds)
+
+
+@pytest.mark.parametrize("tname", FETCH_TYPES)
+def test_fetch_ops_against_pocl(tname):
+    """Each fetch_<op> with no two work-items on one cell: the old values and the cells
+    equal PoCL's, and NumPy's."""
+    dtype = FETCH_TYPES[tname]
+    n, local = 1024, 64
+    r = rng(50 + list(FETCH_TYPES).index(tname))
+    launches, expected = [], []
+    for op in FETCH_OPS:
+        cells0, v = random_values(r, dtype, n), random_values(r, dtype, n)
+        launches.append((f"fetch_{op}_{tname}", (n,), (local,),
+                         [cells0.copy(), v, np.zeros(n, dtype), np.uint32(n)]))
+        expected.append((apply(op, cells0, v, None), cells0))
+    ref = pocl(launches)
+    for (name, _, _, args), (cells_ref, olds_ref), pocl_args in zip(launches, expected, ref):
+        cells, v, olds, ncells = args
+        program().kernel(name)(n, local, cells, v, olds, ncells)
+        np.testing.assert_array_equal(cells, cells_ref, err_msg=name)
+        np.testing.assert_array_equal(olds, olds_ref, err_msg=name)
+        np.testing.assert_array_equal(cells, pocl_args[0], err_msg=f"{name}: PoCL")
+        np.testing.assert_array_equal(olds, pocl_args[2], err_msg=f"{name}: PoCL")
+
+
+def test_one_counter_many_groups():
+    """fetch_add by 1 from 256 groups: the counter is exact and every old value from 0
+    to n - 1 comes back once."""
+    n, local = 256 * 64, 64
+    counter, ones, olds = np.zeros(1, np.int32), np.ones(n, np.int32), np.zeros(n, np.int32)
+    program().fetch_add_int(n, local, counter, ones, olds, np.uint32(1))
+    assert counter[0] == n
+    np.testing.assert_array_equal(np.sort(olds), np.arange(n, dtype=np.int32))
+
+
+# ---- exchange, load, store, compare_exchange --------------------------------------------
+@pytest.mark.parametrize("kernel,dtype", [("exchange_int", np.int32),
+                                          ("exchange_float", np.float32)])
+def test_exchange_chains(kernel, dtype):
+    n, local, ncells = 4096, 64, 2
+    r = rng(60)
+    cells0 = r.integers(0, 1000, ncells).astype(dtype)
+    v = r.integers(1000, 10 ** 6, n).astype(dtype)          # all distinct from cells0
+    cells, olds = cells0.copy(), np.zeros(n, dtype)
+    program().kernel(kernel)(n, local, cells, v, olds, np.uint32(ncells))
+    for c in range(ncells):
+        before = np.sort(np.concatenate([olds[c::ncells], cells[c:c + 1]]))
+        after = np.sort(np.concatenate([v[c::ncells], cells0[c:c + 1]]))
+        np.testing.assert_array_equal(before, after)
+    ref = pocl([(kernel, (n,), (local,), [cells0.copy(), v, np.zeros(n, dtype),
+                                          np.uint32(ncells)])])[0]
+    for c in range(ncells):       # PoCL's run chains the same values
+        np.testing.assert_array_equal(np.sort(np.concatenate([olds[c::ncells], cells[c:c + 1]])),
+                                      np.sort(np.concatenate([ref[2][c::ncells], ref[0][c:c + 1]])))
+
+
+def test_load_store_init():
+    n = 256
+    a, seen = np.full(n, 7, np.int64), np.zeros(n, np.int64)
+    program("CL3.0").load_store(n, 64, a, seen)
+    i = np.arange(n, dtype=np.int64)
+    want = np.where(i % 2 == 1, -i, 3 * i)
+    np.testing.assert_array_equal(a, want)
+    np.testing.assert_array_equal(seen, want)
+
+
+@pytest.mark.parametrize("kernel,dtype,nsums", [("float_sum_cas", np.float32, 1),
+                                                ("float_sum_cas", np.float32, 7),
+                                                ("long_sum_cas", np.int64, 3)])
+def test_sum_by_compare_exchange_loop(kernel, dtype, nsums):
+    """A read-modify-write built from compare_exchange (weak for the float, strong with
+    orders and a scope for the long): small integer values, so any order sums exactly."""
+    n, local = 128 * 64, 64
+    r = rng(70 + nsums)
+    v = r.integers(-50, 100, n).astype(dtype)
+    sums = np.zeros(nsums, dtype)
+    program().kernel(kernel)(n, local, sums, v, np.uint32(nsums))
+    np.testing.assert_array_equal(sums, [v[k::nsums].sum(dtype=np.float64)
+                                         for k in range(nsums)])
+    ref = pocl([(kernel, (n,), (local,), [np.zeros(nsums, dtype), v, np.uint32(nsums)])])
+    np.testing.assert_array_equal(sums, ref[0][0])
+
+
+def test_compare_exchange_strong_outcome():
+    """Success exactly when the cell holds the expected value; on failure, the
+    expected value becomes the cell's."""
+    n = 512
+    r = rng(80)
+    cells0 = r.integers(0, 4, n).astype(np.uint32)
+    expect = r.integers(0, 4, n).astype(np.uint32)
+    desired = r.integers(100, 200, n).astype(np.uint32)
+    cells, seen, won = cells0.copy(), np.zeros(n, np.uint32), np.zeros(n, np.int32)
+    program().compare_exchange_once(n, 64, cells, expect, desired, seen, won)
+    hit = cells0 == expect
+    assert 0 < hit.sum() < n
+    np.testing.assert_array_equal(won, hit.astype(np.int32))
+    np.testing.assert_array_equal(cells, np.where(hit, desired, cells0))
+    np.testing.assert_array_equal(seen, cells0)
+
+
+# ---- atomic_flag: a spinlock across work-groups --------------------------------------
+@pytest.mark.parametrize("schedule", SCHEDULES)
+def test_spinlock_with_atomic_flag(schedule):
+    """Every work-item takes the lock, counts in plain memory and releases it: the
+    count is exact, and no two work-items were ever inside at once."""
+    n, local = 512 * 16, 16
+    lock, plain = np.zeros(1, np.int32), np.zeros(1, np.int32)
+    inside, overlaps = np.zeros(1, np.int32), np.zeros(1, np.int32)
+    program("CL2.0", schedule).spinlock(n, local, lock, plain, inside, overlaps)
+    assert (plain[0], overlaps[0], lock[0], inside[0]) == (n, 0, 0, 0)
+
+
+# ---- __local atomics, with barriers, under every schedule -------------------------------
+@pytest.mark.parametrize("schedule", SCHEDULES)
+@pytest.mark.parametrize("std", STDS)
+def test_local_atomics(schedule, std):
+    groups, local = 64, 32
+    n = groups * local
+    r = rng(90)
+    v = r.integers(-1000, 1000, n).astype(np.int32)
+    out, olds = np.zeros(4 * groups, np.int32), np.zeros(n, np.int32)
+    program(std, schedule).local_atomics(n, local, v, out, olds, cl2c.LocalMemory(4))
+    per = v.reshape(groups, local)
+    bits = [np.bitwise_or.reduce(np.left_shift(np.uint32(1), (g & 31).astype(np.uint32)))
+            for g in per]
+    want = np.stack([per.sum(1), per.max(1), np.array(bits).view(np.int32),
+                     np.full(groups, local)], 1).astype(np.int32).ravel()
+    np.testing.assert_array_equal(out, want)
+    # each group's old values are its running sums, in some order
+    for g in range(groups):
+        check_chained("add", np.zeros(1, np.int32), out[4 * g:4 * g + 1], per[g], None,
+                      olds[g * local:(g + 1) * local])
+    if schedule == "auto" and std == "CL2.0":
+        ref = pocl([("local_atomics", (n,), (local,),
+                     [v, np.zeros(4 * groups, np.int32), np.zeros(n, np.int32),
+                      cl2c.LocalMemory(4)])])[0]
+        np.testing.assert_array_equal(out, ref[1])
+
+
+def test_generic_pointer_to_global_atomic():
+    n = 64 * 64
+    counter = np.zeros(1, np.int32)
+    program().generic_count(n, 64, counter)
+    assert counter[0] == n
+
+
+# ---- to_global, to_local, to_private, get_fence -----------------------------------------
+GLOBAL, LOCAL, PRIVATE, LOCAL_FENCE, GLOBAL_FENCE = 1, 2, 4, 8, 16
+
+
+@pytest.mark.parametrize("schedule", SCHEDULES)
+def test_address_space_functions(schedule):
+    """Each place's pointer comes back from its own to_ function only (NULL from the
+    others), and get_fence says LOCAL for __local memory; NULL is in no space."""
+    n, local = 128, 16
+    prg = program("CL2.0", schedule, "generic_spaces.cl")
+    g, out = np.zeros(n, np.int32), np.full(8 * n, -1, np.int32)
+    prg.spaces(n, local, g, cl2c.LocalMemory(4 * local), out)
+    want = [GLOBAL | GLOBAL_FENCE, LOCAL | LOCAL_FENCE, LOCAL | LOCAL_FENCE,
+            PRIVATE | GLOBAL_FENCE, PRIVATE | GLOBAL_FENCE, PRIVATE | GLOBAL_FENCE,
+            PRIVATE | GLOBAL_FENCE, GLOBAL_FENCE]
+    np.testing.assert_array_equal(out.reshape(n, 8), np.tile(want, (n, 1)))
+
+
+def test_to_global_result_is_a_global_pointer():
+    n = 256
+    g = np.arange(n, dtype=np.int32)
+    program("CL3.0", "auto", "generic_spaces.cl").through_to_global(n, 64, g)
+    np.testing.assert_array_equal(g, np.arange(n) + 1)
+
+
+# ---- what the compiler says ---------------------------------------------------------------
+def translate(src: str, options: str = "-cl-std=CL2.0"):
+    return cl2c.translate(src, "t.cl", options)
+
+
+def error_of(src: str, options: str = "-cl-std=CL2.0") -> str:
+    with pytest.raises(cl2c.BuildError) as e:
+        translate(src, options)
+    return str(e.value)
+
+
+@pytest.mark.parametrize("src,where,message", [
+    ("kernel void k(read_only pipe int p) { }\n", "t.cl:1:25:", "pipes"),
+    ("kernel void k(global int *o) {\n  int v;\n  read_pipe(o, &v);\n}\n", "t.cl:3:3:",
+     "pipes"),
+    ("kernel void k(global int *o) {\n  void (^b)(void) = ^{ o[0] = 1; };\n}\n", "t.cl:2:9:",
+     "blocks"),
+    ("kernel void k(global int *o) {\n  int x = o[0] ^ o[1];\n  o[2] = ^{ return 1; }();\n}\n",
+     "t.cl:3:10:", "blocks"),
+    ("kernel void k(global int *o) {\n  queue_t q = get_default_queue();\n}\n", "t.cl:2:3:",
+     "device-side enqueue"),
+    ("kernel void k(global int *o) {\n  enqueue_kernel(0, 0, 0);\n}\n", "t.cl:2:3:",
+     "device-side enqueue"),
+])
+def test_unsupported_features_are_positioned_errors(src, where, message):
+    text = error_of(src)
+    assert f"{where} error:" in text and message in text and "not supported" in text, text
+
+
+@pytest.mark.parametrize("body,message", [
+    ("*c = 1;", "read and written only by the atomic functions"),
+    ("int x = *c + 1;", "read and written only by the atomic functions"),
+    ("(*c)++;", "read and written only by the atomic functions"),
+    ("atomic_fetch_add(f, 1.0f);", "no matching function for call to 'atomic_fetch_add"),
+    ("atomic_fetch_add((constant atomic_int *)0, 1);", "no matching function"),
+    ("atomic_add(c, 1);", "no matching function for call to 'atomic_add"),
+    ("atomic_store(c, 1, memory_scope_all_devices);", "undeclared identifier "
+     "'memory_scope_all_devices'"),
+])
+def test_misused_atomics_are_errors(body, message):
+    src = (f"kernel void k(global atomic_int *c, global atomic_float *f) {{\n  {body}\n}}\n")
+    assert message in error_of(src)
+
+
+def test_atomics_are_opencl_c_2_0():
+    assert "'atomic_int' is an OpenCL C 2.0 type" in error_of(
+        "kernel void k(global atomic_int *c) { }\n", "")
+    assert "atomic_fetch_add() is an OpenCL C 2.0 function" in error_of(
+        "kernel void k(global int *c) { atomic_fetch_add(c, 1); }\n", "")
+    assert "undeclared identifier 'memory_order_relaxed'" in error_of(
+        "kernel void k(global int *c) { c[0] = memory_order_relaxed; }\n", "")
+    # sub_group and all_devices scopes are OpenCL C 3.0's
+    translate("kernel void k(global atomic_int *c) {\n  atomic_store_explicit(c, 1, "
+              "memory_order_release, memory_scope_all_devices);\n}\n", "-cl-std=CL3.0")
+
+
+def test_opencl_c_3_0_feature_macros():
+    """Under CL3.0 each feature of cl2c's table is defined, as the version; under CL2.0
+    none is."""
+    from cl2c.preprocess import OPENCL_C_FEATURES
+    checks = "".join(f"#ifndef {f}\n#error {f} missing\n#endif\n" for f in OPENCL_C_FEATURES)
+    src = (checks + "#if __OPENCL_C_VERSION__ != 300 || __OPENCL_VERSION__ != 300\n"
+           "#error version\n#endif\n#ifdef __opencl_c_pipes\n#error pipes\n#endif\n"
+           "kernel void k(global int *o) { o[0] = 1; }\n")
+    translate(src, "-cl-std=CL3.0")
+    assert f"{OPENCL_C_FEATURES[0]} missing" in error_of(checks, "-cl-std=CL2.0")
+    assert {"__opencl_c_atomic_order_seq_cst", "__opencl_c_atomic_scope_device",
+            "__opencl_c_atomic_scope_all_devices", "__opencl_c_generic_address_space",
+            "__opencl_c_atomic_order_acq_rel"} <= set(OPENCL_C_FEATURES)
+
+
+def test_atomic_int_takes_an_int32_buffer_only():
+    prg = program()
+    with pytest.raises(cl2c.KernelArgError, match="int32"):
+        prg.generic_count(64, 64, np.zeros(1, np.int64))
+
+
+@pytest.mark.parametrize("cast,ok", [
+    ("int *p = g; global int *q = (global int *)p;", True),      # generic to named
+    ("local int l[2]; int *p = (int *)l; p = &l[1];", True),     # named to generic
+    ("local int *l = (local int *)g;", False),                   # named to another
+    ("int *p = g; constant int *c = (constant int *)p;", False),  # generic to __constant
+    ("int *p = g; local int *l = p;", False),                    # implicit generic to named
+])
+def test_pointer_conversions_of_opencl_c_2_0(cast, ok):
+    """Spec 6.5.5: to and from the generic address space only, and an implicit
+    conversion only to it."""
+    src = f"kernel void k(global int *g) {{\n  {cast}\n}}\n"
+    if ok:
+        translate(src)
+    else:
+        assert "changes the address space of the pointer" in error_of(src)
