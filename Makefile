@@ -8,7 +8,7 @@ PIP := $(PY) -m pip --disable-pip-version-check -q
 # Parallel test workers: the machine's cores.
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: setup install run test bench bench-quick clean
+.PHONY: setup install run test check-stress bench bench-quick clean
 
 # Runtime dependencies only (what `make run` needs); the test extras on top.
 $(VENV)/.runtime: pyproject.toml
@@ -33,6 +33,11 @@ run: $(VENV)/.runtime
 
 test: install
 	cd tests && ../$(VENV)/bin/pytest -n $(JOBS) -q -p no:cacheprovider
+
+# The kernel cache under 8 processes x 20 rounds of concurrent builds and damage (opt-in:
+# minutes; `make test` runs a small version).
+check-stress: install
+	cd tests && CL2C_STRESS=1 ../$(VENV)/bin/pytest -q -s -p no:cacheprovider test_cache_stress.py
 
 # The bench's extras (matplotlib for the plot, PyOpenCL with PoCL) and Intel's OpenCL CPU
 # runtime, 270 MB, only here (intel-cmplr-lib-rt: a dependency intel-opencl-rt does not

@@ -3,7 +3,7 @@ from .diagnostics import BuildError, Diagnostic
 from .version import __version__
 
 __all__ = ["BuildError", "Diagnostic", "translate", "Program", "Kernel", "LocalMemory",
-           "KernelArgError", "LaunchError", "BuildWarning", "cltypes", "load", "__version__"]
+           "KernelArgError", "LaunchError", "BuildWarning", "CacheWarning", "cltypes", "load", "__version__"]
 
 
 def load(module_name: str):
@@ -25,6 +25,9 @@ def __getattr__(name):
                 "BuildWarning"):
         from . import loader
         return getattr(loader, name)
+    if name == "CacheWarning":
+        from .cachedir import CacheWarning
+        return CacheWarning
     if name == "cltypes":
         import importlib
         return importlib.import_module(".cltypes", __name__)

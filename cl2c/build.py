@@ -24,7 +24,7 @@ from pathlib import Path
 
 from filelock import FileLock
 
-from . import cache
+from . import cache, cachedir
 from .diagnostics import BuildError, Diagnostic
 from .resources import runtime_include_dir
 from .target import Target
@@ -96,34 +96,79 @@ def build_extension(c_source: str, kernel_names: list[str], source_name: str = "
     what = _Subject(source_name, kernel_names)
     key = cache.key(c_source, target.identity(), cdef_for(kernel_names))
     module_name = f"_cl2c_{key}"
-    if not cache.cache_enabled():
+    root = cache.usable_root() if cache.cache_enabled() else None
+    if root is None:
         with tempfile.TemporaryDirectory(prefix="cl2c-") as tmp:
-            path = _compile(c_source, kernel_names, module_name, Path(tmp), what, target)
-            # The .so may be unlinked once loaded (POSIX keeps the mapping).
-            return _load(module_name, path, what), False
-    root = cache.cache_root()
-    root.mkdir(parents=True, exist_ok=True)
-    final = root / f"{module_name}{_suffix()}"
-    if final.exists():
-        return _load(module_name, final, what), True
-    with FileLock(str(root / f"{module_name}.lock")):
-        if final.exists():
-            return _load(module_name, final, what), True
-        with tempfile.TemporaryDirectory(prefix="cl2c-build-", dir=root) as tmp:
             built = _compile(c_source, kernel_names, module_name, Path(tmp), what, target)
-            staged = Path(tmp) / ("staged" + _suffix())
-            shutil.copy2(built, staged)
-            os.replace(staged, final)
-        (root / f"{module_name}.c").write_text(c_source)
-    return _load(module_name, final, what), False
+            return _load(module_name, built.read_bytes(), what), False
+    final = root / f"{module_name}{_suffix()}"
+    module = _load_entry(module_name, final, what)
+    if module is not None:
+        return module, True
+    with _locked(root / f"{module_name}.lock"):
+        module = _load_entry(module_name, final, what)
+        if module is not None:
+            return module, True
+        cachedir.remove_stale(root)
+        with _build_directory(root) as tmp:
+            data = _compile(c_source, kernel_names, module_name, tmp, what, target).read_bytes()
+        module = _load(module_name, data, what)       # only what loads is cached
+        if cachedir.write_verified(final, data):
+            cachedir.write_atomic(root / f"{module_name}.c", c_source.encode())
+    return module, False
 
 
 def load_built(module_name: str, source_name: str, kernel_names: list[str]):
-    """The extension module ``module_name`` from the cache, if it is there (else None)."""
-    final = cache.cache_root() / f"{module_name}{_suffix()}"
-    if not final.exists():
+    """The extension module ``module_name`` from the cache, if it is there, intact and
+    loads (else None: the caller builds it again)."""
+    root = cache.usable_root()
+    if root is None:
         return None
-    return _load(module_name, final, _Subject(source_name, kernel_names))
+    return _load_entry(module_name, root / f"{module_name}{_suffix()}",
+                       _Subject(source_name, kernel_names))
+
+
+def _load_entry(module_name: str, path: Path, what: _Subject):
+    """The module of cache entry ``path``, or None where it is missing or bad."""
+    if module_name in sys.modules:
+        return sys.modules[module_name]
+    data = cachedir.read_verified(path)
+    if data is None:
+        return None
+    try:
+        return _load(module_name, data, what)
+    except BuildError:          # it was verified, yet does not load: build it afresh
+        return None
+
+
+@contextlib.contextmanager
+def _locked(path: Path):
+    """The build lock of one entry; without it where it cannot be taken (the writes
+    are atomic either way: at worst two processes build the same thing)."""
+    lock = FileLock(str(path))
+    try:
+        lock.acquire()
+    except OSError:
+        yield
+        return
+    try:
+        yield
+    finally:
+        lock.release()
+
+
+@contextlib.contextmanager
+def _build_directory(root: Path):
+    """A temporary directory to compile in, in the cache (named for this process, so that
+    the next build removes it if this one is killed), else the system's."""
+    try:
+        tmp = tempfile.mkdtemp(prefix=cachedir.temp_prefix("build"), dir=root)
+    except OSError:
+        tmp = tempfile.mkdtemp(prefix="cl2c-")
+    try:
+        yield Path(tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def build_shared_library(c_source: str, out: str, target: Target, source_name: str,
@@ -207,15 +252,62 @@ def _setenv(name: str, value: str | None) -> None:
         os.environ[name] = value
 
 
-def _load(module_name: str, path: Path, what: _Subject):
+def _load(module_name: str, data: bytes, what: _Subject):
+    """Load extension module ``module_name`` from the bytes of its shared library, through
+    a private copy (an anonymous memory file where there is one): what was verified is
+    what runs, whatever happens to the cache's file afterwards."""
     if module_name in sys.modules:
         return sys.modules[module_name]
-    spec = importlib.util.spec_from_file_location(module_name, str(path))
-    with affinity_kept():
+    error = None
+    images = ([_memory_image] if hasattr(os, "memfd_create") and os.path.isdir("/proc/self/fd")
+              else []) + [_file_image]        # the file where memory files may not run code
+    for image in images:
         try:
-            module = importlib.util.module_from_spec(spec)   # dlopen, for an extension
-            spec.loader.exec_module(module)
-        except ImportError as e:   # an undefined symbol at dlopen: a cl2c bug too
-            raise what.error("the compiled translation does not load", str(e)) from None
+            with image(module_name, data) as path:
+                module = _import_extension(module_name, path)
+            break
+        except (ImportError, OSError) as e:   # an undefined symbol at dlopen: a cl2c bug
+            error = error or e
+    else:
+        raise what.error("the compiled translation does not load", str(error)) from None
     sys.modules[module_name] = module
     return module
+
+
+def _import_extension(module_name: str, path: str):
+    loader = importlib.machinery.ExtensionFileLoader(module_name, path)
+    spec = importlib.util.spec_from_file_location(module_name, path, loader=loader)
+    with affinity_kept():
+        module = importlib.util.module_from_spec(spec)   # dlopen, for an extension
+        spec.loader.exec_module(module)
+    return module
+
+
+@contextlib.contextmanager
+def _memory_image(module_name: str, data: bytes):
+    fd = os.memfd_create(module_name, getattr(os, "MFD_CLOEXEC", 0))
+    try:
+        _write_all(fd, data)
+        yield f"/proc/self/fd/{fd}"
+    finally:
+        os.close(fd)            # the mapping stays
+
+
+@contextlib.contextmanager
+def _file_image(module_name: str, data: bytes):
+    fd, path = tempfile.mkstemp(prefix=f"{module_name}-", suffix=_suffix())
+    try:
+        _write_all(fd, data)
+        os.close(fd)
+        fd = -1
+        yield path
+    finally:
+        if fd >= 0:
+            os.close(fd)
+        os.unlink(path)         # POSIX keeps the mapping
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]

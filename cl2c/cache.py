@@ -5,22 +5,23 @@ runtime headers, the generated C and the target's identity (the compiler, its
 version, cl2c's flags with $CC, $CPPFLAGS, $CFLAGS and $LDFLAGS, the CPU model for
 native code).
 Two processes building the same kernel at once take a file lock, so one
-builds and the other loads; results land by atomic rename, so a reader never
-sees half a file. ``CL2C_CACHE_DIR`` moves the cache; ``CL2C_NO_CACHE=1``
-builds in a temporary directory every time.
+builds and the other loads; results land by atomic rename, and every file is read
+back only if its recorded sha256 matches (``cachedir.py``: what is verified, what
+is refused, where a cache that cannot be written gives way to).
+``CL2C_CACHE_DIR`` moves the cache; ``CL2C_NO_CACHE=1`` builds in a temporary
+directory every time.
 """
 from __future__ import annotations
 
-import contextlib
 import functools
 import hashlib
 import json
 import os
-import tempfile
 from pathlib import Path
 
 import platformdirs
 
+from . import cachedir
 from .version import __version__
 from .resources import runtime_dir, templates_dir
 
@@ -30,8 +31,15 @@ def cache_enabled() -> bool:
 
 
 def cache_root() -> Path:
+    """The configured cache directory (which may turn out not to be usable)."""
     root = os.environ.get("CL2C_CACHE_DIR")
     return Path(root) if root else Path(platformdirs.user_cache_dir("cl2c"))
+
+
+def usable_root() -> Path | None:
+    """Where to cache now: the configured directory, or a private one where that cannot
+    be used safely (warned once), or None for no cache at all."""
+    return cachedir.usable(cache_root())
 
 
 @functools.lru_cache(maxsize=1)
@@ -99,29 +107,44 @@ def file_digest(path: str) -> str | None:
         return None
 
 
+# A manifest is a header line with the sha256 of the JSON body that follows it.
+_MANIFEST_HEADER = "cl2c-manifest sha256="
+
+
+def _manifest_path(root: Path, source_key_: str) -> Path:
+    return root / f"src_{source_key_}.json"
+
+
 def read_manifest(source_key_: str) -> dict | None:
-    """The entry of a source key, if there is one whose included files are unchanged."""
+    """The entry of a source key, if there is one, intact, whose included files are
+    unchanged."""
+    root = usable_root()
+    if root is None:
+        return None
+    path = _manifest_path(root, source_key_)
+    data = cachedir.read_trusted(path)
+    if data is None:
+        return None
+    header, _, body = data.partition(b"\n")
+    recorded = header.decode("ascii", "replace").removeprefix(_MANIFEST_HEADER)
+    if not header.startswith(_MANIFEST_HEADER.encode()) or cachedir.digest(body) != recorded:
+        cachedir.corrupt(path, "its sha256 is not the one recorded in it")
+        return None
     try:
-        entry = json.loads((cache_root() / f"src_{source_key_}.json").read_text())
+        entry = json.loads(body)
         deps = entry["dependencies"]
         if all(file_digest(path) == digest for path, digest in deps.items()):
             return entry
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
-        pass                    # missing or unreadable: translate again
+    except (ValueError, KeyError, TypeError, AttributeError):
+        cachedir.corrupt(path, "it is not the manifest cl2c writes")
     return None
 
 
 def write_manifest(source_key_: str, entry: dict) -> None:
     """Record an entry (atomically: a reader sees the old file or the new one)."""
-    root = cache_root()
-    try:
-        fd, tmp = tempfile.mkstemp(prefix="src-", suffix=".tmp", dir=root)
-    except OSError:
-        return                  # a cache that cannot be written is only slower
-    try:
-        with os.fdopen(fd, "w") as f:
-            json.dump(entry, f)
-        os.replace(tmp, root / f"src_{source_key_}.json")
-    except OSError:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
+    root = usable_root()
+    if root is None:
+        return
+    body = json.dumps(entry).encode()
+    cachedir.write_atomic(_manifest_path(root, source_key_),
+                          f"{_MANIFEST_HEADER}{cachedir.digest(body)}\n".encode() + body)

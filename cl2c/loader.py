@@ -34,9 +34,13 @@ class KernelArgError(TypeError, ValueError):
     """A wrong argument or launch size in a kernel call."""
 
 
-# cl2c's own launch error (clruntime fiber.h): work-items of a group disagreed
-# on their barriers, found by -cl2c-check-barriers.
+# cl2c's own launch errors (clruntime host.h): work-items of a group disagreed on their
+# barriers (-cl2c-check-barriers); the kernel faulted; SIGINT stopped the launch.
 FIBER_BARRIER_DIVERGENCE = -1100
+KERNEL_FAULT = -1101
+INTERRUPTED = -1102
+# codes whose detail (which group, why) is the launching thread's last error
+_DETAILED = (-5, -59, FIBER_BARRIER_DIVERGENCE, KERNEL_FAULT)
 
 
 class LaunchError(RuntimeError):
@@ -241,10 +245,12 @@ class Kernel:
         code = self._fn(rng, argv)
         for tmp, target in copies:
             np.copyto(target, tmp.view(target.dtype).reshape(target.shape))
+        if code == INTERRUPTED:     # (Python's own handler saw the SIGINT too, as a rule)
+            raise KeyboardInterrupt(f"kernel '{self.name}' interrupted")
         if code != 0:
             lib = self.program._module.lib
             message = ffi.string(lib.cl2c_error_string(code)).decode()
-            if code == FIBER_BARRIER_DIVERGENCE:
+            if code in _DETAILED:
                 message = ffi.string(lib.cl2c_fiber_last_error()).decode() or message
                 message = message.removeprefix(f"kernel '{self.name}': ")
             raise LaunchError(self.name, code, message)

@@ -207,6 +207,10 @@ class ExpressionLowering(CallLowering, Transformer):
             if ty.integer_promote(lt).signed != ty.integer_promote(rt).signed:
                 left = cn.cast(common, left, node.coord)
                 right = cn.cast(common, right, node.coord)
+        if op in ("/", "%"):
+            helper = _integer_division(op, lt, rt, right)
+            if helper is not None:
+                return runtime_call(helper, left, right, coord=node.coord)
         if t == ty.HALF:
             # C may compute _Float16 operations in float (excess precision); the cast
             # rounds each one to half, as OpenCL does.
@@ -321,6 +325,13 @@ class ExpressionLowering(CallLowering, Transformer):
         rv = self.visit(node.rvalue)
         if op in ("<<=", ">>=") and isinstance(target_t, ty.Scalar):
             rv = self.shift_count(rv, node.rvalue, ty.integer_promote(target_t))
+        if op in ("/=", "%=") and isinstance(target_t, ty.Scalar) and self.pure(node.lvalue):
+            # (an lvalue with effects, a[i++] /= b, keeps C's operator: it may still trap)
+            helper = _integer_division(op[0], target_t, value_t, rv)
+            if helper is not None:
+                value = runtime_call(helper, self._relower(node.lvalue), rv, coord=node.coord)
+                return c_ast.Assignment("=", lv, cn.cast(target_t, value, node.coord),
+                                        node.coord)
         return c_ast.Assignment(op, lv, rv, node.coord)
 
     def _relower(self, node):
@@ -412,6 +423,27 @@ class ExpressionLowering(CallLowering, Transformer):
 
 
 _JUMPS = (c_ast.Break, c_ast.Return, c_ast.Continue, c_ast.Goto)
+
+
+def _integer_division(op: str, lt, rt, divisor) -> str | None:
+    """The runtime helper for integer ``/`` or ``%`` on scalars of types ``lt`` and
+    ``rt`` (clruntime scalars.h: no trap on a zero divisor or INT_MIN / -1, whose values
+    OpenCL leaves undefined), or None where C's operator is safe: a float operation, or
+    a nonzero constant divisor."""
+    if not all(isinstance(t, (ty.Scalar, ty.Enum)) for t in (lt, rt)):
+        return None
+    common = ty.arithmetic_result(lt, rt)
+    if not common.is_integer:
+        return None
+    if isinstance(divisor, c_ast.Constant) and divisor.type != "char":
+        try:
+            if int(divisor.value.rstrip("uUlL"), 0) != 0:
+                return None
+        except ValueError:
+            pass
+    name = {(4, True): "int", (4, False): "uint", (8, True): "long",
+            (8, False): "ulong"}[(common.size, common.signed)]
+    return f"cl2c_{'idiv' if op == '/' else 'irem'}_{name}"
 
 
 def mark_fallthrough(switch: c_ast.Switch) -> None:

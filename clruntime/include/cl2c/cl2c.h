@@ -28,5 +28,6 @@
 #include "regions.h"
 #include "workgroup.h"
 #include "printf.h"
+#include "faults.h"
 
 #endif

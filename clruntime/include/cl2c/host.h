@@ -39,6 +39,7 @@ static inline void cl2c_set_num_threads(int n) { (void)n; }
 /* ---- Error codes: OpenCL's values --------------------------------------- */
 
 #define CL2C_SUCCESS 0
+#define CL2C_OUT_OF_RESOURCES (-5)
 #define CL2C_OUT_OF_HOST_MEMORY (-6)
 #define CL2C_INVALID_VALUE (-30)
 #define CL2C_INVALID_KERNEL (-48)
@@ -49,7 +50,13 @@ static inline void cl2c_set_num_threads(int n) { (void)n; }
 #define CL2C_INVALID_WORK_GROUP_SIZE (-54)
 #define CL2C_INVALID_WORK_ITEM_SIZE (-55)
 #define CL2C_INVALID_GLOBAL_OFFSET (-56)
+#define CL2C_INVALID_OPERATION (-59)
 #define CL2C_INVALID_GLOBAL_WORK_SIZE (-63)
+/* cl2c's own: a launch that failed while it ran (the calling thread's last error,
+ * cl2c_fiber_last_error, says which work-group and why). */
+#define CL2C_BARRIER_DIVERGENCE (-1100)
+#define CL2C_KERNEL_FAULT (-1101)
+#define CL2C_INTERRUPTED (-1102)
 
 #define CL2C_MAX_WORK_GROUP_SIZE 4096
 #define CL2C_LOCAL_ALIGN 128
@@ -57,6 +64,8 @@ static inline void cl2c_set_num_threads(int n) { (void)n; }
 static inline const char *cl2c_error_string(int code) {
     switch (code) {
     case CL2C_SUCCESS: return "success";
+    case CL2C_OUT_OF_RESOURCES:
+        return "out of resources (the fibers schedule could not allocate its work-item stacks)";
     case CL2C_OUT_OF_HOST_MEMORY: return "out of host memory";
     case CL2C_INVALID_VALUE: return "invalid value (a NULL range?)";
     case CL2C_INVALID_KERNEL: return "invalid kernel (NULL kernel information)";
@@ -70,6 +79,13 @@ static inline const char *cl2c_error_string(int code) {
     case CL2C_INVALID_WORK_ITEM_SIZE: return "a local size is zero";
     case CL2C_INVALID_GLOBAL_OFFSET: return "global offset plus global size overflows";
     case CL2C_INVALID_GLOBAL_WORK_SIZE: return "a global size is zero";
+    case CL2C_INVALID_OPERATION:
+        return "invalid operation (a launch of the fibers schedule from inside a work-item)";
+    case CL2C_BARRIER_DIVERGENCE:
+        return "barrier divergence: the work-items of a group disagreed on their barriers";
+    case CL2C_KERNEL_FAULT:
+        return "the kernel faulted (SIGSEGV, SIGBUS or SIGFPE) and the launch stopped";
+    case CL2C_INTERRUPTED: return "interrupted (SIGINT): the launch stopped between work-groups";
     default: return "unknown error";
     }
 }

@@ -54,4 +54,33 @@ typedef _Bool cl2c_bool;
 #define CL2C_SHL(T, UT, a, b) ((T)((UT)(a) << ((b) & (sizeof(T) * 8 - 1))))
 #define CL2C_SHR(T, a, b) ((T)((a) >> ((b) & (sizeof(T) * 8 - 1))))
 
+/* Integer division and remainder do not trap. OpenCL leaves x / 0, x % 0 and
+ * INT_MIN / -1 undefined values (spec 6.3), not a crash, and x86's idiv raises SIGFPE
+ * for both: there the divisor becomes 1 (a select, no branch). char and short divide
+ * promoted to int, where only 0 traps. */
+#define CL2C_SDIVISOR_(MIN, a, b) ((((b) == 0) | (((a) == (MIN)) & ((b) == -1))) ? 1 : (b))
+#define CL2C_UDIVISOR_(b) ((b) == 0 ? 1 : (b))
+#define CL2C_DIVISOR_char(a, b) CL2C_UDIVISOR_(b)
+#define CL2C_DIVISOR_uchar(a, b) CL2C_UDIVISOR_(b)
+#define CL2C_DIVISOR_short(a, b) CL2C_UDIVISOR_(b)
+#define CL2C_DIVISOR_ushort(a, b) CL2C_UDIVISOR_(b)
+#define CL2C_DIVISOR_int(a, b) CL2C_SDIVISOR_(INT32_MIN, a, b)
+#define CL2C_DIVISOR_uint(a, b) CL2C_UDIVISOR_(b)
+#define CL2C_DIVISOR_long(a, b) CL2C_SDIVISOR_(INT64_MIN, a, b)
+#define CL2C_DIVISOR_ulong(a, b) CL2C_UDIVISOR_(b)
+#define CL2C_DIVISOR_half(a, b) (b)
+#define CL2C_DIVISOR_float(a, b) (b)
+#define CL2C_DIVISOR_double(a, b) (b)
+#define CL2C_DIVREM_(T)                                                              \
+    CL2C_INLINE cl2c_##T cl2c_idiv_##T(cl2c_##T a, cl2c_##T b) {                     \
+        return a / CL2C_DIVISOR_##T(a, b);                                           \
+    }                                                                                \
+    CL2C_INLINE cl2c_##T cl2c_irem_##T(cl2c_##T a, cl2c_##T b) {                     \
+        return a % CL2C_DIVISOR_##T(a, b);                                           \
+    }
+CL2C_DIVREM_(int)
+CL2C_DIVREM_(uint)
+CL2C_DIVREM_(long)
+CL2C_DIVREM_(ulong)
+
 #endif

@@ -84,8 +84,16 @@ CL2C_DEFINE_VECTORS(double)
 #define CL2C_VEC_ADD(T, N) CL2C_VEC_BINARY(add, +, T, N)
 #define CL2C_VEC_SUB(T, N) CL2C_VEC_BINARY(sub, -, T, N)
 #define CL2C_VEC_MUL(T, N) CL2C_VEC_BINARY(mul, *, T, N)
-#define CL2C_VEC_DIV(T, N) CL2C_VEC_BINARY(div, /, T, N)
-#define CL2C_VEC_REM(T, N) CL2C_VEC_BINARY(rem, %, T, N)
+/* Integer / and % do not trap: the divisor of scalars.h (CL2C_DIVISOR_T). */
+#define CL2C_VEC_DIVREM_(NAME, OP, T, N)                                           \
+    CL2C_INLINE cl2c_##T##N cl2c_##NAME##_##T##N(cl2c_##T##N a, cl2c_##T##N b) {   \
+        cl2c_##T##N r = {{0}};                                                     \
+        for (int i = 0; i < N; ++i)                                                \
+            r.s[i] = (cl2c_##T)(a.s[i] OP CL2C_DIVISOR_##T(a.s[i], b.s[i]));       \
+        return r;                                                                  \
+    }
+#define CL2C_VEC_DIV(T, N) CL2C_VEC_DIVREM_(div, /, T, N)
+#define CL2C_VEC_REM(T, N) CL2C_VEC_DIVREM_(rem, %, T, N)
 #define CL2C_VEC_AND(T, N) CL2C_VEC_BINARY(and, &, T, N)
 #define CL2C_VEC_OR(T, N) CL2C_VEC_BINARY(or, |, T, N)
 #define CL2C_VEC_XOR(T, N) CL2C_VEC_BINARY(xor, ^, T, N)

@@ -1,0 +1,252 @@
+/* Faults and interrupts during a launch: a kernel fault must not kill its host
+ * silently, and Ctrl-C must stop an endless kernel.
+ *
+ * While launches run, SIGSEGV, SIGBUS and SIGFPE raised by kernel code end the launch
+ * with CL2C_KERNEL_FAULT (host.h) instead of killing the process: each work-group
+ * starts with a setjmp that its thread's handler (on an alternate signal stack of that
+ * thread) jumps back to; the groups not yet run are skipped. SIGINT is passed on to the
+ * handler it replaced (Python's, which then raises KeyboardInterrupt; for a C host whose
+ * SIGINT was the default, it is raised again once the handlers are back) and stops the
+ * launch with CL2C_INTERRUPTED: the groups not started are skipped, and the threads
+ * inside one jump out of it (a group may never end). The handlers are installed while
+ * at least one launch of this file runs, and the previous ones put back after.
+ *
+ * Not contained: a fault outside a work-group cl2c can stop (in the runtime's own code,
+ * or in the fibers schedule, whose stacks have their own SIGSEGV handler in fiber.h, and
+ * which SIGINT stops between groups only) goes to the handler before (Python's
+ * faulthandler, say), or, where that is the default, cl2c writes what happened to
+ * stderr and the process ends with the signal. The state is per translated file: two
+ * files launching at once on two host threads may put each other's handlers back
+ * early. A fault or an interrupt may leave buffers half-written (as on a device), and
+ * an interrupt that lands in a kernel's printf may leave its stream locked.
+ */
+#ifndef CL2C_FAULTS_H
+#define CL2C_FAULTS_H
+
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "host.h"
+#include "workgroup.h"
+
+/* The jump back to a group's start: GCC's and clang's builtins where there are (three
+ * stores, where sigsetjmp costs tens of nanoseconds a group), else POSIX's. Neither
+ * restores the signal mask: the handler runs with SA_NODEFER. */
+#if defined(__GNUC__) || defined(__clang__)
+typedef void *cl2c_jmp_buf[5];
+#define cl2c_setjmp(jb) __builtin_setjmp(jb)
+#define cl2c_longjmp_(jb) __builtin_longjmp(jb, 1)
+#else
+typedef sigjmp_buf cl2c_jmp_buf;
+#define cl2c_setjmp(jb) sigsetjmp(jb, 0)
+#define cl2c_longjmp_(jb) siglongjmp(jb, 1)
+#endif
+
+typedef struct cl2c_guard {
+    const char *kernel;
+    int contain;                    /* faults too, not only SIGINT */
+    volatile sig_atomic_t stop;     /* a group faulted: skip the rest */
+    int signo;                      /* the first fault's signal, and its group */
+    size_t group[3];
+} cl2c_guard;
+
+enum { CL2C_GUARD_SIGNALS_ = 4 };
+static const int cl2c_guard_signals_[CL2C_GUARD_SIGNALS_] = {SIGSEGV, SIGBUS, SIGFPE, SIGINT};
+static struct sigaction cl2c_guard_prev_[CL2C_GUARD_SIGNALS_];
+static pthread_mutex_t cl2c_guard_lock_ = PTHREAD_MUTEX_INITIALIZER;
+static int cl2c_guard_users_[2];   /* launches: all of them, those containing faults */
+static volatile sig_atomic_t cl2c_guard_interrupted_;
+
+/* The threads that have run groups (a slot each, the first 256), and whether they run
+ * one now: SIGINT is passed on to those, so that a group that never ends stops too. */
+enum { CL2C_GUARD_SLOTS_ = 256 };
+static struct {
+    _Atomic(pthread_t) thread;
+    atomic_int armed;
+} cl2c_guard_slots_[CL2C_GUARD_SLOTS_];
+static atomic_int cl2c_guard_slots_taken_;
+
+/* Per thread: where its current work-group started, and which group that is. */
+static _Thread_local cl2c_jmp_buf *cl2c_guard_jmp_;
+static _Thread_local volatile sig_atomic_t cl2c_guard_signo_;
+static _Thread_local size_t cl2c_guard_group_[3];
+static _Thread_local int cl2c_guard_stack_ready_;
+static _Thread_local int cl2c_guard_slot_;           /* index + 1; 0: none */
+
+static void cl2c_guard_say_(const char *s) {
+    ssize_t rc = write(2, s, strlen(s));
+    (void)rc;
+}
+
+/* Hand a signal on to the handler that was there before. */
+static void cl2c_guard_chain_(int i, int sig, siginfo_t *info, void *context) {
+    const struct sigaction *prev = &cl2c_guard_prev_[i];
+    if (prev->sa_flags & SA_SIGINFO) {
+        prev->sa_sigaction(sig, info, context);
+    } else if (prev->sa_handler != SIG_DFL && prev->sa_handler != SIG_IGN) {
+        prev->sa_handler(sig);
+    } else if (sig != SIGINT) {
+        /* The default: die of the signal, which the faulting instruction raises again
+         * once this handler returns. */
+        cl2c_guard_say_("cl2c: a fault in a kernel launch, outside any work-group cl2c can "
+                        "stop (the runtime, or the fibers schedule): the process ends\n");
+        signal(sig, SIG_DFL);
+    }
+}
+
+static void cl2c_guard_handler_(int sig, siginfo_t *info, void *context) {
+    int i = 0;
+    while (i < CL2C_GUARD_SIGNALS_ - 1 && cl2c_guard_signals_[i] != sig)
+        ++i;
+    cl2c_jmp_buf *jb = cl2c_guard_jmp_;
+    if (sig == SIGINT) {
+        cl2c_guard_interrupted_ = 1;
+        if (info == NULL || info->si_code != SI_TKILL) {     /* not one passed on below */
+            cl2c_guard_chain_(i, sig, info, context);
+            int taken = atomic_load(&cl2c_guard_slots_taken_);
+            for (int s = 0; s < taken && s < CL2C_GUARD_SLOTS_; ++s)
+                if (s + 1 != cl2c_guard_slot_ && atomic_load(&cl2c_guard_slots_[s].armed))
+                    pthread_kill(atomic_load(&cl2c_guard_slots_[s].thread), SIGINT);
+        }
+        if (jb == NULL)
+            return;             /* between groups: the loop sees the flag */
+    } else if (jb == NULL || (info != NULL && info->si_code <= 0)) {   /* not the kernel's */
+        cl2c_guard_chain_(i, sig, info, context);
+        return;
+    }
+    /* out of the group: a fault of the kernel's, or SIGINT in a group that may never end */
+    cl2c_guard_jmp_ = NULL;
+    cl2c_guard_signo_ = sig;
+    cl2c_longjmp_(*jb);
+}
+
+/* An alternate signal stack for this thread where it has none, so that a stack
+ * overflow can be reported too (kept for the thread's life). */
+static void cl2c_guard_thread_(void) {
+    cl2c_guard_stack_ready_ = 1;
+    int s = atomic_fetch_add(&cl2c_guard_slots_taken_, 1);
+    if (s < CL2C_GUARD_SLOTS_) {
+        atomic_store(&cl2c_guard_slots_[s].thread, pthread_self());
+        cl2c_guard_slot_ = s + 1;
+    }
+    stack_t old;
+    if (sigaltstack(NULL, &old) == 0 && !(old.ss_flags & SS_DISABLE))
+        return;
+    stack_t ss;
+    memset(&ss, 0, sizeof ss);
+    ss.ss_size = 64 * 1024;
+    ss.ss_sp = malloc(ss.ss_size);
+    if (ss.ss_sp != NULL && sigaltstack(&ss, NULL) != 0)
+        free(ss.ss_sp);
+}
+
+static void cl2c_guard_install_(int first, int last) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = cl2c_guard_handler_;
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;   /* NODEFER: jumped out of */
+    sigemptyset(&sa.sa_mask);
+    for (int i = first; i <= last; ++i) {
+        sigaction(cl2c_guard_signals_[i], NULL, &cl2c_guard_prev_[i]);
+        if (cl2c_guard_signals_[i] != SIGINT || cl2c_guard_prev_[i].sa_handler != SIG_IGN)
+            sigaction(cl2c_guard_signals_[i], &sa, NULL);
+    }
+}
+
+static void cl2c_guard_restore_(int first, int last) {
+    for (int i = first; i <= last; ++i)
+        sigaction(cl2c_guard_signals_[i], &cl2c_guard_prev_[i], NULL);
+}
+
+/* Before a launch. `contain`: faults too (not in the fibers schedule, whose SIGSEGV
+ * handler must stay the one fiber.h installed). */
+static inline void cl2c_guard_begin(cl2c_guard *g, const char *kernel, int contain) {
+    g->kernel = kernel;
+    g->contain = contain;
+    g->stop = 0;
+    g->signo = 0;
+    pthread_mutex_lock(&cl2c_guard_lock_);
+    if (cl2c_guard_users_[0]++ == 0) {
+        cl2c_guard_interrupted_ = 0;
+        cl2c_guard_install_(CL2C_GUARD_SIGNALS_ - 1, CL2C_GUARD_SIGNALS_ - 1);
+    }
+    if (contain && cl2c_guard_users_[1]++ == 0)
+        cl2c_guard_install_(0, CL2C_GUARD_SIGNALS_ - 2);
+    pthread_mutex_unlock(&cl2c_guard_lock_);
+}
+
+static inline int cl2c_guard_stopped(const cl2c_guard *g) {
+    return g->stop || cl2c_guard_interrupted_;
+}
+
+/* At the start of a work-group: faults of this thread jump to `jb`. */
+static inline void cl2c_guard_arm(cl2c_jmp_buf *jb, size_t g0, size_t g1, size_t g2) {
+    if (!cl2c_guard_stack_ready_)
+        cl2c_guard_thread_();
+    cl2c_guard_group_[0] = g0;
+    cl2c_guard_group_[1] = g1;
+    cl2c_guard_group_[2] = g2;
+    cl2c_guard_jmp_ = jb;
+    if (cl2c_guard_slot_)
+        atomic_store_explicit(&cl2c_guard_slots_[cl2c_guard_slot_ - 1].armed, 1,
+                              memory_order_relaxed);
+}
+
+static inline void cl2c_guard_disarm(void) {
+    cl2c_guard_jmp_ = NULL;
+    if (cl2c_guard_slot_)
+        atomic_store_explicit(&cl2c_guard_slots_[cl2c_guard_slot_ - 1].armed, 0,
+                              memory_order_relaxed);
+}
+
+/* Back from a fault of this thread's group: the launch stops. */
+static inline void cl2c_guard_faulted(cl2c_guard *g) {
+    cl2c_guard_disarm();
+    if (cl2c_guard_signo_ == SIGINT)
+        return;                 /* interrupted, not faulted: cl2c_guard_interrupted_ */
+#pragma omp critical(cl2c_guard)
+    if (!g->stop) {
+        g->signo = cl2c_guard_signo_;
+        memcpy(g->group, cl2c_guard_group_, sizeof g->group);
+        g->stop = 1;
+    }
+}
+
+/* After the launch: the handlers back, and its status (the message of a fault is the
+ * calling thread's last error, cl2c_fiber_last_error). */
+static inline int cl2c_guard_end(cl2c_guard *g) {
+    int interrupted = cl2c_guard_interrupted_, reraise = 0;
+    pthread_mutex_lock(&cl2c_guard_lock_);
+    if (g->contain && --cl2c_guard_users_[1] == 0)
+        cl2c_guard_restore_(0, CL2C_GUARD_SIGNALS_ - 2);
+    if (--cl2c_guard_users_[0] == 0) {
+        cl2c_guard_restore_(CL2C_GUARD_SIGNALS_ - 1, CL2C_GUARD_SIGNALS_ - 1);
+        reraise = interrupted && cl2c_guard_prev_[CL2C_GUARD_SIGNALS_ - 1].sa_handler == SIG_DFL;
+    }
+    pthread_mutex_unlock(&cl2c_guard_lock_);
+    if (g->signo != 0) {
+        const char *what = g->signo == SIGFPE ? "SIGFPE, an arithmetic fault"
+                         : g->signo == SIGBUS ? "SIGBUS, a bad memory access"
+                         : "SIGSEGV, a memory access outside any mapping (an index past a buffer?)";
+        char message[300];
+        snprintf(message, sizeof message, "kernel '%s': %s in work-group (%zu,%zu,%zu); the "
+                 "launch stopped, buffers may be partly written", g->kernel, what,
+                 g->group[0], g->group[1], g->group[2]);
+        cl2c_fiber_report(message);
+        return CL2C_KERNEL_FAULT;
+    }
+    if (interrupted) {
+        if (reraise)
+            raise(SIGINT);
+        return CL2C_INTERRUPTED;
+    }
+    return CL2C_SUCCESS;
+}
+
+#endif
