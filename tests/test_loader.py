@@ -21,6 +21,12 @@ def prg():
     return cl2c.Program.from_file(kernel_path("loader.cl")).build()
 
 
+@pytest.fixture(scope="module")
+def strict():
+    """The same kernels with buffers that take only arrays of the pointee's dtype."""
+    return cl2c.Program.from_file(kernel_path("loader.cl"), strict_buffers=True).build()
+
+
 def _f32(n, seed=0):
     return np.random.default_rng(seed).standard_normal(n).astype(np.float32)
 
@@ -43,18 +49,27 @@ def _assert_names(err, kernel, arg):
     assert f"'{kernel}'" in msg and arg in msg, msg
 
 
-def test_wrong_dtype(prg):
+def test_wrong_dtype(strict):
     out = np.zeros(8, np.float64)
-    with pytest.raises(cl2c.KernelArgError) as err:
-        prg.scale(8, None, out, _f32(8), 1.0, 8)
+    with pytest.raises(cl2c.KernelArgError, match="expected dtype float32, got float64") as err:
+        strict.scale(8, None, out, _f32(8), 1.0, 8)
     _assert_names(err, "scale", "out")
     assert isinstance(err.value, TypeError) and isinstance(err.value, ValueError)
 
 
-def test_wrong_dtype_int_for_float(prg):
+def test_wrong_dtype_int_for_float(strict):
     with pytest.raises(cl2c.KernelArgError) as err:
-        prg.scale(8, None, np.zeros(8, np.float32), np.zeros(8, np.int32), 1.0, 8)
+        strict.scale(8, None, np.zeros(8, np.float32), np.zeros(8, np.int32), 1.0, 8)
     _assert_names(err, "scale", "in")
+
+
+def test_any_dtype_of_whole_elements_without_strict(prg):
+    """As PyOpenCL's buffers: bytes are bytes, whatever the array's dtype."""
+    x = _f32(8)
+    out = np.zeros(8, np.float64)              # 64 bytes: 16 floats
+    prg.scale(8, None, out, x.view(np.int32), 3.0, 8)
+    np.testing.assert_array_equal(out.view(np.float32)[:8], x * np.float32(3))
+    np.testing.assert_array_equal(out.view(np.float32)[8:], 0)
 
 
 def test_non_contiguous(prg):
