@@ -28,7 +28,7 @@ from . import cache
 from .diagnostics import BuildError, Diagnostic
 from .resources import runtime_include_dir
 from .target import Target
-from .threads import affinity_kept
+from .threads import affinity_kept, omp_defaults
 
 _FAILED = "the C compiler failed on the translation"
 # A compile redirects file descriptors 1 and 2 and may set the environment: one at a time.
@@ -195,7 +195,7 @@ def _load(module_name: str, path: Path, what: _Subject):
     if module_name in sys.modules:
         return sys.modules[module_name]
     spec = importlib.util.spec_from_file_location(module_name, str(path))
-    with affinity_kept():
+    with affinity_kept(), omp_defaults():
         try:
             module = importlib.util.module_from_spec(spec)   # dlopen, for an extension
             spec.loader.exec_module(module)
