@@ -103,7 +103,7 @@ def _fail(diags, sources=None) -> None:
               "FILE.c next to the input (or FILE.so with --shared).")
 @click.option("-D", "defines", multiple=True, metavar="NAME[=VALUE]", help="Define a macro.")
 @click.option("-I", "includes", multiple=True, metavar="DIR", help="Add an include directory.")
-@click.option("-cl-std", "cl_std", metavar="CLX.Y", help="OpenCL C version: CL1.2 or CL2.0.")
+@click.option("-cl-std", "cl_std", metavar="CLX.Y", help="OpenCL C version: CL1.2, CL2.0 or CL3.0.")
 @click.option("-E", "preprocess_only", is_flag=True, help="Preprocess only.")
 @click.option("-w", "no_warnings", is_flag=True, help="Show no warnings.")
 @click.option("-Werror", "werror", is_flag=True, help="Make every warning an error.")

@@ -162,6 +162,13 @@ class Program:
         return prg
 
     @property
+    def device(self):
+        """The OpenCL device this program's options model (cl2c.device_model.Device): OpenCL C
+        version, extensions, 3.0 features."""
+        from .device_model import device
+        return device(self.options)
+
+    @property
     def kernel_names(self) -> list[str]:
         self._require_built()
         return list(self._kernels)

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from .diagnostics import BuildError, Diagnostic
 
-CL_STD_VERSIONS = {"CL1.0": 100, "CL1.1": 110, "CL1.2": 120, "CL2.0": 200}
+CL_STD_VERSIONS = {"CL1.0": 100, "CL1.1": 110, "CL1.2": 120, "CL2.0": 200, "CL3.0": 300}
 
 # Options of the OpenCL spec (5.8.4) that change nothing for cl2c, accepted so
 # that build strings written for other implementations work unchanged.
@@ -33,6 +33,12 @@ class Options:
     @property
     def cl_std_name(self) -> str:
         return {v: k for k, v in CL_STD_VERSIONS.items()}[self.cl_std]
+
+    @property
+    def device_version(self) -> int:
+        """The OpenCL version of the device a build models (__OPENCL_VERSION__): 1.2
+        for OpenCL C 1.x, else the version asked for."""
+        return max(self.cl_std, 120)
 
     def key(self) -> str:
         """A stable text for cache keys."""

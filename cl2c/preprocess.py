@@ -60,12 +60,11 @@ _LIMITS.update({f"{name}_F": f"{_to_float(float(value)):.14f}f"
 
 def predefined_macros(options: Options, target: Target) -> dict[str, str]:
     """Every macro a kernel sees before its first line."""
-    device_version = 200 if options.cl_std >= 200 else 120
     macros = {
-        "__OPENCL_VERSION__": str(device_version),
+        "__OPENCL_VERSION__": str(options.device_version),
         "__OPENCL_C_VERSION__": str(options.cl_std),
         "CL_VERSION_1_0": "100", "CL_VERSION_1_1": "110", "CL_VERSION_1_2": "120",
-        "CL_VERSION_2_0": "200",
+        "CL_VERSION_2_0": "200", "CL_VERSION_3_0": "300",
         "__ENDIAN_LITTLE__": "1",
         "__EMBEDDED_PROFILE__": "0",
         "__CL2C__": "1",
@@ -82,6 +81,7 @@ def predefined_macros(options: Options, target: Target) -> dict[str, str]:
     if "-cl-fast-relaxed-math" in options.flags:
         macros["__FAST_RELAXED_MATH__"] = "1"
     macros.update({ext: "1" for ext in target.extensions})
+    macros.update({feature: "1" for feature in target.features(options.cl_std)})
     macros.update(_LIMITS)
     return macros
 

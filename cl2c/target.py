@@ -29,6 +29,13 @@ EXTENSIONS = (
     "cl_khr_int64_base_atomics", "cl_khr_int64_extended_atomics",
 )
 
+# OpenCL C 3.0's optional features (spec 6.2.1) cl2c implements; each is a predefined macro
+# under -cl-std=CL3.0. Not: images, pipes, device-side enqueue, subgroups, C11 atomics.
+FEATURES = (
+    "__opencl_c_fp64", "__opencl_c_int64", "__opencl_c_generic_address_space",
+    "__opencl_c_program_scope_global_variables", "__opencl_c_work_group_collective_functions",
+)
+
 _CFLAGS = ("-std=c11", "-O3", "-fopenmp", "-fno-strict-aliasing",
            "-Wno-unused-function", "-Wno-unknown-pragmas",
            # a call C has no declaration for is a cl2c bug: fail the build, not at dlopen
@@ -66,6 +73,10 @@ class Target:
     @property
     def extensions(self) -> tuple[str, ...]:
         return EXTENSIONS + (("cl_khr_fp16",) if self.has_float16 else ())
+
+    def features(self, cl_std: int) -> tuple[str, ...]:
+        """The OpenCL C 3.0 features a kernel of version ``cl_std`` sees (none before 3.0)."""
+        return FEATURES if cl_std >= 300 else ()
 
     def compile_flags(self) -> list[str]:
         """cl2c's own compile flags (the compiler and $CFLAGS come on top)."""
