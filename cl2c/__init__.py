@@ -3,7 +3,16 @@ from .diagnostics import BuildError, Diagnostic
 from .version import __version__
 
 __all__ = ["BuildError", "Diagnostic", "translate", "Program", "Kernel", "LocalMemory",
-           "KernelArgError", "LaunchError", "BuildWarning", "CacheWarning", "cltypes", "load", "__version__"]
+           "KernelArgError", "LaunchError", "BuildWarning", "CacheWarning", "cltypes", "load",
+           "device", "__version__"]
+
+
+def device(options=None):
+    """The OpenCL device that a build with ``options`` (``-cl-std=CL1.2``, ``CL2.0`` or
+    ``CL3.0``) models on this machine: ``.opencl_c_version``, ``.extensions``,
+    ``.features`` (OpenCL C 3.0's)."""
+    from .device_model import device as _device
+    return _device(options)
 
 
 def load(module_name: str):

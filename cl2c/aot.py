@@ -64,9 +64,9 @@ def load(module_name: str):
     """The Program of the kernels compiled into extension module ``module_name``
     (by ``setup(cl2c_modules=[...])``): no compiler, no translation."""
     from .loader import Program
-    from .threads import affinity_kept
+    from .threads import affinity_kept, omp_defaults
     try:
-        with affinity_kept():
+        with affinity_kept(), omp_defaults():
             module = importlib.import_module(module_name)
     except ModuleNotFoundError as e:
         if e.name is not None and module_name.startswith(e.name):

@@ -28,7 +28,7 @@ from . import cache, cachedir
 from .diagnostics import BuildError, Diagnostic
 from .resources import runtime_include_dir
 from .target import Target
-from .threads import affinity_kept
+from .threads import affinity_kept, omp_defaults
 
 _FAILED = "the C compiler failed on the translation"
 # A compile redirects file descriptors 1 and 2 and may set the environment: one at a time.
@@ -277,7 +277,7 @@ def _load(module_name: str, data: bytes, what: _Subject):
 def _import_extension(module_name: str, path: str):
     loader = importlib.machinery.ExtensionFileLoader(module_name, path)
     spec = importlib.util.spec_from_file_location(module_name, path, loader=loader)
-    with affinity_kept():
+    with affinity_kept(), omp_defaults():
         module = importlib.util.module_from_spec(spec)   # dlopen, for an extension
         spec.loader.exec_module(module)
     return module

@@ -11,7 +11,10 @@ argument.
 """
 from __future__ import annotations
 
+import functools
+import operator
 import os
+import struct
 import sys
 import time
 import warnings
@@ -67,10 +70,13 @@ class Program:
     """An OpenCL C program: build it, then call its kernels as attributes."""
 
     def __init__(self, source: str, options: str | list[str] | None = None,
-                 filename: str = "<kernel>"):
+                 filename: str = "<kernel>", strict_buffers: bool = False):
         self.source = source
         self.options = options
         self.filename = filename
+        # A buffer argument takes any C-contiguous buffer of whole pointee elements, as
+        # PyOpenCL's buffers do; strict: only arrays of the pointee's dtype (its checks).
+        self.strict_buffers = strict_buffers
         self._translation = None
         self._module = None
         self._kernels: dict[str, Kernel] = {}
@@ -80,10 +86,11 @@ class Program:
         self.build_log = ""        # the translator's warnings, as clGetProgramBuildInfo has
 
     @classmethod
-    def from_file(cls, path: str | os.PathLike, options=None) -> "Program":
+    def from_file(cls, path: str | os.PathLike, options=None,
+                  strict_buffers: bool = False) -> "Program":
         path = os.fspath(path)
         from .source_text import read_source
-        return cls(read_source(path), options, filename=path)
+        return cls(read_source(path), options, filename=path, strict_buffers=strict_buffers)
 
     def build(self, options: str | list[str] | None = None) -> "Program":
         """Translate and compile (or load from the cache). Raises BuildError."""
@@ -163,6 +170,13 @@ class Program:
         return prg
 
     @property
+    def device(self):
+        """The OpenCL device this program's options model (cl2c.device_model.Device): OpenCL C
+        version, extensions, 3.0 features."""
+        from .device_model import device
+        return device(self.options)
+
+    @property
     def kernel_names(self) -> list[str]:
         self._require_built()
         return list(self._kernels)
@@ -205,6 +219,42 @@ class Program:
             raise RuntimeError("the program is not built yet: call .build() first")
 
 
+# The alignment of value slots: the widest vector's (double16, long16). In a frame's
+# block the range comes first, the values at _VALUES_AT.
+_VALUE_ALIGN = 128
+_VALUES_AT = 128
+_SIZE_LIMIT = 1 << 64
+_NO_SIZES = (0, 0, 0)        # no local size (cl2c picks one), no global offset
+
+# The struct code that packs a scalar dtype, by (kind, size): standard sizes, native order.
+_STRUCT_CODES = {("i", 1): "b", ("u", 1): "B", ("i", 2): "h", ("u", 2): "H", ("i", 4): "i",
+                 ("u", 4): "I", ("i", 8): "q", ("u", 8): "Q", ("f", 2): "e", ("f", 4): "f",
+                 ("f", 8): "d"}
+# What a struct code refuses: the argument then takes the slow path, which names it.
+_PACK_ERRORS = (struct.error, TypeError, ValueError, OverflowError)
+
+
+class _Frame:
+    """The C memory of one launch: the argument array, the range and the value slots in
+    one block, the buffer pointers beside. A kernel keeps a pool of frames, so a launch
+    allocates no C memory; two launches at once (two threads, or a launch inside an
+    argument's ``__index__``) take two frames."""
+    __slots__ = ("argv", "cells", "raw", "base", "block", "range")
+
+    def __init__(self, kernel: "Kernel"):
+        ffi = kernel._ffi
+        self.argv = ffi.new("void *[]", max(1, len(kernel._params)))
+        self.cells = ffi.new("void *[]", max(1, len(kernel._buffers)))
+        self.raw = ffi.new("char[]", _VALUES_AT + kernel._values_size + _VALUE_ALIGN)
+        self.base = -int(ffi.cast("uintptr_t", self.raw)) % _VALUE_ALIGN
+        self.block = ffi.buffer(self.raw)          # what struct packs into, from base on
+        self.range = ffi.cast("cl2c_range *", self.raw + self.base)
+        for j, (i, _) in enumerate(kernel._buffers):
+            self.argv[i] = self.cells + j
+        for i, _, offset, _ in kernel._values:
+            self.argv[i] = self.raw + self.base + _VALUES_AT + offset
+
+
 class Kernel:
     def __init__(self, program: Program, interface: KernelInterface):
         self.program = program
@@ -218,6 +268,10 @@ class Kernel:
         # printf writes to C's stdout, which the kernel flushes as it ends; what Python
         # printed before the launch goes out first.
         self._printf = interface.printf
+        # the program's own __global variables (2.0), which every launch passes
+        self._globals = int(self._ffi.cast("uintptr_t", program._globals)) \
+            if program._globals is not None else 0
+        self._prepare_arguments()
 
     @property
     def num_args(self) -> int:
@@ -228,27 +282,41 @@ class Kernel:
         return f"<cl2c.Kernel {self.name}({args})>"
 
     def __call__(self, global_size, local_size=None, *args, global_offset=None, wait=True):
-        ffi = self._ffi
-        rng = ffi.new("cl2c_range *")
-        self._fill_range(rng, global_size, local_size, global_offset)
-        rng.globals = self.program._globals
-        if len(args) != len(self._params):
-            names = ", ".join(p.name for p in self._params)
-            raise KernelArgError(f"kernel '{self.name}' takes {len(self._params)} argument(s) "
-                                 f"({names}), {len(args)} given")
-        keep, copies = [], []
-        argv = ffi.new("void *[]", max(1, len(args)))
-        for i, (p, value) in enumerate(zip(self._params, args)):
-            argv[i] = self._marshal(p, value, keep, copies)
-        if self._printf and sys.stdout is not None:
-            sys.stdout.flush()
-        code = self._fn(rng, argv)
+        try:
+            frame = self._frames.pop()
+        except IndexError:
+            frame = _Frame(self)
+        try:
+            if type(global_size) is int and 0 <= global_size < _SIZE_LIMIT \
+                    and local_size is None and global_offset is None:
+                nd = (1, global_size, 0, 0)     # work_dim, global, local (0: cl2c picks), offset
+            else:
+                nd = self._range(global_size, local_size, global_offset)
+            if len(args) != len(self._params):
+                names = ", ".join(p.name for p in self._params)
+                raise KernelArgError(f"kernel '{self.name}' takes {len(self._params)} "
+                                     f"argument(s) ({names}), {len(args)} given")
+            copies = []
+            if self._buffers:
+                # the buffers' pointers, which keep their memory alive until the launch ends
+                held = [convert(args[i], copies) for i, convert in self._buffers]
+                frame.cells[0:len(held)] = held
+            try:
+                self._pack[len(nd)](frame.block, frame.base, *nd, self._globals,
+                                    *self._pick_values(args))
+            except _PACK_ERRORS:
+                self._pack_slowly(frame, nd, args)
+            if self._printf and sys.stdout is not None:
+                sys.stdout.flush()
+            code = self._fn(frame.range, frame.argv)
+        finally:
+            self._frames.append(frame)
         for tmp, target in copies:
             np.copyto(target, tmp.view(target.dtype).reshape(target.shape))
         if code == INTERRUPTED:     # (Python's own handler saw the SIGINT too, as a rule)
             raise KeyboardInterrupt(f"kernel '{self.name}' interrupted")
         if code != 0:
-            lib = self.program._module.lib
+            ffi, lib = self._ffi, self.program._module.lib
             message = ffi.string(lib.cl2c_error_string(code)).decode()
             if code in _DETAILED:
                 message = ffi.string(lib.cl2c_fiber_last_error()).decode() or message
@@ -276,54 +344,129 @@ class Kernel:
             raise KernelArgError(f"kernel '{self.name}': {what} {sizes} does not fit a size_t")
         return sizes
 
-    def _fill_range(self, rng, global_size, local_size, global_offset):
-        g = self._sizes("global size", global_size)
-        rng.work_dim = len(g)
-        for d, v in enumerate(g):
-            rng.global_size[d] = v
+    def _range(self, global_size, local_size, global_offset) -> tuple:
+        """The launch's cl2c_range as a tuple: work_dim, then global size, local size
+        and global offset, 3 each (unused dimensions are not read)."""
+        g = _plain_sizes(global_size)
+        if g is None:
+            g = self._sizes("global size", global_size)
+        dims = len(g)
+        loc = _NO_SIZES
         if local_size is not None:
-            loc = self._sizes("local size", local_size, len(g))
-            for d, v in enumerate(loc):
-                if v == 0:
+            loc = _plain_sizes(local_size)
+            if loc is None or len(loc) != dims or 0 in loc:
+                loc = self._sizes("local size", local_size, dims)
+                if 0 in loc:
                     raise KernelArgError(f"kernel '{self.name}': local size {loc} has a zero")
-                rng.local_size[d] = v
+        offset = _NO_SIZES
         if global_offset is not None:
-            for d, v in enumerate(self._sizes("global offset", global_offset, len(g))):
-                rng.global_offset[d] = v
+            offset = _plain_sizes(global_offset)
+            if offset is None or len(offset) != dims:
+                offset = self._sizes("global offset", global_offset, dims)
+        pad = _NO_SIZES[dims:]
+        return (dims, *g, *pad, *loc, *_NO_SIZES[len(loc):], *offset, *_NO_SIZES[len(offset):])
 
     # ---- arguments ------------------------------------------------------------------
+    def _prepare_arguments(self):
+        """Decide once, from the interface, how each argument is marshalled: a buffer by a
+        converter to its pointer; the range, the values and __local sizes packed at once
+        by one struct.Struct into fixed slots. A launch then only converts and copies."""
+        self._buffers = []          # (argument index, converter to a C pointer)
+        self._values = []           # (argument index, param, slot offset, converter|None)
+        codes, offset = [], 0
+        for i, p in enumerate(self._params):
+            if p.kind == "buffer":
+                self._buffers.append((i, self._buffer_converter(p)))
+                continue
+            code, convert, size, align = self._value_code(p)
+            start = -(-offset // align) * align
+            codes.append(f"{start - offset}x{code}")
+            self._values.append((i, p, start, convert))
+            offset = start + size
+        self._values_size = offset
+        # by the length of the range tuple: a 1-D range with no local size or offset, or all
+        ranges = _range_formats(self._ffi)
+        self._pack = {n: struct.Struct(f"={fmt}{_VALUES_AT - size}x{''.join(codes)}").pack_into
+                      for n, (fmt, size) in ranges.items()}
+        self._pack_range = {n: struct.Struct("=" + fmt).pack_into
+                            for n, (fmt, _) in ranges.items()}
+        picks = [i for i, *_ in self._values]
+        converts = [(i, c) for i, _, _, c in self._values]
+        if any(c is not None for _, c in converts):
+            self._pick_values = lambda args: [args[i] if c is None else c(args[i])
+                                              for i, c in converts]
+        elif len(picks) == 1:
+            only = picks[0]
+            self._pick_values = lambda args: (args[only],)
+        else:
+            self._pick_values = operator.itemgetter(*picks) if picks else lambda args: ()
+        self._frames: list[_Frame] = []
+
+    def _value_code(self, p):
+        """(struct code, converter or None, size, alignment) of the slot of value or
+        __local argument p. Scalars are packed as given (struct checks them; what it
+        refuses takes the slow path); vectors and structs go through _value."""
+        if p.kind == "local":
+            return "Q", functools.partial(self._local_size, p), 8, 8
+        t = p.type
+        dt = _dtype_for(t) if isinstance(t, (ty.Scalar, ty.Enum)) else None
+        code = _STRUCT_CODES.get((dt.kind, dt.itemsize)) if dt is not None else None
+        size, align = max(1, ty.type_size(t)), ty.type_align(t)
+        if code is not None:
+            return code, None, size, align
+        return f"{size}s", functools.partial(self._value, p), size, align
+
+    def _pack_slowly(self, frame, nd, args):
+        """The range, then each value by the rules of _value: a KernelArgError naming the
+        first argument the packed path refused, or the bytes it takes."""
+        self._pack_range[len(nd)](frame.block, frame.base, *nd, self._globals)
+        at = frame.raw + frame.base + _VALUES_AT
+        for i, p, offset, _ in self._values:
+            data = np.uint64(self._local_size(p, args[i])).tobytes() if p.kind == "local" \
+                else self._value(p, args[i])
+            self._ffi.memmove(at + offset, data, len(data))
+
     def _where(self, p) -> str:
         return f"kernel '{self.name}' argument '{p.name}' ({p.type_name})"
 
-    def _marshal(self, p, value, keep, copies):
-        ffi = self._ffi
-        if p.kind == "local":
-            if not isinstance(value, LocalMemory):
-                raise KernelArgError(f"{self._where(p)}: a __local pointer takes "
-                                     f"cl2c.LocalMemory(nbytes), not {type(value).__name__}")
-            return self._value_bytes(np.uint64(value.nbytes).tobytes(), keep)
-        if p.kind == "buffer":
-            ptr = self._buffer_pointer(p, value, keep, copies)
-            cell = ffi.new("void **", ptr)
-            keep.append(cell)
-            return cell
-        return self._value_bytes(self._value(p, value), keep)
+    def _local_size(self, p, value) -> int:
+        if not isinstance(value, LocalMemory):
+            raise KernelArgError(f"{self._where(p)}: a __local pointer takes "
+                                 f"cl2c.LocalMemory(nbytes), not {type(value).__name__}")
+        return value.nbytes
 
-    def _value_bytes(self, data: bytes, keep):
-        # 64-byte alignment: the alignment of the widest vector (double16/long16).
-        ffi = self._ffi
-        raw = ffi.new("char[]", len(data) + 64)
-        keep.append(raw)
-        addr = int(ffi.cast("uintptr_t", raw))
-        offset = (-addr) % 64
-        dst = raw + offset
-        ffi.memmove(dst, data, len(data))
-        return ffi.cast("void *", dst)
+    def _buffer_converter(self, p):
+        """The function that turns what a caller passes for buffer p into a C pointer
+        (a cdata that keeps the memory alive): a fast path for an array of the
+        pointee's own dtype, _buffer_pointer for everything else and every error."""
+        slow = functools.partial(self._buffer_pointer, p)
+        want = _dtype_for(p.type.pointee)
+        if want is None:
+            return slow
+        from_buffer, as_bytes = self._ffi.from_buffer, self._ffi.typeof("char[]")
+        # NumPy's "aligned" flag says the pointee's alignment too where the dtype's is as large
+        aligned_by_dtype = want.alignment >= ty.type_align(p.type.pointee)
+        written = p.written
 
-    def _buffer_pointer(self, p, value, keep, copies):
+        def convert(value, copies):
+            if type(value) is np.ndarray and value.dtype is want and aligned_by_dtype:
+                try:    # refuses an array that is not C-contiguous, or read-only if written
+                    ptr = from_buffer(as_bytes, value, written)
+                except (ValueError, TypeError, BufferError):
+                    return slow(value, copies)
+                if len(ptr) and value.flags.aligned:
+                    return ptr
+            return slow(value, copies)
+        return convert
+
+    def _buffer_pointer(self, p, value, copies):
+        """The C pointer for buffer argument p (a cdata that keeps the memory alive), by
+        the rules of any buffer: C-contiguous, writable where the kernel writes, a whole
+        number of pointee elements; the dtype too in strict mode. Memory not aligned as
+        the pointee needs is copied to memory that is (and back, if the kernel writes)."""
         ffi = self._ffi
         if value is None:
-            return ffi.NULL
+            return ffi.NULL          # OpenCL's null buffer: the kernel must not dereference it
         arr = value
         if not isinstance(arr, np.ndarray):
             try:
@@ -331,28 +474,44 @@ class Kernel:
             except TypeError:
                 raise KernelArgError(f"{self._where(p)}: expected a NumPy array or a buffer, "
                                      f"not {type(value).__name__}") from None
+            if not mv.c_contiguous:
+                raise KernelArgError(f"{self._where(p)}: the buffer is not C-contiguous")
             if p.written and mv.readonly:
                 raise KernelArgError(f"{self._where(p)}: the kernel writes this buffer but "
                                      f"the object given is read-only")
-            keep.append(value)
-            return ffi.cast("void *", ffi.from_buffer(value, require_writable=False))
-        if not arr.flags.c_contiguous:
-            raise KernelArgError(f"{self._where(p)}: the array is not C-contiguous "
-                                 f"(use np.ascontiguousarray)")
-        if p.written and not arr.flags.writeable:
-            raise KernelArgError(f"{self._where(p)}: the kernel writes this buffer but the "
-                                 f"array is read-only")
-        self._check_dtype(p, arr)
+            arr = np.frombuffer(mv, np.uint8)  # its bytes; no dtype to check, even strict
+        else:
+            if not arr.flags.c_contiguous:
+                raise KernelArgError(f"{self._where(p)}: the array is not C-contiguous "
+                                     f"(use np.ascontiguousarray)")
+            if p.written and not arr.flags.writeable:
+                raise KernelArgError(f"{self._where(p)}: the kernel writes this buffer but the "
+                                     f"array is read-only")
+            if self.program.strict_buffers:
+                self._check_dtype(p, arr)
+            arr = arr.reshape(-1).view(np.uint8)
+        self._check_size(p, arr.nbytes)
         align = ty.type_align(p.type.pointee)
         if align > 1 and arr.ctypes.data % align:
             # Vector and struct pointees need their natural alignment in C.
             tmp = _aligned_empty(arr.nbytes, align)
-            tmp[:] = arr.reshape(-1).view(np.uint8)
+            tmp[:] = arr
             if p.written:
                 copies.append((tmp, arr))
             arr = tmp
-        keep.append(arr)
-        return ffi.cast("void *", arr.ctypes.data) if arr.size else ffi.NULL
+        return ffi.from_buffer(arr)
+
+    def _check_size(self, p, nbytes: int):
+        """A buffer holds a whole number of pointee elements, and at least one: OpenCL
+        has no empty buffers (clCreateBuffer refuses size 0), None is the null one."""
+        pointee = p.type.pointee
+        size = 1 if pointee.is_void else max(1, ty.type_size(pointee))
+        if nbytes == 0:
+            raise KernelArgError(f"{self._where(p)}: the buffer is empty (OpenCL has no "
+                                 f"buffers of 0 bytes; None passes a null pointer)")
+        if nbytes % size:
+            raise KernelArgError(f"{self._where(p)}: {nbytes} bytes are not a whole number "
+                                 f"of {pointee} elements ({size} bytes each)")
 
     def _check_dtype(self, p, arr):
         pointee = p.type.pointee
@@ -450,6 +609,37 @@ def _dtype_for(t) -> np.dtype | None:
 
 def _is_integer(value) -> bool:
     return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
+def _range_formats(ffi) -> dict[int, tuple[str, int]]:
+    """struct formats of cl2c_range (host.h) and its size, by the length of the tuple
+    they pack: 4 (a 1-D range: work_dim, global, local, offset) or 10 (any), each
+    followed by the address of the program's __global variables."""
+    size_t = {4: "I", 8: "Q"}[ffi.sizeof("size_t")]
+    pointer = {4: "I", 8: "Q"}[ffi.sizeof("void *")]
+    g, loc, off, gl = (ffi.offsetof("cl2c_range", f)
+                       for f in ("global_size", "local_size", "global_offset", "globals"))
+    one, three = ffi.sizeof("size_t"), 3 * ffi.sizeof("size_t")
+    size = ffi.sizeof("cl2c_range")
+    end = gl + ffi.sizeof("void *")
+    assert ffi.sizeof("unsigned") == 4 and size <= _VALUES_AT and end <= size
+    return {4: (f"I{g - 4}x{size_t}{loc - g - one}x{size_t}{off - loc - one}x{size_t}"
+                f"{gl - off - one}x{pointer}", end),
+            10: (f"I{g - 4}x3{size_t}{loc - g - three}x3{size_t}{off - loc - three}x3{size_t}"
+                 f"{gl - off - three}x{pointer}", end)}
+
+
+def _plain_sizes(value) -> tuple | None:
+    """``value`` as a tuple of sizes where it plainly is one (an int, or a tuple of 1 to 3
+    ints, in range), else None: Kernel._sizes then decides, and explains."""
+    if type(value) is int:
+        return (value,) if 0 <= value < _SIZE_LIMIT else None
+    if type(value) is tuple and 0 < len(value) <= 3:
+        for v in value:
+            if type(v) is not int or not 0 <= v < _SIZE_LIMIT:
+                return None
+        return value
+    return None
 
 
 def _scalar_bytes(value, dt: np.dtype, where: str) -> bytes:

@@ -34,6 +34,12 @@ class Options:
     def cl_std_name(self) -> str:
         return {v: k for k, v in CL_STD_VERSIONS.items()}[self.cl_std]
 
+    @property
+    def device_version(self) -> int:
+        """The OpenCL version of the device a build models (__OPENCL_VERSION__): 1.2
+        for OpenCL C 1.x, else the version asked for."""
+        return max(self.cl_std, 120)
+
     def key(self) -> str:
         """A stable text for cache keys."""
         defs = ";".join(f"{k}={v}" for k, v in sorted(self.defines.items()))

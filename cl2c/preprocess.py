@@ -59,28 +59,10 @@ _LIMITS.update({f"{name}_F": f"{_to_float(float(value)):.14f}f"
 
 # The optional features of OpenCL C 3.0 (spec 6.2.1) that cl2c supports, each defined as
 # a macro under -cl-std=CL3.0; __opencl_c_fp64 goes with cl_khr_fp64 (the target's).
-OPENCL_C_FEATURES = (
-    "__opencl_c_atomic_order_acq_rel", "__opencl_c_atomic_order_seq_cst",
-    "__opencl_c_atomic_scope_device", "__opencl_c_atomic_scope_all_devices",
-    "__opencl_c_generic_address_space", "__opencl_c_work_group_collective_functions",
-    "__opencl_c_int64", "__opencl_c_program_scope_global_variables", "__opencl_c_subgroups",
-)
-
-
-def _features(options: Options, target: Target) -> dict[str, str]:
-    if options.cl_std < 300:
-        return {}
-    features = dict.fromkeys(OPENCL_C_FEATURES, "1")
-    if "cl_khr_fp64" in target.extensions:
-        features["__opencl_c_fp64"] = "1"
-    return features
-
-
 def predefined_macros(options: Options, target: Target) -> dict[str, str]:
     """Every macro a kernel sees before its first line."""
-    device_version = 120 if options.cl_std < 200 else options.cl_std
     macros = {
-        "__OPENCL_VERSION__": str(device_version),
+        "__OPENCL_VERSION__": str(options.device_version),
         "__OPENCL_C_VERSION__": str(options.cl_std),
         "CL_VERSION_1_0": "100", "CL_VERSION_1_1": "110", "CL_VERSION_1_2": "120",
         "CL_VERSION_2_0": "200", "CL_VERSION_3_0": "300",
@@ -103,7 +85,7 @@ def predefined_macros(options: Options, target: Target) -> dict[str, str]:
     if options.cl_std >= 200:
         # the atomic types' initializers (6.13.11.1, 6.13.11.8)
         macros.update({"ATOMIC_VAR_INIT(V)": "(V)", "ATOMIC_FLAG_INIT": "0"})
-    macros.update(_features(options, target))
+    macros.update({feature: "1" for feature in target.features(options.cl_std)})
     macros.update(_LIMITS)
     return macros
 

@@ -33,6 +33,16 @@ EXTENSIONS = (
 # Extensions that exist from an OpenCL C version on (the others: any version).
 EXTENSION_SINCE = {"cl_khr_subgroups": 200}
 
+# OpenCL C 3.0's optional features (spec 6.2.1) cl2c implements; each is a predefined macro
+# under -cl-std=CL3.0. Not: images, pipes, device-side enqueue.
+FEATURES = (
+    "__opencl_c_fp64", "__opencl_c_int64", "__opencl_c_generic_address_space",
+    "__opencl_c_program_scope_global_variables", "__opencl_c_work_group_collective_functions",
+    "__opencl_c_atomic_order_acq_rel", "__opencl_c_atomic_order_seq_cst",
+    "__opencl_c_atomic_scope_device", "__opencl_c_atomic_scope_all_devices",
+    "__opencl_c_subgroups",
+)
+
 _CFLAGS = ("-std=c11", "-O3", "-fopenmp", "-fno-strict-aliasing",
            "-Wno-unused-function", "-Wno-unknown-pragmas",
            # a call C has no declaration for is a cl2c bug: fail the build, not at dlopen
@@ -74,6 +84,9 @@ class Target:
     def extensions_for(self, cl_std: int) -> tuple[str, ...]:
         """The extensions a kernel built for OpenCL C ``cl_std`` sees."""
         return tuple(e for e in self.extensions if EXTENSION_SINCE.get(e, 0) <= cl_std)
+    def features(self, cl_std: int) -> tuple[str, ...]:
+        """The OpenCL C 3.0 features a kernel of version ``cl_std`` sees (none before 3.0)."""
+        return FEATURES if cl_std >= 300 else ()
 
     def compile_flags(self) -> list[str]:
         """cl2c's own compile flags (the compiler and $CFLAGS come on top)."""

@@ -1,4 +1,4 @@
-"""Threads cl2c did not create keep their CPU affinity."""
+"""Threads cl2c did not create keep their CPU affinity; how OpenMP threads wait."""
 from __future__ import annotations
 
 import contextlib
@@ -18,3 +18,29 @@ def affinity_kept():
     finally:
         if mask is not None and os.sched_getaffinity(0) != mask:
             os.sched_setaffinity(0, mask)
+
+
+# What cl2c sets for libgomp where the user set neither OMP_WAIT_POLICY nor GOMP_SPINCOUNT:
+# threads that sleep between launches. libgomp's default spins 300,000 times first, which
+# saves a few microseconds per launch on an idle machine but takes cores from everything
+# else, and where cores are shared a launch then waits for a spinning thread that the
+# kernel preempted (bench/launch_cost.py --wait-policies: 1,000 launches of 4 groups took
+# 0.13 to 1.3 s spinning, 18 to 20 ms passive, on a loaded 2-core machine).
+OMP_DEFAULTS = {"OMP_WAIT_POLICY": "passive"}
+
+
+@contextlib.contextmanager
+def omp_defaults():
+    """cl2c's OMP_DEFAULTS in the environment while a kernel module loads, for libgomp to
+    read as it starts (with the first module); where the user chose either setting, or
+    afterwards, the environment is as it was, so the processes the program starts
+    inherit nothing from cl2c."""
+    chosen = any(name in os.environ for name in ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT"))
+    if not chosen:
+        os.environ.update(OMP_DEFAULTS)
+    try:
+        yield
+    finally:
+        if not chosen:
+            for name in OMP_DEFAULTS:
+                os.environ.pop(name, None)

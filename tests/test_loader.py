@@ -21,6 +21,12 @@ def prg():
     return cl2c.Program.from_file(kernel_path("loader.cl")).build()
 
 
+@pytest.fixture(scope="module")
+def strict():
+    """The same kernels with buffers that take only arrays of the pointee's dtype."""
+    return cl2c.Program.from_file(kernel_path("loader.cl"), strict_buffers=True).build()
+
+
 def _f32(n, seed=0):
     return np.random.default_rng(seed).standard_normal(n).astype(np.float32)
 
@@ -43,18 +49,27 @@ def _assert_names(err, kernel, arg):
     assert f"'{kernel}'" in msg and arg in msg, msg
 
 
-def test_wrong_dtype(prg):
+def test_wrong_dtype(strict):
     out = np.zeros(8, np.float64)
-    with pytest.raises(cl2c.KernelArgError) as err:
-        prg.scale(8, None, out, _f32(8), 1.0, 8)
+    with pytest.raises(cl2c.KernelArgError, match="expected dtype float32, got float64") as err:
+        strict.scale(8, None, out, _f32(8), 1.0, 8)
     _assert_names(err, "scale", "out")
     assert isinstance(err.value, TypeError) and isinstance(err.value, ValueError)
 
 
-def test_wrong_dtype_int_for_float(prg):
+def test_wrong_dtype_int_for_float(strict):
     with pytest.raises(cl2c.KernelArgError) as err:
-        prg.scale(8, None, np.zeros(8, np.float32), np.zeros(8, np.int32), 1.0, 8)
+        strict.scale(8, None, np.zeros(8, np.float32), np.zeros(8, np.int32), 1.0, 8)
     _assert_names(err, "scale", "in")
+
+
+def test_any_dtype_of_whole_elements_without_strict(prg):
+    """As PyOpenCL's buffers: bytes are bytes, whatever the array's dtype."""
+    x = _f32(8)
+    out = np.zeros(8, np.float64)              # 64 bytes: 16 floats
+    prg.scale(8, None, out, x.view(np.int32), 3.0, 8)
+    np.testing.assert_array_equal(out.view(np.float32)[:8], x * np.float32(3))
+    np.testing.assert_array_equal(out.view(np.float32)[8:], 0)
 
 
 def test_non_contiguous(prg):
@@ -342,3 +357,84 @@ def test_a_string_is_no_number(value):
         prg.k((1,), None, a, value, 1.0)
     with pytest.raises(cl2c.KernelArgError, match="argument 'x' \\(float\\): expected a number"):
         prg.k((1,), None, a, 1, value)
+
+
+OMP_SCRIPT = r"""
+import os
+import numpy as np
+import cl2c
+prg = cl2c.Program("__kernel void k(__global int *a) { a[get_global_id(0)] = 1; }").build()
+a = np.zeros(1024, np.int32)
+prg.k(1024, 256, a)
+print("after load:", os.environ.get("OMP_WAIT_POLICY"), bool(a.all()))
+"""
+
+
+@pytest.mark.parametrize("setting, spin, after", [
+    ({}, "0", "None"), ({"OMP_WAIT_POLICY": "active"}, "30000000000", "active"),
+    ({"GOMP_SPINCOUNT": "300000"}, "300000", "None")])
+def test_openmp_threads_sleep_between_launches_unless_told(setting, spin, after):
+    """cl2c makes libgomp's threads wait passively (no spinning) where the user set
+    neither OMP_WAIT_POLICY nor GOMP_SPINCOUNT, and leaves the environment as it was
+    (libgomp prints the spin count it chose with OMP_DISPLAY_ENV=verbose)."""
+    env = {k: v for k, v in os.environ.items() if k not in ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT")}
+    env.update(setting, OMP_DISPLAY_ENV="verbose")
+    res = subprocess.run([sys.executable, "-c", OMP_SCRIPT], env=env, capture_output=True,
+                         text=True, timeout=300)
+    assert res.returncode == 0, res.stderr
+    assert f"after load: {after} True" in res.stdout
+    shown = [line.split("=", 1)[1].strip(" '") for line in res.stderr.splitlines()
+             if line.strip().startswith("GOMP_SPINCOUNT =")]
+    assert shown == [spin], res.stderr
+
+
+ALL_FEATURES = ("__opencl_c_fp64", "__opencl_c_int64", "__opencl_c_generic_address_space",
+                "__opencl_c_program_scope_global_variables", "__opencl_c_images",
+                "__opencl_c_work_group_collective_functions", "__opencl_c_pipes",
+                "__opencl_c_subgroups", "__opencl_c_device_enqueue",
+                "__opencl_c_atomic_order_seq_cst", "cl_khr_fp64", "cl_khr_fp16",
+                "cl_khr_int64_base_atomics", "cl_khr_gl_sharing", "cl_khr_3d_image_writes")
+
+
+@pytest.mark.parametrize("std, version", [(None, "1.2"), ("CL1.2", "1.2"), ("CL2.0", "2.0"),
+                                          ("CL3.0", "3.0")])
+def test_the_device_reports_what_kernels_see(std, version):
+    """Program.device and cl2c.device(): the version -cl-std= asks for, and exactly the
+    extensions and 3.0 features whose macros a kernel of that version finds defined."""
+    options = f"-cl-std={std}" if std else None
+    checks = "".join(f"#ifdef {name}\n    seen[{i}] = 1;\n#endif\n"
+                     for i, name in enumerate(ALL_FEATURES))
+    src = (f"__kernel void k(__global int *seen, __global int *version)\n{{\n{checks}"
+           f"    version[0] = __OPENCL_VERSION__; version[1] = __OPENCL_C_VERSION__;\n}}\n")
+    prg = cl2c.Program(src, options=options).build()
+    seen, ver = np.zeros(len(ALL_FEATURES), np.int32), np.zeros(2, np.int32)
+    prg.k(1, None, seen, ver)
+    device = prg.device
+    assert device == cl2c.device(options)
+    assert device.opencl_c_version.startswith(f"OpenCL C {version} ")
+    assert device.version.startswith(f"OpenCL {version} ")
+    assert ver.tolist() == [int(version.replace(".", "")) * 10] * 2
+    defined = {name for name, s in zip(ALL_FEATURES, seen) if s}
+    assert defined == {n for n in ALL_FEATURES
+                       if n in device.extensions or n in device.features}
+    assert "cl_khr_fp64" in device.extensions
+    assert bool(device.features) == (version == "3.0")
+    assert device.extensions_string.split() == list(device.extensions)
+
+
+def test_a_cl30_kernel_uses_its_features():
+    src = """
+    __global int counter = 40;                              // program scope global
+    int twice(int *p) { return *p * 2; }                    // a generic pointer
+    __kernel void k(__global int *out)
+    {
+        __local int l;
+        l = 1;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        out[get_global_id(0)] = twice(&l) + counter + work_group_reduce_add(1);
+    }"""
+    out = np.zeros(8, np.int32)
+    cl2c.Program(src, options="-cl-std=CL3.0").build().k(8, 4, out)
+    assert out.tolist() == [2 + 40 + 4] * 8
+    with pytest.raises(cl2c.BuildError):
+        cl2c.Program(src, options="-cl-std=CL1.2").build()

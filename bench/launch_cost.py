@@ -1,0 +1,147 @@
+#!/usr/bin/env python3
+"""What one kernel launch costs from Python: argument checks, marshalling, the call.
+
+    python bench/launch_cost.py                  # 0, 1, 3 and 8 arguments, this process
+    python bench/launch_cost.py --wait-policies  # OMP_WAIT_POLICY unset / active / passive,
+                                                 # idle and with a busy background process
+
+The kernels do next to nothing (global size 64), so the time is the launch: the Python
+side of ``Kernel.__call__`` and the C entry point. With local size None they are one
+work-group, which runs on the calling thread; "args3 x4" (local size 16: 4 groups) wakes
+the OpenMP team, whose threads wait between launches as OMP_WAIT_POLICY says. Each
+figure is the median of single launches timed one by one, and the wall time of 1,000
+launches in a row. The 3-argument kernel is the issue's yardstick: two float32 arrays and
+a scalar.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+SOURCE = """
+__kernel void args0(void) { }
+__kernel void args1(__global float *a) { a[get_global_id(0)] = 1.0f; }
+__kernel void args3(__global float *a, __global const float *b, float s)
+{ size_t i = get_global_id(0); a[i] = b[i] * s; }
+__kernel void args8(__global float *a, __global const float *b, __global const int *c,
+                    __global const float *d, float s, int n, uint m, float t)
+{ size_t i = get_global_id(0); if (i < n) a[i] = b[i] * s + c[i] * t + d[i] + m; }
+"""
+N = 64
+
+
+def _arguments():
+    a = np.zeros(N, np.float32)
+    b = np.ones(N, np.float32)
+    c = np.arange(N, dtype=np.int32)
+    d = np.ones(N, np.float32)
+    # label: (kernel, local size, arguments)
+    return {"args0": ("args0", None, ()), "args1": ("args1", None, (a,)),
+            "args3": ("args3", None, (a, b, 2.0)),
+            "args8": ("args8", None, (a, b, c, d, 2.0, N, 3, 0.5)),
+            "args3 x4": ("args3", 16, (a, b, 2.0))}
+
+
+def measure(launches: int, repeats: int) -> dict:
+    import cl2c
+    prg = cl2c.Program(SOURCE).build()
+    result = {}
+    for label, (name, local, args) in _arguments().items():
+        kernel = prg.kernel(name)
+        for _ in range(200):                       # warm up: threads started, caches hot
+            kernel(N, local, *args)
+        clock = time.perf_counter_ns
+        samples = []
+        for _ in range(repeats):
+            t0 = clock()
+            kernel(N, local, *args)
+            samples.append(clock() - t0)
+        t0 = time.perf_counter()
+        for _ in range(launches):
+            kernel(N, local, *args)
+        wall = time.perf_counter() - t0
+        result[label] = {"median_us": statistics.median(samples) / 1e3,
+                        "p10_us": statistics.quantiles(samples, n=10)[0] / 1e3,
+                        f"wall_{launches}_ms": wall * 1e3}
+    return result
+
+
+def _busy_process() -> subprocess.Popen:
+    """A process that keeps one core busy, as another user's work would."""
+    return subprocess.Popen([sys.executable, "-c", "while True: pass"])
+
+
+# How the OpenMP team's threads wait between launches (libgomp reads these as it loads).
+# Where neither variable is set cl2c chooses (cl2c/threads.py); libgomp's own default is
+# OMP_WAIT_POLICY unset with GOMP_SPINCOUNT=300000.
+WAIT_SETTINGS = {"neither set (cl2c's default)": {},
+                 "libgomp's default (GOMP_SPINCOUNT=300000)": {"GOMP_SPINCOUNT": "300000"},
+                 "OMP_WAIT_POLICY=active": {"OMP_WAIT_POLICY": "active"},
+                 "OMP_WAIT_POLICY=passive": {"OMP_WAIT_POLICY": "passive"},
+                 "GOMP_SPINCOUNT=10000": {"GOMP_SPINCOUNT": "10000"},
+                 "GOMP_SPINCOUNT=1000": {"GOMP_SPINCOUNT": "1000"}}
+
+
+def wait_policies(launches: int, repeats: int) -> dict:
+    """This script again in a child per wait setting (OMP_WAIT_POLICY unset, active,
+    passive; short spins), each on the machine as it is and beside a busy process."""
+    out = {}
+    for loaded in (False, True):
+        for label, setting in WAIT_SETTINGS.items():
+            env = {k: v for k, v in os.environ.items()
+                   if k not in ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT")}
+            env.update(setting)
+            busy = _busy_process() if loaded else None
+            try:
+                res = subprocess.run([sys.executable, __file__, "--json", "--launches",
+                                      str(launches), "--repeats", str(repeats)], env=env,
+                                     capture_output=True, text=True, check=True)
+            finally:
+                if busy is not None:
+                    busy.kill()
+                    busy.wait()
+            out[f"{label}{' + busy process' if loaded else ''}"] = json.loads(res.stdout)
+    return out
+
+
+def _table(result: dict, launches: int) -> str:
+    lines = [f"{'kernel':9} {'median us':>10} {'p10 us':>8} {f'{launches} launches ms':>18}"]
+    for name, r in result.items():
+        lines.append(f"{name:9} {r['median_us']:10.2f} {r['p10_us']:8.2f} "
+                     f"{r[f'wall_{launches}_ms']:18.2f}")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--launches", type=int, default=1000)
+    ap.add_argument("--repeats", type=int, default=3000)
+    ap.add_argument("--wait-policies", action="store_true")
+    ap.add_argument("--json", action="store_true", help="print the result as JSON")
+    args = ap.parse_args()
+    if args.wait_policies:
+        res = wait_policies(args.launches, args.repeats)
+        if args.json:
+            print(json.dumps(res))
+            return
+        for key, r in res.items():
+            print(f"{key}\n{_table(r, args.launches)}\n")
+        return
+    res = measure(args.launches, args.repeats)
+    if args.json:
+        print(json.dumps(res))
+    else:
+        print(f"OMP_WAIT_POLICY={os.environ.get('OMP_WAIT_POLICY', 'unset')}, "
+              f"OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', 'unset')}")
+        print(_table(res, args.launches))
+
+
+if __name__ == "__main__":
+    main()
