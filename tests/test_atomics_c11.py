@@ -297,7 +297,7 @@ def test_atomics_are_opencl_c_2_0():
 def test_opencl_c_3_0_feature_macros():
     """Under CL3.0 each feature of cl2c's table is defined, as the version; under CL2.0
     none is."""
-    from cl2c.preprocess import OPENCL_C_FEATURES
+    from cl2c.target import FEATURES as OPENCL_C_FEATURES
     checks = "".join(f"#ifndef {f}\n#error {f} missing\n#endif\n" for f in OPENCL_C_FEATURES)
     src = (checks + "#if __OPENCL_C_VERSION__ != 300 || __OPENCL_VERSION__ != 300\n"
            "#error version\n#endif\n#ifdef __opencl_c_pipes\n#error pipes\n#endif\n"
@@ -309,10 +309,19 @@ def test_opencl_c_3_0_feature_macros():
             "__opencl_c_atomic_order_acq_rel"} <= set(OPENCL_C_FEATURES)
 
 
-def test_atomic_int_takes_an_int32_buffer_only():
+def test_atomic_int_takes_int32_buffers():
+    """An atomic_int has an int's size and alignment: an int32 array fits it; in strict
+    mode only that dtype does; a buffer of no whole number of ints never does."""
     prg = program()
+    counter = np.zeros(1, np.int32)
+    prg.generic_count(64, 64, counter)
+    assert counter[0] > 0
+    with pytest.raises(cl2c.KernelArgError, match="4 bytes"):
+        prg.generic_count(64, 64, np.zeros(6, np.uint8))
+    strict = cl2c.Program.from_file(kernel_path("atomics_c11.cl"), options="-cl-std=CL2.0",
+                                    strict_buffers=True).build()
     with pytest.raises(cl2c.KernelArgError, match="int32"):
-        prg.generic_count(64, 64, np.zeros(1, np.int64))
+        strict.generic_count(64, 64, np.zeros(1, np.int64))
 
 
 @pytest.mark.parametrize("cast,ok", [

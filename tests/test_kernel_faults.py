@@ -78,7 +78,7 @@ src = '''
 __kernel void wild(__global int *a, long far)
 {
     size_t i = get_global_id(0);
-    if (i == 100)
+    if (get_group_id(0) * get_local_size(0) + get_local_id(0) == 100)   // sees its groups
         a[far] = 1;
     else
         a[i] = 2;
