@@ -308,6 +308,13 @@ CL2C_ALIAS2(half_powr, powr)
         for (int i = 0; i < N; ++i) r.s[i] = cl2c_##NAME##_##T(a.s[i]);             \
         return r;                                                                  \
     }
+/* f(unsigned vector of T's size) -> vector: nan */
+#define CL2C_VEC_MAPFU(NAME, T, N)                                                 \
+    CL2C_INLINE cl2c_##T##N cl2c_##NAME##_##T##N(CL2C_CAT3(cl2c_, CL2C_UNSIGNED_##T, N) a) { \
+        cl2c_##T##N r = {{0}};                                                     \
+        for (int i = 0; i < N; ++i) r.s[i] = cl2c_##NAME##_##T(a.s[i]);             \
+        return r;                                                                  \
+    }
 /* f(vector, pointer to a vector of the same type): fract, modf, sincos; with P the int
  * vector of the same width: frexp, lgamma_r. C has one address space, so one function
  * serves pointers into every OpenCL one. */
