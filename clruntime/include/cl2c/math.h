@@ -30,13 +30,18 @@ CL2C_MATH1(atanpi, (float)(atan((double)x) / CL2C_PI), atan(x) / CL2C_PI)
  * y^3 - x = 0, with y^3 - x computed exactly enough by fma (y*y and (y*y)*y as sums of
  * two doubles; (y*y)*y - x is exact, Sterbenz). The result is within 1 ulp. */
 CL2C_INLINE double cl2c_cbrt_double(double x) {
+    double scale = 1;
+    if (fabs(x) < 0x1p-900 && x != 0) {   /* y^3 would be subnormal, the residual inexact */
+        x *= 0x1p300;
+        scale = 0x1p-100;
+    }
     double y = cbrt(x);
     if (!isfinite(y) || y == 0)
         return y;
     double y2 = y * y, y2_lo = fma(y, y, -y2);
     double y3 = y2 * y, y3_lo = fma(y2, y, -y3);
     double r = (y3 - x) + (y3_lo + y2_lo * y);
-    return y - r / (3 * y2);
+    return (y - r / (3 * y2)) * scale;
 }
 CL2C_INLINE float cl2c_cbrt_float(float x) { return cbrtf(x); }
 CL2C_MATH1(ceil, ceilf(x), ceil(x))
@@ -184,7 +189,8 @@ CL2C_INLINE double cl2c_rootn_double(double x, int n) {
         return copysign((ax == 0) == (n < 0) ? INFINITY : 0.0, s);
     double r = 1.0 / n, e = fma(-(double)n, r, 1.0);
     double y = pow(ax, r);
-    y += y * (log(ax) * (e / n));
+    if (e != 0 && isfinite(y))
+        y += y * (log(ax) * (e / n));
     return copysign(y, s);
 }
 /* float: pow in double is accurate enough (700 * 2^-53 is 2^-19 ulp of a float) */
