@@ -173,6 +173,10 @@ pow(±0, -inf) = inf
 sqrt(±0) = ±0
 sqrt(-sub|-1|-inf) = nan
 sqrt(inf) = inf
+# rsqrt is 1 / sqrt (IEEE's sqrt and division): C99 has none
+rsqrt(±0) = ±inf
+rsqrt(-sub|-1|-inf) = nan
+rsqrt(inf) = +0
 # F.9.5 error and gamma functions
 erf(±0) = ±0
 erf(±inf) = ±1

@@ -394,7 +394,9 @@ EXACT = {
     "fdim": _fdim, "fma": _fma, "fmax": lambda t, x, y: np.fmax(x, y),
     "fmin": lambda t, x, y: np.fmin(x, y), "fmod": lambda t, x, y: np.fmod(x, y),
     "ldexp": _ldexp, "logb": _logb, "ilogb": _ilogb, "maxmag": _minmax_mag(True),
-    "minmag": _minmax_mag(False), "nextafter": lambda t, x, y: np.nextafter(x, y),
+    "minmag": _minmax_mag(False),
+    # nextafter(x, y) is y where x == y (F.9.8.3: +0 to -0 gives -0; NumPy's half gives x)
+    "nextafter": lambda t, x, y: np.where(x == y, y, np.nextafter(x, y)),
     "remainder": _remainder, "remquo": _remainder, "sqrt": _sqrt,
     "fract": _fract, "modf": _modf, "frexp": _frexp, "mad": _fma,
 }
