@@ -19,7 +19,7 @@ from itertools import product
 import mpmath
 import numpy as np
 
-from ulp_bounds import SPECIAL, bound
+from ulp_bounds import SPECIAL
 
 LD = np.longdouble
 mp = mpmath.mp
