@@ -8,7 +8,7 @@ PIP := $(PY) -m pip --disable-pip-version-check -q
 # Parallel test workers: the machine's cores.
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: setup install run test check-stress bench bench-quick clean
+.PHONY: setup install run test test-ulp check-stress bench bench-quick clean
 
 # Runtime dependencies only (what `make run` needs); the test extras on top.
 $(VENV)/.runtime: pyproject.toml
@@ -33,6 +33,13 @@ run: $(VENV)/.runtime
 
 test: install
 	cd tests && ../$(VENV)/bin/pytest -n $(JOBS) -q -p no:cacheprovider
+
+# The math builtins against their ULP bounds on a large random sample (20000 arguments per
+# function and type; CL2C_ULP_SAMPLE=N for another size), with the table of worst errors.
+ULP_SAMPLE ?= 20000
+test-ulp: install
+	cd tests && CL2C_ULP_SAMPLE=$(ULP_SAMPLE) CL2C_ULP_REPORT=1 ../$(VENV)/bin/pytest -q -s \
+		-p no:cacheprovider test_math_ulp.py
 
 # The kernel cache under 8 processes x 20 rounds of concurrent builds and damage (opt-in:
 # minutes; `make test` runs a small version).

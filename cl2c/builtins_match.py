@@ -28,6 +28,10 @@ def match(row: bi.Builtin, args: list[ty.Type]):
             if pointee in family:
                 generic = pointee           # atomic_inc(p): T from what p points to
                 break
+    if generic is None:
+        # nan(uint): T is the type whose unsigned integer type the argument is (float)
+        generic = next((t for t in family for pat, at in zip(row.params, args)
+                        if pat == "U" and pattern_type("U", t) == at), None)
     if generic is None and family:
         # Integer literals and mixed scalars: take the widest arithmetic type offered.
         scalars = [at for pat, at in zip(row.params, args) if pat in ("T", "S")]

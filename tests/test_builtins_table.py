@@ -400,12 +400,7 @@ def report(failures: dict) -> str:
 
 # Rows whose cases fail for a cause outside the table and the runtime headers: row name ->
 # the cause. Their batches are strict xfails: once the cause is gone, the entry must go.
-XFAIL: dict[str, str] = {
-    "nan": "sema: a row's match (builtins_match.match, formerly Analyzer.match) decides T "
-           "only from a 'T' or 'T*' argument (or from scalar 'T'/'S' arguments), so "
-           "nan(U) -> T, where the U argument decides T, matches no call ('no matching "
-           "function for call to nan(uint)')",
-}
+XFAIL: dict[str, str] = {}
 N_BATCHES = 16
 
 
@@ -494,7 +489,7 @@ def test_a_row_without_its_runtime_function_fails(monkeypatch, cc):
 def test_a_row_sema_refuses_fails(monkeypatch, cc):
     """A row whose patterns admit calls sema does not match is reported with sema's
     diagnostic (here T is decided by no argument; the runtime function exists)."""
-    index = _with_row(monkeypatch, bi.Builtin("no_such_popcount", ("U",), "T", "I",
+    index = _with_row(monkeypatch, bi.Builtin("no_such_popcount", ("int",), "T", "I",
                                               c_name="cl2c_popcount_{T}"))
     failures = find_failures(cases_of(index), cc)
     assert len(failures) == len(bi.FAMILIES["I"]), report(failures)

@@ -199,6 +199,8 @@ def _vector_macro(row):
         return "CL2C_VEC_MAPI1", lambda row: (row.name,)
     if p == ("T", "I"):
         return "CL2C_VEC_MAP2I", lambda row: (row.name,)
+    if p == ("U",) and r == "T":                               # nan
+        return "CL2C_VEC_MAPFU", lambda row: (row.name,)
     pointer_output = {("T", "T*"): "CL2C_VEC_MAPP", ("T", "I*"): "CL2C_VEC_MAPPI",
                       ("T", "T", "I*"): "CL2C_VEC_MAP2PI"}   # fract, frexp, remquo, ...
     if p in pointer_output:

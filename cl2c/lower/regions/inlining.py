@@ -29,6 +29,8 @@ def syncing_functions(functions: dict) -> set:
 
 def inline_sync_calls(body: c_ast.Compound, functions: dict, depth: int = 0) -> None:
     """Replace statement-level calls of helpers that reach a barrier by their bodies."""
+    if not any(called_function(n) in functions for n in walk(body)):
+        return              # calls no helper: no need to look at every function's body
     sync = syncing_functions(functions)
     if not any(called_function(n) in sync for n in walk(body)):
         return

@@ -47,12 +47,12 @@ CL2C_HALF1S(native_rsqrt, native_sin, native_sqrt, native_tan, half_cos, half_ex
 CL2C_HALF1S(half_log, half_log2, half_log10, half_recip, half_rsqrt, half_sin, half_sqrt,
             half_tan)
 CL2C_HALF1(degrees) CL2C_HALF1(radians) CL2C_HALF1(sign)
-CL2C_HALF2(atan2) CL2C_HALF2(atan2pi) CL2C_HALF2(copysign) CL2C_HALF2(fdim)
+CL2C_HALF2(atan2) CL2C_HALF2(atan2pi) CL2C_HALF2(copysign)
 CL2C_HALF2(fmod) CL2C_HALF2(hypot) CL2C_HALF2(maxmag) CL2C_HALF2(minmag)
 CL2C_HALF2(pow) CL2C_HALF2(powr) CL2C_HALF2(remainder) CL2C_HALF2(native_divide)
 CL2C_HALF2(native_powr) CL2C_HALF2(half_divide) CL2C_HALF2(half_powr)
 CL2C_HALF2(fmax) CL2C_HALF2(fmin) CL2C_HALF2(min) CL2C_HALF2(max) CL2C_HALF2(step)
-CL2C_HALF3(fma) CL2C_HALF3(mad) CL2C_HALF3(clamp) CL2C_HALF3(mix) CL2C_HALF3(smoothstep)
+CL2C_HALF3(clamp) CL2C_HALF3(mix) CL2C_HALF3(smoothstep)
 CL2C_HALF_INT_OUT(frexp) CL2C_HALF_INT_OUT(lgamma_r)
 CL2C_HALF_OUT(modf) CL2C_HALF_OUT(sincos)
 
@@ -60,6 +60,29 @@ CL2C_HALF_OUT(modf) CL2C_HALF_OUT(sincos)
  * dot products accumulate in half, lengths in double, as for float. */
 CL2C_GEOMETRIC_SCALAR(half)
 
+/* fma, mad and fdim must round once to half; in float, x * y + z and x - y may round twice.
+ * In double x * y and x - y are exact; x * y + z is rounded to odd there (the sum's error,
+ * by two-sum, decides its last bit), which makes the one rounding to half the right one.
+ * mad is this correctly rounded fma (cl_khr_fp16 allows that or a rounded multiply-add). */
+CL2C_INLINE cl2c_half cl2c_fma_half(cl2c_half x, cl2c_half y, cl2c_half z) {
+    double p = (double)x * (double)y, c = z, s = p + c;
+    if (!isfinite(s))
+        return (cl2c_half)s;
+    double pv = s - c, cv = s - pv, err = (p - pv) + (c - cv);
+    uint64_t u;
+    memcpy(&u, &s, sizeof u);
+    if (err != 0 && !(u & 1)) {
+        u += (err > 0) == (s > 0) ? 1 : (uint64_t)-1;
+        memcpy(&s, &u, sizeof s);
+    }
+    return (cl2c_half)s;
+}
+CL2C_INLINE cl2c_half cl2c_mad_half(cl2c_half x, cl2c_half y, cl2c_half z) {
+    return cl2c_fma_half(x, y, z);
+}
+CL2C_INLINE cl2c_half cl2c_fdim_half(cl2c_half x, cl2c_half y) {
+    return (cl2c_half)fdim((double)x, (double)y);
+}
 /* nextafter steps one half, not one float. */
 CL2C_INLINE cl2c_half cl2c_nextafter_half(cl2c_half x, cl2c_half y) {
     uint16_t u;

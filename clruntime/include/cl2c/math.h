@@ -26,7 +26,24 @@ CL2C_MATH1(asinpi, (float)(asin((double)x) / CL2C_PI), asin(x) / CL2C_PI)
 CL2C_MATH1(atan, atanf(x), atan(x))
 CL2C_MATH1(atanh, atanhf(x), atanh(x))
 CL2C_MATH1(atanpi, (float)(atan((double)x) / CL2C_PI), atan(x) / CL2C_PI)
-CL2C_MATH1(cbrt, cbrtf(x), cbrt(x))
+/* glibc's cbrt is off by up to 3 ulp, the spec allows 2: one Newton step on
+ * y^3 - x = 0, with y^3 - x computed exactly enough by fma (y*y and (y*y)*y as sums of
+ * two doubles; (y*y)*y - x is exact, Sterbenz). The result is within 1 ulp. */
+CL2C_INLINE double cl2c_cbrt_double(double x) {
+    double scale = 1;
+    if (fabs(x) < 0x1p-900 && x != 0) {   /* y^3 would be subnormal, the residual inexact */
+        x *= 0x1p300;
+        scale = 0x1p-100;
+    }
+    double y = cbrt(x);
+    if (!isfinite(y) || y == 0)
+        return y;
+    double y2 = y * y, y2_lo = fma(y, y, -y2);
+    double y3 = y2 * y, y3_lo = fma(y2, y, -y3);
+    double r = (y3 - x) + (y3_lo + y2_lo * y);
+    return (y - r / (3 * y2)) * scale;
+}
+CL2C_INLINE float cl2c_cbrt_float(float x) { return cbrtf(x); }
 CL2C_MATH1(ceil, ceilf(x), ceil(x))
 CL2C_MATH1(cos, cosf(x), cos(x))
 CL2C_MATH1(cosh, coshf(x), cosh(x))
@@ -134,7 +151,20 @@ CL2C_MATH2(fmin, fminf(x, y), fmin(x, y))
 CL2C_MATH2(hypot, hypotf(x, y), hypot(x, y))
 CL2C_MATH2(nextafter, nextafterf(x, y), nextafter(x, y))
 CL2C_MATH2(pow, powf(x, y), pow(x, y))
-CL2C_MATH2(powr, powf(x, y), pow(x, y))
+/* powr(x, y) = exp(y log x), for x >= 0 only (spec 2.5.1): NaN for x < 0, and NaN for
+ * 0^0, inf^0 and 1^inf, where pow gives 1; a zero's sign does not matter. */
+#define CL2C_POWR(T, POW)                                                          \
+    CL2C_INLINE T cl2c_powr_##T(T x, T y) {                                        \
+        if (isnan(x) || isnan(y))                                                  \
+            return x + y;                                                          \
+        if (x < 0 || (x == 0 && y == 0) || (isinf(x) && y == 0) || (x == 1 && isinf(y))) \
+            return (T)NAN;                                                         \
+        if (x == 0)                                                                \
+            return y < 0 ? (T)INFINITY : (T)0;                                     \
+        return POW(x, y);                                                          \
+    }
+CL2C_POWR(float, powf)
+CL2C_POWR(double, pow)
 CL2C_MATH2(remainder, remainderf(x, y), remainder(x, y))
 CL2C_MATH2(maxmag, fabsf(x) > fabsf(y) ? x : fabsf(y) > fabsf(x) ? y : fmaxf(x, y),
            fabs(x) > fabs(y) ? x : fabs(y) > fabs(x) ? y : fmax(x, y))
@@ -146,11 +176,31 @@ CL2C_INLINE float cl2c_mad_float(float a, float b, float c) { return a * b + c; 
 CL2C_INLINE double cl2c_mad_double(double a, double b, double c) { return a * b + c; }
 CL2C_INLINE float cl2c_pown_float(float x, int n) { return (float)pow((double)x, (double)n); }
 CL2C_INLINE double cl2c_pown_double(double x, int n) { return pow(x, (double)n); }
-CL2C_INLINE float cl2c_rootn_float(float x, int n) {
-    return (float)((x < 0 && (n & 1)) ? -pow(-(double)x, 1.0 / n) : pow((double)x, 1.0 / n));
-}
+/* rootn(x, n) = x^(1/n). 1/n is not a double: pow(x, 1.0 / n) misses x^(1/n) by a factor
+ * x^(e/n), e = 1 - n * (1.0 / n) (exact by fma), which is 1 + log(x) e / n to double
+ * precision: about 700 * 2^-53, up to 75 ulp, uncorrected. The special cases are
+ * section 2.5.1's: NaN for n = 0 and for x < 0 with n even; +-0 give +-0 or +-inf, the
+ * sign of x kept for odd n only. */
 CL2C_INLINE double cl2c_rootn_double(double x, int n) {
-    return (x < 0 && (n & 1)) ? -pow(-x, 1.0 / n) : pow(x, 1.0 / n);
+    if (isnan(x) || n == 0 || (x < 0 && !(n & 1)))
+        return isnan(x) ? x : NAN;
+    double ax = fabs(x), s = (n & 1) ? x : ax;
+    if (ax == 0 || isinf(ax))
+        return copysign((ax == 0) == (n < 0) ? INFINITY : 0.0, s);
+    double r = 1.0 / n, e = fma(-(double)n, r, 1.0);
+    double y = pow(ax, r);
+    if (e != 0 && isfinite(y))
+        y += y * (log(ax) * (e / n));
+    return copysign(y, s);
+}
+/* float: pow in double is accurate enough (700 * 2^-53 is 2^-19 ulp of a float) */
+CL2C_INLINE float cl2c_rootn_float(float x, int n) {
+    if (isnan(x) || n == 0 || (x < 0 && !(n & 1)))
+        return isnan(x) ? x : NAN;
+    double ax = fabs((double)x), s = (n & 1) ? x : ax;
+    if (ax == 0 || isinf(ax))
+        return (float)copysign((ax == 0) == (n < 0) ? INFINITY : 0.0, s);
+    return (float)copysign(pow(ax, 1.0 / n), s);
 }
 CL2C_INLINE float cl2c_ldexp_float(float x, int n) { return ldexpf(x, n); }
 CL2C_INLINE double cl2c_ldexp_double(double x, int n) { return ldexp(x, n); }
@@ -305,6 +355,13 @@ CL2C_ALIAS2(half_powr, powr)
 #define CL2C_VEC_MAPI1(NAME, T, N)                                                 \
     CL2C_INLINE cl2c_int##N cl2c_##NAME##_##T##N(cl2c_##T##N a) {                  \
         cl2c_int##N r = {{0}};                                                     \
+        for (int i = 0; i < N; ++i) r.s[i] = cl2c_##NAME##_##T(a.s[i]);             \
+        return r;                                                                  \
+    }
+/* f(unsigned vector of T's size) -> vector: nan */
+#define CL2C_VEC_MAPFU(NAME, T, N)                                                 \
+    CL2C_INLINE cl2c_##T##N cl2c_##NAME##_##T##N(CL2C_CAT3(cl2c_, CL2C_UNSIGNED_##T, N) a) { \
+        cl2c_##T##N r = {{0}};                                                     \
         for (int i = 0; i < N; ++i) r.s[i] = cl2c_##NAME##_##T(a.s[i]);             \
         return r;                                                                  \
     }
