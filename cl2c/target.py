@@ -57,12 +57,15 @@ _CFLAGS = ("-std=c11", "-O3", "-fopenmp", "-fno-strict-aliasing",
            "-fno-wrapv",
            # OpenCL C has no errno: without this, sqrt() keeps a call for errno's sake
            # instead of one instruction (1.4x on the N-body bench)
-           "-fno-math-errno")
+           "-fno-math-errno",
+           # math builtins that vectorise (clruntime's math.h; linked with -lm)
+           "-DCL2C_VECTOR_MATH")
 
 # Not -mtls-dialect=gnu2 (1.5 ns less per fiber switch): with glibc before 2.39 the
 # TLS descriptor call clobbers the upper halves of AVX registers (glibc bug 31372),
 # which miscompiled a kernel here (values lost across cl2c_scratch's first call).
-_LDFLAGS = ("-fopenmp",)
+# -lm: glibc's libm brings libmvec in where the vector math is used (math.h)
+_LDFLAGS = ("-fopenmp", "-lm")
 
 
 @dataclass(frozen=True)
