@@ -297,7 +297,10 @@ CL2C_INLINE double cl2c_frexp_double(double x, int *e) {
         *e = 0;
     return m;
 }
-CL2C_INLINE float cl2c_sincos_float(float x, float *c) { *c = cosf(x); return sinf(x); }
+CL2C_INLINE float cl2c_sincos_float(float x, float *c) {
+    *c = CL2C_VF(cos, x); /* as cos and sin compute them */
+    return CL2C_VF(sin, x);
+}
 CL2C_INLINE double cl2c_sincos_double(double x, double *c) { *c = cos(x); return sin(x); }
 /* remquo stores 0 where it returns a NaN (C leaves the quotient unspecified there). The
  * quotient has at least the 3 low bits that the spec asks for (glibc gives exactly 3). */
