@@ -30,7 +30,7 @@ import numpy as np
 BENCH_DIR = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH_DIR))
 
-from cases import CLASSES, Case, make_cases  # noqa: E402
+from cases import CLASSES, Case, make_cases, output_hooks  # noqa: E402
 from hand_c import HandContender  # noqa: E402
 import opencl_platforms  # noqa: E402
 
@@ -70,14 +70,7 @@ class Cl2cContender:
             for _ in range(launches):
                 knl(gsize, lsize, *args)
 
-        def outputs():
-            return [args[i].copy() for i in case.outs]
-
-        def reset():
-            for i in case.outs:
-                args[i][...] = 0
-
-        return run, outputs, reset
+        return (run, *output_hooks(case, args))
 
 
 # --------------------------------------------------------------------------- running

@@ -17,6 +17,8 @@ from pathlib import Path
 
 import numpy as np
 
+from cases import output_hooks
+
 HAND_DIR = Path(__file__).resolve().parent / "hand"
 CFLAGS = ["-O3", "-march=native", "-fopenmp", "-fno-math-errno", "-fPIC", "-shared",
           "-Wall", "-Wextra"]
@@ -84,14 +86,7 @@ class HandContender:
             for _ in range(launches):
                 fn(*cargs)
 
-        def outputs():
-            return [args[i].copy() for i in case.outs]
-
-        def reset():
-            for i in case.outs:
-                args[i][...] = 0
-
-        return run, outputs, reset
+        return (run, *output_hooks(case, args))
 
 
 class Const:
