@@ -30,7 +30,8 @@ import numpy as np
 BENCH_DIR = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH_DIR))
 
-from cases import CLASSES, Case, make_cases, output_hooks  # noqa: E402
+from cases import CLASSES, Case, make_cases  # noqa: E402
+from outputs import output_hooks  # noqa: E402
 from hand_c import HandContender  # noqa: E402
 import opencl_platforms  # noqa: E402
 

@@ -179,15 +179,3 @@ def make_cases(s, rng: np.random.Generator) -> list[Case]:
                       slow=True))
     return cases
 
-
-def output_hooks(case, args: list):
-    """(outputs, reset) of a contender's launcher: copies of what the case writes, and
-    those arguments zeroed again."""
-    def outputs():
-        return [args[i].copy() for i in case.outs]
-
-    def reset():
-        for i in case.outs:
-            args[i][...] = 0
-
-    return outputs, reset

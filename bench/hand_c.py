@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from cases import output_hooks
+from outputs import output_hooks
 
 HAND_DIR = Path(__file__).resolve().parent / "hand"
 CFLAGS = ["-O3", "-march=native", "-fopenmp", "-fno-math-errno", "-fPIC", "-shared",
