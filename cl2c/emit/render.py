@@ -268,7 +268,7 @@ def _kernel_view(k: KernelModel, cl_std: int, renames: dict[str, str]):
     return _Param(
         name=k.name, c_name=renames.get(k.name, k.name), schedule=k.schedule, reason=k.reason, simd=k.simd,
         uses_globals=k.info.globals,
-        regroup=k.group_blind and k.schedule.name != "fibers",
+        regroup=k.group_blind and k.schedule.regroups,
         entry_params=", ".join(entry), params=argv, call_args=", ".join(call),
         local_params=locals_, local_bytes=" + ".join(offsets),
         locals_struct=bool(k.local_decls), locals_offset=locals_offset,

@@ -26,6 +26,7 @@ class Schedule:
     header: str | None = None      # runtime header the emitted file includes for it
     dynamic = False                # groups may take very unequal times: OpenMP hands
                                    # them out dynamically
+    regroups = True                # may cut a group-blind kernel's range its own way
 
     @property
     def template(self) -> str:
@@ -80,6 +81,7 @@ class Fibers(Schedule):
     summary = "a stack per work-item, a barrier switches to the next (any kernel)"
     header = "cl2c/fiber.h"
     dynamic = True
+    regroups = False               # a fiber stack per work-item: groups stay small
 
 
 SCHEDULES = {s.name: s for s in (Loops(), Regions(), Fibers())}
