@@ -28,8 +28,13 @@ def kernel_source(name: str) -> str:
 # ---- PoCL reference ---------------------------------------------------------------------
 # PoCL's kernel cache, fresh for each test process: an entry left half-written by a PoCL
 # that crashed (see run_pocl_isolated) made later builds of the same source find no
-# kernels (INVALID_KERNEL_NAME), on every run after it.
-if "POCL_CACHE_DIR" not in os.environ:
+# kernels (INVALID_KERNEL_NAME), on every run after it. Each xdist worker gets its own
+# too (they inherit the controller's environment): two workers building one source into
+# one cache at once gave INVALID_KERNEL_NAME as well.
+_OWN_CACHE = "CL2C_TESTS_OWN_POCL_CACHE"
+if "POCL_CACHE_DIR" not in os.environ or os.environ.get(_OWN_CACHE) not in (None,
+                                                                         str(os.getpid())):
+    os.environ[_OWN_CACHE] = str(os.getpid())
     import atexit
     import tempfile
     os.environ["POCL_CACHE_DIR"] = tempfile.mkdtemp(prefix="cl2c-tests-pocl-")
