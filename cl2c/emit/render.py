@@ -237,7 +237,9 @@ def _kernel_view(k: KernelModel, cl_std: int, renames: dict[str, str]):
     entry, argv, locals_ = ["const cl2c_range *cl2c_r"], [], []
     call = ["&cl2c_grp, cl2c_l0, cl2c_l1, cl2c_l2"]
     fields, values, fcall = [], [], ["a->cl2c_grp, cl2c_l0, cl2c_l1, cl2c_l2"]
+    items = ["const cl2c_workitem *cl2c_wg"]
     if k.local_decls:
+        items.append(f"struct {k.name}__locals *cl2c_locals")
         call.append("cl2c_locals")
         fields.append(f"struct {k.name}__locals *cl2c_locals")
         values.append("cl2c_locals")
@@ -257,6 +259,7 @@ def _kernel_view(k: KernelModel, cl_std: int, renames: dict[str, str]):
             entry.append(_decl_text(decl))
             argv.append(_Param(argv_type=_type_text(decl)))
             fields.append(_decl_text(_unqualified(decl)))
+        items.append(_decl_text(decl))
         call.append(name)
         values.append(name)
         fcall.append(f"a->{name}")
@@ -269,7 +272,7 @@ def _kernel_view(k: KernelModel, cl_std: int, renames: dict[str, str]):
         name=k.name, c_name=renames.get(k.name, k.name), schedule=k.schedule, reason=k.reason, simd=k.simd,
         uses_globals=k.info.globals,
         regroup=k.group_blind and k.schedule.regroups,
-        entry_params=", ".join(entry), params=argv, call_args=", ".join(call),
+        entry_params=", ".join(entry), items_params=", ".join(items), params=argv, call_args=", ".join(call),
         local_params=locals_, local_bytes=" + ".join(offsets),
         locals_struct=bool(k.local_decls), locals_offset=locals_offset,
         reqd=f"(const size_t[3]){{{reqd[0]}, {reqd[1]}, {reqd[2]}}}" if reqd else "NULL",
