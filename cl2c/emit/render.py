@@ -180,7 +180,7 @@ def _program_item(kind: str, node, kernels: dict, gen: CGenerator) -> list[str]:
         return out
     if kind == "group_function":
         node.decl.storage = []
-        node.decl.funcspec = ["static"]
+        node.decl.funcspec = ["static", "CL2C_NOINLINE"]   # see schedule_loops.c.j2
         name = node.decl.name[:-len("__group")]
         return [f"/* Kernel {name} as a work-group function (regions schedule): the code "
                 f"between\n * barriers runs as loops over the work-items of the group. */",
