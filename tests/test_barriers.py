@@ -48,7 +48,7 @@ def run_both(barriers, pocl, name, gsize, lsize, make_args, exact=True, source="
 def test_auto_picks_regions_for_statement_level_barriers():
     text = cl2c.translate(kernel_source("barriers.cl"), "barriers.cl").c_source
     for name in ("reduce", "reduce4", "matmul_tiled", "histogram", "scan", "reverse",
-                 "uniform_if", "privates", "async_scale"):
+                 "uniform_if", "privates", "async_scale", "sums"):
         assert f" *   {name}: regions (" in text
 
 
@@ -113,6 +113,19 @@ def test_barrier_in_helper(barriers, pocl):
         return [x.copy(), np.zeros(n, np.int32), cl2c.LocalMemory(ls * 4)]
     got = run_both(barriers, pocl, "reverse", (n,), (ls,), args)
     np.testing.assert_array_equal(got[1], x.reshape(-1, ls)[:, ::-1].ravel())
+
+
+def test_value_of_helper_with_barriers(barriers, pocl):
+    """``int total = group_sum(...)`` and ``twice = group_sum(...)``: the helper's body
+    inlined, its returned value stored (regions), as fibers run it."""
+    n, ls = 512, 32
+    x = rng(11).integers(-1000, 1000, n).astype(np.int32)
+
+    def args():
+        return [x.copy(), np.zeros(n, np.int32), cl2c.LocalMemory(ls * 4)]
+    got = run_both(barriers, pocl, "sums", (n,), (ls,), args)
+    g = x.reshape(-1, ls).sum(1)[:, None]
+    np.testing.assert_array_equal(got[1], (g * 1000 + 2 * g - np.arange(ls)).ravel())
 
 
 def test_barrier_in_uniform_if(barriers, pocl):

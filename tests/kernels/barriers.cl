@@ -114,6 +114,28 @@ __kernel void reverse(__global const int *in, __global int *out, __local int *tm
     out[get_global_id(0)] = tmp[n - 1 - lid];
 }
 
+// A helper with barriers whose value a declaration and an assignment take.
+int group_sum(__local int *tmp, int lid, int n, int value)
+{
+    tmp[lid] = value;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    int total = 0;
+    for (int i = 0; i < n; i++)
+        total += tmp[i];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return total;
+}
+
+__kernel void sums(__global const int *in, __global int *out, __local int *tmp)
+{
+    int lid = get_local_id(0);
+    int n = get_local_size(0);
+    int total = group_sum(tmp, lid, n, in[get_global_id(0)]);
+    int twice;
+    twice = group_sum(tmp, lid, n, 2 * in[get_global_id(0)]);
+    out[get_global_id(0)] = total * 1000 + twice - lid;
+}
+
 // A barrier in an if whose condition is the same for the whole group.
 __kernel void uniform_if(__global const int *in, __global int *out, __local int *tmp)
 {

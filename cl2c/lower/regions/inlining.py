@@ -7,9 +7,9 @@ import copy
 
 from pycparser import c_ast
 
-from ..effects import called_function
+from ..effects import called_function, is_pure
 from .errors import NeedFibers
-from .syntax import contains_sync, replace_child, set_declname, walk
+from .syntax import contains_sync, replace_child, retyped, set_declname, walk
 
 
 # ---- inlining helpers that contain barriers -----------------------------------------------
@@ -40,11 +40,21 @@ def inline_sync_calls(body: c_ast.Compound, functions: dict, depth: int = 0) -> 
     class Inliner(c_ast.NodeVisitor):
         def generic_visit(self, node):
             for name, child in node.children():
-                if called_function(child) in sync and _is_statement_slot(node, name):
+                if not _is_statement_slot(node, name):
+                    self.visit(child)
+                elif called_function(child) in sync:
                     replace_child(node, name,
                                    _inline(child, functions[called_function(child)]))
+                elif called_function(_value_call(child)) in sync:
+                    f = functions[called_function(_value_call(child))]
+                    replace_child(node, name, _inline_value(child, f, body))
                 else:
                     self.visit(child)
+            if isinstance(node, c_ast.Compound) and node.block_items:
+                # a declaration's initialiser inlined: its statements join the block
+                node.block_items = [s for item in node.block_items for s in
+                                    (item.block_items if isinstance(item, _Spliced)
+                                     else [item])]
 
     Inliner().visit(body)
     for n in walk(body):
@@ -64,7 +74,43 @@ def _is_statement_slot(parent, name) -> bool:
     return False
 
 
-def _inline(call: c_ast.FuncCall, f: c_ast.FuncDef) -> c_ast.Compound:
+def _value_call(s):
+    """The call of ``v = f(...)`` or ``T v = f(...)`` (statement ``s``), else None: a
+    helper's value taken whole."""
+    if isinstance(s, c_ast.Assignment) and s.op == "=":
+        return s.rvalue
+    if isinstance(s, c_ast.Decl) and not isinstance(s.init, c_ast.InitList):
+        return s.init
+    return None
+
+
+class _Spliced(c_ast.Compound):
+    """Statements that replace one statement of a block, in that block (not a scope)."""
+
+
+def _inline_value(s, f: c_ast.FuncDef, body) -> c_ast.Compound:
+    """``T v = f(args)`` (or ``v = f(args)``) as ``R cl2c_retN; { f's body inlined;
+    cl2c_retN = e; } T v = cl2c_retN;``, where f ends in ``return e;``."""
+    block = list(f.body.block_items or [])
+    if not block or not isinstance(block[-1], c_ast.Return) or block[-1].expr is None:
+        raise NeedFibers(f"the helper '{f.decl.name}' reaches a barrier and does not end "
+                         f"in the return of its value")
+    taken = {n.name for n in walk(body) if isinstance(n, c_ast.ID)}
+    n = 0
+    while f"cl2c_ret{n}" in taken:
+        n += 1
+    name = f"cl2c_ret{n}"
+    result = c_ast.Decl(name, [], [], [], [], retyped(copy.deepcopy(f.decl.type.type), name),
+                        None, None, coord=s.coord)
+    inlined = _inline(_value_call(s), f, result=c_ast.ID(name, s.coord))
+    if isinstance(s, c_ast.Decl):          # declares a name the block goes on to use
+        s.init = c_ast.ID(name, s.coord)
+        return _Spliced([result, inlined, s], s.coord)
+    s.rvalue = c_ast.ID(name, s.coord)
+    return c_ast.Compound([result, inlined, s], s.coord)
+
+
+def _inline(call: c_ast.FuncCall, f: c_ast.FuncDef, result=None) -> c_ast.Compound:
     params = [p for p in f.decl.type.args.params if isinstance(p, c_ast.Decl) and p.name]
     args = list(call.args.exprs if call.args else [])
     if args and isinstance(args[0], c_ast.ID) and args[0].name == "CL2C_WI":
@@ -81,6 +127,12 @@ def _inline(call: c_ast.FuncCall, f: c_ast.FuncDef) -> c_ast.Compound:
     block = list(body.block_items or [])
     if block and isinstance(block[-1], c_ast.Return) and block[-1].expr is None:
         block.pop()
+    elif block and isinstance(block[-1], c_ast.Return):
+        last = block.pop()          # its value: stored in ``result``, or dropped
+        if result is not None:
+            block.append(c_ast.Assignment("=", copy.deepcopy(result), last.expr, last.coord))
+        elif not is_pure(last.expr):
+            block.append(last.expr)
     for n in block:
         if any(isinstance(j, c_ast.Return) for j in walk(n)):
             raise NeedFibers(f"the helper '{f.decl.name}' reaches a barrier and returns "
