@@ -140,13 +140,17 @@ def _arg_info(p, argv_type: str) -> _Param:
         kind, size = "CL2C_ARG_BUFFER", "sizeof(void *)"
     elif p.kind == "local":
         kind, size = "CL2C_ARG_LOCAL", "sizeof(size_t)"
+    elif p.kind == "image":
+        kind, size = "CL2C_ARG_IMAGE", "sizeof(cl2c_image *)"
+    elif p.kind == "sampler":
+        kind, size = "CL2C_ARG_SAMPLER", "sizeof(cl2c_sampler_t)"
     else:
         kind, size = "CL2C_ARG_VALUE", f"sizeof({argv_type})"
-    space = _ADDRESS.get(p.space, "CL2C_ADDRESS_PRIVATE") if p.kind != "value" \
-        else "CL2C_ADDRESS_PRIVATE"
+    space = _ADDRESS.get(p.space, "CL2C_ADDRESS_PRIVATE") if p.kind in ("buffer", "local") \
+        else "CL2C_ADDRESS_GLOBAL" if p.kind == "image" else "CL2C_ADDRESS_PRIVATE"
     return _Param(name=c_string(p.name), type_name=c_string(p.type_name), space=space,
                   kind=kind, size=size, is_const=int(bool(p.const)),
-                  writes=int(p.kind == "buffer" and bool(p.written)))
+                  writes=int(p.kind in ("buffer", "image") and bool(p.written)))
 
 
 def _resolve_tail_line(text: str, output_name: str, line_directives: bool) -> str:
