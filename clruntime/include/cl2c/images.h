@@ -26,28 +26,6 @@
 #include "host.h"
 #include "vloadstore.h"
 
-typedef cl2c_image *cl2c_image1d_t;
-typedef cl2c_image *cl2c_image1d_buffer_t;
-typedef cl2c_image *cl2c_image1d_array_t;
-typedef cl2c_image *cl2c_image2d_t;
-typedef cl2c_image *cl2c_image2d_array_t;
-typedef cl2c_image *cl2c_image3d_t;
-typedef cl2c_image *cl2c_image2d_depth_t;
-typedef cl2c_image *cl2c_image2d_array_depth_t;
-
-/* Channel orders and data types: cl.h's values (CL_R ... CL_ABGR, CL_SNORM_INT8 ...). */
-enum {
-    CL2C_R = 0x10B0, CL2C_A, CL2C_RG, CL2C_RA, CL2C_RGB, CL2C_RGBA, CL2C_BGRA, CL2C_ARGB,
-    CL2C_INTENSITY, CL2C_LUMINANCE, CL2C_Rx, CL2C_RGx, CL2C_RGBx, CL2C_DEPTH,
-    CL2C_DEPTH_STENCIL, CL2C_sRGB, CL2C_sRGBx, CL2C_sRGBA, CL2C_sBGRA, CL2C_ABGR
-};
-enum {
-    CL2C_SNORM_INT8 = 0x10D0, CL2C_SNORM_INT16, CL2C_UNORM_INT8, CL2C_UNORM_INT16,
-    CL2C_UNORM_SHORT_565, CL2C_UNORM_SHORT_555, CL2C_UNORM_INT_101010, CL2C_SIGNED_INT8,
-    CL2C_SIGNED_INT16, CL2C_SIGNED_INT32, CL2C_UNSIGNED_INT8, CL2C_UNSIGNED_INT16,
-    CL2C_UNSIGNED_INT32, CL2C_HALF_FLOAT, CL2C_FLOAT, CL2C_UNORM_INT24
-};
-
 /* For each channel order: where a read's r, g, b, a come from among the stored
  * channels (0-3; 4: 0, 5: 1), and which of r, g, b, a (0-3; 4: 0, padding) a write
  * stores in each stored channel. */
