@@ -246,7 +246,7 @@ def _kernel_view(k: KernelModel, cl_std: int, renames: dict[str, str]):
         fields.append(f"struct {k.name}__locals *cl2c_locals")
         values.append("cl2c_locals")
         fcall.append("a->cl2c_locals")
-    offsets, arg_infos = [], []
+    offsets, arg_infos, images = [], [], []
     for p in k.args:
         name = renames.get(p.name, p.name)      # its C spelling (emit/c_names.py)
         decl = decls[name]
@@ -261,6 +261,8 @@ def _kernel_view(k: KernelModel, cl_std: int, renames: dict[str, str]):
             entry.append(_decl_text(decl))
             argv.append(_Param(argv_type=_type_text(decl)))
             fields.append(_decl_text(_unqualified(decl)))
+        if p.kind == "image":
+            images.append(name)
         call.append(name)
         values.append(name)
         fcall.append(f"a->{name}")
@@ -274,6 +276,8 @@ def _kernel_view(k: KernelModel, cl_std: int, renames: dict[str, str]):
         uses_globals=k.info.globals,
         regroup=k.group_blind and k.schedule.regroups,
         entry_params=", ".join(entry), params=argv, call_args=", ".join(call),
+        image_args=images,
+        rgbaf_call_args=", ".join(f"&{a}__rgbaf" if a in images else a for a in call),
         local_params=locals_, local_bytes=" + ".join(offsets),
         locals_struct=bool(k.local_decls), locals_offset=locals_offset,
         reqd=f"(const size_t[3]){{{reqd[0]}, {reqd[1]}, {reqd[2]}}}" if reqd else "NULL",

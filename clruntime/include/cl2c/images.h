@@ -184,13 +184,51 @@ CL2C_INLINE void cl2c_img_channels_i_(const cl2c_image *im, const unsigned char 
     }
 }
 
+/* The formats other than RGBA float go through functions that are not inlined: a read
+ * inlines to a test of the format and a 16-byte load, and the rest stays out of the
+ * kernel's loops (which then still vectorize around it). */
+#if defined(__GNUC__) || defined(__clang__)
+#define CL2C_IMG_COLD static __attribute__((noinline, unused))
+#define CL2C_IMG_LIKELY(x) __builtin_expect(!!(x), 1)
+#else
+#define CL2C_IMG_COLD static
+#define CL2C_IMG_LIKELY(x) (x)
+#endif
+
+CL2C_INLINE int cl2c_img_rgba_float_(const cl2c_image *im) {
+    return im->channel_order == CL2C_RGBA && im->channel_data_type == CL2C_FLOAT;
+}
+
+/* The loops schedule runs the work-items of a kernel whose images are all RGBA float
+ * on copies made by cl2c_image_rgba_float, whose format the C compiler then knows. */
+CL2C_INLINE int cl2c_image_is_rgba_float(const cl2c_image *im) {
+    return cl2c_img_rgba_float_(im) && im->element_size == 16;
+}
+
+CL2C_INLINE cl2c_image cl2c_image_rgba_float(const cl2c_image *im) {
+    cl2c_image c = *im;
+    c.channel_order = CL2C_RGBA;
+    c.channel_data_type = CL2C_FLOAT;
+    c.element_size = 16;
+    c.num_channels = 4;
+    return c;
+}
+
+CL2C_IMG_COLD cl2c_float4 cl2c_img_decode_any_f_(const cl2c_image *im, const unsigned char *p);
+CL2C_IMG_COLD void cl2c_img_encode_any_f_(const cl2c_image *im, unsigned char *p, cl2c_float4 v);
+
 /* A pixel's r, g, b, a from its stored channels. */
 CL2C_INLINE cl2c_float4 cl2c_img_decode_f_(const cl2c_image *im, const unsigned char *p) {
-    cl2c_float4 r;
-    if (im->channel_order == CL2C_RGBA && im->channel_data_type == CL2C_FLOAT) {
+    if (CL2C_IMG_LIKELY(cl2c_img_rgba_float_(im))) {
+        cl2c_float4 r;
         memcpy(r.s, p, 16);              /* the common case, without the tables */
         return r;
     }
+    return cl2c_img_decode_any_f_(im, p);
+}
+
+CL2C_IMG_COLD cl2c_float4 cl2c_img_decode_any_f_(const cl2c_image *im, const unsigned char *p) {
+    cl2c_float4 r;
     float c[6] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 1.0f};
     cl2c_img_channels_f_(im, p, c);
     const unsigned char *m = cl2c_read_map_[cl2c_img_order_index_(im)];
@@ -211,10 +249,13 @@ CL2C_INLINE cl2c_uint4 cl2c_img_decode_i_(const cl2c_image *im, const unsigned c
 
 /* Stores r, g, b, a (floats: write_imagef) at p by the image's format. */
 CL2C_INLINE void cl2c_img_encode_f_(const cl2c_image *im, unsigned char *p, cl2c_float4 v) {
-    if (im->channel_order == CL2C_RGBA && im->channel_data_type == CL2C_FLOAT) {
+    if (CL2C_IMG_LIKELY(cl2c_img_rgba_float_(im)))
         memcpy(p, v.s, 16);
-        return;
-    }
+    else
+        cl2c_img_encode_any_f_(im, p, v);
+}
+
+CL2C_IMG_COLD void cl2c_img_encode_any_f_(const cl2c_image *im, unsigned char *p, cl2c_float4 v) {
     const unsigned char *m = cl2c_write_map_[cl2c_img_order_index_(im)];
     float c[4];
     for (int i = 0; i < 4; ++i)
@@ -383,37 +424,51 @@ CL2C_INLINE float cl2c_img_linear_(cl2c_sampler_t s, float x, long size, long *i
     return t - floorf(t);
 }
 
-/* The pixel (i, j, k) of the layer at base, or 0 when out of the image. */
-CL2C_INLINE const unsigned char *cl2c_img_pixel_(const cl2c_image *im, const unsigned char *base,
-                                             int dims, long i, long j, long k) {
-    if (i < 0 || i >= (long)im->width)
-        return 0;
-    if (dims > 1 && (j < 0 || j >= (long)im->height))
-        return 0;
-    if (dims > 2 && (k < 0 || k >= (long)im->depth))
-        return 0;
+/* Whether the addressing mode of sampler s keeps every texel index inside the image:
+ * clamp to edge, repeat and mirrored repeat do (for an image of at least one pixel), so
+ * that a constant sampler folds the bounds test away. */
+CL2C_INLINE int cl2c_img_always_inside_(cl2c_sampler_t s) {
+    unsigned a = s & 0xEu;
+    return a == CL2C_ADDRESS_CLAMP_TO_EDGE || a == CL2C_ADDRESS_REPEAT ||
+           a == CL2C_ADDRESS_MIRRORED_REPEAT;
+}
+
+/* Whether (i, j, k) lies inside the image. */
+CL2C_INLINE int cl2c_img_inside_(const cl2c_image *im, int dims, long i, long j, long k) {
+    return (unsigned long)i < im->width && (dims < 2 || (unsigned long)j < im->height) &&
+           (dims < 3 || (unsigned long)k < im->depth);
+}
+
+/* The address of pixel (i, j, k) of the layer at base. */
+CL2C_INLINE const unsigned char *cl2c_img_at_(const cl2c_image *im, const unsigned char *base,
+                                              int dims, long i, long j, long k) {
     return base + (size_t)i * im->element_size + (dims > 1 ? (size_t)j * im->row_pitch : 0) +
            (dims > 2 ? (size_t)k * im->slice_pitch : 0);
 }
 
-CL2C_INLINE cl2c_float4 cl2c_img_texel_f_(const cl2c_image *im, const unsigned char *base,
-                                      int dims, long i, long j, long k) {
-    const unsigned char *p = cl2c_img_pixel_(im, base, dims, i, j, k);
-    if (p == 0) {
-        cl2c_float4 b = {{0.0f, 0.0f, 0.0f, cl2c_img_border_alpha_(im)}};
-        return b;
-    }
-    return cl2c_img_decode_f_(im, p);
+CL2C_IMG_COLD cl2c_float4 cl2c_img_border_f_(const cl2c_image *im) {
+    cl2c_float4 b = {{0.0f, 0.0f, 0.0f, cl2c_img_border_alpha_(im)}};
+    return b;
 }
 
-CL2C_INLINE cl2c_uint4 cl2c_img_texel_i_(const cl2c_image *im, const unsigned char *base,
-                                     int dims, long i, long j, long k) {
-    const unsigned char *p = cl2c_img_pixel_(im, base, dims, i, j, k);
-    if (p == 0) {
+/* The texel (i, j, k): the border colour out of the image (tested unless the sampler's
+ * addressing keeps every index inside). */
+CL2C_INLINE cl2c_float4 cl2c_img_texel_f_(const cl2c_image *im, cl2c_sampler_t s,
+                                          const unsigned char *base, int dims, long i, long j,
+                                          long k) {
+    if (!cl2c_img_always_inside_(s) && !cl2c_img_inside_(im, dims, i, j, k))
+        return cl2c_img_border_f_(im);
+    return cl2c_img_decode_f_(im, cl2c_img_at_(im, base, dims, i, j, k));
+}
+
+CL2C_INLINE cl2c_uint4 cl2c_img_texel_i_(const cl2c_image *im, cl2c_sampler_t s,
+                                         const unsigned char *base, int dims, long i, long j,
+                                         long k) {
+    if (!cl2c_img_always_inside_(s) && !cl2c_img_inside_(im, dims, i, j, k)) {
         cl2c_uint4 b = {{0, 0, 0, cl2c_img_border_alpha_(im) != 0.0f}};
         return b;
     }
-    return cl2c_img_decode_i_(im, p);
+    return cl2c_img_decode_i_(im, cl2c_img_at_(im, base, dims, i, j, k));
 }
 
 /* The layer of an image array a coordinate selects (3.4): clamp(rint(l), 0, n - 1). */
@@ -438,7 +493,7 @@ CL2C_INLINE cl2c_float4 cl2c_img_sample_f_(const cl2c_image *im, cl2c_sampler_t 
     long w = (long)im->width, h = dims > 1 ? (long)im->height : 1,
          d = dims > 2 ? (long)im->depth : 1;
     if ((s & 0x30u) != CL2C_FILTER_LINEAR)
-        return cl2c_img_texel_f_(im, base, dims, cl2c_img_nearest_(s, x, w),
+        return cl2c_img_texel_f_(im, s, base, dims, cl2c_img_nearest_(s, x, w),
                              dims > 1 ? cl2c_img_nearest_(s, y, h) : 0,
                              dims > 2 ? cl2c_img_nearest_(s, z, d) : 0);
     long i0, i1, j0 = 0, j1 = 0, k0 = 0, k1 = 0;
@@ -447,22 +502,22 @@ CL2C_INLINE cl2c_float4 cl2c_img_sample_f_(const cl2c_image *im, cl2c_sampler_t 
     float c = dims > 2 ? cl2c_img_linear_(s, z, d, &k0, &k1) : 0.0f;
     cl2c_float4 r = {{0.0f, 0.0f, 0.0f, 0.0f}};
     if (dims == 1) {
-        cl2c_img_axpy4_(&r, 1 - a, cl2c_img_texel_f_(im, base, 1, i0, 0, 0));
-        cl2c_img_axpy4_(&r, a, cl2c_img_texel_f_(im, base, 1, i1, 0, 0));
+        cl2c_img_axpy4_(&r, 1 - a, cl2c_img_texel_f_(im, s, base, 1, i0, 0, 0));
+        cl2c_img_axpy4_(&r, a, cl2c_img_texel_f_(im, s, base, 1, i1, 0, 0));
     } else if (dims == 2) {
-        cl2c_img_axpy4_(&r, (1 - a) * (1 - b), cl2c_img_texel_f_(im, base, 2, i0, j0, 0));
-        cl2c_img_axpy4_(&r, a * (1 - b), cl2c_img_texel_f_(im, base, 2, i1, j0, 0));
-        cl2c_img_axpy4_(&r, (1 - a) * b, cl2c_img_texel_f_(im, base, 2, i0, j1, 0));
-        cl2c_img_axpy4_(&r, a * b, cl2c_img_texel_f_(im, base, 2, i1, j1, 0));
+        cl2c_img_axpy4_(&r, (1 - a) * (1 - b), cl2c_img_texel_f_(im, s, base, 2, i0, j0, 0));
+        cl2c_img_axpy4_(&r, a * (1 - b), cl2c_img_texel_f_(im, s, base, 2, i1, j0, 0));
+        cl2c_img_axpy4_(&r, (1 - a) * b, cl2c_img_texel_f_(im, s, base, 2, i0, j1, 0));
+        cl2c_img_axpy4_(&r, a * b, cl2c_img_texel_f_(im, s, base, 2, i1, j1, 0));
     } else {
-        cl2c_img_axpy4_(&r, (1 - a) * (1 - b) * (1 - c), cl2c_img_texel_f_(im, base, 3, i0, j0, k0));
-        cl2c_img_axpy4_(&r, a * (1 - b) * (1 - c), cl2c_img_texel_f_(im, base, 3, i1, j0, k0));
-        cl2c_img_axpy4_(&r, (1 - a) * b * (1 - c), cl2c_img_texel_f_(im, base, 3, i0, j1, k0));
-        cl2c_img_axpy4_(&r, a * b * (1 - c), cl2c_img_texel_f_(im, base, 3, i1, j1, k0));
-        cl2c_img_axpy4_(&r, (1 - a) * (1 - b) * c, cl2c_img_texel_f_(im, base, 3, i0, j0, k1));
-        cl2c_img_axpy4_(&r, a * (1 - b) * c, cl2c_img_texel_f_(im, base, 3, i1, j0, k1));
-        cl2c_img_axpy4_(&r, (1 - a) * b * c, cl2c_img_texel_f_(im, base, 3, i0, j1, k1));
-        cl2c_img_axpy4_(&r, a * b * c, cl2c_img_texel_f_(im, base, 3, i1, j1, k1));
+        cl2c_img_axpy4_(&r, (1 - a) * (1 - b) * (1 - c), cl2c_img_texel_f_(im, s, base, 3, i0, j0, k0));
+        cl2c_img_axpy4_(&r, a * (1 - b) * (1 - c), cl2c_img_texel_f_(im, s, base, 3, i1, j0, k0));
+        cl2c_img_axpy4_(&r, (1 - a) * b * (1 - c), cl2c_img_texel_f_(im, s, base, 3, i0, j1, k0));
+        cl2c_img_axpy4_(&r, a * b * (1 - c), cl2c_img_texel_f_(im, s, base, 3, i1, j1, k0));
+        cl2c_img_axpy4_(&r, (1 - a) * (1 - b) * c, cl2c_img_texel_f_(im, s, base, 3, i0, j0, k1));
+        cl2c_img_axpy4_(&r, a * (1 - b) * c, cl2c_img_texel_f_(im, s, base, 3, i1, j0, k1));
+        cl2c_img_axpy4_(&r, (1 - a) * b * c, cl2c_img_texel_f_(im, s, base, 3, i0, j1, k1));
+        cl2c_img_axpy4_(&r, a * b * c, cl2c_img_texel_f_(im, s, base, 3, i1, j1, k1));
     }
     return r;
 }
@@ -474,7 +529,7 @@ CL2C_INLINE cl2c_uint4 cl2c_img_sample_i_(const cl2c_image *im, cl2c_sampler_t s
                                       float z) {
     long w = (long)im->width, h = dims > 1 ? (long)im->height : 1,
          d = dims > 2 ? (long)im->depth : 1;
-    return cl2c_img_texel_i_(im, base, dims, cl2c_img_nearest_(s, x, w),
+    return cl2c_img_texel_i_(im, s, base, dims, cl2c_img_nearest_(s, x, w),
                          dims > 1 ? cl2c_img_nearest_(s, y, h) : 0,
                          dims > 2 ? cl2c_img_nearest_(s, z, d) : 0);
 }
@@ -524,13 +579,13 @@ CL2C_INLINE const unsigned char *cl2c_img_layer_i_(const cl2c_image *im, long l,
                                                           cl2c_##CI c) {                  \
         long x, y, z, l;                                                                 \
         CL2C_IMG_COORDS_(W, DIMS, ARR, c, x, y, z, l)                                     \
-        return cl2c_img_texel_f_(im, cl2c_img_layer_i_(im, l, ARR), DIMS, x, y, z);               \
+        return cl2c_img_texel_f_(im, 0, cl2c_img_layer_i_(im, l, ARR), DIMS, x, y, z);               \
     }                                                                                    \
     CL2C_INLINE cl2c_uint4 cl2c_read_image_bits_##IMG##_##CI(const cl2c_image *im,        \
                                                              cl2c_##CI c) {               \
         long x, y, z, l;                                                                 \
         CL2C_IMG_COORDS_(W, DIMS, ARR, c, x, y, z, l)                                     \
-        return cl2c_img_texel_i_(im, cl2c_img_layer_i_(im, l, ARR), DIMS, x, y, z);               \
+        return cl2c_img_texel_i_(im, 0, cl2c_img_layer_i_(im, l, ARR), DIMS, x, y, z);               \
     }                                                                                    \
     CL2C_INLINE cl2c_int4 cl2c_read_imagei_##IMG##_##CI(const cl2c_image *im,             \
                                                         cl2c_##CI c) {                    \
@@ -553,7 +608,9 @@ CL2C_INLINE const unsigned char *cl2c_img_layer_i_(const cl2c_image *im, long l,
         CL2C_IMG_COORDS_(W, DIMS, ARR, c, x, y, z, l)                                     \
         if (ARR && (l < 0 || l >= (long)im->array_size))                                  \
             return 0;                                                                    \
-        return (unsigned char *)cl2c_img_pixel_(im, cl2c_img_layer_i_(im, l, ARR), DIMS, x, y, z); \
+        if (!cl2c_img_inside_(im, DIMS, x, y, z))                                        \
+            return 0;                                                                    \
+        return (unsigned char *)cl2c_img_at_(im, cl2c_img_layer_i_(im, l, ARR), DIMS, x, y, z); \
     }                                                                                    \
     CL2C_INLINE void cl2c_write_imagef_##IMG##_##CI(const cl2c_image *im, cl2c_##CI c,    \
                                                     cl2c_float4 v) {                      \
@@ -585,10 +642,10 @@ CL2C_INLINE const unsigned char *cl2c_img_layer_i_(const cl2c_image *im, long l,
     CL2C_INLINE cl2c_float4 cl2c_read_imagef_##IMG##_s_##CT(const cl2c_image *im,         \
                                                             cl2c_sampler_t s,            \
                                                             cl2c_##CT c) {               \
-        float x, y, z, l;                                                                \
+        CL2C_IMG_SCALAR_##CT x, y, z, l;                                                 \
         CL2C_IMG_COORDS_(W, DIMS, ARR, c, x, y, z, l)                                     \
         if (cl2c_coords_are_int_##CT && cl2c_img_int_path_(s))                               \
-            return cl2c_img_texel_f_(im, cl2c_img_layer_i_(im, (long)l, ARR), DIMS,               \
+            return cl2c_img_texel_f_(im, s, cl2c_img_layer_i_(im, (long)l, ARR), DIMS,               \
                                  cl2c_img_address_(s, (long)x, (long)im->width),             \
                                  DIMS > 1 ? cl2c_img_address_(s, (long)y, (long)im->height) : 0, \
                                  DIMS > 2 ? cl2c_img_address_(s, (long)z, (long)im->depth) : 0); \
@@ -618,6 +675,13 @@ CL2C_INLINE const unsigned char *cl2c_img_layer_i_(const cl2c_image *im, long l,
         return cl2c_img_float4_to_half4_(cl2c_read_imagef_##IMG##_s_##CT(im, s, c));          \
     }
 
+/* The scalar type a function computes its coordinates in: int ones stay integers. */
+#define CL2C_IMG_SCALAR_int long
+#define CL2C_IMG_SCALAR_int2 long
+#define CL2C_IMG_SCALAR_int4 long
+#define CL2C_IMG_SCALAR_float float
+#define CL2C_IMG_SCALAR_float2 float
+#define CL2C_IMG_SCALAR_float4 float
 #define cl2c_coords_are_int_int 1
 #define cl2c_coords_are_int_int2 1
 #define cl2c_coords_are_int_int4 1
