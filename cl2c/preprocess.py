@@ -86,6 +86,7 @@ def predefined_macros(options: Options, target: Target) -> dict[str, str]:
         "NULL": "((void *)0)",
         "true": "1", "false": "0",
         "CLK_LOCAL_MEM_FENCE": "1", "CLK_GLOBAL_MEM_FENCE": "2", "CLK_IMAGE_MEM_FENCE": "4",
+        "__IMAGE_SUPPORT__": "1",           # the device supports images (spec 6.10)
     }
     macros.update(IMAGE_MACROS)
     if "-cl-fast-relaxed-math" in options.flags:
