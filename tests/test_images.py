@@ -9,6 +9,7 @@ coordinates) at least once; CL2C_IMAGES_FULL=1 runs their whole product."""
 from __future__ import annotations
 
 import itertools
+import sys
 import os
 
 import numpy as np
@@ -547,3 +548,116 @@ def test_host_checks_name_the_argument(programs):
     with pytest.raises(cl2c.KernelArgError, match=r"argument 'img' \(image2d_t\): an image "
                                                   r"takes a cl2c.Image"):
         programs.read_2d(N, None, px, cl2c.Sampler(False), xy, np.int32(0), *outs)
+
+
+SCHEDULE_SOURCE = """
+const sampler_t edge = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP_TO_EDGE |
+                       CLK_FILTER_NEAREST;
+
+float4 at(read_only image2d_t img, sampler_t s, int x, int y) {
+    return read_imagef(img, s, (int2)(x, y));
+}
+
+kernel void shift(read_only image2d_t src, write_only image2d_t dst, local float4 *tile) {
+    const sampler_t mine = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP |
+                           CLK_FILTER_NEAREST;
+    int x = get_global_id(0), y = get_global_id(1), l = get_local_id(0);
+    tile[l] = at(src, edge, x + 1, y) + at(src, mine, x - 1, y);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    write_imagef(dst, (int2)(x, y), tile[(l + 1) % get_local_size(0)]);
+}
+"""
+
+
+@pytest.mark.parametrize("schedule", ["regions", "fibers"])
+def test_images_under_every_schedule(schedule):
+    """Images, samplers (constant, kernel-scope) and helper functions taking them in a
+    kernel with a barrier, under the schedules for barriers."""
+    prg = cl2c.Program(SCHEDULE_SOURCE, options=f"-cl2c-schedule={schedule}").build()
+    rng = np.random.default_rng(2)
+    px = rng.random((4, 8, 4), dtype=np.float32)
+    out = cl2c.Image(np.zeros_like(px))
+    prg.shift((8, 4), (4, 1), cl2c.Image(px), out, cl2c.LocalMemory(4 * 16))
+    padded_edge = np.concatenate([px[:, 1:], px[:, -1:]], 1)        # x + 1, clamped
+    padded_border = np.concatenate([np.zeros_like(px[:, :1]), px[:, :-1]], 1)  # x - 1
+    tile = padded_edge + padded_border
+    want = np.concatenate([tile[:, 1:4], tile[:, 0:1], tile[:, 5:8], tile[:, 4:5]], 1)
+    np.testing.assert_allclose(out.get(), want, rtol=1e-6)
+
+
+def test_interface_reports_images():
+    """The metadata (C and Python) and the ahead-of-time JSON say which arguments are
+    images and samplers."""
+    from cl2c.interface import KernelInterface
+    prg = cl2c.Program(SOURCE).build()
+    info = {a.name: a for a in prg.read_2d.arg_info}
+    assert (info["img"].kind, info["img"].address_space, info["img"].writes) == \
+        ("image", "global", False)
+    assert (info["s"].kind, info["s"].type_name) == ("sampler", "sampler_t")
+    w = {a.name: a for a in prg.write_2d.arg_info}["img"]
+    assert (w.kind, w.writes) == ("image", True)
+    iface = prg.read_2d.interface
+    assert KernelInterface.from_json(iface.to_json()) == iface
+    c = prg.c_source
+    assert '{"img", "image2d_t", CL2C_ADDRESS_GLOBAL, CL2C_ARG_IMAGE' in c
+    assert '{"s", "sampler_t", CL2C_ADDRESS_PRIVATE, CL2C_ARG_SAMPLER' in c
+
+
+C_MAIN = r"""
+#include <stdio.h>
+#include <string.h>
+#include "k.h"
+
+int main(void) {
+    float pixels[2][3][4], out[4] = {0};
+    for (int i = 0; i < 24; ++i)
+        ((float *)pixels)[i] = (float)i;
+    cl2c_image img;
+    if (cl2c_image_init(&img, CL2C_MEM_OBJECT_IMAGE2D, CL2C_RGBA, CL2C_FLOAT, 3, 2, 0, 0,
+                        pixels) != CL2C_SUCCESS)
+        return 10;
+    if (cl2c_image_init(&img, CL2C_MEM_OBJECT_IMAGE2D, 0x1234, CL2C_FLOAT, 3, 2, 0, 0,
+                        pixels) != CL2C_INVALID_IMAGE_FORMAT_DESCRIPTOR)
+        return 11;
+    cl2c_image_init(&img, CL2C_MEM_OBJECT_IMAGE2D, CL2C_RGBA, CL2C_FLOAT, 3, 2, 0, 0, pixels);
+    const cl2c_kernel_info *k = cl2c_find_kernel(&cl2c_program_k, "pick");
+    if (k == NULL || k->args[0].kind != CL2C_ARG_IMAGE || k->args[1].kind != CL2C_ARG_SAMPLER)
+        return 12;
+    cl2c_image *ip = &img, *none = NULL;
+    cl2c_sampler_t s = CL2C_ADDRESS_CLAMP_TO_EDGE | CL2C_FILTER_NEAREST;
+    float *op = out;
+    void *args[] = {&ip, &s, &op};
+    cl2c_range r = cl2c_range_1d(1, CL2C_AUTO);
+    if (cl2c_launch(k, &r, args) != CL2C_SUCCESS)
+        return 13;
+    void *bad[] = {&none, &s, &op};
+    char why[256];
+    if (cl2c_check_launch(k, &r, bad, why, sizeof why) != CL2C_INVALID_ARG_VALUE ||
+        strstr(why, "null image") == NULL)
+        return 14;
+    printf("%g %g %g %g\n", out[0], out[1], out[2], out[3]);
+    return 0;
+}
+"""
+
+
+def test_images_from_c(tmp_path, cc):
+    """A C program: cl2c_image_init, the metadata's image and sampler kinds, cl2c_launch,
+    and cl2c_check_launch refusing a null image."""
+    import subprocess
+    from cl2c.resources import runtime_include_dir
+    src = ("kernel void pick(read_only image2d_t img, sampler_t s, global float4 *o) {"
+           " o[0] = read_imagef(img, s, (int2)(5, 1)); }")
+    (tmp_path / "k.cl").write_text(src)
+    subprocess.run([sys.executable, "-m", "cl2c.cli", str(tmp_path / "k.cl"), "-o",
+                    str(tmp_path / "k.c"), "-H", str(tmp_path / "k.h")], check=True,
+                   env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    (tmp_path / "main.c").write_text(C_MAIN)
+    exe = tmp_path / "main"
+    subprocess.run([cc, "-std=c11", "-O1", "-fopenmp", "-Wall", "-Wextra", "-Werror",
+                    "-I", str(runtime_include_dir()), "-I", str(tmp_path),
+                    str(tmp_path / "main.c"), str(tmp_path / "k.c"), "-lm", "-o", str(exe)],
+                   check=True)
+    ran = subprocess.run([str(exe)], capture_output=True, text=True)
+    assert ran.returncode == 0, ran
+    assert ran.stdout.split() == ["20", "21", "22", "23"]     # (2, 1): clamped from x = 5
