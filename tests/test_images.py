@@ -661,3 +661,47 @@ def test_images_from_c(tmp_path, cc):
     ran = subprocess.run([str(exe)], capture_output=True, text=True)
     assert ran.returncode == 0, ran
     assert ran.stdout.split() == ["20", "21", "22", "23"]     # (2, 1): clamped from x = 5
+
+
+def test_image1d_buffer():
+    """image1d_buffer_t: samplerless reads and writes (it has no sampler forms)."""
+    src = """
+    kernel void k(read_only image1d_buffer_t a, write_only image1d_buffer_t b,
+                  global float4 *o, global int *w) {
+        int i = get_global_id(0);
+        o[i] = read_imagef(a, i);
+        write_imagef(b, i, read_imagef(a, i) * 2.0f);
+        if (i == 0)
+            w[0] = get_image_width(a);
+    }"""
+    prg = cl2c.Program(src).build()
+    px = np.arange(6 * 4, dtype=np.uint8).reshape(6, 4) * 9
+    b = cl2c.Image(np.zeros_like(px), "RGBA", "UNORM_INT8", "1d_buffer")
+    o = np.zeros((6, 4), np.float32)
+    w = np.zeros(1, np.int32)
+    prg.k(6, None, cl2c.Image(px, "RGBA", "UNORM_INT8", "1d_buffer"), b, o, w)
+    np.testing.assert_allclose(o, px / np.float32(255), rtol=1e-6)
+    np.testing.assert_array_equal(b.get(), np.clip(np.rint(px.astype(np.float32) * 2), 0, 255))
+    assert w[0] == 6
+    with pytest.raises(cl2c.BuildError, match="no matching function"):
+        cl2c.translate("const sampler_t s = 0; kernel void k(read_only image1d_buffer_t a, "
+                       "global float4 *o) { o[0] = read_imagef(a, s, 0); }", "t.cl")
+
+
+@pytest.mark.parametrize("std", ["CL2.0", "CL3.0"])
+def test_read_write_images(std):
+    """read_write images (OpenCL C 2.0): samplerless reads and writes of one image."""
+    src = """
+    kernel void twice(read_write image2d_t img) {
+    #if __OPENCL_C_VERSION__ >= 300 && !defined(__opencl_c_read_write_images)
+    #error no read_write images
+    #endif
+        int2 p = (int2)(get_global_id(0), get_global_id(1));
+        write_imagef(img, p, read_imagef(img, p) * 2.0f);
+    }"""
+    prg = cl2c.Program(src, options=f"-cl-std={std}").build()
+    px = np.random.default_rng(4).random((3, 5, 4), dtype=np.float32)
+    img = cl2c.Image(px)
+    prg.twice((5, 3), None, img)
+    np.testing.assert_array_equal(img.get(), px * 2)
+    assert prg.twice.arg_info[0].writes
