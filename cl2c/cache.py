@@ -17,6 +17,7 @@ import functools
 import hashlib
 import json
 import os
+import shutil
 from pathlib import Path
 
 import platformdirs
@@ -24,6 +25,7 @@ import platformdirs
 from . import cachedir
 from .version import __version__
 from .resources import runtime_dir, templates_dir
+from .target import Target, target_environment
 
 
 def cache_enabled() -> bool:
@@ -122,13 +124,8 @@ def read_manifest(source_key_: str) -> dict | None:
     if root is None:
         return None
     path = _manifest_path(root, source_key_)
-    data = cachedir.read_trusted(path)
-    if data is None:
-        return None
-    header, _, body = data.partition(b"\n")
-    recorded = header.decode("ascii", "replace").removeprefix(_MANIFEST_HEADER)
-    if not header.startswith(_MANIFEST_HEADER.encode()) or cachedir.digest(body) != recorded:
-        cachedir.corrupt(path, "its sha256 is not the one recorded in it")
+    body = _read_sealed(path)
+    if body is None:
         return None
     try:
         entry = json.loads(body)
@@ -143,8 +140,79 @@ def read_manifest(source_key_: str) -> dict | None:
 def write_manifest(source_key_: str, entry: dict) -> None:
     """Record an entry (atomically: a reader sees the old file or the new one)."""
     root = usable_root()
+    if root is not None:
+        _write_sealed(_manifest_path(root, source_key_), json.dumps(entry).encode())
+
+
+def _read_sealed(path: Path) -> bytes | None:
+    """The body of a file that carries its own sha256 in its first line; None where
+    there is none, or it is refused or damaged (warned)."""
+    data = cachedir.read_trusted(path)
+    if data is None:
+        return None
+    header, _, body = data.partition(b"\n")
+    recorded = header.decode("ascii", "replace").removeprefix(_MANIFEST_HEADER)
+    if not header.startswith(_MANIFEST_HEADER.encode()) or cachedir.digest(body) != recorded:
+        cachedir.corrupt(path, "its sha256 is not the one recorded in it")
+        return None
+    return body
+
+
+def _write_sealed(path: Path, body: bytes) -> None:
+    cachedir.write_atomic(path, f"{_MANIFEST_HEADER}{cachedir.digest(body)}\n".encode() + body)
+
+
+# ---- the compiler's probe, remembered: a cache hit then runs no compiler -----------------
+
+def host_target(native: bool = True) -> Target:
+    """:meth:`Target.host`, remembered in the cache under what the probe depends on: the
+    compiler command and flags, the compiler's files (path, size, mtime: an upgrade
+    changes them) and the CPU. Probing runs the compiler twice (25 ms and more); a
+    cache hit in a new process needed nothing else."""
+    root = usable_root() if cache_enabled() else None
     if root is None:
-        return
-    body = json.dumps(entry).encode()
-    cachedir.write_atomic(_manifest_path(root, source_key_),
-                          f"{_MANIFEST_HEADER}{cachedir.digest(body)}\n".encode() + body)
+        return Target.host(native)
+    return _remembered_target(root, target_environment(), native)
+
+
+@functools.lru_cache(maxsize=None)
+def _remembered_target(root: Path, environment: tuple, native: bool) -> Target:
+    cc, cflags, ldflags = environment
+    h = hashlib.sha256(repr((__version__, environment, native, _files_of(cc),
+                             _cpu_identity())).encode())
+    path = root / f"probe_{h.hexdigest()[:32]}.json"
+    body = _read_sealed(path)
+    if body is not None:
+        try:
+            return Target(cc, cflags, ldflags, **json.loads(body))
+        except (ValueError, TypeError):
+            cachedir.corrupt(path, "it is not the compiler probe cl2c writes")
+    target = Target.host(native)
+    _write_sealed(path, json.dumps({
+        "native": target.native, "has_float16": target.has_float16,
+        "version": target.version, "cpu": target.cpu}).encode())
+    return target
+
+
+def _files_of(cc: tuple[str, ...]) -> tuple:
+    """The programs a compiler command runs (a wrapper such as ccache and the compiler
+    after it), each as (resolved path, size, mtime)."""
+    files = []
+    for word in cc:
+        found = None if word.startswith("-") else shutil.which(word)
+        if found:
+            st = os.stat(found)
+            files.append((os.path.realpath(found), st.st_size, st.st_mtime_ns))
+    return tuple(files)
+
+
+def _cpu_identity() -> str:
+    """/proc/cpuinfo's model and flags (what -march=native decides from), where there
+    is one; the probe's own answer covers the rest."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            lines = [l for l in f.read(1 << 16).splitlines()
+                     if l.startswith(("model name", "flags", "Features"))]
+        return "\n".join(lines[:2])
+    except OSError:
+        return ""

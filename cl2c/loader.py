@@ -97,7 +97,6 @@ class Program:
         """Translate and compile (or load from the cache). Raises BuildError."""
         # The translator and the compiler only when building: cl2c.load() needs neither.
         from .options import parse_options
-        from .target import Target
         if self.source is None:
             raise RuntimeError(f"program '{self.filename}' was loaded precompiled (cl2c.load);"
                                f" it has no source to build")
@@ -106,7 +105,7 @@ class Program:
         start = time.perf_counter()
         times = StageTimes()
         with times.stage("target"):
-            target = Target.host()     # probed here, once per environment: it compiles
+            target = cache.host_target()   # probed once per compiler and CPU: it compiles
         with times.stage("cache lookup"):
             source_key = cache.source_key(self.source, self.filename,
                                           parse_options(self.options).key(),

@@ -124,18 +124,18 @@ class Target:
     def host(native: bool = True) -> "Target":
         """The compiler of this machine as the environment names it ($CC, else
         Python's), probed once per environment."""
-        return _probe(*_environment(), native)
+        return _probe(*target_environment(), native)
 
     @staticmethod
     def assumed(native: bool = True) -> "Target":
         """The host's compiler, not probed: _Float16 assumed (GCC 12+ and clang 15+ on
         x86-64 and AArch64 have it). C that computes in half #errors under a compiler
         without it (templates/translation_unit.c.j2)."""
-        cc, cflags, ldflags = _environment()
+        cc, cflags, ldflags = target_environment()
         return Target(cc, cflags, ldflags, native)
 
 
-def _environment() -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+def target_environment() -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
     """(compiler, extra compile flags, extra link flags) as distutils reads them: $CC,
     else the compiler Python was built with; $CPPFLAGS and $CFLAGS; $LDFLAGS."""
     env = os.environ

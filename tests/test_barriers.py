@@ -154,27 +154,46 @@ def fibers_only():
 
 def test_fallback_to_fibers_says_why():
     text = cl2c.translate(kernel_source("barriers_fibers.cl"), "barriers_fibers.cl").c_source
-    assert "countdown: fibers (a barrier sits in a loop whose trip count is not provably " \
-           "uniform" in text
+    assert "early_exit: fibers (a barrier sits in a loop left from a region (break or " \
+           "continue under a condition that is not provably uniform)" in text
     assert "switched: fibers (a barrier sits inside a switch statement" in text
 
 
+def test_the_spec_makes_a_barrier_loop_uniform():
+    """A loop with a barrier in its body runs the same number of times for every
+    work-item (spec 6.12.8): the regions schedule runs it on a group-level flag."""
+    text = cl2c.translate(kernel_source("barriers_fibers.cl"), "barriers_fibers.cl").c_source
+    assert " *   countdown: regions (" in text and "while (cl2c_go0)" in text
+
+
 def test_forcing_regions_on_a_fibers_kernel_is_an_error():
-    with pytest.raises(cl2c.BuildError, match="kernel 'countdown': the 'regions' schedule "
+    with pytest.raises(cl2c.BuildError, match="kernel 'early_exit': the 'regions' schedule "
                                               "cannot run it"):
         cl2c.Program.from_file(kernel_path("barriers_fibers.cl"),
                                options="-cl2c-schedule=regions").build()
 
 
-def test_barrier_in_data_dependent_loop(fibers_only, pocl):
+@pytest.mark.parametrize("options", ["", "-cl2c-schedule=fibers"])
+def test_barrier_in_data_dependent_loop(options, pocl):
     n, ls = 256, 32
+    prg = ("", cl2c.Program.from_file(kernel_path("barriers_fibers.cl"), options).build())
 
     def args():
         return [np.zeros(n, np.int32), cl2c.LocalMemory(4)]
-    got = run_both(fibers_only, pocl, "countdown", (n,), (ls,), args,
-                   source="barriers_fibers.cl")
+    got = run_both(prg, pocl, "countdown", (n,), (ls,), args, source="barriers_fibers.cl")
     steps = 5 + np.arange(n // ls) % 3
     np.testing.assert_array_equal(got[0], (steps[:, None] * np.arange(ls)).ravel())
+
+
+def test_barrier_in_loop_left_by_break(fibers_only, pocl):
+    n, ls = 128, 16
+
+    def args():
+        return [np.zeros(n, np.int32), cl2c.LocalMemory(4)]
+    got = run_both(fibers_only, pocl, "early_exit", (n,), (ls,), args,
+                   source="barriers_fibers.cl")
+    limit = 3 + np.arange(n // ls) % 2
+    np.testing.assert_array_equal(got[0], (limit[:, None] * (1 + np.arange(ls))).ravel())
 
 
 def test_barrier_in_switch(fibers_only, pocl):
@@ -192,7 +211,7 @@ def test_checking_mode_reports_divergence():
     out = np.zeros(64, np.int32)
     with pytest.raises(LaunchError, match=r"kernel 'diverge': barrier divergence: work-item "
                                           r"\(2,0,0\) finished while work-item \(0,0,0\) "
-                                          r"waits at the barrier at line 45"):
+                                          r"waits at the barrier at line 65"):
         prg.diverge((64,), (8,), out, cl2c.LocalMemory(32))
 
 

@@ -145,3 +145,40 @@ def test_build_uses_the_targets_compiler(cc, monkeypatch, tmp_path):
     assert not hit and hasattr(module.lib, "cl2c_argv_k")
     assert " -c " in log.read_text() and "-march=native" not in log.read_text()
     assert os.environ.get("CC") == before
+
+
+HIT_SCRIPT = r"""
+import cl2c
+prg = cl2c.Program("kernel void k(global int *a) { a[get_global_id(0)] += 1; }").build()
+print("hit" if prg.from_cache else "built")
+"""
+
+
+def test_a_cache_hit_in_a_new_process_runs_no_compiler(tmp_path):
+    """The compiler's probe is remembered in the cache: a second process that finds the
+    kernel there runs no compiler at all; a changed compiler is probed again."""
+    import shutil
+    real = shutil.which(os.environ.get("CC", "cc").split()[0]) or shutil.which("gcc")
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    mark = tmp_path / "called"
+    wrapper = fake / "cc"
+    wrapper.write_text(f'#!/bin/sh\necho "$*" >> "{mark}"\nexec "{real}" "$@"\n')
+    wrapper.chmod(0o755)
+    env = dict(os.environ, CC=str(wrapper), CL2C_CACHE_DIR=str(tmp_path / "cache"))
+    env.pop("CL2C_NO_CACHE", None)
+
+    def run() -> str:
+        res = subprocess.run([sys.executable, "-c", HIT_SCRIPT], cwd=tmp_path, env=env,
+                             capture_output=True, text=True, timeout=300)
+        assert res.returncode == 0, res.stdout + res.stderr
+        return res.stdout.strip()
+
+    assert run() == "built" and mark.exists()
+    mark.unlink()
+    assert run() == "hit"
+    assert not mark.exists(), mark.read_text()
+    # an upgraded compiler (another file) is probed again
+    wrapper.write_text(wrapper.read_text() + "# upgraded\n")
+    run()
+    assert mark.exists() and "--version" in mark.read_text()

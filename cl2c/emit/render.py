@@ -184,7 +184,7 @@ def _program_item(kind: str, node, kernels: dict, gen: CGenerator) -> list[str]:
         return out
     if kind == "group_function":
         node.decl.storage = []
-        node.decl.funcspec = ["static"]
+        node.decl.funcspec = ["static", "CL2C_NOINLINE"]   # see schedule_loops.c.j2
         name = node.decl.name[:-len("__group")]
         return [f"/* Kernel {name} as a work-group function (regions schedule): the code "
                 f"between\n * barriers runs as loops over the work-items of the group. */",
@@ -241,7 +241,9 @@ def _kernel_view(k: KernelModel, cl_std: int, renames: dict[str, str]):
     entry, argv, locals_ = ["const cl2c_range *cl2c_r"], [], []
     call = ["&cl2c_grp, cl2c_l0, cl2c_l1, cl2c_l2"]
     fields, values, fcall = [], [], ["a->cl2c_grp, cl2c_l0, cl2c_l1, cl2c_l2"]
+    items = ["const cl2c_workitem *cl2c_wg"]
     if k.local_decls:
+        items.append(f"struct {k.name}__locals *cl2c_locals")
         call.append("cl2c_locals")
         fields.append(f"struct {k.name}__locals *cl2c_locals")
         values.append("cl2c_locals")
@@ -261,6 +263,7 @@ def _kernel_view(k: KernelModel, cl_std: int, renames: dict[str, str]):
             entry.append(_decl_text(decl))
             argv.append(_Param(argv_type=_type_text(decl)))
             fields.append(_decl_text(_unqualified(decl)))
+        items.append(_decl_text(decl))
         if p.kind == "image":
             images.append(name)
         call.append(name)
@@ -275,7 +278,7 @@ def _kernel_view(k: KernelModel, cl_std: int, renames: dict[str, str]):
         name=k.name, c_name=renames.get(k.name, k.name), schedule=k.schedule, reason=k.reason, simd=k.simd,
         uses_globals=k.info.globals,
         regroup=k.group_blind and k.schedule.regroups,
-        entry_params=", ".join(entry), params=argv, call_args=", ".join(call),
+        entry_params=", ".join(entry), items_params=", ".join(items), params=argv, call_args=", ".join(call),
         image_args=images,
         rgbaf_call_args=", ".join(f"&{a}__rgbaf" if a in images else a for a in call),
         local_params=locals_, local_bytes=" + ".join(offsets),

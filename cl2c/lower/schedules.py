@@ -15,6 +15,7 @@ from pycparser import c_ast
 
 from ..diagnostics import BuildError, Diagnostic
 from ..sema import FunctionInfo, Module
+from ..typed_ast import walk
 from .regions import NeedFibers, make_group_function
 
 AUTO = "auto"
@@ -134,6 +135,9 @@ def _regions_if_better(k, module) -> None:
     test a "returned" flag in every region, nor when vector privates would become arrays
     of structs per work-item (the vectorised loop transposes them: N-body's float4s ran
     1.3x slower so)."""
+    if not _has_loop_or_branch(k.info.node.body):
+        return                  # nothing to hoist, no guard: the work-group function is
+                                # the loop as it stands (and costs a copy of the kernel)
     try:
         what = REGIONS.prepare(k, module)
     except NeedFibers:
@@ -144,6 +148,11 @@ def _regions_if_better(k, module) -> None:
         return
     k.schedule = REGIONS
     k.reason = f"no barriers, but a work-group function vectorises better ({what})"
+
+
+def _has_loop_or_branch(body) -> bool:
+    return any(isinstance(n, (c_ast.For, c_ast.While, c_ast.DoWhile, c_ast.If))
+               for n in walk(body))
 
 
 def _error(message: str) -> BuildError:

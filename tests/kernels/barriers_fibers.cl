@@ -1,7 +1,9 @@
-// Barriers the regions schedule cannot place: these kernels run on fibers.
+// Barriers the regions schedule cannot place: these kernels run on fibers
+// (but countdown, which shows where the spec's rule makes regions possible).
 
-// A barrier in a loop whose trip count comes from __local memory: uniform by
-// the program's logic, not provably so (the regions schedule falls back to fibers).
+// A barrier in a loop whose trip count comes from __local memory: not provably
+// uniform, but the spec makes it so (every work-item executes a barrier of the
+// loop's body on each iteration): the regions schedule runs it.
 __kernel void countdown(__global int *out, __local int *counter)
 {
     int lid = get_local_id(0);
@@ -15,6 +17,24 @@ __kernel void countdown(__global int *out, __local int *counter)
         if (lid == 0)
             counter[0] -= 1;
         barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    out[get_global_id(0)] = steps;
+}
+
+// A barrier in a loop left by a break: its trip count is not the condition's
+// alone, and the break is not provably uniform (fibers).
+__kernel void early_exit(__global int *out, __local int *limit)
+{
+    int lid = get_local_id(0);
+    int steps = 0;
+    if (lid == 0)
+        limit[0] = 3 + get_group_id(0) % 2;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (;;) {
+        steps += 1 + lid;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (steps >= limit[0] * (1 + lid))
+            break;
     }
     out[get_global_id(0)] = steps;
 }

@@ -42,12 +42,13 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
-from .errors import NeedFibers
+from .errors import NeedFibers, NotProvablyUniform
 from .grid_stride import interchange_grid_stride_loops
 from .inlining import inline_sync_calls, rename_locals
 from .plan import Builder, GroupLoop, all_items
 from .prepare import complete_array_bounds, privatize_written_params, sizeof_by_type
 from .privates import Privates
+from .spec_uniform import rewrite_loop
 from .syntax import statements, walk
 from .uniformity import Analysis
 from .writer import Writer
@@ -73,7 +74,7 @@ def make_group_function(func: c_ast.FuncDef, params: dict, helpers: dict,
     complete_array_bounds(body)
     sizeof_by_type(body)
     strided = interchange_grid_stride_loops(body) if hoist_loops else 0
-    an = Analysis(body, set(params), hoist_loops)
+    an = _analysis(body, set(params), hoist_loops)
     builder = Builder(an)
     items = builder.build(statements(body))
     priv = Privates(an, items)
@@ -100,6 +101,21 @@ def make_group_function(func: c_ast.FuncDef, params: dict, helpers: dict,
     big = [d.name for d in priv.promoted if not isinstance(d.type, c_ast.TypeDecl)]
     wide = [d.name for d in priv.promoted if _is_vector_or_record(d.type)]
     return GroupFunction("; ".join(parts), loops, writer.bounded, big, writer.done, wide)
+
+
+def _analysis(body, params: set, hoist_loops: bool) -> Analysis:
+    """The uniformity analysis, after rewriting each barrier loop whose trip count the
+    spec makes uniform though the analysis cannot prove it (spec_uniform.py)."""
+    flags: set = set()
+    taken = {n.name for n in walk(body) if isinstance(n, (c_ast.ID, c_ast.Decl)) and n.name}
+    while True:
+        try:
+            return Analysis(body, params, hoist_loops, frozenset(flags))
+        except NotProvablyUniform as e:
+            flag = rewrite_loop(body, e.loop, taken)
+            if flag is None:
+                raise NeedFibers(str(e)) from None
+            flags.add(flag)
 
 
 def _is_vector_or_record(t) -> bool:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pycparser import c_ast
 
 from ..effects import is_pure, work_item_function
-from .errors import NeedFibers
+from .errors import NeedFibers, NotProvablyUniform
 from .syntax import (INDEX, assigned_names, base_ids, contains_sync, escaping_jumps,
                      statements, walk)
 
@@ -15,7 +15,10 @@ from .syntax import (INDEX, assigned_names, base_ids, contains_sync, escaping_ju
 class Analysis:
     """Which variables are uniform, and how the kernel splits into regions."""
 
-    def __init__(self, body: c_ast.Compound, params: set, hoist_loops: bool):
+    def __init__(self, body: c_ast.Compound, params: set, hoist_loops: bool,
+                 uniform_by_spec: frozenset = frozenset()):
+        """uniform_by_spec: flags that every work-item sets to the same value, as the
+        spec requires (spec_uniform.py): uniform whatever their definitions."""
         self.body = body
         self.hoist_loops = hoist_loops
         self.decls: dict[str, c_ast.Decl] = {}
@@ -36,7 +39,7 @@ class Analysis:
             self.varying_defs: set = set()
             self.walk(statements(body), True)
             before = len(self.uniform)
-            self.uniform -= self.varying_defs
+            self.uniform -= self.varying_defs - uniform_by_spec
             if len(self.uniform) == before:
                 break
 
@@ -138,9 +141,14 @@ class Analysis:
             if not sync and not self.hoist_loops:
                 return False
             if not self.uniform_header(s) or not self._jumps_stay_at_group_level(s.stmt):
+                if sync and not self.uniform_header(s):
+                    raise NotProvablyUniform("a barrier sits in a loop whose trip count "
+                                             "is not provably uniform across the "
+                                             "work-group", s)
                 if sync:
-                    raise NeedFibers("a barrier sits in a loop whose trip count is not "
-                                     "provably uniform across the work-group")
+                    raise NeedFibers("a barrier sits in a loop left from a region "
+                                     "(break or continue under a condition that is not "
+                                     "provably uniform)")
                 return False
             return True
         if isinstance(s, c_ast.Switch) and sync:

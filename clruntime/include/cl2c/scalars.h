@@ -40,11 +40,13 @@ typedef _Bool cl2c_bool;
  * (unlike GCC) warns about each static inline function a kernel does not call */
 #define CL2C_INLINE static inline __attribute__((always_inline, unused))
 #define CL2C_ALWAYS_INLINE inline __attribute__((always_inline))
+#define CL2C_NOINLINE __attribute__((noinline))
 #define CL2C_UNUSED __attribute__((unused))
 #define CL2C_FALLTHROUGH __attribute__((fallthrough))
 #else
 #define CL2C_INLINE static inline
 #define CL2C_ALWAYS_INLINE inline
+#define CL2C_NOINLINE
 #define CL2C_UNUSED
 #define CL2C_FALLTHROUGH
 #endif
