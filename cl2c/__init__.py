@@ -4,6 +4,7 @@ from .version import __version__
 
 __all__ = ["BuildError", "Diagnostic", "translate", "Program", "Kernel", "LocalMemory",
            "KernelArgError", "LaunchError", "BuildWarning", "CacheWarning", "cltypes", "load",
+           "Image", "Sampler",
            "device", "__version__"]
 
 
@@ -34,6 +35,9 @@ def __getattr__(name):
                 "BuildWarning"):
         from . import loader
         return getattr(loader, name)
+    if name in ("Image", "Sampler"):
+        from . import images
+        return getattr(images, name)
     if name == "CacheWarning":
         from .cachedir import CacheWarning
         return CacheWarning

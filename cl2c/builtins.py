@@ -97,12 +97,17 @@ class Builtin:
                                  # atomics and sync are effects by their rows already)
     macro: str = ""              # runtime macro that instantiates the row for T, on use
     since: int = 100             # the OpenCL C version that has it (200: 2.0)
+    reads: bool = False          # reads memory its arguments do not show (an image's)
+    exact: bool = False          # arguments of fixed scalar types must be of exactly
+                                 # those types (image coordinates: int and float choose
+                                 # different functions, as overloads do in clang)
 
     @property
     def pure(self) -> bool:
         """Its value depends on its arguments (and the work-item) only: it writes
         nothing, reads no memory and is no synchronisation point."""
-        return not (self.sync or self.effects or any(p.endswith("*") for p in self.params))
+        return not (self.sync or self.effects or self.reads or
+                    any(p.endswith("*") for p in self.params))
 
     @property
     def sees_groups(self) -> bool:
@@ -341,6 +346,70 @@ _add(_rows("shuffle", ["T", "Un"], "Tn", "Ap", macro="CL2C_SHUFFLE"))
 _add(_rows("shuffle2", ["T", "T", "Un"], "Tn", "Ap", macro="CL2C_SHUFFLE2"))
 
 
+# 6.12.14 image read and write functions and the image queries (runtime: images.h). An
+# image is a pointer to the runtime's struct cl2c_image (host.h) and a sampler its CLK_*
+# flags (a uint), so a row per image type, access qualifier, with or without a sampler and
+# coordinate type; its runtime function is cl2c_<name>_<image>[_s]_<coordinates>
+# (cl2c_read_imagef_image2d_s_float2). Reads with a sampler are read_only's; samplerless
+# reads and writes are also read_write's (OpenCL C 2.0). The mip-mapped forms (a lod or
+# gradients) are refused by sema (Calls.expr_FuncCall).
+IMAGE_COORDINATES = {     # the image type: (int coordinates, float coordinates or None)
+    "image1d_t": ("int", "float"), "image1d_buffer_t": ("int", None),
+    "image1d_array_t": ("int2", "float2"), "image2d_t": ("int2", "float2"),
+    "image2d_array_t": ("int4", "float4"), "image3d_t": ("int4", "float4"),
+    "image2d_depth_t": ("int2", "float2"), "image2d_array_depth_t": ("int4", "float4"),
+}
+IMAGE_FUNCTIONS = ("read_imagef", "read_imagei", "read_imageui", "read_imageh",
+                   "write_imagef", "write_imagei", "write_imageui", "write_imageh")
+_PIXEL = {"f": "float4", "i": "int4", "ui": "uint4", "h": "half4"}
+
+
+def _image_rows(image: str, coords: tuple) -> None:
+    depth = image.endswith("_depth_t")
+    short = image.removesuffix("_t")
+    kinds = ("f",) if depth else ("f", "i", "ui", "h")
+    access_since = (("read_only", 100), ("read_write", 200))
+    for k in kinds:
+        pixel = "float" if depth else _PIXEL[k]
+        name = f"read_image{k}"
+        if image != "image1d_buffer_t":
+            for c in coords:
+                if c is not None:
+                    _add(_rows(name, ["read_only " + image, "sampler_t", c], pixel, "-",
+                               c_name=f"cl2c_{name}_{short}_s_{c}", reads=True, exact=True))
+        for access, since in access_since:
+            _add(_rows(name, [f"{access} {image}", coords[0]], pixel, "-",
+                       c_name=f"cl2c_{name}_{short}_{coords[0]}", reads=True, exact=True,
+                       since=since))
+        for access, since in (("write_only", 100), ("read_write", 200)):
+            name = f"write_image{k}"
+            _add(_rows(name, [f"{access} {image}", coords[0], pixel], "void", "-",
+                       c_name=f"cl2c_{name}_{short}_{coords[0]}", effects=True, exact=True,
+                       since=since))
+
+
+def _image_query_rows(names: str, images, ret: str, c_name: str = "") -> None:
+    for image in images:
+        for access, since in (("read_only", 100), ("write_only", 100), ("read_write", 200)):
+            for name in names.split():
+                _add(_rows(name, [f"{access} {image}"], ret, "-",
+                           c_name=c_name or f"cl2c_{name}", since=since))
+
+
+for _image, _coords in IMAGE_COORDINATES.items():
+    _image_rows(_image, _coords)
+_image_query_rows("get_image_width get_image_channel_data_type get_image_channel_order",
+                  IMAGE_COORDINATES, "int")
+_image_query_rows("get_image_height", ("image2d_t", "image2d_array_t", "image3d_t",
+                                       "image2d_depth_t", "image2d_array_depth_t"), "int")
+_image_query_rows("get_image_depth", ("image3d_t",), "int")
+_image_query_rows("get_image_dim", ("image2d_t", "image2d_array_t", "image2d_depth_t",
+                                    "image2d_array_depth_t"), "int2", "cl2c_get_image_dim2")
+_image_query_rows("get_image_dim", ("image3d_t",), "int4", "cl2c_get_image_dim3")
+_image_query_rows("get_image_array_size", ("image1d_array_t", "image2d_array_t",
+                                           "image2d_array_depth_t"), "size_t")
+
+
 # 6.13.9 address space qualifier functions (OpenCL C 2.0): on a pointer to any type, so
 # sema knows them by name (Calls.address_space_query) and lowering calls
 # cl2c_<name>(p) (spaces.h). The address space each one's result points into:
@@ -375,6 +444,10 @@ NOT_YET.update(dict.fromkeys(
     "get_kernel_preferred_work_group_size_multiple".split(),
     "device-side enqueue (enqueue_kernel, get_default_queue, ...) is not supported by "
     "cl2c"))
+
+NOT_YET.update(dict.fromkeys(
+    "get_image_num_mip_levels get_image_num_samples".split(),
+    "mip-mapped and multi-sample images are not supported by cl2c"))
 
 # Identifiers the spec defines as constants of a type (6.12.2), spelled in C by
 # the runtime under the C name: (type, C name, the OpenCL C version that has it).

@@ -51,11 +51,11 @@ def match(row: bi.Builtin, args: list[ty.Type]):
     if n is not None and n not in bi.family_widths(row.family):
         return None
     for pat, at in zip(row.params, args):
-        if not fits(pat, at, generic, n):
+        if not fits(pat, at, generic, n, row.exact):
             return None
     return pattern_type(row.ret, generic, n), generic, n
 
-def fits(pat, at, generic, n=None) -> bool:
+def fits(pat, at, generic, n=None, exact=False) -> bool:
     if pat == "T":
         # A scalar argument converts to T's element type and, for a vector T,
         # widens (spec 6.2.1): mad(float2, float, float).
@@ -80,6 +80,13 @@ def fits(pat, at, generic, n=None) -> bool:
     want = pattern_type(pat, generic, n)
     if want is None:
         return False
+    if isinstance(want, ty.Image):
+        return at == want
+    if isinstance(want, ty.Sampler):
+        # a sampler, or an integer (a CLK_* expression: clang takes it as a constant sampler)
+        return at == want or (at.is_scalar and at.is_integer)
+    if exact and want.is_scalar:
+        return at == want
     if isinstance(want, ty.Opaque):
         # event_t: another event_t, or an integer (0 is the "no event" value)
         return at == want or (at.is_scalar and at.is_integer)

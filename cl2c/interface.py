@@ -15,7 +15,7 @@ from . import types as ty
 @dataclass(frozen=True)
 class Arg:
     name: str
-    kind: str              # "buffer", "local" or "value"
+    kind: str              # "buffer", "local", "image", "sampler" or "value"
     type: ty.Type
     space: str             # a pointer's pointee's address space; "private" for values
     const: bool            # the pointee (or the value) is const
@@ -23,9 +23,9 @@ class Arg:
     type_name: str         # as the kernel writes it: "float*", "int4", "S"
 
     def info(self) -> "ArgInfo":
-        return ArgInfo(self.name, self.type_name,
-                       self.space if self.kind != "value" else "private", self.kind,
-                       bool(self.written))
+        space = "global" if self.kind == "image" else \
+            self.space if self.kind in ("buffer", "local") else "private"
+        return ArgInfo(self.name, self.type_name, space, self.kind, bool(self.written))
 
 
 @dataclass(frozen=True)
@@ -34,8 +34,8 @@ class ArgInfo:
     name: str
     type_name: str         # as the kernel writes it: "float*", "int4", "S"
     address_space: str     # "global", "constant", "local" or "private"
-    kind: str              # "buffer", "local" or "value"
-    writes: bool           # for buffers: the kernel may write through it
+    kind: str              # "buffer", "local", "image", "sampler" or "value"
+    writes: bool           # for buffers and images: the kernel may write through it
 
 
 @dataclass(frozen=True)
@@ -88,6 +88,10 @@ def type_to_json(t: ty.Type, inside_record: bool = False) -> dict:
         return {"opaque": t.name}
     if isinstance(t, ty.Atomic):
         return {"atomic": t.value.name}
+    if isinstance(t, ty.Image):
+        return {"image": t.name, "access": t.access}
+    if isinstance(t, ty.Sampler):
+        return {"sampler": True}
     raise TypeError(f"cl2c: no JSON form for the kernel argument type {t}")
 
 
@@ -110,4 +114,8 @@ def type_from_json(d: dict) -> ty.Type:
         return ty.Opaque(d["opaque"])
     if "atomic" in d:
         return ty.Atomic(ty.SCALARS[d["atomic"]])
+    if "image" in d:
+        return ty.Image(d["image"], d["access"])
+    if "sampler" in d:
+        return ty.SAMPLER_T
     raise ValueError(f"cl2c: unknown type description {d!r}")

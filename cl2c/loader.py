@@ -25,6 +25,7 @@ from . import cache
 from . import types as ty
 from .cltypes import SCALARS
 from .diagnostics import BuildError
+from .images import Image, Sampler
 from .interface import ArgInfo, KernelInterface
 from .timing import StageTimes
 
@@ -377,6 +378,9 @@ class Kernel:
             if p.kind == "buffer":
                 self._buffers.append((i, self._buffer_converter(p)))
                 continue
+            if p.kind == "image":        # a pointer too: to the image's struct cl2c_image
+                self._buffers.append((i, functools.partial(self._image_pointer, p)))
+                continue
             code, convert, size, align = self._value_code(p)
             start = -(-offset // align) * align
             codes.append(f"{start - offset}x{code}")
@@ -407,6 +411,8 @@ class Kernel:
         refuses takes the slow path); vectors and structs go through _value."""
         if p.kind == "local":
             return "Q", functools.partial(self._local_size, p), 8, 8
+        if p.kind == "sampler":
+            return "I", functools.partial(self._sampler_value, p), 4, 4
         t = p.type
         dt = _dtype_for(t) if isinstance(t, (ty.Scalar, ty.Enum)) else None
         code = _STRUCT_CODES.get((dt.kind, dt.itemsize)) if dt is not None else None
@@ -421,8 +427,12 @@ class Kernel:
         self._pack_range[len(nd)](frame.block, frame.base, *nd, self._globals)
         at = frame.raw + frame.base + _VALUES_AT
         for i, p, offset, _ in self._values:
-            data = np.uint64(self._local_size(p, args[i])).tobytes() if p.kind == "local" \
-                else self._value(p, args[i])
+            if p.kind == "local":
+                data = np.uint64(self._local_size(p, args[i])).tobytes()
+            elif p.kind == "sampler":
+                data = np.uint32(self._sampler_value(p, args[i])).tobytes()
+            else:
+                data = self._value(p, args[i])
             self._ffi.memmove(at + offset, data, len(data))
 
     def _where(self, p) -> str:
@@ -433,6 +443,25 @@ class Kernel:
             raise KernelArgError(f"{self._where(p)}: a __local pointer takes "
                                  f"cl2c.LocalMemory(nbytes), not {type(value).__name__}")
         return value.nbytes
+
+    def _sampler_value(self, p, value) -> int:
+        if not isinstance(value, Sampler):
+            raise KernelArgError(f"{self._where(p)}: a sampler_t takes cl2c.Sampler("
+                                 f"normalized_coords, addressing_mode, filter_mode), not "
+                                 f"{type(value).__name__}")
+        return value.value
+
+    def _image_pointer(self, p, value, copies):
+        """The C pointer to the struct cl2c_image of image argument p (a cdata that keeps
+        the image alive): a cl2c.Image of the kernel's image type."""
+        if not isinstance(value, Image):
+            raise KernelArgError(f"{self._where(p)}: an image takes a cl2c.Image, not "
+                                 f"{type(value).__name__}")
+        if value.type_name != p.type.name:
+            raise KernelArgError(f"{self._where(p)}: expected an image for {p.type.name}, "
+                                 f"got a {value.kind} {value.channel_order} image "
+                                 f"({value.type_name})")
+        return self._ffi.from_buffer(value._desc)
 
     def _buffer_converter(self, p):
         """The function that turns what a caller passes for buffer p into a C pointer

@@ -18,7 +18,7 @@ _COORD = re.compile(r"^(?P<file>.*?):(?P<line>\d+)(?::(?P<col>\d+))?: (?P<msg>.*
 # Names the OpenCL dialect treats as types although the parser does not know them.
 RUNTIME_TYPEDEFS = ("size_t", "ptrdiff_t", "intptr_t", "uintptr_t", "event_t", "half",
                     "cl_mem_fence_flags", "memory_order", "memory_scope",
-                    *ty.ATOMIC_TYPES)
+                    "sampler_t", *ty.IMAGE_KINDS, *ty.ATOMIC_TYPES)
 
 
 class UnionExt(c_ast.Union):

@@ -18,6 +18,7 @@ from typing import NamedTuple
 import pcpp
 
 from .diagnostics import Diagnostic, Reporter
+from .images import CHANNEL_ORDERS, CHANNEL_TYPES, SAMPLER_FLAGS
 from .options import Options
 from .source_text import decode
 from .target import Target
@@ -57,6 +58,13 @@ _LIMITS = {
 _LIMITS.update({f"{name}_F": f"{_to_float(float(value)):.14f}f"
                 for name, value in list(_LIMITS.items()) if name.startswith("M_")})
 
+# The sampler flags, channel orders and channel data types kernels see as CLK_* macros
+# (spec 6.12.14; the values are cl2c/images.py's).
+IMAGE_MACROS = {**{k: str(v) for k, v in SAMPLER_FLAGS.items()},
+                **{f"CLK_{k}": hex(v) for k, v in CHANNEL_ORDERS.items()},
+                **{f"CLK_{k}": hex(v) for k, v in CHANNEL_TYPES.items()}}
+
+
 # The optional features of OpenCL C 3.0 (spec 6.2.1) that cl2c supports, each defined as
 # a macro under -cl-std=CL3.0; __opencl_c_fp64 goes with cl_khr_fp64 (the target's).
 def predefined_macros(options: Options, target: Target) -> dict[str, str]:
@@ -78,7 +86,9 @@ def predefined_macros(options: Options, target: Target) -> dict[str, str]:
         "NULL": "((void *)0)",
         "true": "1", "false": "0",
         "CLK_LOCAL_MEM_FENCE": "1", "CLK_GLOBAL_MEM_FENCE": "2", "CLK_IMAGE_MEM_FENCE": "4",
+        "__IMAGE_SUPPORT__": "1",           # the device supports images (spec 6.10)
     }
+    macros.update(IMAGE_MACROS)
     if "-cl-fast-relaxed-math" in options.flags:
         macros["__FAST_RELAXED_MATH__"] = "1"
     macros.update({ext: "1" for ext in target.extensions_for(options.cl_std)})

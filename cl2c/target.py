@@ -34,13 +34,14 @@ EXTENSIONS = (
 EXTENSION_SINCE = {"cl_khr_subgroups": 200}
 
 # OpenCL C 3.0's optional features (spec 6.2.1) cl2c implements; each is a predefined macro
-# under -cl-std=CL3.0. Not: images, pipes, device-side enqueue.
+# under -cl-std=CL3.0. Not: pipes, device-side enqueue.
 FEATURES = (
     "__opencl_c_fp64", "__opencl_c_int64", "__opencl_c_generic_address_space",
     "__opencl_c_program_scope_global_variables", "__opencl_c_work_group_collective_functions",
     "__opencl_c_atomic_order_acq_rel", "__opencl_c_atomic_order_seq_cst",
     "__opencl_c_atomic_scope_device", "__opencl_c_atomic_scope_all_devices",
-    "__opencl_c_subgroups",
+    "__opencl_c_subgroups", "__opencl_c_images", "__opencl_c_read_write_images",
+    "__opencl_c_3d_image_writes",
 )
 
 _CFLAGS = ("-std=c11", "-O3", "-fopenmp", "-fno-strict-aliasing",

@@ -247,6 +247,58 @@ class Opaque(Type):
 EVENT_T = Opaque("event_t")
 
 
+# The image types (spec 6.12.14): name -> (coordinate dimensions, an array of images,
+# depth). Lowering spells each a pointer to the runtime's struct cl2c_image (host.h).
+IMAGE_KINDS = {
+    "image1d_t": (1, False, False), "image1d_buffer_t": (1, False, False),
+    "image1d_array_t": (1, True, False), "image2d_t": (2, False, False),
+    "image2d_array_t": (2, True, False), "image3d_t": (3, False, False),
+    "image2d_depth_t": (2, False, True), "image2d_array_depth_t": (2, True, True),
+}
+IMAGE_ACCESS = ("read_only", "write_only", "read_write")
+
+
+@dataclass(frozen=True)
+class Image(Type):
+    """An image type with its access qualifier (read_only unless written otherwise):
+    ``read_only image2d_t`` and ``write_only image2d_t`` are different types, so that
+    the table's rows tell which functions each allows."""
+
+    name: str              # "image2d_t", ... (IMAGE_KINDS)
+    access: str = "read_only"
+    size = 8
+
+    @property
+    def dims(self) -> int:
+        return IMAGE_KINDS[self.name][0]
+
+    @property
+    def arrayed(self) -> bool:
+        return IMAGE_KINDS[self.name][1]
+
+    @property
+    def depth(self) -> bool:
+        return IMAGE_KINDS[self.name][2]
+
+    def __str__(self) -> str:
+        return f"{self.access} {self.name}"
+
+
+@dataclass(frozen=True)
+class Sampler(Type):
+    """sampler_t: its CLK_* flags as a uint (the runtime's cl2c_sampler_t), so that a
+    constant sampler is a compile-time constant of the C that the compiler folds."""
+
+    name = "sampler_t"
+    size = 4
+
+    def __str__(self) -> str:
+        return self.name
+
+
+SAMPLER_T = Sampler()
+
+
 @dataclass(frozen=True)
 class Atomic(Type):
     """An atomic type of OpenCL C 2.0 (atomic_int, ...; spec 6.13.11): the size and
@@ -367,6 +419,14 @@ def named_type(name: str) -> Type | None:
         return SCALARS[name]
     if name == "event_t":
         return EVENT_T
+    if name == "sampler_t":
+        return SAMPLER_T
+    words = name.split()
+    if words and words[-1] in IMAGE_KINDS:       # "image2d_t", "write_only image2d_t"
+        access = words[0].removeprefix("__") if len(words) == 2 else "read_only"
+        if len(words) <= 2 and access in IMAGE_ACCESS:
+            return Image(words[-1], access)
+        return None
     if name == "cl_mem_fence_flags":        # a bitfield of CLK_*_MEM_FENCE (6.1.3)
         return UINT
     if name in ("memory_order", "memory_scope"):   # enums of OpenCL C 2.0 (6.13.11.4)

@@ -185,6 +185,63 @@ def run_c_program():
     return ok
 
 
+def run_gaussian_filter():
+    """The Guide's chapter 8 Gaussian filter (gaussian_filter/) on its PNG: from Python,
+    then from C (make, if present), each compared with NumPy. None: skipped."""
+    sys.path.insert(0, str(HERE / "gaussian_filter"))
+    try:
+        import gaussian_filter as gf
+        src = gf.read_png(HERE / "gaussian_filter" / "input.png")
+    except ImportError as e:
+        print(f"{'gaussian':<11} skipped: {e} (pip install pillow)")
+        return None
+    finally:
+        sys.path.pop(0)
+    want = gf.reference(src)
+    size = f"{src.shape[1]}x{src.shape[0]} px RGBA"
+    t0 = time.perf_counter()
+    prg = cl2c.Program.from_file(HERE / "gaussian_filter" / "gaussian_filter.cl").build()
+    build = time.perf_counter() - t0
+    (OUT / "gaussian_filter.c").write_text(prg.c_source, encoding="utf-8")
+    got = gf.blur(prg, src)
+    seconds = timed(gf.blur, prg, src)
+    ok = np.array_equal(got, want)
+    print(f"{'gaussian':<11} {size:<26} build {build:6.2f} s   run {seconds * 1e3:8.2f} ms   "
+          f"{'OK (matches NumPy)' if ok else 'MISMATCH'}")
+    if not (shutil.which("make") and shutil.which("cc")):
+        print(f"{'gaussian_c':<11} skipped: needs `make` and `cc`")
+        return ok
+    work = OUT / "gaussian_filter"
+    shutil.rmtree(work, ignore_errors=True)
+    shutil.copytree(HERE / "gaussian_filter", work, ignore=shutil.ignore_patterns(
+        "*.o", "gaussian_filter.c", "gaussian_filter.h", "gaussian_filter.d",
+        "gaussian_demo", "__pycache__"))
+    made = subprocess.run(["make", "-C", str(work),
+                           f"CL2C={shlex.quote(sys.executable)} -m cl2c.cli"],
+                          capture_output=True, text=True)
+    if made.returncode != 0:
+        print(f"{'gaussian_c':<11} MISMATCH: make failed\n{made.stdout}{made.stderr}")
+        return False
+    h, w, _ = src.shape
+    header = f"P7\nWIDTH {w}\nHEIGHT {h}\nDEPTH 4\nMAXVAL 255\nTUPLTYPE RGB_ALPHA\nENDHDR\n"
+    (work / "input.pam").write_bytes(header.encode() + src.tobytes())
+    t0 = time.perf_counter()
+    ran = subprocess.run([str(work / "gaussian_demo"), str(work / "input.pam"),
+                          str(work / "output.pam")], capture_output=True, text=True)
+    seconds = time.perf_counter() - t0
+    c_ok = ran.returncode == 0
+    if c_ok:
+        data = (work / "output.pam").read_bytes()
+        pixels = np.frombuffer(data[len(header):], np.uint8)
+        c_ok = data.startswith(header.encode()) and np.array_equal(pixels.reshape(src.shape),
+                                                                  want)
+    print(f"{'gaussian_c':<11} {size + ' (plain C)':<26} build        -   "
+          f"run {seconds * 1e3:8.2f} ms   {'OK (matches NumPy)' if c_ok else 'MISMATCH'}")
+    if not c_ok:
+        print(ran.stdout + ran.stderr)
+    return ok and c_ok
+
+
 def main() -> int:
     OUT.mkdir(exist_ok=True)
     print(f"cl2c {cl2c.__version__}: example kernels from {KERNELS}")
@@ -198,6 +255,12 @@ def main() -> int:
         all_ok &= ok
     c_ok = run_c_program()
     if c_ok is False:
+        all_ok = False
+    try:
+        if run_gaussian_filter() is False:
+            all_ok = False
+    except Exception as e:              # a build or launch error: report it, go on
+        print(f"{'gaussian':<11} MISMATCH: {type(e).__name__}: {e}")
         all_ok = False
     print(f"Translated C: {OUT}/<name>.c; the C program: {OUT / 'c_program'}")
     print("All examples OK." if all_ok else "Some examples FAILED (MISMATCH above).")

@@ -187,9 +187,26 @@ def pointer_argument(k: int, space: str, pointee: ty.Type, const: bool, decls: l
     raise PatternError(f"no way to pass a {space} pointer")
 
 
+def image_parameter(t: ty.Image) -> str:
+    """The parameter of every function of a unit that passes an image of type t."""
+    return f"{t.access}_{t.name.removesuffix('_t')}"
+
+
+def image_parameters(cl_std: int) -> str:
+    """Every image type (and access qualifier the version has) and a sampler, as the
+    parameters of each function of a unit: what image functions' cases pass."""
+    access = ty.IMAGE_ACCESS if cl_std >= 200 else ty.IMAGE_ACCESS[:2]
+    images = [ty.Image(name, a) for name in ty.IMAGE_KINDS for a in access]
+    return ", ".join([f"{t} {image_parameter(t)}" for t in images] + ["sampler_t smp"])
+
+
 def value_argument(k: int, vt: ty.Type, decls: list, fixed: bool = False) -> str:
     if isinstance(vt, ty.Opaque):           # event_t: 0, "no event" (spec 6.12.10)
         return "0"
+    if isinstance(vt, ty.Image):
+        return image_parameter(vt)
+    if isinstance(vt, ty.Sampler):
+        return "smp"
     if fixed:
         # a parameter of a fixed type (a dimension, fence flags, a work-item's id) gets
         # a constant: what the work-group functions need to be uniform in the group
@@ -289,7 +306,10 @@ def program(cases: list) -> tuple[str, dict]:
     groups: dict[str, list] = {}
     for c in cases:
         groups.setdefault(c.group, []).append(c)
-    params = "global uchar *g, local uchar *l, constant uchar *c"
+    std = re.search(r"-cl-std=CL(\d)\.(\d)", cases[0].options()) if cases else None
+    cl_std = int(std[1]) * 100 + int(std[2]) * 10 if std else 120
+    params = "global uchar *g, local uchar *l, constant uchar *c, " + image_parameters(cl_std)
+    arguments = ", ".join(p.split()[-1].lstrip("*") for p in params.split(", "))
     functions = []
     for name, group in groups.items():
         kernel = any(c.in_kernel for c in group)
@@ -302,7 +322,7 @@ def program(cases: list) -> tuple[str, dict]:
         lines.append("}")
     if functions:
         lines.append(f"kernel void calls({params}) {{")
-        lines += [f"{f}(g, l, c);" for f in functions]
+        lines += [f"{f}({arguments});" for f in functions]
         lines.append("}")
     return "\n".join(lines) + "\n", by_line
 

@@ -23,9 +23,12 @@ def test_run_examples_all_match_numpy():
     for name in ("vadd", "saxpy", "matmul", "grayscale", "mandelbrot", "blur"):
         assert f"{name} " in proc.stdout, output
         assert (EXAMPLES / "out" / f"{name}.c").is_file()
-    assert proc.stdout.count("OK (matches NumPy)") == 6, output
+    # six kernels, and the Guide's Gaussian filter from Python (and from C with make)
+    assert proc.stdout.count("OK (matches NumPy)") == 7 + HAVE_MAKE_CC, output
+    assert "gaussian " in proc.stdout and "skipped" not in proc.stdout, output
     if HAVE_MAKE_CC:
         assert "OK (checked in C)" in proc.stdout, output
+        assert "gaussian_c " in proc.stdout, output
 
 
 @pytest.mark.skipif(not HAVE_MAKE_CC, reason="needs make and cc")

@@ -3,8 +3,9 @@
 The corpus comes from Debian's piglit package, fetched once per machine (see
 ``piglit/corpus.py``). A file passes when its program builds (or fails to build, if it
 says so) and every ``[test]`` section's outputs check out (see ``piglit/runner.py``).
-Files whose requirements the device does not meet (images, OpenCL C 2.0, another vendor's
-device, cl_khr_fp16 where the C compiler has no _Float16) are skipped with the reason.
+Files whose requirements the device does not meet (OpenCL C 2.0, another vendor's device,
+cl_khr_fp16 where the C compiler has no _Float16) are skipped with the reason; the image
+files run (their image and sampler arguments become cl2c.Image and cl2c.Sampler).
 
 ``piglit/known_failures.txt`` lists every file expected to fail, with the reason. A listed
 file that passes fails the run (remove it from the list), and so does an unlisted file

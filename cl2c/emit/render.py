@@ -140,13 +140,17 @@ def _arg_info(p, argv_type: str) -> _Param:
         kind, size = "CL2C_ARG_BUFFER", "sizeof(void *)"
     elif p.kind == "local":
         kind, size = "CL2C_ARG_LOCAL", "sizeof(size_t)"
+    elif p.kind == "image":
+        kind, size = "CL2C_ARG_IMAGE", "sizeof(cl2c_image *)"
+    elif p.kind == "sampler":
+        kind, size = "CL2C_ARG_SAMPLER", "sizeof(cl2c_sampler_t)"
     else:
         kind, size = "CL2C_ARG_VALUE", f"sizeof({argv_type})"
-    space = _ADDRESS.get(p.space, "CL2C_ADDRESS_PRIVATE") if p.kind != "value" \
-        else "CL2C_ADDRESS_PRIVATE"
+    space = _ADDRESS.get(p.space, "CL2C_ADDRESS_PRIVATE") if p.kind in ("buffer", "local") \
+        else "CL2C_ADDRESS_GLOBAL" if p.kind == "image" else "CL2C_ADDRESS_PRIVATE"
     return _Param(name=c_string(p.name), type_name=c_string(p.type_name), space=space,
                   kind=kind, size=size, is_const=int(bool(p.const)),
-                  writes=int(p.kind == "buffer" and bool(p.written)))
+                  writes=int(p.kind in ("buffer", "image") and bool(p.written)))
 
 
 def _resolve_tail_line(text: str, output_name: str, line_directives: bool) -> str:
@@ -244,7 +248,7 @@ def _kernel_view(k: KernelModel, cl_std: int, renames: dict[str, str]):
         fields.append(f"struct {k.name}__locals *cl2c_locals")
         values.append("cl2c_locals")
         fcall.append("a->cl2c_locals")
-    offsets, arg_infos = [], []
+    offsets, arg_infos, images = [], [], []
     for p in k.args:
         name = renames.get(p.name, p.name)      # its C spelling (emit/c_names.py)
         decl = decls[name]
@@ -260,6 +264,8 @@ def _kernel_view(k: KernelModel, cl_std: int, renames: dict[str, str]):
             argv.append(_Param(argv_type=_type_text(decl)))
             fields.append(_decl_text(_unqualified(decl)))
         items.append(_decl_text(decl))
+        if p.kind == "image":
+            images.append(name)
         call.append(name)
         values.append(name)
         fcall.append(f"a->{name}")
@@ -273,6 +279,8 @@ def _kernel_view(k: KernelModel, cl_std: int, renames: dict[str, str]):
         uses_globals=k.info.globals,
         regroup=k.group_blind and k.schedule.regroups,
         entry_params=", ".join(entry), items_params=", ".join(items), params=argv, call_args=", ".join(call),
+        image_args=images,
+        rgbaf_call_args=", ".join(f"&{a}__rgbaf" if a in images else a for a in call),
         local_params=locals_, local_bytes=" + ".join(offsets),
         locals_struct=bool(k.local_decls), locals_offset=locals_offset,
         reqd=f"(const size_t[3]){{{reqd[0]}, {reqd[1]}, {reqd[2]}}}" if reqd else "NULL",

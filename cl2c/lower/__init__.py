@@ -145,11 +145,16 @@ def kernel_model(f: FunctionInfo, local_decls, functions=None,
     """The kernel's interface; its schedule comes after (schedules.choose)."""
     args = []
     for p in f.params:
+        written = p.written
         if isinstance(p.type, ty.Pointer):
             kind = "local" if p.type.space == "local" else "buffer"
+        elif isinstance(p.type, ty.Image):
+            kind, written = "image", p.type.access != "read_only"
+        elif isinstance(p.type, ty.Sampler):
+            kind, written = "sampler", False
         else:
             kind = "value"
-        args.append(Arg(p.name, kind, p.type, p.space, p.const, p.written, p.type_name))
+        args.append(Arg(p.name, kind, p.type, p.space, p.const, written, p.type_name))
     functions = functions or {}
     # Atomics: the work-item loop must not be ``omp simd`` (lanes would race on
     # __local read-modify-writes, which are plain, and on the order of returned values).

@@ -21,7 +21,7 @@ def c_type_name(t: ty.Type) -> str:
         return "int"
     if isinstance(t, ty.Scalar):
         return _C_SCALARS.get(t.name, f"cl2c_{t.name}")
-    if isinstance(t, ty.Opaque):
+    if isinstance(t, (ty.Opaque, ty.Image, ty.Sampler)):     # images: cl2c_image2d_t, ...
         return f"cl2c_{t.name}"
     if isinstance(t, ty.Atomic):        # its value type: only the runtime's atomics use it
         return c_type_name(t.value)

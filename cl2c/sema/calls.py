@@ -69,7 +69,26 @@ class Calls(Checker):
         if since > self.cl_std:         # atomic_load(p) under 1.2, p no atomic_int *
             self._later_version(node, name, since)
         shown = ", ".join(str(t) for t in arg_types)
+        if name in bi.IMAGE_FUNCTIONS:
+            self._image_call_error(node, name, rows, arg_types, shown)
         self.error(f"no matching function for call to '{name}({shown})'", node)
+
+    def _image_call_error(self, node, name, rows, arg_types, shown):
+        """Why an image read or write matches no row, where it is not just the types."""
+        if len(arg_types) > max(len(r.params) for r in rows):
+            self.error(f"'{name}({shown})': mip-mapped image reads and writes (with a lod "
+                       f"or gradients) are not supported by cl2c", node)
+        image = arg_types[0] if arg_types else None
+        if isinstance(image, ty.Image):
+            reading = name.startswith("read_")
+            if reading and image.access == "write_only" or \
+                    not reading and image.access == "read_only":
+                self.error(f"no matching function for call to '{name}({shown})': a "
+                           f"{image.access} image cannot be "
+                           f"{'read' if reading else 'written'}", node)
+            if reading and image.access == "read_write" and len(arg_types) == 3:
+                self.error(f"no matching function for call to '{name}({shown})': a "
+                           f"read_write image is read without a sampler", node)
 
     def _later_version(self, node, name, since):
         version = f"{since // 100}.{since // 10 % 10}"

@@ -10,7 +10,7 @@ from .. import builtins as bi
 from .. import literals
 from .. import types as ty
 from .checker import Checker
-from .model import SPACE_QUALIFIERS, FunctionInfo, Module, Param, Symbol
+from .model import ACCESS_QUALIFIERS, SPACE_QUALIFIERS, FunctionInfo, Module, Param, Symbol
 
 
 class Declarations(Checker):
@@ -69,6 +69,8 @@ class Declarations(Checker):
                     space = SPACE_QUALIFIERS[q]
                 elif q == "const":
                     const = True
+                elif q in ACCESS_QUALIFIERS:
+                    base = self._image_access(base, q, node)
             if space == "constant":
                 const = True
             return base, space, const
@@ -106,6 +108,18 @@ class Declarations(Checker):
         if isinstance(node, c_ast.Typename):
             return self.resolve(node.type)
         self.error(f"unsupported declarator {type(node).__name__}", node)
+
+    def _image_access(self, base: ty.Type, qualifier: str, node) -> ty.Image:
+        """The image type ``base`` under access qualifier ``qualifier`` (spec 6.6):
+        read_write only from OpenCL C 2.0 on, and on images only."""
+        access = qualifier.removeprefix("__")
+        if not isinstance(base, ty.Image):
+            self.error(f"access qualifier '{qualifier}' can only be used for image types, "
+                       f"not '{base}'", node)
+        if access == "read_write" and self.cl_std < 200:
+            self.error("read_write images are an OpenCL C 2.0 feature: build with "
+                       "-cl-std=CL2.0 or later", node)
+        return ty.Image(base.name, access)
 
     def _quals(self, node) -> list:
         return list(getattr(node, "quals", None) or [])
@@ -218,6 +232,12 @@ class Declarations(Checker):
             self.declare(Symbol(node.name, t, "func", node=node))
             return "prototype"
         static_storage = program_scope
+        if isinstance(t, ty.Image):
+            self.error(f"variable '{node.name}' of image type '{t}': images are kernel and "
+                       f"function arguments only (OpenCL C 6.12.14)", node)
+        if t == ty.SAMPLER_T and (program_scope or "static" in (node.storage or [])):
+            # const sampler_t s = CLK_...; at program scope is in __constant (6.12.14.1)
+            space, const = "constant", True
         if program_scope:
             space = self._program_scope_space(node, space)
         elif "static" in (node.storage or []) and self.cl_std >= 200 and self.func is not None:

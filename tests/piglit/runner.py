@@ -21,7 +21,7 @@ Where piglit's expected values are wrong (and pass on piglit only by its lenienc
 sub-tests are judged against the spec.
 
 The device model is PoCL's on the same machine: OpenCL C 1.2, the extensions
-the host's ``cl2c.target.Target`` offers, no images, work-groups of up to 4096 items.
+the host's ``cl2c.target.Target`` offers, images, work-groups of up to 4096 items.
 
 Run from the command line for a report::
 
@@ -133,6 +133,7 @@ class Arg:
     length: int = 1                # buffer elements
     data: str | None = None        # the values as written; None for NULL
     tolerance: Tolerance | None = None
+    properties: dict = field(default_factory=dict)   # an image's or a sampler's keys
 
     @property
     def type_name(self) -> str:
@@ -333,15 +334,37 @@ def _test_key(test: Test, key: str, value: str) -> None:
         raise ConfigError(f"'{key}' does not belong to [test]")
 
 
+_IMAGE_KEYS = ("image_type", "image_width", "image_height", "image_depth",
+               "image_array_size", "image_channel_order", "image_channel_data_type")
+_SAMPLER_KEYS = ("normalized_coords", "addressing_mode", "filter_mode")
+
+
+def _properties(words: list, keys: tuple) -> dict:
+    """``key value`` pairs (piglit's image and sampler descriptions)."""
+    if len(words) % 2 or any(k not in keys for k in words[::2]):
+        raise ConfigError(f"invalid properties: {' '.join(words)}")
+    return dict(zip(words[::2], words[1::2]))
+
+
 def parse_arg(text: str) -> Arg:
     if _SAMPLER.match(text):
-        return Arg(int(_SAMPLER.match(text).group(1)), "sampler")
+        m = _SAMPLER.match(text)
+        return Arg(int(m.group(1)), "sampler",
+                   properties=_properties(text[m.end():].split(), _SAMPLER_KEYS))
     m = _ARG.match(text)
     if not m:
         raise ConfigError(f"invalid argument: {text}")
     index, kind, elem, width, length, rest = m.groups()
     arg = Arg(int(index), kind or "value", elem, int(width or 1), int(length or 1))
     if arg.kind == "image":
+        # the pixels' values, then the image's description
+        words = rest.split()
+        at = next((k for k, w in enumerate(words) if w in _IMAGE_KEYS), len(words))
+        arg.properties = _properties(words[at:], _IMAGE_KEYS)
+        arg.data = " ".join(words[:at]) or None
+        sizes = [int(arg.properties.get(k, "1")) for k in
+                 ("image_width", "image_height", "image_depth", "image_array_size")]
+        arg.length = math.prod(sizes)
         return arg
     if arg.kind == "buffer" and length is None:
         raise ConfigError(f"a buffer needs a length: {text}")
@@ -523,8 +546,6 @@ def requirements(cfg: Config) -> str | None:
     if cfg.clc_version_min > DEVICE_CLC_VERSION:
         return (f"needs OpenCL C {cfg.clc_version_min / 10:.1f} (clc_version_min); the "
                 f"device, like PoCL's, offers OpenCL C {DEVICE_CLC_VERSION / 10:.1f}")
-    if cfg.need_image_support:
-        return "needs image support; cl2c has no images"
     missing = [e for e in cfg.require_device_extensions if e not in extensions]
     if missing:
         return f"needs {' '.join(missing)}, which cl2c does not offer"
@@ -650,17 +671,26 @@ def _run_test(prg, cfg: Config, test: Test, rel: str, number: int) -> None:
     if local is not None and (math.prod(local) > MAX_WORK_GROUP_SIZE or
                               max(local) > MAX_WORK_GROUP_SIZE):
         raise _Skip(f"local size {local} exceeds the device's {MAX_WORK_GROUP_SIZE}")
-    for a in test.args_in + test.args_out:
-        if a.kind in ("image", "sampler"):
-            raise _Skip("uses images or samplers")
     ins = {a.index: a for a in test.args_in}
     outs = {a.index: a for a in test.args_out}
     seed = zlib.crc32(f"{rel}:{number}".encode())
-    args, buffers, guards = [], {}, []
+    args, buffers, guards, images = [], {}, [], {}
     for i, info in enumerate(kernel.arg_info):
         a = ins.get(i) or outs.get(i)
         if a is None:
             raise _Fail(f"kernel argument {i} ('{info.name}') is not set")
+        if info.kind in ("image", "sampler"):
+            if a.kind != info.kind:
+                raise _Fail(f"argument {i} is an {info.kind} but the test gives a {a.kind}")
+            if info.kind == "sampler":
+                p = a.properties
+                args.append(cl2c.Sampler(p.get("normalized_coords", "0") not in ("0", "false"),
+                                         p.get("addressing_mode", "NONE"),
+                                         p.get("filter_mode", "NEAREST")))
+            else:
+                images[i] = _image(a, ins.get(i), seed + i)
+                args.append(images[i])
+            continue
         if info.kind == "local":
             if a.kind != "buffer" or a.data is not None:
                 raise _Fail(f"argument {i} is __local: piglit passes it as 'buffer T[n] NULL'")
@@ -707,9 +737,12 @@ def _run_test(prg, cfg: Config, test: Test, rel: str, number: int) -> None:
     for index, want_arg in sorted(outs.items()):
         if want_arg.data is None:
             continue
-        if index not in buffers:
+        if index in images:
+            got = components(want_arg, images[index].get().reshape(-1).view(np.uint8))
+        elif index not in buffers:
             raise _Fail(f"argument {index} is an output but not a buffer")
-        got = components(want_arg, buffers[index])
+        else:
+            got = components(want_arg, buffers[index])
         want = components(want_arg, encode(want_arg))
         bad = None
         for k, (g, w) in enumerate(zip(got, want)):
@@ -726,6 +759,31 @@ def _run_test(prg, cfg: Config, test: Test, rel: str, number: int) -> None:
             problems.append(bad or f"argument {index} matches but the test expects it not to")
     if problems:
         raise _Fail("; ".join(problems))
+
+
+def _image(arg: Arg, given: Arg | None, seed: int):
+    """The cl2c.Image of image argument ``arg``: its pixels are the values of the
+    test's arg_in (an output image starts as zeros)."""
+    p = arg.properties
+    kind = p.get("image_type", "2d")
+    order, ctype = p.get("image_channel_order", "RGBA"), p.get("image_channel_data_type",
+                                                                 "FLOAT")
+    from cl2c import images as im
+    axes = im.KINDS[kind][2] if kind in im.KINDS else None
+    if axes is None:
+        raise _Fail(f"argument {arg.index}: unknown image_type {kind}")
+    sizes = {"width": p.get("image_width", "1"), "height": p.get("image_height", "1"),
+             "depth": p.get("image_depth", "1"), "array_size": p.get("image_array_size", "1")}
+    shape = tuple(int(sizes[a]) for a in axes)
+    channels = 1 if ctype in im.PACKED_TYPES else im.ORDER_CHANNELS.get(order, 4)
+    dtype = np.dtype(im.TYPE_DTYPES[ctype])
+    if given is not None and given.data is not None:
+        pixels = encode(given, seed).view(np.uint8)
+        pixels = pixels[:math.prod(shape) * channels * dtype.itemsize].view(dtype)
+    else:
+        pixels = np.zeros(math.prod(shape) * channels, dtype)
+    import cl2c
+    return cl2c.Image(pixels.reshape(shape + (channels,)), order, ctype, kind)
 
 
 # ---- the command line --------------------------------------------------------------------

@@ -25,6 +25,7 @@
 #include "async.h"
 #include "atomics.h"
 #include "host.h"
+#include "images.h"
 #include "regions.h"
 #include "workgroup.h"
 #include "printf.h"

@@ -307,6 +307,130 @@ static inline int cl2c_range_resolve(const cl2c_range *r, const size_t *reqd, in
     return cl2c_range_resolve_msg_(r, reqd, non_uniform, out, NULL);
 }
 
+/* ---- Images and samplers --------------------------------------------------- */
+
+/* An image (image1d_t ... image2d_array_depth_t) is a pointer to a cl2c_image:
+ * the kernel's cl2c_kernel_K takes a `cl2c_image *` for each image argument (its
+ * C type is cl2c_image2d_t and so on, all the same pointer). The pixels lie in
+ * `data`, C-contiguous: row after row, slice after slice (a 3D image), layer
+ * after layer (an image array); every pixel `element_size` bytes, its channels in
+ * the order's order (one word for the packed formats 565, 555 and 101010). Sizes
+ * not of the kind are 0: height of 1D images, depth of all but 3D ones,
+ * array_size of all but arrays. The values are OpenCL's (cl.h): image_type
+ * CL_MEM_OBJECT_IMAGE2D (0x10F1) ..., channel_order CL_RGBA (0x10B5) ...,
+ * channel_data_type CL_FLOAT (0x10DE) ...; they are what get_image_channel_order
+ * and get_image_channel_data_type return. cl2c_image_init fills one. A sampler
+ * (sampler_t) is a cl2c_sampler_t: its CLK_* flags, as kernels write them. */
+typedef struct cl2c_image {
+    void *data;
+    size_t width, height, depth, array_size;   /* in pixels; array_size in layers */
+    size_t row_pitch;                          /* bytes from a row to the next */
+    size_t slice_pitch;                        /* bytes from a slice (or, for a 1D
+                                                  or 2D array, a layer) to the next */
+    unsigned image_type, channel_order, channel_data_type;
+    unsigned element_size;                     /* bytes of a pixel */
+    unsigned num_channels;                     /* channels stored (1 when packed) */
+    unsigned reserved_;
+} cl2c_image;
+typedef unsigned int cl2c_sampler_t;
+
+/* The C types of the kernels' image parameters: all a cl2c_image *. */
+typedef cl2c_image *cl2c_image1d_t;
+typedef cl2c_image *cl2c_image1d_buffer_t;
+typedef cl2c_image *cl2c_image1d_array_t;
+typedef cl2c_image *cl2c_image2d_t;
+typedef cl2c_image *cl2c_image2d_array_t;
+typedef cl2c_image *cl2c_image3d_t;
+typedef cl2c_image *cl2c_image2d_depth_t;
+typedef cl2c_image *cl2c_image2d_array_depth_t;
+
+/* Channel orders and data types: cl.h's values (CL_R ... CL_ABGR, CL_SNORM_INT8 ...),
+ * for cl2c_image_init and what get_image_channel_order/_data_type return. */
+enum {
+    CL2C_R = 0x10B0, CL2C_A, CL2C_RG, CL2C_RA, CL2C_RGB, CL2C_RGBA, CL2C_BGRA, CL2C_ARGB,
+    CL2C_INTENSITY, CL2C_LUMINANCE, CL2C_Rx, CL2C_RGx, CL2C_RGBx, CL2C_DEPTH,
+    CL2C_DEPTH_STENCIL, CL2C_sRGB, CL2C_sRGBx, CL2C_sRGBA, CL2C_sBGRA, CL2C_ABGR
+};
+enum {
+    CL2C_SNORM_INT8 = 0x10D0, CL2C_SNORM_INT16, CL2C_UNORM_INT8, CL2C_UNORM_INT16,
+    CL2C_UNORM_SHORT_565, CL2C_UNORM_SHORT_555, CL2C_UNORM_INT_101010, CL2C_SIGNED_INT8,
+    CL2C_SIGNED_INT16, CL2C_SIGNED_INT32, CL2C_UNSIGNED_INT8, CL2C_UNSIGNED_INT16,
+    CL2C_UNSIGNED_INT32, CL2C_HALF_FLOAT, CL2C_FLOAT, CL2C_UNORM_INT24
+};
+
+
+#define CL2C_MEM_OBJECT_IMAGE2D 0x10F1
+#define CL2C_MEM_OBJECT_IMAGE3D 0x10F2
+#define CL2C_MEM_OBJECT_IMAGE2D_ARRAY 0x10F3
+#define CL2C_MEM_OBJECT_IMAGE1D 0x10F4
+#define CL2C_MEM_OBJECT_IMAGE1D_ARRAY 0x10F5
+#define CL2C_MEM_OBJECT_IMAGE1D_BUFFER 0x10F6
+#define CL2C_INVALID_IMAGE_FORMAT_DESCRIPTOR (-39)
+#define CL2C_INVALID_IMAGE_SIZE (-40)
+
+/* Channels stored by a channel order (CL_R 0x10B0 ... CL_ABGR 0x10C3), 0 if unknown. */
+static inline unsigned cl2c_order_channels_(unsigned order) {
+    static const unsigned char n[] = {1, 1, 2, 2, 3, 4, 4, 4, 1, 1, 2, 3, 4, 1, 0, 3, 4, 4, 4, 4};
+    return order >= 0x10B0 && order <= 0x10C3 ? n[order - 0x10B0] : 0;
+}
+
+/* Bytes of a channel of a data type (CL_SNORM_INT8 0x10D0 ... CL_UNORM_INT24 0x10DF),
+ * or of the whole pixel for the packed ones (negative), 0 if unknown. */
+static inline int cl2c_type_bytes_(unsigned type) {
+    static const signed char n[] = {1, 2, 1, 2, -2, -2, -4, 1, 2, 4, 1, 2, 4, 2, 4, 4};
+    return type >= 0x10D0 && type <= 0x10DF ? n[type - 0x10D0] : 0;
+}
+
+/* Describes the C-contiguous pixels at `data` as an image of `image_type` (a
+ * CL2C_MEM_OBJECT_IMAGE* value), channel order and data type, and sizes in pixels:
+ * width, then height (2D, 3D, 2D arrays), depth (3D) and array_size (arrays),
+ * 0 where the kind has none. Returns CL2C_SUCCESS, CL2C_INVALID_IMAGE_FORMAT_DESCRIPTOR
+ * for an unknown order or type, or CL2C_INVALID_IMAGE_SIZE for a size of 0. */
+static inline int cl2c_image_init(cl2c_image *img, unsigned image_type, unsigned channel_order,
+                                  unsigned channel_data_type, size_t width, size_t height,
+                                  size_t depth, size_t array_size, void *data) {
+    unsigned channels = cl2c_order_channels_(channel_order);
+    int bytes = cl2c_type_bytes_(channel_data_type);
+    if (img == NULL || channels == 0 || bytes == 0 || image_type < CL2C_MEM_OBJECT_IMAGE2D ||
+        image_type > CL2C_MEM_OBJECT_IMAGE1D_BUFFER)
+        return CL2C_INVALID_IMAGE_FORMAT_DESCRIPTOR;
+    int has_height = image_type == CL2C_MEM_OBJECT_IMAGE2D ||
+                     image_type == CL2C_MEM_OBJECT_IMAGE3D ||
+                     image_type == CL2C_MEM_OBJECT_IMAGE2D_ARRAY;
+    int has_layers = image_type == CL2C_MEM_OBJECT_IMAGE1D_ARRAY ||
+                     image_type == CL2C_MEM_OBJECT_IMAGE2D_ARRAY;
+    if (width == 0 || (has_height && height == 0) ||
+        (image_type == CL2C_MEM_OBJECT_IMAGE3D && depth == 0) || (has_layers && array_size == 0))
+        return CL2C_INVALID_IMAGE_SIZE;
+    img->data = data;
+    img->width = width;
+    img->height = has_height ? height : 0;
+    img->depth = image_type == CL2C_MEM_OBJECT_IMAGE3D ? depth : 0;
+    img->array_size = has_layers ? array_size : 0;
+    img->num_channels = bytes < 0 ? 1 : channels;
+    img->element_size = bytes < 0 ? (unsigned)-bytes : channels * (unsigned)bytes;
+    img->row_pitch = img->element_size * width;
+    img->slice_pitch = image_type == CL2C_MEM_OBJECT_IMAGE1D_ARRAY ? img->row_pitch
+                       : has_height && image_type != CL2C_MEM_OBJECT_IMAGE2D
+                           ? img->row_pitch * height : 0;
+    img->image_type = image_type;
+    img->channel_order = channel_order;
+    img->channel_data_type = channel_data_type;
+    img->reserved_ = 0;
+    return CL2C_SUCCESS;
+}
+
+/* A sampler's flags (clang's values of the CLK_* macros): normalized coordinates,
+ * CL2C_ADDRESS_* and CL2C_FILTER_*, or-ed. */
+#define CL2C_NORMALIZED_COORDS 0x1
+#define CL2C_ADDRESS_NONE 0x0
+#define CL2C_ADDRESS_CLAMP_TO_EDGE 0x2
+#define CL2C_ADDRESS_CLAMP 0x4
+#define CL2C_ADDRESS_REPEAT 0x6
+#define CL2C_ADDRESS_MIRRORED_REPEAT 0x8
+#define CL2C_FILTER_NEAREST 0x10
+#define CL2C_FILTER_LINEAR 0x20
+
 /* ---- Kernel metadata ------------------------------------------------------ */
 
 /* Address spaces, with the values of OpenCL's CL_KERNEL_ARG_ADDRESS_*. */
@@ -320,7 +444,9 @@ static inline int cl2c_range_resolve(const cl2c_range *r, const size_t *reqd, in
 typedef enum cl2c_arg_kind {
     CL2C_ARG_BUFFER = 0, /* a __global or __constant pointer: the pointer */
     CL2C_ARG_LOCAL = 1,  /* a __local pointer: its size in bytes, a size_t */
-    CL2C_ARG_VALUE = 2   /* anything else: the value */
+    CL2C_ARG_VALUE = 2,  /* anything else: the value */
+    CL2C_ARG_IMAGE = 3,  /* an image: a cl2c_image * */
+    CL2C_ARG_SAMPLER = 4 /* a sampler_t: its flags, a cl2c_sampler_t */
 } cl2c_arg_kind;
 
 typedef struct cl2c_arg_info {
@@ -416,6 +542,11 @@ static inline int cl2c_check_launch(const cl2c_kernel_info *k, const cl2c_range 
             cl2c_msg_arg_(&m, k, i);
             cl2c_msg_str_(&m, " is not set (args[i] is NULL)");
             return CL2C_INVALID_KERNEL_ARGS;
+        }
+        if (k->args[i].kind == CL2C_ARG_IMAGE && *(void *const *)args[i] == NULL) {
+            cl2c_msg_arg_(&m, k, i);
+            cl2c_msg_str_(&m, " is a null image");
+            return CL2C_INVALID_ARG_VALUE;
         }
         if (k->args[i].kind == CL2C_ARG_BUFFER && *(void *const *)args[i] == NULL) {
             cl2c_msg_arg_(&m, k, i);
