@@ -130,7 +130,8 @@ def _take(k, module, schedule: Schedule, reason: str) -> None:
 def _regions_if_better(k, module) -> None:
     """A barrier-free kernel gains from the work-group function when a uniform loop
     moves outside the work-item loop (the work-item loop inside it vectorises) or a
-    guard becomes loop bounds; not when that would store private arrays per work-item or
+    guard becomes loop bounds, or a divergent loop runs in lock-step across work-items
+    (lockstep.py); not when that would store private arrays per work-item or
     test a "returned" flag in every region, nor when vector privates would become arrays
     of structs per work-item (the vectorised loop transposes them: N-body's float4s ran
     1.3x slower so)."""
@@ -138,7 +139,8 @@ def _regions_if_better(k, module) -> None:
         what = REGIONS.prepare(k, module)
     except NeedFibers:
         return
-    if not (what.loops or what.bounded) or what.array_privates or what.done_flags \
+    if not (what.loops or what.bounded or what.lockstep) or what.array_privates \
+            or what.done_flags \
             or what.vector_privates:
         k.group_function = None
         return
