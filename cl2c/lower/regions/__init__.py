@@ -34,9 +34,10 @@ from the facts on its node (effects.py), never from its name.
 - ``plan``: the group-level structure (``Builder``: regions, ``Once``, group-level
   ifs and loops, collectives);
 - ``privates``: which privates cross a cut, recomputed or stored per work-item;
-- ``writer`` (with ``bounds``): the work-group function's code;
-- ``lower/lockstep.py``: work-item loops around a divergent loop in blocks of lanes that
-  run it in lock-step, if-converted (they then vectorise).
+- ``writer`` (with ``bounds``): the work-group function's code.
+
+The schedule then runs ``lower/lockstep.py`` over it: work-item loops around a divergent
+loop in blocks of lanes that run it in lock-step, if-converted (they then vectorise).
 
 ``syntax`` holds the AST helpers they share; ``errors`` the ``NeedFibers`` exception.
 """
@@ -44,7 +45,6 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
-from ..lockstep import lockstep_divergent_loops
 from .errors import NeedFibers
 from .grid_stride import interchange_grid_stride_loops
 from .inlining import inline_sync_calls, rename_locals
@@ -82,14 +82,15 @@ def make_group_function(func: c_ast.FuncDef, params: dict, helpers: dict,
     priv = Privates(an, items)
     writer = Writer(an, priv, builder, params, reqd, simd)
     func.body = c_ast.Compound(writer.prologue() + writer.items(items, top=True), body.coord)
-    lockstepped = lockstep_divergent_loops(func) if simd else 0
     params = func.decl.type.args.params
     params[0] = c_ast.Decl(None, [], [], [], [], c_ast.TypeDecl(
         None, [], None, c_ast.IdentifierType(["CL2C_GROUP_PARAMS"])), None, None)
     regions = len(priv.regions)
     parts = [f"{regions} region{'s' if regions != 1 else ''}"]
     if priv.promoted:
-        parts.append("per-work-item arrays: " + ", ".join(d.name for d in priv.promoted))
+        parts.append("per-work-item arrays: " + ", ".join(
+            d.name + (" (by component)" if d.name in writer.soa else "")
+            for d in priv.promoted))
     if priv.remat:
         parts.append("recomputed: " + ", ".join(sorted(priv.remat)))
     if writer.bounded:
@@ -101,13 +102,10 @@ def make_group_function(func: c_ast.FuncDef, params: dict, helpers: dict,
                      f"work-item loops")
     if strided:
         parts.append(f"{strided} grid-stride loop{'s' if strided != 1 else ''} interchanged")
-    if lockstepped:
-        parts.append(f"{lockstepped} divergent loop{'s' if lockstepped != 1 else ''} "
-                     f"in lock-step across work-items")
     big = [d.name for d in priv.promoted if not isinstance(d.type, c_ast.TypeDecl)]
-    wide = [d.name for d in priv.promoted if _is_vector_or_record(d.type)]
-    return GroupFunction("; ".join(parts), loops, writer.bounded, big, writer.done, wide,
-                         lockstepped)
+    wide = [d.name for d in priv.promoted
+            if _is_vector_or_record(d.type) and d.name not in writer.soa]
+    return GroupFunction("; ".join(parts), loops, writer.bounded, big, writer.done, wide)
 
 
 def _is_vector_or_record(t) -> bool:
@@ -132,6 +130,10 @@ class GroupFunction:
         self.done_flags = done_flags          # work-items that return early are tracked
         self.vector_privates = vector_privates  # vector or struct privates stored per item
         self.lockstep = lockstep              # divergent loops run in lock-step
+                                              # (lockstep.py, run by the schedule)
+
+    def add(self, part: str) -> None:
+        self.description = f"{self.description}; {part}" if self.description else part
 
     def __str__(self):
         return self.description
