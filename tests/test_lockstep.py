@@ -176,3 +176,19 @@ def test_bench_mandelbrot(w, h, local):
     for s in SCHEDULES:
         np.testing.assert_array_equal(outs[s], outs["loops"], err_msg=s)
     assert outs["auto"].max() == 200 and outs["auto"].min() < 5
+
+
+@pytest.mark.parametrize("n, local", [(500, None), (256, (64,)), (100, (50,))])
+def test_mixed_types_and_forever(programs, n, local):
+    assert "mixed: regions" in cl2c.translate(KERNELS, "k.cl").c_source
+    a = np.random.default_rng(6).integers(0, 300, n).astype(np.int32)
+    run_all(programs, "mixed", (n,), local, [a, None, None],
+            [np.zeros(n, np.int32), np.zeros(n, np.float64)])
+
+
+@pytest.mark.parametrize("n, local", [(512, (128,)), (512, (16,)), (300, (100,))])
+def test_local_ids(programs, n, local):
+    a = np.random.default_rng(7).integers(1, 100000, n).astype(np.uint32)
+    out, = run_all(programs, "local_ids", (n,), local, [a, None], [np.zeros(n, np.uint32)])
+    lid = np.arange(n, dtype=np.uint32) % local[0]
+    np.testing.assert_array_equal(out, collatz_ref(a + lid)[0])

@@ -304,9 +304,10 @@ class _Lockstep:
             enter = _strict(following.cond) \
                 if not isinstance(following, c_ast.DoWhile) and following.cond is not None \
                 else cn.const_int(1)
-        # a lane variable declared without a value is declared where a phase uses it
-        stmts = [s for s in stmts
-                 if not (isinstance(s, c_ast.Decl) and s.name in lanes and s.init is None)]
+        # a lane variable declared without a value starts at 0: every phase after this
+        # one loads it, the divergent loops on every iteration
+        stmts = [_zeroed(s) if isinstance(s, c_ast.Decl) and s.name in lanes and
+                 s.init is None else s for s in stmts]
         used = set().union(ids(enter) if enter is not None else set(), *(ids(s) for s in stmts))
         declared = {s.name: s for s in stmts if isinstance(s, c_ast.Decl)}
         loads = [n for n in lanes if n in used and n not in declared]
@@ -466,6 +467,12 @@ def _assigned_names(s) -> set:
     return {_update(n) for n in walk(s) if _update(n) is not None} | \
         {n.lvalue.name for n in walk(s)
          if isinstance(n, c_ast.Assignment) and isinstance(n.lvalue, c_ast.ID)}
+
+
+def _zeroed(d: c_ast.Decl) -> c_ast.Decl:
+    d = copy.deepcopy(d)
+    d.init = cn.const_int(0)
+    return d
 
 
 def _lane(name: str) -> c_ast.ArrayRef:

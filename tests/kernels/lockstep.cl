@@ -87,3 +87,53 @@ kernel void early(global const int *a, global int *out) {
     }
     out[i] = k;
 }
+
+// Narrow and wide types, ||, a ternary, nested ifs with break in an else, a private
+// first set inside the loop, and a for (;;) left only by break.
+kernel void mixed(global const int *a, global int *out, global double *d) {
+    int i = get_global_id(0);
+    uchar c = (uchar)(a[i] | 1);    // not 0: the loop sets last
+    short h = (short)(a[i] * 7);
+    double x = a[i] * 0.25;
+    int last;
+    uint k = 0;
+    while (c != 0 || h > 100) {
+        c = c > 3 ? c - 3 : 0;
+        h = (short)(h / 2);
+        x = x * 1.5 + (k & 1 ? 1.0 : -0.5);
+        last = c + h;
+        if (x > 50.0) {
+            if (k > 10u)
+                x -= 40.0;
+            else {
+                last = -last;
+                break;
+            }
+        }
+        k++;
+    }
+    int n = 0;
+    for (;;) {
+        int step;
+        if (n & 1)
+            step = 3;
+        else
+            step = 1;
+        n += step;
+        if (n > (a[i] & 15))
+            break;
+    }
+    out[i] = (int)k + 1000 * n + (c == 0 && h <= 100 ? last : 0);
+    d[i] = x;
+}
+
+// Not group-blind (a local id): lock-step only in whole blocks of CL2C_LANES.
+kernel void local_ids(global const uint *a, global uint *out) {
+    size_t g = get_global_id(0);
+    uint n = a[g] + (uint)get_local_id(0), k = 0;
+    while (n > 1u && k < 1000u) {
+        n = (n & 1u) ? 3u * n + 1u : n / 2u;
+        k++;
+    }
+    out[g] = k;
+}
