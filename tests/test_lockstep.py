@@ -192,3 +192,11 @@ def test_local_ids(programs, n, local):
     out, = run_all(programs, "local_ids", (n,), local, [a, None], [np.zeros(n, np.uint32)])
     lid = np.arange(n, dtype=np.uint32) % local[0]
     np.testing.assert_array_equal(out, collatz_ref(a + lid)[0])
+
+
+def test_private_pointers(programs):
+    n = 300
+    a = (np.random.default_rng(8).random(2 * n, dtype=np.float32) * 2).astype(np.float32)
+    assert "pointers: regions" in cl2c.translate(KERNELS, "k.cl").c_source
+    run_all(programs, "pointers", (n,), None, [a, None, np.int32(40)],
+            [np.zeros(n, np.float32)])

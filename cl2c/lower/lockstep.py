@@ -250,7 +250,9 @@ class _Lockstep:
             t = d.type
             while not isinstance(t, c_ast.TypeDecl):
                 t = t.type
-            t.quals = [q for q in t.quals if q != "const"]
+            # the variable's own const goes (the array is written); a pointee's stays
+            top = d.type
+            top.quals = [q for q in top.quals if q != "const"]
             t.declname = f"{name}__lanes"
             code.append(c_ast.Decl(t.declname, [], [], [], [],
                                    c_ast.ArrayDecl(d.type, cn.ident(LANES), []), None, None))

@@ -137,3 +137,18 @@ kernel void local_ids(global const uint *a, global uint *out) {
     }
     out[g] = k;
 }
+
+// Private pointers and a const private live across the loop.
+kernel void pointers(global const float *a, global float *out, int n) {
+    int i = get_global_id(0);
+    global const float *row = a + 2 * i;
+    const float scale = row[1];
+    float x = row[0];
+    int k = 0;
+    while (x < 100.0f && k < n) {
+        x = x * scale + 1.0f;
+        k++;
+    }
+    global float *dst = out + i;
+    *dst = x + row[1] * (float)k;
+}
