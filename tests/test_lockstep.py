@@ -200,3 +200,11 @@ def test_private_pointers(programs):
     assert "pointers: regions" in cl2c.translate(KERNELS, "k.cl").c_source
     run_all(programs, "pointers", (n,), None, [a, None, np.int32(40)],
             [np.zeros(n, np.float32)])
+
+
+def test_pointer_into_a_private_array(programs):
+    assert "into_array: loops" in cl2c.translate(KERNELS, "k.cl").c_source
+    n = 200
+    a = np.random.default_rng(9).integers(1, 1000, n).astype(np.int32)
+    out, = run_all(programs, "into_array", (n,), None, [a, None], [np.zeros(n, np.int32)])
+    np.testing.assert_array_equal(out, collatz_ref(a.astype(np.uint32))[0].astype(np.int32) + 2 * a)

@@ -152,7 +152,7 @@ class _Lockstep:
 
     def _phases(self, body):
         """The body as a list alternating segments (lists of statements, run per lane)
-        and divergent loops (nodes, run in lock-step); None if none qualifies."""
+        and divergent loops (nodes, run in lock-step), a segment first and last."""
         phases, segment = [], []
         for s in body:
             if isinstance(s, c_ast.Decl):
@@ -175,8 +175,7 @@ class _Lockstep:
 
     def _divergent(self, loop) -> bool:
         """Can the lanes run ``loop`` in lock-step, masked?"""
-        cond = loop.cond if loop.cond is not None else None
-        if not _pure(cond):
+        if not _pure(loop.cond):
             return False
         nxt = getattr(loop, "next", None)
         steps = nxt.exprs if isinstance(nxt, c_ast.ExprList) else [nxt] if nxt else []
@@ -232,6 +231,11 @@ class _Lockstep:
                     if not isinstance(s.type, (c_ast.TypeDecl, c_ast.PtrDecl)):
                         return None
                     lanes.append(s.name)
+        # a pointer kept across phases must not point into a phase's own array
+        if any(isinstance(self.locals[n].type, c_ast.PtrDecl) for n in lanes) and \
+                any(isinstance(n, c_ast.ArrayDecl) for p in phases
+                    for s in ([p] if isinstance(p, c_ast.Node) else p) for n in walk(s)):
+            return None
         # the divergent loops read and write only scalars among them
         for p in phases:
             if isinstance(p, c_ast.Node) and \

@@ -152,3 +152,16 @@ kernel void pointers(global const float *a, global float *out, int n) {
     global float *dst = out + i;
     *dst = x + row[1] * (float)k;
 }
+
+// A pointer into a private array, kept across the loop: the work-items stay one by one.
+kernel void into_array(global const int *a, global int *out) {
+    int i = get_global_id(0);
+    int tmp[2] = {a[i], 2 * a[i]};
+    int *p = tmp;
+    int k = 0, v = a[i];
+    while (v > 1) {
+        v = v & 1 ? 3 * v + 1 : v / 2;
+        k++;
+    }
+    out[i] = k + p[1];
+}
