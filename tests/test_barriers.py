@@ -278,7 +278,8 @@ def test_fission_choices():
     assert " *   matmul: regions (" in text and "1 uniform loop around" in text
     assert " *   early: loops (" in text
     assert "1 grid-stride loop interchanged" in text
-    assert " *   gravity: loops (" in text          # float4 privates: no arrays of structs
+    # float4 privates in per-work-item arrays by component, not arrays of structs
+    assert " *   gravity: regions (" in text and "acc (by component)" in text
 
 
 @pytest.mark.parametrize("local", [(32,), None])

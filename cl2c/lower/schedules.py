@@ -16,6 +16,7 @@ from pycparser import c_ast
 from ..diagnostics import BuildError, Diagnostic
 from ..sema import FunctionInfo, Module
 from ..typed_ast import walk
+from .lockstep import lockstep_divergent_loops
 from .regions import NeedFibers, make_group_function
 
 AUTO = "auto"
@@ -73,6 +74,11 @@ class Regions(Schedule):
                   if isinstance(p, c_ast.Decl) and p.name}
         what = make_group_function(node, params, helpers, k.reqd_work_group_size, k.simd,
                                    hoist_loops=True)
+        # then divergent loops in its work-item loops run in lock-step, if-converted
+        what.lockstep = lockstep_divergent_loops(node) if k.simd else 0
+        if what.lockstep:
+            what.add(f"{what.lockstep} divergent loop{'s' if what.lockstep != 1 else ''} "
+                     f"in lock-step across work-items")
         k.group_function = node
         return what
 
@@ -131,10 +137,12 @@ def _take(k, module, schedule: Schedule, reason: str) -> None:
 def _regions_if_better(k, module) -> None:
     """A barrier-free kernel gains from the work-group function when a uniform loop
     moves outside the work-item loop (the work-item loop inside it vectorises) or a
-    guard becomes loop bounds; not when that would store private arrays per work-item or
-    test a "returned" flag in every region, nor when vector privates would become arrays
-    of structs per work-item (the vectorised loop transposes them: N-body's float4s ran
-    1.3x slower so)."""
+    guard becomes loop bounds, or a divergent loop runs in lock-step across work-items
+    (lockstep.py); not when that would store private arrays per work-item or
+    test a "returned" flag in every region, nor when privates would become arrays of
+    structs per work-item (the vectorised loop transposes them: N-body's float4s ran
+    1.3x slower so; vector privates go by component, one array each, and N-body runs
+    4x faster so than in the loops schedule)."""
     if not _has_loop_or_branch(k.info.node.body):
         return                  # nothing to hoist, no guard: the work-group function is
                                 # the loop as it stands (and costs a copy of the kernel)
@@ -142,7 +150,8 @@ def _regions_if_better(k, module) -> None:
         what = REGIONS.prepare(k, module)
     except NeedFibers:
         return
-    if not (what.loops or what.bounded) or what.array_privates or what.done_flags \
+    if not (what.loops or what.bounded or what.lockstep) or what.array_privates \
+            or what.done_flags \
             or what.vector_privates:
         k.group_function = None
         return

@@ -36,6 +36,9 @@ from the facts on its node (effects.py), never from its name.
 - ``privates``: which privates cross a cut, recomputed or stored per work-item;
 - ``writer`` (with ``bounds``): the work-group function's code.
 
+The schedule then runs ``lower/lockstep.py`` over it: work-item loops around a divergent
+loop in blocks of lanes that run it in lock-step, if-converted (they then vectorise).
+
 ``syntax`` holds the AST helpers they share; ``errors`` the ``NeedFibers`` exception.
 """
 from __future__ import annotations
@@ -86,7 +89,9 @@ def make_group_function(func: c_ast.FuncDef, params: dict, helpers: dict,
     regions = len(priv.regions)
     parts = [f"{regions} region{'s' if regions != 1 else ''}"]
     if priv.promoted:
-        parts.append("per-work-item arrays: " + ", ".join(d.name for d in priv.promoted))
+        parts.append("per-work-item arrays: " + ", ".join(
+            d.name + (" (by component)" if d.name in writer.soa else "")
+            for d in priv.promoted))
     if priv.remat:
         parts.append("recomputed: " + ", ".join(sorted(priv.remat)))
     if writer.bounded:
@@ -99,7 +104,8 @@ def make_group_function(func: c_ast.FuncDef, params: dict, helpers: dict,
     if strided:
         parts.append(f"{strided} grid-stride loop{'s' if strided != 1 else ''} interchanged")
     big = [d.name for d in priv.promoted if not isinstance(d.type, c_ast.TypeDecl)]
-    wide = [d.name for d in priv.promoted if _is_vector_or_record(d.type)]
+    wide = [d.name for d in priv.promoted
+            if _is_vector_or_record(d.type) and d.name not in writer.soa]
     return GroupFunction("; ".join(parts), loops, writer.bounded, big, writer.done, wide)
 
 
@@ -132,13 +138,18 @@ class GroupFunction:
     """What make_group_function did, for the schedule choice and the comment."""
 
     def __init__(self, description, loops, bounded, array_privates, done_flags,
-                 vector_privates=()):
+                 vector_privates=(), lockstep=0):
         self.description = description
         self.loops = loops                    # uniform loops hoisted over the regions
         self.bounded = bounded                # guards turned into loop bounds
         self.array_privates = array_privates  # private arrays now stored per work-item
         self.done_flags = done_flags          # work-items that return early are tracked
         self.vector_privates = vector_privates  # vector or struct privates stored per item
+        self.lockstep = lockstep              # divergent loops run in lock-step
+                                              # (lockstep.py, run by the schedule)
+
+    def add(self, part: str) -> None:
+        self.description = f"{self.description}; {part}" if self.description else part
 
     def __str__(self):
         return self.description

@@ -1,6 +1,8 @@
 """The work-group function's code in the regions schedule: the kernel's C AST
 rewritten after the plan, with per-work-item arrays for the private variables that
-cross a cut, recomputed ids, a loop over the work-items for every region (bounded
+cross a cut (a vector's components each in an array of their own, gathered into a local
+vector in each work-item loop that uses it: contiguous loads, no transposes), recomputed
+ids, a loop over the work-items for every region (bounded
 by the kernel's own guard, bounds.py), and work-item returns that skip the rest."""
 from __future__ import annotations
 
@@ -10,12 +12,12 @@ from pycparser import c_ast, c_parser
 
 from ... import types as ty
 from .. import cnodes as cn
-from ..effects import is_atomic
+from ..effects import call_of, is_atomic
 from .bounds import LoopBounds
 from .plan import Builder, Collective, GroupIf, GroupLoop, Once, Region
 from .privates import Privates
-from .syntax import (COUNT, INDEX, at, ids, replace_child, retyped, set_name, typename,
-                     walk)
+from .syntax import (COUNT, INDEX, assigned_names, at, base_ids, ids, replace_child,
+                     retyped, set_name, typename, walk)
 from .uniformity import Analysis
 
 _TYPEDEFS = ("typedef int size_t; typedef int ptrdiff_t; typedef int cl2c_workitem; "
@@ -48,6 +50,9 @@ class Writer:
         self.simd = simd
         self.labels = 0
         self.promoted = {d.name for d in priv.promoted}
+        # vector privates stored as a structure of arrays: one array per component
+        self.soa = {d.name: v for d in priv.promoted
+                    if (v := _vector_type(d)) is not None and _soa_safe(d.name, an.body)}
         regions = priv.regions
         with_returns = [r for r in regions if any(isinstance(n, c_ast.Return)
                                                   for s in r.stmts for n in walk(s))]
@@ -75,7 +80,12 @@ class Writer:
         items.insert(0, cn.ident("CL2C_GROUP_COPY"))
         arrays = []    # (name, element Typename)
         for d in self.priv.promoted:
-            arrays.append((d.name, typename(d.type)))
+            if d.name in self.soa:
+                v = self.soa[d.name]
+                elem = cn.typename(v.elem)
+                arrays += [(_component(d.name, c), elem) for c in range(v.n)]
+            else:
+                arrays.append((d.name, typename(d.type)))
         for name, ctype in self.builder.buffers:
             arrays.append((name, c_ast.Typename(None, [], None, c_ast.TypeDecl(
                 None, [], None, c_ast.IdentifierType([ctype])))))
@@ -163,7 +173,7 @@ class Writer:
         return [c_ast.Assignment("=", cn.ident(d.name), d.init, d.coord)]
 
     def _index_promoted(self, node) -> None:
-        promoted = self.promoted
+        promoted = self.promoted - set(self.soa)
         if not promoted:
             return
         for name, child in list(node.children()):
@@ -205,6 +215,7 @@ class Writer:
             label = f"cl2c_next{self.labels}"
         stmts = [self._returns(s, label) for s in stmts]
         lo, hi, stmts = self.bounds.of_region(stmts)
+        stmts = self._soa_copies(stmts)
         head = _snippet(f"const size_t {INDEX} = cl2c_l0 + cl2c_ls0 * "
                         f"(cl2c_l1 + cl2c_ls1 * cl2c_l2);")
         head[0].funcspec = ["CL2C_UNUSED"]
@@ -240,6 +251,31 @@ class Writer:
         outer.stmt.stmt = c_ast.Compound(loop)
         return [outer]
 
+    def _soa_copies(self, stmts) -> list:
+        """A vector private stored as a structure of arrays is a local of the work-item
+        loop's body: gathered from its arrays first, scattered back at the end if the
+        region changes it (a work-item that returns skips that: it is done)."""
+        used = set().union(set(), *(ids(s) for s in stmts))
+        changed = set().union(set(), *(assigned_names(s) for s in stmts))
+        loads, stores = [], []
+        for name, v in self.soa.items():
+            if name not in used:
+                continue
+            parts = [c_ast.ArrayRef(cn.ident(_component(name, c)), cn.ident(INDEX))
+                     for c in range(v.n)]
+            # none to gather where the region first sets the whole vector
+            first = next(s for s in stmts if name in ids(s))
+            fresh = isinstance(first, c_ast.Assignment) and first.op == "=" and \
+                isinstance(first.lvalue, c_ast.ID) and first.lvalue.name == name and \
+                name not in ids(first.rvalue)
+            init = None if fresh else c_ast.InitList([c_ast.InitList(parts)])
+            loads.append(c_ast.Decl(name, [], [], [], [], cn.declarator(v, name), init, None))
+            if name in changed:
+                stores += [c_ast.Assignment("=", copy.deepcopy(parts[c]),
+                                            cn.component(cn.ident(name), c))
+                           for c in range(v.n)]
+        return loads + stmts + stores
+
     def _returns(self, s, label):
         """``return`` in a region ends this work-item's part of it (and, when later
         regions follow, marks the work-item done)."""
@@ -262,3 +298,28 @@ class Writer:
 
 def _int(e):
     return cn.cast(ty.INT, e)
+
+
+def _vector_type(d: c_ast.Decl):
+    """The vector type a declaration declares (``cl2c_float4 v``), or None."""
+    t = d.type
+    if not isinstance(t, c_ast.TypeDecl) or not isinstance(t.type, c_ast.IdentifierType):
+        return None
+    name = t.type.names[-1]
+    return ty.vector_from_name(name[len("cl2c_"):]) if name.startswith("cl2c_") else None
+
+
+def _soa_safe(name: str, body) -> bool:
+    """Whether private ``name`` may live in a local copy per region: its address (or a
+    component's) only goes to the runtime's swizzle stores, never into a pointer that
+    could outlive a region."""
+    updating = {id(a) for n in walk(body) if isinstance(n, c_ast.FuncCall) and
+                n.args is not None and call_of(n) is not None and call_of(n).kind == "update"
+                for a in n.args.exprs}
+    return not any(isinstance(n, c_ast.UnaryOp) and n.op == "&" and
+                   name in base_ids(n.expr) and id(n) not in updating for n in walk(body))
+
+
+def _component(name: str, c: int) -> str:
+    """The array of component ``c`` of a vector private stored as a structure of arrays."""
+    return f"{name}__s{c}"

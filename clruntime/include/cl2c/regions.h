@@ -26,6 +26,19 @@
     const cl2c_workitem cl2c_group = *cl2c_group_in;                               \
     const cl2c_workitem *const cl2c_wi = &cl2c_group
 
+/* Work-items that run a divergent loop in lock-step (cl2c/lower/lockstep.py): four
+ * vectors of floats, whose independent dependency chains overlap (one vector was 2.5x
+ * slower on Mandelbrot). A C program may define it before including cl2c.h. */
+#ifndef CL2C_LANES
+#if defined(__AVX512F__)
+#define CL2C_LANES 64
+#elif defined(__AVX__)
+#define CL2C_LANES 32
+#else
+#define CL2C_LANES 16
+#endif
+#endif
+
 /* The calling thread's scratch block of at least `bytes` bytes, 64-byte aligned
  * (NULL-free: an allocation failure aborts, as a stack overflow would). */
 static _Thread_local char *cl2c_scratch_block; /* (spaces.h: private memory) */

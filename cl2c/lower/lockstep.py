@@ -1,0 +1,494 @@
+"""Lowering pass: divergent loops run in lock-step across work-items.
+
+A work-item loop whose body holds a loop with a data-dependent trip count (Mandelbrot's
+escape loop) does not vectorise: gcc refuses a loop with control flow in it. This pass
+rewrites such a work-item loop of a work-group function (regions/writer.py's
+``#pragma omp simd`` loops over ``cl2c_l0``) into blocks of ``CL2C_LANES`` work-items
+(regions.h: four vectors of the target's width) that run in lock-step:
+
+- the statements before the divergent loop run for every lane of the block, in a
+  vectorisable loop over the lanes, leaving the privates the rest needs in small
+  per-lane arrays (``zr__lanes``) and whether each lane enters the loop (``cl2c_run``);
+- the divergent loop becomes ``while (any lane runs)`` around a vectorisable loop over the
+  lanes whose body is if-converted: each assignment is ``x = active ? new : x``, an
+  ``if`` a predicate, ``break`` and ``continue`` clear the lane's predicate, so the
+  compiler sees straight-line code and makes masked vector operations of it;
+- the statements after it run per lane again, reading the per-lane arrays.
+
+Work-items left over after the last whole block run in the original work-item loop.
+Running the work-items' statements phase by phase reorders them across work-items, as
+the ``omp simd`` loop already allows: a region has no barrier in it.
+
+What the divergent loop may hold is checked conservatively: private scalar variables
+(declared in the work-item loop, their address never taken) and values the loop only
+reads, arithmetic, comparisons and pure calls (every lane computes every value, the
+masked ones too: nothing may fault or write memory), assignments of private scalars,
+``if``, ``break`` and ``continue``; no memory access, nested loop, ``return`` or
+``goto``. Every other work-item loop is left as it is.
+"""
+from __future__ import annotations
+
+import copy
+
+from pycparser import c_ast
+
+from ..typed_ast import walk
+from . import cnodes as cn
+from .effects import is_pure
+from .regions.syntax import escaping_jumps, ids, replace_child
+
+LANES = "CL2C_LANES"        # work-items per block (cl2c/regions.h)
+LANE = "cl2c_k"             # a lane's index in its block
+BASE = "cl2c_b"             # the local id 0 of a block's first lane
+
+# C spellings of OpenCL's scalar types (cnodes.c_type_name) and C's own
+_SCALARS = {"float", "double", "int", "short", "char", "long", "unsigned", "signed", "_Bool",
+            "size_t", "ptrdiff_t", "intptr_t", "uintptr_t", "cl2c_char", "cl2c_uchar",
+            "cl2c_ushort", "cl2c_uint", "cl2c_long", "cl2c_ulong", "cl2c_half"}
+_UPDATES = ("++", "--", "p++", "p--")
+_LOOPS = (c_ast.For, c_ast.While, c_ast.DoWhile)
+
+
+def lockstep_divergent_loops(func: c_ast.FuncDef) -> int:
+    """Rewrite, in work-group function ``func``, each vectorisable work-item loop that
+    holds divergent loops the lanes can run in lock-step; returns how many such loops."""
+    taken = ids(func.body)
+    found = []
+    for block in walk(func.body):
+        if isinstance(block, c_ast.Compound) and block.block_items:
+            items = block.block_items
+            for i in range(len(items) - 1):
+                if _is_simd(items[i]) and _work_item_loop(items[i + 1]):
+                    found.append((block, items[i], items[i + 1]))
+    done = 0
+    for block, pragma, loop in found:
+        lockstep = _Lockstep(loop, taken)
+        new = lockstep.rewrite()
+        if new is not None:
+            i = next(i for i, s in enumerate(block.block_items) if s is pragma)
+            block.block_items[i:i + 2] = [new]
+            done += lockstep.loops
+    return done
+
+
+def _is_simd(s) -> bool:
+    return isinstance(s, c_ast.Pragma) and s.string.strip() == "omp simd"
+
+
+def _work_item_loop(s) -> bool:
+    """``for (int cl2c_l0 = LO; cl2c_l0 < HI; ++cl2c_l0) {...}`` as writer.py makes it."""
+    return isinstance(s, c_ast.For) and isinstance(s.init, c_ast.DeclList) and \
+        len(s.init.decls) == 1 and s.init.decls[0].name == "cl2c_l0" and \
+        isinstance(s.cond, c_ast.BinaryOp) and s.cond.op == "<" and \
+        isinstance(s.cond.left, c_ast.ID) and s.cond.left.name == "cl2c_l0" and \
+        isinstance(s.stmt, c_ast.Compound)
+
+
+def _is_scalar(d) -> bool:
+    t = d.type
+    return isinstance(d, c_ast.Decl) and isinstance(t, c_ast.TypeDecl) and \
+        isinstance(t.type, c_ast.IdentifierType) and set(t.type.names) <= _SCALARS and \
+        not (d.storage or [])
+
+
+def _pure(e) -> bool:
+    """``e`` reads private values and computes: no memory access, effect or fault."""
+    if e is None or isinstance(e, (c_ast.ID, c_ast.Constant, c_ast.Typename)):
+        return True
+    if isinstance(e, c_ast.BinaryOp):
+        return _pure(e.left) and _pure(e.right)
+    if isinstance(e, c_ast.UnaryOp):
+        return e.op in ("-", "+", "!", "~", "sizeof") and _pure(e.expr)
+    if isinstance(e, c_ast.TernaryOp):
+        return _pure(e.cond) and _pure(e.iftrue) and _pure(e.iffalse)
+    if isinstance(e, c_ast.Cast):
+        return _pure(e.expr)
+    if isinstance(e, c_ast.FuncCall):
+        # integer division reaches here as a runtime helper that cannot trap
+        return is_pure(e) and all(_pure(a) for a in (e.args.exprs if e.args else []))
+    return False
+
+
+def _update(e) -> str | None:
+    """The private variable the expression statement ``e`` assigns (``x = ...``,
+    ``x += ...``, ``x++``), or None when it is something else."""
+    if isinstance(e, c_ast.Assignment) and isinstance(e.lvalue, c_ast.ID) and _pure(e.rvalue):
+        return e.lvalue.name
+    if isinstance(e, c_ast.UnaryOp) and e.op in _UPDATES and isinstance(e.expr, c_ast.ID):
+        return e.expr.name
+    return None
+
+
+class _Lockstep:
+    """One work-item loop: its phases, the per-lane variables, the code of the blocks."""
+
+    def __init__(self, loop: c_ast.For, taken: set):
+        self.loop = loop
+        self.taken = taken
+        self.locals: dict[str, c_ast.Decl] = {}   # top-level declarations of the body
+        self.loops = 0                              # divergent loops in lock-step
+
+    # -- what qualifies
+    def rewrite(self):
+        body = copy.deepcopy(self.loop.stmt.block_items or [])
+        if any(isinstance(n, (c_ast.Goto, c_ast.Label, c_ast.Return)) for s in body
+               for n in walk(s)):
+            return None
+        if any(True for s in body for _ in escaping_jumps(s)):
+            return None          # a work-item skips the rest (cl2c_done)
+        phases = self._phases(body)
+        self.loops = sum(isinstance(p, c_ast.Node) for p in phases)
+        if not self.loops:
+            return None
+        if any(isinstance(n, c_ast.UnaryOp) and n.op == "&" and
+               isinstance(n.expr, c_ast.ID) and n.expr.name in self.locals
+               for s in body for n in walk(s)):
+            return None          # a pointer to a private that would move into an array
+        lanes = self._lane_variables(phases)
+        if lanes is None or any(f"{n}__lanes" in self.taken for n in lanes) or \
+                {"cl2c_k", "cl2c_b", "cl2c_run", "cl2c_any"} & self.taken:
+            return None
+        return self._blocks(phases, lanes)
+
+    def _phases(self, body):
+        """The body as a list alternating segments (lists of statements, run per lane)
+        and divergent loops (nodes, run in lock-step), a segment first and last."""
+        phases, segment = [], []
+        for s in body:
+            if isinstance(s, c_ast.Decl):
+                self.locals[s.name] = s
+            if isinstance(s, _LOOPS) and self._divergent(s):
+                if isinstance(s, c_ast.For) and s.init is not None:
+                    # the loop's initialisation runs per lane, before it
+                    init = s.init.decls if isinstance(s.init, c_ast.DeclList) else [s.init]
+                    for d in init:
+                        if isinstance(d, c_ast.Decl):
+                            self.locals[d.name] = d
+                    segment += init
+                    s.init = None
+                phases += [segment, s]
+                segment = []
+            else:
+                segment.append(s)
+        phases.append(segment)
+        return phases
+
+    def _divergent(self, loop) -> bool:
+        """Can the lanes run ``loop`` in lock-step, masked?"""
+        if not _pure(loop.cond):
+            return False
+        nxt = getattr(loop, "next", None)
+        steps = nxt.exprs if isinstance(nxt, c_ast.ExprList) else [nxt] if nxt else []
+        if any(_update(e) is None for e in steps):
+            return False
+        if isinstance(loop, c_ast.For) and isinstance(loop.init, c_ast.DeclList) and \
+                not all(_is_scalar(d) and _pure(d.init) for d in loop.init.decls):
+            return False
+        if isinstance(loop, c_ast.For) and loop.init is not None and \
+                not isinstance(loop.init, c_ast.DeclList) and _update(loop.init) is None:
+            return False
+        inner: dict[str, c_ast.Decl] = {}
+        if not self._convertible(loop.stmt, inner):
+            return False
+        assigned = {_update(e) for e in steps} | self._assigned(loop.stmt)
+        if isinstance(loop, c_ast.For) and isinstance(loop.init, c_ast.DeclList):
+            declared = {d.name: d for d in loop.init.decls}
+        else:
+            declared = {}
+        known = {**self.locals, **declared, **inner}
+        return all(n in known and _is_scalar(known[n]) for n in assigned)
+
+    def _convertible(self, s, inner: dict) -> bool:
+        """Statement ``s`` of a divergent loop's body can be if-converted."""
+        if s is None or isinstance(s, (c_ast.EmptyStatement, c_ast.Break, c_ast.Continue)):
+            return True
+        if isinstance(s, c_ast.Compound):
+            return all(self._convertible(t, inner) for t in s.block_items or [])
+        if isinstance(s, c_ast.Decl):
+            inner[s.name] = s
+            return _is_scalar(s) and _pure(s.init)
+        if isinstance(s, c_ast.If):
+            return _pure(s.cond) and self._convertible(s.iftrue, inner) and \
+                self._convertible(s.iffalse, inner)
+        return _update(s) is not None
+
+    @staticmethod
+    def _assigned(s) -> set:
+        return {_update(n) for n in walk(s) if _update(n) is not None}
+
+    def _lane_variables(self, phases) -> list | None:
+        """The body's top-level variables that a later phase reads or writes: they live
+        in per-lane arrays. None when one of them cannot (an array)."""
+        lanes = []
+        for i, p in enumerate(phases):
+            if isinstance(p, c_ast.Node):
+                continue
+            later = set().union(*(ids(q) if isinstance(q, c_ast.Node)
+                                  else set().union(set(), *(ids(s) for s in q))
+                                  for q in phases[i + 1:]))
+            for s in p:
+                if isinstance(s, c_ast.Decl) and s.name in later:
+                    if not isinstance(s.type, (c_ast.TypeDecl, c_ast.PtrDecl)):
+                        return None
+                    lanes.append(s.name)
+        # a pointer kept across phases must not point into a phase's own array
+        if any(isinstance(self.locals[n].type, c_ast.PtrDecl) for n in lanes) and \
+                any(isinstance(n, c_ast.ArrayDecl) for p in phases
+                    for s in ([p] if isinstance(p, c_ast.Node) else p) for n in walk(s)):
+            return None
+        # the divergent loops read and write only scalars among them
+        for p in phases:
+            if isinstance(p, c_ast.Node) and \
+                    any(not _is_scalar(self.locals[n]) for n in ids(p) if n in lanes):
+                return None
+        return lanes
+
+    # -- the code
+    def _blocks(self, phases, lanes) -> c_ast.Compound:
+        """``{ int cl2c_b = LO; for (blocks) {...} omp simd loop over the rest }``"""
+        lo = self.loop.init.decls[0].init
+        hi = self.loop.cond.right
+        code = []
+        for name in lanes:
+            d = copy.deepcopy(self.locals[name])
+            t = d.type
+            while not isinstance(t, c_ast.TypeDecl):
+                t = t.type
+            # the variable's own const goes (the array is written); a pointee's stays
+            top = d.type
+            top.quals = [q for q in top.quals if q != "const"]
+            t.declname = f"{name}__lanes"
+            code.append(c_ast.Decl(t.declname, [], [], [], [],
+                                   c_ast.ArrayDecl(d.type, cn.ident(LANES), []), None, None))
+        code.append(_decl("int", "cl2c_run", array=True))
+        code.append(_decl("int", "cl2c_any"))
+        written: set = set()       # lane variables the phases so far stored
+        for i, p in enumerate(phases):
+            if isinstance(p, c_ast.Node):
+                code += self._lockstep(p, lanes, written)
+                continue
+            following = phases[i + 1] if i + 1 < len(phases) else None
+            if p or following is not None:
+                code += self._segment(p, lanes, written, following)
+        block = c_ast.For(None, c_ast.BinaryOp("<=", c_ast.BinaryOp("+", cn.ident(BASE),
+                                                                    cn.ident(LANES)),
+                                               copy.deepcopy(hi)),
+                          c_ast.Assignment("+=", cn.ident(BASE), cn.ident(LANES)),
+                          c_ast.Compound(code))
+        rest = self.loop
+        rest.init.decls[0].init = cn.ident(BASE)
+        return c_ast.Compound([_decl("int", BASE, lo), block, c_ast.Pragma("omp simd"),
+                               rest])
+
+    def _lane_loop(self, items, reduction=False) -> list:
+        """``#pragma omp simd`` and ``for (int cl2c_k = 0; cl2c_k < CL2C_LANES; ++cl2c_k)``
+        around ``items``, with the local id 0 where they read it."""
+        if any("cl2c_l0" in ids(s) for s in items):
+            l0 = _decl("int", "cl2c_l0", c_ast.BinaryOp("+", cn.ident(BASE), cn.ident(LANE)))
+            l0.quals = ["const"]
+            l0.type.quals = ["const"]
+            items = [l0] + items
+        loop = c_ast.For(c_ast.DeclList([_decl("int", LANE, cn.const_int(0))]),
+                         c_ast.BinaryOp("<", cn.ident(LANE), cn.ident(LANES)),
+                         c_ast.UnaryOp("++", cn.ident(LANE)), c_ast.Compound(items))
+        pragma = "omp simd reduction(|: cl2c_any)" if reduction else "omp simd"
+        return [c_ast.Pragma(pragma), loop]
+
+    def _load(self, name, written: set, zero=False) -> c_ast.Decl:
+        """The lane's value of ``name``, declared; before anything stored one, the bare
+        declaration (0 where a predicate keeps the old value)."""
+        d = copy.deepcopy(self.locals[name])
+        d.init = _lane(name) if name in written else cn.const_int(0) if zero else None
+        return d
+
+    def _segment(self, stmts, lanes, written: set, following) -> list:
+        """A segment's statements per lane, between loading the lane variables it reads
+        and storing those it sets; then, before a divergent loop, whether each lane
+        enters it."""
+        enter = None
+        if following is not None:
+            enter = _strict(following.cond) \
+                if not isinstance(following, c_ast.DoWhile) and following.cond is not None \
+                else cn.const_int(1)
+        # a lane variable declared without a value starts at 0: every phase after this
+        # one loads it, the divergent loops on every iteration
+        stmts = [_zeroed(s) if isinstance(s, c_ast.Decl) and s.name in lanes and
+                 s.init is None else s for s in stmts]
+        used = set().union(ids(enter) if enter is not None else set(), *(ids(s) for s in stmts))
+        declared = {s.name: s for s in stmts if isinstance(s, c_ast.Decl)}
+        loads = [n for n in lanes if n in used and n not in declared]
+        assigned = set().union(set(), *(_assigned_names(s) for s in stmts))
+        stores = [n for n in lanes if n in assigned or
+                  n in declared and declared[n].init is not None]
+        items = [self._load(n, written) for n in loads] + list(stmts) + \
+            [c_ast.Assignment("=", _lane(n), cn.ident(n)) for n in stores]
+        written |= set(stores)
+        if enter is None:
+            return self._lane_loop(items)
+        items += [c_ast.Assignment("=", _lane("cl2c_run"), enter),
+                  c_ast.Assignment("|=", cn.ident("cl2c_any"), _lane("cl2c_run"))]
+        return [c_ast.Assignment("=", cn.ident("cl2c_any"), cn.const_int(0))] + \
+            self._lane_loop(items, reduction=True)
+
+    def _lockstep(self, loop, lanes, written: set) -> list:
+        """``while (cl2c_any)`` around the if-converted loop body over the lanes."""
+        conv = _IfConverter(loop)
+        body = conv.statements(loop.stmt)
+        used = ids(loop)
+        loads = [n for n in lanes if n in used]
+        assigned = self._assigned(loop.stmt) | {_update(e) for e in conv.steps}
+        stores = [c_ast.Assignment("=", _lane(n), cn.ident(n)) for n in loads if n in assigned]
+        items = [self._load(n, written, zero=True) for n in loads] + conv.prologue() + body + \
+            conv.epilogue() + \
+            stores + [c_ast.Assignment("|=", cn.ident("cl2c_any"), _lane("cl2c_run"))]
+        inner = [c_ast.Assignment("=", cn.ident("cl2c_any"), cn.const_int(0))] + \
+            self._lane_loop(items, reduction=True)
+        written |= {n for n in loads if n in assigned}
+        return [c_ast.While(cn.ident("cl2c_any"), c_ast.Compound(inner))]
+
+
+class _IfConverter:
+    """A divergent loop's body as straight-line code under predicates: ``cl2c_in``
+    (this lane runs this iteration), ``cl2c_go`` (and has not met ``break`` or
+    ``continue`` yet), ``cl2c_out`` (met ``break``) and one ``cl2c_cN`` per ``if``."""
+
+    def __init__(self, loop):
+        self.loop = loop
+        jumps = [n for n in walk(loop.stmt) if isinstance(n, (c_ast.Break, c_ast.Continue))]
+        self.jumps = bool(jumps)
+        self.breaks = any(isinstance(n, c_ast.Break) for n in jumps)
+        self.conds = 0
+        nxt = getattr(loop, "next", None)
+        self.steps = nxt.exprs if isinstance(nxt, c_ast.ExprList) else [nxt] if nxt else []
+
+    def prologue(self) -> list:
+        items = [_decl("int", "cl2c_in", _lane("cl2c_run"))]
+        items[0].type.quals = items[0].quals = ["const"]
+        if self.jumps:
+            items.append(_decl("int", "cl2c_go", cn.ident("cl2c_in")))
+        if self.breaks:
+            items.append(_decl("int", "cl2c_out", cn.const_int(0)))
+        return items
+
+    def epilogue(self) -> list:
+        """Whether the lane goes on: not after ``break``; then the step of a ``for``,
+        and the condition."""
+        run = _lane("cl2c_run")
+        left = c_ast.BinaryOp("&", cn.ident("cl2c_in"), c_ast.UnaryOp("!", cn.ident("cl2c_out"))) \
+            if self.breaks else cn.ident("cl2c_in")
+        cond = _strict(self.loop.cond)
+        if not self.steps:
+            return [c_ast.Assignment("=", run, left if cond is None
+                                     else c_ast.BinaryOp("&", left, cond))]
+        items = [c_ast.Assignment("=", run, left)]
+        items += [self._assign(e, [_lane("cl2c_run")]) for e in self.steps]
+        if cond is not None:
+            items.append(c_ast.Assignment("=", _lane("cl2c_run"), c_ast.BinaryOp(
+                "&", _lane("cl2c_run"), cond)))
+        return items
+
+    def statements(self, s) -> list:
+        return self._convert(s, [cn.ident("cl2c_go" if self.jumps else "cl2c_in")])
+
+    def _convert(self, s, pred: list) -> list:
+        if s is None or isinstance(s, c_ast.EmptyStatement):
+            return []
+        if isinstance(s, c_ast.Compound):
+            out = []
+            for t in s.block_items or []:
+                out += self._convert(t, pred)
+            return [c_ast.Compound(out)] if out else []
+        if isinstance(s, c_ast.Decl):
+            # assigned under a predicate: never indeterminate
+            s.init = _strict(s.init) if s.init is not None else cn.const_int(0)
+            return [s]
+        if isinstance(s, c_ast.If):
+            self.conds += 1
+            c = f"cl2c_c{self.conds}"
+            d = _decl("int", c, _strict(s.cond))
+            d.type.quals = d.quals = ["const"]
+            then = self._convert(s.iftrue, pred + [cn.ident(c)])
+            other = self._convert(s.iffalse, pred + [c_ast.UnaryOp("!", cn.ident(c))])
+            return [d] + then + other
+        if isinstance(s, (c_ast.Break, c_ast.Continue)):
+            out = []
+            if isinstance(s, c_ast.Break):
+                out.append(c_ast.Assignment("|=", cn.ident("cl2c_out"), _all(pred)))
+            rest = pred[1:]
+            out.append(c_ast.Assignment("&=", cn.ident("cl2c_go"),
+                                        c_ast.UnaryOp("!", _all(rest))) if rest
+                       else c_ast.Assignment("=", cn.ident("cl2c_go"), cn.const_int(0)))
+            return out
+        return [self._assign(s, pred)]
+
+    @staticmethod
+    def _assign(e, pred: list):
+        """``x = P ? new : x`` for the update ``e`` of private ``x`` under predicate P."""
+        if isinstance(e, c_ast.Assignment):
+            x = e.lvalue.name
+            new = _strict(e.rvalue)
+            if e.op != "=":
+                new = c_ast.BinaryOp(e.op[:-1], cn.ident(x), new)
+        else:
+            x = e.expr.name
+            new = c_ast.BinaryOp("+" if "+" in e.op else "-", cn.ident(x), cn.const_int(1))
+        return c_ast.Assignment("=", cn.ident(x), c_ast.TernaryOp(_all(pred), new,
+                                                                    cn.ident(x)), e.coord)
+
+
+def _all(pred: list):
+    """The conjunction of predicate terms (each 0 or 1)."""
+    out = copy.deepcopy(pred[0])
+    for p in pred[1:]:
+        out = c_ast.BinaryOp("&", out, copy.deepcopy(p))
+    return out
+
+
+_TRUTH = ("<", ">", "<=", ">=", "==", "!=", "&&", "||")
+
+
+def _strict(e):
+    """A copy of pure expression ``e`` with ``&&`` and ``||`` as ``&`` and ``|`` of 0 or
+    1: both sides computed, no branch (gcc keeps a short-circuit as control flow, and
+    then vectorises nothing). Every lane computes every value anyway."""
+    e = copy.deepcopy(e)
+
+    def truth(x):
+        if isinstance(x, c_ast.BinaryOp) and x.op in _TRUTH or \
+                isinstance(x, c_ast.UnaryOp) and x.op == "!":
+            return x
+        return c_ast.BinaryOp("!=", x, cn.const_int(0))
+
+    def visit(x):
+        for name, child in list(x.children()):
+            replace_child(x, name, visit(child))
+        if isinstance(x, c_ast.BinaryOp) and x.op in ("&&", "||"):
+            return c_ast.BinaryOp("&" if x.op == "&&" else "|", truth(x.left), truth(x.right))
+        return x
+
+    return visit(e) if e is not None else None
+
+
+def _assigned_names(s) -> set:
+    return {_update(n) for n in walk(s) if _update(n) is not None} | \
+        {n.lvalue.name for n in walk(s)
+         if isinstance(n, c_ast.Assignment) and isinstance(n.lvalue, c_ast.ID)}
+
+
+def _zeroed(d: c_ast.Decl) -> c_ast.Decl:
+    d = copy.deepcopy(d)
+    d.init = cn.const_int(0)
+    return d
+
+
+def _lane(name: str) -> c_ast.ArrayRef:
+    """``name[cl2c_k]`` (``x__lanes[cl2c_k]`` for a private ``x``)."""
+    array = name if name.startswith("cl2c_") else f"{name}__lanes"
+    return c_ast.ArrayRef(cn.ident(array), cn.ident(LANE))
+
+
+def _decl(ctype: str, name: str, init=None, array: bool = False) -> c_ast.Decl:
+    t = c_ast.TypeDecl(name, [], None, c_ast.IdentifierType([ctype]))
+    if array:
+        t = c_ast.ArrayDecl(t, cn.ident(LANES), [])
+    return c_ast.Decl(name, [], [], [], [], t, init, None)

@@ -1,0 +1,210 @@
+"""Divergent loops in lock-step across work-items (cl2c/lower/lockstep.py): kernels whose
+work-items loop a data-dependent number of times give the same bits under every
+schedule (``loops`` and ``fibers`` run each work-item's loop as written; ``auto`` and
+``regions`` run blocks of work-items in lock-step) and NumPy's answer where it has one;
+and the kernels that do not qualify keep their work-item loops."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import cl2c
+from conftest import kernel_source
+
+SCHEDULES = ("auto", "loops", "regions", "fibers")
+MANDELBROT = (Path(__file__).resolve().parent.parent / "bench" / "kernels" /
+              "mandelbrot.cl").read_text()
+
+KERNELS = kernel_source("lockstep.cl")
+
+# A barrier: the region after it runs its divergent loop in lock-step.
+BARRIER = kernel_source("lockstep_barrier.cl")
+
+
+def collatz_ref(start):
+    steps, peak = np.zeros_like(start), start.copy()
+    for i, n in enumerate(start.tolist()):
+        k, top = 0, n
+        while n != 1:
+            n = 3 * n + 1 if n & 1 else n >> 1
+            top = max(top, n)
+            k += 1
+        steps[i], peak[i] = k, top
+    return steps, peak
+
+
+@pytest.fixture(scope="module")
+def programs():
+    return {s: cl2c.Program(KERNELS, f"-cl2c-schedule={s}" if s != "auto" else "").build()
+            for s in SCHEDULES}
+
+
+def test_which_loops_run_in_lock_step():
+    c = cl2c.translate(KERNELS, "k.cl").c_source
+    for k in ("collatz", "escape", "skips", "two_loops"):
+        assert f"{k}: regions (no barriers, but a work-group function vectorises better" \
+            in c and "lock-step" in c.split(f"{k}: regions")[1].split("\n")[0], k
+    for k in ("search", "early"):
+        assert f"{k}: loops" in c, k
+    line = cl2c.translate(BARRIER, "b.cl").c_source.split("after_barrier: regions")[1]
+    line = line.split("\n")[0]
+    assert "1 divergent loop in lock-step" in line
+    assert "2 divergent loops in lock-step" in c.split("two_loops: regions")[1].split("\n")[0]
+
+
+@pytest.mark.parametrize("n, local", [(1000, None), (1000, (100,)), (4096, (256,)), (37, None)])
+def test_collatz(programs, n, local):
+    start = np.random.default_rng(n).integers(1, 100000, n).astype(np.uint32)
+    steps, peak = collatz_ref(start)
+    for s, prg in programs.items():
+        got_steps, got_peak = np.zeros_like(start), np.zeros_like(start)
+        prg.collatz((n,), local, start, got_steps, got_peak)
+        np.testing.assert_array_equal(got_steps, steps, err_msg=s)
+        np.testing.assert_array_equal(got_peak, peak, err_msg=s)
+
+
+def run_all(programs, name, gsize, local, inputs, outputs):
+    """Each schedule's outputs, which must agree bit for bit; returns them."""
+    results = {}
+    for s, prg in programs.items():
+        outs = [np.zeros_like(o) for o in outputs]
+        args = [a for a in inputs]
+        getattr(prg, name)(gsize, local, *_merge(args, outs))
+        results[s] = outs
+    for s, outs in results.items():
+        for got, want in zip(outs, results["loops"]):
+            np.testing.assert_array_equal(got.view(np.uint8), want.view(np.uint8),
+                                          err_msg=f"{name} under {s}")
+    return results["loops"]
+
+
+def _merge(args, outs):
+    out = []
+    it = iter(outs)
+    for a in args:
+        out.append(next(it) if a is None else a)
+    return out
+
+
+@pytest.mark.parametrize("n, local", [(777, None), (1024, (128,)), (200, (8,))])
+def test_escape_break(programs, n, local):
+    a = np.random.default_rng(1).random(n).astype(np.float32) * 2 - 0.5
+    at, last = run_all(programs, "escape", (n,), local,
+                       [a, None, None, np.float32(3.0)],
+                       [np.zeros(n, np.int32), np.zeros(n, np.float32)])
+    # NumPy in float32, step by step as the kernel does
+    x, r = a.copy(), np.float32(1.5) + np.float32(0.25) * a
+    want = np.full(n, 200, np.int32)
+    for j in range(200):
+        live = want == 200
+        x = np.where(live, r * x * (np.float32(1) - x) + np.float32(0.001), x)
+        hit = live & ((x > 3.0) | (x < -3.0))
+        want[hit] = j
+    np.testing.assert_array_equal(at, want)
+    np.testing.assert_array_equal(last, x)
+
+
+@pytest.mark.parametrize("n, local", [(1000, None), (96, (32,))])
+def test_continue_and_do_while(programs, n, local):
+    m = np.random.default_rng(2).integers(-3, 60, n).astype(np.int32)
+    out, f = run_all(programs, "skips", (n,), local, [m, None, None],
+                     [np.zeros(n, np.int32), np.zeros(n, np.float32)])
+    for i, mi in enumerate(m.tolist()):
+        acc = 0
+        for j in range(max(mi, 0)):
+            if j % 3 == 0:
+                continue
+            acc += j
+            if acc > 400:
+                break
+        assert out[i] == acc
+        y = np.float32(mi)
+        while True:
+            y = y * np.float32(0.5) + np.float32(1.0)
+            if not (y > 2.5 and mi > 0):
+                break
+        assert f[i] == y
+
+
+@pytest.mark.parametrize("w, h, local", [(130, 7, None), (64, 8, (16, 4)), (200, 3, (40, 1))])
+def test_two_loops_2d(programs, w, h, local):
+    a = np.random.default_rng(3).integers(-5, 5000, w * h).astype(np.int32)
+    run_all(programs, "two_loops", (w, h), local, [a, None, np.int32(w)],
+            [np.zeros(w * h, np.int32)])
+
+
+def test_loops_that_stay(programs):
+    n = 500
+    a = np.random.default_rng(4).integers(0, 50, n).astype(np.int32)
+    out, = run_all(programs, "search", (n,), None, [a, None, np.int32(n), np.int32(7)],
+                   [np.zeros(n, np.int32)])
+    assert all(j == n or a[j] == 7 for j in out)
+    run_all(programs, "early", (n,), None, [a + 1, None], [np.zeros(n, np.int32)])
+
+
+@pytest.mark.parametrize("n, local", [(1024, (128,)), (300, (100,))])
+def test_after_barrier(n, local):
+    a = np.random.default_rng(5).integers(1, 10000, n).astype(np.uint32)
+    out = np.zeros(n, np.uint32)
+    programs = {s: cl2c.Program(BARRIER, f"-cl2c-schedule={s}" if s != "auto" else "").build()
+                for s in ("auto", "regions", "fibers")}
+    programs["auto"].after_barrier((n,), local, a, out, cl2c.LocalMemory(4 * local[0]))
+    ls = local[0]
+    shifted = a.reshape(-1, ls)[:, np.r_[1:ls, 0]].ravel()
+    np.testing.assert_array_equal(out, collatz_ref(shifted)[0])
+    for s in ("regions", "fibers"):
+        other = np.zeros(n, np.uint32)
+        programs[s].after_barrier((n,), local, a, other, cl2c.LocalMemory(4 * local[0]))
+        np.testing.assert_array_equal(other, out, err_msg=s)
+
+
+@pytest.mark.parametrize("w, h, local", [(256, 64, None), (100, 30, None), (64, 64, (32, 2))])
+def test_bench_mandelbrot(w, h, local):
+    """The bench's kernel, bit for bit the same in lock-step as one work-item at a time."""
+    assert "1 divergent loop in lock-step" in cl2c.translate(MANDELBROT, "m.cl").c_source
+    x0, x1, y0, y1 = -2.0, 0.6, -1.2, 1.2
+    outs = {}
+    for s in SCHEDULES:
+        prg = cl2c.Program(MANDELBROT, f"-cl2c-schedule={s}" if s != "auto" else "").build()
+        out = np.zeros(w * h, np.uint32)
+        prg.mandelbrot((w, h), local, out, np.float32(x0), np.float32(y0),
+                       np.float32((x1 - x0) / w), np.float32((y1 - y0) / h), np.int32(w),
+                       np.uint32(200))
+        outs[s] = out
+    for s in SCHEDULES:
+        np.testing.assert_array_equal(outs[s], outs["loops"], err_msg=s)
+    assert outs["auto"].max() == 200 and outs["auto"].min() < 5
+
+
+@pytest.mark.parametrize("n, local", [(500, None), (256, (64,)), (100, (50,))])
+def test_mixed_types_and_forever(programs, n, local):
+    assert "mixed: regions" in cl2c.translate(KERNELS, "k.cl").c_source
+    a = np.random.default_rng(6).integers(0, 300, n).astype(np.int32)
+    run_all(programs, "mixed", (n,), local, [a, None, None],
+            [np.zeros(n, np.int32), np.zeros(n, np.float64)])
+
+
+@pytest.mark.parametrize("n, local", [(512, (128,)), (512, (16,)), (300, (100,))])
+def test_local_ids(programs, n, local):
+    a = np.random.default_rng(7).integers(1, 100000, n).astype(np.uint32)
+    out, = run_all(programs, "local_ids", (n,), local, [a, None], [np.zeros(n, np.uint32)])
+    lid = np.arange(n, dtype=np.uint32) % local[0]
+    np.testing.assert_array_equal(out, collatz_ref(a + lid)[0])
+
+
+def test_private_pointers(programs):
+    n = 300
+    a = (np.random.default_rng(8).random(2 * n, dtype=np.float32) * 2).astype(np.float32)
+    assert "pointers: regions" in cl2c.translate(KERNELS, "k.cl").c_source
+    run_all(programs, "pointers", (n,), None, [a, None, np.int32(40)],
+            [np.zeros(n, np.float32)])
+
+
+def test_pointer_into_a_private_array(programs):
+    assert "into_array: loops" in cl2c.translate(KERNELS, "k.cl").c_source
+    n = 200
+    a = np.random.default_rng(9).integers(1, 1000, n).astype(np.int32)
+    out, = run_all(programs, "into_array", (n,), None, [a, None], [np.zeros(n, np.int32)])
+    np.testing.assert_array_equal(out, collatz_ref(a.astype(np.uint32))[0].astype(np.int32) + 2 * a)
