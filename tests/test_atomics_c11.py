@@ -282,6 +282,59 @@ def test_misused_atomics_are_errors(body, message):
     assert message in error_of(src)
 
 
+# ---- the 64-bit atomic types need their extensions (spec 6.13.11.6) -------------------
+NO_FP64 = "-cl-std=CL2.0 -cl-ext=-cl_khr_fp64"
+NO_INT64_ATOMICS = "-cl-std=CL2.0 -cl-ext=-cl_khr_int64_extended_atomics"
+_DOUBLE_ATOMIC = ("cl_khr_fp64, cl_khr_int64_base_atomics and "
+                  "cl_khr_int64_extended_atomics support")
+
+
+@pytest.mark.parametrize("src,options,where,message", [
+    ("kernel void k(global atomic_double *p) {\n  atomic_store(p, 1.0);\n}\n", NO_FP64,
+     "t.cl:1:22:", f"use of type 'atomic_double' requires {_DOUBLE_ATOMIC}"),
+    ("kernel void k(global int *p) {\n  atomic_exchange((global atomic_double *)p, 2.0);\n}\n",
+     "-cl-std=CL3.0 -cl-ext=-__opencl_c_fp64", "t.cl:2:27:",
+     f"use of type 'atomic_double' requires {_DOUBLE_ATOMIC}"),
+    ("typedef atomic_double counter_t;\n", NO_INT64_ATOMICS, "t.cl:1:9:",
+     f"use of type 'atomic_double' requires {_DOUBLE_ATOMIC}"),
+    ("kernel void k(global atomic_long *p) { }\n", NO_INT64_ATOMICS, "t.cl:1:22:",
+     "use of type 'atomic_long' requires cl_khr_int64_base_atomics and "
+     "cl_khr_int64_extended_atomics support"),
+    ("kernel void k(global atomic_size_t *p) { }\n", NO_INT64_ATOMICS, "t.cl:1:22:",
+     "use of type 'atomic_size_t' requires cl_khr_int64_base_atomics"),
+    ("kernel void k(global float *p) {\n  double d = p[0];\n}\n", NO_FP64, "t.cl:2:3:",
+     "use of type 'double' requires cl_khr_fp64 support"),
+    ("kernel void k(global double4 *p) { }\n", "-cl-ext=-cl_khr_fp64", "t.cl:1:22:",
+     "use of type 'double4' requires cl_khr_fp64 support"),
+    ("kernel void k(global atomic_double *p, global double *o) {\n"
+     "  o[0] = atomic_fetch_add(p, 1.0);\n}\n", "-cl-std=CL2.0", "t.cl:2:10:",
+     "no matching function for call to 'atomic_fetch_add(__global atomic_double *, "
+     "double)': atomic_fetch_ operations on 'atomic_double' are cl_ext_float_atomics, which cl2c "
+     "does not offer"),
+])
+def test_double_and_64_bit_atomics_need_their_extensions(src, options, where, message):
+    """atomic_double needs double and the 64-bit atomics, atomic_long and the atomics of
+    64-bit size_t the latter, double itself cl_khr_fp64: an error at the type's use on a
+    device without them (-cl-ext=-name, clang's option), none where they are offered."""
+    text = error_of(src, options)
+    assert f"{where} error: {message}" in text, text
+
+
+def test_the_device_without_fp64():
+    dev = cl2c.device("-cl-std=CL3.0 -cl-ext=-cl_khr_fp64")
+    assert "cl_khr_fp64" not in dev.extensions and "__opencl_c_fp64" not in dev.features
+    assert "cl_khr_int64_base_atomics" in dev.extensions
+    src = ("kernel void k(global int *o) {\n#if defined(cl_khr_fp64) || "
+           "defined(__opencl_c_fp64)\n  o[0] = 1;\n#endif\n}\n")
+    for options, want in (("-cl-std=CL3.0", 1), ("-cl-std=CL3.0 -cl-ext=-__opencl_c_fp64", 0)):
+        out = np.zeros(1, np.int32)
+        cl2c.Program(src, options).build().k(1, None, out)
+        assert out[0] == want, options
+    translate("kernel void k(global atomic_double *p) { atomic_store(p, 1.0); }\n")
+    with pytest.raises(cl2c.BuildError, match="invalid item '-cl_khr_fp65'"):
+        cl2c.device("-cl-ext=-cl_khr_fp65")
+
+
 def test_atomics_are_opencl_c_2_0():
     assert "'atomic_int' is an OpenCL C 2.0 type" in error_of(
         "kernel void k(global atomic_int *c) { }\n", "")
