@@ -392,3 +392,86 @@ def test_pointer_conversions_of_opencl_c_2_0(cast, ok):
         translate(src)
     else:
         assert "changes the address space of the pointer" in error_of(src)
+
+
+# ---- against Intel's OpenCL CPU runtime (opt-in: make test-intel) -----------------------
+INTEL_OPTIONS = "-cl-std=CL3.0"
+
+
+def intel(launches: list, path: str = "atomics_c11.cl") -> list:
+    from conftest import run_intel
+    return run_intel(kernel_source(path), launches, INTEL_OPTIONS)
+
+
+@pytest.mark.intel
+@pytest.mark.parametrize("schedule", SCHEDULES)
+def test_address_space_functions_against_intel(schedule):
+    """to_global, to_local, to_private and get_fence, which this PoCL does not build.
+    Intel's CPU runtime gives every generic pointer back from all three to_ functions
+    and says CLK_GLOBAL_MEM_FENCE for every one (its memory is flat; the spec wants NULL
+    from the functions of the other spaces, and the local fence for __local memory:
+    test_address_space_functions holds cl2c to that). So what the two must agree on:
+    each place's pointer comes back from its own space's function, NULL from none, and
+    a pointer to_global gives back stores to the buffer."""
+    n, local = 128, 16
+
+    def args():
+        return [np.zeros(n, np.int32), cl2c.LocalMemory(4 * local),
+                np.full(8 * n, -1, np.int32)]
+    ours = args()
+    program("CL3.0", schedule, "generic_spaces.cl").spaces(n, local, *ours)
+    [theirs] = intel([("spaces", (n,), (local,), args())], "generic_spaces.cl")
+    own = np.array([GLOBAL, LOCAL, LOCAL, PRIVATE, PRIVATE, PRIVATE, PRIVATE, 0])
+    for name, out in (("cl2c", ours[2]), ("Intel", theirs[2])):
+        bits = out.reshape(n, 8)
+        np.testing.assert_array_equal(bits & own, np.broadcast_to(own, bits.shape), name)
+        assert not (bits & 64).any(), f"{name}: a to_ function returned another pointer"
+        np.testing.assert_array_equal(bits[:, 7], GLOBAL_FENCE, name)   # NULL
+    g = np.arange(n, dtype=np.int32)
+    program("CL3.0", schedule, "generic_spaces.cl").through_to_global(n, 64, g)
+    [[their_g]] = intel([("through_to_global", (n,), (64,), [np.arange(n, dtype=np.int32)])],
+                        "generic_spaces.cl")
+    np.testing.assert_array_equal(g, their_g)
+
+
+@pytest.mark.intel
+def test_atomics_same_as_intel():
+    """Every kernel of atomics_c11.cl whose result does not depend on the order of
+    contending work-items (or, where it does, on what every order gives): Intel's
+    results, where PoCL has no atomic_flag, no generic pointers to atomics."""
+    n, local = 1024, 64
+    r = rng(500)
+    launches, checks = [], []
+
+    def add(name, gsize, lsize, args, compare):
+        launches.append((name, (gsize,), (lsize,), args))
+        checks.append(compare)
+    for tname, dtype in FETCH_TYPES.items():
+        for op in FETCH_OPS:      # one work-item per cell: exact old values and cells
+            cells0, v = random_values(r, dtype, n), random_values(r, dtype, n)
+            add(f"fetch_{op}_{tname}", n, local,
+                [cells0, v, np.zeros(n, dtype), np.uint32(n)], (0, 2))
+    a = np.full(256, 7, np.int64)
+    add("load_store", 256, 64, [a, np.zeros(256, np.int64)], (0, 1))
+    cells0 = r.integers(0, 4, 512).astype(np.uint32)
+    add("compare_exchange_once", 512, 64,
+        [cells0, r.integers(0, 4, 512).astype(np.uint32),
+         r.integers(100, 200, 512).astype(np.uint32), np.zeros(512, np.uint32),
+         np.zeros(512, np.int32)], (0, 3, 4))
+    add("spinlock", 64 * 16, 16, [np.zeros(1, np.int32) for _ in range(4)], (0, 1, 2, 3))
+    add("generic_count", 64 * 64, 64, [np.zeros(1, np.int32)], (0,))
+    v = r.integers(-50, 100, 128 * 64)
+    add("float_sum_cas", 128 * 64, 64,
+        [np.zeros(7, np.float32), v.astype(np.float32), np.uint32(7)], (0,))
+    add("long_sum_cas", 128 * 64, 64,
+        [np.zeros(3, np.int64), v.astype(np.int64), np.uint32(3)], (0,))
+    v = r.integers(-1000, 1000, 64 * 32).astype(np.int32)
+    add("local_atomics", 64 * 32, 32, [v, np.zeros(4 * 64, np.int32),
+                                       np.zeros(64 * 32, np.int32), cl2c.LocalMemory(4)], (1,))
+    import copy
+    theirs = intel(copy.deepcopy(launches))
+    prg = program("CL3.0")
+    for (name, gsize, lsize, args), their, compare in zip(launches, theirs, checks):
+        prg.kernel(name)(gsize, lsize, *args)
+        for k in compare:
+            np.testing.assert_array_equal(args[k], their[k], err_msg=f"{name} argument {k}")

@@ -64,6 +64,10 @@ class Declarations(Checker):
         if isinstance(node, c_ast.TypeDecl):
             base, space, const = self.base_type(node.type)
             quals = node.quals or []
+            written = {SPACE_QUALIFIERS[q] for q in quals if q in SPACE_QUALIFIERS}
+            if len(written) > 1 or (written and space != "private" and {space} != written):
+                # global constant int (spec 6.5: one address space a type); clang's words
+                self.error("multiple address spaces specified for type", node.type)
             for q in quals:
                 if q in SPACE_QUALIFIERS:
                     space = SPACE_QUALIFIERS[q]
