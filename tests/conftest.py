@@ -188,6 +188,44 @@ class PoclCrashed(Exception):
     pass
 
 
+_WIDE_PROBE = """kernel void k(global const int16 *a, global int *o)
+{ int16 v = a[get_global_id(0)]; vstore16(v.sfedcba9876543210, get_global_id(0), o); }"""
+
+
+def pocl_wide_vector_problem() -> str | None:
+    """Why PoCL cannot serve as the reference for 512-bit vectors (int16, long8,
+    double16) here, or None when it can. PoCL 3.0 on Zen 4 targets znver3 while its
+    kernel library passes such vectors in AVX-512 registers: seen here, an int16
+    swizzle stored with vstore16 ends in 'LLVM ERROR: Do not know how to scalarize'
+    or a crash in DAGCombiner, and other kernels store nothing at all."""
+    if "wide" not in _pocl_state:
+        a = np.arange(32, dtype=np.int32)
+        o = np.full(32, -1, np.int32)
+        try:
+            [[_, out]] = run_pocl_isolated(_WIDE_PROBE, [("k", (2,), None, [a, o])])
+            ok = np.array_equal(out, a.reshape(2, 16)[:, ::-1].ravel())
+            _pocl_state["wide"] = None if ok else "PoCL computes int16 swizzles wrongly here"
+        except (PoclCrashed, RuntimeError):
+            _pocl_state["wide"] = ("PoCL's compiler dies on 512-bit vectors on this CPU "
+                                   "(int16 swizzle with vstore16)")
+    return _pocl_state["wide"]
+
+
+@pytest.fixture(scope="session")
+def pocl():
+    """Skip the test when PoCL is not there; else the ``run_pocl`` helper."""
+    _pocl_context()
+    return run_pocl
+
+
+@pytest.fixture(scope="session")
+def cc():
+    compiler = os.environ.get("CC", "cc")
+    if shutil.which(compiler) is None:
+        pytest.skip(f"no C compiler '{compiler}' on PATH")
+    return compiler
+
+
 # ---- Intel's OpenCL CPU runtime (opt-in) -----------------------------------------------
 def _opencl_platforms():
     """bench/opencl_platforms.py: finds Intel's libintelocl.so and points the ICD loader
@@ -226,6 +264,24 @@ def run_intel(source: str, launches: list, options: str = ""):
     OpenCL CPU runtime, one program for all of them (so program-scope variables carry
     from one launch to the next), in a child process. Returns the argument lists after
     the launches; skips the test where the runtime is not installed."""
+    return _in_intel_child(_pocl_launches, source, launches, options)
+
+
+def intel_build_error(source: str, options: str = "") -> str | None:
+    """Intel's build log where it refuses ``source``, None where it builds it."""
+    return _in_intel_child(_build_error, source, options)
+
+
+def _build_error(source: str, options: str) -> str | None:
+    cl, ctx, _ = _pocl_context()
+    try:
+        cl.Program(ctx, source).build(options=options)
+    except cl.RuntimeError as e:
+        return str(e)
+    return None
+
+
+def _in_intel_child(function, *args):
     import concurrent.futures
     import multiprocessing
     why = intel_problem()
@@ -235,45 +291,7 @@ def run_intel(source: str, launches: list, options: str = ""):
     with concurrent.futures.ProcessPoolExecutor(1, mp_context=ctx,
                                                 initializer=_intel_child) as pool:
         try:
-            return pool.submit(_pocl_launches, source, launches, options).result()
+            return pool.submit(function, *args).result()
         except concurrent.futures.process.BrokenProcessPool:
             raise RuntimeError("Intel's OpenCL runtime died building or running the "
                                "kernel") from None
-
-
-_WIDE_PROBE = """kernel void k(global const int16 *a, global int *o)
-{ int16 v = a[get_global_id(0)]; vstore16(v.sfedcba9876543210, get_global_id(0), o); }"""
-
-
-def pocl_wide_vector_problem() -> str | None:
-    """Why PoCL cannot serve as the reference for 512-bit vectors (int16, long8,
-    double16) here, or None when it can. PoCL 3.0 on Zen 4 targets znver3 while its
-    kernel library passes such vectors in AVX-512 registers: seen here, an int16
-    swizzle stored with vstore16 ends in 'LLVM ERROR: Do not know how to scalarize'
-    or a crash in DAGCombiner, and other kernels store nothing at all."""
-    if "wide" not in _pocl_state:
-        a = np.arange(32, dtype=np.int32)
-        o = np.full(32, -1, np.int32)
-        try:
-            [[_, out]] = run_pocl_isolated(_WIDE_PROBE, [("k", (2,), None, [a, o])])
-            ok = np.array_equal(out, a.reshape(2, 16)[:, ::-1].ravel())
-            _pocl_state["wide"] = None if ok else "PoCL computes int16 swizzles wrongly here"
-        except (PoclCrashed, RuntimeError):
-            _pocl_state["wide"] = ("PoCL's compiler dies on 512-bit vectors on this CPU "
-                                   "(int16 swizzle with vstore16)")
-    return _pocl_state["wide"]
-
-
-@pytest.fixture(scope="session")
-def pocl():
-    """Skip the test when PoCL is not there; else the ``run_pocl`` helper."""
-    _pocl_context()
-    return run_pocl
-
-
-@pytest.fixture(scope="session")
-def cc():
-    compiler = os.environ.get("CC", "cc")
-    if shutil.which(compiler) is None:
-        pytest.skip(f"no C compiler '{compiler}' on PATH")
-    return compiler

@@ -377,13 +377,16 @@ def test_atomic_int_takes_int32_buffers():
         strict.generic_count(64, 64, np.zeros(1, np.int64))
 
 
-@pytest.mark.parametrize("cast,ok", [
+POINTER_CONVERSIONS = [
     ("int *p = g; global int *q = (global int *)p;", True),      # generic to named
     ("local int l[2]; int *p = (int *)l; p = &l[1];", True),     # named to generic
     ("local int *l = (local int *)g;", False),                   # named to another
     ("int *p = g; constant int *c = (constant int *)p;", False),  # generic to __constant
     ("int *p = g; local int *l = p;", False),                    # implicit generic to named
-])
+]
+
+
+@pytest.mark.parametrize("cast,ok", POINTER_CONVERSIONS)
 def test_pointer_conversions_of_opencl_c_2_0(cast, ok):
     """Spec 6.5.5: to and from the generic address space only, and an implicit
     conversion only to it."""
@@ -475,3 +478,29 @@ def test_atomics_same_as_intel():
         prg.kernel(name)(gsize, lsize, *args)
         for k in compare:
             np.testing.assert_array_equal(args[k], their[k], err_msg=f"{name} argument {k}")
+
+
+@pytest.mark.intel
+@pytest.mark.parametrize("src,ok", [
+    *((f"kernel void k(global int *g) {{\n  {cast}\n}}\n", ok)
+      for cast, ok in POINTER_CONVERSIONS),
+    ("constant int c = 1;\nglobal constant int *global x = &c;\n"
+     "kernel void k(global int *o) { o[0] = *x; }\n", False),
+    ("constant int c = 1;\nconstant int *global x = &c;\n"
+     "kernel void k(global int *o) { o[0] = *x; }\n", True),
+    ("kernel void k(global atomic_int *c) {\n  *c = 1;\n}\n", False),
+    ("kernel void k(global atomic_double *p, global double *o) {\n"
+     "  o[0] = atomic_exchange(p, 1.0);\n}\n", True),
+])
+def test_what_builds_as_on_intel(src, ok):
+    """Intel's compiler and cl2c accept and refuse the same OpenCL C 2.0 programs:
+    pointer conversions between address spaces, two address spaces on one type,
+    atomic objects used as plain ones. (Not atomic_fetch_add on atomic_double: Intel
+    offers cl_ext_float_atomics, cl2c does not.)"""
+    from conftest import intel_build_error
+    theirs = intel_build_error(src, "-cl-std=CL2.0")
+    assert (theirs is None) == ok, theirs
+    if ok:
+        translate(src)
+    else:
+        error_of(src)
