@@ -126,8 +126,8 @@ def _fail(diags, sources=None) -> None:
 @click.option("--cmakedir", is_flag=True, help="Print the folder of cl2c's CMake module.")
 @click.option("--includedir", is_flag=True, help="Print the folder of the runtime headers.")
 @click.version_option(__version__, "--version", prog_name="cl2c")
-def main(source, output, defines, includes, cl_std, cl_ext, no_warnings, werror, preprocess_only,
-         syntax_only, header,
+def main(source, output, defines, includes, cl_std, cl_ext, no_warnings, werror,
+         preprocess_only, syntax_only, header,
          make_deps, depfile, dep_target, shared, schedule, extra_options,
          no_line_directives, time_report, cmakedir, includedir):
     """Translate an OpenCL C kernel file to C11 + OpenMP."""

@@ -48,8 +48,9 @@ class Options:
         return f"D[{defs}] I[{';'.join(self.include_dirs)}] std={self.cl_std} " \
                f"sched={self.schedule} check={int(self.check_barriers)} " \
                f"stack={self.fiber_stack} warnings={self.warnings} " \
-               f"flags={' '.join(sorted(self.flags))} " \
-               f"ext-={','.join(sorted(self.removed_extensions))}"
+               f"flags={' '.join(sorted(self.flags))}" + \
+               (f" ext-={','.join(sorted(self.removed_extensions))}"
+                if self.removed_extensions else "")
 
 
 def _fail(message: str) -> BuildError:

@@ -45,7 +45,8 @@ FEATURES = (
 
 # A 3.0 feature and the extension that go together (spec 6.2.1: a device offers both or
 # neither): removing one removes the other.
-FEATURE_EXTENSIONS = {"__opencl_c_fp64": "cl_khr_fp64", "__opencl_c_subgroups": "cl_khr_subgroups"}
+FEATURE_EXTENSIONS = {"__opencl_c_fp64": "cl_khr_fp64",
+                      "__opencl_c_subgroups": "cl_khr_subgroups"}
 
 
 def _with_partners(removed) -> frozenset:
