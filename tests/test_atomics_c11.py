@@ -331,6 +331,15 @@ def test_the_device_without_fp64():
         cl2c.Program(src, options).build().k(1, None, out)
         assert out[0] == want, options
     translate("kernel void k(global atomic_double *p) { atomic_store(p, 1.0); }\n")
+    # a double constant is a float one there, with clang's warning
+    src = "kernel void k(global float *o) {\n  o[0] = o[0] * 0.1 + 0x1p-2;\n}\n"
+    with pytest.warns(cl2c.BuildWarning):
+        prg = cl2c.Program(src, "-cl-ext=-cl_khr_fp64").build()
+    assert ("<kernel>:2:17: warning: double precision constant requires cl_khr_fp64, "
+            "casting to single precision") in prg.build_log
+    o = np.array([3.0], np.float32)
+    prg.k(1, None, o)
+    assert o[0] == np.float32(3.0) * np.float32(0.1) + np.float32(0.25)
     with pytest.raises(cl2c.BuildError, match="invalid item '-cl_khr_fp65'"):
         cl2c.device("-cl-ext=-cl_khr_fp65")
 
