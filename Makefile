@@ -8,7 +8,7 @@ PIP := $(PY) -m pip --disable-pip-version-check -q
 # Parallel test workers: the machine's cores.
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: setup install run test test-ulp check-stress bench bench-quick clean
+.PHONY: setup install run test test-intel test-ulp check-stress bench bench-quick clean
 
 # Runtime dependencies only (what `make run` needs); the test extras on top.
 $(VENV)/.runtime: pyproject.toml
@@ -33,6 +33,13 @@ run: $(VENV)/.runtime
 
 test: install
 	cd tests && ../$(VENV)/bin/pytest -n $(JOBS) -q -p no:cacheprovider
+
+# The differential tests marked `intel`: the OpenCL C 2.0/3.0 constructs this PoCL lacks
+# (globals shared between kernels, the generic address space's functions, sub-groups,
+# work-group functions, ...) against Intel's OpenCL CPU runtime, installed as for the
+# bench. Opt-in: `make test` skips them (tests/conftest.py, CL2C_INTEL).
+test-intel: install $(VENV)/.bench
+	cd tests && CL2C_INTEL=1 ../$(VENV)/bin/pytest -n $(JOBS) -q -p no:cacheprovider -m intel
 
 # The math builtins against their ULP bounds on a large random sample (20000 arguments per
 # function and type; CL2C_ULP_SAMPLE=N for another size), with the table of worst errors.

@@ -104,6 +104,8 @@ def _fail(diags, sources=None) -> None:
 @click.option("-D", "defines", multiple=True, metavar="NAME[=VALUE]", help="Define a macro.")
 @click.option("-I", "includes", multiple=True, metavar="DIR", help="Add an include directory.")
 @click.option("-cl-std", "cl_std", metavar="CLX.Y", help="OpenCL C version: CL1.2, CL2.0 or CL3.0.")
+@click.option("-cl-ext", "cl_ext", multiple=True, metavar="-NAME[,...]",
+              help="Model a device without these extensions or features (-cl_khr_fp64).")
 @click.option("-E", "preprocess_only", is_flag=True, help="Preprocess only.")
 @click.option("-w", "no_warnings", is_flag=True, help="Show no warnings.")
 @click.option("-Werror", "werror", is_flag=True, help="Make every warning an error.")
@@ -124,8 +126,8 @@ def _fail(diags, sources=None) -> None:
 @click.option("--cmakedir", is_flag=True, help="Print the folder of cl2c's CMake module.")
 @click.option("--includedir", is_flag=True, help="Print the folder of the runtime headers.")
 @click.version_option(__version__, "--version", prog_name="cl2c")
-def main(source, output, defines, includes, cl_std, no_warnings, werror, preprocess_only,
-         syntax_only, header,
+def main(source, output, defines, includes, cl_std, cl_ext, no_warnings, werror,
+         preprocess_only, syntax_only, header,
          make_deps, depfile, dep_target, shared, schedule, extra_options,
          no_line_directives, time_report, cmakedir, includedir):
     """Translate an OpenCL C kernel file to C11 + OpenMP."""
@@ -144,6 +146,7 @@ def main(source, output, defines, includes, cl_std, no_warnings, werror, preproc
         words.append(f"-I{i}")
     if cl_std:
         words.append(f"-cl-std={cl_std}")
+    words += [f"-cl-ext={e}" for e in cl_ext]
     if schedule:
         words.append(f"-cl2c-schedule={schedule}")
     words += ["-w"] * no_warnings + ["-Werror"] * werror

@@ -33,7 +33,8 @@ def device(options: str | list[str] | None = None, target: Target | None = None)
     return Device(name="cl2c (C11 + OpenMP on the host CPU)",
                   version=f"OpenCL {_dotted(opts.device_version)} cl2c {__version__}",
                   opencl_c_version=f"OpenCL C {_dotted(opts.cl_std)} cl2c {__version__}",
-                  extensions=target.extensions_for(opts.cl_std), features=target.features(opts.cl_std))
+                  extensions=target.extensions_for(opts.cl_std, opts.removed_extensions),
+                  features=target.features(opts.cl_std, opts.removed_extensions))
 
 
 def _dotted(version: int) -> str:

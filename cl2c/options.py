@@ -29,6 +29,8 @@ class Options:
     check_barriers: bool = False   # fibers that report barrier divergence
     fiber_stack: int = 0           # bytes per work-item fiber; 0: the runtime's default
     warnings: str = "show"         # "none" with -w, "error" with -Werror (clBuildProgram)
+    # extensions and 3.0 features the device is asked not to offer (-cl-ext=-name)
+    removed_extensions: tuple[str, ...] = ()
 
     @property
     def cl_std_name(self) -> str:
@@ -46,7 +48,9 @@ class Options:
         return f"D[{defs}] I[{';'.join(self.include_dirs)}] std={self.cl_std} " \
                f"sched={self.schedule} check={int(self.check_barriers)} " \
                f"stack={self.fiber_stack} warnings={self.warnings} " \
-               f"flags={' '.join(sorted(self.flags))}"
+               f"flags={' '.join(sorted(self.flags))}" + \
+               (f" ext-={','.join(sorted(self.removed_extensions))}"
+                if self.removed_extensions else "")
 
 
 def _fail(message: str) -> BuildError:
@@ -83,6 +87,8 @@ def parse_options(text: str | list[str] | None) -> Options:
                 raise _fail(f"invalid value '{std}' in '{w}' "
                             f"(expected one of {', '.join(CL_STD_VERSIONS)})")
             opts.cl_std = CL_STD_VERSIONS[std]
+        elif w.startswith("-cl-ext="):
+            opts.removed_extensions += _removed_extensions(w)
         elif w.startswith("-cl2c-schedule="):
             opts.schedule = _schedule(w.split("=", 1)[1])
         elif w == "-cl2c-check-barriers":
@@ -98,6 +104,23 @@ def parse_options(text: str | list[str] | None) -> Options:
         else:
             raise _fail(f"unknown build option '{w}'")
     return opts
+
+
+def _removed_extensions(word: str) -> tuple[str, ...]:
+    """clang's ``-cl-ext=-cl_khr_fp64,-__opencl_c_fp64``: the extensions and features
+    the device is not to offer. Adding one cl2c does not offer (``+name``) is refused;
+    ``+name`` of an offered one changes nothing."""
+    from .target import EXTENSIONS, FEATURES
+    known = set(EXTENSIONS) | set(FEATURES) | {"cl_khr_fp16"}
+    removed = []
+    for item in word.split("=", 1)[1].split(","):
+        sign, name = item[:1], item[1:]
+        if sign not in "+-" or not sign or name not in known:
+            raise _fail(f"invalid item '{item}' in '{word}' (expected -name or +name of "
+                        f"an extension or feature cl2c offers)")
+        if sign == "-":
+            removed.append(name)
+    return tuple(removed)
 
 
 def _schedule(name: str) -> str:

@@ -67,7 +67,8 @@ def analyze(text: str, source_name: str = "<kernel>", options=None,
         ast = parse(pre.text, source_name, reporter, opts.cl_std)
     reporter.check()
     with times.stage("sema"):
-        module = sema_stage.analyze(ast, reporter, opts.cl_std, target.extensions_for(opts.cl_std))
+        extensions = target.extensions_for(opts.cl_std, opts.removed_extensions)
+        module = sema_stage.analyze(ast, reporter, opts.cl_std, extensions)
     reporter.check()
     return module, pre, reporter, opts
 

@@ -91,11 +91,12 @@ def predefined_macros(options: Options, target: Target) -> dict[str, str]:
     macros.update(IMAGE_MACROS)
     if "-cl-fast-relaxed-math" in options.flags:
         macros["__FAST_RELAXED_MATH__"] = "1"
-    macros.update({ext: "1" for ext in target.extensions_for(options.cl_std)})
+    removed = options.removed_extensions
+    macros.update({ext: "1" for ext in target.extensions_for(options.cl_std, removed)})
     if options.cl_std >= 200:
         # the atomic types' initializers (6.13.11.1, 6.13.11.8)
         macros.update({"ATOMIC_VAR_INIT(V)": "(V)", "ATOMIC_FLAG_INIT": "0"})
-    macros.update({feature: "1" for feature in target.features(options.cl_std)})
+    macros.update({feature: "1" for feature in target.features(options.cl_std, removed)})
     macros.update(_LIMITS)
     return macros
 

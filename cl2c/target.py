@@ -44,6 +44,20 @@ FEATURES = (
     "__opencl_c_3d_image_writes",
 )
 
+# A 3.0 feature and the extension that go together (spec 6.2.1: a device offers both or
+# neither): removing one removes the other.
+FEATURE_EXTENSIONS = {"__opencl_c_fp64": "cl_khr_fp64",
+                      "__opencl_c_subgroups": "cl_khr_subgroups"}
+
+
+def _with_partners(removed) -> frozenset:
+    out = set(removed)
+    for feature, ext in FEATURE_EXTENSIONS.items():
+        if feature in out or ext in out:
+            out |= {feature, ext}
+    return frozenset(out)
+
+
 _CFLAGS = ("-std=c11", "-O3", "-fopenmp", "-fno-strict-aliasing",
            "-Wno-unused-function", "-Wno-unknown-pragmas",
            # a call C has no declaration for is a cl2c bug: fail the build, not at dlopen
@@ -90,12 +104,18 @@ class Target:
     def extensions(self) -> tuple[str, ...]:
         return EXTENSIONS + (("cl_khr_fp16",) if self.has_float16 else ())
 
-    def extensions_for(self, cl_std: int) -> tuple[str, ...]:
-        """The extensions a kernel built for OpenCL C ``cl_std`` sees."""
-        return tuple(e for e in self.extensions if EXTENSION_SINCE.get(e, 0) <= cl_std)
-    def features(self, cl_std: int) -> tuple[str, ...]:
-        """The OpenCL C 3.0 features a kernel of version ``cl_std`` sees (none before 3.0)."""
-        return FEATURES if cl_std >= 300 else ()
+    def extensions_for(self, cl_std: int, removed=()) -> tuple[str, ...]:
+        """The extensions a kernel built for OpenCL C ``cl_std`` sees, less those
+        ``removed`` (-cl-ext=-name; removing a feature removes its extension)."""
+        removed = _with_partners(removed)
+        return tuple(e for e in self.extensions
+                     if EXTENSION_SINCE.get(e, 0) <= cl_std and e not in removed)
+
+    def features(self, cl_std: int, removed=()) -> tuple[str, ...]:
+        """The OpenCL C 3.0 features a kernel of version ``cl_std`` sees (none before
+        3.0), less those ``removed``."""
+        removed = _with_partners(removed)
+        return tuple(f for f in FEATURES if f not in removed) if cl_std >= 300 else ()
 
     def compile_flags(self) -> list[str]:
         """cl2c's own compile flags (the compiler and $CFLAGS come on top)."""

@@ -3,11 +3,18 @@
 ``run_pocl`` runs an OpenCL C kernel through PyOpenCL/PoCL with NumPy arrays (copy in,
 run, copy out), so a test can compare cl2c's results with a real OpenCL implementation.
 When PyOpenCL or a device is missing, tests asking for it are *skipped* with the reason.
+
+``run_intel`` does the same on Intel's oneAPI OpenCL CPU runtime, which has the OpenCL C
+2.0/3.0 constructs this PoCL lacks (program-scope globals shared between kernels,
+to_global and the other generic address space functions, sub-groups, work-group
+functions). Tests marked ``intel`` use it; they are opt-in (``make test-intel``, which
+sets CL2C_INTEL=1) and skipped otherwise, so ``make test`` never runs them.
 """
 from __future__ import annotations
 
 import os
 import shutil
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -15,6 +22,22 @@ import pytest
 
 TESTS_DIR = Path(__file__).parent
 KERNELS_DIR = TESTS_DIR / "kernels"
+INTEL_OPT_IN = "CL2C_INTEL"
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "intel: a differential test against Intel's OpenCL "
+                                       "CPU runtime (opt-in: make test-intel, CL2C_INTEL=1)")
+
+
+def pytest_collection_modifyitems(config, items):
+    if os.environ.get(INTEL_OPT_IN, "") not in ("", "0"):
+        return
+    skip = pytest.mark.skip(reason="against Intel's OpenCL CPU runtime: opt-in "
+                                   "(make test-intel)")
+    for item in items:
+        if "intel" in item.keywords:
+            item.add_marker(skip)
 
 
 def kernel_path(name: str) -> Path:
@@ -41,6 +64,9 @@ if "POCL_CACHE_DIR" not in os.environ or os.environ.get(_OWN_CACHE) not in (None
     os.environ.setdefault("PYOPENCL_NO_CACHE", "1")     # PyOpenCL's binaries: the same
     atexit.register(shutil.rmtree, os.environ["POCL_CACHE_DIR"], ignore_errors=True)
 _pocl_state: dict = {}
+# Which implementation _pocl_context opens: PoCL, or Intel's in run_intel's child.
+_reference = {"platform": "PoCL"}
+INTEL_PLATFORM = "Intel(R) OpenCL"
 
 
 def _pocl_context():
@@ -51,19 +77,25 @@ def _pocl_context():
         try:
             import pyopencl as cl
         except Exception as e:  # ImportError or a broken ICD loader
-            _pocl_state["error"] = f"PoCL not available: cannot import pyopencl ({e})"
+            _pocl_state["error"] = (f"{_reference['platform']} not available: cannot "
+                                    f"import pyopencl ({e})")
             pytest.skip(_pocl_state["error"])
         try:
             platforms = cl.get_platforms()
             devices = [d for p in platforms for d in p.get_devices()]
-            pocl = [d for d in devices if "portable" in d.platform.name.lower()]
-            devices = pocl or devices
+            if _reference["platform"] != "PoCL":      # Intel's, in run_intel's child
+                devices = [d for d in devices if d.platform.name.strip() == INTEL_PLATFORM
+                           and d.type & cl.device_type.CPU]
+            else:
+                pocl = [d for d in devices if "portable" in d.platform.name.lower()]
+                devices = pocl or devices
             if not devices:
                 raise RuntimeError("no OpenCL device")
             ctx = cl.Context(devices[:1])
             queue = cl.CommandQueue(ctx)
         except Exception as e:
-            _pocl_state["error"] = f"PoCL not available: no usable OpenCL device ({e})"
+            _pocl_state["error"] = (f"{_reference['platform']} not available: no usable "
+                                    f"OpenCL device ({e})")
             pytest.skip(_pocl_state["error"])
         _pocl_state.update(cl=cl, ctx=ctx, queue=queue, programs={})
     return _pocl_state["cl"], _pocl_state["ctx"], _pocl_state["queue"]
@@ -120,7 +152,7 @@ def _pocl_launches(source: str, launches: list, options: str) -> list:
         for name, gsize, lsize, args in launches:
             run_pocl(source, name, gsize, lsize, *args, options=options)
     except Exception as e:        # PyOpenCL's errors do not pickle back to the parent
-        raise RuntimeError(f"PoCL: {type(e).__name__}: {e}") from None
+        raise RuntimeError(f"{_reference['platform']}: {type(e).__name__}: {e}") from None
     return [args for _, _, _, args in launches]
 
 
@@ -192,3 +224,74 @@ def cc():
     if shutil.which(compiler) is None:
         pytest.skip(f"no C compiler '{compiler}' on PATH")
     return compiler
+
+
+# ---- Intel's OpenCL CPU runtime (opt-in) -----------------------------------------------
+def _opencl_platforms():
+    """bench/opencl_platforms.py: finds Intel's libintelocl.so and points the ICD loader
+    at it."""
+    bench = str(TESTS_DIR.parent / "bench")
+    if bench not in sys.path:
+        sys.path.insert(0, bench)
+    import opencl_platforms
+    return opencl_platforms
+
+
+def intel_problem() -> str | None:
+    """Why Intel's runtime cannot serve as a reference here, or None."""
+    if not (TESTS_DIR.parent / "bench" / "opencl_platforms.py").is_file():
+        return "no bench/opencl_platforms.py beside the tests"
+    if _opencl_platforms().intel_library() is None:
+        return ("Intel's OpenCL CPU runtime is not installed in this environment (`pip "
+                "install intel-opencl-rt intel-cmplr-lib-rt`, as `make bench` does)")
+    return None
+
+
+def _intel_child():
+    """A child process that opens Intel's runtime: its own ICD folder naming
+    libintelocl.so (and PoCL's), set before pyopencl loads."""
+    import atexit
+    import tempfile
+    _own_pocl_cache()
+    folder = tempfile.mkdtemp(prefix="cl2c-tests-icd-")
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    _opencl_platforms().point_loader_at_runtimes(Path(folder))
+    _reference["platform"] = "Intel"
+
+
+def run_intel(source: str, launches: list, options: str = ""):
+    """Run ``launches`` ([(kernel name, global size, local size, [args])]) on Intel's
+    OpenCL CPU runtime, one program for all of them (so program-scope variables carry
+    from one launch to the next), in a child process. Returns the argument lists after
+    the launches; skips the test where the runtime is not installed."""
+    return _in_intel_child(_pocl_launches, source, launches, options)
+
+
+def intel_build_error(source: str, options: str = "") -> str | None:
+    """Intel's build log where it refuses ``source``, None where it builds it."""
+    return _in_intel_child(_build_error, source, options)
+
+
+def _build_error(source: str, options: str) -> str | None:
+    cl, ctx, _ = _pocl_context()
+    try:
+        cl.Program(ctx, source).build(options=options)
+    except cl.RuntimeError as e:
+        return str(e)
+    return None
+
+
+def _in_intel_child(function, *args):
+    import concurrent.futures
+    import multiprocessing
+    why = intel_problem()
+    if why:
+        pytest.skip(why)
+    ctx = multiprocessing.get_context("spawn")
+    with concurrent.futures.ProcessPoolExecutor(1, mp_context=ctx,
+                                                initializer=_intel_child) as pool:
+        try:
+            return pool.submit(function, *args).result()
+        except concurrent.futures.process.BrokenProcessPool:
+            raise RuntimeError("Intel's OpenCL runtime died building or running the "
+                               "kernel") from None

@@ -282,6 +282,68 @@ def test_misused_atomics_are_errors(body, message):
     assert message in error_of(src)
 
 
+# ---- the 64-bit atomic types need their extensions (spec 6.13.11.6) -------------------
+NO_FP64 = "-cl-std=CL2.0 -cl-ext=-cl_khr_fp64"
+NO_INT64_ATOMICS = "-cl-std=CL2.0 -cl-ext=-cl_khr_int64_extended_atomics"
+_DOUBLE_ATOMIC = ("cl_khr_fp64, cl_khr_int64_base_atomics and "
+                  "cl_khr_int64_extended_atomics support")
+
+
+@pytest.mark.parametrize("src,options,where,message", [
+    ("kernel void k(global atomic_double *p) {\n  atomic_store(p, 1.0);\n}\n", NO_FP64,
+     "t.cl:1:22:", f"use of type 'atomic_double' requires {_DOUBLE_ATOMIC}"),
+    ("kernel void k(global int *p) {\n  atomic_exchange((global atomic_double *)p, 2.0);\n}\n",
+     "-cl-std=CL3.0 -cl-ext=-__opencl_c_fp64", "t.cl:2:27:",
+     f"use of type 'atomic_double' requires {_DOUBLE_ATOMIC}"),
+    ("typedef atomic_double counter_t;\n", NO_INT64_ATOMICS, "t.cl:1:9:",
+     f"use of type 'atomic_double' requires {_DOUBLE_ATOMIC}"),
+    ("kernel void k(global atomic_long *p) { }\n", NO_INT64_ATOMICS, "t.cl:1:22:",
+     "use of type 'atomic_long' requires cl_khr_int64_base_atomics and "
+     "cl_khr_int64_extended_atomics support"),
+    ("kernel void k(global atomic_size_t *p) { }\n", NO_INT64_ATOMICS, "t.cl:1:22:",
+     "use of type 'atomic_size_t' requires cl_khr_int64_base_atomics"),
+    ("kernel void k(global float *p) {\n  double d = p[0];\n}\n", NO_FP64, "t.cl:2:3:",
+     "use of type 'double' requires cl_khr_fp64 support"),
+    ("kernel void k(global double4 *p) { }\n", "-cl-ext=-cl_khr_fp64", "t.cl:1:22:",
+     "use of type 'double4' requires cl_khr_fp64 support"),
+    ("kernel void k(global atomic_double *p, global double *o) {\n"
+     "  o[0] = atomic_fetch_add(p, 1.0);\n}\n", "-cl-std=CL2.0", "t.cl:2:10:",
+     "no matching function for call to 'atomic_fetch_add(__global atomic_double *, "
+     "double)': atomic_fetch_ operations on 'atomic_double' are cl_ext_float_atomics, which cl2c "
+     "does not offer"),
+])
+def test_double_and_64_bit_atomics_need_their_extensions(src, options, where, message):
+    """atomic_double needs double and the 64-bit atomics, atomic_long and the atomics of
+    64-bit size_t the latter, double itself cl_khr_fp64: an error at the type's use on a
+    device without them (-cl-ext=-name, clang's option), none where they are offered."""
+    text = error_of(src, options)
+    assert f"{where} error: {message}" in text, text
+
+
+def test_the_device_without_fp64():
+    dev = cl2c.device("-cl-std=CL3.0 -cl-ext=-cl_khr_fp64")
+    assert "cl_khr_fp64" not in dev.extensions and "__opencl_c_fp64" not in dev.features
+    assert "cl_khr_int64_base_atomics" in dev.extensions
+    src = ("kernel void k(global int *o) {\n#if defined(cl_khr_fp64) || "
+           "defined(__opencl_c_fp64)\n  o[0] = 1;\n#endif\n}\n")
+    for options, want in (("-cl-std=CL3.0", 1), ("-cl-std=CL3.0 -cl-ext=-__opencl_c_fp64", 0)):
+        out = np.zeros(1, np.int32)
+        cl2c.Program(src, options).build().k(1, None, out)
+        assert out[0] == want, options
+    translate("kernel void k(global atomic_double *p) { atomic_store(p, 1.0); }\n")
+    # a double constant is a float one there, with clang's warning
+    src = "kernel void k(global float *o) {\n  o[0] = o[0] * 0.1 + 0x1p-2;\n}\n"
+    with pytest.warns(cl2c.BuildWarning):
+        prg = cl2c.Program(src, "-cl-ext=-cl_khr_fp64").build()
+    assert ("<kernel>:2:17: warning: double precision constant requires cl_khr_fp64, "
+            "casting to single precision") in prg.build_log
+    o = np.array([3.0], np.float32)
+    prg.k(1, None, o)
+    assert o[0] == np.float32(3.0) * np.float32(0.1) + np.float32(0.25)
+    with pytest.raises(cl2c.BuildError, match="invalid item '-cl_khr_fp65'"):
+        cl2c.device("-cl-ext=-cl_khr_fp65")
+
+
 def test_atomics_are_opencl_c_2_0():
     assert "'atomic_int' is an OpenCL C 2.0 type" in error_of(
         "kernel void k(global atomic_int *c) { }\n", "")
@@ -324,13 +386,16 @@ def test_atomic_int_takes_int32_buffers():
         strict.generic_count(64, 64, np.zeros(1, np.int64))
 
 
-@pytest.mark.parametrize("cast,ok", [
+POINTER_CONVERSIONS = [
     ("int *p = g; global int *q = (global int *)p;", True),      # generic to named
     ("local int l[2]; int *p = (int *)l; p = &l[1];", True),     # named to generic
     ("local int *l = (local int *)g;", False),                   # named to another
     ("int *p = g; constant int *c = (constant int *)p;", False),  # generic to __constant
     ("int *p = g; local int *l = p;", False),                    # implicit generic to named
-])
+]
+
+
+@pytest.mark.parametrize("cast,ok", POINTER_CONVERSIONS)
 def test_pointer_conversions_of_opencl_c_2_0(cast, ok):
     """Spec 6.5.5: to and from the generic address space only, and an implicit
     conversion only to it."""
@@ -339,3 +404,112 @@ def test_pointer_conversions_of_opencl_c_2_0(cast, ok):
         translate(src)
     else:
         assert "changes the address space of the pointer" in error_of(src)
+
+
+# ---- against Intel's OpenCL CPU runtime (opt-in: make test-intel) -----------------------
+INTEL_OPTIONS = "-cl-std=CL3.0"
+
+
+def intel(launches: list, path: str = "atomics_c11.cl") -> list:
+    from conftest import run_intel
+    return run_intel(kernel_source(path), launches, INTEL_OPTIONS)
+
+
+@pytest.mark.intel
+@pytest.mark.parametrize("schedule", SCHEDULES)
+def test_address_space_functions_against_intel(schedule):
+    """to_global, to_local, to_private and get_fence, which this PoCL does not build.
+    Intel's CPU runtime gives every generic pointer back from all three to_ functions
+    and says CLK_GLOBAL_MEM_FENCE for every one (its memory is flat; the spec wants NULL
+    from the functions of the other spaces, and the local fence for __local memory:
+    test_address_space_functions holds cl2c to that). So what the two must agree on:
+    each place's pointer comes back from its own space's function, NULL from none, and
+    a pointer to_global gives back stores to the buffer."""
+    n, local = 128, 16
+
+    def args():
+        return [np.zeros(n, np.int32), cl2c.LocalMemory(4 * local),
+                np.full(8 * n, -1, np.int32)]
+    ours = args()
+    program("CL3.0", schedule, "generic_spaces.cl").spaces(n, local, *ours)
+    [theirs] = intel([("spaces", (n,), (local,), args())], "generic_spaces.cl")
+    own = np.array([GLOBAL, LOCAL, LOCAL, PRIVATE, PRIVATE, PRIVATE, PRIVATE, 0])
+    for name, out in (("cl2c", ours[2]), ("Intel", theirs[2])):
+        bits = out.reshape(n, 8)
+        np.testing.assert_array_equal(bits & own, np.broadcast_to(own, bits.shape), name)
+        assert not (bits & 64).any(), f"{name}: a to_ function returned another pointer"
+        np.testing.assert_array_equal(bits[:, 7], GLOBAL_FENCE, name)   # NULL
+    g = np.arange(n, dtype=np.int32)
+    program("CL3.0", schedule, "generic_spaces.cl").through_to_global(n, 64, g)
+    [[their_g]] = intel([("through_to_global", (n,), (64,), [np.arange(n, dtype=np.int32)])],
+                        "generic_spaces.cl")
+    np.testing.assert_array_equal(g, their_g)
+
+
+@pytest.mark.intel
+def test_atomics_same_as_intel():
+    """Every kernel of atomics_c11.cl whose result does not depend on the order of
+    contending work-items (or, where it does, on what every order gives): Intel's
+    results, where PoCL has no atomic_flag, no generic pointers to atomics."""
+    n, local = 1024, 64
+    r = rng(500)
+    launches, checks = [], []
+
+    def add(name, gsize, lsize, args, compare):
+        launches.append((name, (gsize,), (lsize,), args))
+        checks.append(compare)
+    for tname, dtype in FETCH_TYPES.items():
+        for op in FETCH_OPS:      # one work-item per cell: exact old values and cells
+            cells0, v = random_values(r, dtype, n), random_values(r, dtype, n)
+            add(f"fetch_{op}_{tname}", n, local,
+                [cells0, v, np.zeros(n, dtype), np.uint32(n)], (0, 2))
+    a = np.full(256, 7, np.int64)
+    add("load_store", 256, 64, [a, np.zeros(256, np.int64)], (0, 1))
+    cells0 = r.integers(0, 4, 512).astype(np.uint32)
+    add("compare_exchange_once", 512, 64,
+        [cells0, r.integers(0, 4, 512).astype(np.uint32),
+         r.integers(100, 200, 512).astype(np.uint32), np.zeros(512, np.uint32),
+         np.zeros(512, np.int32)], (0, 3, 4))
+    add("spinlock", 64 * 16, 16, [np.zeros(1, np.int32) for _ in range(4)], (0, 1, 2, 3))
+    add("generic_count", 64 * 64, 64, [np.zeros(1, np.int32)], (0,))
+    v = r.integers(-50, 100, 128 * 64)
+    add("float_sum_cas", 128 * 64, 64,
+        [np.zeros(7, np.float32), v.astype(np.float32), np.uint32(7)], (0,))
+    add("long_sum_cas", 128 * 64, 64,
+        [np.zeros(3, np.int64), v.astype(np.int64), np.uint32(3)], (0,))
+    v = r.integers(-1000, 1000, 64 * 32).astype(np.int32)
+    add("local_atomics", 64 * 32, 32, [v, np.zeros(4 * 64, np.int32),
+                                       np.zeros(64 * 32, np.int32), cl2c.LocalMemory(4)], (1,))
+    import copy
+    theirs = intel(copy.deepcopy(launches))
+    prg = program("CL3.0")
+    for (name, gsize, lsize, args), their, compare in zip(launches, theirs, checks):
+        prg.kernel(name)(gsize, lsize, *args)
+        for k in compare:
+            np.testing.assert_array_equal(args[k], their[k], err_msg=f"{name} argument {k}")
+
+
+@pytest.mark.intel
+@pytest.mark.parametrize("src,ok", [
+    *((f"kernel void k(global int *g) {{\n  {cast}\n}}\n", ok)
+      for cast, ok in POINTER_CONVERSIONS),
+    ("constant int c = 1;\nglobal constant int *global x = &c;\n"
+     "kernel void k(global int *o) { o[0] = *x; }\n", False),
+    ("constant int c = 1;\nconstant int *global x = &c;\n"
+     "kernel void k(global int *o) { o[0] = *x; }\n", True),
+    ("kernel void k(global atomic_int *c) {\n  *c = 1;\n}\n", False),
+    ("kernel void k(global atomic_double *p, global double *o) {\n"
+     "  o[0] = atomic_exchange(p, 1.0);\n}\n", True),
+])
+def test_what_builds_as_on_intel(src, ok):
+    """Intel's compiler and cl2c accept and refuse the same OpenCL C 2.0 programs:
+    pointer conversions between address spaces, two address spaces on one type,
+    atomic objects used as plain ones. (Not atomic_fetch_add on atomic_double: Intel
+    offers cl_ext_float_atomics, cl2c does not.)"""
+    from conftest import intel_build_error
+    theirs = intel_build_error(src, "-cl-std=CL2.0")
+    assert (theirs is None) == ok, theirs
+    if ok:
+        translate(src)
+    else:
+        error_of(src)

@@ -258,6 +258,40 @@ def test_work_group_functions(schedule):
                                   np.repeat(f.reshape(-1, ls).max(1, keepdims=True), ls, 1))
 
 
+@pytest.mark.intel
+@pytest.mark.parametrize("schedule", SCHEDULES)
+def test_work_group_functions_same_as_intel(schedule):
+    """The 2.0 work-group functions, which this PoCL does not build, give Intel's
+    results; so does a scan over non-uniform groups (2.0: the last group is smaller)."""
+    from conftest import run_intel
+    options = f"-cl-std=CL2.0 -cl2c-schedule={schedule}"
+    n, ls = 256, 32
+    x = rng(12).integers(-60, 60, n).astype(np.int32)
+    x[5] = 7
+    f = rng(13).standard_normal(n).astype(np.float32)
+
+    def args():
+        return [x.copy(), np.zeros(10 * n, np.int32), np.zeros(n, np.float32), f.copy()]
+    ours = args()
+    cl2c.Program.from_file(kernel_path("collectives.cl"), options=options).build() \
+        .collectives((n,), (ls,), *ours)
+    [theirs] = run_intel(kernel_source("collectives.cl"),
+                         [("collectives", (n,), (ls,), args())], "-cl-std=CL2.0")
+    np.testing.assert_array_equal(ours[1], theirs[1])
+    np.testing.assert_array_equal(ours[2], theirs[2])
+    m = 100
+    y = rng(31).integers(-100, 100, m).astype(np.int32)
+
+    def scan_args():
+        return [y.copy(), np.zeros(m, np.int32), cl2c.LocalMemory(2 * ls * 4)]
+    ours = scan_args()
+    cl2c.Program.from_file(kernel_path("barriers.cl"), options=options).build() \
+        .scan((m,), (ls,), *ours)
+    [theirs] = run_intel(kernel_source("barriers.cl"), [("scan", (m,), (ls,), scan_args())],
+                         "-cl-std=CL2.0")
+    np.testing.assert_array_equal(ours[1], theirs[1])
+
+
 def test_work_group_functions_need_cl20():
     with pytest.raises(cl2c.BuildError, match=r"collectives.cl:8:\d+: error: "
                                               r"work_group_reduce_add\(\) is an OpenCL C 2.0"):

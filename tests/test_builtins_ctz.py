@@ -77,3 +77,24 @@ def test_ctz_is_the_users_own_name_in_1_2():
     assert x[0] == 42
     with pytest.raises(cl2c.BuildError, match="'ctz' is the name of a built-in function"):
         cl2c.Program(src, "-cl-std=CL2.0").build()
+
+
+@pytest.mark.intel
+def test_ctz_same_as_intel():
+    """ctz is OpenCL C 2.0's (this PoCL, 1.2, has none): Intel's answers on every type."""
+    from conftest import run_intel
+    src = "".join(f"""
+    __kernel void ctz_{name}(__global const {name} *x, __global {name} *y,
+                             __global {name}4 *y4)
+    {{ size_t i = get_global_id(0); y[i] = ctz(x[i]);
+       if (i % 4 == 0) y4[i / 4] = ctz(vload4(i / 4, x)); }}""" for name in TYPES)
+    launches = [(f"ctz_{name}", (256,), None, [_values(dt), np.zeros(256, dt),
+                                               np.zeros(256, dt)])
+                for name, dt in TYPES.items()]
+    theirs = run_intel(src, launches, "-cl-std=CL2.0")
+    prg = cl2c.Program(src, "-cl-std=CL2.0").build()
+    for (name, gsize, _, args), their in zip(launches, theirs):
+        prg.kernel(name)(gsize, None, *args)
+        np.testing.assert_array_equal(args[1], their[1], err_msg=name)
+        np.testing.assert_array_equal(args[2][:64], their[2][:64], err_msg=name)
+        np.testing.assert_array_equal(args[1], ctz_model(args[0]), err_msg=name)

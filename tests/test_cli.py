@@ -487,3 +487,11 @@ def test_deep_but_finite_includes(tmp_path):
     res = cl2c_cli("k.cl", "-o", "k.c", cwd=tmp_path)
     assert res.returncode == 0, res.stderr
     assert "a[0] = 150" in (tmp_path / "k.c").read_text()
+
+
+def test_cl_ext_models_a_device_without_an_extension(tmp_path):
+    (tmp_path / "d.cl").write_text("kernel void k(global double *p) { p[0] = 1.0; }\n")
+    assert cl2c_cli("d.cl", "-fsyntax-only", cwd=tmp_path).returncode == 0
+    res = cl2c_cli("d.cl", "-fsyntax-only", "-cl-ext=-cl_khr_fp64", cwd=tmp_path)
+    assert res.returncode == 1
+    assert "d.cl:1:22: error: use of type 'double' requires cl_khr_fp64 support" in res.stderr

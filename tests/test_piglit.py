@@ -3,9 +3,12 @@
 The corpus comes from Debian's piglit package, fetched once per machine (see
 ``piglit/corpus.py``). A file passes when its program builds (or fails to build, if it
 says so) and every ``[test]`` section's outputs check out (see ``piglit/runner.py``).
-Files whose requirements the device does not meet (OpenCL C 2.0, another vendor's device,
-cl_khr_fp16 where the C compiler has no _Float16) are skipped with the reason; the image
-files run (their image and sampler arguments become cl2c.Image and cl2c.Sampler).
+The device is cl2c's model of OpenCL C 1.2 (PoCL's version here), and of 2.0 for the
+files that need a 2.0 device (``clc_version_min: 20``); ``CL2C_PIGLIT_CLC=20`` (or 30)
+runs every file on that device instead. Files whose requirements the device does not
+meet (another vendor's device, cl_khr_fp16 where the C compiler has no _Float16) are
+skipped with the reason; the image files run (their image and sampler arguments become
+cl2c.Image and cl2c.Sampler).
 
 ``piglit/known_failures.txt`` lists every file expected to fail, with the reason. A listed
 file that passes fails the run (remove it from the list), and so does an unlisted file
@@ -13,6 +16,7 @@ that fails.
 """
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -21,6 +25,8 @@ from piglit import runner
 from piglit.corpus import CorpusUnavailable, corpus_root, list_tests
 
 KNOWN_FAILURES = Path(__file__).parent / "piglit" / "known_failures.txt"
+# The device of every file, when set (runner.DEVICE_CLC_VERSIONS); else the file's own.
+CLC = int(os.environ["CL2C_PIGLIT_CLC"]) if os.environ.get("CL2C_PIGLIT_CLC") else None
 
 
 def known_failures() -> dict[str, str]:
@@ -51,7 +57,7 @@ ROOT, FILES, UNAVAILABLE = _corpus()
 @pytest.mark.parametrize("rel", FILES or ["<no corpus>"])
 def test_piglit(rel):
     known = known_failures()
-    result = runner.run_file(ROOT, rel)
+    result = runner.run_file(ROOT, rel, CLC)
     if result.status == "skip":
         pytest.skip(result.message)
     if rel in known:
@@ -116,3 +122,15 @@ arg_out: 3 buffer float[1] 1 tolerance 0.5
     assert d.tolerance == runner.Tolerance(0.5, False)     # stricter: absolute, not bits
     assert runner.check_value(float("nan"), float("nan"), c)
     assert not runner.check_value(1.0, float("nan"), c)     # piglit would accept this
+
+
+def test_files_run_on_the_device_they_need():
+    """OpenCL C 1.2 (PoCL's) by default, 2.0 for a file that needs it, and built for it."""
+    cfg = runner.parse_config("[config]\nclc_version_min: 20\nkernel_name: k\n")
+    assert runner.device_version(cfg) == 20 and runner.requirements(cfg) is None
+    assert "-cl-std=CL2.0" in runner.build_options(cfg, Path("/"))
+    assert "needs OpenCL C 2.0" in runner.requirements(cfg, 12)
+    old = runner.parse_config("[config]\nclc_version_max: 12\nkernel_name: k\n")
+    assert runner.device_version(old) == 12
+    assert "-cl-std=CL1.2" in runner.build_options(old, Path("/"), 30)
+    assert "-cl-std=CL3.0" in runner.build_options(cfg, Path("/"), 30)

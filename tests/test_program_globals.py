@@ -116,6 +116,19 @@ def test_wrong_address_space(declaration, options, message):
         f"{message}" in str(e.value)
 
 
+@pytest.mark.parametrize("declaration, column", [
+    ("constant int c = 1;\nglobal constant int *global x = &c;", 17),   # Intel: an error
+    ("constant int c = 1;\nkernel void k(global int *o) { local global int *x; }", 45),
+    ("typedef global int gint;\nkernel void k(global int *o) { local gint *x; }", 38),
+])
+def test_one_address_space_a_type(declaration, column):
+    """A type takes one address space (spec 6.5): two are an error, as in clang."""
+    with pytest.raises(cl2c.BuildError) as e:
+        cl2c.Program(declaration, CL20).build()
+    assert f"<kernel>:2:{column}: error: multiple address spaces specified for type" \
+        in str(e.value), str(e.value)
+
+
 MAIN_C = r"""
 #include <stdio.h>
 #include <stdlib.h>
@@ -199,3 +212,25 @@ def test_function_statics_are_the_programs(schedule):
     a.shared(8, 8, o)
     a.shared(8, 8, o)
     assert o.tolist() == [2] * 8
+
+
+@pytest.mark.intel
+@pytest.mark.parametrize("schedule", SCHEDULES)
+def test_same_as_intel(schedule):
+    """What PoCL cannot show: globals shared by the kernels of one program. The same
+    sequence of launches on one program (advance three times, then snapshot, then the
+    barrier kernel) gives Intel's results, launch by launch."""
+    from conftest import run_intel
+
+    def launches():
+        return [("advance", (8,), None, [np.zeros(8, np.int32)]) for _ in range(3)] + [
+            ("snapshot", (1,), None, [np.zeros(8, np.int32)]),
+            ("shifted", (32,), (16,), [np.zeros(32, np.int32)])]
+    ours = launches()
+    prg = build(schedule)
+    for name, gsize, lsize, args in ours:
+        prg.kernel(name)(gsize, lsize, *args)
+    theirs = run_intel(SOURCE, launches(), CL20)
+    for (name, _, _, mine), their in zip(ours, theirs):
+        np.testing.assert_array_equal(mine[0], their[0], err_msg=name)
+    assert ours[3][3][0].tolist() == expected_snapshot(3)

@@ -71,7 +71,8 @@ class Calls(Checker):
         shown = ", ".join(str(t) for t in arg_types)
         if name in bi.IMAGE_FUNCTIONS:
             self._image_call_error(node, name, rows, arg_types, shown)
-        self.error(f"no matching function for call to '{name}({shown})'", node)
+        self.error(f"no matching function for call to '{name}({shown})'"
+                   f"{_floating_atomic_note(name, arg_types)}", node)
 
     def _image_call_error(self, node, name, rows, arg_types, shown):
         """Why an image read or write matches no row, where it is not just the types."""
@@ -290,3 +291,16 @@ class Calls(Checker):
         self._check_store_pointer(node, name, ptr)
         node.call = Call("vstore_half", name, None, data, tuple(arg_types))
         return ty.VOID
+
+
+def _floating_atomic_note(name: str, arg_types) -> str:
+    """Why atomic_fetch_<op> refuses an atomic_float or atomic_double: OpenCL C 2.0 has
+    them for integers only (6.13.11.7); the floating-point ones are cl_ext_float_atomics,
+    which cl2c does not offer."""
+    ptr = arg_types[0] if arg_types else None
+    if not (name.startswith("atomic_fetch_") and isinstance(ptr, ty.Pointer)
+            and isinstance(ptr.pointee, ty.Atomic)
+            and ptr.pointee.value in (ty.FLOAT, ty.DOUBLE)):
+        return ""
+    return (f": atomic_fetch_ operations on '{ptr.pointee}' are cl_ext_float_atomics, "
+            f"which cl2c does not offer")

@@ -64,6 +64,10 @@ class Declarations(Checker):
         if isinstance(node, c_ast.TypeDecl):
             base, space, const = self.base_type(node.type)
             quals = node.quals or []
+            written = {SPACE_QUALIFIERS[q] for q in quals if q in SPACE_QUALIFIERS}
+            if len(written) > 1 or (written and space != "private" and {space} != written):
+                # global constant int (spec 6.5: one address space a type); clang's words
+                self.error("multiple address spaces specified for type", node.type)
             for q in quals:
                 if q in SPACE_QUALIFIERS:
                     space = SPACE_QUALIFIERS[q]
@@ -135,6 +139,7 @@ class Declarations(Checker):
             names = [n for n in node.names]
             t = ty.scalar_from_words(names)
             if t is not None:
+                self.offers_type(t, " ".join(names), node)
                 return t, "private", False
             if len(names) == 1:
                 t = ty.named_type(names[0])
@@ -142,6 +147,7 @@ class Declarations(Checker):
                     self.error(f"'{names[0]}' is an OpenCL C 2.0 type: build with "
                                f"-cl-std=CL2.0 or later", node)
                 if t is not None:
+                    self.offers_type(t, names[0], node)
                     return t, "private", False
                 sym = self.lookup(names[0])
                 if sym is not None and sym.kind == "typedef":
@@ -153,6 +159,16 @@ class Declarations(Checker):
         if isinstance(node, c_ast.Enum):
             return self.enum(node), "private", False
         self.error(f"unsupported type {type(node).__name__}", node)
+
+    def offers_type(self, t: ty.Type, name: str, node) -> None:
+        """A type of an optional extension is an error, at its use, where the device
+        does not offer the extension (-cl-ext=-cl_khr_fp64): double and its vectors
+        (spec 6.1.1), and the atomic types of 64-bit values (6.13.11.6: atomic_long,
+        atomic_ulong, atomic_size_t and the others of a 64-bit device, which need the
+        64-bit atomics; atomic_double, which needs double as well)."""
+        need = required_extensions(t)
+        if any(e not in self.offered for e in need):
+            self.error(f"use of type '{name}' requires {_names(need)} support", node)
 
     def record(self, node, attributes: tuple = ()) -> ty.Record:
         """The Record of a struct or union specifier; ``attributes`` are the attribute
@@ -391,6 +407,22 @@ class Declarations(Checker):
                 if not f.globals and any(g.globals for g in callees):
                     f.globals = True
                     changed = True
+
+
+_INT64_ATOMICS = ("cl_khr_int64_base_atomics", "cl_khr_int64_extended_atomics")
+
+
+def required_extensions(t: ty.Type) -> tuple[str, ...]:
+    """The extensions a device must offer for type ``t`` (spec 6.1.1, 6.13.11.6)."""
+    if isinstance(t, ty.Atomic):
+        fp64 = ("cl_khr_fp64",) if t.value == ty.DOUBLE else ()
+        return fp64 + (_INT64_ATOMICS if t.value.size == 8 else ())
+    return ("cl_khr_fp64",) if ty.scalar_of(t) == ty.DOUBLE else ()
+
+
+def _names(words) -> str:
+    words = list(words)
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
 
 
 def _attr_text(node) -> str:

@@ -43,7 +43,14 @@ class Expressions(Checker):
         return None
 
     def expr_Constant(self, node):
-        return constant_type(node)
+        t = constant_type(node)
+        if t == ty.DOUBLE and "cl_khr_fp64" not in self.offered:
+            # as clang: a device without double reads 1.0 as 1.0f (spec 6.1.1.1)
+            self.reporter.warning("double precision constant requires cl_khr_fp64, "
+                                  "casting to single precision", node.coord)
+            node.value, node.type = node.value + "f", "float"
+            return ty.FLOAT
+        return t
 
     def expr_ID(self, node):
         sym = self.lookup(node.name)

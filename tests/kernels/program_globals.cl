@@ -9,7 +9,7 @@ global int ring[3] = {5, 6, 7};
 global int *global cursor = &ring[1];    // the address of another global
 global int *next = ring + 2;
 constant int bias = 1000;
-global constant int *global bias_at = &bias;
+constant int *global bias_at = &bias;
 global stats_t stats = {0, 2.0f, &total};
 global int4 lanes = (int4)(1, 2, 3, 4);
 

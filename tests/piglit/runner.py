@@ -20,12 +20,17 @@ Where piglit's expected values are wrong (and pass on piglit only by its lenienc
 ``WRONG_EXPECTATIONS`` holds the value the OpenCL spec requires, with the reason; those
 sub-tests are judged against the spec.
 
-The device model is PoCL's on the same machine: OpenCL C 1.2, the extensions
-the host's ``cl2c.target.Target`` offers, images, work-groups of up to 4096 items.
+The device is one of cl2c's device models (``cl2c.device``: the OpenCL C version that
+``-cl-std`` asks for, the extensions the host's compiler allows), with images and
+work-groups of up to 4096 items. By default it is PoCL's on the same machine, OpenCL C
+1.2, and a file that needs OpenCL C 2.0 (``clc_version_min: 20``) runs on the 2.0 model
+instead, as piglit would run it on a 2.0 device; ``--clc 20`` or ``--clc 30`` runs every
+file on that device (each built with its ``-cl-std``, as piglit builds for a device of
+that version unless the file's ``clc_version_max`` is lower).
 
 Run from the command line for a report::
 
-    python tests/piglit/runner.py [-j JOBS] [-v] [FILE_OR_DIR_PREFIX ...]
+    python tests/piglit/runner.py [-j JOBS] [-v] [--clc 12|20|30] [FILE_OR_DIR_PREFIX ...]
 """
 from __future__ import annotations
 
@@ -39,6 +44,7 @@ from pathlib import Path
 import numpy as np
 
 DEVICE_CLC_VERSION = 12            # OpenCL C 1.2, as PoCL 3.1 reports
+DEVICE_CLC_VERSIONS = (12, 20, 30)   # cl2c's device models (cl2c.device, -cl-std=CLx.y)
 DEVICE_NAME = "cl2c CPU"
 PLATFORM_NAME = "cl2c"
 MAX_WORK_GROUP_SIZE = 4096         # CL2C_MAX_WORK_GROUP_SIZE in clruntime's host.h
@@ -539,13 +545,30 @@ def load(path: Path) -> tuple[Config, str, str]:
     return cfg, text, str(path)
 
 
-def requirements(cfg: Config) -> str | None:
-    """Why this device may not run the file, or None."""
-    from cl2c.target import Target
-    extensions = Target.host().extensions    # Program.build's target
-    if cfg.clc_version_min > DEVICE_CLC_VERSION:
+def device_version(cfg: Config, clc: int | None = None) -> int:
+    """The OpenCL C version of the device that runs a file: ``clc``, or by default PoCL's
+    1.2, or the first of cl2c's models that the file's ``clc_version_min`` accepts."""
+    if clc is not None:
+        return clc
+    if cfg.clc_version_min <= DEVICE_CLC_VERSION:
+        return DEVICE_CLC_VERSION
+    return next((v for v in DEVICE_CLC_VERSIONS if v >= cfg.clc_version_min),
+                DEVICE_CLC_VERSION)
+
+
+def _cl_std(version: int) -> str:
+    return f"-cl-std=CL{version // 10}.{version % 10}"
+
+
+def requirements(cfg: Config, clc: int | None = None) -> str | None:
+    """Why the device (of OpenCL C ``device_version(cfg, clc)``) may not run the file,
+    or None."""
+    import cl2c
+    version = device_version(cfg, clc)
+    extensions = cl2c.device(_cl_std(version)).extensions    # Program.build's target
+    if cfg.clc_version_min > version:
         return (f"needs OpenCL C {cfg.clc_version_min / 10:.1f} (clc_version_min); the "
-                f"device, like PoCL's, offers OpenCL C {DEVICE_CLC_VERSION / 10:.1f}")
+                f"device offers OpenCL C {version / 10:.1f}")
     missing = [e for e in cfg.require_device_extensions if e not in extensions]
     if missing:
         return f"needs {' '.join(missing)}, which cl2c does not offer"
@@ -560,14 +583,14 @@ def requirements(cfg: Config) -> str | None:
     return None
 
 
-def build_options(cfg: Config, root: Path) -> str:
+def build_options(cfg: Config, root: Path, clc: int | None = None) -> str:
     """piglit's build options: the file's, plus -cl-std for the device's version."""
     opts = cfg.build_options or ""
-    version = DEVICE_CLC_VERSION
+    version = device_version(cfg, clc)
     if cfg.clc_version_max > 0:
         version = min(version, cfg.clc_version_max)
     if version > 10 and "-cl-std" not in opts:
-        opts += f" -cl-std=CL{version // 10}.{version % 10}"
+        opts += " " + _cl_std(version)
     # piglit runs from its own directory: relative include paths start there.
     words = opts.split()
     for k, w in enumerate(words):
@@ -578,8 +601,9 @@ def build_options(cfg: Config, root: Path) -> str:
     return " ".join(words)
 
 
-def run_file(root: Path, rel: str) -> FileResult:
-    """Build one test file's program and run all its tests."""
+def run_file(root: Path, rel: str, clc: int | None = None) -> FileResult:
+    """Build one test file's program and run all its tests on the device of OpenCL C
+    ``clc`` (by default, the one ``device_version`` picks for the file)."""
     import cl2c
     if rel in CORPUS_DEFECTS:
         return FileResult(rel, "skip", CORPUS_DEFECTS[rel])
@@ -588,11 +612,12 @@ def run_file(root: Path, rel: str) -> FileResult:
     except (ConfigError, OSError) as e:
         return FileResult(rel, "fail", f"invalid test file: {e}")
     planned = max(1, len(cfg.tests))
-    why = requirements(cfg)
+    why = requirements(cfg, clc)
     if why:
         return FileResult(rel, "skip", why, planned=planned)
     try:
-        prg = cl2c.Program(source, build_options(cfg, root), filename=source_name).build()
+        prg = cl2c.Program(source, build_options(cfg, root, clc),
+                           filename=source_name).build()
     except cl2c.BuildError as e:
         if cfg.expect_build_fail:
             return FileResult(rel, "pass", "the build fails, as expected")
@@ -788,9 +813,9 @@ def _image(arg: Arg, given: Arg | None, seed: int):
 
 # ---- the command line --------------------------------------------------------------------
 def _run_one(job):
-    root, rel = job
+    root, rel, clc = job
     try:
-        return run_file(Path(root), rel)
+        return run_file(Path(root), rel, clc)
     except Exception as e:     # a runner bug: report it, keep going
         return FileResult(rel, "fail", f"runner error: {type(e).__name__}: {e}")
 
@@ -805,13 +830,17 @@ def main(argv=None) -> int:
     p.add_argument("prefixes", nargs="*", help="run only files whose path starts so")
     p.add_argument("-j", "--jobs", type=int, default=2)
     p.add_argument("-v", "--verbose", action="store_true", help="list every sub-test")
+    p.add_argument("--clc", type=int, choices=DEVICE_CLC_VERSIONS,
+                   help="run every file on the device of this OpenCL C version (default: "
+                        "1.2, and 2.0 for files that need it)")
     args = p.parse_args(argv)
     root = corpus_root()
     files = [f for f in list_tests(root)
              if not args.prefixes or any(f.startswith(x) for x in args.prefixes)]
     start = time.perf_counter()
     with ProcessPoolExecutor(args.jobs) as pool:
-        results = list(pool.map(_run_one, [(str(root), f) for f in files], chunksize=4))
+        results = list(pool.map(_run_one, [(str(root), f, args.clc) for f in files],
+                                chunksize=4))
     files_by = {"pass": 0, "fail": 0, "skip": 0}
     subs = {"pass": 0, "fail": 0, "skip": 0}
     for r in results:
