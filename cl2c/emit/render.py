@@ -275,7 +275,8 @@ def _kernel_view(k: KernelModel, cl_std: int, renames: dict[str, str]):
         offsets.append(f"cl2c_local_round(sizeof(struct {k.name}__locals))")
     reqd = k.reqd_work_group_size
     return _Param(
-        name=k.name, c_name=renames.get(k.name, k.name), schedule=k.schedule, reason=k.reason, simd=k.simd,
+        name=k.name, c_name=renames.get(k.name, k.name), schedule=k.schedule, reason=k.reason,
+        dynamic=k.schedule.dynamic or k.uneven, simd=k.simd,
         uses_globals=k.info.globals,
         regroup=k.group_blind and k.schedule.regroups,
         entry_params=", ".join(entry), items_params=", ".join(items), params=argv, call_args=", ".join(call),

@@ -42,6 +42,8 @@ class KernelModel:
                                       # __local memory is (spaces.h)
     item_function: bool = True        # the work-item function is emitted: a schedule runs
                                       # it, or another kernel calls it
+    uneven: bool = False              # work-items of data-dependent cost (divergent loops):
+                                      # threads take groups as they finish (dynamic)
 
     @property
     def interface(self) -> KernelInterface:

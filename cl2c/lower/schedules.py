@@ -76,6 +76,7 @@ class Regions(Schedule):
                                    hoist_loops=True)
         # then divergent loops in its work-item loops run in lock-step, if-converted
         what.lockstep = lockstep_divergent_loops(node) if k.simd else 0
+        k.uneven = bool(what.lockstep)
         if what.lockstep:
             what.add(f"{what.lockstep} divergent loop{'s' if what.lockstep != 1 else ''} "
                      f"in lock-step across work-items")
@@ -153,7 +154,7 @@ def _regions_if_better(k, module) -> None:
     if not (what.loops or what.bounded or what.lockstep) or what.array_privates \
             or what.done_flags \
             or what.vector_privates:
-        k.group_function = None
+        k.group_function, k.uneven = None, False
         return
     k.schedule = REGIONS
     k.reason = f"no barriers, but a work-group function vectorises better ({what})"

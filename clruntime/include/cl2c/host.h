@@ -150,7 +150,10 @@ static inline void cl2c_regroup(cl2c_workitem *nd, size_t threads) {
         size_t pieces = (want + rows - 1) / rows;
         size_t piece = (l0 + pieces - 1) / pieces;
         piece = (piece + 63) / 64 * 64;
-        if (piece < 1024) piece = 1024;
+        /* 1024 work-items amortise a group's setup, unless pieces that long would leave
+         * threads idle (8192 N-body bodies are 8 groups): then 64 still vectorise */
+        size_t least = (l0 + 1023) / 1024 * rows < threads * 2 ? 64 : 1024;
+        if (piece < least) piece = least;
         if (piece < l0) l0 = piece;
     }
     if (l0 > CL2C_MAX_WORK_GROUP_SIZE) l0 = CL2C_MAX_WORK_GROUP_SIZE;
