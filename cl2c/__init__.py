@@ -3,7 +3,7 @@ from .diagnostics import BuildError, Diagnostic
 from .version import __version__
 
 __all__ = ["BuildError", "Diagnostic", "translate", "Program", "Kernel", "LocalMemory",
-           "KernelArgError", "LaunchError", "BuildWarning", "CacheWarning", "cltypes", "load",
+           "KernelArgError", "LaunchError", "BuildWarning", "CacheWarning", "CheckWarning", "cltypes", "load",
            "device", "__version__"]
 
 
@@ -31,7 +31,7 @@ def __getattr__(name):
         from .pipeline import translate
         return translate
     if name in ("Program", "Kernel", "LocalMemory", "KernelArgError", "LaunchError",
-                "BuildWarning"):
+                "BuildWarning", "CheckWarning"):
         from . import loader
         return getattr(loader, name)
     if name == "CacheWarning":

@@ -50,7 +50,10 @@ def cdef_for(kernel_names: list[str]) -> str:
     kernel."""
     return (_range_struct() + "\nconst char *cl2c_error_string(int code);\n"
             "const char *cl2c_fiber_last_error(void);\n"
-            "size_t cl2c_globals_size(void);\nvoid cl2c_globals_init(void *storage);\n" +
+            "size_t cl2c_globals_size(void);\nvoid cl2c_globals_init(void *storage);\n"
+            "int cl2c_loader_checking(void);\n"
+            "void cl2c_loader_check_sizes(const size_t *sizes, unsigned n);\n"
+            "const char *cl2c_loader_check_findings(void);\n" +
             "".join(f"int cl2c_argv_{n}(const cl2c_range *range, void *const *args);\n"
                     for n in kernel_names))
 
@@ -64,6 +67,15 @@ static size_t cl2c_globals_size(void) { return sizeof(struct cl2c_globals); }
 #else
 static size_t cl2c_globals_size(void) { return 0; }
 static void cl2c_globals_init(void *storage) { (void)storage; }
+#endif
+#ifdef CL2C_CHECKING
+static int cl2c_loader_checking(void) { return 1; }
+static void cl2c_loader_check_sizes(const size_t *s, unsigned n) { cl2c_check_sizes(s, n); }
+static const char *cl2c_loader_check_findings(void) { return cl2c_check_findings(); }
+#else
+static int cl2c_loader_checking(void) { return 0; }
+static void cl2c_loader_check_sizes(const size_t *s, unsigned n) { (void)s; (void)n; }
+static const char *cl2c_loader_check_findings(void) { return ""; }
 #endif
 """
 

@@ -27,6 +27,7 @@ class Options:
     schedule: str = "auto"
     flags: list[str] = field(default_factory=list)
     check_barriers: bool = False   # fibers that report barrier divergence
+    check: str = ""                # checking mode (-cl2c-check): "stop" or "collect"
     fiber_stack: int = 0           # bytes per work-item fiber; 0: the runtime's default
     warnings: str = "show"         # "none" with -w, "error" with -Werror (clBuildProgram)
 
@@ -44,7 +45,7 @@ class Options:
         """A stable text for cache keys."""
         defs = ";".join(f"{k}={v}" for k, v in sorted(self.defines.items()))
         return f"D[{defs}] I[{';'.join(self.include_dirs)}] std={self.cl_std} " \
-               f"sched={self.schedule} check={int(self.check_barriers)} " \
+               f"sched={self.schedule} check={int(self.check_barriers)}{self.check} " \
                f"stack={self.fiber_stack} warnings={self.warnings} " \
                f"flags={' '.join(sorted(self.flags))}"
 
@@ -61,7 +62,11 @@ def parse_options(text: str | list[str] | None) -> Options:
         opts.schedule = _schedule(env_sched)
     if os.environ.get("CL2C_CHECK_BARRIERS", "") not in ("", "0"):
         opts.check_barriers = True
+    env_check = os.environ.get("CL2C_CHECK", "")
+    if env_check not in ("", "0"):
+        opts.check = _check_mode(env_check if env_check != "1" else "stop", "CL2C_CHECK")
     if not text:
+        opts.check_barriers = opts.check_barriers or bool(opts.check)
         return opts
     words = shlex.split(text) if isinstance(text, str) else list(text)
     it = iter(words)
@@ -87,6 +92,10 @@ def parse_options(text: str | list[str] | None) -> Options:
             opts.schedule = _schedule(w.split("=", 1)[1])
         elif w == "-cl2c-check-barriers":
             opts.check_barriers = True
+        elif w == "-cl2c-check":
+            opts.check = "stop"
+        elif w.startswith("-cl2c-check="):
+            opts.check = _check_mode(w.split("=", 1)[1], w)
         elif w.startswith("-cl2c-fiber-stack="):
             opts.fiber_stack = _size(w.split("=", 1)[1], w)
         elif w == "-w":
@@ -97,7 +106,15 @@ def parse_options(text: str | list[str] | None) -> Options:
             opts.flags.append(w)
         else:
             raise _fail(f"unknown build option '{w}'")
+    # checking mode checks barriers too
+    opts.check_barriers = opts.check_barriers or bool(opts.check)
     return opts
+
+
+def _check_mode(mode: str, where: str) -> str:
+    if mode not in ("stop", "collect"):
+        raise _fail(f"invalid checking mode '{mode}' in '{where}' (expected stop or collect)")
+    return mode
 
 
 def _schedule(name: str) -> str:

@@ -15,6 +15,7 @@ from ..lower import KernelModel, LoweredProgram
 from ..lower.workitems import is_type_declaration
 from ..resources import templates_dir
 from . import c_names
+from .. import types as ty
 from .cgen import CGenerator
 
 
@@ -65,7 +66,9 @@ def emit(program: LoweredProgram, source_name: str, output_name: str = "kernel.c
                    program=chunks, kernels=kernel_views,
                    schedule_headers=sorted({k.schedule.header for k in program.kernels
                                             if k.schedule.header}),
-                   uses_fp16=program.module.uses_fp16)
+                   uses_fp16=program.module.uses_fp16,
+                   checking=any(k.check for k in program.kernels),
+                   check_sites=program.check_sites)
     context["program_symbol"] = program_symbol(output_name)
     context["program_globals"] = bool(storage)
     text = env.get_template("translation_unit.c.j2").render(**context)
@@ -266,9 +269,10 @@ def _kernel_view(k: KernelModel, cl_std: int, renames: dict[str, str]):
         offsets.append(f"cl2c_local_round(sizeof(struct {k.name}__locals))")
     reqd = k.reqd_work_group_size
     return _Param(
-        name=k.name, c_name=renames.get(k.name, k.name), schedule=k.schedule, reason=k.reason, simd=k.simd,
+        name=k.name, c_name=renames.get(k.name, k.name), schedule=k.schedule, reason=k.reason,
+        simd=k.simd and not k.check,
         uses_globals=k.info.globals,
-        regroup=k.group_blind and k.schedule.regroups,
+        regroup=k.group_blind and k.schedule.regroups and not k.check,
         entry_params=", ".join(entry), params=argv, call_args=", ".join(call),
         local_params=locals_, local_bytes=" + ".join(offsets),
         locals_struct=bool(k.local_decls), locals_offset=locals_offset,
@@ -278,4 +282,29 @@ def _kernel_view(k: KernelModel, cl_std: int, renames: dict[str, str]):
         fiber_fields=fields, fiber_values=values, fiber_call_args=", ".join(fcall),
         fiber_stack=k.fiber_stack, check=int(k.check_barriers), printf=k.printf,
         address_spaces=k.address_spaces,
-        arg_infos=arg_infos, reqd_sizes=", ".join(str(n) for n in (reqd or (0, 0, 0))))
+        arg_infos=arg_infos, reqd_sizes=", ".join(str(n) for n in (reqd or (0, 0, 0))),
+        **_check_view(k, renames))
+
+
+def _check_view(k: KernelModel, renames: dict[str, str]) -> dict:
+    """What a checking build's entry registers: its buffers (argument index, name,
+    space, whether written, log2 of the shadow granule) and __local memory."""
+    if not k.check:
+        return dict(checking=False)
+    buffers, locals_ = [], []
+    for i, p in enumerate(k.args):
+        name = renames.get(p.name, p.name)
+        if p.kind == "buffer":
+            size = ty.type_size(p.type.pointee)
+            buffers.append(_Param(index=i, name=p.name, c_name=name,
+                                  space=f"__{p.space or 'global'}", written=int(p.written),
+                                  shift=2 if size and size % 4 == 0 else 0))
+        elif p.kind == "local":
+            locals_.append(_Param(name=p.name, pointer=name, size=f"{name}_bytes"))
+    for d in k.local_decls:
+        if isinstance(d, c_ast.Decl) and d.name and not is_type_declaration(d):
+            field = renames.get(d.name, d.name)
+            locals_.append(_Param(name=d.name, pointer=f"&cl2c_locals->{field}",
+                                  size=f"sizeof cl2c_locals->{field}"))
+    return dict(checking=True, collect=int(k.check == "collect"), check_buffers=buffers,
+                check_locals=locals_)

@@ -93,11 +93,15 @@ def names() -> tuple[str, ...]:
     return (AUTO,) + tuple(SCHEDULES)
 
 
-def choose(k, module: Module, forced: str = AUTO, check_barriers: bool = False) -> None:
+def choose(k, module: Module, forced: str = AUTO, check_barriers: bool = False,
+           checking: bool = False) -> None:
     """Give kernel model ``k`` its schedule, the reason, and the schedule's preparation."""
     f = k.info
     if check_barriers and f.sync:
         _take(k, module, FIBERS, "barrier checking (-cl2c-check-barriers) runs on fibers")
+    elif checking:
+        # the checks know the running work-item from the loop over them (check.h)
+        _take(k, module, LOOPS, "checking mode (-cl2c-check): one loop over the work-items")
     elif forced != AUTO:
         schedule = SCHEDULES[forced]
         why = schedule.refusal(f)

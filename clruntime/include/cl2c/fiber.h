@@ -160,6 +160,7 @@ struct cl2c_fb_thread {
     size_t live;
     /* checking mode: the current barrier phase */
     size_t ph_size, ph_arrived;
+    size_t phase; /* barrier phases passed (cl2c/check.h) */
     struct cl2c_fb_fiber *ph_waiter, *ph_finished;
     int ph_line;
     /* the pool */
@@ -477,6 +478,7 @@ __attribute__((noreturn, noinline)) static void cl2c_fb_diverged(struct cl2c_fb_
 }
 
 static void cl2c_fb_new_phase(struct cl2c_fb_thread *t) {
+    t->phase++;
     t->ph_arrived = 0;
     t->ph_size = t->live;
     t->ph_waiter = t->ph_finished = NULL;

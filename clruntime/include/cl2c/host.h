@@ -57,6 +57,7 @@ static inline void cl2c_set_num_threads(int n) { (void)n; }
 #define CL2C_BARRIER_DIVERGENCE (-1100)
 #define CL2C_KERNEL_FAULT (-1101)
 #define CL2C_INTERRUPTED (-1102)
+#define CL2C_CHECK_FAILED (-1103)
 
 #define CL2C_MAX_WORK_GROUP_SIZE 4096
 #define CL2C_LOCAL_ALIGN 128
@@ -86,6 +87,7 @@ static inline const char *cl2c_error_string(int code) {
     case CL2C_KERNEL_FAULT:
         return "the kernel faulted (SIGSEGV, SIGBUS or SIGFPE) and the launch stopped";
     case CL2C_INTERRUPTED: return "interrupted (SIGINT): the launch stopped between work-groups";
+    case CL2C_CHECK_FAILED: return "checking mode (-cl2c-check) found a bug in the kernel";
     default: return "unknown error";
     }
 }
