@@ -116,6 +116,15 @@ def _fail(diags, sources=None) -> None:
 @click.option("--shared", is_flag=True, help="Build a shared library (needs a C compiler).")
 @click.option("--schedule", type=click.Choice(schedule_names()),
               default=None, help="Force a work-group schedule.")
+@click.option("--check", "check", flag_value="stop", default=None,
+              help="Checking mode: bounds, races, uninitialised __local reads, division "
+                   "by zero, barrier divergence (-cl2c-check).")
+@click.option("--check-collect", "check", flag_value="collect",
+              help="Checking mode that reports every finding after the launch "
+                   "(-cl2c-check=collect).")
+@click.option("--sanitize", metavar="LIST",
+              help="With --shared: build with the C compiler's sanitizers "
+                   "(-cl2c-sanitize=address,undefined,thread).")
 @click.option("--options", "extra_options", metavar="'OPTS'",
               help="An OpenCL build-option string, as clBuildProgram takes it.")
 @click.option("--no-line-directives", is_flag=True, help="Leave out #line directives.")
@@ -126,7 +135,7 @@ def _fail(diags, sources=None) -> None:
 @click.version_option(__version__, "--version", prog_name="cl2c")
 def main(source, output, defines, includes, cl_std, no_warnings, werror, preprocess_only,
          syntax_only, header,
-         make_deps, depfile, dep_target, shared, schedule, extra_options,
+         make_deps, depfile, dep_target, shared, schedule, check, sanitize, extra_options,
          no_line_directives, time_report, cmakedir, includedir):
     """Translate an OpenCL C kernel file to C11 + OpenMP."""
     if includedir:
@@ -146,6 +155,10 @@ def main(source, output, defines, includes, cl_std, no_warnings, werror, preproc
         words.append(f"-cl-std={cl_std}")
     if schedule:
         words.append(f"-cl2c-schedule={schedule}")
+    if check:
+        words.append("-cl2c-check" if check == "stop" else f"-cl2c-check={check}")
+    if sanitize:
+        words.append(f"-cl2c-sanitize={sanitize}")
     words += ["-w"] * no_warnings + ["-Werror"] * werror
     try:
         options = parse_options(shlex.split(extra_options or "") + words)

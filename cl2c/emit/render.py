@@ -76,7 +76,8 @@ def emit(program: LoweredProgram, source_name: str, output_name: str = "kernel.c
     guard = re.sub(r"\W", "_", os.path.basename(output_name).upper()) + "_H"
     header = env.get_template("header.h.j2").render(
         version=__version__, source=os.path.basename(source_name), guard="CL2C_" + guard,
-        types=type_chunks, kernels=kernel_views, program_symbol=context["program_symbol"])
+        types=type_chunks, kernels=kernel_views, program_symbol=context["program_symbol"],
+        checking=context["checking"])
     return Emitted(text, header)
 
 

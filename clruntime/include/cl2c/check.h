@@ -181,9 +181,12 @@ static inline int cl2c_ck_end(cl2c_ck_launch *L) {
     cl2c_ck_npending = 0;
     memcpy(cl2c_ck_last, L->text, L->used + 1);
     if (L->findings && !L->collect) {
-        char *nl = strchr(L->text, '\n');
-        if (nl) *nl = '\0';
-        cl2c_fiber_report(L->text);
+        char first[400]; /* the first finding: the launch's error */
+        size_t len = strcspn(L->text, "\n");
+        if (len >= sizeof first) len = sizeof first - 1;
+        memcpy(first, L->text, len);
+        first[len] = '\0';
+        cl2c_fiber_report(first);
         return CL2C_CHECK_FAILED;
     }
     return 0;
