@@ -66,7 +66,6 @@ def parse_options(text: str | list[str] | None) -> Options:
     if env_check not in ("", "0"):
         opts.check = _check_mode(env_check if env_check != "1" else "stop", "CL2C_CHECK")
     if not text:
-        opts.check_barriers = opts.check_barriers or bool(opts.check)
         return opts
     words = shlex.split(text) if isinstance(text, str) else list(text)
     it = iter(words)
@@ -106,8 +105,6 @@ def parse_options(text: str | list[str] | None) -> Options:
             opts.flags.append(w)
         else:
             raise _fail(f"unknown build option '{w}'")
-    # checking mode checks barriers too
-    opts.check_barriers = opts.check_barriers or bool(opts.check)
     return opts
 
 

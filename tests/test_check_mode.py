@@ -42,7 +42,6 @@ def f32(n, value=0.0):
 
 def test_options(monkeypatch):
     assert parse_options("-cl2c-check").check == "stop"
-    assert parse_options("-cl2c-check").check_barriers
     assert parse_options("-cl2c-check=collect").check == "collect"
     assert parse_options("").check == ""
     monkeypatch.setenv("CL2C_CHECK", "1")

@@ -281,10 +281,21 @@ def _kernel_view(k: KernelModel, cl_std: int, renames: dict[str, str]):
         non_uniform=1 if cl_std >= 200 else 0,
         group_call_args=", ".join(["&cl2c_grp"] + call[1:]),
         fiber_fields=fields, fiber_values=values, fiber_call_args=", ".join(fcall),
-        fiber_stack=k.fiber_stack, check=int(k.check_barriers), printf=k.printf,
+        fiber_stack=k.fiber_stack, check=int(k.check_barriers or bool(k.check)),
+        printf=k.printf,
         address_spaces=k.address_spaces,
         arg_infos=arg_infos, reqd_sizes=", ".join(str(n) for n in (reqd or (0, 0, 0))),
         **_check_view(k, renames))
+
+
+def _granule(t) -> int:
+    """log2 of the shadow granule of memory of element type ``t``: 4 bytes where its
+    elements are a multiple of 4 bytes, else 1 (work-items may write neighbouring
+    bytes)."""
+    while isinstance(t, ty.Array):
+        t = t.elem
+    size = ty.type_size(t) if t is not None else 0
+    return 2 if size and size % 4 == 0 else 0
 
 
 def _check_view(k: KernelModel, renames: dict[str, str]) -> dict:
@@ -296,16 +307,17 @@ def _check_view(k: KernelModel, renames: dict[str, str]) -> dict:
     for i, p in enumerate(k.args):
         name = renames.get(p.name, p.name)
         if p.kind == "buffer":
-            size = ty.type_size(p.type.pointee)
             buffers.append(_Param(index=i, name=p.name, c_name=name,
                                   space=f"__{p.space or 'global'}", written=int(p.written),
-                                  shift=2 if size and size % 4 == 0 else 0))
+                                  shift=_granule(p.type.pointee)))
         elif p.kind == "local":
-            locals_.append(_Param(name=p.name, pointer=name, size=f"{name}_bytes"))
+            locals_.append(_Param(name=p.name, pointer=name, size=f"{name}_bytes",
+                                  shift=_granule(p.type.pointee)))
     for d in k.local_decls:
         if isinstance(d, c_ast.Decl) and d.name and not is_type_declaration(d):
             field = renames.get(d.name, d.name)
             locals_.append(_Param(name=d.name, pointer=f"&cl2c_locals->{field}",
-                                  size=f"sizeof cl2c_locals->{field}"))
+                                  size=f"sizeof cl2c_locals->{field}",
+                                  shift=_granule(getattr(d, "ty", None))))
     return dict(checking=True, collect=int(k.check == "collect"), check_buffers=buffers,
                 check_locals=locals_)

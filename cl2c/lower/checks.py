@@ -50,14 +50,34 @@ def instrument(module: Module, local_types: dict) -> tuple[Module, Sites]:
     sites = Sites()
     rewriter = _Rewriter(sites, local_types)
     for f in module.functions.values():
+        rewriter.accesses = 0
         f.node.body = rewriter.visit(f.node.body)
+        if rewriter.accesses:
+            # the thread's checking state, once per call (a fiber keeps its thread)
+            f.node.body.block_items = [thread_state()] + (f.node.body.block_items or [])
     return module, sites
+
+
+THREAD = "cl2c_ck_t"
+
+
+def thread_state() -> c_ast.Decl:
+    """``cl2c_ck_thread *const cl2c_ck_t = cl2c_ck_self();``, which the accesses' checks
+    read."""
+    return c_ast.Decl(THREAD, ["const"], [], [], ["CL2C_UNUSED"], c_ast.PtrDecl(
+        ["const"], c_ast.TypeDecl(THREAD, [], None, c_ast.IdentifierType(["cl2c_ck_thread"]))),
+        c_ast.FuncCall(c_ast.ID("cl2c_ck_self"), None), None)
+
+
+def is_thread_state(node) -> bool:
+    return isinstance(node, c_ast.Decl) and node.name == THREAD
 
 
 class _Rewriter:
     def __init__(self, sites: Sites, local_types: dict):
         self.sites = sites
         self.local_types = local_types
+        self.accesses = 0
 
     def site(self, coord) -> c_ast.Node:
         return c_ast.UnaryOp("&", c_ast.ID(self.sites.name(coord)), coord)
@@ -125,6 +145,7 @@ class _Rewriter:
         base = _base(pointer)
         base = copy.deepcopy(base) if base is not None else c_ast.ID("NULL")
         address = c_ast.UnaryOp("&", node, node.coord)
+        self.accesses += 1
         checked = _call("CL2C_CK_ACCESS",
                         [base, address, c_ast.Constant("int", str(flags)),
                          c_ast.Constant("int", "1" if space == "local" else "0"),

@@ -70,8 +70,15 @@ class Regions(Schedule):
                    if not f.is_kernel or n != k.name}
         params = {p.name: p for p in node.decl.type.args.params
                   if isinstance(p, c_ast.Decl) and p.name}
-        what = make_group_function(node, params, helpers, k.reqd_work_group_size, k.simd,
-                                   hoist_loops=True)
+        checking = bool(getattr(k, "check", ""))
+        if checking:
+            # the group function has the checks' thread state once, at its top (writer)
+            from .checks import is_thread_state
+            node.body.block_items = [s for s in node.body.block_items or []
+                                     if not is_thread_state(s)]
+        what = make_group_function(node, params, helpers, k.reqd_work_group_size,
+                                   k.simd and not checking, hoist_loops=True,
+                                   checking=checking)
         k.group_function = node
         return what
 
@@ -99,9 +106,6 @@ def choose(k, module: Module, forced: str = AUTO, check_barriers: bool = False,
     f = k.info
     if check_barriers and f.sync:
         _take(k, module, FIBERS, "barrier checking (-cl2c-check-barriers) runs on fibers")
-    elif checking:
-        # the checks know the running work-item from the loop over them (check.h)
-        _take(k, module, LOOPS, "checking mode (-cl2c-check): one loop over the work-items")
     elif forced != AUTO:
         schedule = SCHEDULES[forced]
         why = schedule.refusal(f)
@@ -121,7 +125,8 @@ def choose(k, module: Module, forced: str = AUTO, check_barriers: bool = False,
     else:
         _take(k, module, LOOPS,
               "the kernel has no barriers: one vectorisable loop over the work-items")
-        _regions_if_better(k, module)
+        if not checking:
+            _regions_if_better(k, module)
 
 
 def _take(k, module, schedule: Schedule, reason: str) -> None:

@@ -59,7 +59,7 @@ typedef struct cl2c_ck_range {
 typedef struct cl2c_ck_launch {
     const char *kernel;
     int collect;
-    int serial;        /* this launch's number, for the sites */
+    int serial;        /* this launch's number, for the sites and the shadow words */
     volatile int stop; /* a finding stops the launch (not in collect mode) */
     int nbuffers;
     cl2c_ck_range buffers[CL2C_CK_MAX_RANGES];
@@ -69,20 +69,36 @@ typedef struct cl2c_ck_launch {
     char text[16384];
 } cl2c_ck_launch;
 
+/* The shadow word of a granule: bit 63 written ever (__local: by this group), bit 62
+ * the last access wrote, 48..61 the launch (__global), 36..47 the barrier phase, 24..35
+ * the local linear id, 0..23 the group (+1; __local: this thread's group count). A word
+ * of another launch, or for __local of another group, is stale: as if empty. */
+#define CL2C_CK_INIT (1ull << 63)
+#define CL2C_CK_W (1ull << 62)
+#define CL2C_CK_WHO (~(CL2C_CK_INIT | CL2C_CK_W))
+#define CL2C_CK_GROUP(w) ((w) & 0xffffffull)
+#define CL2C_CK_LID(w) ((w) >> 24 & 0xfffull)
+#define CL2C_CK_PHASE(w) ((w) >> 36 & 0xfffull)
+#define CL2C_CK_SERIAL(w) ((w) >> 48 & 0x3fffull)
+
 typedef struct cl2c_ck_thread {
+    /* the hot part: what every access reads */
+    const cl2c_ck_range *buffers;
+    int nbuffers, nlocals;
+    uint64_t me;        /* the running work-item's shadow word (loops and regions) */
+    uint64_t local_me;  /* the same for __local memory */
+    int fibers;         /* the fibers schedule: the fiber says who runs */
+    size_t ls0, ls1;
+    uint64_t group, serial, phase;
+    cl2c_ck_range locals[CL2C_CK_MAX_RANGES];
+    /* the rest */
     cl2c_ck_launch *launch;
     const cl2c_workitem *grp;
-    size_t lid[3];      /* the running work-item (loops schedule) */
-    int fibers;         /* the fibers schedule: the fiber says who runs */
-    uint32_t gen;       /* this thread's groups, counted: __local shadow entries of
-                           another group are stale */
-    uint32_t group;     /* the running group's linear id + 1 */
-    int nlocals;
-    cl2c_ck_range locals[CL2C_CK_MAX_RANGES];
+    size_t lid[3];      /* the running work-item (loops and regions schedules) */
+    uint32_t gen;       /* this thread's groups, counted */
     const char *local_lo;
     uint64_t *local_shadow;
     size_t local_shadow_bytes;
-    char scratch[256] __attribute__((aligned(64)));
 } cl2c_ck_thread;
 
 static _Thread_local cl2c_ck_thread cl2c_ck_tls;
@@ -91,6 +107,47 @@ static _Thread_local size_t cl2c_ck_pending[CL2C_CK_MAX_RANGES];
 static _Thread_local unsigned cl2c_ck_npending;
 static _Thread_local char cl2c_ck_last[16384];
 CL2C_UNUSED static int cl2c_ck_serial_;
+
+/* Shadows outlive launches (zeroing a new one each time costs more than most kernels):
+ * one per buffer address and size, the launch's number in each word. */
+#define CL2C_CK_SHADOWS 16
+static struct {
+    const char *lo;
+    size_t size;
+    unsigned shift;
+    uint64_t *shadow;
+    int used;
+} cl2c_ck_shadows_[CL2C_CK_SHADOWS];
+static pthread_mutex_t cl2c_ck_shadows_lock_ = PTHREAD_MUTEX_INITIALIZER;
+CL2C_UNUSED static int cl2c_ck_shadows_clock_;
+
+CL2C_UNUSED static uint64_t *cl2c_ck_shadow_for(const char *lo, size_t size, unsigned shift) {
+    uint64_t *found = NULL;
+    pthread_mutex_lock(&cl2c_ck_shadows_lock_);
+    int oldest = 0;
+    for (int i = 0; i < CL2C_CK_SHADOWS; ++i) {
+        if (cl2c_ck_shadows_[i].shadow && cl2c_ck_shadows_[i].lo == lo &&
+            cl2c_ck_shadows_[i].size == size && cl2c_ck_shadows_[i].shift == shift) {
+            found = cl2c_ck_shadows_[i].shadow;
+            cl2c_ck_shadows_[i].used = ++cl2c_ck_shadows_clock_;
+            break;
+        }
+        if (cl2c_ck_shadows_[i].used < cl2c_ck_shadows_[oldest].used) oldest = i;
+    }
+    if (found == NULL) {
+        found = (uint64_t *)calloc((size >> shift) + 1, sizeof(uint64_t));
+        if (found != NULL) {
+            free(cl2c_ck_shadows_[oldest].shadow);
+            cl2c_ck_shadows_[oldest].lo = lo;
+            cl2c_ck_shadows_[oldest].size = size;
+            cl2c_ck_shadows_[oldest].shift = shift;
+            cl2c_ck_shadows_[oldest].shadow = found;
+            cl2c_ck_shadows_[oldest].used = ++cl2c_ck_shadows_clock_;
+        }
+    }
+    pthread_mutex_unlock(&cl2c_ck_shadows_lock_);
+    return found;
+}
 
 /* The byte sizes of the arguments of the next launch on this thread, in argument
  * order (0 where unknown: that buffer is not bounds- or race-checked). */
@@ -117,7 +174,9 @@ static inline void cl2c_ck_begin(cl2c_ck_launch *L, const char *kernel, int coll
     cl2c_ck_last[0] = '\0';
 }
 
-/* Buffer argument `index`: its size from cl2c_check_sizes; a shadow where it is written. */
+/* Buffer argument `index`: its size from cl2c_check_sizes; a shadow where it is
+ * written (one shared by the launches on the same buffer: a buffer two host threads
+ * write at once, in two launches, is not checked for races between them). */
 static inline void cl2c_ck_buffer(cl2c_ck_launch *L, unsigned index, const char *name,
                                   const char *space, const void *p, int written,
                                   unsigned shift) {
@@ -130,28 +189,49 @@ static inline void cl2c_ck_buffer(cl2c_ck_launch *L, unsigned index, const char 
     r->lo = (const char *)p;
     r->size = cl2c_ck_pending[index];
     r->shift = shift;
-    r->shadow = written ? (uint64_t *)calloc((r->size >> shift) + 1, sizeof(uint64_t)) : NULL;
+    r->shadow = written ? cl2c_ck_shadow_for(r->lo, r->size, shift) : NULL;
 }
 
-static inline void cl2c_ck_item(size_t l0, size_t l1, size_t l2) {
-    cl2c_ck_tls.lid[0] = l0;
-    cl2c_ck_tls.lid[1] = l1;
-    cl2c_ck_tls.lid[2] = l2;
+static inline cl2c_ck_thread *cl2c_ck_self(void) { return &cl2c_ck_tls; }
+
+static inline void cl2c_ck_rewho(cl2c_ck_thread *t) {
+    uint64_t llid = (t->lid[2] * t->ls1 + t->lid[1]) * t->ls0 + t->lid[0];
+    uint64_t common = (llid & 0xfff) << 24 | (t->phase & 0xfff) << 36;
+    t->me = t->group | common | t->serial << 48;
+    t->local_me = (uint64_t)t->gen | common;
 }
+
+/* The work-item that runs now (loops and regions schedules). */
+static inline void cl2c_ck_item(cl2c_ck_thread *t, size_t l0, size_t l1, size_t l2) {
+    t->lid[0] = l0;
+    t->lid[1] = l1;
+    t->lid[2] = l2;
+    cl2c_ck_rewho(t);
+}
+
+/* A region of the regions schedule begins: a barrier was passed. */
+static inline void cl2c_ck_phase(cl2c_ck_thread *t) { t->phase++; }
 
 /* At the start of each group: who runs, and where its __local memory is. */
 static inline void cl2c_ck_group(cl2c_ck_launch *L, const cl2c_workitem *g, int fibers,
                                  const void *local_block, size_t local_bytes) {
     cl2c_ck_thread *t = &cl2c_ck_tls;
     t->launch = L;
+    t->buffers = L->buffers;
+    t->nbuffers = L->nbuffers;
     t->grp = g;
     t->fibers = fibers;
-    t->group = (uint32_t)((g->group_id[2] * g->num_groups[1] + g->group_id[1]) *
-                          g->num_groups[0] + g->group_id[0] + 1);
-    if (++t->gen == 0) t->gen = 1;
+    t->ls0 = g->local_size[0];
+    t->ls1 = g->local_size[1];
+    t->serial = (uint64_t)L->serial & 0x3fff;
+    t->group = ((g->group_id[2] * g->num_groups[1] + g->group_id[1]) * g->num_groups[0] +
+                g->group_id[0] + 1) & 0xffffff;
+    if (t->group == 0) t->group = 1;
+    if (++t->gen > 0xffffff) t->gen = 1;
+    t->phase = 0;
     t->nlocals = 0;
     t->local_lo = (const char *)local_block;
-    cl2c_ck_item(0, 0, 0);
+    cl2c_ck_item(t, 0, 0, 0);
     if (local_bytes > t->local_shadow_bytes) {
         free(t->local_shadow);
         t->local_shadow = (uint64_t *)calloc(local_bytes, sizeof(uint64_t));
@@ -159,7 +239,8 @@ static inline void cl2c_ck_group(cl2c_ck_launch *L, const cl2c_workitem *g, int 
     }
 }
 
-static inline void cl2c_ck_local(const char *name, const void *p, size_t size) {
+static inline void cl2c_ck_local(const char *name, const void *p, size_t size,
+                                 unsigned shift) {
     cl2c_ck_thread *t = &cl2c_ck_tls;
     if (t->nlocals == CL2C_CK_MAX_RANGES || size == 0) return;
     cl2c_ck_range *r = &t->locals[t->nlocals++];
@@ -167,16 +248,22 @@ static inline void cl2c_ck_local(const char *name, const void *p, size_t size) {
     r->space = "__local";
     r->lo = (const char *)p;
     r->size = size;
-    r->shift = 0;
+    r->shift = ((uintptr_t)p & 3) == 0 ? shift : 0;
     size_t at = (size_t)(r->lo - t->local_lo);
     r->shadow = t->local_shadow && at + size <= t->local_shadow_bytes ? t->local_shadow + at
                                                                        : NULL;
 }
 
+/* At the end of each group. */
+static inline void cl2c_ck_group_end(void) {
+    cl2c_ck_thread *t = &cl2c_ck_tls;
+    t->launch = NULL;
+    t->nbuffers = t->nlocals = 0;
+}
+
 static inline int cl2c_ck_stopped(const cl2c_ck_launch *L) { return L->stop; }
 
 static inline int cl2c_ck_end(cl2c_ck_launch *L) {
-    for (int i = 0; i < L->nbuffers; ++i) free(L->buffers[i].shadow);
     pthread_mutex_destroy(&L->lock);
     cl2c_ck_npending = 0;
     memcpy(cl2c_ck_last, L->text, L->used + 1);
@@ -194,33 +281,30 @@ static inline int cl2c_ck_end(cl2c_ck_launch *L) {
 
 /* ---- who runs */
 
-static inline void cl2c_ck_who(const cl2c_ck_thread *t, size_t lid[3], size_t *phase) {
+static inline void cl2c_ck_who(cl2c_ck_thread *t) {
 #ifdef CL2C_FIBER_H
     if (t->fibers && cl2c_fb_tls.cur) {
-        lid[0] = cl2c_fb_tls.cur->id[0];
-        lid[1] = cl2c_fb_tls.cur->id[1];
-        lid[2] = cl2c_fb_tls.cur->id[2];
-        *phase = cl2c_fb_tls.phase;
-        return;
+        t->lid[0] = cl2c_fb_tls.cur->id[0];
+        t->lid[1] = cl2c_fb_tls.cur->id[1];
+        t->lid[2] = cl2c_fb_tls.cur->id[2];
+        t->phase = cl2c_fb_tls.phase;
+        cl2c_ck_rewho(t);
     }
+#else
+    (void)t;
 #endif
-    lid[0] = t->lid[0];
-    lid[1] = t->lid[1];
-    lid[2] = t->lid[2];
-    *phase = 0;
 }
 
 /* ---- findings */
 
-__attribute__((format(printf, 3, 4), cold, noinline, unused)) static void
-cl2c_ck_finding(cl2c_ck_site *site, const char *what_space, const char *fmt, ...) {
+__attribute__((format(printf, 2, 3), cold, noinline, unused)) static void
+cl2c_ck_finding(cl2c_ck_site *site, const char *fmt, ...) {
     cl2c_ck_thread *t = &cl2c_ck_tls;
     cl2c_ck_launch *L = t->launch;
-    (void)what_space;
     if (L == NULL || site->reported == L->serial) return;
     site->reported = L->serial;
-    size_t lid[3], phase;
-    cl2c_ck_who(t, lid, &phase);
+    cl2c_ck_who(t);
+    const size_t *lid = t->lid;
     const cl2c_workitem *g = t->grp;
     char what[400];
     va_list ap;
@@ -249,72 +333,59 @@ cl2c_ck_finding(cl2c_ck_site *site, const char *what_space, const char *fmt, ...
 
 /* ---- accesses */
 
-/* The shadow word: bit 63 written ever (this group, for __local), bit 62 the last
- * access wrote, 48..61 barrier phase, 32..47 local linear id, 0..31 group (+1). */
-#define CL2C_CK_INIT (1ull << 63)
-#define CL2C_CK_W (1ull << 62)
-#define CL2C_CK_WHO (~(CL2C_CK_INIT | CL2C_CK_W))
-
-static inline int cl2c_ck_in(const cl2c_ck_range *r, const char *b) {
-    return b >= r->lo && b < r->lo + r->size;
-}
-
-CL2C_UNUSED static inline const cl2c_ck_range *cl2c_ck_find(const cl2c_ck_range *rs, int n, const char *b) {
+CL2C_UNUSED static inline const cl2c_ck_range *cl2c_ck_find(const cl2c_ck_range *rs, int n,
+                                                            const char *b) {
     for (int i = 0; i < n; ++i)
-        if (cl2c_ck_in(&rs[i], b)) return &rs[i];
+        if ((size_t)(b - rs[i].lo) < rs[i].size) return &rs[i];
     for (int i = 0; i < n; ++i) /* one past the end, as `end[-1]` has it */
         if (b == rs[i].lo + rs[i].size) return &rs[i];
     return NULL;
 }
 
-__attribute__((noinline, unused)) static void cl2c_ck_shadow(const cl2c_ck_range *r, size_t off,
-                                                     size_t n, unsigned flags,
-                                                     cl2c_ck_site *site, int local) {
-    cl2c_ck_thread *t = &cl2c_ck_tls;
-    size_t lid[3], phase;
-    cl2c_ck_who(t, lid, &phase);
-    const cl2c_workitem *g = t->grp;
-    uint64_t llid = (lid[2] * g->local_size[1] + lid[1]) * g->local_size[0] + lid[0];
-    uint32_t grp = local ? t->gen : t->group;
-    uint64_t me = (uint64_t)grp | (llid & 0xffff) << 32 | ((uint64_t)phase & 0x3fff) << 48;
+/* Every granule the access touches, against its shadow word. */
+__attribute__((noinline, unused)) static void cl2c_ck_shadow(cl2c_ck_thread *t,
+                                                             const cl2c_ck_range *r,
+                                                             size_t off, size_t n,
+                                                             unsigned flags,
+                                                             cl2c_ck_site *site, int local) {
+    cl2c_ck_who(t);
+    uint64_t me = local ? t->local_me : t->me;
     size_t first = off >> r->shift, last = (off + n - 1) >> r->shift;
     for (size_t i = first; i <= last; ++i) {
         uint64_t *s = &r->shadow[i];
         uint64_t old = __atomic_load_n(s, __ATOMIC_RELAXED);
+        if (local ? CL2C_CK_GROUP(old) != CL2C_CK_GROUP(me)
+                  : CL2C_CK_SERIAL(old) != CL2C_CK_SERIAL(me))
+            old = 0; /* stale */
         uint64_t who = old & CL2C_CK_WHO;
-        if (local && (uint32_t)old != grp) old = who = 0; /* another group's: stale */
-        if (flags & CL2C_CK_WRITE) {
-            if (old == (me | CL2C_CK_W | CL2C_CK_INIT)) continue;
-        } else if (who == me) {
-            continue;
-        }
         int conflict = who != 0 && who != me &&
-                       ((uint32_t)who != grp || (who >> 48) == (me >> 48));
+                       (CL2C_CK_GROUP(who) != CL2C_CK_GROUP(me) ||
+                        CL2C_CK_PHASE(who) == CL2C_CK_PHASE(me));
         size_t at = i << r->shift;
         if (conflict && ((flags & CL2C_CK_WRITE) || (old & CL2C_CK_W))) {
-            uint32_t og = (uint32_t)who;
-            size_t ol = (size_t)(who >> 32 & 0xffff);
-            if (og != grp)
-                cl2c_ck_finding(site, r->space,
+            const char *did = old & CL2C_CK_W ? "wrote" : "read";
+            const char *does = flags & CL2C_CK_WRITE ? "write" : "read";
+            if (CL2C_CK_GROUP(who) != CL2C_CK_GROUP(me))
+                cl2c_ck_finding(site,
                                 "data race: %s of %s '%s' at offset %zu, which a work-item "
                                 "of another group (linear id %u) %s in this launch",
-                                flags & CL2C_CK_WRITE ? "write" : "read", r->space, r->name,
-                                at, og - 1, old & CL2C_CK_W ? "wrote" : "read");
+                                does, r->space, r->name, at,
+                                (unsigned)CL2C_CK_GROUP(who) - 1, did);
             else
-                cl2c_ck_finding(site, r->space,
+                cl2c_ck_finding(site,
                                 "data race: %s of %s '%s' at offset %zu, which work-item "
-                                "(local linear id %zu) %s with no barrier between",
-                                flags & CL2C_CK_WRITE ? "write" : "read", r->space, r->name,
-                                at, ol, old & CL2C_CK_W ? "wrote" : "read");
+                                "(local linear id %u) %s with no barrier between",
+                                does, r->space, r->name, at, (unsigned)CL2C_CK_LID(who), did);
         }
         if (local && (flags & CL2C_CK_READ) && !(old & CL2C_CK_INIT))
-            cl2c_ck_finding(site, r->space,
+            cl2c_ck_finding(site,
                             "read of uninitialised %s memory: '%s' at offset %zu, which no "
                             "work-item of the group wrote", r->space, r->name, at);
         if (flags & CL2C_CK_WRITE)
             __atomic_store_n(s, me | CL2C_CK_W | CL2C_CK_INIT, __ATOMIC_RELAXED);
-        else if (!(old & CL2C_CK_W) || !conflict)
-            __atomic_store_n(s, me | (old & CL2C_CK_INIT), __ATOMIC_RELAXED);
+        else if (old == 0 || (old & CL2C_CK_W))
+            __atomic_store_n(s, me | (old & CL2C_CK_INIT) | (local ? 0 : CL2C_CK_INIT),
+                             __ATOMIC_RELAXED);
     }
 }
 
@@ -322,7 +393,7 @@ __attribute__((cold, noinline, unused)) static void *cl2c_ck_out(const cl2c_ck_r
                                                          size_t n, unsigned flags,
                                                          cl2c_ck_site *site) {
     long long off = (long long)(p - r->lo);
-    cl2c_ck_finding(site, r->space,
+    cl2c_ck_finding(site,
                     "out-of-bounds %s of %zu bytes at offset %lld of %s '%s' (%zu bytes)",
                     flags & CL2C_CK_WRITE ? "write" : "read", n, off, r->space, r->name,
                     r->size);
@@ -332,30 +403,54 @@ __attribute__((cold, noinline, unused)) static void *cl2c_ck_out(const cl2c_ck_r
     return n <= sizeof big ? (void *)big : NULL;
 }
 
-/* An access of n bytes at p, whose pointer came from base (NULL: from p itself). */
-static inline void *cl2c_ck_access(const void *base, void *p, size_t n, unsigned flags,
-                                   int local, cl2c_ck_site *site) {
-    cl2c_ck_thread *t = &cl2c_ck_tls;
-    if (t->launch == NULL) return p;
+/* An access of n bytes at p, whose pointer came from base (NULL: from p itself). The
+ * common cases stay here: the running work-item's own granule again, or a granule
+ * only read so far. */
+static inline void *cl2c_ck_access(cl2c_ck_thread *t, const void *base, void *p, size_t n,
+                                   unsigned flags, int local, cl2c_ck_site *site) {
     const char *b = (const char *)(base ? base : p), *a = (const char *)p;
     const cl2c_ck_range *r = local ? cl2c_ck_find(t->locals, t->nlocals, b)
-                                   : cl2c_ck_find(t->launch->buffers, t->launch->nbuffers, b);
+                                   : cl2c_ck_find(t->buffers, t->nbuffers, b);
     if (r == NULL) return p;
-    if (a < r->lo || n > r->size || (size_t)(a - r->lo) > r->size - n)
+    size_t off = (size_t)(a - r->lo);
+    if (a < r->lo || n > r->size || off > r->size - n)
         return cl2c_ck_out(r, a, n, flags, site);
-    if (r->shadow) cl2c_ck_shadow(r, (size_t)(a - r->lo), n ? n : 1, flags, site, local);
+    if (r->shadow == NULL) return p;
+    const size_t g = (size_t)1 << r->shift;
+    if (!t->fibers && (off & (g - 1)) + n <= g && n) {
+        /* one granule */
+        uint64_t *s = &r->shadow[off >> r->shift];
+        uint64_t old = *s;
+        uint64_t me = local ? t->local_me : t->me;
+        int stale = local ? CL2C_CK_GROUP(old) != CL2C_CK_GROUP(me)
+                          : CL2C_CK_SERIAL(old) != CL2C_CK_SERIAL(me) || old == 0;
+        if (flags & CL2C_CK_WRITE) {
+            if (old == (me | CL2C_CK_W | CL2C_CK_INIT)) return p;
+            if (stale) {
+                __atomic_store_n(s, me | CL2C_CK_W | CL2C_CK_INIT, __ATOMIC_RELAXED);
+                return p;
+            }
+        } else {
+            if ((old & CL2C_CK_WHO) == me && (old & CL2C_CK_INIT)) return p;
+            if (!stale && !(old & CL2C_CK_W) && (old & CL2C_CK_INIT)) return p;
+            if (stale && !local) {
+                __atomic_store_n(s, me | CL2C_CK_INIT, __ATOMIC_RELAXED);
+                return p;
+            }
+        }
+    }
+    cl2c_ck_shadow(t, r, off, n ? n : 1, flags, site, local);
     return p;
 }
 
 #define CL2C_CK_ACCESS(base, p, flags, local, site)                                          \
-    ((__typeof__(p))cl2c_ck_access((const void *)(base), (void *)(p), sizeof(*(p)), (flags),    \
-                                   (local), (site)))
+    ((__typeof__(p))cl2c_ck_access(cl2c_ck_t, (const void *)(base), (void *)(p), sizeof(*(p)), \
+                                   (flags), (local), (site)))
 
 /* An index of an array of n elements. */
 __attribute__((cold, noinline, unused)) static long long cl2c_ck_bad_index(long long i, long long n,
                                                                    cl2c_ck_site *site) {
-    cl2c_ck_finding(site, "", "array index %lld out of bounds of an array of %lld elements", i,
-                    n);
+    cl2c_ck_finding(site, "array index %lld out of bounds of an array of %lld elements", i, n);
     return 0;
 }
 static inline long long cl2c_ck_index(long long i, long long n, cl2c_ck_site *site) {
@@ -366,7 +461,7 @@ static inline long long cl2c_ck_index(long long i, long long n, cl2c_ck_site *si
 /* An integer divisor: zero is reported (the division then gives some value, as it does
  * without checking). */
 __attribute__((cold, noinline, unused)) static void cl2c_ck_zero(cl2c_ck_site *site) {
-    cl2c_ck_finding(site, "", "integer division by zero");
+    cl2c_ck_finding(site, "integer division by zero");
 }
 #define CL2C_CK_DIVISOR(d, site)                                                             \
     __extension__({                                                                          \
