@@ -24,6 +24,8 @@ from .workitems import LOCALS
 _CHECKED_SPACES = ("global", "constant", "local")
 _READ, _WRITE = 1, 2
 _DIVISION = ("cl2c_idiv_", "cl2c_irem_")
+# async copies into __local memory: (dst, src, elements, ...) after the context
+_FILLS = ("cl2c_async_work_group_copy_", "cl2c_async_gather_")
 
 
 class Sites:
@@ -131,6 +133,11 @@ class _Rewriter:
         if name.startswith(_DIVISION) and node.args and len(node.args.exprs) == 2:
             divisor = node.args.exprs[1]
             node.args.exprs[1] = _call("CL2C_CK_DIVISOR", [divisor, self.site(node.coord)],
+                                       node.coord)
+        if name.startswith(_FILLS) and node.args and len(node.args.exprs) >= 4:
+            dst, count = node.args.exprs[1], node.args.exprs[3]
+            node.args.exprs[1] = _call("CL2C_CK_FILLED",
+                                       [dst, copy.deepcopy(count), self.site(node.coord)],
                                        node.coord)
         return node
 

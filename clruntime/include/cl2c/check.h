@@ -447,6 +447,33 @@ static inline void *cl2c_ck_access(cl2c_ck_thread *t, const void *base, void *p,
     ((__typeof__(p))cl2c_ck_access(cl2c_ck_t, (const void *)(base), (void *)(p), sizeof(*(p)), \
                                    (flags), (local), (site)))
 
+/* An async copy into dst of n bytes: bounds, and __local memory it fills counts as
+ * written (by no work-item in particular: the group's copy). */
+CL2C_UNUSED static void *cl2c_ck_filled(void *dst, size_t n, cl2c_ck_site *site) {
+    cl2c_ck_thread *t = &cl2c_ck_tls;
+    const char *a = (const char *)dst;
+    int local = 1;
+    const cl2c_ck_range *r = cl2c_ck_find(t->locals, t->nlocals, a);
+    if (r == NULL) {
+        local = 0;
+        r = cl2c_ck_find(t->buffers, t->nbuffers, a);
+    }
+    if (r == NULL || n == 0) return dst;
+    size_t off = (size_t)(a - r->lo);
+    if (n > r->size || off > r->size - n) {
+        cl2c_ck_finding(site, "out-of-bounds async copy of %zu bytes at offset %zu of %s '%s' "
+                        "(%zu bytes)", n, off, r->space, r->name, r->size);
+        return dst;
+    }
+    if (local && r->shadow) {
+        uint64_t mark = CL2C_CK_INIT | t->gen | 0xfffull << 24 | 0xfffull << 36;
+        for (size_t i = off >> r->shift; i <= (off + n - 1) >> r->shift; ++i) r->shadow[i] = mark;
+    }
+    return dst;
+}
+#define CL2C_CK_FILLED(dst, n, site)                                                         \
+    ((__typeof__(dst))cl2c_ck_filled((void *)(dst), (size_t)(n) * sizeof(*(dst)), (site)))
+
 /* An index of an array of n elements. */
 __attribute__((cold, noinline, unused)) static long long cl2c_ck_bad_index(long long i, long long n,
                                                                    cl2c_ck_site *site) {
