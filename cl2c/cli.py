@@ -221,8 +221,9 @@ def main(source, output, defines, includes, cl_std, no_warnings, werror, preproc
 
 def _build_shared(tr, out: str) -> None:
     from .build import build_shared_library
+    target = tr.target.sanitized(tr.options.sanitize) if tr.options.sanitize else tr.target
     try:
-        build_shared_library(tr.c_source, out, tr.target, tr.source_name,
+        build_shared_library(tr.c_source, out, target, tr.source_name,
                              [k.name for k in tr.kernels])
     except BuildError as e:   # cl2c's failure, not the kernel's: exit 2
         _fail(e.diagnostics)

@@ -113,6 +113,11 @@ class Program:
         times = StageTimes()
         with times.stage("target"):
             target = Target.host()     # probed here, once per environment: it compiles
+            sanitize = parse_options(self.options).sanitize
+            if sanitize:
+                from .sanitizers import require_runtime
+                require_runtime(sanitize, target)
+                target = target.sanitized(sanitize)
         with times.stage("cache lookup"):
             source_key = cache.source_key(self.source, self.filename,
                                           parse_options(self.options).key(),
@@ -155,7 +160,9 @@ class Program:
         if entry is None:
             return False
         interfaces = [KernelInterface.from_json(k) for k in entry["kernels"]]
-        module = load_built(entry["module"], self.filename, [k.name for k in interfaces])
+        from .options import parse_options
+        module = load_built(entry["module"], self.filename, [k.name for k in interfaces],
+                            named=bool(parse_options(self.options).sanitize))
         if module is None:
             return False
         self._module, self.from_cache, self.build_log = module, True, entry["log"]

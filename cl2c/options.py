@@ -28,6 +28,7 @@ class Options:
     flags: list[str] = field(default_factory=list)
     check_barriers: bool = False   # fibers that report barrier divergence
     check: str = ""                # checking mode (-cl2c-check): "stop" or "collect"
+    sanitize: tuple = ()           # the C compiler's sanitizers (-cl2c-sanitize=...)
     fiber_stack: int = 0           # bytes per work-item fiber; 0: the runtime's default
     warnings: str = "show"         # "none" with -w, "error" with -Werror (clBuildProgram)
 
@@ -46,6 +47,7 @@ class Options:
         defs = ";".join(f"{k}={v}" for k, v in sorted(self.defines.items()))
         return f"D[{defs}] I[{';'.join(self.include_dirs)}] std={self.cl_std} " \
                f"sched={self.schedule} check={int(self.check_barriers)}{self.check} " \
+               f"sanitize={','.join(self.sanitize)} " \
                f"stack={self.fiber_stack} warnings={self.warnings} " \
                f"flags={' '.join(sorted(self.flags))}"
 
@@ -95,6 +97,8 @@ def parse_options(text: str | list[str] | None) -> Options:
             opts.check = "stop"
         elif w.startswith("-cl2c-check="):
             opts.check = _check_mode(w.split("=", 1)[1], w)
+        elif w.startswith("-cl2c-sanitize="):
+            opts.sanitize = _sanitizers(w.split("=", 1)[1], w)
         elif w.startswith("-cl2c-fiber-stack="):
             opts.fiber_stack = _size(w.split("=", 1)[1], w)
         elif w == "-w":
@@ -106,6 +110,20 @@ def parse_options(text: str | list[str] | None) -> Options:
         else:
             raise _fail(f"unknown build option '{w}'")
     return opts
+
+
+SANITIZERS = ("address", "undefined", "thread")
+
+
+def _sanitizers(text: str, where: str) -> tuple:
+    names = tuple(dict.fromkeys(n.strip() for n in text.split(",") if n.strip()))
+    bad = [n for n in names if n not in SANITIZERS]
+    if bad or not names:
+        raise _fail(f"invalid sanitizer '{bad[0] if bad else text}' in '{where}' "
+                    f"(expected a list of {', '.join(SANITIZERS)})")
+    if "address" in names and "thread" in names:
+        raise _fail(f"'{where}': the address and thread sanitizers cannot be combined")
+    return names
 
 
 def _check_mode(mode: str, where: str) -> str:

@@ -283,7 +283,7 @@ def _kernel_view(k: KernelModel, cl_std: int, renames: dict[str, str]):
         fiber_fields=fields, fiber_values=values, fiber_call_args=", ".join(fcall),
         fiber_stack=k.fiber_stack, check=int(k.check_barriers or bool(k.check)),
         printf=k.printf,
-        address_spaces=k.address_spaces,
+        address_spaces=k.address_spaces, asan_locals=bool(k.local_bytes_poisoned),
         arg_infos=arg_infos, reqd_sizes=", ".join(str(n) for n in (reqd or (0, 0, 0))),
         **_check_view(k, renames))
 

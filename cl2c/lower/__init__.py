@@ -35,6 +35,7 @@ class KernelModel:
     group_function: object = None     # the regions schedule's FuncDef
     check_barriers: bool = False
     check: str = ""                   # checking mode: "stop", "collect" or "" (off)
+    local_bytes_poisoned: bool = False  # -cl2c-sanitize=address: red zones after __local
     fiber_stack: int = 0
     printf: bool = False              # calls printf: its output is flushed when it ends
     group_blind: bool = False         # cannot tell its work-groups apart: cl2c may cut
@@ -61,7 +62,7 @@ class LoweredProgram:
 
 def lower(module: Module, schedule: str = "auto", check_barriers: bool = False,
           fiber_stack: int = 0, times: StageTimes | None = None,
-          check: str = "") -> LoweredProgram:
+          check: str = "", sanitize: tuple = ()) -> LoweredProgram:
     """The passes in order, each taking the module (its tree) and returning it rewritten;
     then each kernel's interface and schedule."""
     times = times or StageTimes()
@@ -95,6 +96,7 @@ def lower(module: Module, schedule: str = "auto", check_barriers: bool = False,
         for k in kernels:
             k.fiber_stack = fiber_stack
             k.check = check
+            k.local_bytes_poisoned = "address" in sanitize
             schedules.choose(k, module, schedule, check_barriers, bool(check))
     called = _called_functions(module, kernels)
     for k in kernels:
