@@ -408,3 +408,35 @@ def test_cli_flag(tmp_path):
     result = CliRunner().invoke(main, [str(tmp_path / "k.cl"), "--check", "-o", "-"])
     assert result.exit_code == 0, result.output
     assert "CL2C_CK_ACCESS" in result.output
+
+
+# ---- correct kernels: nothing found ------------------------------------------------------
+
+def _piglit_sample():
+    try:
+        from piglit.corpus import CorpusUnavailable, corpus_root, list_tests
+        root = corpus_root()
+        files = [f for f in list_tests(root) if "/program/execute/" in f]
+    except Exception as e:      # CorpusUnavailable, or no network to fetch it
+        return None, [], str(e)
+    # every 12th executing file: a spread over the corpus that stays quick
+    return root, files[::12], None
+
+
+PIGLIT_ROOT, PIGLIT_SAMPLE, PIGLIT_MISSING = _piglit_sample()
+
+
+@pytest.mark.skipif(PIGLIT_MISSING is not None, reason=f"piglit corpus: {PIGLIT_MISSING}")
+@pytest.mark.parametrize("rel", PIGLIT_SAMPLE or ["<no corpus>"])
+def test_piglit_sample_finds_nothing(rel, monkeypatch):
+    """Checking mode over a sample of piglit's corpus (`make check-piglit`: all of it):
+    a file passes as it does without checks, and no launch reports a finding."""
+    from piglit import runner
+    from test_piglit import known_failures
+    monkeypatch.setenv("CL2C_CHECK", "1")
+    result = runner.run_file(PIGLIT_ROOT, rel)
+    if result.status == "skip":
+        pytest.skip(result.message)
+    if rel in known_failures():
+        pytest.xfail(known_failures()[rel])
+    assert result.status == "pass", result.message[:2000]

@@ -57,7 +57,8 @@ class LoweredProgram:
     needs: list[tuple]                # runtime macro instantiations, sorted
     kernels: list[KernelModel]
     program_scope: list               # (kind, node), in source order
-    check_sites: list = field(default_factory=list)   # checking builds: the sites' C
+    check_sites: list = field(default_factory=list)   # checking builds: (name, file,
+                                                      # line, column) of each check
 
 
 def lower(module: Module, schedule: str = "auto", check_barriers: bool = False,
@@ -114,7 +115,7 @@ def lower(module: Module, schedule: str = "auto", check_barriers: bool = False,
             if kind == "function" and node is k.info.node and k.group_function is not None:
                 scope.append(("group_function", k.group_function))
     return LoweredProgram(module, needs, kernels, scope,
-                          sites.declarations() if sites is not None else [])
+                          sites.listed() if sites is not None else [])
 
 
 def hoist_function_statics(module: Module) -> Module:

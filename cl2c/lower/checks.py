@@ -40,10 +40,9 @@ class Sites:
             self.by_place[place] = f"cl2c_ck_s{len(self.by_place)}"
         return self.by_place[place]
 
-    def declarations(self) -> list[str]:
-        from ..emit.render import c_string
-        return [f"static cl2c_ck_site {name} = {{{c_string(str(f))}, {line}, {col}, 0}};"
-                for (f, line, col), name in self.by_place.items()]
+    def listed(self) -> list[tuple]:
+        """(C name, file, line, column) of each site, for emission."""
+        return [(name, str(f), line, col) for (f, line, col), name in self.by_place.items()]
 
 
 def instrument(module: Module, local_types: dict) -> tuple[Module, Sites]:
