@@ -252,6 +252,21 @@ __kernel void k(__global int *a) {
            "(local linear id 0) read" in msg
 
 
+def test_uniform_stores_are_no_race():
+    """Every work-item storing the same value (Oclgrind does not report it either)."""
+    src = """
+__kernel void k(__global int *out, __global int *flag) {
+    __local int l;
+    l = 1;
+    flag[0] = 7;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[get_global_id(0)] = l;
+}"""
+    out, flag = np.zeros(16, np.int32), np.zeros(1, np.int32)
+    build(src).k((16,), (4,), out, flag)
+    assert (out == 1).all() and flag[0] == 7
+
+
 def test_atomics_are_no_race():
     src = """
 __kernel void k(__global int *count) {
@@ -407,7 +422,7 @@ def test_cli_flag(tmp_path):
     (tmp_path / "k.cl").write_text(OOB_GLOBAL)
     result = CliRunner().invoke(main, [str(tmp_path / "k.cl"), "--check", "-o", "-"])
     assert result.exit_code == 0, result.output
-    assert "CL2C_CK_ACCESS" in result.output
+    assert "CL2C_CK_STORE" in result.output
 
 
 # ---- correct kernels: nothing found ------------------------------------------------------

@@ -98,6 +98,13 @@ class _Rewriter:
         if isinstance(node, c_ast.Assignment):
             node.lvalue = self.visit(node.lvalue, "write" if node.op == "=" else "rw")
             node.rvalue = self.visit(node.rvalue)
+            if node.op == "=" and _is_checked(node.lvalue):
+                # a store with its value: two work-items storing the same value are no
+                # race (Oclgrind's default too)
+                call = node.lvalue.expr
+                base, address, _, local, site = call.args.exprs
+                return _call("CL2C_CK_STORE", [base, address, local, site, node.rvalue],
+                             node.coord)
             return node
         if isinstance(node, c_ast.UnaryOp):
             if node.op == "sizeof" or node.op == "_Alignof":
@@ -202,6 +209,13 @@ class _Rewriter:
                 and node.name.name == LOCALS:
             t = self.local_types.get(node.field.name)
         return t
+
+
+def _is_checked(node) -> bool:
+    """``*CL2C_CK_ACCESS(...)``, as ``access`` makes it."""
+    return isinstance(node, c_ast.UnaryOp) and node.op == "*" and \
+        isinstance(node.expr, c_ast.FuncCall) and isinstance(node.expr.name, c_ast.ID) and \
+        node.expr.name.name == "CL2C_CK_ACCESS"
 
 
 def _is_member_array(node, t) -> bool:

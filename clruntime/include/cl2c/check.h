@@ -96,6 +96,7 @@ typedef struct cl2c_ck_thread {
     const cl2c_workitem *grp;
     size_t lid[3];      /* the running work-item (loops and regions schedules) */
     uint32_t gen;       /* this thread's groups, counted */
+    const void *value;  /* the value a store writes (CL2C_CK_STORE), else NULL */
     const char *local_lo;
     uint64_t *local_shadow;
     size_t local_shadow_bytes;
@@ -362,7 +363,10 @@ __attribute__((noinline, unused)) static void cl2c_ck_shadow(cl2c_ck_thread *t,
                        (CL2C_CK_GROUP(who) != CL2C_CK_GROUP(me) ||
                         CL2C_CK_PHASE(who) == CL2C_CK_PHASE(me));
         size_t at = i << r->shift;
-        if (conflict && ((flags & CL2C_CK_WRITE) || (old & CL2C_CK_W))) {
+        /* the same value stored again: a uniform store, not reported */
+        int same = (flags & CL2C_CK_WRITE) && (old & CL2C_CK_W) && t->value != NULL &&
+                   memcmp((const char *)r->lo + off, t->value, n) == 0;
+        if (conflict && !same && ((flags & CL2C_CK_WRITE) || (old & CL2C_CK_W))) {
             const char *did = old & CL2C_CK_W ? "wrote" : "read";
             const char *does = flags & CL2C_CK_WRITE ? "write" : "read";
             if (CL2C_CK_GROUP(who) != CL2C_CK_GROUP(me))
@@ -442,6 +446,26 @@ static inline void *cl2c_ck_access(cl2c_ck_thread *t, const void *base, void *p,
     cl2c_ck_shadow(t, r, off, n ? n : 1, flags, site, local);
     return p;
 }
+
+/* A store of the value (last, as it may hold commas) through p: as CL2C_CK_ACCESS, and a write of the value memory
+ * already holds races with no one. */
+static inline void *cl2c_ck_store(cl2c_ck_thread *t, const void *base, void *p,
+                                  const void *value, size_t n, int local,
+                                  cl2c_ck_site *site) {
+    t->value = value;
+    void *q = cl2c_ck_access(t, base, p, n, CL2C_CK_WRITE, local, site);
+    t->value = NULL;
+    return q;
+}
+#define CL2C_CK_STORE(base, p, local, site, ...)                                            \
+    __extension__({                                                                          \
+        __typeof__(p) cl2c_ck_p_ = (p);                                                      \
+        __typeof__(*cl2c_ck_p_) cl2c_ck_v_ = (__VA_ARGS__);                                  \
+        cl2c_ck_p_ = (__typeof__(p))cl2c_ck_store(cl2c_ck_t, (const void *)(base),           \
+                                                  (void *)cl2c_ck_p_, &cl2c_ck_v_,           \
+                                                  sizeof cl2c_ck_v_, (local), (site));       \
+        *cl2c_ck_p_ = cl2c_ck_v_;                                                            \
+    })
 
 #define CL2C_CK_ACCESS(base, p, flags, local, site)                                          \
     ((__typeof__(p))cl2c_ck_access(cl2c_ck_t, (const void *)(base), (void *)(p), sizeof(*(p)), \
