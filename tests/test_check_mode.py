@@ -455,3 +455,21 @@ def test_piglit_sample_finds_nothing(rel, monkeypatch):
     if rel in known_failures():
         pytest.xfail(known_failures()[rel])
     assert result.status == "pass", result.message[:2000]
+
+
+def test_local_arrays_of_two_kernels_with_one_name():
+    src = """
+__kernel void a(__global int *out) {
+    __local int m[16];
+    int l = get_local_id(0);
+    m[l] = l;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[l] = m[15 - l];
+}
+__kernel void b(__global int *out) {
+    __local int m[4];
+    out[0] = 0;
+}"""
+    out = np.zeros(16, np.int32)
+    build(src).a((16,), (16,), out)
+    assert list(out) == list(range(15, -1, -1))

@@ -88,8 +88,9 @@ def lower(module: Module, schedule: str = "auto", check_barriers: bool = False,
     if check:
         # Checking builds: on the C tree, every check at its access (the schedules copy
         # the functions after).
-        local_types = {d.name: fact(d, "ty") for ds in moved.values() for d in ds
-                       if isinstance(d, c_ast.Decl) and d.name}
+        local_types = {k: {d.name: fact(d, "ty") for d in ds
+                           if isinstance(d, c_ast.Decl) and d.name}
+                       for k, ds in moved.items()}
         module, sites = checks.instrument(module, local_types)
     kernels = [kernel_model(f, moved.get(f.name, []), module.functions, check_barriers)
                for f in module.kernels]

@@ -46,12 +46,13 @@ class Sites:
 
 
 def instrument(module: Module, local_types: dict) -> tuple[Module, Sites]:
-    """Checks into every function of ``module``; ``local_types`` gives the types of the
-    kernels' __local variables (now fields of cl2c_locals) by name."""
+    """Checks into every function of ``module``; ``local_types`` gives the types of each
+    kernel's __local variables (now fields of cl2c_locals): {kernel: {name: type}}."""
     sites = Sites()
-    rewriter = _Rewriter(sites, local_types)
+    rewriter = _Rewriter(sites)
     for f in module.functions.values():
         rewriter.accesses = 0
+        rewriter.locals_here = local_types.get(f.name, {})
         f.node.body = rewriter.visit(f.node.body)
         if rewriter.accesses:
             # the thread's checking state, once per call (a fiber keeps its thread)
@@ -75,9 +76,9 @@ def is_thread_state(node) -> bool:
 
 
 class _Rewriter:
-    def __init__(self, sites: Sites, local_types: dict):
+    def __init__(self, sites: Sites):
         self.sites = sites
-        self.local_types = local_types
+        self.locals_here: dict = {}      # the function's own __local variables' types
         self.accesses = 0
 
     def site(self, coord) -> c_ast.Node:
@@ -207,7 +208,7 @@ class _Rewriter:
         t = fact(node, "ty")
         if t is None and isinstance(node, c_ast.StructRef) and isinstance(node.name, c_ast.ID) \
                 and node.name.name == LOCALS:
-            t = self.local_types.get(node.field.name)
+            t = self.locals_here.get(node.field.name)
         return t
 
 
