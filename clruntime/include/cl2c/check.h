@@ -87,6 +87,7 @@ typedef struct cl2c_ck_thread {
     int nbuffers, nlocals;
     uint64_t me;        /* the running work-item's shadow word (loops and regions) */
     uint64_t local_me;  /* the same for __local memory */
+    uint64_t me0, local_me0; /* both with local id 0 */
     int fibers;         /* the fibers schedule: the fiber says who runs */
     size_t ls0, ls1;
     uint64_t group, serial, phase;
@@ -200,6 +201,8 @@ static inline void cl2c_ck_rewho(cl2c_ck_thread *t) {
     uint64_t common = (llid & 0xfff) << 24 | (t->phase & 0xfff) << 36;
     t->me = t->group | common | t->serial << 48;
     t->local_me = (uint64_t)t->gen | common;
+    t->me0 = t->me & ~(0xfffull << 24);
+    t->local_me0 = t->local_me & ~(0xfffull << 24);
 }
 
 /* The work-item that runs now (loops and regions schedules). */
@@ -207,11 +210,17 @@ static inline void cl2c_ck_item(cl2c_ck_thread *t, size_t l0, size_t l1, size_t 
     t->lid[0] = l0;
     t->lid[1] = l1;
     t->lid[2] = l2;
-    cl2c_ck_rewho(t);
+    /* the shadow words differ from the group's first work-item's in the local id only */
+    uint64_t llid = ((l2 * t->ls1 + l1) * t->ls0 + l0) & 0xfff;
+    t->me = t->me0 | llid << 24;
+    t->local_me = t->local_me0 | llid << 24;
 }
 
 /* A region of the regions schedule begins: a barrier was passed. */
-static inline void cl2c_ck_phase(cl2c_ck_thread *t) { t->phase++; }
+static inline void cl2c_ck_phase(cl2c_ck_thread *t) {
+    t->phase++;
+    cl2c_ck_rewho(t);
+}
 
 /* At the start of each group: who runs, and where its __local memory is. */
 static inline void cl2c_ck_group(cl2c_ck_launch *L, const cl2c_workitem *g, int fibers,
