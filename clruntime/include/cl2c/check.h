@@ -241,7 +241,8 @@ static inline void cl2c_ck_group(cl2c_ck_launch *L, const cl2c_workitem *g, int 
     t->phase = 0;
     t->nlocals = 0;
     t->local_lo = (const char *)local_block;
-    cl2c_ck_item(t, 0, 0, 0);
+    t->lid[0] = t->lid[1] = t->lid[2] = 0;
+    cl2c_ck_rewho(t);
     if (local_bytes > t->local_shadow_bytes) {
         free(t->local_shadow);
         t->local_shadow = (uint64_t *)calloc(local_bytes, sizeof(uint64_t));
