@@ -187,3 +187,17 @@ int main(void) {
     proc = subprocess.run(["./main"], cwd=tmp_path, capture_output=True, text=True)
     assert proc.returncode != 0 and "heap-buffer-overflow" in proc.stderr
     assert f"{tmp_path / 'k.cl'}:2" in proc.stderr, proc.stderr[-3000:]
+
+
+def test_cli_shared(tmp_path):
+    if have("undefined"):
+        pytest.skip(have("undefined"))
+    from click.testing import CliRunner
+    from cl2c.cli import main
+    (tmp_path / "k.cl").write_text("__kernel void k(__global int *a) { a[0] += 1; }")
+    out = tmp_path / "k.so"
+    result = CliRunner().invoke(main, [str(tmp_path / "k.cl"), "--shared",
+                                       "--sanitize=undefined", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    nm = subprocess.run(["nm", "-D", str(out)], capture_output=True, text=True).stdout
+    assert "__ubsan" in nm
