@@ -473,3 +473,16 @@ __kernel void b(__global int *out) {
     out = np.zeros(16, np.int32)
     build(src).a((16,), (16,), out)
     assert list(out) == list(range(15, -1, -1))
+
+
+def test_piglit_bswap_out_of_bounds():
+    """A real find: piglit's bswap.cl launches 24 work-items over 8-element buffers."""
+    src = """
+kernel void v_bswap_v2u16(global ushort2* out, global ushort2* in) {
+    int id = get_global_id(0);
+    out[id] = in[id].yx;
+}"""
+    msg = finding(build(src, name="bswap.cl").v_bswap_v2u16, (24,), None,
+                  np.zeros(16, np.uint16), np.zeros(16, np.uint16))
+    assert "bswap.cl:4:15: out-of-bounds read of 4 bytes at offset 32 of __global 'in' " \
+           "(32 bytes)" in msg or "bswap.cl:4:5: out-of-bounds write" in msg, msg
