@@ -334,6 +334,33 @@ __kernel void k(__global int *out) {
     assert "barrier divergence" in msg
 
 
+def test_divergent_async_copy():
+    src = """
+__kernel void k(__global const int *in, __global int *out) {
+    __local int t[8];
+    int l = get_local_id(0);
+    if (l < 4) {
+        event_t e = async_work_group_copy(t, in, 8, 0);
+        wait_group_events(1, &e);
+    }
+    out[get_global_id(0)] = l;
+}"""
+    msg = finding(build(src).k, (8,), (8,), np.zeros(8, np.int32), np.zeros(8, np.int32))
+    assert "barrier divergence" in msg and "line 7" in msg, msg
+
+
+def test_async_copy_out_of_bounds():
+    src = """
+__kernel void k(__global const int *in, __global int *out) {
+    __local int t[8];
+    event_t e = async_work_group_copy(t, in + 4, 8, 0);
+    wait_group_events(1, &e);
+    out[get_global_id(0)] = t[get_local_id(0)];
+}"""
+    msg = finding(build(src).k, (8,), (8,), np.zeros(8, np.int32), np.zeros(8, np.int32))
+    assert "out-of-bounds" in msg, msg
+
+
 # ---- arithmetic ----------------------------------------------------------------------
 
 def test_division_by_zero():

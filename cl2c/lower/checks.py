@@ -142,10 +142,14 @@ class _Rewriter:
             node.args.exprs[1] = _call("CL2C_CK_DIVISOR", [divisor, self.site(node.coord)],
                                        node.coord)
         if name.startswith(_FILLS) and node.args and len(node.args.exprs) >= 4:
-            dst, count = node.args.exprs[1], node.args.exprs[3]
+            dst, src, count = node.args.exprs[1:4]
             node.args.exprs[1] = _call("CL2C_CK_FILLED",
                                        [dst, copy.deepcopy(count), self.site(node.coord)],
                                        node.coord)
+            if name.startswith(_FILLS[0]):     # a contiguous source (gathers stride it)
+                node.args.exprs[2] = _call("CL2C_CK_SOURCE",
+                                           [src, copy.deepcopy(count), self.site(node.coord)],
+                                           node.coord)
         return node
 
     # ---- accesses
@@ -155,6 +159,8 @@ class _Rewriter:
         space, pointer = self.chain(node)
         if space not in _CHECKED_SPACES or mode == "addr":
             return node
+        if isinstance(self.type_of(node), ty.Array):
+            return node          # an array named, which decays to a pointer: no access
         flags = {"read": _READ, "write": _WRITE, "rw": _READ | _WRITE}[mode]
         base = _base(pointer)
         base = copy.deepcopy(base) if base is not None else c_ast.ID("NULL")

@@ -481,9 +481,9 @@ static inline void *cl2c_ck_store(cl2c_ck_thread *t, const void *base, void *p,
     ((__typeof__(p))cl2c_ck_access(cl2c_ck_t, (const void *)(base), (void *)(p), sizeof(*(p)), \
                                    (flags), (local), (site)))
 
-/* An async copy into dst of n bytes: bounds, and __local memory it fills counts as
+/* An async copy's n bytes at dst: bounds, and (fill) __local memory it fills counts as
  * written (by no work-item in particular: the group's copy). */
-CL2C_UNUSED static void *cl2c_ck_filled(void *dst, size_t n, cl2c_ck_site *site) {
+CL2C_UNUSED static void *cl2c_ck_span(void *dst, size_t n, int fill, cl2c_ck_site *site) {
     cl2c_ck_thread *t = &cl2c_ck_tls;
     const char *a = (const char *)dst;
     int local = 1;
@@ -499,14 +499,17 @@ CL2C_UNUSED static void *cl2c_ck_filled(void *dst, size_t n, cl2c_ck_site *site)
                         "(%zu bytes)", n, off, r->space, r->name, r->size);
         return dst;
     }
-    if (local && r->shadow) {
+    if (fill && local && r->shadow) {
         uint64_t mark = CL2C_CK_INIT | t->gen | 0xfffull << 24 | 0xfffull << 36;
         for (size_t i = off >> r->shift; i <= (off + n - 1) >> r->shift; ++i) r->shadow[i] = mark;
     }
     return dst;
 }
 #define CL2C_CK_FILLED(dst, n, site)                                                         \
-    ((__typeof__(dst))cl2c_ck_filled((void *)(dst), (size_t)(n) * sizeof(*(dst)), (site)))
+    ((__typeof__(&*(dst)))cl2c_ck_span((void *)(dst), (size_t)(n) * sizeof(*(dst)), 1, (site)))
+/* The source of an async copy: n elements read from src. */
+#define CL2C_CK_SOURCE(src, n, site)                                                          \
+    ((__typeof__(&*(src)))cl2c_ck_span((void *)(src), (size_t)(n) * sizeof(*(src)), 0, (site)))
 
 /* An index of an array of n elements. */
 __attribute__((cold, noinline, unused)) static long long cl2c_ck_bad_index(long long i, long long n,
