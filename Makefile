@@ -8,7 +8,7 @@ PIP := $(PY) -m pip --disable-pip-version-check -q
 # Parallel test workers: the machine's cores.
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: setup install run test test-intel test-ulp check-stress bench bench-quick clean
+.PHONY: setup install run test test-intel test-ulp check-stress check-piglit check-cost bench bench-quick clean
 
 # Runtime dependencies only (what `make run` needs); the test extras on top.
 $(VENV)/.runtime: pyproject.toml
@@ -52,6 +52,15 @@ test-ulp: install
 # minutes; `make test` runs a small version).
 check-stress: install
 	cd tests && CL2C_STRESS=1 ../$(VENV)/bin/pytest -q -s -p no:cacheprovider test_cache_stress.py
+
+# Checking mode (-cl2c-check) over piglit's whole corpus: a finding fails its file
+# (opt-in: the corpus built again with checks; `make test` runs a sample).
+check-piglit: install
+	cd tests && CL2C_CHECK=1 ../$(VENV)/bin/python piglit/runner.py -j $(JOBS)
+
+# What checking mode costs on the bench kernels, and that it finds nothing in them.
+check-cost: install
+	$(PY) bench/check_cost.py
 
 # The bench's extras (matplotlib for the plot, PyOpenCL with PoCL) and Intel's OpenCL CPU
 # runtime, 270 MB, only here (intel-cmplr-lib-rt: a dependency intel-opencl-rt does not

@@ -50,7 +50,10 @@ def cdef_for(kernel_names: list[str]) -> str:
     kernel."""
     return (_range_struct() + "\nconst char *cl2c_error_string(int code);\n"
             "const char *cl2c_fiber_last_error(void);\n"
-            "size_t cl2c_globals_size(void);\nvoid cl2c_globals_init(void *storage);\n" +
+            "size_t cl2c_globals_size(void);\nvoid cl2c_globals_init(void *storage);\n"
+            "int cl2c_loader_checking(void);\n"
+            "void cl2c_loader_check_sizes(const size_t *sizes, unsigned n);\n"
+            "const char *cl2c_loader_check_findings(void);\n" +
             "".join(f"int cl2c_argv_{n}(const cl2c_range *range, void *const *args);\n"
                     for n in kernel_names))
 
@@ -64,6 +67,15 @@ static size_t cl2c_globals_size(void) { return sizeof(struct cl2c_globals); }
 #else
 static size_t cl2c_globals_size(void) { return 0; }
 static void cl2c_globals_init(void *storage) { (void)storage; }
+#endif
+#ifdef CL2C_CHECKING
+static int cl2c_loader_checking(void) { return 1; }
+static void cl2c_loader_check_sizes(const size_t *s, unsigned n) { cl2c_check_sizes(s, n); }
+static const char *cl2c_loader_check_findings(void) { return cl2c_check_findings(); }
+#else
+static int cl2c_loader_checking(void) { return 0; }
+static void cl2c_loader_check_sizes(const size_t *s, unsigned n) { (void)s; (void)n; }
+static const char *cl2c_loader_check_findings(void) { return ""; }
 #endif
 """
 
@@ -100,35 +112,37 @@ def build_extension(c_source: str, kernel_names: list[str], source_name: str = "
     if root is None:
         with tempfile.TemporaryDirectory(prefix="cl2c-") as tmp:
             built = _compile(c_source, kernel_names, module_name, Path(tmp), what, target)
-            return _load(module_name, built.read_bytes(), what), False
+            return _load(module_name, built.read_bytes(), what, bool(target.sanitize)), False
     final = root / f"{module_name}{_suffix()}"
-    module = _load_entry(module_name, final, what)
+    named = bool(target.sanitize)
+    module = _load_entry(module_name, final, what, named)
     if module is not None:
         return module, True
     with _locked(root / f"{module_name}.lock"):
-        module = _load_entry(module_name, final, what)
+        module = _load_entry(module_name, final, what, named)
         if module is not None:
             return module, True
         cachedir.remove_stale(root)
         with _build_directory(root) as tmp:
             data = _compile(c_source, kernel_names, module_name, tmp, what, target).read_bytes()
-        module = _load(module_name, data, what)       # only what loads is cached
+        module = _load(module_name, data, what, named)   # only what loads is cached
         if cachedir.write_verified(final, data):
             cachedir.write_atomic(root / f"{module_name}.c", c_source.encode())
     return module, False
 
 
-def load_built(module_name: str, source_name: str, kernel_names: list[str]):
+def load_built(module_name: str, source_name: str, kernel_names: list[str],
+               named: bool = False):
     """The extension module ``module_name`` from the cache, if it is there, intact and
     loads (else None: the caller builds it again)."""
     root = cache.usable_root()
     if root is None:
         return None
     return _load_entry(module_name, root / f"{module_name}{_suffix()}",
-                       _Subject(source_name, kernel_names))
+                       _Subject(source_name, kernel_names), named)
 
 
-def _load_entry(module_name: str, path: Path, what: _Subject):
+def _load_entry(module_name: str, path: Path, what: _Subject, named: bool = False):
     """The module of cache entry ``path``, or None where it is missing or bad."""
     if module_name in sys.modules:
         return sys.modules[module_name]
@@ -136,7 +150,7 @@ def _load_entry(module_name: str, path: Path, what: _Subject):
     if data is None:
         return None
     try:
-        return _load(module_name, data, what)
+        return _load(module_name, data, what, named)
     except BuildError:          # it was verified, yet does not load: build it afresh
         return None
 
@@ -252,15 +266,18 @@ def _setenv(name: str, value: str | None) -> None:
         os.environ[name] = value
 
 
-def _load(module_name: str, data: bytes, what: _Subject):
+def _load(module_name: str, data: bytes, what: _Subject, named: bool = False):
     """Load extension module ``module_name`` from the bytes of its shared library, through
     a private copy (an anonymous memory file where there is one): what was verified is
-    what runs, whatever happens to the cache's file afterwards."""
+    what runs, whatever happens to the cache's file afterwards. ``named``: a file that
+    stays while the process runs, for sanitizers' symbolizers to read (-cl2c-sanitize)."""
     if module_name in sys.modules:
         return sys.modules[module_name]
     error = None
     images = ([_memory_image] if hasattr(os, "memfd_create") and os.path.isdir("/proc/self/fd")
               else []) + [_file_image]        # the file where memory files may not run code
+    if named:
+        images = [_kept_image]
     for image in images:
         try:
             with image(module_name, data) as path:
@@ -305,6 +322,16 @@ def _file_image(module_name: str, data: bytes):
         if fd >= 0:
             os.close(fd)
         os.unlink(path)         # POSIX keeps the mapping
+
+
+@contextlib.contextmanager
+def _kept_image(module_name: str, data: bytes):
+    import atexit
+    fd, path = tempfile.mkstemp(prefix=f"{module_name}-", suffix=_suffix())
+    with os.fdopen(fd, "wb") as f:
+        f.write(data)
+    atexit.register(lambda: os.path.exists(path) and os.unlink(path))
+    yield path
 
 
 def _write_all(fd: int, data: bytes) -> None:

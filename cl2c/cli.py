@@ -118,6 +118,15 @@ def _fail(diags, sources=None) -> None:
 @click.option("--shared", is_flag=True, help="Build a shared library (needs a C compiler).")
 @click.option("--schedule", type=click.Choice(schedule_names()),
               default=None, help="Force a work-group schedule.")
+@click.option("--check", "check", flag_value="stop", default=None,
+              help="Checking mode: bounds, races, uninitialised __local reads, division "
+                   "by zero, barrier divergence (-cl2c-check).")
+@click.option("--check-collect", "check", flag_value="collect",
+              help="Checking mode that reports every finding after the launch "
+                   "(-cl2c-check=collect).")
+@click.option("--sanitize", metavar="LIST",
+              help="With --shared: build with the C compiler's sanitizers "
+                   "(-cl2c-sanitize=address,undefined,thread).")
 @click.option("--options", "extra_options", metavar="'OPTS'",
               help="An OpenCL build-option string, as clBuildProgram takes it.")
 @click.option("--no-line-directives", is_flag=True, help="Leave out #line directives.")
@@ -128,7 +137,7 @@ def _fail(diags, sources=None) -> None:
 @click.version_option(__version__, "--version", prog_name="cl2c")
 def main(source, output, defines, includes, cl_std, cl_ext, no_warnings, werror,
          preprocess_only, syntax_only, header,
-         make_deps, depfile, dep_target, shared, schedule, extra_options,
+         make_deps, depfile, dep_target, shared, schedule, check, sanitize, extra_options,
          no_line_directives, time_report, cmakedir, includedir):
     """Translate an OpenCL C kernel file to C11 + OpenMP."""
     if includedir:
@@ -149,6 +158,10 @@ def main(source, output, defines, includes, cl_std, cl_ext, no_warnings, werror,
     words += [f"-cl-ext={e}" for e in cl_ext]
     if schedule:
         words.append(f"-cl2c-schedule={schedule}")
+    if check:
+        words.append("-cl2c-check" if check == "stop" else f"-cl2c-check={check}")
+    if sanitize:
+        words.append(f"-cl2c-sanitize={sanitize}")
     words += ["-w"] * no_warnings + ["-Werror"] * werror
     try:
         options = parse_options(shlex.split(extra_options or "") + words)
@@ -211,8 +224,9 @@ def main(source, output, defines, includes, cl_std, cl_ext, no_warnings, werror,
 
 def _build_shared(tr, out: str) -> None:
     from .build import build_shared_library
+    target = tr.target.sanitized(tr.options.sanitize) if tr.options.sanitize else tr.target
     try:
-        build_shared_library(tr.c_source, out, tr.target, tr.source_name,
+        build_shared_library(tr.c_source, out, target, tr.source_name,
                              [k.name for k in tr.kernels])
     except BuildError as e:   # cl2c's failure, not the kernel's: exit 2
         _fail(e.diagnostics)

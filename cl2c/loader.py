@@ -43,8 +43,15 @@ class KernelArgError(TypeError, ValueError):
 FIBER_BARRIER_DIVERGENCE = -1100
 KERNEL_FAULT = -1101
 INTERRUPTED = -1102
+# checking mode (-cl2c-check) found a bug in the kernel (the first finding stops it)
+CHECK_FAILED = -1103
 # codes whose detail (which group, why) is the launching thread's last error
-_DETAILED = (-5, -59, FIBER_BARRIER_DIVERGENCE, KERNEL_FAULT)
+_DETAILED = (-5, -59, FIBER_BARRIER_DIVERGENCE, KERNEL_FAULT, CHECK_FAILED)
+
+
+class CheckWarning(UserWarning):
+    """Checking mode with -cl2c-check=collect found bugs in a launch (one warning per
+    launch; ``Kernel.findings`` has them one by one)."""
 
 
 class LaunchError(RuntimeError):
@@ -106,6 +113,11 @@ class Program:
         times = StageTimes()
         with times.stage("target"):
             target = cache.host_target()   # probed once per compiler and CPU: it compiles
+            sanitize = parse_options(self.options).sanitize
+            if sanitize:
+                from .sanitizers import require_runtime
+                require_runtime(sanitize, target)
+                target = target.sanitized(sanitize)
         with times.stage("cache lookup"):
             source_key = cache.source_key(self.source, self.filename,
                                           parse_options(self.options).key(),
@@ -148,7 +160,9 @@ class Program:
         if entry is None:
             return False
         interfaces = [KernelInterface.from_json(k) for k in entry["kernels"]]
-        module = load_built(entry["module"], self.filename, [k.name for k in interfaces])
+        from .options import parse_options
+        module = load_built(entry["module"], self.filename, [k.name for k in interfaces],
+                            named=bool(parse_options(self.options).sanitize))
         if module is None:
             return False
         self._module, self.from_cache, self.build_log = module, True, entry["log"]
@@ -262,6 +276,11 @@ class Kernel:
         self.interface = interface
         self._fn = getattr(program._module.lib, f"cl2c_argv_{interface.name}")
         self._ffi = program._module.ffi
+        lib = program._module.lib
+        # checking builds: each launch passes its buffers' byte sizes; findings of the
+        # last launch (-cl2c-check=collect), one string each
+        self._checking = hasattr(lib, "cl2c_loader_checking") and lib.cl2c_loader_checking()
+        self.findings: list[str] = []
         self._params = interface.args
         self.arg_info = [a.info() for a in interface.args]
         self.reqd_work_group_size = interface.reqd_work_group_size
@@ -308,11 +327,15 @@ class Kernel:
                 self._pack_slowly(frame, nd, args)
             if self._printf and sys.stdout is not None:
                 sys.stdout.flush()
+            if self._checking:
+                self._check_sizes(args)
             code = self._fn(frame.range, frame.argv)
         finally:
             self._frames.append(frame)
         for tmp, target in copies:
             np.copyto(target, tmp.view(target.dtype).reshape(target.shape))
+        if self._checking:
+            self._collect_findings(code)
         if code == INTERRUPTED:     # (Python's own handler saw the SIGINT too, as a rule)
             raise KeyboardInterrupt(f"kernel '{self.name}' interrupted")
         if code != 0:
@@ -323,6 +346,24 @@ class Kernel:
                 message = message.removeprefix(f"kernel '{self.name}': ")
             raise LaunchError(self.name, code, message)
         return None
+
+    # ---- checking mode ----------------------------------------------------------------
+    def _check_sizes(self, args):
+        """The byte size of each buffer argument, for the kernel's bounds checks."""
+        sizes = [0] * len(self._params)
+        for i, p in enumerate(self._params):
+            if p.kind == "buffer" and args[i] is not None:
+                try:
+                    sizes[i] = memoryview(args[i]).nbytes
+                except TypeError:
+                    sizes[i] = 0
+        self.program._module.lib.cl2c_loader_check_sizes(sizes, len(sizes))
+
+    def _collect_findings(self, code: int):
+        text = self._ffi.string(self.program._module.lib.cl2c_loader_check_findings())
+        self.findings = text.decode(errors="replace").splitlines()
+        if self.findings and code == 0:
+            warnings.warn(CheckWarning("\n".join(self.findings)), stacklevel=3)
 
     # ---- sizes ----------------------------------------------------------------------
     def _sizes(self, what, value, dims=None):

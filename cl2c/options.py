@@ -27,6 +27,8 @@ class Options:
     schedule: str = "auto"
     flags: list[str] = field(default_factory=list)
     check_barriers: bool = False   # fibers that report barrier divergence
+    check: str = ""                # checking mode (-cl2c-check): "stop" or "collect"
+    sanitize: tuple = ()           # the C compiler's sanitizers (-cl2c-sanitize=...)
     fiber_stack: int = 0           # bytes per work-item fiber; 0: the runtime's default
     warnings: str = "show"         # "none" with -w, "error" with -Werror (clBuildProgram)
     # extensions and 3.0 features the device is asked not to offer (-cl-ext=-name)
@@ -46,7 +48,8 @@ class Options:
         """A stable text for cache keys."""
         defs = ";".join(f"{k}={v}" for k, v in sorted(self.defines.items()))
         return f"D[{defs}] I[{';'.join(self.include_dirs)}] std={self.cl_std} " \
-               f"sched={self.schedule} check={int(self.check_barriers)} " \
+               f"sched={self.schedule} check={int(self.check_barriers)}{self.check} " \
+               f"sanitize={','.join(self.sanitize)} " \
                f"stack={self.fiber_stack} warnings={self.warnings} " \
                f"flags={' '.join(sorted(self.flags))}" + \
                (f" ext-={','.join(sorted(self.removed_extensions))}"
@@ -65,6 +68,9 @@ def parse_options(text: str | list[str] | None) -> Options:
         opts.schedule = _schedule(env_sched)
     if os.environ.get("CL2C_CHECK_BARRIERS", "") not in ("", "0"):
         opts.check_barriers = True
+    env_check = os.environ.get("CL2C_CHECK", "")
+    if env_check not in ("", "0"):
+        opts.check = _check_mode(env_check if env_check != "1" else "stop", "CL2C_CHECK")
     if not text:
         return opts
     words = shlex.split(text) if isinstance(text, str) else list(text)
@@ -93,6 +99,12 @@ def parse_options(text: str | list[str] | None) -> Options:
             opts.schedule = _schedule(w.split("=", 1)[1])
         elif w == "-cl2c-check-barriers":
             opts.check_barriers = True
+        elif w == "-cl2c-check":
+            opts.check = "stop"
+        elif w.startswith("-cl2c-check="):
+            opts.check = _check_mode(w.split("=", 1)[1], w)
+        elif w.startswith("-cl2c-sanitize="):
+            opts.sanitize = _sanitizers(w.split("=", 1)[1], w)
         elif w.startswith("-cl2c-fiber-stack="):
             opts.fiber_stack = _size(w.split("=", 1)[1], w)
         elif w == "-w":
@@ -121,6 +133,26 @@ def _removed_extensions(word: str) -> tuple[str, ...]:
         if sign == "-":
             removed.append(name)
     return tuple(removed)
+
+
+SANITIZERS = ("address", "undefined", "thread")
+
+
+def _sanitizers(text: str, where: str) -> tuple:
+    names = tuple(dict.fromkeys(n.strip() for n in text.split(",") if n.strip()))
+    bad = [n for n in names if n not in SANITIZERS]
+    if bad or not names:
+        raise _fail(f"invalid sanitizer '{bad[0] if bad else text}' in '{where}' "
+                    f"(expected a list of {', '.join(SANITIZERS)})")
+    if "address" in names and "thread" in names:
+        raise _fail(f"'{where}': the address and thread sanitizers cannot be combined")
+    return names
+
+
+def _check_mode(mode: str, where: str) -> str:
+    if mode not in ("stop", "collect"):
+        raise _fail(f"invalid checking mode '{mode}' in '{where}' (expected stop or collect)")
+    return mode
 
 
 def _schedule(name: str) -> str:

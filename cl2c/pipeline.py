@@ -84,7 +84,8 @@ def translate(text: str, source_name: str = "<kernel>", options=None,
     module, pre, reporter, opts = analyze(text, source_name, options, target, times)
     try:
         program = lower(module, opts.schedule, check_barriers=opts.check_barriers,
-                        fiber_stack=opts.fiber_stack, times=times)
+                        fiber_stack=opts.fiber_stack, times=times, check=opts.check,
+                        sanitize=opts.sanitize)
     except UnsupportedError as e:
         from .diagnostics import at
         diag = at(e.coord, "error", str(e)) if e.coord else Diagnostic("error", str(e),

@@ -99,6 +99,7 @@ class Target:
     has_float16: bool = True
     version: str = ""                    # the compiler's --version ("" when not probed)
     cpu: str = ""                        # the CPU, for native code
+    sanitize: tuple[str, ...] = ()       # the C compiler's sanitizers (-cl2c-sanitize)
 
     @property
     def extensions(self) -> tuple[str, ...]:
@@ -122,10 +123,20 @@ class Target:
         flags = list(_CFLAGS)
         if self.native:
             flags.insert(2, "-march=native")
-        return flags
+        return flags + self._sanitizer_flags()
 
     def link_flags(self) -> list[str]:
-        return list(_LDFLAGS)
+        return list(_LDFLAGS) + self._sanitizer_flags()[:1]
+
+    def _sanitizer_flags(self) -> list[str]:
+        if not self.sanitize:
+            return []
+        return [f"-fsanitize={','.join(self.sanitize)}", "-fno-omit-frame-pointer", "-g"]
+
+    def sanitized(self, names) -> "Target":
+        """This target with the C compiler's sanitizers ``names`` (address, undefined,
+        thread)."""
+        return replace(self, sanitize=tuple(names))
 
     def shared_library_command(self, c_file: str, out: str, include_dir: str) -> list[str]:
         """The command that builds a plain shared library (``cl2c --shared``), with the

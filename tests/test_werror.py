@@ -78,3 +78,16 @@ def test_schedules_compile_without_warnings(schedule, tmp_path, compiler):
            "-I", str(runtime_include_dir()), "-c", str(c_file), "-o", str(tmp_path / "k.o")]
     res = subprocess.run(cmd, capture_output=True, text=True)
     assert res.returncode == 0 and not res.stderr.strip(), f"{' '.join(cmd)}\n{res.stderr}"
+
+
+@pytest.mark.parametrize("path", KERNELS, ids=lambda p: p.name)
+def test_checking_builds_compile_without_warnings(path, tmp_path, cc):
+    """Checking mode's instrumented C (-cl2c-check), optimised as the loader builds it."""
+    opts = " ".join(filter(None, [OPTIONS.get(path.name), "-cl2c-check"]))
+    tr = cl2c.translate(path.read_text(encoding="utf-8"), str(path), opts)
+    c_file = tmp_path / (path.stem + ".c")
+    c_file.write_text(tr.c_source, encoding="utf-8")
+    cmd = [cc, "-std=c11", "-O2", "-fopenmp", "-Wall", "-Wextra", "-Werror",
+           "-I", str(runtime_include_dir()), "-c", str(c_file), "-o", str(tmp_path / "k.o")]
+    res = subprocess.run(cmd, capture_output=True, text=True)
+    assert res.returncode == 0 and not res.stderr.strip(), f"{' '.join(cmd)}\n{res.stderr}"

@@ -15,6 +15,7 @@ from ..lower import KernelModel, LoweredProgram
 from ..lower.workitems import is_type_declaration
 from ..resources import templates_dir
 from . import c_names
+from .. import types as ty
 from .cgen import CGenerator
 
 
@@ -65,7 +66,10 @@ def emit(program: LoweredProgram, source_name: str, output_name: str = "kernel.c
                    program=chunks, kernels=kernel_views,
                    schedule_headers=sorted({k.schedule.header for k in program.kernels
                                             if k.schedule.header}),
-                   uses_fp16=program.module.uses_fp16)
+                   uses_fp16=program.module.uses_fp16,
+                   checking=any(k.check for k in program.kernels),
+                   check_sites=[f"static cl2c_ck_site {name} = {{{c_string(f)}, {line}, "
+                                f"{col}, 0}};" for name, f, line, col in program.check_sites])
     context["program_symbol"] = program_symbol(output_name)
     context["program_globals"] = bool(storage)
     text = env.get_template("translation_unit.c.j2").render(**context)
@@ -73,7 +77,8 @@ def emit(program: LoweredProgram, source_name: str, output_name: str = "kernel.c
     guard = re.sub(r"\W", "_", os.path.basename(output_name).upper()) + "_H"
     header = env.get_template("header.h.j2").render(
         version=__version__, source=os.path.basename(source_name), guard="CL2C_" + guard,
-        types=type_chunks, kernels=kernel_views, program_symbol=context["program_symbol"])
+        types=type_chunks, kernels=kernel_views, program_symbol=context["program_symbol"],
+        checking=context["checking"])
     return Emitted(text, header)
 
 
@@ -276,11 +281,11 @@ def _kernel_view(k: KernelModel, cl_std: int, renames: dict[str, str]):
     reqd = k.reqd_work_group_size
     return _Param(
         name=k.name, c_name=renames.get(k.name, k.name), schedule=k.schedule, reason=k.reason,
-        dynamic=k.schedule.dynamic or k.uneven, simd=k.simd,
+        dynamic=k.schedule.dynamic or k.uneven, simd=k.simd and not k.check,
         uses_globals=k.info.globals,
-        regroup=k.group_blind and k.schedule.regroups,
-        entry_params=", ".join(entry), items_params=", ".join(items), params=argv, call_args=", ".join(call),
-        image_args=images,
+        regroup=k.group_blind and k.schedule.regroups and not k.check,
+        entry_params=", ".join(entry), items_params=", ".join(items), params=argv,
+        call_args=", ".join(call), image_args=images,
         rgbaf_call_args=", ".join(f"&{a}__rgbaf" if a in images else a for a in call),
         local_params=locals_, local_bytes=" + ".join(offsets),
         locals_struct=bool(k.local_decls), locals_offset=locals_offset,
@@ -288,6 +293,43 @@ def _kernel_view(k: KernelModel, cl_std: int, renames: dict[str, str]):
         non_uniform=1 if cl_std >= 200 else 0,
         group_call_args=", ".join(["&cl2c_grp"] + call[1:]),
         fiber_fields=fields, fiber_values=values, fiber_call_args=", ".join(fcall),
-        fiber_stack=k.fiber_stack, check=int(k.check_barriers), printf=k.printf,
-        address_spaces=k.address_spaces,
-        arg_infos=arg_infos, reqd_sizes=", ".join(str(n) for n in (reqd or (0, 0, 0))))
+        fiber_stack=k.fiber_stack, check=int(k.check_barriers or bool(k.check)),
+        printf=k.printf,
+        address_spaces=k.address_spaces, asan_locals=bool(k.local_bytes_poisoned),
+        arg_infos=arg_infos, reqd_sizes=", ".join(str(n) for n in (reqd or (0, 0, 0))),
+        **_check_view(k, renames))
+
+
+def _granule(t) -> int:
+    """log2 of the shadow granule of memory of element type ``t``: 4 bytes where its
+    elements are a multiple of 4 bytes, else 1 (work-items may write neighbouring
+    bytes)."""
+    while isinstance(t, ty.Array):
+        t = t.elem
+    size = ty.type_size(t) if t is not None else 0
+    return 2 if size and size % 4 == 0 else 0
+
+
+def _check_view(k: KernelModel, renames: dict[str, str]) -> dict:
+    """What a checking build's entry registers: its buffers (argument index, name,
+    space, whether written, log2 of the shadow granule) and __local memory."""
+    if not k.check:
+        return dict(checking=False)
+    buffers, locals_ = [], []
+    for i, p in enumerate(k.args):
+        name = renames.get(p.name, p.name)
+        if p.kind == "buffer":
+            buffers.append(_Param(index=i, name=p.name, c_name=name,
+                                  space=f"__{p.space or 'global'}", written=int(p.written),
+                                  shift=_granule(p.type.pointee)))
+        elif p.kind == "local":
+            locals_.append(_Param(name=p.name, pointer=name, size=f"{name}_bytes",
+                                  shift=_granule(p.type.pointee)))
+    for d in k.local_decls:
+        if isinstance(d, c_ast.Decl) and d.name and not is_type_declaration(d):
+            field = renames.get(d.name, d.name)
+            locals_.append(_Param(name=d.name, pointer=f"&cl2c_locals->{field}",
+                                  size=f"sizeof cl2c_locals->{field}",
+                                  shift=_granule(getattr(d, "ty", None))))
+    return dict(checking=True, collect=int(k.check == "collect"), check_buffers=buffers,
+                check_locals=locals_)

@@ -13,8 +13,8 @@ from .. import types as ty
 from ..interface import Arg, KernelInterface
 from ..sema import FunctionInfo, Module
 from ..timing import StageTimes
-from ..typed_ast import walk
-from . import declarations, schedules, workitems
+from ..typed_ast import fact, walk
+from . import checks, declarations, schedules, workitems
 from .effects import called_function
 from .expressions import lower_expressions
 from .sequencing import sequence_operands
@@ -34,6 +34,8 @@ class KernelModel:
     local_decls: list = field(default_factory=list)   # types they use, then the __local Decls
     group_function: object = None     # the regions schedule's FuncDef
     check_barriers: bool = False
+    check: str = ""                   # checking mode: "stop", "collect" or "" (off)
+    local_bytes_poisoned: bool = False  # -cl2c-sanitize=address: red zones after __local
     fiber_stack: int = 0
     printf: bool = False              # calls printf: its output is flushed when it ends
     group_blind: bool = False         # cannot tell its work-groups apart: cl2c may cut
@@ -57,10 +59,13 @@ class LoweredProgram:
     needs: list[tuple]                # runtime macro instantiations, sorted
     kernels: list[KernelModel]
     program_scope: list               # (kind, node), in source order
+    check_sites: list = field(default_factory=list)   # checking builds: (name, file,
+                                                      # line, column) of each check
 
 
 def lower(module: Module, schedule: str = "auto", check_barriers: bool = False,
-          fiber_stack: int = 0, times: StageTimes | None = None) -> LoweredProgram:
+          fiber_stack: int = 0, times: StageTimes | None = None,
+          check: str = "", sanitize: tuple = ()) -> LoweredProgram:
     """The passes in order, each taking the module (its tree) and returning it rewritten;
     then each kernel's interface and schedule."""
     times = times or StageTimes()
@@ -81,12 +86,22 @@ def lower(module: Module, schedule: str = "auto", check_barriers: bool = False,
         module = declarations.spell_types(module, [d for ds in moved.values() for d in ds])
     # Lowered and spelled in their functions, a function's statics now move out.
     module = hoist_function_statics(module)
+    sites = None
+    if check:
+        # Checking builds: on the C tree, every check at its access (the schedules copy
+        # the functions after).
+        local_types = {k: {d.name: fact(d, "ty") for d in ds
+                           if isinstance(d, c_ast.Decl) and d.name}
+                       for k, ds in moved.items()}
+        module, sites = checks.instrument(module, local_types)
     kernels = [kernel_model(f, moved.get(f.name, []), module.functions, check_barriers)
                for f in module.kernels]
     with times.stage("lower: schedules"):
         for k in kernels:
             k.fiber_stack = fiber_stack
-            schedules.choose(k, module, schedule, check_barriers)
+            k.check = check
+            k.local_bytes_poisoned = "address" in sanitize
+            schedules.choose(k, module, schedule, check_barriers, bool(check))
     called = _called_functions(module, kernels)
     for k in kernels:
         k.item_function = k.group_function is None or k.name in called
@@ -102,7 +117,8 @@ def lower(module: Module, schedule: str = "auto", check_barriers: bool = False,
         for k in kernels:
             if kind == "function" and node is k.info.node and k.group_function is not None:
                 scope.append(("group_function", k.group_function))
-    return LoweredProgram(module, needs, kernels, scope)
+    return LoweredProgram(module, needs, kernels, scope,
+                          sites.listed() if sites is not None else [])
 
 
 def hoist_function_statics(module: Module) -> Module:

@@ -72,10 +72,17 @@ class Regions(Schedule):
                    if not f.is_kernel or n != k.name}
         params = {p.name: p for p in node.decl.type.args.params
                   if isinstance(p, c_ast.Decl) and p.name}
-        what = make_group_function(node, params, helpers, k.reqd_work_group_size, k.simd,
-                                   hoist_loops=True)
+        checking = bool(getattr(k, "check", ""))
+        if checking:
+            # the group function has the checks' thread state once, at its top (writer)
+            from .checks import is_thread_state
+            node.body.block_items = [s for s in node.body.block_items or []
+                                     if not is_thread_state(s)]
+        what = make_group_function(node, params, helpers, k.reqd_work_group_size,
+                                   k.simd and not checking, hoist_loops=True,
+                                   checking=checking)
         # then divergent loops in its work-item loops run in lock-step, if-converted
-        what.lockstep = lockstep_divergent_loops(node) if k.simd else 0
+        what.lockstep = lockstep_divergent_loops(node) if k.simd and not checking else 0
         k.uneven = bool(what.lockstep)
         if what.lockstep:
             what.add(f"{what.lockstep} divergent loop{'s' if what.lockstep != 1 else ''} "
@@ -101,7 +108,8 @@ def names() -> tuple[str, ...]:
     return (AUTO,) + tuple(SCHEDULES)
 
 
-def choose(k, module: Module, forced: str = AUTO, check_barriers: bool = False) -> None:
+def choose(k, module: Module, forced: str = AUTO, check_barriers: bool = False,
+           checking: bool = False) -> None:
     """Give kernel model ``k`` its schedule, the reason, and the schedule's preparation."""
     f = k.info
     if check_barriers and f.sync:
@@ -125,7 +133,8 @@ def choose(k, module: Module, forced: str = AUTO, check_barriers: bool = False) 
     else:
         _take(k, module, LOOPS,
               "the kernel has no barriers: one vectorisable loop over the work-items")
-        _regions_if_better(k, module)
+        if not checking:
+            _regions_if_better(k, module)
 
 
 def _take(k, module, schedule: Schedule, reason: str) -> None:

@@ -58,7 +58,8 @@ from .writer import Writer
 
 
 def make_group_function(func: c_ast.FuncDef, params: dict, helpers: dict,
-                        reqd: tuple | None, simd: bool, hoist_loops: bool) -> str:
+                        reqd: tuple | None, simd: bool, hoist_loops: bool,
+                        checking: bool = False) -> str:
     """Rewrite kernel ``func`` in place into its work-group function.
 
     params: {name: Decl} of the kernel's by-value parameters.
@@ -81,7 +82,7 @@ def make_group_function(func: c_ast.FuncDef, params: dict, helpers: dict,
     builder = Builder(an)
     items = builder.build(statements(body))
     priv = Privates(an, items)
-    writer = Writer(an, priv, builder, params, reqd, simd)
+    writer = Writer(an, priv, builder, params, reqd, simd, checking)
     func.body = c_ast.Compound(writer.prologue() + writer.items(items, top=True), body.coord)
     params = func.decl.type.args.params
     params[0] = c_ast.Decl(None, [], [], [], [], c_ast.TypeDecl(

@@ -51,8 +51,10 @@ def rewrite_loop(body: c_ast.Compound, loop, taken: set) -> str | None:
         inner.append(loop.next)
     inner.append(evaluate())
     block = c_ast.Compound(inner, coord)
+    # 0 until evaluated: a group of no work-items would not set it
     decl = c_ast.Decl(flag, [], [], [], [], c_ast.TypeDecl(
-        flag, [], None, c_ast.IdentifierType(["int"]), coord), None, None, coord=coord)
+        flag, [], None, c_ast.IdentifierType(["int"]), coord), cn.const_int(0), None,
+        coord=coord)
     if isinstance(loop, c_ast.DoWhile):
         items = [decl, c_ast.DoWhile(cn.ident(flag, coord), block, coord)]
     else:

@@ -21,7 +21,7 @@ from .syntax import (COUNT, INDEX, assigned_names, at, base_ids, ids, replace_ch
 from .uniformity import Analysis
 
 _TYPEDEFS = ("typedef int size_t; typedef int ptrdiff_t; typedef int cl2c_workitem; "
-             "typedef int cl2c_uint;")
+             "typedef int cl2c_uint; typedef int cl2c_ck_thread;")
 
 
 def _snippet(code: str) -> list:
@@ -44,8 +44,9 @@ class Writer:
     """Writes the work-group function of a kernel from its plan."""
 
     def __init__(self, an: Analysis, priv: Privates, builder: Builder, params: dict,
-                 reqd, simd: bool):
+                 reqd, simd: bool, checking: bool = False):
         self.an, self.priv, self.builder = an, priv, builder
+        self.checking = checking      # checking mode: who runs, and each region a phase
         self.reqd = reqd
         self.simd = simd
         self.labels = 0
@@ -78,6 +79,9 @@ class Writer:
         for d in items:
             d.funcspec = ["CL2C_UNUSED"]
         items.insert(0, cn.ident("CL2C_GROUP_COPY"))
+        if self.checking:
+            items += _snippet("cl2c_ck_thread *const cl2c_ck_t = cl2c_ck_self();")
+            items[-1].funcspec = ["CL2C_UNUSED"]
         arrays = []    # (name, element Typename)
         for d in self.priv.promoted:
             if d.name in self.soa:
@@ -219,6 +223,8 @@ class Writer:
         head = _snippet(f"const size_t {INDEX} = cl2c_l0 + cl2c_ls0 * "
                         f"(cl2c_l1 + cl2c_ls1 * cl2c_l2);")
         head[0].funcspec = ["CL2C_UNUSED"]
+        if self.checking:
+            head += _snippet("cl2c_ck_item(cl2c_ck_t, cl2c_l0, cl2c_l1, cl2c_l2);")
         if self.done:
             head += _snippet(f"if (cl2c_done[{INDEX}]) continue;")
         tail = [c_ast.Label(label, c_ast.EmptyStatement())] if label else []
@@ -244,12 +250,13 @@ class Writer:
             # l1 and l2, the enclosing loops' ids)
             loop = [c_ast.If(self.bounds.outer_guard, c_ast.Compound(loop), None)]
         reqd = self.reqd
+        phase = _snippet("cl2c_ck_phase(cl2c_ck_t);") if self.checking else []
         if reqd and reqd[1] == 1 and reqd[2] == 1:
-            return [c_ast.Compound(loop)]
+            return phase + [c_ast.Compound(loop)]
         outer = _snippet("for (size_t cl2c_l2 = 0; cl2c_l2 < cl2c_ls2; ++cl2c_l2)"
                          " for (size_t cl2c_l1 = 0; cl2c_l1 < cl2c_ls1; ++cl2c_l1) {}")[0]
         outer.stmt.stmt = c_ast.Compound(loop)
-        return [outer]
+        return phase + [outer]
 
     def _soa_copies(self, stmts) -> list:
         """A vector private stored as a structure of arrays is a local of the work-item

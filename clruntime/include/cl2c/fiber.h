@@ -122,6 +122,28 @@
 #define CL2C_FIBER_ALTSTACK_SIZE ((size_t)64 << 10)
 #endif
 
+/* Sanitizers (-cl2c-sanitize): each switch tells them which stack runs next. */
+#if defined(__SANITIZE_ADDRESS__)
+#define CL2C_FB_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define CL2C_FB_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_THREAD__)
+#define CL2C_FB_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define CL2C_FB_TSAN 1
+#endif
+#endif
+#ifdef CL2C_FB_ASAN
+#include <sanitizer/common_interface_defs.h>
+#endif
+#ifdef CL2C_FB_TSAN
+#include <sanitizer/tsan_interface.h>
+#endif
+
 /* The body of one work-item. */
 typedef void (*cl2c_fiber_fn)(void *ctx, size_t l0, size_t l1, size_t l2);
 
@@ -147,6 +169,13 @@ struct cl2c_fb_fiber {
     cl2c_fb_ctx ctx; /* first: the hot fields share a line */
     struct cl2c_fb_fiber *next, *prev;
     size_t id[3];
+#ifdef CL2C_FB_ASAN
+    const void *stack_lo;
+    size_t stack_size;
+#endif
+#ifdef CL2C_FB_TSAN
+    void *tsan;
+#endif
 };
 
 struct cl2c_fb_thread {
@@ -160,6 +189,7 @@ struct cl2c_fb_thread {
     size_t live;
     /* checking mode: the current barrier phase */
     size_t ph_size, ph_arrived;
+    size_t phase; /* barrier phases passed (cl2c/check.h) */
     struct cl2c_fb_fiber *ph_waiter, *ph_finished;
     int ph_line;
     /* the pool */
@@ -172,6 +202,13 @@ struct cl2c_fb_thread {
     void *altstack;
     size_t altstack_size;
     cl2c_fb_ctx main;    /* the thread's own context while a group runs */
+#ifdef CL2C_FB_ASAN
+    const void *main_lo; /* the thread's own stack, as the first fiber learns it */
+    size_t main_size;
+#endif
+#ifdef CL2C_FB_TSAN
+    void *tsan_main;
+#endif
     char error[400];
 };
 
@@ -470,13 +507,35 @@ static size_t cl2c_fb_stack_size(size_t requested) {
 
 /* ---- running a group */
 
+/* Switch from context `from` to fiber `to` (NULL: the thread's own context); `exiting`:
+ * the fiber switched from never runs again. Without sanitizers, cl2c_fb_switch. */
+static inline __attribute__((always_inline)) void cl2c_fb_go(struct cl2c_fb_thread *t,
+                                                             cl2c_fb_ctx *from,
+                                                             struct cl2c_fb_fiber *to,
+                                                             int exiting) {
+#ifdef CL2C_FB_ASAN
+    void *fake = NULL;
+    __sanitizer_start_switch_fiber(exiting ? NULL : &fake, to ? to->stack_lo : t->main_lo,
+                                   to ? to->stack_size : t->main_size);
+#endif
+#ifdef CL2C_FB_TSAN
+    __tsan_switch_to_fiber(to ? to->tsan : t->tsan_main, 0);
+#endif
+    (void)exiting;
+    cl2c_fb_switch(from, to ? &to->ctx : &t->main);
+#ifdef CL2C_FB_ASAN
+    __sanitizer_finish_switch_fiber(fake, NULL, NULL);
+#endif
+}
+
 __attribute__((noreturn, noinline)) static void cl2c_fb_diverged(struct cl2c_fb_thread *t) {
     t->status = CL2C_FIBER_BARRIER_DIVERGENCE;
-    cl2c_fb_switch(&t->cur->ctx, &t->main);
+    cl2c_fb_go(t, &t->cur->ctx, NULL, 1);
     abort(); /* a dropped work-item is never resumed */
 }
 
 static void cl2c_fb_new_phase(struct cl2c_fb_thread *t) {
+    t->phase++;
     t->ph_arrived = 0;
     t->ph_size = t->live;
     t->ph_waiter = t->ph_finished = NULL;
@@ -521,17 +580,28 @@ static void cl2c_fb_check_finish(struct cl2c_fb_thread *t, struct cl2c_fb_fiber 
 static void cl2c_fb_entry(void) {
     struct cl2c_fb_thread *t = &cl2c_fb_tls;
     struct cl2c_fb_fiber *f = t->cur;
+#ifdef CL2C_FB_ASAN
+    {
+        const void *lo;
+        size_t size;
+        __sanitizer_finish_switch_fiber(NULL, &lo, &size);
+        if (t->main_lo == NULL) { /* the first fiber: run_group switched from its stack */
+            t->main_lo = lo;
+            t->main_size = size;
+        }
+    }
+#endif
     t->fn(t->arg, f->id[0], f->id[1], f->id[2]);
     t->live--;
     if (t->check) cl2c_fb_check_finish(t, f);
     struct cl2c_fb_fiber *n = f->next;
     if (n == f) {
-        cl2c_fb_switch(&f->ctx, &t->main); /* the last one: back to run_group */
+        cl2c_fb_go(t, &f->ctx, NULL, 1); /* the last one: back to run_group */
     } else {
         f->prev->next = n;
         n->prev = f->prev;
         t->cur = n;
-        cl2c_fb_switch(&f->ctx, &n->ctx);
+        cl2c_fb_go(t, &f->ctx, n, 1);
     }
     abort(); /* a finished work-item is never resumed */
 }
@@ -560,7 +630,7 @@ static inline void cl2c_fiber_barrier(int barrier_line) {
      * after next (it halves the cost of a barrier with 256 work-items). */
     __builtin_prefetch(CL2C_FB_CTX_STACK(&n->next->next->ctx));
 #endif
-    cl2c_fb_switch(&f->ctx, &n->ctx);
+    cl2c_fb_go(t, &f->ctx, n, 0);
 }
 
 static inline int cl2c_fiber_run_group(const char *kernel_name, cl2c_fiber_fn fn, void *ctx,
@@ -613,6 +683,13 @@ static inline int cl2c_fiber_run_group(const char *kernel_name, cl2c_fiber_fn fn
         f->next = &fb[i + 1 == n ? 0 : i + 1];
         f->prev = &fb[i == 0 ? n - 1 : i - 1];
         cl2c_fb_init(&f->ctx, top - t->stride + t->guard, top - (i & 63) * 64, cl2c_fb_entry);
+#ifdef CL2C_FB_ASAN
+        f->stack_lo = top - t->stride + t->guard;
+        f->stack_size = t->stride - t->guard;
+#endif
+#ifdef CL2C_FB_TSAN
+        f->tsan = __tsan_create_fiber(0);
+#endif
         if (++l0 == ls0) {
             l0 = 0;
             if (++l1 == ls1) {
@@ -622,8 +699,17 @@ static inline int cl2c_fiber_run_group(const char *kernel_name, cl2c_fiber_fn fn
         }
     }
     t->cur = &fb[0];
-    cl2c_fb_switch(&t->main, &fb[0].ctx);
+#ifdef CL2C_FB_ASAN
+    t->main_lo = NULL;
+#endif
+#ifdef CL2C_FB_TSAN
+    t->tsan_main = __tsan_get_current_fiber();
+#endif
+    cl2c_fb_go(t, &t->main, &fb[0], 0);
     t->cur = NULL;
+#ifdef CL2C_FB_TSAN
+    for (size_t i = 0; i < n; ++i) __tsan_destroy_fiber(fb[i].tsan);
+#endif
     return t->status;
 }
 

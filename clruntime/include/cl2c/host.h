@@ -57,6 +57,7 @@ static inline void cl2c_set_num_threads(int n) { (void)n; }
 #define CL2C_BARRIER_DIVERGENCE (-1100)
 #define CL2C_KERNEL_FAULT (-1101)
 #define CL2C_INTERRUPTED (-1102)
+#define CL2C_CHECK_FAILED (-1103)
 
 #define CL2C_MAX_WORK_GROUP_SIZE 4096
 #define CL2C_LOCAL_ALIGN 128
@@ -86,6 +87,7 @@ static inline const char *cl2c_error_string(int code) {
     case CL2C_KERNEL_FAULT:
         return "the kernel faulted (SIGSEGV, SIGBUS or SIGFPE) and the launch stopped";
     case CL2C_INTERRUPTED: return "interrupted (SIGINT): the launch stopped between work-groups";
+    case CL2C_CHECK_FAILED: return "checking mode (-cl2c-check) found a bug in the kernel";
     default: return "unknown error";
     }
 }
@@ -582,9 +584,46 @@ static inline int cl2c_launch(const cl2c_kernel_info *k, const cl2c_range *range
 
 /* ---- Helpers of the generated entry points -------------------------------- */
 
-/* A size rounded up to the alignment of __local memory. */
+/* Built with the address sanitizer (-cl2c-sanitize=address): every __local region is
+ * followed by a poisoned red zone (cl2c_local_poison), so that the sanitizer sees an
+ * access past its end. */
+#if defined(__SANITIZE_ADDRESS__)
+#define CL2C_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define CL2C_ASAN 1
+#endif
+#endif
+#ifdef CL2C_ASAN
+#include <sanitizer/asan_interface.h>
+#define CL2C_LOCAL_REDZONE 64
+#else
+#define CL2C_LOCAL_REDZONE 0
+#endif
+
+/* A size rounded up to the alignment of __local memory (and a red zone after it). */
 static inline size_t cl2c_local_round(size_t bytes) {
-    return (bytes + CL2C_LOCAL_ALIGN - 1) / CL2C_LOCAL_ALIGN * CL2C_LOCAL_ALIGN;
+    return (bytes + CL2C_LOCAL_ALIGN - 1) / CL2C_LOCAL_ALIGN * CL2C_LOCAL_ALIGN +
+           CL2C_LOCAL_REDZONE;
+}
+
+/* The address sanitizer: a group's __local region of `bytes` at p may be used, the rest
+ * of its rounded size may not; cl2c_local_free makes the whole block usable again. */
+static inline void cl2c_local_poison(void *p, size_t bytes) {
+#ifdef CL2C_ASAN
+    ASAN_UNPOISON_MEMORY_REGION(p, bytes);
+    ASAN_POISON_MEMORY_REGION((char *)p + bytes, cl2c_local_round(bytes) - bytes);
+#else
+    (void)p, (void)bytes;
+#endif
+}
+
+static inline void cl2c_local_unpoison(void *p, size_t per_thread, int threads) {
+#ifdef CL2C_ASAN
+    ASAN_UNPOISON_MEMORY_REGION(p, cl2c_local_round(per_thread) * (size_t)threads);
+#else
+    (void)p, (void)per_thread, (void)threads;
+#endif
 }
 
 /* __local memory for every thread (each runs one work-group at a time): one

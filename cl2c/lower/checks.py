@@ -1,0 +1,270 @@
+"""Lowering pass of checking builds (-cl2c-check): every access to __global, __constant
+and __local memory goes through the runtime's check, every array index is checked
+against the array's length, every integer divisor against zero (clruntime check.h).
+
+It runs on the C tree, after the other passes: an access ``E`` (``a[i]``, ``*p``,
+``s->x``, ``a[i].s[0]``, ...) whose memory a pointer into one of those spaces reaches
+becomes ``*CL2C_CK_ACCESS(base, &E, flags, local, &site)``, where ``base`` is the
+pointer variable the access starts from (so that an index running into a neighbouring
+buffer is blamed on the right one) and ``site`` the access's place in the .cl file.
+An address taken (``&a[i]``, as atomics take it) or an operand of ``sizeof`` is no
+access. Normal builds never run this pass.
+"""
+from __future__ import annotations
+
+import copy
+
+from pycparser import c_ast
+
+from .. import types as ty
+from ..sema import Module
+from ..typed_ast import fact
+from .workitems import LOCALS
+
+_CHECKED_SPACES = ("global", "constant", "local")
+_READ, _WRITE = 1, 2
+_DIVISION = ("cl2c_idiv_", "cl2c_irem_")
+# async copies into __local memory: (dst, src, elements, ...) after the context
+_FILLS = ("cl2c_async_work_group_copy_", "cl2c_async_gather_")
+
+
+class Sites:
+    """The places of the checked operations, as the C statics the checks point at."""
+
+    def __init__(self):
+        self.by_place: dict[tuple, str] = {}
+
+    def name(self, coord) -> str:
+        place = (coord.file, coord.line, coord.column) if coord else ("?", 0, 0)
+        if place not in self.by_place:
+            self.by_place[place] = f"cl2c_ck_s{len(self.by_place)}"
+        return self.by_place[place]
+
+    def listed(self) -> list[tuple]:
+        """(C name, file, line, column) of each site, for emission."""
+        return [(name, str(f), line, col) for (f, line, col), name in self.by_place.items()]
+
+
+def instrument(module: Module, local_types: dict) -> tuple[Module, Sites]:
+    """Checks into every function of ``module``; ``local_types`` gives the types of each
+    kernel's __local variables (now fields of cl2c_locals): {kernel: {name: type}}."""
+    sites = Sites()
+    rewriter = _Rewriter(sites)
+    for f in module.functions.values():
+        rewriter.accesses = 0
+        rewriter.locals_here = local_types.get(f.name, {})
+        f.node.body = rewriter.visit(f.node.body)
+        if rewriter.accesses:
+            # the thread's checking state, once per call (a fiber keeps its thread)
+            f.node.body.block_items = [thread_state()] + (f.node.body.block_items or [])
+    return module, sites
+
+
+THREAD = "cl2c_ck_t"
+
+
+def thread_state() -> c_ast.Decl:
+    """``cl2c_ck_thread *const cl2c_ck_t = cl2c_ck_self();``, which the accesses' checks
+    read."""
+    return c_ast.Decl(THREAD, ["const"], [], [], ["CL2C_UNUSED"], c_ast.PtrDecl(
+        ["const"], c_ast.TypeDecl(THREAD, [], None, c_ast.IdentifierType(["cl2c_ck_thread"]))),
+        c_ast.FuncCall(c_ast.ID("cl2c_ck_self"), None), None)
+
+
+def is_thread_state(node) -> bool:
+    return isinstance(node, c_ast.Decl) and node.name == THREAD
+
+
+class _Rewriter:
+    def __init__(self, sites: Sites):
+        self.sites = sites
+        self.locals_here: dict = {}      # the function's own __local variables' types
+        self.accesses = 0
+
+    def site(self, coord) -> c_ast.Node:
+        return c_ast.UnaryOp("&", c_ast.ID(self.sites.name(coord)), coord)
+
+    # ---- the walk: each node's children are rewritten, with the way they are used
+    def visit(self, node, mode: str = "read"):
+        if node is None or not isinstance(node, c_ast.Node):
+            return node
+        if isinstance(node, (c_ast.ArrayRef, c_ast.StructRef)) or \
+                (isinstance(node, c_ast.UnaryOp) and node.op == "*"):
+            return self.access(node, mode)
+        if isinstance(node, (c_ast.Typename, c_ast.TypeDecl, c_ast.PtrDecl,
+                             c_ast.FuncDecl, c_ast.Struct, c_ast.Union, c_ast.Enum)):
+            return node
+        if isinstance(node, c_ast.ArrayDecl):
+            return node
+        if isinstance(node, c_ast.Assignment):
+            node.lvalue = self.visit(node.lvalue, "write" if node.op == "=" else "rw")
+            node.rvalue = self.visit(node.rvalue)
+            if node.op == "=" and _is_checked(node.lvalue):
+                # a store with its value: two work-items storing the same value are no
+                # race (Oclgrind's default too)
+                call = node.lvalue.expr
+                base, address, _, local, site = call.args.exprs
+                return _call("CL2C_CK_STORE", [base, address, local, site, node.rvalue],
+                             node.coord)
+            return node
+        if isinstance(node, c_ast.UnaryOp):
+            if node.op == "sizeof" or node.op == "_Alignof":
+                return node
+            if node.op in ("++", "--", "p++", "p--"):
+                node.expr = self.visit(node.expr, "rw")
+            elif node.op == "&":
+                node.expr = self.visit(node.expr, "addr")
+            else:
+                node.expr = self.visit(node.expr)
+            return node
+        if isinstance(node, c_ast.FuncCall):
+            return self.call(node)
+        if isinstance(node, c_ast.Decl):
+            node.init = self.visit(node.init)
+            return node
+        self.children(node)
+        return node
+
+    def children(self, node) -> None:
+        for name in _fields(node):
+            value = getattr(node, name, None)
+            if isinstance(value, list):
+                setattr(node, name, [self.visit(v) for v in value])
+            elif isinstance(value, c_ast.Node):
+                setattr(node, name, self.visit(value))
+
+    def call(self, node: c_ast.FuncCall):
+        if node.args is not None:
+            node.args.exprs = [self.visit(a) for a in node.args.exprs]
+        name = node.name.name if isinstance(node.name, c_ast.ID) else ""
+        if name.startswith(_DIVISION) and node.args and len(node.args.exprs) == 2:
+            divisor = node.args.exprs[1]
+            node.args.exprs[1] = _call("CL2C_CK_DIVISOR", [divisor, self.site(node.coord)],
+                                       node.coord)
+        if name.startswith(_FILLS) and node.args and len(node.args.exprs) >= 4:
+            dst, src, count = node.args.exprs[1:4]
+            node.args.exprs[1] = _call("CL2C_CK_FILLED",
+                                       [dst, copy.deepcopy(count), self.site(node.coord)],
+                                       node.coord)
+            if name.startswith(_FILLS[0]):     # a contiguous source (gathers stride it)
+                node.args.exprs[2] = _call("CL2C_CK_SOURCE",
+                                           [src, copy.deepcopy(count), self.site(node.coord)],
+                                           node.coord)
+        return node
+
+    # ---- accesses
+    def access(self, node, mode: str):
+        """An lvalue ``node`` and the chain of sub-objects under it (members, elements
+        of arrays) down to the pointer it dereferences."""
+        space, pointer = self.chain(node)
+        if space not in _CHECKED_SPACES or mode == "addr":
+            return node
+        if isinstance(self.type_of(node), ty.Array):
+            return node          # an array named, which decays to a pointer: no access
+        flags = {"read": _READ, "write": _WRITE, "rw": _READ | _WRITE}[mode]
+        base = _base(pointer)
+        base = copy.deepcopy(base) if base is not None else c_ast.ID("NULL")
+        address = c_ast.UnaryOp("&", node, node.coord)
+        self.accesses += 1
+        checked = _call("CL2C_CK_ACCESS",
+                        [base, address, c_ast.Constant("int", str(flags)),
+                         c_ast.Constant("int", "1" if space == "local" else "0"),
+                         self.site(node.coord)], node.coord)
+        return c_ast.UnaryOp("*", checked, node.coord)
+
+    def chain(self, node):
+        """Rewrite the parts of an lvalue chain that are not the chain itself (indices,
+        the pointer); return the address space the chain's memory is in and the
+        pointer expression it starts from."""
+        n = node
+        while True:
+            if isinstance(n, c_ast.ArrayRef):
+                base_type = self.type_of(n.name)
+                n.subscript = self.visit(n.subscript)
+                if isinstance(base_type, ty.Array) or _is_member_array(n.name, base_type):
+                    length = base_type.length if isinstance(base_type, ty.Array) else None
+                    if length:
+                        n.subscript = _call("CL2C_CK_INDEX",
+                                            [n.subscript, c_ast.Constant("int", str(length)),
+                                             self.site(n.subscript.coord or n.coord)],
+                                            n.coord)
+                    if isinstance(n.name, (c_ast.ArrayRef, c_ast.StructRef)):
+                        n = n.name
+                        continue
+                    n.name = self.visit(n.name, "addr")
+                    return None, None
+                n.name = self.visit(n.name)
+                return _space(n.name), n.name
+            if isinstance(n, c_ast.StructRef):
+                if n.type == ".":
+                    if isinstance(n.name, (c_ast.ArrayRef, c_ast.StructRef)) or \
+                            (isinstance(n.name, c_ast.UnaryOp) and n.name.op == "*"):
+                        n = n.name
+                        continue
+                    n.name = self.visit(n.name, "addr")
+                    return None, None
+                n.name = self.visit(n.name)
+                return _space(n.name), n.name
+            if isinstance(n, c_ast.UnaryOp) and n.op == "*":
+                n.expr = self.visit(n.expr)
+                return _space(n.expr), n.expr
+            return None, None
+
+    def type_of(self, node):
+        t = fact(node, "ty")
+        if t is None and isinstance(node, c_ast.StructRef) and isinstance(node.name, c_ast.ID) \
+                and node.name.name == LOCALS:
+            t = self.locals_here.get(node.field.name)
+        return t
+
+
+def _is_checked(node) -> bool:
+    """``*CL2C_CK_ACCESS(...)``, as ``access`` makes it."""
+    return isinstance(node, c_ast.UnaryOp) and node.op == "*" and \
+        isinstance(node.expr, c_ast.FuncCall) and isinstance(node.expr.name, c_ast.ID) and \
+        node.expr.name.name == "CL2C_CK_ACCESS"
+
+
+def _is_member_array(node, t) -> bool:
+    """A member that lowering made (a vector's ``.s``, a __local variable's field of
+    cl2c_locals): arrays, where they carry no type."""
+    return t is None and isinstance(node, c_ast.StructRef)
+
+
+def _space(pointer) -> str | None:
+    """The address space a pointer expression points into, from its type (or None)."""
+    t = fact(pointer, "ty")
+    if isinstance(t, ty.Pointer):
+        return t.space
+    if isinstance(pointer, c_ast.ID) and pointer.name == LOCALS:
+        return "local"
+    if isinstance(pointer, c_ast.BinaryOp) and pointer.op in ("+", "-"):
+        return _space(pointer.left) or (_space(pointer.right) if pointer.op == "+" else None)
+    if isinstance(pointer, c_ast.Cast):
+        return _space(pointer.expr) if t is None else None
+    return None
+
+
+def _base(pointer):
+    """The pointer variable an access starts from, where it is one (``a`` of ``a[i]``
+    and of ``*(a + i)``), else None: the access's own address then finds its buffer."""
+    if isinstance(pointer, c_ast.ID) and pointer.name != LOCALS and \
+            isinstance(fact(pointer, "ty"), ty.Pointer):
+        return pointer
+    if isinstance(pointer, c_ast.BinaryOp) and pointer.op in ("+", "-"):
+        return _base(pointer.left) or (_base(pointer.right) if pointer.op == "+" else None)
+    return None
+
+
+def _call(name: str, args: list, coord) -> c_ast.FuncCall:
+    return c_ast.FuncCall(c_ast.ID(name, coord), c_ast.ExprList(args, coord), coord)
+
+
+def _fields(node) -> list[str]:
+    names = []
+    for klass in type(node).__mro__:
+        for name in getattr(klass, "__slots__", ()):
+            if name not in names and name not in ("coord", "__weakref__", "ty", "space",
+                                                  "call", "components", "symbol", "record"):
+                names.append(name)
+    return names

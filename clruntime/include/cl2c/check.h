@@ -1,0 +1,537 @@
+/* Checking mode (-cl2c-check): what the instrumented kernel calls.
+ *
+ * The translator wraps every access to __global, __constant and __local memory in
+ * CL2C_CK_ACCESS, every index of an array in CL2C_CK_INDEX and every integer divisor in
+ * CL2C_CK_DIVISOR (cl2c/lower/checks.py); the kernel's entry registers its buffers with
+ * the byte sizes the host passed (cl2c_check_sizes) and each group its __local memory.
+ *
+ * - Bounds: an access is checked against the range its base pointer lies in (the
+ *   buffer, or __local variable, that `a` of `a[i]` points into), so an index running
+ *   into a neighbouring buffer is still found. Memory of no registered range (private
+ *   memory, program-scope constants) is not checked here.
+ * - Races: each written __global buffer has a shadow word per granule (4 bytes where
+ *   the pointee's size is a multiple of 4, else 1), __local memory one per byte: the
+ *   last access's group, local id, barrier phase and whether it wrote. Two accesses of
+ *   different groups, or of different work-items of a group in one barrier phase, at
+ *   least one a write, are a race. One reader is remembered per granule (a write after
+ *   the reads of two others may go unseen); atomics are not instrumented.
+ * - Uninitialised __local memory: a read of a byte no work-item of the group wrote.
+ * - Division: an integer divisor of zero.
+ *
+ * A finding either stops the launch (the rest of the groups are skipped; the access
+ * itself goes to a scratch area, so nothing outside the buffers is touched) or, with
+ * -cl2c-check=collect, is kept and the launch goes on; cl2c_check_findings() then has
+ * the text. Each site reports once per launch. */
+#ifndef CL2C_CHECK_H
+#define CL2C_CHECK_H
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "host.h"
+#include "workitem.h"
+
+#define CL2C_CK_READ 1u
+#define CL2C_CK_WRITE 2u
+#define CL2C_CK_MAX_RANGES 64
+#define CL2C_CK_MAX_FINDINGS 64
+
+typedef struct cl2c_ck_site {
+    const char *file;
+    int line, col;
+    int reported; /* this launch's number when it last reported: once per launch */
+} cl2c_ck_site;
+
+typedef struct cl2c_ck_range {
+    const char *name;  /* the argument's or variable's name */
+    const char *space; /* "__global", "__constant", "__local" */
+    const char *lo;
+    size_t size;       /* bytes */
+    uint64_t *shadow;  /* NULL: no race or initialisation checks */
+    unsigned shift;    /* log2 of the granule */
+} cl2c_ck_range;
+
+typedef struct cl2c_ck_launch {
+    const char *kernel;
+    int collect;
+    int serial;        /* this launch's number, for the sites and the shadow words */
+    volatile int stop; /* a finding stops the launch (not in collect mode) */
+    int nbuffers;
+    cl2c_ck_range buffers[CL2C_CK_MAX_RANGES];
+    pthread_mutex_t lock;
+    int findings;
+    size_t used;
+    char text[16384];
+} cl2c_ck_launch;
+
+/* The shadow word of a granule: bit 63 written ever (__local: by this group), bit 62
+ * the last access wrote, 48..61 the launch (__global), 36..47 the barrier phase, 24..35
+ * the local linear id, 0..23 the group (+1; __local: this thread's group count). A word
+ * of another launch, or for __local of another group, is stale: as if empty. */
+#define CL2C_CK_INIT (1ull << 63)
+#define CL2C_CK_W (1ull << 62)
+#define CL2C_CK_WHO (~(CL2C_CK_INIT | CL2C_CK_W))
+#define CL2C_CK_GROUP(w) ((w) & 0xffffffull)
+#define CL2C_CK_LID(w) ((w) >> 24 & 0xfffull)
+#define CL2C_CK_PHASE(w) ((w) >> 36 & 0xfffull)
+#define CL2C_CK_SERIAL(w) ((w) >> 48 & 0x3fffull)
+
+typedef struct cl2c_ck_thread {
+    /* the hot part: what every access reads */
+    const cl2c_ck_range *buffers;
+    int nbuffers, nlocals;
+    uint64_t me;        /* the running work-item's shadow word (loops and regions) */
+    uint64_t local_me;  /* the same for __local memory */
+    uint64_t me0, local_me0; /* both with local id 0 */
+    int fibers;         /* the fibers schedule: the fiber says who runs */
+    size_t ls0, ls1;
+    uint64_t group, serial, phase;
+    cl2c_ck_range locals[CL2C_CK_MAX_RANGES];
+    /* the rest */
+    cl2c_ck_launch *launch;
+    const cl2c_workitem *grp;
+    size_t lid[3];      /* the running work-item (loops and regions schedules) */
+    uint32_t gen;       /* this thread's groups, counted */
+    const void *value;  /* the value a store writes (CL2C_CK_STORE), else NULL */
+    const char *local_lo;
+    uint64_t *local_shadow;
+    size_t local_shadow_bytes;
+} cl2c_ck_thread;
+
+static _Thread_local cl2c_ck_thread cl2c_ck_tls;
+/* What the host says of the next launch on this thread: its arguments' byte sizes. */
+static _Thread_local size_t cl2c_ck_pending[CL2C_CK_MAX_RANGES];
+static _Thread_local unsigned cl2c_ck_npending;
+static _Thread_local char cl2c_ck_last[16384];
+CL2C_UNUSED static int cl2c_ck_serial_;
+
+/* Shadows outlive launches (zeroing a new one each time costs more than most kernels):
+ * one per buffer address and size, the launch's number in each word. */
+#define CL2C_CK_SHADOWS 16
+static struct {
+    const char *lo;
+    size_t size;
+    unsigned shift;
+    uint64_t *shadow;
+    int used;
+} cl2c_ck_shadows_[CL2C_CK_SHADOWS];
+static pthread_mutex_t cl2c_ck_shadows_lock_ = PTHREAD_MUTEX_INITIALIZER;
+CL2C_UNUSED static int cl2c_ck_shadows_clock_;
+
+CL2C_UNUSED static uint64_t *cl2c_ck_shadow_for(const char *lo, size_t size, unsigned shift) {
+    uint64_t *found = NULL;
+    pthread_mutex_lock(&cl2c_ck_shadows_lock_);
+    int oldest = 0;
+    for (int i = 0; i < CL2C_CK_SHADOWS; ++i) {
+        if (cl2c_ck_shadows_[i].shadow && cl2c_ck_shadows_[i].lo == lo &&
+            cl2c_ck_shadows_[i].size == size && cl2c_ck_shadows_[i].shift == shift) {
+            found = cl2c_ck_shadows_[i].shadow;
+            cl2c_ck_shadows_[i].used = ++cl2c_ck_shadows_clock_;
+            break;
+        }
+        if (cl2c_ck_shadows_[i].used < cl2c_ck_shadows_[oldest].used) oldest = i;
+    }
+    if (found == NULL) {
+        found = (uint64_t *)calloc((size >> shift) + 1, sizeof(uint64_t));
+        if (found != NULL) {
+            free(cl2c_ck_shadows_[oldest].shadow);
+            cl2c_ck_shadows_[oldest].lo = lo;
+            cl2c_ck_shadows_[oldest].size = size;
+            cl2c_ck_shadows_[oldest].shift = shift;
+            cl2c_ck_shadows_[oldest].shadow = found;
+            cl2c_ck_shadows_[oldest].used = ++cl2c_ck_shadows_clock_;
+        }
+    }
+    pthread_mutex_unlock(&cl2c_ck_shadows_lock_);
+    return found;
+}
+
+/* The byte sizes of the arguments of the next launch on this thread, in argument
+ * order (0 where unknown: that buffer is not bounds- or race-checked). */
+static inline void cl2c_check_sizes(const size_t *sizes, unsigned n) {
+    if (n > CL2C_CK_MAX_RANGES) n = CL2C_CK_MAX_RANGES;
+    for (unsigned i = 0; i < n; ++i) cl2c_ck_pending[i] = sizes[i];
+    cl2c_ck_npending = n;
+}
+
+/* The findings of the last checked launch of this thread ("" for none). */
+static inline const char *cl2c_check_findings(void) { return cl2c_ck_last; }
+
+/* ---- the launch */
+
+static inline void cl2c_ck_begin(cl2c_ck_launch *L, const char *kernel, int collect) {
+    memset(L, 0, offsetof(cl2c_ck_launch, lock));
+    L->kernel = kernel;
+    L->collect = collect;
+    L->serial = __atomic_add_fetch(&cl2c_ck_serial_, 1, __ATOMIC_RELAXED);
+    pthread_mutex_init(&L->lock, NULL);
+    L->findings = 0;
+    L->used = 0;
+    L->text[0] = '\0';
+    cl2c_ck_last[0] = '\0';
+}
+
+/* Buffer argument `index`: its size from cl2c_check_sizes; a shadow where it is
+ * written (one shared by the launches on the same buffer: a buffer two host threads
+ * write at once, in two launches, is not checked for races between them). */
+static inline void cl2c_ck_buffer(cl2c_ck_launch *L, unsigned index, const char *name,
+                                  const char *space, const void *p, int written,
+                                  unsigned shift) {
+    if (p == NULL || index >= cl2c_ck_npending || cl2c_ck_pending[index] == 0 ||
+        L->nbuffers == CL2C_CK_MAX_RANGES)
+        return;
+    cl2c_ck_range *r = &L->buffers[L->nbuffers++];
+    r->name = name;
+    r->space = space;
+    r->lo = (const char *)p;
+    r->size = cl2c_ck_pending[index];
+    r->shift = shift;
+    r->shadow = written ? cl2c_ck_shadow_for(r->lo, r->size, shift) : NULL;
+}
+
+static inline cl2c_ck_thread *cl2c_ck_self(void) { return &cl2c_ck_tls; }
+
+static inline void cl2c_ck_rewho(cl2c_ck_thread *t) {
+    uint64_t llid = (t->lid[2] * t->ls1 + t->lid[1]) * t->ls0 + t->lid[0];
+    uint64_t common = (llid & 0xfff) << 24 | (t->phase & 0xfff) << 36;
+    t->me = t->group | common | t->serial << 48;
+    t->local_me = (uint64_t)t->gen | common;
+    t->me0 = t->me & ~(0xfffull << 24);
+    t->local_me0 = t->local_me & ~(0xfffull << 24);
+}
+
+/* The work-item that runs now (loops and regions schedules). */
+static inline void cl2c_ck_item(cl2c_ck_thread *t, size_t l0, size_t l1, size_t l2) {
+    t->lid[0] = l0;
+    t->lid[1] = l1;
+    t->lid[2] = l2;
+    /* the shadow words differ from the group's first work-item's in the local id only */
+    uint64_t llid = ((l2 * t->ls1 + l1) * t->ls0 + l0) & 0xfff;
+    t->me = t->me0 | llid << 24;
+    t->local_me = t->local_me0 | llid << 24;
+}
+
+/* A region of the regions schedule begins: a barrier was passed. */
+static inline void cl2c_ck_phase(cl2c_ck_thread *t) {
+    t->phase++;
+    cl2c_ck_rewho(t);
+}
+
+/* At the start of each group: who runs, and where its __local memory is. */
+static inline void cl2c_ck_group(cl2c_ck_launch *L, const cl2c_workitem *g, int fibers,
+                                 const void *local_block, size_t local_bytes) {
+    cl2c_ck_thread *t = &cl2c_ck_tls;
+    t->launch = L;
+    t->buffers = L->buffers;
+    t->nbuffers = L->nbuffers;
+    t->grp = g;
+    t->fibers = fibers;
+    t->ls0 = g->local_size[0];
+    t->ls1 = g->local_size[1];
+    t->serial = (uint64_t)L->serial & 0x3fff;
+    t->group = ((g->group_id[2] * g->num_groups[1] + g->group_id[1]) * g->num_groups[0] +
+                g->group_id[0] + 1) & 0xffffff;
+    if (t->group == 0) t->group = 1;
+    if (++t->gen > 0xffffff) t->gen = 1;
+    t->phase = 0;
+    t->nlocals = 0;
+    t->local_lo = (const char *)local_block;
+    t->lid[0] = t->lid[1] = t->lid[2] = 0;
+    cl2c_ck_rewho(t);
+    if (local_bytes > t->local_shadow_bytes) {
+        free(t->local_shadow);
+        t->local_shadow = (uint64_t *)calloc(local_bytes, sizeof(uint64_t));
+        t->local_shadow_bytes = t->local_shadow ? local_bytes : 0;
+    }
+}
+
+static inline void cl2c_ck_local(const char *name, const void *p, size_t size,
+                                 unsigned shift) {
+    cl2c_ck_thread *t = &cl2c_ck_tls;
+    if (t->nlocals == CL2C_CK_MAX_RANGES || size == 0) return;
+    cl2c_ck_range *r = &t->locals[t->nlocals++];
+    r->name = name;
+    r->space = "__local";
+    r->lo = (const char *)p;
+    r->size = size;
+    r->shift = ((uintptr_t)p & 3) == 0 ? shift : 0;
+    size_t at = (size_t)(r->lo - t->local_lo);
+    r->shadow = t->local_shadow && at + size <= t->local_shadow_bytes ? t->local_shadow + at
+                                                                       : NULL;
+}
+
+/* At the end of each group. */
+static inline void cl2c_ck_group_end(void) {
+    cl2c_ck_thread *t = &cl2c_ck_tls;
+    t->launch = NULL;
+    t->nbuffers = t->nlocals = 0;
+}
+
+static inline int cl2c_ck_stopped(const cl2c_ck_launch *L) { return L->stop; }
+
+static inline int cl2c_ck_end(cl2c_ck_launch *L) {
+    pthread_mutex_destroy(&L->lock);
+    cl2c_ck_npending = 0;
+    memcpy(cl2c_ck_last, L->text, L->used + 1);
+    if (L->findings && !L->collect) {
+        char first[400]; /* the first finding: the launch's error */
+        size_t len = strcspn(L->text, "\n");
+        if (len >= sizeof first) len = sizeof first - 1;
+        memcpy(first, L->text, len);
+        first[len] = '\0';
+        cl2c_fiber_report(first);
+        return CL2C_CHECK_FAILED;
+    }
+    return 0;
+}
+
+/* ---- who runs */
+
+static inline void cl2c_ck_who(cl2c_ck_thread *t) {
+#ifdef CL2C_FIBER_H
+    if (t->fibers && cl2c_fb_tls.cur) {
+        t->lid[0] = cl2c_fb_tls.cur->id[0];
+        t->lid[1] = cl2c_fb_tls.cur->id[1];
+        t->lid[2] = cl2c_fb_tls.cur->id[2];
+        t->phase = cl2c_fb_tls.phase;
+        cl2c_ck_rewho(t);
+    }
+#else
+    (void)t;
+#endif
+}
+
+/* ---- findings */
+
+__attribute__((format(printf, 2, 3), cold, noinline, unused)) static void
+cl2c_ck_finding(cl2c_ck_site *site, const char *fmt, ...) {
+    cl2c_ck_thread *t = &cl2c_ck_tls;
+    cl2c_ck_launch *L = t->launch;
+    if (L == NULL || site->reported == L->serial) return;
+    site->reported = L->serial;
+    cl2c_ck_who(t);
+    const size_t *lid = t->lid;
+    const cl2c_workitem *g = t->grp;
+    char what[400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    pthread_mutex_lock(&L->lock);
+    if (L->findings++ < CL2C_CK_MAX_FINDINGS && L->used < sizeof L->text) {
+        int n = snprintf(L->text + L->used, sizeof L->text - L->used,
+                         "kernel '%s': %s:%d:%d: %s (work-item (%zu,%zu,%zu) of group "
+                         "(%zu,%zu,%zu), global id (%zu,%zu,%zu))\n",
+                         L->kernel, site->file, site->line, site->col, what, lid[0], lid[1],
+                         lid[2], g->group_id[0], g->group_id[1], g->group_id[2],
+                         g->group_id[0] * g->enqueued_local_size[0] + lid[0] +
+                             g->global_offset[0],
+                         g->group_id[1] * g->enqueued_local_size[1] + lid[1] +
+                             g->global_offset[1],
+                         g->group_id[2] * g->enqueued_local_size[2] + lid[2] +
+                             g->global_offset[2]);
+        if (n > 0) L->used += (size_t)n;
+        if (L->used >= sizeof L->text) L->used = sizeof L->text - 1;
+    }
+    if (!L->collect) L->stop = 1;
+    pthread_mutex_unlock(&L->lock);
+}
+
+/* ---- accesses */
+
+CL2C_UNUSED static inline const cl2c_ck_range *cl2c_ck_find(const cl2c_ck_range *rs, int n,
+                                                            const char *b) {
+    for (int i = 0; i < n; ++i)
+        if ((size_t)(b - rs[i].lo) < rs[i].size) return &rs[i];
+    for (int i = 0; i < n; ++i) /* one past the end, as `end[-1]` has it */
+        if (b == rs[i].lo + rs[i].size) return &rs[i];
+    return NULL;
+}
+
+/* Every granule the access touches, against its shadow word. */
+__attribute__((noinline, unused)) static void cl2c_ck_shadow(cl2c_ck_thread *t,
+                                                             const cl2c_ck_range *r,
+                                                             size_t off, size_t n,
+                                                             unsigned flags,
+                                                             cl2c_ck_site *site, int local) {
+    cl2c_ck_who(t);
+    uint64_t me = local ? t->local_me : t->me;
+    size_t first = off >> r->shift, last = (off + n - 1) >> r->shift;
+    for (size_t i = first; i <= last; ++i) {
+        uint64_t *s = &r->shadow[i];
+        uint64_t old = __atomic_load_n(s, __ATOMIC_RELAXED);
+        if (local ? CL2C_CK_GROUP(old) != CL2C_CK_GROUP(me)
+                  : CL2C_CK_SERIAL(old) != CL2C_CK_SERIAL(me))
+            old = 0; /* stale */
+        uint64_t who = old & CL2C_CK_WHO;
+        int conflict = who != 0 && who != me &&
+                       (CL2C_CK_GROUP(who) != CL2C_CK_GROUP(me) ||
+                        CL2C_CK_PHASE(who) == CL2C_CK_PHASE(me));
+        size_t at = i << r->shift;
+        /* the same value stored again: a uniform store, not reported */
+        int same = (flags & CL2C_CK_WRITE) && (old & CL2C_CK_W) && t->value != NULL &&
+                   memcmp((const char *)r->lo + off, t->value, n) == 0;
+        if (conflict && !same && ((flags & CL2C_CK_WRITE) || (old & CL2C_CK_W))) {
+            const char *did = old & CL2C_CK_W ? "wrote" : "read";
+            const char *does = flags & CL2C_CK_WRITE ? "write" : "read";
+            if (CL2C_CK_GROUP(who) != CL2C_CK_GROUP(me))
+                cl2c_ck_finding(site,
+                                "data race: %s of %s '%s' at offset %zu, which a work-item "
+                                "of another group (linear id %u) %s in this launch",
+                                does, r->space, r->name, at,
+                                (unsigned)CL2C_CK_GROUP(who) - 1, did);
+            else
+                cl2c_ck_finding(site,
+                                "data race: %s of %s '%s' at offset %zu, which work-item "
+                                "(local linear id %u) %s with no barrier between",
+                                does, r->space, r->name, at, (unsigned)CL2C_CK_LID(who), did);
+        }
+        if (local && (flags & CL2C_CK_READ) && !(old & CL2C_CK_INIT))
+            cl2c_ck_finding(site,
+                            "read of uninitialised %s memory: '%s' at offset %zu, which no "
+                            "work-item of the group wrote", r->space, r->name, at);
+        if (flags & CL2C_CK_WRITE)
+            __atomic_store_n(s, me | CL2C_CK_W | CL2C_CK_INIT, __ATOMIC_RELAXED);
+        else if (old == 0 || (old & CL2C_CK_W))
+            __atomic_store_n(s, me | (old & CL2C_CK_INIT) | (local ? 0 : CL2C_CK_INIT),
+                             __ATOMIC_RELAXED);
+    }
+}
+
+__attribute__((cold, noinline, unused)) static void *cl2c_ck_out(const cl2c_ck_range *r, const char *p,
+                                                         size_t n, unsigned flags,
+                                                         cl2c_ck_site *site) {
+    long long off = (long long)(p - r->lo);
+    cl2c_ck_finding(site,
+                    "out-of-bounds %s of %zu bytes at offset %lld of %s '%s' (%zu bytes)",
+                    flags & CL2C_CK_WRITE ? "write" : "read", n, off, r->space, r->name,
+                    r->size);
+    /* The access goes to scratch memory instead: nothing outside the buffers changes. */
+    static _Thread_local char big[4096] __attribute__((aligned(64)));
+    memset(big, 0, n < sizeof big ? n : sizeof big);
+    return n <= sizeof big ? (void *)big : NULL;
+}
+
+/* An access of n bytes at p, whose pointer came from base (NULL: from p itself). The
+ * common cases stay here: the running work-item's own granule again, or a granule
+ * only read so far. */
+static inline void *cl2c_ck_access(cl2c_ck_thread *t, const void *base, void *p, size_t n,
+                                   unsigned flags, int local, cl2c_ck_site *site) {
+    const char *b = (const char *)(base ? base : p), *a = (const char *)p;
+    const cl2c_ck_range *r = local ? cl2c_ck_find(t->locals, t->nlocals, b)
+                                   : cl2c_ck_find(t->buffers, t->nbuffers, b);
+    if (r == NULL) return p;
+    size_t off = (size_t)(a - r->lo);
+    if (a < r->lo || n > r->size || off > r->size - n)
+        return cl2c_ck_out(r, a, n, flags, site);
+    if (r->shadow == NULL) return p;
+    const size_t g = (size_t)1 << r->shift;
+    if (!t->fibers && (off & (g - 1)) + n <= g && n) {
+        /* one granule */
+        uint64_t *s = &r->shadow[off >> r->shift];
+        uint64_t old = *s;
+        uint64_t me = local ? t->local_me : t->me;
+        int stale = local ? CL2C_CK_GROUP(old) != CL2C_CK_GROUP(me)
+                          : CL2C_CK_SERIAL(old) != CL2C_CK_SERIAL(me) || old == 0;
+        if (flags & CL2C_CK_WRITE) {
+            if (old == (me | CL2C_CK_W | CL2C_CK_INIT)) return p;
+            if (stale) {
+                __atomic_store_n(s, me | CL2C_CK_W | CL2C_CK_INIT, __ATOMIC_RELAXED);
+                return p;
+            }
+        } else {
+            if ((old & CL2C_CK_WHO) == me && (old & CL2C_CK_INIT)) return p;
+            if (!stale && !(old & CL2C_CK_W) && (old & CL2C_CK_INIT)) return p;
+            if (stale && !local) {
+                __atomic_store_n(s, me | CL2C_CK_INIT, __ATOMIC_RELAXED);
+                return p;
+            }
+        }
+    }
+    cl2c_ck_shadow(t, r, off, n ? n : 1, flags, site, local);
+    return p;
+}
+
+/* A store of the value (last, as it may hold commas) through p: as CL2C_CK_ACCESS, and a write of the value memory
+ * already holds races with no one. */
+static inline void *cl2c_ck_store(cl2c_ck_thread *t, const void *base, void *p,
+                                  const void *value, size_t n, int local,
+                                  cl2c_ck_site *site) {
+    t->value = value;
+    void *q = cl2c_ck_access(t, base, p, n, CL2C_CK_WRITE, local, site);
+    t->value = NULL;
+    return q;
+}
+#define CL2C_CK_STORE(base, p, local, site, ...)                                            \
+    __extension__({                                                                          \
+        __typeof__(p) cl2c_ck_p_ = (p);                                                      \
+        __typeof__(*cl2c_ck_p_) cl2c_ck_v_ = (__VA_ARGS__);                                  \
+        cl2c_ck_p_ = (__typeof__(p))cl2c_ck_store(cl2c_ck_t, (const void *)(base),           \
+                                                  (void *)cl2c_ck_p_, &cl2c_ck_v_,           \
+                                                  sizeof cl2c_ck_v_, (local), (site));       \
+        *cl2c_ck_p_ = cl2c_ck_v_;                                                            \
+    })
+
+#define CL2C_CK_ACCESS(base, p, flags, local, site)                                          \
+    ((__typeof__(p))cl2c_ck_access(cl2c_ck_t, (const void *)(base), (void *)(p), sizeof(*(p)), \
+                                   (flags), (local), (site)))
+
+/* An async copy's n bytes at dst: bounds, and (fill) __local memory it fills counts as
+ * written (by no work-item in particular: the group's copy). */
+CL2C_UNUSED static void *cl2c_ck_span(void *dst, size_t n, int fill, cl2c_ck_site *site) {
+    cl2c_ck_thread *t = &cl2c_ck_tls;
+    const char *a = (const char *)dst;
+    int local = 1;
+    const cl2c_ck_range *r = cl2c_ck_find(t->locals, t->nlocals, a);
+    if (r == NULL) {
+        local = 0;
+        r = cl2c_ck_find(t->buffers, t->nbuffers, a);
+    }
+    if (r == NULL || n == 0) return dst;
+    size_t off = (size_t)(a - r->lo);
+    if (n > r->size || off > r->size - n) {
+        cl2c_ck_finding(site, "out-of-bounds async copy of %zu bytes at offset %zu of %s '%s' "
+                        "(%zu bytes)", n, off, r->space, r->name, r->size);
+        return dst;
+    }
+    if (fill && local && r->shadow) {
+        uint64_t mark = CL2C_CK_INIT | t->gen | 0xfffull << 24 | 0xfffull << 36;
+        for (size_t i = off >> r->shift; i <= (off + n - 1) >> r->shift; ++i) r->shadow[i] = mark;
+    }
+    return dst;
+}
+#define CL2C_CK_FILLED(dst, n, site)                                                         \
+    ((__typeof__(&*(dst)))cl2c_ck_span((void *)(dst), (size_t)(n) * sizeof(*(dst)), 1, (site)))
+/* The source of an async copy: n elements read from src. */
+#define CL2C_CK_SOURCE(src, n, site)                                                          \
+    ((__typeof__(&*(src)))cl2c_ck_span((void *)(src), (size_t)(n) * sizeof(*(src)), 0, (site)))
+
+/* An index of an array of n elements. */
+__attribute__((cold, noinline, unused)) static long long cl2c_ck_bad_index(long long i, long long n,
+                                                                   cl2c_ck_site *site) {
+    cl2c_ck_finding(site, "array index %lld out of bounds of an array of %lld elements", i, n);
+    return 0;
+}
+static inline long long cl2c_ck_index(long long i, long long n, cl2c_ck_site *site) {
+    return i >= 0 && i < n ? i : cl2c_ck_bad_index(i, n, site);
+}
+#define CL2C_CK_INDEX(i, n, site) cl2c_ck_index((long long)(i), (n), (site))
+
+/* An integer divisor: zero is reported (the division then gives some value, as it does
+ * without checking). */
+__attribute__((cold, noinline, unused)) static void cl2c_ck_zero(cl2c_ck_site *site) {
+    cl2c_ck_finding(site, "integer division by zero");
+}
+#define CL2C_CK_DIVISOR(d, site)                                                             \
+    __extension__({                                                                          \
+        __typeof__(d) cl2c_ck_d_ = (d);                                                      \
+        if (cl2c_ck_d_ == 0) cl2c_ck_zero(site);                                             \
+        cl2c_ck_d_;                                                                          \
+    })
+
+#endif

@@ -1,0 +1,515 @@
+"""Checking mode (-cl2c-check): kernels with planted bugs, each found at its place with
+the work-item, the group and the buffer; and correct kernels, where it finds nothing."""
+from __future__ import annotations
+
+import re
+import warnings
+
+import numpy as np
+import pytest
+
+import cl2c
+from cl2c.options import parse_options
+
+
+def build(src: str, options: str = "-cl2c-check", name: str = "bug.cl"):
+    return cl2c.Program(src, options=options, filename=name).build()
+
+
+def finding(kernel, gsize, lsize, *args) -> str:
+    """The message of the LaunchError the launch raises."""
+    with pytest.raises(cl2c.LaunchError) as info:
+        kernel(gsize, lsize, *args)
+    assert info.value.code == -1103 or info.value.code == -1100, info.value
+    return str(info.value)
+
+
+def collected(kernel, gsize, lsize, *args) -> list[str]:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        kernel(gsize, lsize, *args)
+    found = kernel.findings
+    if found:
+        assert any(issubclass(w.category, cl2c.CheckWarning) for w in caught)
+    return found
+
+
+def f32(n, value=0.0):
+    return np.full(n, value, np.float32)
+
+
+# ---- options -------------------------------------------------------------------------
+
+def test_options(monkeypatch):
+    assert parse_options("-cl2c-check").check == "stop"
+    assert parse_options("-cl2c-check=collect").check == "collect"
+    assert parse_options("").check == ""
+    monkeypatch.setenv("CL2C_CHECK", "1")
+    assert parse_options("").check == "stop"
+    monkeypatch.setenv("CL2C_CHECK", "collect")
+    assert parse_options(None).check == "collect"
+    with pytest.raises(cl2c.BuildError):
+        parse_options("-cl2c-check=maybe")
+
+
+def test_normal_builds_unchanged():
+    src = "__kernel void k(__global int *a) { a[get_global_id(0)] /= 2; }"
+    plain = cl2c.translate(src).c_source
+    assert "CL2C_CK" not in plain and "check.h" not in plain
+    checked = cl2c.translate(src, options="-cl2c-check").c_source
+    assert "CL2C_CK_ACCESS" in checked
+
+
+# ---- out of bounds, each address space --------------------------------------------
+
+OOB_GLOBAL = """
+__kernel void k(__global float *a, int n) {
+    int i = get_global_id(0);
+    a[i + n] = 1.0f;
+}"""
+
+
+def test_out_of_bounds_global_write():
+    msg = finding(build(OOB_GLOBAL).k, (64,), (16,), f32(64), np.int32(1))
+    assert "bug.cl:4:5: out-of-bounds write of 4 bytes at offset 256 of __global 'a' " \
+           "(256 bytes)" in msg
+    assert "work-item (15,0,0) of group (3,0,0), global id (63,0,0)" in msg
+    assert "kernel 'k'" in msg
+
+
+def test_in_bounds_passes():
+    a = f32(64)
+    build(OOB_GLOBAL).k((63,), None, a, np.int32(1))
+    assert a[1:].sum() == 63
+
+
+def test_out_of_bounds_below_and_pointer_arithmetic():
+    src = """
+__kernel void k(__global const float *a, __global float *b) {
+    int i = get_global_id(0);
+    b[i] = *(a + i - 1);
+}"""
+    msg = finding(build(src).k, (8,), (8,), f32(8), f32(8))
+    assert "bug.cl:4:14: out-of-bounds read of 4 bytes at offset -4 of __global 'a'" in msg
+    assert "work-item (0,0,0)" in msg
+
+
+def test_out_of_bounds_constant():
+    src = """
+__kernel void k(__constant float *c, __global float *out) {
+    int i = get_global_id(0);
+    out[i] = c[i * 2];
+}"""
+    msg = finding(build(src).k, (8,), (4,), f32(8), f32(8))
+    assert "bug.cl:4:14: out-of-bounds read of 4 bytes at offset 32 of __constant 'c' " \
+           "(32 bytes)" in msg
+    assert "work-item (0,0,0) of group (1,0,0), global id (4,0,0)" in msg
+
+
+def test_out_of_bounds_struct_member():
+    src = """
+typedef struct { int x; float y; } P;
+__kernel void k(__global P *p) {
+    int i = get_global_id(0);
+    p[i + 1].y = 2.0f;
+}"""
+    msg = finding(build(src).k, (4,), (4,), np.zeros(8, np.int32))
+    assert "bug.cl:5:5: out-of-bounds write of 4 bytes at offset 36 of __global 'p'" in msg
+    assert "work-item (3,0,0)" in msg
+
+
+def test_out_of_bounds_local_argument():
+    src = """
+__kernel void k(__local float *t, __global float *out) {
+    int l = get_local_id(0);
+    t[l + 1] = 1.0f;
+    out[get_global_id(0)] = 0.0f;
+}"""
+    msg = finding(build(src).k, (32,), (16,), cl2c.LocalMemory(64), f32(32))
+    assert "bug.cl:4:5: out-of-bounds write of 4 bytes at offset 64 of __local 't' " \
+           "(64 bytes)" in msg
+    assert re.search(r"work-item \(15,0,0\) of group \([01],0,0\)", msg)
+
+
+def test_out_of_bounds_local_variable():
+    src = """
+__kernel void k(__global float *out) {
+    __local float s[16];
+    int l = get_local_id(0);
+    s[l + 1] = 1.0f;
+    out[get_global_id(0)] = 0.0f;
+}"""
+    msg = finding(build(src).k, (16,), (16,), f32(16))
+    assert "bug.cl:5:7: array index 16 out of bounds of an array of 16 elements" in msg
+    assert "work-item (15,0,0)" in msg
+
+
+def test_out_of_bounds_private_array():
+    src = """
+__kernel void k(__global float *out) {
+    float p[4] = {0};
+    int l = get_local_id(0);
+    p[l] = 1.0f;
+    out[get_global_id(0)] = p[0];
+}"""
+    msg = finding(build(src).k, (8,), (8,), f32(8))
+    assert "bug.cl:5:7: array index 4 out of bounds of an array of 4 elements" in msg
+    assert "work-item (4,0,0)" in msg
+
+
+def test_out_of_bounds_in_a_helper():
+    src = """
+float get(__global const float *b, int i) { return b[i]; }
+__kernel void k(__global const float *b, __global float *out) {
+    int i = get_global_id(0);
+    out[i] = get(b, i + 2);
+}"""
+    msg = finding(build(src).k, (8,), (8,), f32(8), f32(8))
+    assert "bug.cl:2:52: out-of-bounds read of 4 bytes at offset 32 of __global 'b'" in msg
+    assert "work-item (6,0,0)" in msg
+
+
+# ---- races ---------------------------------------------------------------------------
+
+def test_local_race_no_barrier():
+    src = """
+__kernel void k(__global int *out) {
+    __local int s[16];
+    int l = get_local_id(0);
+    s[l] = l;
+    out[get_global_id(0)] = s[l > 0 ? l - 1 : 0];
+}"""
+    msg = finding(build(src).k, (16,), (16,), np.zeros(16, np.int32))
+    # work-item 1 reads what 0 wrote, no barrier between
+    assert "bug.cl:6:29: data race: read of __local 's' at offset 0, which work-item " \
+           "(local linear id 0) wrote with no barrier between" in msg
+    assert "work-item (1,0,0)" in msg
+
+
+def test_local_race_fixed_by_barrier():
+    src = """
+__kernel void k(__global int *out) {
+    __local int s[16];
+    int l = get_local_id(0);
+    s[l] = l;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[get_global_id(0)] = s[(l + 15) % 16];
+}"""
+    out = np.zeros(32, np.int32)
+    build(src).k((32,), (16,), out)
+    assert list(out[:16]) == [(l + 15) % 16 for l in range(16)]
+
+
+def test_local_race_write_write_after_barrier():
+    src = """
+__kernel void k(__global int *out) {
+    __local int s[1];
+    int l = get_local_id(0);
+    if (l == 0) s[0] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    s[0] = l;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[get_global_id(0)] = s[0];
+}"""
+    msg = finding(build(src).k, (8,), (8,), np.zeros(8, np.int32))
+    assert "bug.cl:7:5: data race: write of __local 's' at offset 0, which work-item " \
+           "(local linear id 0) wrote with no barrier between" in msg
+    assert "work-item (1,0,0)" in msg
+
+
+def test_global_race_between_groups():
+    src = """
+__kernel void k(__global int *a) {
+    a[get_local_id(0)] = get_group_id(0);
+}"""
+    msg = finding(build(src).k, (32,), (16,), np.zeros(32, np.int32))
+    assert "bug.cl:3:5: data race: write of __global 'a' at offset " in msg
+    assert "which a work-item of another group" in msg
+
+
+def test_global_race_in_a_group():
+    src = """
+__kernel void k(__global int *a, __global int *out) {
+    int i = get_global_id(0);
+    a[i] = i;
+    out[i] = a[i > 0 ? i - 1 : 0];
+}"""
+    msg = finding(build(src).k, (8,), (8,), np.zeros(8, np.int32), np.zeros(8, np.int32))
+    assert "bug.cl:5:14: data race: read of __global 'a' at offset 0, which work-item " \
+           "(local linear id 0) wrote" in msg
+    assert "work-item (1,0,0)" in msg
+
+
+def test_write_after_read_race():
+    src = """
+__kernel void k(__global int *a) {
+    int i = get_global_id(0);
+    int v = a[i + 1];
+    a[i] = v;
+}"""
+    msg = finding(build(src).k, (7,), (7,), np.zeros(8, np.int32))
+    assert "bug.cl:5:5: data race: write of __global 'a' at offset 4, which work-item " \
+           "(local linear id 0) read" in msg
+
+
+def test_uniform_stores_are_no_race():
+    """Every work-item storing the same value (Oclgrind does not report it either)."""
+    src = """
+__kernel void k(__global int *out, __global int *flag) {
+    __local int l;
+    l = 1;
+    flag[0] = 7;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[get_global_id(0)] = l;
+}"""
+    out, flag = np.zeros(16, np.int32), np.zeros(1, np.int32)
+    build(src).k((16,), (4,), out, flag)
+    assert (out == 1).all() and flag[0] == 7
+
+
+def test_atomics_are_no_race():
+    src = """
+__kernel void k(__global int *count) {
+    atomic_inc(&count[0]);
+}"""
+    count = np.zeros(1, np.int32)
+    build(src).k((64,), (16,), count)
+    assert count[0] == 64
+
+
+# ---- uninitialised reads -------------------------------------------------------------
+
+def test_uninitialised_local_read():
+    src = """
+__kernel void k(__global float *out) {
+    __local float s[16];
+    int l = get_local_id(0);
+    if (l < 8) s[l] = 1.0f;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[get_global_id(0)] = s[l];
+}"""
+    msg = finding(build(src).k, (16,), (16,), f32(16))
+    assert "bug.cl:7:29: read of uninitialised __local memory: 's' at offset 32" in msg
+    assert "work-item (8,0,0)" in msg
+
+
+def test_local_memory_is_uninitialised_in_each_group():
+    src = """
+__kernel void k(__local int *t, __global int *out) {
+    int l = get_local_id(0);
+    if (get_group_id(0) == 0) t[l] = l;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[get_global_id(0)] = t[l];
+}"""
+    msg = finding(build(src).k, (8,), (4,), cl2c.LocalMemory(16), np.zeros(8, np.int32))
+    assert "read of uninitialised __local memory: 't' at offset 0" in msg
+    assert "group (1,0,0)" in msg
+
+
+# ---- barriers and collectives --------------------------------------------------------
+
+def test_divergent_barrier():
+    src = """
+__kernel void k(__global int *out) {
+    int l = get_local_id(0);
+    if (l < 4) {
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    out[get_global_id(0)] = l;
+}"""
+    msg = finding(build(src).k, (8,), (8,), np.zeros(8, np.int32))
+    assert "barrier divergence" in msg and "line 5" in msg
+
+
+def test_divergent_collective():
+    src = """
+__kernel void k(__global int *out) {
+    int l = get_local_id(0);
+    int s = 0;
+    if (l < 4)
+        s = work_group_reduce_add(l);
+    out[get_global_id(0)] = s;
+}"""
+    msg = finding(build(src, "-cl2c-check -cl-std=CL2.0").k, (8,), (8,), np.zeros(8, np.int32))
+    assert "barrier divergence" in msg
+
+
+def test_divergent_async_copy():
+    src = """
+__kernel void k(__global const int *in, __global int *out) {
+    __local int t[8];
+    int l = get_local_id(0);
+    if (l < 4) {
+        event_t e = async_work_group_copy(t, in, 8, 0);
+        wait_group_events(1, &e);
+    }
+    out[get_global_id(0)] = l;
+}"""
+    msg = finding(build(src).k, (8,), (8,), np.zeros(8, np.int32), np.zeros(8, np.int32))
+    assert "barrier divergence" in msg and "line 7" in msg, msg
+
+
+def test_async_copy_out_of_bounds():
+    src = """
+__kernel void k(__global const int *in, __global int *out) {
+    __local int t[8];
+    event_t e = async_work_group_copy(t, in + 4, 8, 0);
+    wait_group_events(1, &e);
+    out[get_global_id(0)] = t[get_local_id(0)];
+}"""
+    msg = finding(build(src).k, (8,), (8,), np.zeros(8, np.int32), np.zeros(8, np.int32))
+    assert "out-of-bounds" in msg, msg
+
+
+# ---- arithmetic ----------------------------------------------------------------------
+
+def test_division_by_zero():
+    src = """
+__kernel void k(__global int *a, __global const int *d) {
+    int i = get_global_id(0);
+    a[i] = a[i] / d[i] + a[i] % d[i];
+}"""
+    d = np.ones(16, np.int32)
+    d[9] = 0
+    msg = finding(build(src).k, (16,), (8,), np.ones(16, np.int32), d)
+    assert "bug.cl:4:12: integer division by zero (work-item (1,0,0) of group (1,0,0), " \
+           "global id (9,0,0))" in msg
+
+
+def test_shift_counts_are_masked_not_reported():
+    src = """
+__kernel void k(__global int *a) {
+    int i = get_global_id(0);
+    a[i] = 1 << (i + 30);
+}"""
+    a = np.zeros(4, np.int32)
+    build(src).k((4,), None, a)
+    assert list(a) == [1 << 30, -(1 << 31), 1, 2]
+
+
+# ---- collecting ------------------------------------------------------------------------
+
+def test_collect_reports_every_site_after_the_launch():
+    src = """
+__kernel void k(__global float *a, __global const int *d) {
+    int i = get_global_id(0);
+    float x = a[i + 1];
+    a[i] = x + 1 / d[i];
+}"""
+    prg = build(src, "-cl2c-check=collect")
+    a = f32(16)
+    found = collected(prg.k, (16,), (8,), a, np.zeros(16, np.int32))
+    assert any("bug.cl:4:15: out-of-bounds read" in f for f in found), found
+    assert any("bug.cl:5:16: integer division by zero" in f for f in found), found
+    assert all(f.startswith("kernel 'k': ") for f in found)
+    # the launch ran to its end: every work-item wrote
+    assert (a >= 1.0).all()
+
+
+def test_collect_finds_nothing_in_a_correct_launch():
+    prg = build(OOB_GLOBAL, "-cl2c-check=collect")
+    assert collected(prg.k, (32,), (16,), f32(64), np.int32(1)) == []
+
+
+def test_from_c(tmp_path):
+    """The C API: the sizes before the launch, CL2C_CHECK_FAILED and the finding."""
+    import shutil
+    import subprocess
+    from cl2c.resources import runtime_include_dir
+    cc = shutil.which("cc") or shutil.which("gcc")
+    if cc is None:
+        pytest.skip("no C compiler")
+    (tmp_path / "k.cl").write_text(OOB_GLOBAL)
+    t = cl2c.translate(OOB_GLOBAL, "k.cl", options="-cl2c-check", output_name="k.c")
+    (tmp_path / "k.c").write_text(t.c_source)
+    (tmp_path / "k.h").write_text(t.emitted.header)
+    (tmp_path / "main.c").write_text(r"""
+#include <stdio.h>
+#include "k.h"
+int main(void) {
+    float a[64] = {0};
+    size_t sizes[2] = {sizeof a, 0};
+    cl2c_program_k_check_sizes(sizes, 2);
+    cl2c_range r = cl2c_range_1d(64, 16);
+    int status = cl2c_kernel_k(&r, a, 1);
+    printf("%d %s", status, cl2c_program_k_check_findings());
+    return 0;
+}
+""")
+    subprocess.run([cc, "-std=c11", "-O1", "-fopenmp", "-Wall", "-Wextra", "-Werror",
+                    f"-I{runtime_include_dir()}", "main.c", "k.c", "-o", "main", "-lm"],
+                   cwd=tmp_path, check=True)
+    out = subprocess.run(["./main"], cwd=tmp_path, capture_output=True, text=True).stdout
+    assert out.startswith("-1103 kernel 'k': k.cl:4:5: out-of-bounds write"), out
+
+
+def test_cli_flag(tmp_path):
+    from click.testing import CliRunner
+    from cl2c.cli import main
+    (tmp_path / "k.cl").write_text(OOB_GLOBAL)
+    result = CliRunner().invoke(main, [str(tmp_path / "k.cl"), "--check", "-o", "-"])
+    assert result.exit_code == 0, result.output
+    assert "CL2C_CK_STORE" in result.output
+
+
+# ---- correct kernels: nothing found ------------------------------------------------------
+
+def _piglit_sample():
+    try:
+        from piglit.corpus import CorpusUnavailable, corpus_root, list_tests
+        root = corpus_root()
+        files = [f for f in list_tests(root) if "/program/execute/" in f]
+    except Exception as e:      # CorpusUnavailable, or no network to fetch it
+        return None, [], str(e)
+    # every 12th executing file: a spread over the corpus that stays quick
+    return root, files[::12], None
+
+
+PIGLIT_ROOT, PIGLIT_SAMPLE, PIGLIT_MISSING = _piglit_sample()
+
+
+@pytest.mark.skipif(PIGLIT_MISSING is not None, reason=f"piglit corpus: {PIGLIT_MISSING}")
+@pytest.mark.parametrize("rel", PIGLIT_SAMPLE or ["<no corpus>"])
+def test_piglit_sample_finds_nothing(rel, monkeypatch):
+    """Checking mode over a sample of piglit's corpus (`make check-piglit`: all of it):
+    a file passes as it does without checks, and no launch reports a finding."""
+    from piglit import runner
+    from test_piglit import known_failures
+    monkeypatch.setenv("CL2C_CHECK", "1")
+    result = runner.run_file(PIGLIT_ROOT, rel)
+    if result.status == "skip":
+        pytest.skip(result.message)
+    if rel in known_failures():
+        pytest.xfail(known_failures()[rel])
+    assert result.status == "pass", result.message[:2000]
+
+
+def test_local_arrays_of_two_kernels_with_one_name():
+    src = """
+__kernel void a(__global int *out) {
+    __local int m[16];
+    int l = get_local_id(0);
+    m[l] = l;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[l] = m[15 - l];
+}
+__kernel void b(__global int *out) {
+    __local int m[4];
+    out[0] = 0;
+}"""
+    out = np.zeros(16, np.int32)
+    build(src).a((16,), (16,), out)
+    assert list(out) == list(range(15, -1, -1))
+
+
+def test_piglit_bswap_out_of_bounds():
+    """A real find: piglit's bswap.cl launches 24 work-items over 8-element buffers."""
+    src = """
+kernel void v_bswap_v2u16(global ushort2* out, global ushort2* in) {
+    int id = get_global_id(0);
+    out[id] = in[id].yx;
+}"""
+    msg = finding(build(src, name="bswap.cl").v_bswap_v2u16, (24,), None,
+                  np.zeros(16, np.uint16), np.zeros(16, np.uint16))
+    assert "bswap.cl:4:15: out-of-bounds read of 4 bytes at offset 32 of __global 'in' " \
+           "(32 bytes)" in msg or "bswap.cl:4:5: out-of-bounds write" in msg, msg
