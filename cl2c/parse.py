@@ -42,6 +42,24 @@ class _Parser(OpenCLCParser):
                 self._vector_typedefs.add(d.name)
         return declarations
 
+    # pycparser gives a declaration without a type specifier C89's implicit int
+    # (``f(int x) {...}``, ``const x = 1;``, ``void g(const n)``), which OpenCL C, as
+    # C99, does not have.
+    _NO_IMPLICIT_INT = "type specifier missing (OpenCL C has no implicit int)"
+
+    def _parse_external_declaration(self):
+        tok = self._peek()
+        if tok is not None and tok.type == "ID" and not self._starts_declaration(tok):
+            self._parse_error(self._NO_IMPLICIT_INT, self._tok_coord(tok))
+        return super()._parse_external_declaration()
+
+    def _parse_declaration_specifiers(self, allow_no_type=False):
+        first = self._peek()
+        spec, saw_type, coord = super()._parse_declaration_specifiers(allow_no_type)
+        if not spec["type"] and first is not None:
+            self._parse_error(self._NO_IMPLICIT_INT, self._tok_coord(first))
+        return spec, saw_type, coord
+
     def _parse_struct_or_union_specifier(self):
         # GCC also takes layout attributes after the closing brace
         # (``typedef struct {...} __attribute__((aligned(32))) T;``); pycparserext would
@@ -117,18 +135,40 @@ class _Parser(OpenCLCParser):
     def _parse_error(self, msg, coord):
         # A construct of OpenCL C 2.0 that cl2c does not support, where the parser
         # stopped or before: name it, rather than the syntax error it causes.
+        if getattr(self, "_reporting", False):   # the lexer's error, met looking ahead
+            super()._parse_error(msg, coord)
+        self._reporting = True
         stream = self._tokens
-        stream.peek(3)                  # the tokens just after where the parser stopped
+        try:
+            stream.peek(3)              # the tokens just after where the parser stopped
+        except IndexError:              # (at the end of the input)
+            pass
         unsupported = _unsupported_construct(stream._buffer[:stream._index + 3])
         if unsupported is not None:
             tok, msg = unsupported
             super()._parse_error(msg, self._tok_coord(tok))
+        if msg == "At end of input":
+            last = next((t for t in reversed(stream._buffer) if t is not None), None)
+            if last is not None:
+                coord = self._tok_coord(last)
+                coord.column += len(str(last.value))
+            super()._parse_error("unexpected end of file (a '}', ')' or ';' is missing)",
+                                 coord)
         if coord is None or isinstance(coord, str):
-            tok = self._peek()
+            try:
+                tok = self._peek()
+            except IndexError:
+                tok = None
             if tok is not None:
                 coord = self._tok_coord(tok)
                 if msg == "Invalid expression":
                     msg = f"expected expression before: {tok.value}"
+            else:                       # at the end of the input: after its last token
+                last = next((t for t in reversed(stream._buffer) if t is not None), None)
+                if last is not None:
+                    coord = self._tok_coord(last)
+                    coord.column += len(str(last.value))
+                    msg = f"{msg} at end of file"
         super()._parse_error(msg, coord)
 
 
@@ -241,7 +281,9 @@ def _diagnostic(message: str, filename: str) -> Diagnostic:
     if not m:
         return Diagnostic("error", message, filename)
     msg = m.group("msg")
-    if msg.startswith("before: "):
+    if msg.startswith("Comments are not supported"):    # what pcpp leaves of one
+        msg = "unterminated /* comment"
+    elif msg.startswith("before: "):
         msg = f"syntax error before '{msg[len('before: '):]}'"
     elif msg.startswith("expected expression before: "):
         msg = f"expected expression before '{msg[len('expected expression before: '):]}'"

@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import os
 import re
+import stat
 import struct
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -19,7 +20,7 @@ import pcpp
 
 from .diagnostics import Diagnostic, Reporter
 from .options import Options
-from .source_text import decode
+from .source_text import MAX_SOURCE_BYTES, decode
 from .target import Target
 
 def _to_float(value: float) -> float:
@@ -104,6 +105,25 @@ class _Preprocessor(pcpp.Preprocessor):
         self.passthru_includes = None
         self.dependencies: list[str] = []
         self.include_nesting = 0       # (pcpp counts include_depth its own way)
+        self.expanded_tokens = 0       # tokens macro expansion has handled, all told
+        self._expansion_depth = 0
+        self._expanding: list = []     # the tokens of the outermost expansion under way
+
+    def expand_macros(self, tokens, expanding_from=[]):   # noqa: B006 (pcpp's signature)
+        """pcpp's expansion, bounded: a macro bomb (each macro twice the one before)
+        stops with an error at its use instead of running for minutes."""
+        self.expanded_tokens += len(tokens)
+        if self.expanded_tokens > MAX_EXPANDED_TOKENS:
+            raise _ExpansionLimit(self._expanding or tokens)
+        if self._expansion_depth == 0:
+            self._expanding = tokens[:]
+        self._expansion_depth += 1
+        try:
+            result = super().expand_macros(tokens, expanding_from)
+        finally:
+            self._expansion_depth -= 1
+        self.expanded_tokens += len(result)      # (pcpp splices each result: its cost)
+        return result
 
     def on_error(self, file, line, msg):
         self.reporter.diagnostics.append(Diagnostic("error", msg, file, line))
@@ -130,7 +150,13 @@ class _Preprocessor(pcpp.Preprocessor):
 
     def on_file_open(self, is_system_include, includepath):
         with open(includepath, "rb") as f:
-            text = decode(f.read(), includepath)
+            why = _unreadable(os.fstat(f.fileno()))
+            if why is not None:
+                self.reporter.error(f"cannot #include '{includepath}': {why}",
+                                    self._at(self.lastdirective))
+                self.return_code += 1
+                return io.StringIO("")
+            text = decode(f.read(MAX_SOURCE_BYTES + 1), includepath)
         self.dependencies.append(includepath)
         self.reporter.sources.add(includepath, text)
         return io.StringIO(text)
@@ -160,6 +186,24 @@ class _Preprocessor(pcpp.Preprocessor):
 
 
 MAX_INCLUDE_DEPTH = 200
+# Tokens macro expansion may handle in one translation unit: hundreds of times what the
+# largest kernels take (piglit's, the bench's), reached in about a second.
+MAX_EXPANDED_TOKENS = 2_000_000
+
+
+class _ExpansionLimit(Exception):
+    def __init__(self, tokens):
+        super().__init__()
+        self.tokens = tokens
+
+
+def _unreadable(st: os.stat_result) -> str | None:
+    """Why an included file cannot be source text (a device, a FIFO, a huge file)."""
+    if not stat.S_ISREG(st.st_mode):
+        return "not a regular file"
+    if st.st_size > MAX_SOURCE_BYTES:
+        return f"larger than {MAX_SOURCE_BYTES >> 20} MiB"
+    return None
 
 
 class _Where(NamedTuple):
@@ -185,11 +229,27 @@ def preprocess(text: str, filename: str, options: Options, reporter: Reporter,
         pp.define(f"{name} {value}")
     pp.parse(text, filename)
     out = io.StringIO()
-    pp.write(out)
+    try:
+        pp.write(out)
+    except _ExpansionLimit as e:
+        reporter.error(f"macro expansion too large (more than {MAX_EXPANDED_TOKENS:,} "
+                       f"tokens): a macro expands to itself many times over",
+                       _token_position(e.tokens, pp, reporter))
+        return Preprocessed("", pp.dependencies)
     result = out.getvalue()
     if not result.startswith("#line"):
         result = f'#line 1 "{filename}"\n' + result
     return Preprocessed(_restore_names(result, filename), pp.dependencies)
+
+
+def _token_position(tokens, pp: _Preprocessor, reporter: Reporter) -> _Where | None:
+    """Where the first macro among ``tokens`` is used (its line's text gives the column)."""
+    for tok in tokens:
+        if tok.type == pp.t_ID and tok.value in pp.macros and getattr(tok, "source", None):
+            text = reporter.sources.line(tok.source, tok.lineno) or ""
+            found = re.search(rf"\b{re.escape(tok.value)}\b", text)
+            return _Where(tok.source, tok.lineno, found.start() + 1 if found else None)
+    return None
 
 
 def _restore_names(text: str, filename: str) -> str:

@@ -9,15 +9,21 @@ from __future__ import annotations
 from .diagnostics import BuildError, Diagnostic, SourceMap
 
 _REPLACEMENT = "\ufffd"
+# The largest source file cl2c reads (a kernel of a million lines is a fraction of it):
+# a device such as /dev/zero, or a runaway generated file, is an error, not all memory.
+MAX_SOURCE_BYTES = 16 << 20
 
 
 def read_source(path: str) -> str:
     """The text of the source file ``path``; OSError as open() raises it."""
     with open(path, "rb") as f:
-        return decode(f.read(), path)
+        return decode(f.read(MAX_SOURCE_BYTES + 1), path)
 
 
 def decode(data: bytes, name: str) -> str:
+    if len(data) > MAX_SOURCE_BYTES:
+        raise BuildError([Diagnostic("error", f"source file larger than "
+                                              f"{MAX_SOURCE_BYTES >> 20} MiB", name)])
     text = data.decode("utf-8", errors="surrogateescape")
     if not any("\udc80" <= c <= "\udcff" for c in text):
         return text

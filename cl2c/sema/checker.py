@@ -27,6 +27,7 @@ class Checker(c_ast.NodeVisitor):
             except SemaError as e:
                 self.reporter.error(str(e), e.coord)
         self._propagate_workitem()
+        self._check_recursion()
         return self.module
 
     def error(self, message, node):

@@ -10,7 +10,7 @@ from .. import builtins as bi
 from .. import literals
 from .. import types as ty
 from .checker import Checker
-from .model import SPACE_QUALIFIERS, FunctionInfo, Module, Param, Symbol
+from .model import SPACE_QUALIFIERS, FunctionInfo, Module, Param, SemaError, Symbol
 
 
 class Declarations(Checker):
@@ -90,6 +90,12 @@ class Declarations(Checker):
                 length = self.const_int(node.dim)
                 if length is None:
                     self.error("array size is not an integer constant expression", node.dim)
+                if length < 0:       # reported; the declaration goes on with one element
+                    self.reporter.error(f"array has a negative size ({length})",
+                                        node.dim.coord)
+                    length = 1
+            if _incomplete(elem):
+                self.error(f"array has incomplete element type '{elem}'", node)
             return ty.Array(elem, length), space, const
         if isinstance(node, c_ast.FuncDecl):
             ret, _, _ = self.resolve(node.type)
@@ -159,6 +165,13 @@ class Declarations(Checker):
                     ft = self.record(d.type)
                 else:
                     ft, _, _ = self.resolve(d.type)
+                if ft.is_function or _incomplete(ft):
+                    # reported, and the field left out: the record is still defined
+                    self.reporter.error(
+                        f"field '{d.name}' is declared as a function" if ft.is_function else
+                        f"field '{d.name}' has incomplete type '{ft}'" +
+                        (" (a struct cannot contain itself)" if ft is rec else ""), d.coord)
+                    continue
                 fields.append((d.name, ft))
                 d.ty, d.space = ft, "private"
             specs = [getattr(node, a, None) for a in ("attrs", "attributes", "attrib")]
@@ -213,7 +226,12 @@ class Declarations(Checker):
             elif isinstance(node.type, c_ast.Enum):
                 self.base_type(node.type)
             return "tag"
-        t, space, const = self.resolve(node.type)
+        try:
+            t, space, const = self.resolve(node.type)
+        except SemaError:
+            # declared all the same (as an int), so that its uses add no errors
+            self.declare(Symbol(node.name, ty.INT, "var", node=node))
+            raise
         if t.is_function:
             self.declare(Symbol(node.name, t, "func", node=node))
             return "prototype"
@@ -227,8 +245,9 @@ class Declarations(Checker):
             if space == "constant" and node.init is None:
                 self.error(f"variable '{node.name}' in the __constant address space must be "
                            f"initialized", node)
-        if t == ty.VOID:
-            self.error(f"variable '{node.name}' has incomplete type 'void'", node)
+        if t == ty.VOID or _incomplete(t):
+            self.declare(Symbol(node.name, ty.INT, "var", node=node))
+            self.error(f"variable '{node.name}' has incomplete type '{t}'", node)
         if ty.HALF in (t, ty.scalar_of(t), getattr(t, "elem", None)) and not self.fp16:
             self.error(f"variable '{node.name}' of type '{t}': half is a storage type "
                        f"(only pointers to it) unless cl_khr_fp16 is enabled", node)
@@ -371,6 +390,49 @@ class Declarations(Checker):
                 if not f.globals and any(g.globals for g in callees):
                     f.globals = True
                     changed = True
+
+
+    def _check_recursion(self):
+        """OpenCL C has no recursion (spec 6.9.k): each cycle of calls is an error at
+        the call that closes it, naming the functions on it."""
+        funcs = self.module.functions
+        state: dict[str, int] = {}            # 1: on the current path, 2: done
+        path: list[str] = []
+
+        def visit(name):                      # depth-first, iterative over callees
+            stack = [(name, iter(sorted(funcs[name].callees)))]
+            state[name] = 1
+            path.append(name)
+            while stack:
+                current, callees = stack[-1]
+                callee = next(callees, None)
+                if callee is None:
+                    stack.pop()
+                    path.pop()
+                    state[current] = 2
+                elif callee not in funcs:
+                    continue
+                elif state.get(callee) == 1:
+                    cycle = path[path.index(callee):] + [callee]
+                    chain = " -> ".join(f"'{c}'" for c in cycle)
+                    self.reporter.error(
+                        f"recursion is not allowed in OpenCL C: '{callee}' calls itself"
+                        if len(cycle) == 2 else
+                        f"recursion is not allowed in OpenCL C: {chain}",
+                        funcs[current].call_sites[callee].coord)
+                elif callee not in state:
+                    state[callee] = 1
+                    path.append(callee)
+                    stack.append((callee, iter(sorted(funcs[callee].callees))))
+
+        for name in funcs:
+            if name not in state:
+                visit(name)
+
+
+def _incomplete(t: ty.Type) -> bool:
+    """A struct or union declared but not (yet) defined, as a value's type."""
+    return isinstance(t, ty.Record) and not t.defined
 
 
 def _attr_text(node) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 from pycparser import c_ast
 
 from .. import builtins as bi
+from .. import literals
 from .. import types as ty
 from .checker import Checker
 from .model import Symbol, components_of, constant_type
@@ -43,7 +44,12 @@ class Expressions(Checker):
         return None
 
     def expr_Constant(self, node):
-        return constant_type(node)
+        t = constant_type(node)
+        if t.is_integer and node.type not in ("char", "string") and \
+                literals.integer_value(node.value) >= 1 << 64:
+            self.error("integer literal is too large to be represented in any integer "
+                       "type", node)
+        return t
 
     def expr_ID(self, node):
         sym = self.lookup(node.name)
@@ -280,7 +286,15 @@ class Expressions(Checker):
 
     def check_pointer_conversion(self, target, value, value_node, node, what):
         """Implicit pointer conversions keep the address space (spec 6.5), except to the
-        generic one (OpenCL C 2.0) and for null pointer constants."""
+        generic one (OpenCL C 2.0) and for null pointer constants. A pointer and an
+        integer do not convert implicitly (clang: an error in OpenCL C)."""
+        if isinstance(value, ty.Pointer) and target.is_arithmetic and target != ty.BOOL:
+            self.error(f"incompatible pointer to integer conversion {what} '{target}' "
+                       f"from '{value}'", node)
+        if isinstance(target, ty.Pointer) and value.is_arithmetic and \
+                not self._null_pointer(value_node):
+            self.error(f"incompatible integer to pointer conversion {what} '{target}' "
+                       f"from '{value}'", node)
         if not (isinstance(target, ty.Pointer) and isinstance(value, ty.Pointer)):
             return
         if target.space == value.space or target.space == "generic" and \

@@ -99,7 +99,10 @@ class Statements(Checker):
 
     def stmt_Return(self, node):
         if node.expr is not None:
-            self.expr(node.expr)
+            t = self.rvalue(node.expr)
+            if self.func is not None:
+                self.check_pointer_conversion(self.func.type.ret, t, node.expr, node.expr,
+                                              "returning")
 
     def stmt_Break(self, node):
         pass
