@@ -57,8 +57,19 @@ class _Parser(OpenCLCParser):
         first = self._peek()
         spec, saw_type, coord = super()._parse_declaration_specifiers(allow_no_type)
         if not spec["type"] and first is not None:
+            name = self._peek()
+            if name is not None and name.type == "ID" and self._peek_type(2) not in (
+                    "EQUALS", "SEMI", "COMMA", "RPAREN", "LBRACKET", "LPAREN", "COLON"):
+                self._parse_error(f"unknown type name '{name.value}'", self._tok_coord(name))
             self._parse_error(self._NO_IMPLICIT_INT, self._tok_coord(first))
         return spec, saw_type, coord
+
+    def _pop_scope(self):
+        if len(self._scope_stack) <= 1:     # pycparser raises this one without a position
+            lex = self.clex                 # (called as the lexer reads the '}')
+            self._parse_error("unmatched '}'", self._coord(
+                lex._lineno, max(1, lex._pos - lex._line_start)))
+        super()._pop_scope()
 
     def _parse_struct_or_union_specifier(self):
         # GCC also takes layout attributes after the closing brace

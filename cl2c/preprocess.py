@@ -126,7 +126,18 @@ class _Preprocessor(pcpp.Preprocessor):
         return result
 
     def on_error(self, file, line, msg):
-        self.reporter.diagnostics.append(Diagnostic("error", msg, file, line))
+        """pcpp's errors come with a line: the column is the named macro's, else the
+        directive's '#', else the line's first character."""
+        text = self.reporter.sources.line(file, line) or ""
+        column = len(text) - len(text.lstrip()) + 1
+        named = re.match(r"Macro (\w+)", msg)
+        found = re.search(rf"\b{named.group(1)}\b", text) if named else None
+        if found:
+            column = found.start() + 1
+        msg = msg.strip()
+        if len(msg) > 200:                  # (pcpp quotes whole expressions)
+            msg = msg[:200] + "..."
+        self.reporter.diagnostics.append(Diagnostic("error", msg, file, line, column))
         self.return_code += 1
 
     def on_include_not_found(self, is_malformed, is_system_include, curdir, includepath):

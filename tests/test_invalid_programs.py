@@ -155,3 +155,59 @@ def test_pointer_conversions_that_stay_valid():
     }
     """
     cl2c.translate(source, "ok.cl")
+
+
+# ---- the generated code's names --------------------------------------------------------------
+COLLIDING = """
+int CL2C_G(int x) { return x; }
+typedef int cl2c_range;
+typedef int args;
+struct cl2c_workitem { int cl2c_x; };
+int cl2c_wi(int cl2c_locals) { return cl2c_locals; }
+int k__group(int a__b) { return a__b + 1; }
+kernel void k(global int *p, int range, int wi, local int *cl2c_ls0, local int *x,
+              int x_bytes, args a)
+{
+    int cl2c_lid0 = 1;
+    int lid = get_local_id(0);
+    cl2c_ls0[lid] = lid;
+    x[lid] = x_bytes;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    struct cl2c_workitem w;
+    w.cl2c_x = 1;
+    p[get_global_id(0)] = range + wi + cl2c_lid0 + CL2C_G(1) + cl2c_wi(2) + cl2c_ls0[3]
+                          + k__group(a) + w.cl2c_x + x[0];
+}
+kernel void k2(global int *p)
+{
+    int cl2c_i = 1, cl2c_nwi = 2, cl2c_g0 = 3, cl2c_r = 4;
+    p[get_global_id(0)] = cl2c_i + cl2c_nwi + cl2c_g0 + cl2c_r;
+}
+"""
+
+
+@pytest.mark.parametrize("schedule", ["auto", "fibers"])
+def test_identifiers_of_the_generated_code_are_the_users_too(schedule):
+    import numpy as np
+    opts = "" if schedule == "auto" else f"-cl2c-schedule={schedule}"
+    prg = cl2c.Program(COLLIDING, opts, filename="names.cl").build()
+    out = np.zeros(8, np.int32)
+    prg.k((8,), (4,), out, np.int32(100), np.int32(20), cl2c.LocalMemory(16),
+          cl2c.LocalMemory(16), np.int32(7), np.int32(5))
+    # 100 + 20 + 1 + 1 + 2 + 3 + 6 + 1 + 7
+    assert out.tolist() == [141] * 8
+    prg.k2((4,), None, out)
+    assert out[:4].tolist() == [10] * 4
+
+
+def test_renamed_identifiers_keep_their_spelling_in_diagnostics():
+    rendered = _error("kernel void k(global int *p) { int cl2c_x = 1; p[0] = cl2c_x + cl2c_y; }\n")
+    _at(rendered, 1, 64, "use of undeclared identifier 'cl2c_y'")
+    rendered = _error("struct S__x { int a; };\n"
+                      "kernel void k(global int *p) { struct S__x s; s.b = 1; }\n")
+    assert "S__x" in rendered and "S_uu_x" not in rendered, rendered
+
+
+def test_a_kernel_named_as_generated_code_is_an_error():
+    _at(_error("kernel void cl2c_k(global int *p) { p[0] = 1; }\n"), 1, 13,
+        "kernel name 'cl2c_k' is reserved")

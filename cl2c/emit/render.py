@@ -247,12 +247,12 @@ def _kernel_view(k: KernelModel, cl_std: int, renames: dict[str, str]):
         name = renames.get(p.name, p.name)      # its C spelling (emit/c_names.py)
         decl = decls[name]
         if p.kind == "local":
-            entry.append(f"size_t {name}_bytes")
+            entry.append(f"size_t cl2c_{name}_bytes")
             argv.append(_Param(argv_type="const size_t"))
             locals_.append(_Param(name=name, c_type=_type_text(decl),
                                   offset=" + ".join(offsets) or "0"))
             fields.append(_decl_text(_unqualified(decl)))
-            offsets.append(f"cl2c_local_round({name}_bytes)")
+            offsets.append(f"cl2c_local_round(cl2c_{name}_bytes)")
         else:
             entry.append(_decl_text(decl))
             argv.append(_Param(argv_type=_type_text(decl)))
