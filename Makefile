@@ -8,7 +8,7 @@ PIP := $(PY) -m pip --disable-pip-version-check -q
 # Parallel test workers: the machine's cores.
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: setup install run test test-ulp check-stress bench bench-quick clean
+.PHONY: setup install run test test-ulp check-stress fuzz bench bench-quick clean
 
 # Runtime dependencies only (what `make run` needs); the test extras on top.
 $(VENV)/.runtime: pyproject.toml
@@ -45,6 +45,12 @@ test-ulp: install
 # minutes; `make test` runs a small version).
 check-stress: install
 	cd tests && CL2C_STRESS=1 ../$(VENV)/bin/pytest -q -s -p no:cacheprovider test_cache_stress.py
+
+# The fuzz corpus (opt-in, about 15 minutes on 2 cores): 8 mutants of every kernel of the
+# project and of piglit, each translated under a timeout; `make test` runs a seeded subset
+# (tests/test_fuzz.py). FUZZ_FLAGS=--compile also compiles each translation.
+fuzz: install
+	cd tests && ../$(PY) -m fuzz --full -j $(JOBS) $(FUZZ_FLAGS)
 
 # The bench's extras (matplotlib for the plot, PyOpenCL with PoCL) and Intel's OpenCL CPU
 # runtime, 270 MB, only here (intel-cmplr-lib-rt: a dependency intel-opencl-rt does not

@@ -11,7 +11,8 @@ from pycparserext.ext_c_parser import (_ATTRIBUTE_TOKENS, _OCL_TYPE_QUALIFIERS,
 
 from . import types as ty
 from .diagnostics import Diagnostic, Reporter
-from .typed_ast import typed
+from .source_text import from_line_marker
+from .typed_ast import typed, walk
 
 _COORD = re.compile(r"^(?P<file>.*?):(?P<line>\d+)(?::(?P<col>\d+))?: (?P<msg>.*)$", re.S)
 
@@ -264,6 +265,10 @@ def parse(text: str, filename: str, reporter: Reporter,
     # Drop the prelude's typedefs; semantic analysis knows those types natively.
     ast.ext = ast.ext[len(RUNTIME_TYPEDEFS):]
     _Normalizer().visit(ast)
+    for node in walk(ast):              # a #line string's escapes (source_text.py)
+        coord = getattr(node, "coord", None)
+        if coord is not None and coord.file and "\\" in coord.file:
+            coord.file = from_line_marker(coord.file)
     return typed(ast)
 
 
@@ -299,4 +304,5 @@ def _diagnostic(message: str, filename: str) -> Diagnostic:
     elif msg.startswith("expected expression before: "):
         msg = f"expected expression before '{msg[len('expected expression before: '):]}'"
     col = int(m.group("col")) if m.group("col") else None
-    return Diagnostic("error", msg, m.group("file"), int(m.group("line")), col)
+    return Diagnostic("error", msg, from_line_marker(m.group("file")), int(m.group("line")),
+                      col)

@@ -20,7 +20,7 @@ import pcpp
 
 from .diagnostics import Diagnostic, Reporter
 from .options import Options
-from .source_text import MAX_SOURCE_BYTES, decode
+from .source_text import MAX_SOURCE_BYTES, decode, from_line_marker, line_marker_name
 from .target import Target
 
 def _to_float(value: float) -> float:
@@ -125,9 +125,16 @@ class _Preprocessor(pcpp.Preprocessor):
         self.expanded_tokens += len(result)      # (pcpp splices each result: its cost)
         return result
 
+    def group_lines(self, input, abssource):
+        # Each token's source is the name pcpp writes in its #line markers, between
+        # quotes: escaped as in a C string (a quote or a newline in a file name).
+        return super().group_lines(input, line_marker_name(abssource) if abssource
+                                   else abssource)
+
     def on_error(self, file, line, msg):
         """pcpp's errors come with a line: the column is the named macro's, else the
         directive's '#', else the line's first character."""
+        file = from_line_marker(file) if file else file
         text = self.reporter.sources.line(file, line) or ""
         column = len(text) - len(text.lstrip()) + 1
         named = re.match(r"Macro (\w+)", msg)
@@ -174,8 +181,9 @@ class _Preprocessor(pcpp.Preprocessor):
 
     def _at(self, directive) -> "_Where":
         """The position of a directive's '#'."""
-        text = self.reporter.sources.line(directive.source, directive.lineno) or ""
-        return _Where(directive.source, directive.lineno,
+        source = from_line_marker(directive.source)
+        text = self.reporter.sources.line(source, directive.lineno) or ""
+        return _Where(source, directive.lineno,
                       text.index("#") + 1 if "#" in text else None)
 
     def on_comment(self, tok):
@@ -249,7 +257,7 @@ def preprocess(text: str, filename: str, options: Options, reporter: Reporter,
         return Preprocessed("", pp.dependencies)
     result = out.getvalue()
     if not result.startswith("#line"):
-        result = f'#line 1 "{filename}"\n' + result
+        result = f'#line 1 "{line_marker_name(filename)}"\n' + result
     return Preprocessed(_restore_names(result, filename), pp.dependencies)
 
 
@@ -257,9 +265,10 @@ def _token_position(tokens, pp: _Preprocessor, reporter: Reporter) -> _Where | N
     """Where the first macro among ``tokens`` is used (its line's text gives the column)."""
     for tok in tokens:
         if tok.type == pp.t_ID and tok.value in pp.macros and getattr(tok, "source", None):
-            text = reporter.sources.line(tok.source, tok.lineno) or ""
+            source = from_line_marker(tok.source)
+            text = reporter.sources.line(source, tok.lineno) or ""
             found = re.search(rf"\b{re.escape(tok.value)}\b", text)
-            return _Where(tok.source, tok.lineno, found.start() + 1 if found else None)
+            return _Where(source, tok.lineno, found.start() + 1 if found else None)
     return None
 
 
@@ -268,9 +277,9 @@ def _restore_names(text: str, filename: str) -> str:
     target = os.path.abspath(filename)
 
     def fix(m):
-        path = m.group(2)
+        path = from_line_marker(m.group(2))
         if path != filename and os.path.abspath(path) == target:
             path = filename
-        return f'#line {m.group(1)} "{path}"'
+        return f'#line {m.group(1)} "{line_marker_name(path)}"'
 
-    return re.sub(r'^#line (\d+) "([^"]*)"', fix, text, flags=re.M)
+    return re.sub(r'^#line (\d+) "((?:[^"\\\n]|\\.)*)"', fix, text, flags=re.M)

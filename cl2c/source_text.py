@@ -6,12 +6,27 @@ at its line and column, never a Python exception.
 """
 from __future__ import annotations
 
+import re
+
 from .diagnostics import BuildError, Diagnostic, SourceMap
 
 _REPLACEMENT = "\ufffd"
 # The largest source file cl2c reads (a kernel of a million lines is a fraction of it):
 # a device such as /dev/zero, or a runaway generated file, is an error, not all memory.
 MAX_SOURCE_BYTES = 16 << 20
+
+
+def line_marker_name(path: str) -> str:
+    """``path`` as the string of a ``#line`` directive: a quote, a backslash or a newline
+    in a file name must not end the directive."""
+    return path.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+
+
+def from_line_marker(name: str) -> str:
+    """The file name a ``#line`` directive's string (as the parser keeps it) stands for."""
+    if "\\" not in name:
+        return name
+    return re.sub(r"\\(.)", lambda m: "\n" if m.group(1) == "n" else m.group(1), name)
 
 
 def read_source(path: str) -> str:

@@ -30,9 +30,9 @@ def _at(rendered: str, line: int, column: int, message: str) -> None:
 def test_macro_bomb_stops_early_at_its_use():
     lines = ["#define A0 x"] + [f"#define A{i} A{i - 1} A{i - 1}" for i in range(1, 41)]
     source = "\n".join(lines) + "\nkernel void k(global int *p) { int x = 1; p[0] = A40; }\n"
-    start = time.monotonic()
+    start = time.process_time()
     rendered = _error(source)
-    assert time.monotonic() - start < 10
+    assert time.process_time() - start < 10
     _at(rendered, 42, 50, f"more than {MAX_EXPANDED_TOKENS:,} tokens")
 
 
@@ -40,9 +40,9 @@ def test_function_like_macro_bomb():
     source = ("#define F(x) x x x x\n"
               "kernel void k(global int *p) { int x = 1; p[0] = F(F(F(F(F(F(F(F(F(F(F(x)))))))))));"
               " }\n")
-    start = time.monotonic()
+    start = time.process_time()
     rendered = _error(source)
-    assert time.monotonic() - start < 10
+    assert time.process_time() - start < 10
     _at(rendered, 2, 50, "macro expansion too large")
 
 

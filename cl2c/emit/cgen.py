@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from pycparser import c_ast, c_generator
 
+from ..source_text import line_marker_name
+
 
 class CGenerator(c_generator.CGenerator):
     def __init__(self, line_directives: bool = True):
@@ -64,16 +66,17 @@ class CGenerator(c_generator.CGenerator):
 
     def visit_Pragma(self, n):
         words = n.string.split()
-        if words[:1] == ["unroll"]:
+        if words[:1] == ["unroll"] and (len(words) == 1 or
+                                        len(words) == 2 and words[1].isdigit()):
             return f"#pragma GCC unroll {words[1] if len(words) > 1 else 65534}"
-        if words[:1] == ["omp"]:
+        if words[:1] == ["omp"]:            # lowering's (sema set the kernel's aside)
             return super().visit_Pragma(n)
         # OpenCL pragmas (EXTENSION, FP_CONTRACT) mean nothing to a C compiler.
-        return f"/* #pragma {n.string} */"
+        return f"/* #pragma {n.string.replace('*/', '* /')} */"
 
 
 def _escape(path: str) -> str:
-    return path.replace("\\", "\\\\").replace('"', '\\"')
+    return line_marker_name(path)
 
 
 def generate(node, line_directives: bool = True, gen: CGenerator | None = None) -> str:

@@ -14,6 +14,7 @@ from ..version import __version__
 from ..lower import KernelModel, LoweredProgram
 from ..lower.workitems import is_type_declaration
 from ..resources import templates_dir
+from ..source_text import line_marker_name
 from . import c_names
 from .cgen import CGenerator
 
@@ -154,7 +155,7 @@ def _resolve_tail_line(text: str, output_name: str, line_directives: bool) -> st
     lines = text.split("\n")
     for i, line in enumerate(lines):
         if line == "#line CL2C_TAIL_LINE":
-            lines[i] = f'#line {i + 2} "{output_name}"' if line_directives else ""
+            lines[i] = f'#line {i + 2} "{line_marker_name(output_name)}"' if line_directives else ""
     return "\n".join(lines)
 
 

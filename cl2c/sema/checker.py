@@ -43,6 +43,7 @@ class Checker(c_ast.NodeVisitor):
         self.tags.pop()
 
     def declare(self, sym: Symbol, node=None):
+        node = node if node is not None else sym.node
         scope = self.scopes[-1]
         old = scope.get(sym.name)
         if old is not None and old.kind in ("var", "param") and sym.kind in ("var", "param") \

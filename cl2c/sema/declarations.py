@@ -37,6 +37,7 @@ class Declarations(Checker):
     def pragma(self, node: c_ast.Pragma):
         """#pragma OPENCL EXTENSION name|all : enable|disable (spec 9.1): accepted for the
         extensions cl2c offers (cl_khr_fp64 among them); a warning for others."""
+        self.check_pragma(node)
         words = node.string.replace(":", " : ").split()
         if words[:2] != ["OPENCL", "EXTENSION"]:
             return
@@ -53,6 +54,20 @@ class Declarations(Checker):
             self.module.extensions.add(name)
         else:
             self.module.extensions.discard(name)
+
+    def check_pragma(self, node: c_ast.Pragma):
+        """A kernel's pragmas never reach the C compiler as they are (emit/cgen.py):
+        OpenMP's directives are cl2c's to place (a kernel's would nest in the loops over
+        its work-items), and ``unroll`` takes an integer."""
+        words = node.string.split()
+        if words[:1] == ["omp"]:
+            self.reporter.warning("'#pragma omp' ignored: cl2c runs the work-items with "
+                                  "OpenMP itself", node.coord)
+            node.string = f"(ignored) {node.string}"    # a comment in the C
+        elif words[:1] == ["unroll"] and not (len(words) == 1 or len(words) == 2 and
+                                              words[1].isdigit()):
+            self.reporter.warning("'#pragma unroll' takes an integer constant; pragma "
+                                  "ignored", node.coord)
 
     def typedef(self, node: c_ast.Typedef):
         t, space, const = self.resolve(node.type)

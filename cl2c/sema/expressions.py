@@ -184,6 +184,12 @@ class Expressions(Checker):
 
     def check_assignable(self, node):
         t = node.ty
+        lvalue = isinstance(node, (c_ast.ArrayRef, c_ast.StructRef)) or \
+            isinstance(node, c_ast.UnaryOp) and node.op == "*" or \
+            isinstance(node, c_ast.ID) and getattr(node.symbol, "kind", None) in ("var",
+                                                                                 "param")
+        if not lvalue:
+            self.error("expression is not assignable", node)
         # Walk from the lvalue to the object it is part of: a variable, or memory
         # through a pointer. Either may be read-only.
         root = node

@@ -107,7 +107,10 @@ class Statements(Checker):
     def stmt_Break(self, node):
         pass
 
-    stmt_Continue = stmt_EmptyStatement = stmt_Pragma = stmt_StaticAssert = stmt_Break
+    stmt_Continue = stmt_EmptyStatement = stmt_StaticAssert = stmt_Break
+
+    def stmt_Pragma(self, node):
+        self.check_pragma(node)
 
     def condition(self, node):
         t = self.expr(node)

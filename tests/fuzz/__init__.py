@@ -8,7 +8,7 @@ seeded edits (corpus.py: ``mutants``); a worker process translates them one by o
 the parent times each out (worker.py, runner.py). ``python -m fuzz`` from tests/ runs it:
 
     python -m fuzz --full -j 2          # every source, 8 mutants each (make fuzz)
-    python -m fuzz --per-file 2 --limit 40 --seed 7
+    python -m fuzz --per-file 2 --limit 40 --seed 7 --piglit
 
 ``tests/test_fuzz.py`` runs a seeded subset in ``make test``.
 """

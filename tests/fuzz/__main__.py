@@ -12,18 +12,24 @@ from . import corpus, runner
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m fuzz")
-    ap.add_argument("--full", action="store_true", help="every seed, project's and piglit's")
-    ap.add_argument("--per-file", type=int, default=8, help="mutants per seed")
+    ap.add_argument("--full", action="store_true",
+                    help="the whole corpus: every seed, project's and piglit's, 8 mutants "
+                         "each (without it: the project's seeds, --per-file each)")
+    ap.add_argument("--per-file", type=int, default=None, help="mutants per seed")
     ap.add_argument("--limit", type=int, default=0, help="at most this many mutants")
     ap.add_argument("--seed", type=int, default=12)
-    ap.add_argument("--no-piglit", action="store_true")
+    ap.add_argument("--piglit", action="store_true", help="piglit's seeds too")
     ap.add_argument("-j", "--jobs", type=int, default=2)
     ap.add_argument("--timeout", type=float, default=runner.TIMEOUT_S)
+    ap.add_argument("--compile", action="store_true",
+                    help="also compile each translation (cc -fsyntax-only)")
     ap.add_argument("--save", metavar="DIR", help="write each failing mutant into DIR")
     args = ap.parse_args(argv)
+    if args.per_file is None:
+        args.per_file = 8 if args.full else 2
 
     seeds = corpus.project_seeds()
-    piglit = [] if args.no_piglit else corpus.piglit_seeds()
+    piglit = corpus.piglit_seeds() if args.full or args.piglit else []
     rng = random.Random(args.seed)
     cases = [c for s in seeds + piglit for c in corpus.mutants(s, args.per_file, rng)]
     if args.limit:
@@ -38,7 +44,7 @@ def main(argv=None) -> int:
             print(f"  {done}/{len(cases)} {dict(report.counts)} "
                   f"{time.monotonic() - start:.0f} s", flush=True)
 
-    report = runner.run(cases, args.jobs, args.timeout, progress)
+    report = runner.run(cases, args.jobs, args.timeout, progress, args.compile)
     for k, (case, what, tb) in enumerate(report.problems):
         print(f"\n{case.label}\n  {what}\n{tb}")
         if args.save:
@@ -50,7 +56,9 @@ def main(argv=None) -> int:
     c = report.counts
     print(f"\n{report.cases} mutants: {c['ok']} translated, {c['diagnosed']} diagnosed "
           f"({c['unpositioned']} with an unpositioned diagnostic), {c['internal']} internal "
-          f"errors, {c['crash']} crashes, {c['hang']} hangs; "
+          f"errors, {c['crash']} crashes, {c['hang']} hangs"
+          + (f", {c['c_error']} translations the C compiler rejects" if args.compile else "")
+          + "; "
           f"{time.monotonic() - start:.0f} s")
     return 1 if report.problems else 0
 

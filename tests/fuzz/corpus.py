@@ -82,6 +82,29 @@ _INSERTS = [
 ]
 
 
+_NUMBERS = ["0", "1", "-1", "3", "7", "16", "255", "256", "4096", "65536", "0x7fffffff",
+            "0x80000000", "2147483647", "4294967295u", "-2147483648", "0xffffffffffffffff",
+            "9223372036854775807L", "1.5f", "0.0", "-0.0f", "1e38f", "1e-45f", "0x1p-149f",
+            "1e308", "'a'", "1u", "1ul"]
+_TYPES = ["int", "uint", "char", "uchar", "short", "ushort", "long", "ulong", "float",
+          "double", "half", "bool", "size_t", "int2", "int3", "int4", "int8", "int16",
+          "float2", "float3", "float4", "float8", "float16", "uchar4", "long2", "double2",
+          "void", "event_t", "atomic_int"]
+_OPERATORS = ["+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^", "&&", "||", "<", ">",
+              "<=", ">=", "==", "!=", "=", "+=", "-=", "*=", "/=", "%=", "<<=", ">>=",
+              "&=", "|=", "^=", "++", "--", "!", "~", ",", "?", ":", ".", "->"]
+
+
+def _kind(token: str) -> str:
+    if token[:1].isdigit() or token[:1] == "." and token[1:2].isdigit():
+        return "number"
+    if token[:1].isalpha() or token[:1] == "_":
+        return "word"
+    if token[:1] in "\"'":
+        return "literal"
+    return "operator"
+
+
 def _tokens(text: str) -> list[tuple[int, int]]:
     return [(m.start(), m.end()) for m in _TOKEN.finditer(text)]
 
@@ -92,8 +115,22 @@ def mutate(text: str, rng: random.Random) -> tuple[str, str]:
     if not toks:
         return text + rng.choice(_INSERTS), "append"
     kind = rng.choice(["delete", "delete", "insert", "insert", "duplicate", "swap",
-                       "replace", "lines", "truncate", "byte", "nest"])
+                       "replace", "lines", "truncate", "byte", "nest",
+                       "same kind", "same kind", "same kind", "same kind"])
     a, b = toks[rng.randrange(len(toks))]
+    if kind == "same kind":
+        # a token for another of its kind: the program still parses, more often than
+        # not, and sema and lowering meet it
+        kinds = [(c, d) for c, d in toks if _kind(text[c:d]) == _kind(text[a:b])]
+        c, d = kinds[rng.randrange(len(kinds))]
+        word = text[c:d]
+        if _kind(word) == "number" and rng.random() < 0.5:
+            word = rng.choice(_NUMBERS)
+        elif _kind(word) == "word" and rng.random() < 0.3:
+            word = rng.choice(_TYPES)
+        elif _kind(word) == "operator" and rng.random() < 0.5:
+            word = rng.choice(_OPERATORS)
+        return text[:a] + word + text[b:], f"same kind {a}: {word!r}"
     if kind == "delete":
         n = rng.choice([1, 1, 1, 2, 5])
         k = rng.randrange(len(toks))

@@ -37,10 +37,11 @@ class _Worker:
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.DEVNULL, text=True)
 
-    def run(self, case: Case, timeout: float) -> dict:
+    def run(self, case: Case, timeout: float, compile_c: bool = False) -> dict:
         try:
             self.proc.stdin.write(json.dumps({"name": case.name, "text": case.text,
-                                              "options": case.options}) + "\n")
+                                              "options": case.options,
+                                              "compile": compile_c}) + "\n")
             self.proc.stdin.flush()
         except (BrokenPipeError, OSError):
             return {"status": "crash", "error": f"worker gone (exit {self.proc.poll()})"}
@@ -70,7 +71,8 @@ class _Worker:
 
 
 def run(cases: list[Case], jobs: int = 2, timeout: float = TIMEOUT_S,
-        progress=None) -> Report:
+        progress=None, compile_c: bool = False) -> Report:
+    """Each case translated (and its C compiled, with ``compile_c``) under ``timeout``."""
     report = Report(len(cases))
     todo: queue.Queue = queue.Queue()
     for c in cases:
@@ -85,13 +87,13 @@ def run(cases: list[Case], jobs: int = 2, timeout: float = TIMEOUT_S,
                     case = todo.get_nowait()
                 except queue.Empty:
                     return
-                result = worker.run(case, timeout)
+                result = worker.run(case, timeout, compile_c)
                 if not worker.alive:
                     worker = _Worker()
                 status = result["status"]
                 with lock:
                     report.counts[status] += 1
-                    if status in ("internal", "crash", "hang"):
+                    if status in ("internal", "crash", "hang", "c_error"):
                         report.problems.append((case, f"{status}: {result.get('error')}",
                                                 result.get("traceback", "")))
                     elif status == "diagnosed" and result["unpositioned"]:

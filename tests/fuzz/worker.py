@@ -18,7 +18,9 @@ def outcome(case: dict) -> dict:
     try:
         data = case["text"].encode("utf-8", errors="surrogateescape")
         text = decode(data, case["name"])
-        translate(text, case["name"], case["options"])
+        translation = translate(text, case["name"], case["options"])
+        if case.get("compile"):
+            return _compiled(translation.c_source)
         return {"status": "ok"}
     except BuildError as e:
         unpositioned = [str(d) for d in e.diagnostics
@@ -29,6 +31,26 @@ def outcome(case: dict) -> dict:
         return {"status": "internal",
                 "error": "".join(traceback.format_exception_only(type(e), e)).strip(),
                 "traceback": traceback.format_exc()[-3000:]}
+
+
+def _compiled(c_source: str) -> dict:
+    """ok, or c_error: the C compiler rejects what cl2c accepted."""
+    import os
+    import subprocess
+    import tempfile
+    from cl2c.resources import runtime_include_dir
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "k.c")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(c_source)
+        res = subprocess.run([os.environ.get("CC", "cc"), "-std=c11", "-fopenmp",
+                              "-fsyntax-only", "-w", "-Werror=implicit-function-declaration",
+                              "-I", str(runtime_include_dir()), path],
+                             capture_output=True, text=True)
+    if res.returncode == 0:
+        return {"status": "ok"}
+    errors = [line for line in res.stderr.splitlines() if "error" in line]
+    return {"status": "c_error", "error": "\n".join(errors[:3]) or res.stderr[-500:]}
 
 
 def main() -> None:
