@@ -251,8 +251,8 @@ def preprocess(text: str, filename: str, options: Options, reporter: Reporter,
     try:
         pp.write(out)
     except _ExpansionLimit as e:
-        reporter.error(f"macro expansion too large (more than {MAX_EXPANDED_TOKENS:,} "
-                       f"tokens): a macro expands to itself many times over",
+        reporter.error(f"macro expansion too large: more than {MAX_EXPANDED_TOKENS:,} "
+                       f"tokens (a macro that expands to others many times over?)",
                        _token_position(e.tokens, pp, reporter))
         return Preprocessed("", pp.dependencies)
     result = out.getvalue()

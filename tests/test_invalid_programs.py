@@ -211,3 +211,15 @@ def test_renamed_identifiers_keep_their_spelling_in_diagnostics():
 def test_a_kernel_named_as_generated_code_is_an_error():
     _at(_error("kernel void cl2c_k(global int *p) { p[0] = 1; }\n"), 1, 13,
         "kernel name 'cl2c_k' is reserved")
+
+
+def test_kernel_names_with_double_underscores():
+    import numpy as np
+    prg = cl2c.Program("kernel void test__Kernel(global int *p) {"
+                       " p[get_global_id(0)] = 3; }\n").build()
+    out = np.zeros(4, np.int32)
+    prg.test__Kernel((4,), None, out)
+    assert out.tolist() == [3] * 4
+    _at(_error("kernel void k(global int *p) { p[0] = 1; }\n"
+               "kernel void k__group(global int *p) { p[0] = 1; }\n"), 2, 13,
+        "kernel name 'k__group' is reserved")
