@@ -38,7 +38,13 @@ def main(argv=None) -> int:
           flush=True)
     start = time.monotonic()
 
+    shown = 0
+
     def progress(report):
+        nonlocal shown
+        for case, what, _ in report.problems[shown:]:     # as they come
+            print(f"  ! {case.label}: {what.splitlines()[0][:300]}", flush=True)
+        shown = len(report.problems)
         done = sum(v for k, v in report.counts.items() if k != "unpositioned")
         if done % 200 == 0:
             print(f"  {done}/{len(cases)} {dict(report.counts)} "
