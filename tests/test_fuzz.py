@@ -9,13 +9,13 @@ import random
 from fuzz import corpus, runner
 
 SEED = 2026
-PROJECT_MUTANTS = 40
-PIGLIT_MUTANTS = 20
+PROJECT_MUTANTS = 90       # two of each of the project's kernels
+PIGLIT_MUTANTS = 60
 
 
 def _cases() -> list:
     rng = random.Random(SEED)
-    project = [c for s in corpus.project_seeds() for c in corpus.mutants(s, 1, rng)]
+    project = [c for s in corpus.project_seeds() for c in corpus.mutants(s, 2, rng)]
     piglit_seeds = corpus.piglit_seeds()
     piglit = [c for s in rng.sample(piglit_seeds, min(PIGLIT_MUTANTS, len(piglit_seeds)))
               for c in corpus.mutants(s, 1, rng)]
