@@ -223,3 +223,25 @@ def test_kernel_names_with_double_underscores():
     _at(_error("kernel void k(global int *p) { p[0] = 1; }\n"
                "kernel void k__group(global int *p) { p[0] = 1; }\n"), 2, 13,
         "kernel name 'k__group' is reserved")
+
+
+def test_floating_constants_out_of_range_warn_and_emit_quiet_c(tmp_path, cc):
+    """clang warns (its -Wliteral-range) and takes infinity or zero; so does cl2c, and
+    the C it emits says so in a way the C compiler does not warn about again."""
+    import subprocess
+    from cl2c.resources import runtime_include_dir
+    source = ("kernel void k(global float *p, global double *d) {\n"
+              "  p[0] = 1e39f; p[1] = 0x1p128f; p[2] = 1e-50f; p[3] = 3.40282356e38f;\n"
+              "  d[0] = 1e999; d[1] = 1e-999; d[2] = 0x1p99999; d[3] = 1.0e-320;\n}\n")
+    t = cl2c.translate(source, "fl.cl")
+    assert [w.split(": warning: ")[0] for w in t.warnings.splitlines()
+            if ": warning: " in w] == ["fl.cl:2:10", "fl.cl:2:24", "fl.cl:2:41",
+                                       "fl.cl:3:10", "fl.cl:3:24", "fl.cl:3:39"], t.warnings
+    c = tmp_path / "fl.c"
+    c.write_text(t.c_source)
+    res = subprocess.run([cc, "-std=c11", "-fopenmp", "-Wall", "-Wextra", "-Werror", "-c",
+                          "-I", str(runtime_include_dir()), str(c), "-o",
+                          str(tmp_path / "fl.o")], capture_output=True, text=True)
+    assert res.returncode == 0, res.stderr
+    with pytest.raises(cl2c.BuildError, match=r"fl.cl:2:10: error: magnitude"):
+        cl2c.translate(source, "fl.cl", "-Werror")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pycparser import c_ast, c_generator
 
+from ..literals import float_out_of_range
 from ..source_text import line_marker_name
 
 
@@ -63,6 +64,18 @@ class CGenerator(c_generator.CGenerator):
             node, lambda d: isinstance(d, (c_ast.BinaryOp, c_ast.TernaryOp, c_ast.Assignment,
                                            c_ast.ExprList)))
         return text
+
+    def visit_Constant(self, n):
+        # A floating constant out of its type's range is infinity or zero (sema warned),
+        # spelled so that the C compiler does not warn again.
+        if n.type in ("float", "double"):
+            wrong = float_out_of_range(n.value)
+            single = n.value[-1] in "fF"
+            if wrong == "overflow":
+                return "((float)INFINITY)" if single else "((double)INFINITY)"
+            if wrong == "underflow":
+                return "0.0f" if single else "0.0"
+        return super().visit_Constant(n)
 
     def visit_Pragma(self, n):
         words = n.string.split()

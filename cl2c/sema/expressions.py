@@ -45,6 +45,14 @@ class Expressions(Checker):
 
     def expr_Constant(self, node):
         t = constant_type(node)
+        if t.is_float and node.type not in ("char", "string"):
+            wrong = literals.float_out_of_range(node.value)
+            if wrong == "overflow":
+                self.reporter.warning(f"magnitude of floating-point constant too large for "
+                                      f"type '{t}': it is infinity", node.coord)
+            elif wrong == "underflow":
+                self.reporter.warning(f"magnitude of floating-point constant too small for "
+                                      f"type '{t}': it is zero", node.coord)
         if t.is_integer and node.type not in ("char", "string") and \
                 literals.integer_value(node.value) >= 1 << 64:
             self.error("integer literal is too large to be represented in any integer "
