@@ -174,7 +174,8 @@ class _Preprocessor(pcpp.Preprocessor):
                                     self._at(self.lastdirective))
                 self.return_code += 1
                 return io.StringIO("")
-            text = decode(f.read(MAX_SOURCE_BYTES + 1), includepath)
+            text = _without_empty_pragmas(decode(f.read(MAX_SOURCE_BYTES + 1),
+                                                 includepath))
         self.dependencies.append(includepath)
         self.reporter.sources.add(includepath, text)
         return io.StringIO(text)
@@ -246,7 +247,7 @@ def preprocess(text: str, filename: str, options: Options, reporter: Reporter,
         pp.define(f"{name} {value}")
     for name, value in options.defines.items():
         pp.define(f"{name} {value}")
-    pp.parse(text, filename)
+    pp.parse(_without_empty_pragmas(text), filename)
     out = io.StringIO()
     try:
         pp.write(out)
@@ -259,6 +260,15 @@ def preprocess(text: str, filename: str, options: Options, reporter: Reporter,
     if not result.startswith("#line"):
         result = f'#line 1 "{line_marker_name(filename)}"\n' + result
     return Preprocessed(_restore_names(result, filename), pp.dependencies)
+
+
+_EMPTY_PRAGMA = re.compile(r"^([ \t]*#[ \t]*pragma)[ \t]*$", re.M)
+
+
+def _without_empty_pragmas(text: str) -> str:
+    """A '#pragma' with nothing after it means nothing (C11 6.10.6), and pcpp fails on
+    one (an IndexError): it becomes an empty line."""
+    return _EMPTY_PRAGMA.sub("", text)
 
 
 def _token_position(tokens, pp: _Preprocessor, reporter: Reporter) -> _Where | None:

@@ -245,3 +245,9 @@ def test_floating_constants_out_of_range_warn_and_emit_quiet_c(tmp_path, cc):
     assert res.returncode == 0, res.stderr
     with pytest.raises(cl2c.BuildError, match=r"fl.cl:2:10: error: magnitude"):
         cl2c.translate(source, "fl.cl", "-Werror")
+
+
+def test_an_empty_pragma_means_nothing():
+    """(pcpp raised an IndexError on one; the fuzz corpus found it)"""
+    cl2c.translate("kernel void k(global int *p) {\n#pragma\n  p[0] = 1;\n}\n  #  pragma  \n",
+                   "p.cl")
