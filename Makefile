@@ -46,7 +46,7 @@ test-ulp: install
 check-stress: install
 	cd tests && CL2C_STRESS=1 ../$(VENV)/bin/pytest -q -s -p no:cacheprovider test_cache_stress.py
 
-# The fuzz corpus (opt-in, about 15 minutes on 2 cores): 8 mutants of every kernel of the
+# The fuzz corpus (opt-in, 3 to 10 minutes on 2 cores): 8 mutants of every kernel of the
 # project and of piglit, each translated under a timeout; `make test` runs a seeded subset
 # (tests/test_fuzz.py). FUZZ_FLAGS=--compile also compiles each translation.
 fuzz: install
