@@ -8,7 +8,7 @@ PIP := $(PY) -m pip --disable-pip-version-check -q
 # Parallel test workers: the machine's cores.
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: setup install run test test-intel test-ulp check-stress check-piglit check-cost bench bench-quick clean
+.PHONY: setup install run test test-intel test-ulp check-stress check-piglit check-cost fuzz bench bench-quick clean
 
 # Runtime dependencies only (what `make run` needs); the test extras on top.
 $(VENV)/.runtime: pyproject.toml
@@ -61,6 +61,12 @@ check-piglit: install
 # What checking mode costs on the bench kernels, and that it finds nothing in them.
 check-cost: install
 	$(PY) bench/check_cost.py
+
+# The fuzz corpus (opt-in, 3 to 10 minutes on 2 cores): 8 mutants of every kernel of the
+# project and of piglit, each translated under a timeout; `make test` runs a seeded subset
+# (tests/test_fuzz.py). FUZZ_FLAGS=--compile also compiles each translation.
+fuzz: install
+	cd tests && ../$(PY) -m fuzz --full -j $(JOBS) $(FUZZ_FLAGS)
 
 # The bench's extras (matplotlib for the plot, PyOpenCL with PoCL) and Intel's OpenCL CPU
 # runtime, 270 MB, only here (intel-cmplr-lib-rt: a dependency intel-opencl-rt does not

@@ -81,8 +81,8 @@ def _replace_atomically(path: str, text: str) -> None:
 
 
 def _depfile(target: str, source: str, deps: list[str]) -> str:
-    def esc(p):
-        return p.replace(" ", "\\ ")
+    def esc(p):     # as gcc -MD writes a name Make reads: space, '#' and '$'
+        return p.replace(" ", "\\ ").replace("#", "\\#").replace("$", "$$")
     lines = [f"{esc(target)}: {esc(source)}" + "".join(f" \\\n  {esc(d)}" for d in deps)]
     lines += [f"{esc(d)}:" for d in deps]   # like -MP: a deleted header breaks no build
     return "\n".join(lines) + "\n"

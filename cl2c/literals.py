@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+import struct
 
 _SIMPLE_ESCAPES = {"'": 0x27, '"': 0x22, "?": 0x3F, "\\": 0x5C, "a": 0x07, "b": 0x08,
                    "f": 0x0C, "n": 0x0A, "r": 0x0D, "t": 0x09, "v": 0x0B}
@@ -51,3 +52,32 @@ def string_length(text: str) -> int:
     (``"ab" "cd"``) count as one."""
     parts = re.findall(r'"((?:[^"\\]|\\.)*)"', text, re.S)
     return sum(len(_units(p)) for p in parts)
+
+
+def float_out_of_range(text: str) -> str | None:
+    """"overflow" or "underflow" (a non-zero constant that rounds to zero) for a
+    floating constant its type cannot hold (``1e39f``, ``1e999``, ``1e-50f``), else None."""
+    digits = text.rstrip("fFlLhH") if not text.lower().startswith("0x") else \
+        text.rstrip("fFlL")
+    try:
+        value = float.fromhex(digits) if digits.lower().startswith("0x") else float(digits)
+    except OverflowError:
+        return "overflow"
+    except ValueError:
+        return None
+    if value == float("inf"):
+        return "overflow"
+    if text[-1] in "fF":                # rounded to float: inf past FLT_MAX's half ulp
+        try:
+            value = struct.unpack("f", struct.pack("f", value))[0]
+        except OverflowError:
+            return "overflow"
+        if value == float("inf"):
+            return "overflow"
+    body = digits.lower()
+    mantissa = re.split(r"p", body[2:])[0] if body.startswith("0x") else \
+        re.split(r"e", body)[0]
+    nonzero = any(c not in "0." for c in mantissa)
+    if value == 0 and nonzero:
+        return "underflow"
+    return None

@@ -11,7 +11,8 @@ from pycparserext.ext_c_parser import (_ATTRIBUTE_TOKENS, _OCL_TYPE_QUALIFIERS,
 
 from . import types as ty
 from .diagnostics import Diagnostic, Reporter
-from .typed_ast import typed
+from .source_text import from_line_marker
+from .typed_ast import typed, walk
 
 _COORD = re.compile(r"^(?P<file>.*?):(?P<line>\d+)(?::(?P<col>\d+))?: (?P<msg>.*)$", re.S)
 
@@ -41,6 +42,35 @@ class _Parser(OpenCLCParser):
             if isinstance(d, c_ast.Typedef) and _is_vector_type_name(d, self._vector_typedefs):
                 self._vector_typedefs.add(d.name)
         return declarations
+
+    # pycparser gives a declaration without a type specifier C89's implicit int
+    # (``f(int x) {...}``, ``const x = 1;``, ``void g(const n)``), which OpenCL C, as
+    # C99, does not have.
+    _NO_IMPLICIT_INT = "type specifier missing (OpenCL C has no implicit int)"
+
+    def _parse_external_declaration(self):
+        tok = self._peek()
+        if tok is not None and tok.type == "ID" and not self._starts_declaration(tok):
+            self._parse_error(self._NO_IMPLICIT_INT, self._tok_coord(tok))
+        return super()._parse_external_declaration()
+
+    def _parse_declaration_specifiers(self, allow_no_type=False):
+        first = self._peek()
+        spec, saw_type, coord = super()._parse_declaration_specifiers(allow_no_type)
+        if not spec["type"] and first is not None:
+            name = self._peek()
+            if name is not None and name.type == "ID" and self._peek_type(2) not in (
+                    "EQUALS", "SEMI", "COMMA", "RPAREN", "LBRACKET", "LPAREN", "COLON"):
+                self._parse_error(f"unknown type name '{name.value}'", self._tok_coord(name))
+            self._parse_error(self._NO_IMPLICIT_INT, self._tok_coord(first))
+        return spec, saw_type, coord
+
+    def _pop_scope(self):
+        if len(self._scope_stack) <= 1:     # pycparser raises this one without a position
+            lex = self.clex                 # (called as the lexer reads the '}')
+            self._parse_error("unmatched '}'", self._coord(
+                lex._lineno, max(1, lex._pos - lex._line_start)))
+        super()._pop_scope()
 
     def _parse_struct_or_union_specifier(self):
         # GCC also takes layout attributes after the closing brace
@@ -117,18 +147,40 @@ class _Parser(OpenCLCParser):
     def _parse_error(self, msg, coord):
         # A construct of OpenCL C 2.0 that cl2c does not support, where the parser
         # stopped or before: name it, rather than the syntax error it causes.
+        if getattr(self, "_reporting", False):   # the lexer's error, met looking ahead
+            super()._parse_error(msg, coord)
+        self._reporting = True
         stream = self._tokens
-        stream.peek(3)                  # the tokens just after where the parser stopped
+        try:
+            stream.peek(3)              # the tokens just after where the parser stopped
+        except IndexError:              # (at the end of the input)
+            pass
         unsupported = _unsupported_construct(stream._buffer[:stream._index + 3])
         if unsupported is not None:
             tok, msg = unsupported
             super()._parse_error(msg, self._tok_coord(tok))
+        if msg == "At end of input":
+            last = next((t for t in reversed(stream._buffer) if t is not None), None)
+            if last is not None:
+                coord = self._tok_coord(last)
+                coord.column += len(str(last.value))
+            super()._parse_error("unexpected end of file (a '}', ')' or ';' is missing)",
+                                 coord)
         if coord is None or isinstance(coord, str):
-            tok = self._peek()
+            try:
+                tok = self._peek()
+            except IndexError:
+                tok = None
             if tok is not None:
                 coord = self._tok_coord(tok)
                 if msg == "Invalid expression":
                     msg = f"expected expression before: {tok.value}"
+            else:                       # at the end of the input: after its last token
+                last = next((t for t in reversed(stream._buffer) if t is not None), None)
+                if last is not None:
+                    coord = self._tok_coord(last)
+                    coord.column += len(str(last.value))
+                    msg = f"{msg} at end of file"
         super()._parse_error(msg, coord)
 
 
@@ -213,6 +265,10 @@ def parse(text: str, filename: str, reporter: Reporter,
     # Drop the prelude's typedefs; semantic analysis knows those types natively.
     ast.ext = ast.ext[len(RUNTIME_TYPEDEFS):]
     _Normalizer().visit(ast)
+    for node in walk(ast):              # a #line string's escapes (source_text.py)
+        coord = getattr(node, "coord", None)
+        if coord is not None and coord.file and "\\" in coord.file:
+            coord.file = from_line_marker(coord.file)
     return typed(ast)
 
 
@@ -241,9 +297,12 @@ def _diagnostic(message: str, filename: str) -> Diagnostic:
     if not m:
         return Diagnostic("error", message, filename)
     msg = m.group("msg")
-    if msg.startswith("before: "):
+    if msg.startswith("Comments are not supported"):    # what pcpp leaves of one
+        msg = "unterminated /* comment"
+    elif msg.startswith("before: "):
         msg = f"syntax error before '{msg[len('before: '):]}'"
     elif msg.startswith("expected expression before: "):
         msg = f"expected expression before '{msg[len('expected expression before: '):]}'"
     col = int(m.group("col")) if m.group("col") else None
-    return Diagnostic("error", msg, m.group("file"), int(m.group("line")), col)
+    return Diagnostic("error", msg, from_line_marker(m.group("file")), int(m.group("line")),
+                      col)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from . import reserved_names
 from . import sema as sema_stage
 from .deep_stack import deep_stack
 from .diagnostics import BuildError, Diagnostic, Reporter, SourceMap, UnsupportedError
@@ -67,8 +68,10 @@ def analyze(text: str, source_name: str = "<kernel>", options=None,
         ast = parse(pre.text, source_name, reporter, opts.cl_std)
     reporter.check()
     with times.stage("sema"):
+        spelled = reserved_names.respell(ast, reporter)
         extensions = target.extensions_for(opts.cl_std, opts.removed_extensions)
         module = sema_stage.analyze(ast, reporter, opts.cl_std, extensions)
+        reserved_names.restore(reporter, spelled)
     reporter.check()
     return module, pre, reporter, opts
 

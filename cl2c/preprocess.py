@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import os
 import re
+import stat
 import struct
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -20,7 +21,7 @@ import pcpp
 from .diagnostics import Diagnostic, Reporter
 from .images import CHANNEL_ORDERS, CHANNEL_TYPES, SAMPLER_FLAGS
 from .options import Options
-from .source_text import decode
+from .source_text import MAX_SOURCE_BYTES, decode, from_line_marker, line_marker_name
 from .target import Target
 
 def _to_float(value: float) -> float:
@@ -115,9 +116,46 @@ class _Preprocessor(pcpp.Preprocessor):
         self.passthru_includes = None
         self.dependencies: list[str] = []
         self.include_nesting = 0       # (pcpp counts include_depth its own way)
+        self.expanded_tokens = 0       # tokens macro expansion has handled, all told
+        self._expansion_depth = 0
+        self._expanding: list = []     # the tokens of the outermost expansion under way
+
+    def expand_macros(self, tokens, expanding_from=[]):   # noqa: B006 (pcpp's signature)
+        """pcpp's expansion, bounded: a macro bomb (each macro twice the one before)
+        stops with an error at its use instead of running for minutes."""
+        self.expanded_tokens += len(tokens)
+        if self.expanded_tokens > MAX_EXPANDED_TOKENS:
+            raise _ExpansionLimit(self._expanding or tokens)
+        if self._expansion_depth == 0:
+            self._expanding = tokens[:]
+        self._expansion_depth += 1
+        try:
+            result = super().expand_macros(tokens, expanding_from)
+        finally:
+            self._expansion_depth -= 1
+        self.expanded_tokens += len(result)      # (pcpp splices each result: its cost)
+        return result
+
+    def group_lines(self, input, abssource):
+        # Each token's source is the name pcpp writes in its #line markers, between
+        # quotes: escaped as in a C string (a quote or a newline in a file name).
+        return super().group_lines(input, line_marker_name(abssource) if abssource
+                                   else abssource)
 
     def on_error(self, file, line, msg):
-        self.reporter.diagnostics.append(Diagnostic("error", msg, file, line))
+        """pcpp's errors come with a line: the column is the named macro's, else the
+        directive's '#', else the line's first character."""
+        file = from_line_marker(file) if file else file
+        text = self.reporter.sources.line(file, line) or ""
+        column = len(text) - len(text.lstrip()) + 1
+        named = re.match(r"Macro (\w+)", msg)
+        found = re.search(rf"\b{named.group(1)}\b", text) if named else None
+        if found:
+            column = found.start() + 1
+        msg = msg.strip()
+        if len(msg) > 200:                  # (pcpp quotes whole expressions)
+            msg = msg[:200] + "..."
+        self.reporter.diagnostics.append(Diagnostic("error", msg, file, line, column))
         self.return_code += 1
 
     def on_include_not_found(self, is_malformed, is_system_include, curdir, includepath):
@@ -141,15 +179,23 @@ class _Preprocessor(pcpp.Preprocessor):
 
     def on_file_open(self, is_system_include, includepath):
         with open(includepath, "rb") as f:
-            text = decode(f.read(), includepath)
+            why = _unreadable(os.fstat(f.fileno()))
+            if why is not None:
+                self.reporter.error(f"cannot #include '{includepath}': {why}",
+                                    self._at(self.lastdirective))
+                self.return_code += 1
+                return io.StringIO("")
+            text = _without_empty_pragmas(decode(f.read(MAX_SOURCE_BYTES + 1),
+                                                 includepath))
         self.dependencies.append(includepath)
         self.reporter.sources.add(includepath, text)
         return io.StringIO(text)
 
     def _at(self, directive) -> "_Where":
         """The position of a directive's '#'."""
-        text = self.reporter.sources.line(directive.source, directive.lineno) or ""
-        return _Where(directive.source, directive.lineno,
+        source = from_line_marker(directive.source)
+        text = self.reporter.sources.line(source, directive.lineno) or ""
+        return _Where(source, directive.lineno,
                       text.index("#") + 1 if "#" in text else None)
 
     def on_comment(self, tok):
@@ -171,6 +217,24 @@ class _Preprocessor(pcpp.Preprocessor):
 
 
 MAX_INCLUDE_DEPTH = 200
+# Tokens macro expansion may handle in one translation unit: hundreds of times what the
+# largest kernels take (piglit's, the bench's), reached in about a second.
+MAX_EXPANDED_TOKENS = 2_000_000
+
+
+class _ExpansionLimit(Exception):
+    def __init__(self, tokens):
+        super().__init__()
+        self.tokens = tokens
+
+
+def _unreadable(st: os.stat_result) -> str | None:
+    """Why an included file cannot be source text (a device, a FIFO, a huge file)."""
+    if not stat.S_ISREG(st.st_mode):
+        return "not a regular file"
+    if st.st_size > MAX_SOURCE_BYTES:
+        return f"larger than {MAX_SOURCE_BYTES >> 20} MiB"
+    return None
 
 
 class _Where(NamedTuple):
@@ -194,13 +258,39 @@ def preprocess(text: str, filename: str, options: Options, reporter: Reporter,
         pp.define(f"{name} {value}")
     for name, value in options.defines.items():
         pp.define(f"{name} {value}")
-    pp.parse(text, filename)
+    pp.parse(_without_empty_pragmas(text), filename)
     out = io.StringIO()
-    pp.write(out)
+    try:
+        pp.write(out)
+    except _ExpansionLimit as e:
+        reporter.error(f"macro expansion too large: more than {MAX_EXPANDED_TOKENS:,} "
+                       f"tokens (a macro that expands to others many times over?)",
+                       _token_position(e.tokens, pp, reporter))
+        return Preprocessed("", pp.dependencies)
     result = out.getvalue()
     if not result.startswith("#line"):
-        result = f'#line 1 "{filename}"\n' + result
+        result = f'#line 1 "{line_marker_name(filename)}"\n' + result
     return Preprocessed(_restore_names(result, filename), pp.dependencies)
+
+
+_EMPTY_PRAGMA = re.compile(r"^([ \t]*#[ \t]*pragma)[ \t]*$", re.M)
+
+
+def _without_empty_pragmas(text: str) -> str:
+    """A '#pragma' with nothing after it means nothing (C11 6.10.6), and pcpp fails on
+    one (an IndexError): it becomes an empty line."""
+    return _EMPTY_PRAGMA.sub("", text)
+
+
+def _token_position(tokens, pp: _Preprocessor, reporter: Reporter) -> _Where | None:
+    """Where the first macro among ``tokens`` is used (its line's text gives the column)."""
+    for tok in tokens:
+        if tok.type == pp.t_ID and tok.value in pp.macros and getattr(tok, "source", None):
+            source = from_line_marker(tok.source)
+            text = reporter.sources.line(source, tok.lineno) or ""
+            found = re.search(rf"\b{re.escape(tok.value)}\b", text)
+            return _Where(source, tok.lineno, found.start() + 1 if found else None)
+    return None
 
 
 def _restore_names(text: str, filename: str) -> str:
@@ -208,9 +298,9 @@ def _restore_names(text: str, filename: str) -> str:
     target = os.path.abspath(filename)
 
     def fix(m):
-        path = m.group(2)
+        path = from_line_marker(m.group(2))
         if path != filename and os.path.abspath(path) == target:
             path = filename
-        return f'#line {m.group(1)} "{path}"'
+        return f'#line {m.group(1)} "{line_marker_name(path)}"'
 
-    return re.sub(r'^#line (\d+) "([^"]*)"', fix, text, flags=re.M)
+    return re.sub(r'^#line (\d+) "((?:[^"\\\n]|\\.)*)"', fix, text, flags=re.M)

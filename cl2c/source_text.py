@@ -6,18 +6,39 @@ at its line and column, never a Python exception.
 """
 from __future__ import annotations
 
+import re
+
 from .diagnostics import BuildError, Diagnostic, SourceMap
 
 _REPLACEMENT = "\ufffd"
+# The largest source file cl2c reads (a kernel of a million lines is a fraction of it):
+# a device such as /dev/zero, or a runaway generated file, is an error, not all memory.
+MAX_SOURCE_BYTES = 16 << 20
+
+
+def line_marker_name(path: str) -> str:
+    """``path`` as the string of a ``#line`` directive: a quote, a backslash or a newline
+    in a file name must not end the directive."""
+    return path.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+
+
+def from_line_marker(name: str) -> str:
+    """The file name a ``#line`` directive's string (as the parser keeps it) stands for."""
+    if "\\" not in name:
+        return name
+    return re.sub(r"\\(.)", lambda m: "\n" if m.group(1) == "n" else m.group(1), name)
 
 
 def read_source(path: str) -> str:
     """The text of the source file ``path``; OSError as open() raises it."""
     with open(path, "rb") as f:
-        return decode(f.read(), path)
+        return decode(f.read(MAX_SOURCE_BYTES + 1), path)
 
 
 def decode(data: bytes, name: str) -> str:
+    if len(data) > MAX_SOURCE_BYTES:
+        raise BuildError([Diagnostic("error", f"source file larger than "
+                                              f"{MAX_SOURCE_BYTES >> 20} MiB", name)])
     text = data.decode("utf-8", errors="surrogateescape")
     if not any("\udc80" <= c <= "\udcff" for c in text):
         return text

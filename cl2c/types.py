@@ -177,11 +177,13 @@ class Record(Type):
     fields: list = field(default_factory=list)   # [(name, Type)], filled once complete
     packed: bool = False
     align_attr: int = 0
+    defined: bool = False        # its definition's closing brace has been read
 
     is_record = True
 
     def complete(self, fields: list, packed: bool = False, align_attr: int = 0) -> None:
         self.fields, self.packed, self.align_attr = list(fields), packed, align_attr
+        self.defined = True
 
     def field_type(self, name: str) -> Type | None:
         for fname, ftype in self.fields:

@@ -175,3 +175,69 @@ def test_ctrl_c_stops_an_endless_kernel(threads):
     assert proc.returncode == 0, err
     assert out.split()[0] == "KeyboardInterrupt" and out.split()[-2:] == ["after", "7"], out
     assert took < 2.0, f"the launch took {took:.1f} s to stop"
+
+
+FIBER_FAULTS = r"""
+import numpy as np
+import cl2c
+src = '''
+__kernel void wild(__global int *a, long far)
+{
+    __local int l[64];
+    size_t i = get_global_id(0);
+    l[get_local_id(0)] = 1;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (i == 100)
+        a[far] = 1;
+    else
+        a[i] = l[0] + 1;
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+__kernel void deep(__global int *a, int n)
+{
+    int big[60000];                        // 240 KB on a 64 KiB fiber stack
+    for (int k = 0; k < n; k++)
+        big[k] = k;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    a[get_global_id(0)] = big[n - 1];
+}
+__kernel void fine(__global int *a)
+{
+    barrier(CLK_LOCAL_MEM_FENCE);
+    a[get_global_id(0)] += 1;
+}
+'''
+prg = cl2c.Program(src, "-cl2c-schedule=fibers").build()
+a = np.zeros(1024, np.int32)
+for launch in (lambda: prg.wild((1024,), (64,), a, 1 << 44),
+               lambda: prg.deep((256,), (64,), a, np.int32(60000))):
+    try:
+        launch()
+        print("no error")
+    except cl2c.LaunchError as e:
+        print("LaunchError", e.code, e)
+prg.fine((1024,), (64,), a)      # the interpreter, and the fibers, go on
+print("after", int(a[0]), int(a[1000]))
+"""
+
+
+@pytest.mark.parametrize("threads", ["1", "2"])
+def test_a_fault_in_a_fiber_is_a_launch_error(threads):
+    """The fibers schedule contains faults as the others do: the jump from the handler
+    leaves the group's fibers, and the message names the work-item; a fiber's stack
+    overflow says so."""
+    res = _child(FIBER_FAULTS, OMP_NUM_THREADS=threads)
+    assert res.returncode == 0, f"the process died ({res.returncode}): {res.stderr}"
+    wild, deep, after = res.stdout.strip().splitlines()[-3:]
+    assert wild.startswith("LaunchError -1101 kernel 'wild': SIGSEGV"), wild
+    assert "work-group (1,0,0), work-item with local id (36,0,0)" in wild, wild
+    assert deep.startswith("LaunchError -1101 kernel 'deep': SIGSEGV"), deep
+    assert "its fiber stack overflowed (65536 bytes; raise it with CL2C_FIBER_STACK_SIZE)" \
+        in deep, deep
+    assert after.split()[0] == "after", after
+    # a second fault on the same threads is contained as the first (the handler's mask)
+    res = _child(FIBER_FAULTS.replace("for launch in (", "for launch in 2 * ("),
+                 OMP_NUM_THREADS=threads)
+    assert res.returncode == 0, f"the process died ({res.returncode}): {res.stderr}"
+    assert [line.split(":")[0] for line in res.stdout.splitlines()[-5:-1]] == [
+        "LaunchError -1101 kernel 'wild'", "LaunchError -1101 kernel 'deep'"] * 2, res.stdout

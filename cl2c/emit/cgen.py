@@ -9,6 +9,9 @@ from __future__ import annotations
 
 from pycparser import c_ast, c_generator
 
+from ..literals import float_out_of_range
+from ..source_text import line_marker_name
+
 
 class CGenerator(c_generator.CGenerator):
     def __init__(self, line_directives: bool = True):
@@ -62,18 +65,31 @@ class CGenerator(c_generator.CGenerator):
                                            c_ast.ExprList)))
         return text
 
+    def visit_Constant(self, n):
+        # A floating constant out of its type's range is infinity or zero (sema warned),
+        # spelled so that the C compiler does not warn again.
+        if n.type in ("float", "double"):
+            wrong = float_out_of_range(n.value)
+            single = n.value[-1] in "fF"
+            if wrong == "overflow":
+                return "((float)INFINITY)" if single else "((double)INFINITY)"
+            if wrong == "underflow":
+                return "0.0f" if single else "0.0"
+        return super().visit_Constant(n)
+
     def visit_Pragma(self, n):
         words = n.string.split()
-        if words[:1] == ["unroll"]:
+        if words[:1] == ["unroll"] and (len(words) == 1 or
+                                        len(words) == 2 and words[1].isdigit()):
             return f"#pragma GCC unroll {words[1] if len(words) > 1 else 65534}"
-        if words[:1] == ["omp"]:
+        if words[:1] == ["omp"]:            # lowering's (sema set the kernel's aside)
             return super().visit_Pragma(n)
         # OpenCL pragmas (EXTENSION, FP_CONTRACT) mean nothing to a C compiler.
-        return f"/* #pragma {n.string} */"
+        return f"/* #pragma {n.string.replace('*/', '* /')} */"
 
 
 def _escape(path: str) -> str:
-    return path.replace("\\", "\\\\").replace('"', '\\"')
+    return line_marker_name(path)
 
 
 def generate(node, line_directives: bool = True, gen: CGenerator | None = None) -> str:

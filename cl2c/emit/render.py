@@ -14,6 +14,7 @@ from ..version import __version__
 from ..lower import KernelModel, LoweredProgram
 from ..lower.workitems import is_type_declaration
 from ..resources import templates_dir
+from ..source_text import line_marker_name
 from . import c_names
 from .. import types as ty
 from .cgen import CGenerator
@@ -163,7 +164,7 @@ def _resolve_tail_line(text: str, output_name: str, line_directives: bool) -> st
     lines = text.split("\n")
     for i, line in enumerate(lines):
         if line == "#line CL2C_TAIL_LINE":
-            lines[i] = f'#line {i + 2} "{output_name}"' if line_directives else ""
+            lines[i] = f'#line {i + 2} "{line_marker_name(output_name)}"' if line_directives else ""
     return "\n".join(lines)
 
 
@@ -258,12 +259,12 @@ def _kernel_view(k: KernelModel, cl_std: int, renames: dict[str, str]):
         name = renames.get(p.name, p.name)      # its C spelling (emit/c_names.py)
         decl = decls[name]
         if p.kind == "local":
-            entry.append(f"size_t {name}_bytes")
+            entry.append(f"size_t cl2c_{name}_bytes")
             argv.append(_Param(argv_type="const size_t"))
             locals_.append(_Param(name=name, c_type=_type_text(decl),
                                   offset=" + ".join(offsets) or "0"))
             fields.append(_decl_text(_unqualified(decl)))
-            offsets.append(f"cl2c_local_round({name}_bytes)")
+            offsets.append(f"cl2c_local_round(cl2c_{name}_bytes)")
         else:
             entry.append(_decl_text(decl))
             argv.append(_Param(argv_type=_type_text(decl)))

@@ -44,6 +44,7 @@ class Calls(Checker):
             node.call = Call("function", name, arg_types=tuple(arg_types))
             if self.func is not None:
                 self.func.callees.add(name)
+                self.func.call_sites.setdefault(name, node)
             return ftype.ret
         if name in bi.NOT_YET:
             self.error(bi.NOT_YET[name], node)

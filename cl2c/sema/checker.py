@@ -27,6 +27,7 @@ class Checker(c_ast.NodeVisitor):
             except SemaError as e:
                 self.reporter.error(str(e), e.coord)
         self._propagate_workitem()
+        self._check_recursion()
         return self.module
 
     def error(self, message, node):
@@ -42,6 +43,7 @@ class Checker(c_ast.NodeVisitor):
         self.tags.pop()
 
     def declare(self, sym: Symbol, node=None):
+        node = node if node is not None else sym.node
         scope = self.scopes[-1]
         old = scope.get(sym.name)
         if old is not None and old.kind in ("var", "param") and sym.kind in ("var", "param") \

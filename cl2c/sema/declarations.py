@@ -10,7 +10,7 @@ from .. import builtins as bi
 from .. import literals
 from .. import types as ty
 from .checker import Checker
-from .model import ACCESS_QUALIFIERS, SPACE_QUALIFIERS, FunctionInfo, Module, Param, Symbol
+from .model import ACCESS_QUALIFIERS, SPACE_QUALIFIERS, FunctionInfo, Module, Param, SemaError, Symbol
 
 
 class Declarations(Checker):
@@ -37,6 +37,7 @@ class Declarations(Checker):
     def pragma(self, node: c_ast.Pragma):
         """#pragma OPENCL EXTENSION name|all : enable|disable (spec 9.1): accepted for the
         extensions cl2c offers (cl_khr_fp64 among them); a warning for others."""
+        self.check_pragma(node)
         words = node.string.replace(":", " : ").split()
         if words[:2] != ["OPENCL", "EXTENSION"]:
             return
@@ -53,6 +54,20 @@ class Declarations(Checker):
             self.module.extensions.add(name)
         else:
             self.module.extensions.discard(name)
+
+    def check_pragma(self, node: c_ast.Pragma):
+        """A kernel's pragmas never reach the C compiler as they are (emit/cgen.py):
+        OpenMP's directives are cl2c's to place (a kernel's would nest in the loops over
+        its work-items), and ``unroll`` takes an integer."""
+        words = node.string.split()
+        if words[:1] == ["omp"]:
+            self.reporter.warning("'#pragma omp' ignored: cl2c runs the work-items with "
+                                  "OpenMP itself", node.coord)
+            node.string = f"(ignored) {node.string}"    # a comment in the C
+        elif words[:1] == ["unroll"] and not (len(words) == 1 or len(words) == 2 and
+                                              words[1].isdigit()):
+            self.reporter.warning("'#pragma unroll' takes an integer constant; pragma "
+                                  "ignored", node.coord)
 
     def typedef(self, node: c_ast.Typedef):
         t, space, const = self.resolve(node.type)
@@ -96,6 +111,12 @@ class Declarations(Checker):
                 length = self.const_int(node.dim)
                 if length is None:
                     self.error("array size is not an integer constant expression", node.dim)
+                if length < 0:       # reported; the declaration goes on with one element
+                    self.reporter.error(f"array has a negative size ({length})",
+                                        node.dim.coord)
+                    length = 1
+            if _incomplete(elem):
+                self.error(f"array has incomplete element type '{elem}'", node)
             return ty.Array(elem, length), space, const
         if isinstance(node, c_ast.FuncDecl):
             ret, _, _ = self.resolve(node.type)
@@ -189,6 +210,13 @@ class Declarations(Checker):
                     ft = self.record(d.type)
                 else:
                     ft, _, _ = self.resolve(d.type)
+                if ft.is_function or _incomplete(ft):
+                    # reported, and the field left out: the record is still defined
+                    self.reporter.error(
+                        f"field '{d.name}' is declared as a function" if ft.is_function else
+                        f"field '{d.name}' has incomplete type '{ft}'" +
+                        (" (a struct cannot contain itself)" if ft is rec else ""), d.coord)
+                    continue
                 fields.append((d.name, ft))
                 d.ty, d.space = ft, "private"
             specs = [getattr(node, a, None) for a in ("attrs", "attributes", "attrib")]
@@ -243,7 +271,12 @@ class Declarations(Checker):
             elif isinstance(node.type, c_ast.Enum):
                 self.base_type(node.type)
             return "tag"
-        t, space, const = self.resolve(node.type)
+        try:
+            t, space, const = self.resolve(node.type)
+        except SemaError:
+            # declared all the same (as an int), so that its uses add no errors
+            self.declare(Symbol(node.name, ty.INT, "var", node=node))
+            raise
         if t.is_function:
             self.declare(Symbol(node.name, t, "func", node=node))
             return "prototype"
@@ -263,8 +296,9 @@ class Declarations(Checker):
             if space == "constant" and node.init is None:
                 self.error(f"variable '{node.name}' in the __constant address space must be "
                            f"initialized", node)
-        if t == ty.VOID:
-            self.error(f"variable '{node.name}' has incomplete type 'void'", node)
+        if t == ty.VOID or _incomplete(t):
+            self.declare(Symbol(node.name, ty.INT, "var", node=node))
+            self.error(f"variable '{node.name}' has incomplete type '{t}'", node)
         if ty.HALF in (t, ty.scalar_of(t), getattr(t, "elem", None)) and not self.fp16:
             self.error(f"variable '{node.name}' of type '{t}': half is a storage type "
                        f"(only pointers to it) unless cl_khr_fp16 is enabled", node)
@@ -409,6 +443,45 @@ class Declarations(Checker):
                     changed = True
 
 
+    def _check_recursion(self):
+        """OpenCL C has no recursion (spec 6.9.k): each cycle of calls is an error at
+        the call that closes it, naming the functions on it."""
+        funcs = self.module.functions
+        state: dict[str, int] = {}            # 1: on the current path, 2: done
+        path: list[str] = []
+
+        def visit(name):                      # depth-first, iterative over callees
+            stack = [(name, iter(sorted(funcs[name].callees)))]
+            state[name] = 1
+            path.append(name)
+            while stack:
+                current, callees = stack[-1]
+                callee = next(callees, None)
+                if callee is None:
+                    stack.pop()
+                    path.pop()
+                    state[current] = 2
+                elif callee not in funcs:
+                    continue
+                elif state.get(callee) == 1:
+                    cycle = path[path.index(callee):] + [callee]
+                    chain = " -> ".join(f"'{c}'" for c in cycle)
+                    self.reporter.error(
+                        f"recursion is not allowed in OpenCL C: '{callee}' calls itself"
+                        if len(cycle) == 2 else
+                        f"recursion is not allowed in OpenCL C: {chain}",
+                        funcs[current].call_sites[callee].coord)
+                elif callee not in state:
+                    state[callee] = 1
+                    path.append(callee)
+                    stack.append((callee, iter(sorted(funcs[callee].callees))))
+
+        for name in funcs:
+            if name not in state:
+                visit(name)
+
+
+
 _INT64_ATOMICS = ("cl_khr_int64_base_atomics", "cl_khr_int64_extended_atomics")
 
 
@@ -423,6 +496,11 @@ def required_extensions(t: ty.Type) -> tuple[str, ...]:
 def _names(words) -> str:
     words = list(words)
     return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+
+
+def _incomplete(t: ty.Type) -> bool:
+    """A struct or union declared but not (yet) defined, as a value's type."""
+    return isinstance(t, ty.Record) and not t.defined
 
 
 def _attr_text(node) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 from pycparser import c_ast
 
 from .. import builtins as bi
+from .. import literals
 from .. import types as ty
 from .checker import Checker
 from .model import Symbol, components_of, constant_type
@@ -44,6 +45,18 @@ class Expressions(Checker):
 
     def expr_Constant(self, node):
         t = constant_type(node)
+        if t.is_float and node.type not in ("char", "string"):
+            wrong = literals.float_out_of_range(node.value)
+            if wrong == "overflow":
+                self.reporter.warning(f"magnitude of floating-point constant too large for "
+                                      f"type '{t}': it is infinity", node.coord)
+            elif wrong == "underflow":
+                self.reporter.warning(f"magnitude of floating-point constant too small for "
+                                      f"type '{t}': it is zero", node.coord)
+        if t.is_integer and node.type not in ("char", "string") and \
+                literals.integer_value(node.value) >= 1 << 64:
+            self.error("integer literal is too large to be represented in any integer "
+                       "type", node)
         if t == ty.DOUBLE and "cl_khr_fp64" not in self.offered:
             # as clang: a device without double reads 1.0 as 1.0f (spec 6.1.1.1)
             self.reporter.warning("double precision constant requires cl_khr_fp64, "
@@ -185,6 +198,12 @@ class Expressions(Checker):
 
     def check_assignable(self, node):
         t = node.ty
+        lvalue = isinstance(node, (c_ast.ArrayRef, c_ast.StructRef)) or \
+            isinstance(node, c_ast.UnaryOp) and node.op == "*" or \
+            isinstance(node, c_ast.ID) and getattr(node.symbol, "kind", None) in ("var",
+                                                                                 "param")
+        if not lvalue:
+            self.error("expression is not assignable", node)
         # Walk from the lvalue to the object it is part of: a variable, or memory
         # through a pointer. Either may be read-only.
         root = node
@@ -287,7 +306,15 @@ class Expressions(Checker):
 
     def check_pointer_conversion(self, target, value, value_node, node, what):
         """Implicit pointer conversions keep the address space (spec 6.5), except to the
-        generic one (OpenCL C 2.0) and for null pointer constants."""
+        generic one (OpenCL C 2.0) and for null pointer constants. A pointer and an
+        integer do not convert implicitly (clang: an error in OpenCL C)."""
+        if isinstance(value, ty.Pointer) and target.is_arithmetic and target != ty.BOOL:
+            self.error(f"incompatible pointer to integer conversion {what} '{target}' "
+                       f"from '{value}'", node)
+        if isinstance(target, ty.Pointer) and value.is_arithmetic and \
+                not self._null_pointer(value_node):
+            self.error(f"incompatible integer to pointer conversion {what} '{target}' "
+                       f"from '{value}'", node)
         if not (isinstance(target, ty.Pointer) and isinstance(value, ty.Pointer)):
             return
         if target.space == value.space or target.space == "generic" and \

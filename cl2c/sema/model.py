@@ -72,6 +72,7 @@ class FunctionInfo:
                                    # program-scope __global variables), maybe through calls
     globals: bool = False          # uses program-scope __global variables, maybe through calls
     callees: set = field(default_factory=set)
+    call_sites: dict = field(default_factory=dict)  # callee name -> its first FuncCall
     used_params: set = field(default_factory=set)
     builtins: set = field(default_factory=set)     # names of the builtins it calls
     sync: bool = False             # reaches a barrier, directly or through calls

@@ -99,12 +99,18 @@ class Statements(Checker):
 
     def stmt_Return(self, node):
         if node.expr is not None:
-            self.expr(node.expr)
+            t = self.rvalue(node.expr)
+            if self.func is not None:
+                self.check_pointer_conversion(self.func.type.ret, t, node.expr, node.expr,
+                                              "returning")
 
     def stmt_Break(self, node):
         pass
 
-    stmt_Continue = stmt_EmptyStatement = stmt_Pragma = stmt_StaticAssert = stmt_Break
+    stmt_Continue = stmt_EmptyStatement = stmt_StaticAssert = stmt_Break
+
+    def stmt_Pragma(self, node):
+        self.check_pragma(node)
 
     def condition(self, node):
         t = self.expr(node)

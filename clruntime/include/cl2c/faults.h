@@ -11,11 +11,13 @@
  * inside one jump out of it (a group may never end). The handlers are installed while
  * at least one launch of this file runs, and the previous ones put back after.
  *
- * Not contained: a fault outside a work-group cl2c can stop (in the runtime's own code,
- * or in the fibers schedule, whose stacks have their own SIGSEGV handler in fiber.h, and
- * which SIGINT stops between groups only) goes to the handler before (Python's
- * faulthandler, say), or, where that is the default, cl2c writes what happened to
- * stderr and the process ends with the signal. The state is per translated file: two
+ * In the fibers schedule the jump leaves the group's fibers (cl2c_fiber_abandon): the
+ * message names the work-item too (its local id), and says so when its fiber's stack
+ * overflowed; fiber.h's own SIGSEGV handler hands such faults to the guard.
+ *
+ * Not contained: a fault outside a work-group cl2c can stop (in the runtime's own code)
+ * goes to the handler before (Python's faulthandler, say), or, where that is the
+ * default, cl2c writes what happened to stderr and the process ends with the signal. The state is per translated file: two
  * files launching at once on two host threads may put each other's handlers back
  * early. A fault or an interrupt may leave buffers half-written (as on a device), and
  * an interrupt that lands in a kernel's printf may leave its stream locked.
@@ -54,6 +56,7 @@ typedef struct cl2c_guard {
     volatile sig_atomic_t stop;     /* a group faulted: skip the rest */
     int signo;                      /* the first fault's signal, and its group */
     size_t group[3];
+    char note[200];                 /* the fibers schedule's: work-item, stack overflow */
 } cl2c_guard;
 
 enum { CL2C_GUARD_SIGNALS_ = 4 };
@@ -78,6 +81,7 @@ static _Thread_local volatile sig_atomic_t cl2c_guard_signo_;
 static _Thread_local size_t cl2c_guard_group_[3];
 static _Thread_local int cl2c_guard_stack_ready_;
 static _Thread_local int cl2c_guard_slot_;           /* index + 1; 0: none */
+static _Thread_local char cl2c_guard_note_[200];      /* cl2c_fb_fault_note's */
 
 static void cl2c_guard_say_(const char *s) {
     ssize_t rc = write(2, s, strlen(s));
@@ -95,7 +99,7 @@ static void cl2c_guard_chain_(int i, int sig, siginfo_t *info, void *context) {
         /* The default: die of the signal, which the faulting instruction raises again
          * once this handler returns. */
         cl2c_guard_say_("cl2c: a fault in a kernel launch, outside any work-group cl2c can "
-                        "stop (the runtime, or the fibers schedule): the process ends\n");
+                        "stop (the runtime's own code): the process ends\n");
         signal(sig, SIG_DFL);
     }
 }
@@ -123,7 +127,24 @@ static void cl2c_guard_handler_(int sig, siginfo_t *info, void *context) {
     /* out of the group: a fault of the kernel's, or SIGINT in a group that may never end */
     cl2c_guard_jmp_ = NULL;
     cl2c_guard_signo_ = sig;
+    cl2c_fb_fault_note(info != NULL ? (uintptr_t)info->si_addr : 0, cl2c_guard_note_,
+                       sizeof cl2c_guard_note_);
     cl2c_longjmp_(*jb);
+}
+
+/* fiber.h's SIGSEGV handler asks first: a fault while a group of this thread is armed
+ * is the guard's (this does not return then). */
+static int cl2c_guard_fiber_hook_(int sig, siginfo_t *info, void *context) {
+    if (cl2c_guard_jmp_ == NULL || (info != NULL && info->si_code <= 0))
+        return 0;
+    /* fiber.h's handler runs with the signal blocked, and the jump does not restore the
+     * mask: unblock it, or the thread's next fault kills the process */
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, sig);
+    pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+    cl2c_guard_handler_(sig, info, context);
+    return 1;
 }
 
 /* An alternate signal stack for this thread where it has none, so that a stack
@@ -164,13 +185,14 @@ static void cl2c_guard_restore_(int first, int last) {
         sigaction(cl2c_guard_signals_[i], &cl2c_guard_prev_[i], NULL);
 }
 
-/* Before a launch. `contain`: faults too (not in the fibers schedule, whose SIGSEGV
- * handler must stay the one fiber.h installed). */
+/* Before a launch. `contain`: faults too, not only SIGINT. */
 static inline void cl2c_guard_begin(cl2c_guard *g, const char *kernel, int contain) {
     g->kernel = kernel;
     g->contain = contain;
     g->stop = 0;
     g->signo = 0;
+    g->note[0] = 0;
+    cl2c_fb_guard_hook = cl2c_guard_fiber_hook_;
     pthread_mutex_lock(&cl2c_guard_lock_);
     if (cl2c_guard_users_[0]++ == 0) {
         cl2c_guard_interrupted_ = 0;
@@ -214,6 +236,7 @@ static inline void cl2c_guard_faulted(cl2c_guard *g) {
     if (!g->stop) {
         g->signo = cl2c_guard_signo_;
         memcpy(g->group, cl2c_guard_group_, sizeof g->group);
+        memcpy(g->note, cl2c_guard_note_, sizeof g->note);
         g->stop = 1;
     }
 }
@@ -233,11 +256,12 @@ static inline int cl2c_guard_end(cl2c_guard *g) {
     if (g->signo != 0) {
         const char *what = g->signo == SIGFPE ? "SIGFPE, an arithmetic fault"
                          : g->signo == SIGBUS ? "SIGBUS, a bad memory access"
+                         : strstr(g->note, "overflowed") ? "SIGSEGV"
                          : "SIGSEGV, a memory access outside any mapping (an index past a buffer?)";
-        char message[300];
-        snprintf(message, sizeof message, "kernel '%s': %s in work-group (%zu,%zu,%zu); the "
+        char message[400];
+        snprintf(message, sizeof message, "kernel '%s': %s in work-group (%zu,%zu,%zu)%s; the "
                  "launch stopped, buffers may be partly written", g->kernel, what,
-                 g->group[0], g->group[1], g->group[2]);
+                 g->group[0], g->group[1], g->group[2], g->note);
         cl2c_fiber_report(message);
         return CL2C_KERNEL_FAULT;
     }

@@ -255,7 +255,45 @@ static void cl2c_fb_put_size(char **p, char *end, size_t v) {
     while (n > 0 && *p < end) *(*p)++ = digits[--n];
 }
 
+/* A launch's fault guard (faults.h), when one is armed on this thread: it takes the fault
+ * (and does not return); 0 where none is. Set by faults.h, which sees this header. */
+static int (*cl2c_fb_guard_hook)(int sig, siginfo_t *si, void *uc);
+
+/* What the fault guard (faults.h) adds to the message of a fault in a fiber: the
+ * work-item, and whether its stack overflowed. Async-signal-safe (reads this thread's
+ * state, as the guard's handler does). */
+__attribute__((unused)) static void cl2c_fb_fault_note(uintptr_t a, char *buf, size_t cap) {
+    char *p = buf, *end = buf + cap - 1;
+    const struct cl2c_fb_fiber *f = cl2c_fb_tls.cur;
+    if (f != NULL) {
+        cl2c_fb_put(&p, end, ", work-item with local id (");
+        for (int d = 0; d < 3; ++d) {
+            cl2c_fb_put_size(&p, end, f->id[d]);
+            cl2c_fb_put(&p, end, d < 2 ? "," : ")");
+        }
+    }
+    for (int i = 0; f != NULL && i < CL2C_FIBER_MAX_POOLS; ++i) {
+        struct cl2c_fb_range *r = &cl2c_fb_ranges[i];
+        uintptr_t lo = atomic_load_explicit(&r->lo, memory_order_acquire);
+        if (!lo || a < lo || a >= atomic_load_explicit(&r->hi, memory_order_relaxed)) continue;
+        size_t stride = atomic_load_explicit(&r->stride, memory_order_relaxed);
+        size_t guard = atomic_load_explicit(&r->guard, memory_order_relaxed);
+        if (!stride || (a - lo) % stride >= guard) continue;
+        cl2c_fb_put(&p, end, ": its fiber stack overflowed (");
+        cl2c_fb_put_size(&p, end, atomic_load_explicit(&r->stack, memory_order_relaxed));
+        cl2c_fb_put(&p, end, " bytes; raise it with CL2C_FIBER_STACK_SIZE)");
+        break;
+    }
+    *p = 0;
+}
+
+/* After the fault guard jumped out of a fiber of this thread: the group is abandoned (its
+ * stacks are reused by the next). */
+static inline void cl2c_fiber_abandon(void) { cl2c_fb_tls.cur = NULL; }
+
 static void cl2c_fb_segv(int sig, siginfo_t *si, void *uc) {
+    if (cl2c_fb_guard_hook != NULL && cl2c_fb_guard_hook(sig, si, uc))
+        return;
     uintptr_t a = (uintptr_t)si->si_addr;
     for (int i = 0; i < CL2C_FIBER_MAX_POOLS; ++i) {
         struct cl2c_fb_range *r = &cl2c_fb_ranges[i];

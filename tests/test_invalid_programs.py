@@ -1,0 +1,253 @@
+"""Input cl2c must refuse, each with a diagnostic at file:line:col and a caret, never an
+exception of Python's, a translation left for the C compiler to reject, or minutes of
+work: preprocessing bounded in time and size, and invalid OpenCL C (issue 12)."""
+from __future__ import annotations
+
+import os
+import time
+
+import pytest
+
+import cl2c
+from cl2c.preprocess import MAX_EXPANDED_TOKENS
+
+
+def _error(source: str, options: str = "", name: str = "bad.cl") -> str:
+    """The rendered diagnostics of a source that must not translate."""
+    with pytest.raises(cl2c.BuildError) as info:
+        cl2c.translate(source, name, options)
+    return str(info.value)
+
+
+def _at(rendered: str, line: int, column: int, message: str) -> None:
+    first = rendered.splitlines()[0]
+    assert first.startswith(f"bad.cl:{line}:{column}: error: "), rendered
+    assert message in first, rendered
+    assert rendered.splitlines()[2] == " " * (column - 1) + "^", rendered
+
+
+# ---- preprocessing, bounded ---------------------------------------------------------------
+def test_macro_bomb_stops_early_at_its_use():
+    lines = ["#define A0 x"] + [f"#define A{i} A{i - 1} A{i - 1}" for i in range(1, 41)]
+    source = "\n".join(lines) + "\nkernel void k(global int *p) { int x = 1; p[0] = A40; }\n"
+    start = time.process_time()
+    rendered = _error(source)
+    assert time.process_time() - start < 10
+    _at(rendered, 42, 50, f"more than {MAX_EXPANDED_TOKENS:,} tokens")
+
+
+def test_function_like_macro_bomb():
+    source = ("#define F(x) x x x x\n"
+              "kernel void k(global int *p) { int x = 1; p[0] = F(F(F(F(F(F(F(F(F(F(F(x)))))))))));"
+              " }\n")
+    start = time.process_time()
+    rendered = _error(source)
+    assert time.process_time() - start < 10
+    _at(rendered, 2, 50, "macro expansion too large")
+
+
+@pytest.mark.parametrize("device", ["/dev/zero", "/dev/null", "/dev/urandom"])
+def test_include_of_a_device_is_refused(device):
+    if not os.path.exists(device):
+        pytest.skip(f"no {device}")
+    rendered = _error(f'#include "{device}"\nkernel void k(global int *p) {{ p[0] = 1; }}\n')
+    _at(rendered, 1, 1, f"cannot #include '{device}': not a regular file")
+
+
+def test_include_of_a_directory_is_not_found(tmp_path):
+    (tmp_path / "d").mkdir()
+    rendered = _error('#include "d"\nkernel void k(global int *p) { p[0] = 1; }\n',
+                      name=str(tmp_path / "bad.cl"))
+    assert f"{tmp_path / 'bad.cl'}:1:" in rendered and "'d' file not found" in rendered
+
+
+def test_huge_source_is_refused(tmp_path):
+    from cl2c.source_text import MAX_SOURCE_BYTES, read_source
+    big = tmp_path / "big.cl"
+    with open(big, "wb") as f:
+        f.truncate(MAX_SOURCE_BYTES + 1)
+    with pytest.raises(cl2c.BuildError, match="larger than"):
+        read_source(str(big))
+    rendered = _error('#include "big.cl"\nkernel void k(global int *p) { p[0] = 1; }\n',
+                      name=str(tmp_path / "bad.cl"))
+    assert "larger than" in rendered
+
+
+def test_error_directive_stops_the_build():
+    _at(_error("  #error stop here\nkernel void k(global int *p) { p[0] = 1; }\n"),
+        1, 3, "#error stop here")
+
+
+def test_warning_directive_obeys_werror_and_reaches_the_build_log():
+    source = "#warning careful\nkernel void k(global int *p) { p[0] = 1; }\n"
+    _at(_error(source, "-Werror"), 1, 1, "#warning careful [-Werror]")
+    with pytest.warns(cl2c.BuildWarning):
+        prg = cl2c.Program(source, filename="w.cl").build()
+    assert prg.build_log.startswith("w.cl:1:1: warning: #warning careful")
+    assert cl2c.Program(source, "-w").build().build_log == ""
+
+
+def test_unterminated_comment_and_truncated_file():
+    _at(_error("kernel void k(global int *p) {\n  p[0] = 1; /* no end\n}\n"), 2, 13,
+        "unterminated /* comment")
+    _at(_error("kernel void k(global int *p) { p[0] = 1"), 1, 40, "unexpected end of file")
+
+
+# ---- invalid OpenCL C ----------------------------------------------------------------------
+INVALID = [
+    # (source, line, column, message)
+    ("f(int x) { return x; }\nkernel void k(global int *p) { p[0] = f(1); }\n", 1, 1,
+     "type specifier missing (OpenCL C has no implicit int)"),
+    ("kernel void k(global int *p) {\n  const x = 2; p[0] = x; }\n", 2, 3,
+     "type specifier missing"),
+    ("void f(const n) {}\nkernel void k(global int *p) { p[0] = 1; }\n", 1, 8,
+     "type specifier missing"),
+    ("kernel void k(global int *p) { int x = p; p[0] = x; }\n", 1, 40,
+     "incompatible pointer to integer conversion initializing 'int' from '__global int *'"),
+    ("kernel void k(global int *p) { long x; x = p; p[0] = x; }\n", 1, 40,
+     "incompatible pointer to integer conversion assigning to 'long'"),
+    ("int f(global int *p) { return p; }\nkernel void k(global int *p) { p[0] = f(p); }\n",
+     1, 31, "incompatible pointer to integer conversion returning 'int'"),
+    ("kernel void k(global int *p) { global int *q = 5; p[0] = *q; }\n", 1, 48,
+     "incompatible integer to pointer conversion initializing"),
+    ("kernel void k(global long *p) { p[0] = 99999999999999999999999; }\n", 1, 40,
+     "integer literal is too large to be represented in any integer type"),
+    ("kernel void k(global ulong *p) { p[0] = 0x1ffffffffffffffffUL; }\n", 1, 41,
+     "integer literal is too large"),
+    ("int f(int n) { return n ? n * f(n - 1) : 1; }\n"
+     "kernel void k(global int *p) { p[0] = f(3); }\n", 1, 31,
+     "recursion is not allowed in OpenCL C: 'f' calls itself"),
+    ("int g(int n);\nint h(int n) { return g(n); }\nint g(int n) { return n ? h(n - 1) : 0; }\n"
+     "kernel void k(global int *p) { p[0] = g(2); }\n", 3, 27,
+     "recursion is not allowed in OpenCL C: 'h' -> 'g' -> 'h'"),
+    ("kernel void k(global int *p) { int a[-1]; a[0] = 1; p[0] = a[0]; }\n", 1, 39,
+     "array has a negative size (-1)"),
+    ("kernel void k(global int *p) { int a[2 - 5]; p[0] = a[0]; }\n", 1, 38,
+     "array has a negative size (-3)"),
+    ("struct S { int a; struct S s; };\nkernel void k(global int *p) { struct S v; v.a = 1; "
+     "p[0] = v.a; }\n", 1, 28, "field 's' has incomplete type 'struct S' (a struct cannot "
+                              "contain itself)"),
+    ("struct T;\nkernel void k(global int *p) { struct T v; p[0] = 1; }\n", 2, 41,
+     "variable 'v' has incomplete type 'struct T'"),
+    ("struct T;\nstruct U { struct T t[2]; };\nkernel void k(global int *p) { p[0] = 1; }\n",
+     2, 21, "array has incomplete element type 'struct T'"),
+]
+
+
+@pytest.mark.parametrize("source,line,column,message", INVALID,
+                         ids=[m[:40] for *_, m in INVALID])
+def test_invalid_opencl_is_diagnosed(source, line, column, message):
+    rendered = _error(source)
+    _at(rendered, line, column, message)
+    assert "errors generated" not in rendered and len(rendered.splitlines()) == 3, \
+        f"one error, no cascade:\n{rendered}"
+
+
+def test_pointer_conversions_that_stay_valid():
+    source = """
+    kernel void k(global int *p, global float *f) {
+        global int *q = 0;              /* a null pointer constant */
+        global int *r = (global int *)0;
+        bool b = p;                     /* a pointer tests as a truth value */
+        size_t n = (size_t)p;           /* an explicit cast */
+        if (q == 0 && b) p[0] = (int)(n & 1) + (r == 0);
+        f[0] = 18446744073709551615UL == 0xffffffffffffffffUL;
+    }
+    """
+    cl2c.translate(source, "ok.cl")
+
+
+# ---- the generated code's names --------------------------------------------------------------
+COLLIDING = """
+int CL2C_G(int x) { return x; }
+typedef int cl2c_range;
+typedef int args;
+struct cl2c_workitem { int cl2c_x; };
+int cl2c_wi(int cl2c_locals) { return cl2c_locals; }
+int k__group(int a__b) { return a__b + 1; }
+kernel void k(global int *p, int range, int wi, local int *cl2c_ls0, local int *x,
+              int x_bytes, args a)
+{
+    int cl2c_lid0 = 1;
+    int lid = get_local_id(0);
+    cl2c_ls0[lid] = lid;
+    x[lid] = x_bytes;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    struct cl2c_workitem w;
+    w.cl2c_x = 1;
+    p[get_global_id(0)] = range + wi + cl2c_lid0 + CL2C_G(1) + cl2c_wi(2) + cl2c_ls0[3]
+                          + k__group(a) + w.cl2c_x + x[0];
+}
+kernel void k2(global int *p)
+{
+    int cl2c_i = 1, cl2c_nwi = 2, cl2c_g0 = 3, cl2c_r = 4;
+    p[get_global_id(0)] = cl2c_i + cl2c_nwi + cl2c_g0 + cl2c_r;
+}
+"""
+
+
+@pytest.mark.parametrize("schedule", ["auto", "fibers"])
+def test_identifiers_of_the_generated_code_are_the_users_too(schedule):
+    import numpy as np
+    opts = "" if schedule == "auto" else f"-cl2c-schedule={schedule}"
+    prg = cl2c.Program(COLLIDING, opts, filename="names.cl").build()
+    out = np.zeros(8, np.int32)
+    prg.k((8,), (4,), out, np.int32(100), np.int32(20), cl2c.LocalMemory(16),
+          cl2c.LocalMemory(16), np.int32(7), np.int32(5))
+    # 100 + 20 + 1 + 1 + 2 + 3 + 6 + 1 + 7
+    assert out.tolist() == [141] * 8
+    prg.k2((4,), None, out)
+    assert out[:4].tolist() == [10] * 4
+
+
+def test_renamed_identifiers_keep_their_spelling_in_diagnostics():
+    rendered = _error("kernel void k(global int *p) { int cl2c_x = 1; p[0] = cl2c_x + cl2c_y; }\n")
+    _at(rendered, 1, 64, "use of undeclared identifier 'cl2c_y'")
+    rendered = _error("struct S__x { int a; };\n"
+                      "kernel void k(global int *p) { struct S__x s; s.b = 1; }\n")
+    assert "S__x" in rendered and "S_uu_x" not in rendered, rendered
+
+
+def test_a_kernel_named_as_generated_code_is_an_error():
+    _at(_error("kernel void cl2c_k(global int *p) { p[0] = 1; }\n"), 1, 13,
+        "kernel name 'cl2c_k' is reserved")
+
+
+def test_kernel_names_with_double_underscores():
+    import numpy as np
+    prg = cl2c.Program("kernel void test__Kernel(global int *p) {"
+                       " p[get_global_id(0)] = 3; }\n").build()
+    out = np.zeros(4, np.int32)
+    prg.test__Kernel((4,), None, out)
+    assert out.tolist() == [3] * 4
+    _at(_error("kernel void k(global int *p) { p[0] = 1; }\n"
+               "kernel void k__group(global int *p) { p[0] = 1; }\n"), 2, 13,
+        "kernel name 'k__group' is reserved")
+
+
+def test_floating_constants_out_of_range_warn_and_emit_quiet_c(tmp_path, cc):
+    """clang warns (its -Wliteral-range) and takes infinity or zero; so does cl2c, and
+    the C it emits says so in a way the C compiler does not warn about again."""
+    import subprocess
+    from cl2c.resources import runtime_include_dir
+    source = ("kernel void k(global float *p, global double *d) {\n"
+              "  p[0] = 1e39f; p[1] = 0x1p128f; p[2] = 1e-50f; p[3] = 3.40282356e38f;\n"
+              "  d[0] = 1e999; d[1] = 1e-999; d[2] = 0x1p99999; d[3] = 1.0e-320;\n}\n")
+    t = cl2c.translate(source, "fl.cl")
+    assert [w.split(": warning: ")[0] for w in t.warnings.splitlines()
+            if ": warning: " in w] == ["fl.cl:2:10", "fl.cl:2:24", "fl.cl:2:41",
+                                       "fl.cl:3:10", "fl.cl:3:24", "fl.cl:3:39"], t.warnings
+    c = tmp_path / "fl.c"
+    c.write_text(t.c_source)
+    res = subprocess.run([cc, "-std=c11", "-fopenmp", "-Wall", "-Wextra", "-Werror", "-c",
+                          "-I", str(runtime_include_dir()), str(c), "-o",
+                          str(tmp_path / "fl.o")], capture_output=True, text=True)
+    assert res.returncode == 0, res.stderr
+    with pytest.raises(cl2c.BuildError, match=r"fl.cl:2:10: error: magnitude"):
+        cl2c.translate(source, "fl.cl", "-Werror")
+
+
+def test_an_empty_pragma_means_nothing():
+    """(pcpp raised an IndexError on one; the fuzz corpus found it)"""
+    cl2c.translate("kernel void k(global int *p) {\n#pragma\n  p[0] = 1;\n}\n  #  pragma  \n",
+                   "p.cl")
