@@ -324,7 +324,7 @@ def _check_view(k: KernelModel, renames: dict[str, str]) -> dict:
                                   space=f"__{p.space or 'global'}", written=int(p.written),
                                   shift=_granule(p.type.pointee)))
         elif p.kind == "local":
-            locals_.append(_Param(name=p.name, pointer=name, size=f"{name}_bytes",
+            locals_.append(_Param(name=p.name, pointer=name, size=f"cl2c_{name}_bytes",
                                   shift=_granule(p.type.pointee)))
     for d in k.local_decls:
         if isinstance(d, c_ast.Decl) and d.name and not is_type_declaration(d):
