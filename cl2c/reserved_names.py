@@ -68,14 +68,17 @@ def respell(ast, reporter: Reporter) -> dict[str, str]:
         names.add(new)
         renames[name] = new
     if renames:
-        _apply(ast, renames)
+        rename(ast, renames, tags=True)
     return {new: old for old, new in renames.items()}
 
 
-def _apply(ast, renames: dict[str, str]) -> None:
-    for n in walk(ast):
-        if isinstance(n, (c_ast.ID, c_ast.Decl, c_ast.Typedef, c_ast.Enumerator,
-                          c_ast.Struct, c_ast.Union, c_ast.Enum)):
+def rename(tree, renames: dict[str, str], tags: bool = False) -> None:
+    """Respell identifiers of ``tree`` in place (``renames``: old -> new); struct, union
+    and enum tags too where ``tags``."""
+    named = (c_ast.ID, c_ast.Decl, c_ast.Typedef, c_ast.Enumerator) + \
+        ((c_ast.Struct, c_ast.Union, c_ast.Enum) if tags else ())
+    for n in walk(tree):
+        if isinstance(n, named):
             if n.name in renames:
                 n.name = renames[n.name]
         elif isinstance(n, c_ast.TypeDecl):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
+from ..reserved_names import rename
 from ..typed_ast import walk
 from .c_library_names import NAMES
 
@@ -42,14 +43,5 @@ def renames_for(nodes) -> dict[str, str]:
 
 def apply(node, renames: dict[str, str]) -> None:
     """Respell the clashing names in ``node``'s tree, in place."""
-    if not renames:
-        return
-    for n in walk(node):
-        if isinstance(n, (c_ast.ID, c_ast.Decl, c_ast.Typedef, c_ast.Enumerator)):
-            if n.name in renames:
-                n.name = renames[n.name]
-        elif isinstance(n, c_ast.TypeDecl):
-            if n.declname in renames:
-                n.declname = renames[n.declname]
-        elif isinstance(n, c_ast.IdentifierType):
-            n.names = [renames.get(x, x) for x in n.names]
+    if renames:
+        rename(node, renames)

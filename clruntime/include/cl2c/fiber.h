@@ -259,6 +259,21 @@ static void cl2c_fb_put_size(char **p, char *end, size_t v) {
  * (and does not return); 0 where none is. Set by faults.h, which sees this header. */
 static int (*cl2c_fb_guard_hook)(int sig, siginfo_t *si, void *uc);
 
+/* The pool of fiber stacks whose guard pages hold address ``a`` (a stack overflow), or
+ * NULL. Async-signal-safe. */
+static struct cl2c_fb_range *cl2c_fb_guard_range(uintptr_t a) {
+    for (int i = 0; i < CL2C_FIBER_MAX_POOLS; ++i) {
+        struct cl2c_fb_range *r = &cl2c_fb_ranges[i];
+        uintptr_t lo = atomic_load_explicit(&r->lo, memory_order_acquire);
+        if (!lo || a < lo || a >= atomic_load_explicit(&r->hi, memory_order_relaxed)) continue;
+        size_t stride = atomic_load_explicit(&r->stride, memory_order_relaxed);
+        size_t guard = atomic_load_explicit(&r->guard, memory_order_relaxed);
+        if (stride && (a - lo) % stride < guard)
+            return r;
+    }
+    return NULL;
+}
+
 /* What the fault guard (faults.h) adds to the message of a fault in a fiber: the
  * work-item, and whether its stack overflowed. Async-signal-safe (reads this thread's
  * state, as the guard's handler does). */
@@ -272,17 +287,11 @@ __attribute__((unused)) static void cl2c_fb_fault_note(uintptr_t a, char *buf, s
             cl2c_fb_put(&p, end, d < 2 ? "," : ")");
         }
     }
-    for (int i = 0; f != NULL && i < CL2C_FIBER_MAX_POOLS; ++i) {
-        struct cl2c_fb_range *r = &cl2c_fb_ranges[i];
-        uintptr_t lo = atomic_load_explicit(&r->lo, memory_order_acquire);
-        if (!lo || a < lo || a >= atomic_load_explicit(&r->hi, memory_order_relaxed)) continue;
-        size_t stride = atomic_load_explicit(&r->stride, memory_order_relaxed);
-        size_t guard = atomic_load_explicit(&r->guard, memory_order_relaxed);
-        if (!stride || (a - lo) % stride >= guard) continue;
+    struct cl2c_fb_range *r = f != NULL ? cl2c_fb_guard_range(a) : NULL;
+    if (r != NULL) {
         cl2c_fb_put(&p, end, ": its fiber stack overflowed (");
         cl2c_fb_put_size(&p, end, atomic_load_explicit(&r->stack, memory_order_relaxed));
         cl2c_fb_put(&p, end, " bytes; raise it with CL2C_FIBER_STACK_SIZE)");
-        break;
     }
     *p = 0;
 }
@@ -295,13 +304,8 @@ static void cl2c_fb_segv(int sig, siginfo_t *si, void *uc) {
     if (cl2c_fb_guard_hook != NULL && cl2c_fb_guard_hook(sig, si, uc))
         return;
     uintptr_t a = (uintptr_t)si->si_addr;
-    for (int i = 0; i < CL2C_FIBER_MAX_POOLS; ++i) {
-        struct cl2c_fb_range *r = &cl2c_fb_ranges[i];
-        uintptr_t lo = atomic_load_explicit(&r->lo, memory_order_acquire);
-        if (!lo || a < lo || a >= atomic_load_explicit(&r->hi, memory_order_relaxed)) continue;
-        size_t stride = atomic_load_explicit(&r->stride, memory_order_relaxed);
-        size_t guard = atomic_load_explicit(&r->guard, memory_order_relaxed);
-        if (!stride || (a - lo) % stride >= guard) continue;
+    struct cl2c_fb_range *r = cl2c_fb_guard_range(a);
+    if (r != NULL) {
         const char *k = atomic_load_explicit(&r->kernel, memory_order_relaxed);
         char msg[512], *p = msg, *end = msg + sizeof msg;
         cl2c_fb_put(&p, end, "cl2c: fiber stack overflow in kernel '");
