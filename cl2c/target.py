@@ -73,11 +73,9 @@ _CFLAGS = ("-std=c11", "-O3", "-fopenmp", "-fno-strict-aliasing",
            # OpenCL C has no errno: without this, sqrt() keeps a call for errno's sake
            # instead of one instruction (1.4x on the N-body bench)
            "-fno-math-errno",
-           # nor floating-point exceptions (spec 7.3: they are disabled): without this,
-           # gcc will not compute an arithmetic value that a branch may skip, and the
-           # if-converted divergent loops of lower/lockstep.py keep control flow
-           # (values are the same; clang assumes it by default)
-           "-fno-trapping-math",
+           # Not -fno-trapping-math: with it GCC folds (double)(short)x into trunc(x),
+           # which keeps the sign of -0.0 where the conversion gives +0.0 (and the
+           # lock-step loops of lower/lockstep.py vectorise without it)
            # math builtins that vectorise (clruntime's math.h; linked with -lm)
            "-DCL2C_VECTOR_MATH")
 
