@@ -58,7 +58,8 @@ def test_include_of_a_directory_is_not_found(tmp_path):
     (tmp_path / "d").mkdir()
     rendered = _error('#include "d"\nkernel void k(global int *p) { p[0] = 1; }\n',
                       name=str(tmp_path / "bad.cl"))
-    assert f"{tmp_path / 'bad.cl'}:1:" in rendered and "'d' file not found" in rendered
+    # the file as named, or relative to the working directory where that is shorter
+    assert "bad.cl:1:" in rendered and "'d' file not found" in rendered
 
 
 def test_huge_source_is_refused(tmp_path):

@@ -245,6 +245,8 @@ kernel void regions(void)
 kernel void fibers(global const int *n)
 {
     for (int i = 0; i < n[get_local_id(0) % 2]; i++) {
+        if (i < 0)          /* never; a continue keeps the loop on fibers */
+            continue;
         printf("item %d round %d\n", (int)get_global_id(0), i);
         barrier(CLK_LOCAL_MEM_FENCE);
     }
