@@ -23,10 +23,11 @@ import numpy as np
 
 from . import cache
 from . import types as ty
-from .cltypes import SCALARS
 from .diagnostics import BuildError
 from .images import Image, Sampler
 from .interface import ArgInfo, KernelInterface
+from .launch_layout import (SIZE_LIMIT, VALUES_AT, aligned_empty, dtype_for, is_integer,
+                            plain_sizes, program_globals, range_formats)
 from .timing import StageTimes
 
 
@@ -134,7 +135,7 @@ class Program:
             with times.stage("C compile and load"):
                 self._module, self.from_cache = build_extension(
                     self._translation.c_source, names, self.filename, target)
-            self._globals = _program_globals(self._module)
+            self._globals = program_globals(self._module)
             interfaces = [k.interface for k in self._translation.kernels]
             self._kernels = {k.name: Kernel(self, k) for k in interfaces}
             if source_key is not None:
@@ -166,7 +167,7 @@ class Program:
         if module is None:
             return False
         self._module, self.from_cache, self.build_log = module, True, entry["log"]
-        self._globals = _program_globals(module)
+        self._globals = program_globals(module)
         self._translation = None
         self._kernels = {k.name: Kernel(self, k) for k in interfaces}
         return True
@@ -177,7 +178,7 @@ class Program:
         (cl2c.load), whose kernels ``interfaces`` describe."""
         prg = cls(None, filename=filename)
         prg._module = module
-        prg._globals = _program_globals(module)
+        prg._globals = program_globals(module)
         prg._kernels = {k.name: Kernel(prg, k) for k in interfaces}
         prg.build_seconds = 0.0
         prg.from_cache = False
@@ -234,10 +235,8 @@ class Program:
 
 
 # The alignment of value slots: the widest vector's (double16, long16). In a frame's
-# block the range comes first, the values at _VALUES_AT.
+# block the range comes first, the values at VALUES_AT (launch_layout.py).
 _VALUE_ALIGN = 128
-_VALUES_AT = 128
-_SIZE_LIMIT = 1 << 64
 _NO_SIZES = (0, 0, 0)        # no local size (cl2c picks one), no global offset
 
 # The struct code that packs a scalar dtype, by (kind, size): standard sizes, native order.
@@ -259,14 +258,14 @@ class _Frame:
         ffi = kernel._ffi
         self.argv = ffi.new("void *[]", max(1, len(kernel._params)))
         self.cells = ffi.new("void *[]", max(1, len(kernel._buffers)))
-        self.raw = ffi.new("char[]", _VALUES_AT + kernel._values_size + _VALUE_ALIGN)
+        self.raw = ffi.new("char[]", VALUES_AT + kernel._values_size + _VALUE_ALIGN)
         self.base = -int(ffi.cast("uintptr_t", self.raw)) % _VALUE_ALIGN
         self.block = ffi.buffer(self.raw)          # what struct packs into, from base on
         self.range = ffi.cast("cl2c_range *", self.raw + self.base)
         for j, (i, _) in enumerate(kernel._buffers):
             self.argv[i] = self.cells + j
         for i, _, offset, _ in kernel._values:
-            self.argv[i] = self.raw + self.base + _VALUES_AT + offset
+            self.argv[i] = self.raw + self.base + VALUES_AT + offset
 
 
 class Kernel:
@@ -306,7 +305,7 @@ class Kernel:
         except IndexError:
             frame = _Frame(self)
         try:
-            if type(global_size) is int and 0 <= global_size < _SIZE_LIMIT \
+            if type(global_size) is int and 0 <= global_size < SIZE_LIMIT \
                     and local_size is None and global_offset is None:
                 nd = (1, global_size, 0, 0)     # work_dim, global, local (0: cl2c picks), offset
             else:
@@ -367,11 +366,11 @@ class Kernel:
 
     # ---- sizes ----------------------------------------------------------------------
     def _sizes(self, what, value, dims=None):
-        if _is_integer(value):
+        if is_integer(value):
             value = (value,)
         elif isinstance(value, np.ndarray) and value.ndim == 1:
             value = tuple(value)        # its elements: NumPy integers, or not sizes
-        if not isinstance(value, (tuple, list)) or not all(_is_integer(v) for v in value):
+        if not isinstance(value, (tuple, list)) or not all(is_integer(v) for v in value):
             # a string would be its characters, a float truncated: neither is a size
             raise KernelArgError(f"kernel '{self.name}': {what} must be an int or a tuple of "
                                  f"1 to 3 ints, not {value!r}")
@@ -388,20 +387,20 @@ class Kernel:
     def _range(self, global_size, local_size, global_offset) -> tuple:
         """The launch's cl2c_range as a tuple: work_dim, then global size, local size
         and global offset, 3 each (unused dimensions are not read)."""
-        g = _plain_sizes(global_size)
+        g = plain_sizes(global_size)
         if g is None:
             g = self._sizes("global size", global_size)
         dims = len(g)
         loc = _NO_SIZES
         if local_size is not None:
-            loc = _plain_sizes(local_size)
+            loc = plain_sizes(local_size)
             if loc is None or len(loc) != dims or 0 in loc:
                 loc = self._sizes("local size", local_size, dims)
                 if 0 in loc:
                     raise KernelArgError(f"kernel '{self.name}': local size {loc} has a zero")
         offset = _NO_SIZES
         if global_offset is not None:
-            offset = _plain_sizes(global_offset)
+            offset = plain_sizes(global_offset)
             if offset is None or len(offset) != dims:
                 offset = self._sizes("global offset", global_offset, dims)
         pad = _NO_SIZES[dims:]
@@ -429,8 +428,8 @@ class Kernel:
             offset = start + size
         self._values_size = offset
         # by the length of the range tuple: a 1-D range with no local size or offset, or all
-        ranges = _range_formats(self._ffi)
-        self._pack = {n: struct.Struct(f"={fmt}{_VALUES_AT - size}x{''.join(codes)}").pack_into
+        ranges = range_formats(self._ffi)
+        self._pack = {n: struct.Struct(f"={fmt}{VALUES_AT - size}x{''.join(codes)}").pack_into
                       for n, (fmt, size) in ranges.items()}
         self._pack_range = {n: struct.Struct("=" + fmt).pack_into
                             for n, (fmt, _) in ranges.items()}
@@ -455,7 +454,7 @@ class Kernel:
         if p.kind == "sampler":
             return "I", functools.partial(self._sampler_value, p), 4, 4
         t = p.type
-        dt = _dtype_for(t) if isinstance(t, (ty.Scalar, ty.Enum)) else None
+        dt = dtype_for(t) if isinstance(t, (ty.Scalar, ty.Enum)) else None
         code = _STRUCT_CODES.get((dt.kind, dt.itemsize)) if dt is not None else None
         size, align = max(1, ty.type_size(t)), ty.type_align(t)
         if code is not None:
@@ -466,7 +465,7 @@ class Kernel:
         """The range, then each value by the rules of _value: a KernelArgError naming the
         first argument the packed path refused, or the bytes it takes."""
         self._pack_range[len(nd)](frame.block, frame.base, *nd, self._globals)
-        at = frame.raw + frame.base + _VALUES_AT
+        at = frame.raw + frame.base + VALUES_AT
         for i, p, offset, _ in self._values:
             if p.kind == "local":
                 data = np.uint64(self._local_size(p, args[i])).tobytes()
@@ -509,7 +508,7 @@ class Kernel:
         (a cdata that keeps the memory alive): a fast path for an array of the
         pointee's own dtype, _buffer_pointer for everything else and every error."""
         slow = functools.partial(self._buffer_pointer, p)
-        want = _dtype_for(p.type.pointee)
+        want = dtype_for(p.type.pointee)
         if want is None:
             return slow
         from_buffer, as_bytes = self._ffi.from_buffer, self._ffi.typeof("char[]")
@@ -563,7 +562,7 @@ class Kernel:
         align = ty.type_align(p.type.pointee)
         if align > 1 and arr.ctypes.data % align:
             # Vector and struct pointees need their natural alignment in C.
-            tmp = _aligned_empty(arr.nbytes, align)
+            tmp = aligned_empty(arr.nbytes, align)
             tmp[:] = arr
             if p.written:
                 copies.append((tmp, arr))
@@ -586,7 +585,7 @@ class Kernel:
         pointee = p.type.pointee
         if isinstance(pointee, ty.Atomic):      # atomic_int *: an int32 array
             pointee = pointee.value
-        want = _dtype_for(pointee)
+        want = dtype_for(pointee)
         got = arr.dtype
         if want is None:                      # structs and unions: by size
             size = ty.type_size(pointee)
@@ -595,7 +594,7 @@ class Kernel:
             raise KernelArgError(f"{self._where(p)}: expected elements of {size} bytes "
                                  f"(a structured dtype or bytes), got dtype {got}")
         if isinstance(pointee, ty.Vector):
-            elem = _dtype_for(pointee.elem)
+            elem = dtype_for(pointee.elem)
             if got == want or (got.fields is not None and got.itemsize == want.itemsize):
                 return
             if got == elem:
@@ -617,7 +616,7 @@ class Kernel:
     def _value(self, p, value) -> bytes:
         t = p.type
         if isinstance(t, ty.Scalar) or isinstance(t, ty.Enum):
-            dt = _dtype_for(t) if isinstance(t, ty.Scalar) else np.dtype(np.int32)
+            dt = dtype_for(t) if isinstance(t, ty.Scalar) else np.dtype(np.int32)
             return _scalar_bytes(value, dt, self._where(p))
         if isinstance(t, ty.Pointer):
             raise KernelArgError(f"{self._where(p)}: pointers are passed as arrays")
@@ -630,7 +629,7 @@ class Kernel:
             if len(value) != t.n:
                 raise KernelArgError(f"{self._where(p)}: expected {t.n} components, got "
                                      f"{len(value)}")
-            elem = _dtype_for(t.elem)
+            elem = dtype_for(t.elem)
             parts = [_scalar_bytes(v, elem, self._where(p)) for v in value]
             data = b"".join(parts) + b"\0" * (size - len(parts) * elem.itemsize)
         else:
@@ -640,75 +639,6 @@ class Kernel:
         if len(data) != size:
             raise KernelArgError(f"{self._where(p)}: expected {size} bytes, got {len(data)}")
         return data
-
-
-def _program_globals(module):
-    """A program's own instance of its program-scope __global variables (OpenCL C
-    2.0), initialised, or NULL where it has none. Each Program has one, kept across
-    launches: two Programs of one source share the compiled module, not these."""
-    ffi, lib = module.ffi, module.lib
-    size = lib.cl2c_globals_size() if hasattr(lib, "cl2c_globals_size") else 0
-    if size == 0:
-        return ffi.NULL
-    storage = _aligned_empty(size, 128)     # as __local blocks: any vector type fits
-    storage[:] = 0
-    pointer = ffi.from_buffer(storage)
-    lib.cl2c_globals_init(pointer)
-    return pointer          # keeps storage alive
-
-
-def _aligned_empty(nbytes: int, align: int) -> np.ndarray:
-    raw = np.empty(nbytes + align, dtype=np.uint8)
-    offset = (-raw.ctypes.data) % align
-    return raw[offset:offset + nbytes]
-
-
-def _dtype_for(t) -> np.dtype | None:
-    if isinstance(t, ty.Scalar):
-        if t.is_void:
-            return np.dtype(np.uint8)
-        return np.dtype(SCALARS[t.name])
-    if isinstance(t, ty.Vector):
-        from . import cltypes
-        return cltypes.vec_types[(np.dtype(SCALARS[t.elem.name]), t.n)]
-    if isinstance(t, ty.Enum):
-        return np.dtype(np.int32)
-    return None
-
-
-def _is_integer(value) -> bool:
-    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
-
-
-def _range_formats(ffi) -> dict[int, tuple[str, int]]:
-    """struct formats of cl2c_range (host.h) and its size, by the length of the tuple
-    they pack: 4 (a 1-D range: work_dim, global, local, offset) or 10 (any), each
-    followed by the address of the program's __global variables."""
-    size_t = {4: "I", 8: "Q"}[ffi.sizeof("size_t")]
-    pointer = {4: "I", 8: "Q"}[ffi.sizeof("void *")]
-    g, loc, off, gl = (ffi.offsetof("cl2c_range", f)
-                       for f in ("global_size", "local_size", "global_offset", "globals"))
-    one, three = ffi.sizeof("size_t"), 3 * ffi.sizeof("size_t")
-    size = ffi.sizeof("cl2c_range")
-    end = gl + ffi.sizeof("void *")
-    assert ffi.sizeof("unsigned") == 4 and size <= _VALUES_AT and end <= size
-    return {4: (f"I{g - 4}x{size_t}{loc - g - one}x{size_t}{off - loc - one}x{size_t}"
-                f"{gl - off - one}x{pointer}", end),
-            10: (f"I{g - 4}x3{size_t}{loc - g - three}x3{size_t}{off - loc - three}x3{size_t}"
-                 f"{gl - off - three}x{pointer}", end)}
-
-
-def _plain_sizes(value) -> tuple | None:
-    """``value`` as a tuple of sizes where it plainly is one (an int, or a tuple of 1 to 3
-    ints, in range), else None: Kernel._sizes then decides, and explains."""
-    if type(value) is int:
-        return (value,) if 0 <= value < _SIZE_LIMIT else None
-    if type(value) is tuple and 0 < len(value) <= 3:
-        for v in value:
-            if type(v) is not int or not 0 <= v < _SIZE_LIMIT:
-                return None
-        return value
-    return None
 
 
 def _scalar_bytes(value, dt: np.dtype, where: str) -> bytes:
