@@ -31,6 +31,7 @@ def _environment() -> jinja2.Environment:
                              undefined=jinja2.StrictUndefined, trim_blocks=True,
                              lstrip_blocks=True, keep_trailing_newline=True)
     env.filters["c_string"] = c_string
+    env.filters["dedent"] = lambda text, n=4: re.sub(rf"(?m)^ {{1,{n}}}", "", text)
     return env
 
 
