@@ -13,6 +13,7 @@ import os
 import re
 import stat
 import struct
+import time
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -116,6 +117,9 @@ class _Preprocessor(pcpp.Preprocessor):
         self.passthru_includes = None
         self.dependencies: list[str] = []
         self.include_nesting = 0       # (pcpp counts include_depth its own way)
+        self.includes = 0              # #includes followed, all told
+        self.too_deep = False
+        self.deadline = time.monotonic() + MAX_SECONDS
         self.expanded_tokens = 0       # tokens macro expansion has handled, all told
         self._expansion_depth = 0
         self._expanding: list = []     # the tokens of the outermost expansion under way
@@ -126,6 +130,7 @@ class _Preprocessor(pcpp.Preprocessor):
         self.expanded_tokens += len(tokens)
         if self.expanded_tokens > MAX_EXPANDED_TOKENS:
             raise _ExpansionLimit(self._expanding or tokens)
+        self._on_time()
         if self._expansion_depth == 0:
             self._expanding = tokens[:]
         self._expansion_depth += 1
@@ -135,6 +140,10 @@ class _Preprocessor(pcpp.Preprocessor):
             self._expansion_depth -= 1
         self.expanded_tokens += len(result)      # (pcpp splices each result: its cost)
         return result
+
+    def _on_time(self):
+        if time.monotonic() > self.deadline:
+            raise _TimeLimit(getattr(self, "lastdirective", None))
 
     def group_lines(self, input, abssource):
         # Each token's source is the name pcpp writes in its #line markers, between
@@ -167,10 +176,23 @@ class _Preprocessor(pcpp.Preprocessor):
         """#include, nested at most MAX_INCLUDE_DEPTH deep (clang's limit): a file that
         includes itself ends in an error, not in a translation that never ends."""
         if self.include_nesting >= MAX_INCLUDE_DEPTH:
+            if self.too_deep:
+                return          # (reported once: a header including itself twice would
+            self.too_deep = True  # report it at every one of the deepest includes)
             self.reporter.error(f"#include nested too deeply (more than {MAX_INCLUDE_DEPTH} "
                                 f"levels)", self._at(self.lastdirective))
             self.return_code += 1
             return
+        # a header that includes itself twice doubles at each level: 2^200 files
+        self.includes += 1
+        if self.includes > MAX_INCLUDES:
+            if self.includes == MAX_INCLUDES + 1:
+                self.reporter.error(f"more than {MAX_INCLUDES:,} #includes in one translation "
+                                    f"unit (a header that includes itself?)",
+                                    self._at(self.lastdirective))
+                self.return_code += 1
+            return
+        self._on_time()
         self.include_nesting += 1
         try:
             yield from super().include(tokens, original_line)
@@ -220,6 +242,16 @@ MAX_INCLUDE_DEPTH = 200
 # Tokens macro expansion may handle in one translation unit: hundreds of times what the
 # largest kernels take (piglit's, the bench's), reached in about a second.
 MAX_EXPANDED_TOKENS = 2_000_000
+MAX_INCLUDES = 10_000
+# The last bound, on whatever the others miss: seconds of preprocessing (legitimate kernels
+# take well under one).
+MAX_SECONDS = 30.0
+
+
+class _TimeLimit(Exception):
+    def __init__(self, directive):
+        super().__init__()
+        self.directive = directive
 
 
 class _ExpansionLimit(Exception):
@@ -266,6 +298,10 @@ def preprocess(text: str, filename: str, options: Options, reporter: Reporter,
         reporter.error(f"macro expansion too large: more than {MAX_EXPANDED_TOKENS:,} "
                        f"tokens (a macro that expands to others many times over?)",
                        _token_position(e.tokens, pp, reporter))
+        return Preprocessed("", pp.dependencies)
+    except _TimeLimit as e:
+        reporter.error(f"preprocessing took longer than {MAX_SECONDS:g} seconds (stopped)",
+                       pp._at(e.directive) if e.directive is not None else None)
         return Preprocessed("", pp.dependencies)
     result = out.getvalue()
     if not result.startswith("#line"):

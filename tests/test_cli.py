@@ -478,6 +478,26 @@ def test_an_include_loop_is_an_error(tmp_path):
     assert "#include nested too deeply (more than 200 levels)" in res.stderr
 
 
+def test_a_header_including_itself_twice_ends(tmp_path):
+    # each level doubles: 2^200 inclusions without a bound on their number
+    (tmp_path / "k.cl").write_text('#include "twice.h"\n' + HELLO)
+    (tmp_path / "twice.h").write_text('#include "twice.h"\n#include "twice.h"\n')
+    res = cl2c_cli("k.cl", "-o", "k.c", cwd=tmp_path)
+    _assert_diagnostic(res, "twice.h:1:1")
+    assert "more than 10,000 #includes in one translation unit" in res.stderr
+    assert res.stderr.count("nested too deeply") == 1
+    assert "2 errors generated" in res.stderr
+
+
+def test_preprocessing_has_a_time_bound(monkeypatch):
+    import cl2c
+    from cl2c import preprocess
+    monkeypatch.setattr(preprocess, "MAX_SECONDS", 0.0)
+    src = "#define ONE(x) x + x\n" + "int f(int x) { return ONE(x); }\n" + HELLO
+    with pytest.raises(cl2c.BuildError, match=r"preprocessing took longer than 0 seconds"):
+        cl2c.Program(src, filename="slow.cl").build()
+
+
 def test_deep_but_finite_includes(tmp_path):
     for i in range(150):
         (tmp_path / f"h{i}.h").write_text(f'#include "h{i + 1}.h"\n' if i < 149 else
