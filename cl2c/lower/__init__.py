@@ -46,6 +46,8 @@ class KernelModel:
                                       # it, or another kernel calls it
     uneven: bool = False              # work-items of data-dependent cost (divergent loops):
                                       # threads take groups as they finish (dynamic)
+    tile_rows: int = 0                # rows of work-items its register tiles take
+                                      # (lower/tiling.py): cl2c_regroup's rows a group
 
     @property
     def interface(self) -> KernelInterface:

@@ -17,6 +17,7 @@ from ..diagnostics import BuildError, Diagnostic
 from ..sema import FunctionInfo, Module
 from ..typed_ast import walk
 from .lockstep import lockstep_divergent_loops
+from .tiling import ROWS, tile_uniform_loops
 from .regions import NeedFibers, make_group_function
 
 AUTO = "auto"
@@ -87,6 +88,11 @@ class Regions(Schedule):
         if what.lockstep:
             what.add(f"{what.lockstep} divergent loop{'s' if what.lockstep != 1 else ''} "
                      f"in lock-step across work-items")
+        # and uniform loops around a work-item loop run a register tile at a time
+        tiles = tile_uniform_loops(node) if k.simd and not checking else 0
+        k.tile_rows = ROWS if tiles else 0
+        if tiles:
+            what.add(f"{tiles} loop{'s' if tiles != 1 else ''} in register tiles of work-items")
         k.group_function = node
         return what
 

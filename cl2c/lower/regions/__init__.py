@@ -37,7 +37,9 @@ from the facts on its node (effects.py), never from its name.
 - ``writer`` (with ``bounds``): the work-group function's code.
 
 The schedule then runs ``lower/lockstep.py`` over it: work-item loops around a divergent
-loop in blocks of lanes that run it in lock-step, if-converted (they then vectorise).
+loop in blocks of lanes that run it in lock-step, if-converted (they then vectorise); then
+``lower/tiling.py``: hoisted uniform loops that only accumulate into privates run a register
+tile of work-items at a time.
 
 ``syntax`` holds the AST helpers they share; ``errors`` the ``NeedFibers`` exception.
 """

@@ -144,8 +144,11 @@ static inline cl2c_range cl2c_range_make(unsigned work_dim, const size_t *global
  * launch is checked: whole rows of the first dimension, or, where there are too few
  * rows to keep every thread busy, pieces of them still long enough to vectorise
  * (at most CL2C_MAX_WORK_GROUP_SIZE work-items: what schedules size their arrays by). */
-static inline void cl2c_regroup(cl2c_workitem *nd, size_t threads) {
-    size_t rows = nd->global_size[1] * nd->global_size[2];
+static inline void cl2c_regroup(cl2c_workitem *nd, size_t threads, size_t tile_rows) {
+    /* a kernel in register tiles (tile_rows: cl2c/lower/tiling.py) takes that many rows
+     * of the second dimension a group, where they divide it */
+    size_t l1 = tile_rows > 1 && nd->global_size[1] % tile_rows == 0 ? tile_rows : 1;
+    size_t rows = nd->global_size[1] / l1 * nd->global_size[2];
     size_t want = threads * 8;  /* iterations per thread, for OpenMP to balance */
     size_t l0 = nd->global_size[0];
     if (rows < want) {
@@ -158,8 +161,8 @@ static inline void cl2c_regroup(cl2c_workitem *nd, size_t threads) {
         if (piece < least) piece = least;
         if (piece < l0) l0 = piece;
     }
-    if (l0 > CL2C_MAX_WORK_GROUP_SIZE) l0 = CL2C_MAX_WORK_GROUP_SIZE;
-    size_t l[3] = {l0, 1, 1};
+    if (l0 * l1 > CL2C_MAX_WORK_GROUP_SIZE) l0 = CL2C_MAX_WORK_GROUP_SIZE / l1;
+    size_t l[3] = {l0, l1, 1};
     for (int d = 0; d < 3; ++d) {
         nd->enqueued_local_size[d] = nd->local_size[d] = l[d];
         nd->num_groups[d] = (nd->global_size[d] + l[d] - 1) / l[d];

@@ -26,6 +26,12 @@
     const cl2c_workitem cl2c_group = *cl2c_group_in;                               \
     const cl2c_workitem *const cl2c_wi = &cl2c_group
 
+/* The columns of a register tile of work-items (cl2c/lower/tiling.py): two vectors of
+ * floats under AVX-512; with 8 rows, 16 of its 32 vector registers. */
+#ifndef CL2C_TILE_COLS
+#define CL2C_TILE_COLS 32
+#endif
+
 /* Work-items that run a divergent loop in lock-step (cl2c/lower/lockstep.py): four
  * vectors of floats, whose independent dependency chains overlap (one vector was 2.5x
  * slower on Mandelbrot). A C program may define it before including cl2c.h. */

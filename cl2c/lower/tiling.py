@@ -1,0 +1,314 @@
+"""Lowering pass: register tiles for uniform loops hoisted out of work-item loops.
+
+The regions schedule hoists a kernel's uniform loop out of its work-item loops, so that
+the work-item loop is innermost and vectorises (regions/__init__.py): a naive matrix
+multiply becomes
+
+    for (k...) for (l2) for (l1) { omp simd for (l0) acc[cl2c_i] += A[..k] * B[k..]; }
+
+where ``acc`` is a per-work-item array. Every step of ``k`` then loads and stores each
+work-item's accumulator, and the loads of B are used once: a vector FMA costs two loads
+and a store. This pass runs, where that loop allows it, tiles of ``rows`` x
+CL2C_TILE_COLS work-items (regions.h) through the whole loop at a time, with the tile's
+values of each per-work-item array in a small local array (copied in before, out
+after) that the compiler keeps in registers; a load in a row is shared by the tile's
+columns, and one of the loop's other operands by its rows. Single-threaded, a 512^2
+matrix multiply in this shape takes half the time of the hoisted one.
+
+Legality: the loop's body is one work-item loop nest that writes nothing but its own
+locals and its work-item's elements ``X[cl2c_i]`` of per-work-item arrays, and calls
+nothing that has effects; its header reads values the body does not write. Then no
+work-item sees another's writes inside the loop, and each still runs the loop's steps in
+order: running them tile by tile instead of step by step changes no result. A group
+whose local sizes are not whole tiles runs the loop as it was.
+"""
+from __future__ import annotations
+
+import copy
+
+from pycparser import c_ast
+
+from ..typed_ast import walk
+from . import cnodes as cn
+from .effects import call_of, is_pure, work_item_function
+from .regions.syntax import ids
+
+COLS = "CL2C_TILE_COLS"       # work-items of a tile's row (regions.h)
+ROWS = 8                      # rows of a tile, and what cl2c_regroup makes a group's
+INDEX = "cl2c_i"
+_TILE_BYTES = 1024            # tile values in registers: 16 of AVX-512's 32 (8 x 32 floats)
+_SIZES = {"float": 4, "int": 4, "unsigned": 4, "cl2c_uint": 4, "double": 8, "long": 8,
+          "cl2c_long": 8, "cl2c_ulong": 8, "short": 2, "cl2c_ushort": 2, "cl2c_half": 2,
+          "char": 1, "cl2c_char": 1, "cl2c_uchar": 1}
+_COLS_VALUE = 32              # CL2C_TILE_COLS, for the size budget
+_NAMES = ("cl2c_t0", "cl2c_t1", "cl2c_r", "cl2c_c")
+
+
+def tile_uniform_loops(func: c_ast.FuncDef) -> int:
+    """Tile, in work-group function ``func``, each hoisted uniform loop that allows it;
+    returns how many."""
+    taken = ids(func.body)
+    if any(n in taken for n in _NAMES):
+        return 0
+    arrays = _work_item_arrays(func.body)
+    found = []
+    for block in walk(func.body):
+        if isinstance(block, c_ast.Compound):
+            for i, s in enumerate(block.block_items or []):
+                plan = _Plan.of(s, arrays, taken)
+                if plan is not None:
+                    found.append((block, i, plan))
+    for block, i, plan in found:
+        block.block_items[i] = plan.rewrite()
+    return len(found)
+
+
+def _work_item_arrays(body: c_ast.Compound) -> dict:
+    """{name: element type name} of the per-work-item arrays of a work-group function:
+    ``T *X = cl2c_take(...)`` at its top level (privates.py's storage)."""
+    out = {}
+    for s in body.block_items or []:
+        if isinstance(s, c_ast.Decl) and isinstance(s.type, c_ast.PtrDecl) and \
+                isinstance(s.init, c_ast.FuncCall) and \
+                isinstance(s.init.name, c_ast.ID) and s.init.name.name == "cl2c_take":
+            t = s.type.type
+            if isinstance(t, c_ast.TypeDecl) and isinstance(t.type, c_ast.IdentifierType):
+                name = " ".join(t.type.names)
+                if name in _SIZES:
+                    out[s.name] = name
+    return out
+
+
+def _loop_var(s, name) -> bool:
+    """``for (size_t NAME = 0; NAME < ...; ++NAME)``"""
+    return isinstance(s, c_ast.For) and isinstance(s.init, c_ast.DeclList) and \
+        len(s.init.decls) == 1 and s.init.decls[0].name == name
+
+
+def _harmless_call(node) -> bool:
+    return call_of(node) is not None and (is_pure(node) or
+                                          work_item_function(node) is not None)
+
+
+def _reads_only(e) -> bool:
+    """Expression ``e`` computes and reads: no assignment, no call with effects."""
+    for n in walk(e):
+        if isinstance(n, c_ast.Assignment):
+            return False
+        if isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--"):
+            return False
+        if isinstance(n, c_ast.FuncCall) and not _harmless_call(n):
+            return False
+    return True
+
+
+class _Plan:
+    """A uniform loop around one work-item loop nest, and what its tiles hold."""
+
+    def __init__(self, loop, outer, row_items, inner, tiled: dict, rows: int):
+        self.loop = loop            # the uniform loop
+        self.outer = outer          # for (cl2c_l2) for (cl2c_l1) {...}
+        self.row_items = row_items  # the l1 level's declarations
+        self.inner = inner          # the omp simd loop over cl2c_l0
+        self.tiled = tiled          # {array: element type} the tile holds
+        self.rows = rows
+
+    @classmethod
+    def of(cls, s, arrays: dict, taken: set):
+        if not isinstance(s, c_ast.For) or not _header_ok(s):
+            return None
+        body = [x for x in (s.stmt.block_items or [])
+                if not isinstance(x, c_ast.EmptyStatement)] \
+            if isinstance(s.stmt, c_ast.Compound) else []
+        if len(body) != 1 or not _loop_var(body[0], "cl2c_l2") or \
+                not _loop_var(body[0].stmt, "cl2c_l1") or \
+                not isinstance(body[0].stmt.stmt, c_ast.Compound):
+            return None
+        outer = body[0]
+        items = outer.stmt.stmt.block_items or []
+        if len(items) < 2 or not isinstance(items[-2], c_ast.Pragma) or \
+                items[-2].string.strip() != "omp simd" or not _loop_var(items[-1], "cl2c_l0"):
+            return None
+        inner = items[-1]
+        cond = inner.cond
+        if not (isinstance(cond.right, c_ast.Cast) and isinstance(cond.right.expr, c_ast.ID)
+                and cond.right.expr.name == "cl2c_ls0") or \
+                inner.init.decls[0].init.value != "0":
+            return None                         # bounded by a guard: not whole tiles
+        row_items = items[:-2]
+        if not all(isinstance(d, c_ast.Decl) and _reads_only(d) for d in row_items):
+            return None
+        tiled = _tiled_arrays(inner.stmt, arrays)
+        if not tiled:
+            return None
+        # the loop's header must not read what the body writes (it is rerun per tile)
+        if ids(s.cond) & set(tiled) or (s.next is not None and ids(s.next) & set(tiled)):
+            return None
+        per_row = sum(_SIZES[t] for t in tiled.values()) * _COLS_VALUE
+        rows = ROWS
+        while rows > 1 and rows * per_row > _TILE_BYTES:
+            rows //= 2
+        if rows < 2 or any(f"{a}__tile" in taken for a in tiled):
+            return None
+        return cls(s, outer, row_items, inner, tiled, rows)
+
+    def rewrite(self) -> c_ast.If:
+        """``if (whole tiles) { tiles } else <the loop as it was>``"""
+        r, loop = self.rows, self.loop
+        tile_decls = [c_ast.Decl(f"{a}__tile", [], [], [], [],
+                                 c_ast.ArrayDecl(c_ast.ArrayDecl(
+                                     c_ast.TypeDecl(f"{a}__tile", [], None,
+                                                    c_ast.IdentifierType(t.split())),
+                                     cn.ident(COLS), []), cn.const_int(r), []), None, None)
+                      for a, t in self.tiled.items()]
+        body = copy.deepcopy(self.inner.stmt)
+        for n in walk(body):
+            for name, child in list(n.children()):
+                if _is_element(child, self.tiled):
+                    _replace(n, name, _tile_ref(child.name.name))
+        l0 = _const_decl("int", "cl2c_l0",
+                         c_ast.BinaryOp("+", c_ast.Cast(c_ast.Typename(
+                             None, [], None, c_ast.TypeDecl(None, [], None,
+                                                            c_ast.IdentifierType(["int"]))),
+                             cn.ident("cl2c_t0")), cn.ident("cl2c_c")))
+        columns = c_ast.For(c_ast.DeclList([_decl("int", "cl2c_c", cn.const_int(0))]),
+                            c_ast.BinaryOp("<", cn.ident("cl2c_c"), cn.ident(COLS)),
+                            c_ast.UnaryOp("++", cn.ident("cl2c_c")),
+                            c_ast.Compound([l0] + (body.block_items or [])))
+        l1 = _const_decl("size_t", "cl2c_l1", c_ast.BinaryOp("+", cn.ident("cl2c_t1"),
+                                                              cn.ident("cl2c_r")))
+        row = _counted("cl2c_r", r, c_ast.Compound(
+            [l1] + copy.deepcopy(self.row_items) + [c_ast.Pragma("omp simd"), columns]))
+        steps = copy.deepcopy(loop)
+        steps.stmt = c_ast.Compound([row])
+        tile = c_ast.Compound(tile_decls + self._copies(True) + [steps] +
+                              self._copies(False))
+        cols = c_ast.For(c_ast.DeclList([_decl("size_t", "cl2c_t0", cn.const_int(0))]),
+                         c_ast.BinaryOp("<", cn.ident("cl2c_t0"), cn.ident("cl2c_ls0")),
+                         c_ast.Assignment("+=", cn.ident("cl2c_t0"), cn.ident(COLS)), tile)
+        rows = c_ast.For(c_ast.DeclList([_decl("size_t", "cl2c_t1", cn.const_int(0))]),
+                         c_ast.BinaryOp("<", cn.ident("cl2c_t1"), cn.ident("cl2c_ls1")),
+                         c_ast.Assignment("+=", cn.ident("cl2c_t1"), cn.const_int(r)), cols)
+        nest = copy.deepcopy(self.outer)
+        nest.stmt = rows
+        whole = c_ast.BinaryOp("&&", c_ast.BinaryOp("==", c_ast.BinaryOp(
+            "%", cn.ident("cl2c_ls1"), cn.const_int(r)), cn.const_int(0)),
+            c_ast.BinaryOp("==", c_ast.BinaryOp("%", cn.ident("cl2c_ls0"), cn.ident(COLS)),
+                           cn.const_int(0)))
+        return c_ast.If(whole, c_ast.Compound([nest]), c_ast.Compound([loop]))
+
+    def _copies(self, into: bool) -> list:
+        """The tile's values in from the per-work-item arrays, or back out."""
+        index = c_ast.BinaryOp("+", c_ast.BinaryOp("+", cn.ident("cl2c_t0"),
+                                                   cn.ident("cl2c_c")),
+                               c_ast.BinaryOp("*", cn.ident("cl2c_ls0"), c_ast.BinaryOp(
+                                   "+", c_ast.BinaryOp("+", cn.ident("cl2c_t1"),
+                                                       cn.ident("cl2c_r")),
+                                   c_ast.BinaryOp("*", cn.ident("cl2c_ls1"),
+                                                  cn.ident("cl2c_l2")))))
+        out = []
+        for a in self.tiled:
+            element = c_ast.ArrayRef(cn.ident(a), copy.deepcopy(index))
+            tile = _tile_ref(a)
+            assign = c_ast.Assignment("=", tile, element) if into else \
+                c_ast.Assignment("=", element, tile)
+            columns = c_ast.For(c_ast.DeclList([_decl("int", "cl2c_c", cn.const_int(0))]),
+                                c_ast.BinaryOp("<", cn.ident("cl2c_c"), cn.ident(COLS)),
+                                c_ast.UnaryOp("++", cn.ident("cl2c_c")),
+                                c_ast.Compound([assign]))
+            out.append(_counted("cl2c_r", self.rows,
+                                c_ast.Compound([c_ast.Pragma("omp simd"), columns])))
+        return out
+
+
+def _header_ok(loop: c_ast.For) -> bool:
+    """A header that can run again with the same effect: counters it declares (one
+    declared outside would be left unassigned where a group has no whole tile, as
+    far as the compiler can tell), a condition and steps that only read otherwise."""
+    init = loop.init
+    if not isinstance(init, c_ast.DeclList) or \
+            not all(_reads_only(d.init) for d in init.decls if d.init is not None):
+        return False
+    if loop.cond is None or not _reads_only(loop.cond):
+        return False
+    steps = loop.next.exprs if isinstance(loop.next, c_ast.ExprList) else \
+        [loop.next] if loop.next is not None else []
+    for e in steps:
+        if isinstance(e, c_ast.UnaryOp) and e.op in ("++", "--", "p++", "p--") and \
+                isinstance(e.expr, c_ast.ID):
+            continue
+        if isinstance(e, c_ast.Assignment) and isinstance(e.lvalue, c_ast.ID) and \
+                _reads_only(e.rvalue):
+            continue
+        return False
+    return True
+
+
+def _tiled_arrays(body: c_ast.Compound, arrays: dict) -> dict | None:
+    """The per-work-item arrays the work-item loop's body uses, each only as its
+    work-item's element; None where the body writes anything else or has effects."""
+    local = {d.name for d in walk(body) if isinstance(d, c_ast.Decl)}
+    used = {}
+    elements = set()
+    for n in walk(body):
+        if _is_element(n, arrays):
+            used[n.name.name] = arrays[n.name.name]
+            elements.add(id(n.name))
+        elif isinstance(n, (c_ast.Return, c_ast.Goto, c_ast.Label, c_ast.Break,
+                            c_ast.Continue)):
+            return None
+        elif isinstance(n, c_ast.FuncCall) and not _harmless_call(n):
+            return None
+        elif isinstance(n, c_ast.UnaryOp) and n.op == "&":
+            return None
+        elif isinstance(n, c_ast.Assignment) or \
+                (isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--")):
+            target = n.lvalue if isinstance(n, c_ast.Assignment) else n.expr
+            if not (isinstance(target, c_ast.ID) and target.name in local) and \
+                    not _is_element(target, arrays):
+                return None
+    # an array used any other way (a neighbour's element, its address) is not tiled
+    for n in walk(body):
+        if isinstance(n, c_ast.ID) and n.name in arrays and id(n) not in elements:
+            return None
+    return used
+
+
+def _is_element(n, arrays) -> bool:
+    """``X[cl2c_i]`` of a per-work-item array X."""
+    return isinstance(n, c_ast.ArrayRef) and isinstance(n.name, c_ast.ID) and \
+        n.name.name in arrays and isinstance(n.subscript, c_ast.ID) and \
+        n.subscript.name == INDEX
+
+
+def _tile_ref(array: str) -> c_ast.ArrayRef:
+    return c_ast.ArrayRef(c_ast.ArrayRef(cn.ident(f"{array}__tile"), cn.ident("cl2c_r")),
+                          cn.ident("cl2c_c"))
+
+
+def _replace(parent, name: str, new) -> None:
+    """Put ``new`` in the child slot ``name`` of ``parent`` ("field" or "field[i]")."""
+    if "[" in name:
+        field, i = name[:-1].split("[")
+        getattr(parent, field)[int(i)] = new
+    else:
+        setattr(parent, name, new)
+
+
+def _decl(type_name: str, name: str, init=None) -> c_ast.Decl:
+    return c_ast.Decl(name, [], [], [], [], c_ast.TypeDecl(
+        name, [], None, c_ast.IdentifierType(type_name.split())), init, None)
+
+
+def _const_decl(type_name: str, name: str, init) -> c_ast.Decl:
+    d = _decl(type_name, name, init)
+    d.quals = ["const"]
+    d.type.quals = ["const"]
+    return d
+
+
+def _counted(var: str, n: int, body) -> c_ast.For:
+    """``for (size_t VAR = 0; VAR < n; ++VAR) body``"""
+    return c_ast.For(c_ast.DeclList([_decl("size_t", var, cn.const_int(0))]),
+                     c_ast.BinaryOp("<", cn.ident(var), cn.const_int(n)),
+                     c_ast.UnaryOp("++", cn.ident(var)), body)

@@ -1,0 +1,68 @@
+// Kernels whose uniform loop runs in register tiles of work-items (lower/tiling.py),
+// and one that must not: test_tiling.py.
+
+// C = A * B, n x k times k x m, one accumulator.
+__kernel void matmul(__global const float *A, __global const float *B, __global float *C,
+                     int k, int m)
+{
+    int col = get_global_id(0), row = get_global_id(1);
+    float acc = 0.0f;
+    for (int i = 0; i < k; i++)
+        acc += A[row * k + i] * B[i * m + col];
+    C[row * m + col] = acc;
+}
+
+// Two accumulators, one a double: tiles of fewer rows.
+__kernel void moments(__global const float *A, __global const float *B,
+                      __global float *sum, __global double *sq, int k, int m)
+{
+    int col = get_global_id(0), row = get_global_id(1);
+    float s = 0.0f;
+    double q = 0.0;
+    for (int i = 0; i < k; i += 1) {
+        float p = A[row * k + i] * B[i * m + col];
+        s += p;
+        q += (double)p * p;
+    }
+    sum[row * m + col] = s;
+    sq[row * m + col] = q;
+}
+
+// A counter declared outside its loop, read after it: the loop is not tiled.
+__kernel void counter(__global const float *B, __global float *C, __global int *last,
+                      int k, int m)
+{
+    int col = get_global_id(0), row = get_global_id(1);
+    float acc = 0.0f;
+    int i;
+    for (i = 0; i < k; i++)
+        acc += B[i * m + col];
+    C[row * m + col] = acc;
+    last[row * m + col] = i;
+}
+
+// Barriers around the loop, which reads the group's __local copy of A's rows.
+__kernel void local_rows(__global const float *A, __global const float *B,
+                         __global float *C, int k, int m, __local float *rows)
+{
+    int col = get_global_id(0), row = get_global_id(1);
+    int lx = get_local_id(0), ly = get_local_id(1), lw = get_local_size(0);
+    for (int i = lx; i < k; i += lw)
+        rows[ly * k + i] = A[row * k + i];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    float acc = 0.0f;
+    for (int i = 0; i < k; i++)
+        acc += rows[ly * k + i] * B[i * m + col];
+    C[row * m + col] = acc;
+}
+
+// The loop writes global memory: its steps must stay in order across work-items.
+__kernel void writes(__global float *C, __global const float *B, int k, int m)
+{
+    int col = get_global_id(0), row = get_global_id(1);
+    float acc = 0.0f;
+    for (int i = 0; i < k; i++) {
+        acc += B[i * m + col];
+        C[row * m + col] = acc;
+    }
+}

@@ -1,0 +1,80 @@
+"""Uniform loops in register tiles of work-items (cl2c/lower/tiling.py): matrix products
+with small integer values (every sum exact, so any order of the work-items' steps gives
+the same bits) against NumPy's, for local sizes of whole tiles (the tiled path) and not
+(the loop as it was), under the auto schedule and the fibers schedule (never tiled)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import cl2c
+from conftest import kernel_source
+
+SOURCE = kernel_source("tiling.cl")
+RNG = np.random.default_rng(7)
+
+
+@pytest.fixture(scope="module")
+def programs():
+    return {s: cl2c.Program(SOURCE, "" if s == "auto" else f"-cl2c-schedule={s}").build()
+            for s in ("auto", "fibers")}
+
+
+def test_which_loops_are_tiled():
+    header = cl2c.translate(SOURCE, "tiling.cl").c_source.split("*/")[0]
+    lines = {line.split(":")[0].strip(" *"): line for line in header.splitlines()
+             if ": " in line}
+    for name in ("matmul", "moments", "local_rows"):
+        assert "1 loop in register tiles" in lines[name], lines[name]
+    for name in ("writes", "counter"):
+        assert "register tiles" not in lines[name], lines[name]
+
+
+def operands(n, k, m):
+    a = RNG.integers(0, 8, (n, k)).astype(np.float32)
+    b = RNG.integers(0, 8, (k, m)).astype(np.float32)
+    want = (a.astype(np.int64) @ b.astype(np.int64)).astype(np.float32)
+    # k = 0 reads neither, but OpenCL has no empty buffers
+    return (a if k else np.zeros(1, np.float32)), (b if k else np.zeros(1, np.float32)), want
+
+
+# (n, k, m, local): None regroups into whole tiles where m is a multiple of 32 and n of 8
+SHAPES = [(64, 40, 96, None), (48, 7, 64, (32, 8)), (24, 33, 64, (64, 8)),
+          (32, 16, 32, (16, 16)), (20, 9, 70, None), (9, 5, 33, (3, 3)), (16, 0, 32, None)]
+
+
+@pytest.mark.parametrize("schedule", ["auto", "fibers"])
+@pytest.mark.parametrize("n,k,m,local", SHAPES)
+def test_matmul(programs, schedule, n, k, m, local):
+    a, b, want = operands(n, k, m)
+    c = np.full((n, m), -1, np.float32)
+    programs[schedule].matmul((m, n), local, a, b, c, np.int32(k), np.int32(m))
+    np.testing.assert_array_equal(c, want)
+
+
+@pytest.mark.parametrize("n,k,m,local", SHAPES)
+def test_moments(programs, n, k, m, local):
+    a, b, want = operands(n, k, m)
+    p = a[:, :k, None].astype(np.float64) * b[None, :k, :] if k else np.zeros((n, 1, m))
+    s, q = np.zeros((n, m), np.float32), np.zeros((n, m), np.float64)
+    programs["auto"].moments((m, n), local, a, b, s, q, np.int32(k), np.int32(m))
+    np.testing.assert_array_equal(s, want)
+    np.testing.assert_array_equal(q, (p * p).sum(axis=1))
+
+
+@pytest.mark.parametrize("local", [(32, 8), (64, 8), (16, 4)])
+def test_local_rows_across_barriers(programs, local):
+    n, k, m = 32, 24, 128
+    a, b, want = operands(n, k, m)
+    c = np.zeros((n, m), np.float32)
+    rows = cl2c.LocalMemory(4 * local[1] * k)
+    programs["auto"].local_rows((m, n), local, a, b, c, np.int32(k), np.int32(m), rows)
+    np.testing.assert_array_equal(c, want)
+
+
+def test_a_loop_that_writes_global_memory_keeps_its_order(programs):
+    n, k, m = 16, 12, 64
+    b = RNG.integers(0, 8, (k, m)).astype(np.float32)
+    c = np.zeros((n, m), np.float32)
+    programs["auto"].writes((m, n), None, c, b, np.int32(k), np.int32(m))
+    np.testing.assert_array_equal(c, np.broadcast_to(b.sum(axis=0), (n, m)))
