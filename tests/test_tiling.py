@@ -21,10 +21,13 @@ def programs():
 
 
 def test_which_loops_are_tiled():
-    header = cl2c.translate(SOURCE, "tiling.cl").c_source.split("*/")[0]
+    c_source = cl2c.translate(SOURCE, "tiling.cl").c_source
+    assert "acc__s0__tile[1][CL2C_TILE_COLS]" in c_source       # pull's: one row
+    assert "acc__tile[8][CL2C_TILE_COLS]" in c_source           # matmul's
+    header = c_source.split("*/")[0]
     lines = {line.split(":")[0].strip(" *"): line for line in header.splitlines()
              if ": " in line}
-    for name in ("matmul", "moments", "local_rows"):
+    for name in ("matmul", "moments", "local_rows", "pull"):
         assert "1 loop in register tiles" in lines[name], lines[name]
     for name in ("writes", "counter"):
         assert "register tiles" not in lines[name], lines[name]
@@ -78,3 +81,15 @@ def test_a_loop_that_writes_global_memory_keeps_its_order(programs):
     c = np.zeros((n, m), np.float32)
     programs["auto"].writes((m, n), None, c, b, np.int32(k), np.int32(m))
     np.testing.assert_array_equal(c, np.broadcast_to(b.sum(axis=0), (n, m)))
+
+
+@pytest.mark.parametrize("schedule", ["auto", "fibers"])
+@pytest.mark.parametrize("n,local", [(96, None), (64, (32,)), (70, None), (48, (16,))])
+def test_pull_in_one_row_tiles(programs, schedule, n, local):
+    pos = RNG.integers(-8, 8, (n, 4)).astype(np.float32)
+    out = np.zeros_like(pos)
+    programs[schedule].pull((n,), local, pos, out, np.int32(n))
+    p, w = pos.astype(np.int64), pos[:, 3].astype(np.int64)
+    r = p[None, :, :] - p[:, None, :]
+    r[:, :, 3] = 1
+    np.testing.assert_array_equal(out, (w[None, :, None] * r).sum(axis=1).astype(np.float32))

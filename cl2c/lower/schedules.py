@@ -89,10 +89,11 @@ class Regions(Schedule):
             what.add(f"{what.lockstep} divergent loop{'s' if what.lockstep != 1 else ''} "
                      f"in lock-step across work-items")
         # and uniform loops around a work-item loop run a register tile at a time
-        tiles = tile_uniform_loops(node) if k.simd and not checking else 0
-        k.tile_rows = ROWS if tiles else 0
+        tiles = tile_uniform_loops(node) if k.simd and not checking else []
+        k.tile_rows = ROWS if any(r > 1 for r in tiles) else 0
         if tiles:
-            what.add(f"{tiles} loop{'s' if tiles != 1 else ''} in register tiles of work-items")
+            what.add(f"{len(tiles)} loop{'s' if len(tiles) != 1 else ''} in register tiles "
+                     f"of work-items")
         k.group_function = node
         return what
 

@@ -30,7 +30,7 @@ from pycparser import c_ast
 
 from ..typed_ast import walk
 from . import cnodes as cn
-from .effects import call_of, is_pure, work_item_function
+from .effects import UPDATE, call_of, is_pure, work_item_function
 from .regions.syntax import ids
 
 COLS = "CL2C_TILE_COLS"       # work-items of a tile's row (regions.h)
@@ -44,12 +44,12 @@ _COLS_VALUE = 32              # CL2C_TILE_COLS, for the size budget
 _NAMES = ("cl2c_t0", "cl2c_t1", "cl2c_r", "cl2c_c")
 
 
-def tile_uniform_loops(func: c_ast.FuncDef) -> int:
+def tile_uniform_loops(func: c_ast.FuncDef) -> list[int]:
     """Tile, in work-group function ``func``, each hoisted uniform loop that allows it;
-    returns how many."""
+    returns the rows of the tiles of each."""
     taken = ids(func.body)
     if any(n in taken for n in _NAMES):
-        return 0
+        return []
     arrays = _work_item_arrays(func.body)
     found = []
     for block in walk(func.body):
@@ -60,7 +60,7 @@ def tile_uniform_loops(func: c_ast.FuncDef) -> int:
                     found.append((block, i, plan))
     for block, i, plan in found:
         block.block_items[i] = plan.rewrite()
-    return len(found)
+    return [plan.rows for _, _, plan in found]
 
 
 def _work_item_arrays(body: c_ast.Compound) -> dict:
@@ -85,9 +85,17 @@ def _loop_var(s, name) -> bool:
         len(s.init.decls) == 1 and s.init.decls[0].name == name
 
 
-def _harmless_call(node) -> bool:
-    return call_of(node) is not None and (is_pure(node) or
-                                          work_item_function(node) is not None)
+def _harmless_call(node, local=frozenset()) -> bool:
+    """A call with no effect, or one that writes through its first argument (a swizzle
+    store, ++ on a vector) where that is ``&x`` of a local ``x``."""
+    call = call_of(node)
+    if call is None:
+        return False
+    if call == UPDATE:
+        first = node.args.exprs[0] if node.args and node.args.exprs else None
+        return isinstance(first, c_ast.UnaryOp) and first.op == "&" and \
+            isinstance(first.expr, c_ast.ID) and first.expr.name in local
+    return is_pure(node) or work_item_function(node) is not None
 
 
 def _reads_only(e) -> bool:
@@ -145,10 +153,15 @@ class _Plan:
         if ids(s.cond) & set(tiled) or (s.next is not None and ids(s.next) & set(tiled)):
             return None
         per_row = sum(_SIZES[t] for t in tiled.values()) * _COLS_VALUE
-        rows = ROWS
-        while rows > 1 and rows * per_row > _TILE_BYTES:
-            rows //= 2
-        if rows < 2 or any(f"{a}__tile" in taken for a in tiled):
+        if _one_sided_loads(inner.stmt, {d.name for d in s.init.decls}, arrays):
+            rows = 1            # a row of a tile loses no locality: any launch shape
+        else:
+            rows = ROWS         # a tile's rows share its loads: groups of ROWS rows
+            while rows > 1 and rows * per_row > _TILE_BYTES:
+                rows //= 2
+            if rows < 2:
+                return None
+        if per_row * rows > _TILE_BYTES or any(f"{a}__tile" in taken for a in tiled):
             return None
         return cls(s, outer, row_items, inner, tiled, rows)
 
@@ -191,10 +204,11 @@ class _Plan:
                          c_ast.Assignment("+=", cn.ident("cl2c_t1"), cn.const_int(r)), cols)
         nest = copy.deepcopy(self.outer)
         nest.stmt = rows
-        whole = c_ast.BinaryOp("&&", c_ast.BinaryOp("==", c_ast.BinaryOp(
-            "%", cn.ident("cl2c_ls1"), cn.const_int(r)), cn.const_int(0)),
-            c_ast.BinaryOp("==", c_ast.BinaryOp("%", cn.ident("cl2c_ls0"), cn.ident(COLS)),
-                           cn.const_int(0)))
+        whole = c_ast.BinaryOp("==", c_ast.BinaryOp("%", cn.ident("cl2c_ls0"),
+                                                    cn.ident(COLS)), cn.const_int(0))
+        if r > 1:
+            whole = c_ast.BinaryOp("&&", c_ast.BinaryOp("==", c_ast.BinaryOp(
+                "%", cn.ident("cl2c_ls1"), cn.const_int(r)), cn.const_int(0)), whole)
         return c_ast.If(whole, c_ast.Compound([nest]), c_ast.Compound([loop]))
 
     def _copies(self, into: bool) -> list:
@@ -245,33 +259,81 @@ def _header_ok(loop: c_ast.For) -> bool:
 
 
 def _tiled_arrays(body: c_ast.Compound, arrays: dict) -> dict | None:
-    """The per-work-item arrays the work-item loop's body uses, each only as its
-    work-item's element; None where the body writes anything else or has effects."""
-    local = {d.name for d in walk(body) if isinstance(d, c_ast.Decl)}
-    used = {}
-    elements = set()
+    """The per-work-item arrays the work-item loop's body writes (those it only reads
+    stay where they are), each used only as its work-item's element; None where the
+    body writes anything else or has effects."""
+    local = {d.name: d for d in walk(body) if isinstance(d, c_ast.Decl)}
+    written, elements, updates = {}, set(), set()
+    for n in walk(body):
+        if isinstance(n, c_ast.FuncCall) and call_of(n) == UPDATE:
+            updates.add(id(n.args.exprs[0]) if n.args and n.args.exprs else None)
     for n in walk(body):
         if _is_element(n, arrays):
-            used[n.name.name] = arrays[n.name.name]
             elements.add(id(n.name))
         elif isinstance(n, (c_ast.Return, c_ast.Goto, c_ast.Label, c_ast.Break,
                             c_ast.Continue)):
             return None
-        elif isinstance(n, c_ast.FuncCall) and not _harmless_call(n):
+        elif isinstance(n, c_ast.FuncCall) and not _harmless_call(n, local):
             return None
-        elif isinstance(n, c_ast.UnaryOp) and n.op == "&":
+        elif isinstance(n, c_ast.UnaryOp) and n.op == "&" and id(n) not in updates:
             return None
         elif isinstance(n, c_ast.Assignment) or \
                 (isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--")):
             target = n.lvalue if isinstance(n, c_ast.Assignment) else n.expr
-            if not (isinstance(target, c_ast.ID) and target.name in local) and \
-                    not _is_element(target, arrays):
+            if _is_element(target, arrays):
+                written[target.name.name] = arrays[target.name.name]
+            elif not _in_local(target, local):
                 return None
     # an array used any other way (a neighbour's element, its address) is not tiled
+    fields = {id(n.field) for n in walk(body) if isinstance(n, c_ast.StructRef)}
     for n in walk(body):
-        if isinstance(n, c_ast.ID) and n.name in arrays and id(n) not in elements:
+        if isinstance(n, c_ast.ID) and n.name in arrays and id(n) not in elements | fields:
             return None
-    return used
+    return written
+
+
+def _in_local(target, local: dict) -> bool:
+    """``x``, ``x.s[3]``, ``x.f[i].g`` of a local ``x`` that is no pointer: no memory
+    but its own."""
+    while isinstance(target, c_ast.ArrayRef) or \
+            (isinstance(target, c_ast.StructRef) and target.type == "."):
+        target = target.name
+    return isinstance(target, c_ast.ID) and target.name in local and \
+        not isinstance(local[target.name].type, c_ast.PtrDecl)
+
+
+def _one_sided_loads(body: c_ast.Compound, counters: set, arrays: dict) -> bool:
+    """Does every load of the body depend on the loop's counters or on the work-item,
+    never on both? (N-body's ``pos[j]``, and its own position; not a matrix product's
+    ``B[k * n + col]``, which a one-row tile would read down a column.)"""
+    lane = {"cl2c_l0", INDEX}
+    steps = set(counters)
+    local = {d.name: d for d in walk(body) if isinstance(d, c_ast.Decl)}
+    for n in walk(body):                 # locals, in order, with what their values use
+        if isinstance(n, c_ast.Decl) and n.init is not None:
+            used = ids(n.init) | ({"cl2c_l0"} if _item_call(n.init) else set())
+            lane |= {n.name} if used & lane else set()
+            steps |= {n.name} if used & steps else set()
+        elif isinstance(n, c_ast.Assignment) and isinstance(n.lvalue, c_ast.ID):
+            used = ids(n.rvalue) | ({"cl2c_l0"} if _item_call(n.rvalue) else set())
+            lane |= {n.lvalue.name} if used & lane else set()
+            steps |= {n.lvalue.name} if used & steps else set()
+    for n in walk(body):
+        if isinstance(n, c_ast.ArrayRef) and not _is_element(n, arrays) and \
+                not _in_local(n, local):        # (a component of a local: no load)
+            where = ids(n.subscript) | ids(n.name)
+        elif isinstance(n, c_ast.UnaryOp) and n.op == "*":
+            where = ids(n.expr)
+        else:
+            continue
+        if where & lane and where & steps:
+            return False
+    return True
+
+
+def _item_call(e) -> bool:
+    return any(isinstance(n, c_ast.FuncCall) and work_item_function(n) == "item"
+               for n in walk(e))
 
 
 def _is_element(n, arrays) -> bool:

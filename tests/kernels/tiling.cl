@@ -66,3 +66,20 @@ __kernel void writes(__global float *C, __global const float *B, int k, int m)
         C[row * m + col] = acc;
     }
 }
+
+// Every load reads by the counter or by the work-item, never both: tiles of one row
+// (any launch shape), through a vector private and its components.
+__kernel void pull(__global const float4 *pos, __global float4 *out, int n)
+{
+    int i = get_global_id(0);
+    float4 p = pos[i];
+    float4 acc = (float4)(0.0f);
+    for (int j = 0; j < n; j++) {
+        float4 q = pos[j];
+        float4 r;
+        r.xyz = q.xyz - p.xyz;
+        r.w = 1.0f;
+        acc += q.w * r;
+    }
+    out[i] = acc;
+}
