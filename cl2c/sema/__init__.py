@@ -11,6 +11,7 @@ from __future__ import annotations
 from pycparser import c_ast
 
 from ..diagnostics import Reporter
+from .assignability import Assignability
 from .calls import Calls
 from .declarations import Declarations
 from .expressions import Expressions
@@ -18,11 +19,15 @@ from .folding import Folding
 from .model import (ACCESS_QUALIFIERS, SPACE_QUALIFIERS, Call, FunctionInfo, Module, Param,
                     SemaError, Symbol, components_of, constant_type)
 from .statements import Statements
+from .type_names import TypeNames
+from .whole_program import WholeProgram
 
 
-class Analyzer(Declarations, Statements, Expressions, Calls, Folding):
-    """The checker, one part per module: declarations, statements, expressions, calls,
-    constant folding; scopes and the entry in checker.py."""
+class Analyzer(Declarations, TypeNames, Statements, Expressions, Assignability, Calls,
+               Folding, WholeProgram):
+    """The checker, one part per module: declarations, types as written, statements,
+    expressions, assignability, calls, constant folding, whole-program facts; scopes and
+    the entry in checker.py."""
 
 
 def analyze(ast: c_ast.FileAST, reporter: Reporter, cl_std: int = 120,

@@ -196,40 +196,6 @@ class Expressions(Checker):
     def _mask_type(self, t: ty.Vector) -> ty.Vector:
         return ty.Vector({1: ty.CHAR, 2: ty.SHORT, 4: ty.INT, 8: ty.LONG}[t.elem.size], t.n)
 
-    def check_assignable(self, node):
-        t = node.ty
-        lvalue = isinstance(node, (c_ast.ArrayRef, c_ast.StructRef)) or \
-            isinstance(node, c_ast.UnaryOp) and node.op == "*" or \
-            isinstance(node, c_ast.ID) and getattr(node.symbol, "kind", None) in ("var",
-                                                                                 "param")
-        if not lvalue:
-            self.error("expression is not assignable", node)
-        # Walk from the lvalue to the object it is part of: a variable, or memory
-        # through a pointer. Either may be read-only.
-        root = node
-        while isinstance(root, c_ast.StructRef) and root.type == "." or \
-                isinstance(root, c_ast.ArrayRef) and \
-                isinstance(root.name.ty, ty.Array):
-            root = root.name
-        sym = root.symbol if isinstance(root, c_ast.ID) else None
-        if sym is not None and sym.const and not isinstance(sym.type, ty.Pointer):
-            what = "memory in the __constant address space" if sym.space == "constant" else \
-                f"variable '{sym.name}' with const-qualified type"
-            self.error(f"cannot assign to {what}", node)
-        inner = root.name if isinstance(root, (c_ast.ArrayRef, c_ast.StructRef)) else \
-            root.expr if isinstance(root, c_ast.UnaryOp) and root.op == "*" else None
-        pt = inner.ty if inner is not None else None
-        if isinstance(pt, ty.Pointer):
-            if pt.space == "constant":
-                self.error("cannot assign to memory in the __constant address space", node)
-            if pt.const:
-                self.error("cannot assign to a const-qualified location", node)
-        comps = node.components
-        if comps is not None and len(set(comps)) != len(comps):
-            self.error("vector is not assignable (contains duplicate components)", node)
-        if t is not None and isinstance(t, ty.Array):
-            self.error("array type is not assignable", node)
-
     def binary_vector(self, node, a, b, op):
         """The type of a binary operation with at least one vector operand (spec 6.2.6):
         vectors of one type, or a vector and a scalar of no greater rank than its element
@@ -304,30 +270,6 @@ class Expressions(Checker):
             self.error(f"assigning to '{target}' from incompatible type '{value}'", node)
         return target
 
-    def check_pointer_conversion(self, target, value, value_node, node, what):
-        """Implicit pointer conversions keep the address space (spec 6.5), except to the
-        generic one (OpenCL C 2.0) and for null pointer constants. A pointer and an
-        integer do not convert implicitly (clang: an error in OpenCL C)."""
-        if isinstance(value, ty.Pointer) and target.is_arithmetic and target != ty.BOOL:
-            self.error(f"incompatible pointer to integer conversion {what} '{target}' "
-                       f"from '{value}'", node)
-        if isinstance(target, ty.Pointer) and value.is_arithmetic and \
-                not self._null_pointer(value_node):
-            self.error(f"incompatible integer to pointer conversion {what} '{target}' "
-                       f"from '{value}'", node)
-        if not (isinstance(target, ty.Pointer) and isinstance(value, ty.Pointer)):
-            return
-        if target.space == value.space or target.space == "generic" and \
-                value.space != "constant" or self._null_pointer(value_node):
-            return
-        self.error(f"{what} '{target}' from '{value}' changes the address space of the "
-                   f"pointer", node)
-
-    def _null_pointer(self, node) -> bool:
-        while isinstance(node, c_ast.Cast):
-            node = node.expr
-        return self.const_int(node) == 0
-
     def expr_TernaryOp(self, node):
         c = self.rvalue(node.cond)
         a = self.rvalue(node.iftrue)
@@ -388,14 +330,6 @@ class Expressions(Checker):
         if t.is_scalar and src.is_vector:
             self.error(f"invalid conversion from vector '{src}' to scalar '{t}'", node)
         return t
-
-    def _check_pointer_cast(self, src: ty.Pointer, t: ty.Pointer, node):
-        """OpenCL C 2.0 (6.5.5): a cast may change a pointer's address space only to or
-        from the generic one, and never for __constant (which generic does not cover)."""
-        spaces = {src.space, t.space}
-        if len(spaces) == 2 and ("generic" not in spaces or "constant" in spaces):
-            self.error(f"casting '{src}' to '{t}' changes the address space of the pointer "
-                       f"(only to or from the generic address space, not __constant)", node)
 
     def expr_ExprList(self, node):
         t = ty.VOID

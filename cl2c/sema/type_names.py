@@ -1,0 +1,224 @@
+"""Types as written (spec 6.1-6.3): declarators, qualifiers and address spaces, struct,
+union and enum definitions, image access qualifiers, the extensions a type needs."""
+from __future__ import annotations
+
+from pycparser import c_ast
+from pycparserext.ext_c_parser import AttributeSpecifier
+
+from .. import types as ty
+from .checker import Checker
+from .model import ACCESS_QUALIFIERS, SPACE_QUALIFIERS, Symbol
+
+
+class TypeNames(Checker):
+    def resolve(self, node) -> tuple[ty.Type, str, bool]:
+        """(type, address space, const) of a declarator chain."""
+        if isinstance(node, c_ast.TypeDecl):
+            base, space, const = self.base_type(node.type)
+            quals = node.quals or []
+            written = {SPACE_QUALIFIERS[q] for q in quals if q in SPACE_QUALIFIERS}
+            if len(written) > 1 or (written and space != "private" and {space} != written):
+                # global constant int (spec 6.5: one address space a type); clang's words
+                self.error("multiple address spaces specified for type", node.type)
+            for q in quals:
+                if q in SPACE_QUALIFIERS:
+                    space = SPACE_QUALIFIERS[q]
+                elif q == "const":
+                    const = True
+                elif q in ACCESS_QUALIFIERS:
+                    base = self._image_access(base, q, node)
+            if space == "constant":
+                const = True
+            return base, space, const
+        if isinstance(node, c_ast.PtrDecl):
+            pointee, space, const = self.resolve(node.type)
+            pquals = node.quals or []
+            pspace = "private"
+            for q in pquals:
+                if q in SPACE_QUALIFIERS:
+                    pspace = SPACE_QUALIFIERS[q]
+            volatile = "volatile" in self._quals(node.type)
+            ptr = ty.Pointer(pointee, space if space != "private" or self._explicit_space(node.type)
+                             else self._default_space(), const, volatile, "restrict" in pquals)
+            return ptr, pspace, "const" in pquals
+        if isinstance(node, c_ast.ArrayDecl):
+            elem, space, const = self.resolve(node.type)
+            length = None
+            if node.dim is not None:
+                length = self.const_int(node.dim)
+                if length is None:
+                    self.error("array size is not an integer constant expression", node.dim)
+                if length < 0:       # reported; the declaration goes on with one element
+                    self.reporter.error(f"array has a negative size ({length})",
+                                        node.dim.coord)
+                    length = 1
+            if incomplete(elem):
+                self.error(f"array has incomplete element type '{elem}'", node)
+            return ty.Array(elem, length), space, const
+        if isinstance(node, c_ast.FuncDecl):
+            ret, _, _ = self.resolve(node.type)
+            params = []
+            if node.args:
+                for p in node.args.params:
+                    if isinstance(p, c_ast.EllipsisParam):
+                        continue
+                    pt, _, _ = self.resolve(p.type)
+                    if pt == ty.VOID:
+                        continue
+                    params.append(pt)
+            return ty.Function(ret, tuple(params)), "private", False
+        if isinstance(node, c_ast.Typename):
+            return self.resolve(node.type)
+        self.error(f"unsupported declarator {type(node).__name__}", node)
+
+    def _image_access(self, base: ty.Type, qualifier: str, node) -> ty.Image:
+        """The image type ``base`` under access qualifier ``qualifier`` (spec 6.6):
+        read_write only from OpenCL C 2.0 on, and on images only."""
+        access = qualifier.removeprefix("__")
+        if not isinstance(base, ty.Image):
+            self.error(f"access qualifier '{qualifier}' can only be used for image types, "
+                       f"not '{base}'", node)
+        if access == "read_write" and self.cl_std < 200:
+            self.error("read_write images are an OpenCL C 2.0 feature: build with "
+                       "-cl-std=CL2.0 or later", node)
+        return ty.Image(base.name, access)
+
+    def _quals(self, node) -> list:
+        return list(getattr(node, "quals", None) or [])
+
+    def _explicit_space(self, node) -> bool:
+        return any(q in SPACE_QUALIFIERS for q in self._quals(node))
+
+    def _default_space(self) -> str:
+        return "generic" if self.cl_std >= 200 else "private"
+
+    def base_type(self, node) -> tuple[ty.Type, str, bool]:
+        if isinstance(node, c_ast.IdentifierType):
+            names = [n for n in node.names]
+            t = ty.scalar_from_words(names)
+            if t is not None:
+                self.offers_type(t, " ".join(names), node)
+                return t, "private", False
+            if len(names) == 1:
+                t = ty.named_type(names[0])
+                if isinstance(t, ty.Atomic) and self.cl_std < 200:
+                    self.error(f"'{names[0]}' is an OpenCL C 2.0 type: build with "
+                               f"-cl-std=CL2.0 or later", node)
+                if t is not None:
+                    self.offers_type(t, names[0], node)
+                    return t, "private", False
+                sym = self.lookup(names[0])
+                if sym is not None and sym.kind == "typedef":
+                    return sym.type, sym.space, sym.const
+                self.error(f"unknown type name '{names[0]}'", node)
+            self.error(f"invalid type '{' '.join(names)}'", node)
+        if isinstance(node, (c_ast.Struct, c_ast.Union)):
+            return self.record(node), "private", False
+        if isinstance(node, c_ast.Enum):
+            return self.enum(node), "private", False
+        self.error(f"unsupported type {type(node).__name__}", node)
+
+    def offers_type(self, t: ty.Type, name: str, node) -> None:
+        """A type of an optional extension is an error, at its use, where the device
+        does not offer the extension (-cl-ext=-cl_khr_fp64): double and its vectors
+        (spec 6.1.1), and the atomic types of 64-bit values (6.13.11.6: atomic_long,
+        atomic_ulong, atomic_size_t and the others of a 64-bit device, which need the
+        64-bit atomics; atomic_double, which needs double as well)."""
+        need = required_extensions(t)
+        if any(e not in self.offered for e in need):
+            self.error(f"use of type '{name}' requires {_names(need)} support", node)
+
+    def record(self, node, attributes: tuple = ()) -> ty.Record:
+        """The Record of a struct or union specifier; ``attributes`` are the attribute
+        specifiers written after its closing brace (``struct S {...}
+        __attribute__((packed));``)."""
+        union = isinstance(node, c_ast.Union)
+        rec = self.lookup_tag(node.name) if node.name else None
+        if rec is None or (node.decls is not None and rec.fields and
+                           node.name not in self.tags[-1]):
+            rec = ty.Record(node.name, union)
+            if node.name:
+                self.tags[-1][node.name] = rec
+        if node.decls is not None:
+            fields = []
+            for d in node.decls:
+                if d.name is None and isinstance(d.type, (c_ast.Struct, c_ast.Union)):
+                    # an unnamed member (C11 6.7.2.1p13): its fields are the record's
+                    ft = self.record(d.type)
+                else:
+                    ft, _, _ = self.resolve(d.type)
+                if ft.is_function or incomplete(ft):
+                    # reported, and the field left out: the record is still defined
+                    self.reporter.error(
+                        f"field '{d.name}' is declared as a function" if ft.is_function else
+                        f"field '{d.name}' has incomplete type '{ft}'" +
+                        (" (a struct cannot contain itself)" if ft is rec else ""), d.coord)
+                    continue
+                fields.append((d.name, ft))
+                d.ty, d.space = ft, "private"
+            specs = [getattr(node, a, None) for a in ("attrs", "attributes", "attrib")]
+            packed, align = self._layout_attributes([a for a in specs if a] +
+                                                    list(attributes))
+            rec.complete(fields, packed=packed, align_attr=align)
+            # Lowering writes the attributes into the C definition (the layout is the
+            # C compiler's): keep the record of each definition.
+            node.record = rec
+        return rec
+
+    def _layout_attributes(self, specs) -> tuple[bool, int]:
+        """(packed, aligned bytes) of a record's __attribute__ specifiers. aligned takes
+        an integer constant expression (pyopencl-complex.h: ``2*sizeof(float)``)."""
+        packed, align = False, 0
+        for spec in specs:
+            exprs = spec.exprlist.exprs if isinstance(spec, AttributeSpecifier) else []
+            for e in exprs:
+                call = isinstance(e, c_ast.FuncCall) and isinstance(e.name, c_ast.ID)
+                name = e.name.name if call else e.name if isinstance(e, c_ast.ID) else None
+                if name in ("packed", "__packed__"):
+                    packed = True
+                elif name in ("aligned", "__aligned__") and call and e.args and e.args.exprs:
+                    value = self.const_int(e.args.exprs[0])
+                    if value is None or value <= 0 or value & (value - 1):
+                        self.error("requested alignment is not a positive power of 2",
+                                   e.args.exprs[0])
+                    align = max(align, value)
+        return packed, align
+
+    def enum(self, node) -> ty.Enum:
+        e = ty.Enum(node.name)
+        if node.name:
+            self.tags[-1][node.name] = e
+        if node.values is not None:
+            value = 0
+            for en in node.values.enumerators:
+                if en.value is not None:
+                    v = self.const_int(en.value)
+                    if v is None:
+                        self.error("enumerator value is not an integer constant", en.value)
+                    value = v
+                self.declare(Symbol(en.name, ty.INT, "enum", node=value))
+                value += 1
+        return e
+
+    # ---- declarations ----------------------------------------------------------------
+
+
+_INT64_ATOMICS = ("cl_khr_int64_base_atomics", "cl_khr_int64_extended_atomics")
+
+
+def required_extensions(t: ty.Type) -> tuple[str, ...]:
+    """The extensions a device must offer for type ``t`` (spec 6.1.1, 6.13.11.6)."""
+    if isinstance(t, ty.Atomic):
+        fp64 = ("cl_khr_fp64",) if t.value == ty.DOUBLE else ()
+        return fp64 + (_INT64_ATOMICS if t.value.size == 8 else ())
+    return ("cl_khr_fp64",) if ty.scalar_of(t) == ty.DOUBLE else ()
+
+
+def _names(words) -> str:
+    words = list(words)
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+
+
+def incomplete(t: ty.Type) -> bool:
+    """A struct or union declared but not (yet) defined, as a value's type."""
+    return isinstance(t, ty.Record) and not t.defined
