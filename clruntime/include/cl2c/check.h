@@ -45,6 +45,7 @@ typedef struct cl2c_ck_site {
     const char *file;
     int line, col;
     int reported; /* this launch's number when it last reported: once per launch */
+    int hint;     /* the range its last access was in: tried before a search */
 } cl2c_ck_site;
 
 typedef struct cl2c_ck_range {
@@ -97,7 +98,6 @@ typedef struct cl2c_ck_thread {
     const cl2c_workitem *grp;
     size_t lid[3];      /* the running work-item (loops and regions schedules) */
     uint32_t gen;       /* this thread's groups, counted */
-    const void *value;  /* the value a store writes (CL2C_CK_STORE), else NULL */
     const char *local_lo;
     uint64_t *local_shadow;
     size_t local_shadow_bytes;
@@ -194,7 +194,12 @@ static inline void cl2c_ck_buffer(cl2c_ck_launch *L, unsigned index, const char 
     r->shadow = written ? cl2c_ck_shadow_for(r->lo, r->size, shift) : NULL;
 }
 
-static inline cl2c_ck_thread *cl2c_ck_self(void) { return &cl2c_ck_tls; }
+/* const and out of line: the address of a _Thread_local in a shared object costs a call
+ * of __tls_get_addr, which GCC then makes once per function, out of the work-item loops
+ * (a thread's state stays where it is; a fiber keeps its thread). */
+__attribute__((const, noinline, unused)) static cl2c_ck_thread *cl2c_ck_self(void) {
+    return &cl2c_ck_tls;
+}
 
 static inline void cl2c_ck_rewho(cl2c_ck_thread *t) {
     uint64_t llid = (t->lid[2] * t->ls1 + t->lid[1]) * t->ls0 + t->lid[0];
@@ -353,12 +358,27 @@ CL2C_UNUSED static inline const cl2c_ck_range *cl2c_ck_find(const cl2c_ck_range 
     return NULL;
 }
 
+/* The range b lies in: the site's last one, else a search (which sets the hint). */
+__attribute__((noinline, unused)) static const cl2c_ck_range *
+cl2c_ck_search(const cl2c_ck_range *rs, int n, const char *b, cl2c_ck_site *site) {
+    const cl2c_ck_range *r = cl2c_ck_find(rs, n, b);
+    if (r != NULL) __atomic_store_n(&site->hint, (int)(r - rs), __ATOMIC_RELAXED);
+    return r;
+}
+static inline const cl2c_ck_range *cl2c_ck_range_of(const cl2c_ck_range *rs, int n,
+                                                    const char *b, cl2c_ck_site *site) {
+    int h = __atomic_load_n(&site->hint, __ATOMIC_RELAXED);
+    if (__builtin_expect(h < n && (size_t)(b - rs[h].lo) < rs[h].size, 1)) return &rs[h];
+    return cl2c_ck_search(rs, n, b, site);
+}
+
 /* Every granule the access touches, against its shadow word. */
 __attribute__((noinline, unused)) static void cl2c_ck_shadow(cl2c_ck_thread *t,
                                                              const cl2c_ck_range *r,
                                                              size_t off, size_t n,
                                                              unsigned flags,
-                                                             cl2c_ck_site *site, int local) {
+                                                             cl2c_ck_site *site, int local,
+                                                             const void *value) {
     cl2c_ck_who(t);
     uint64_t me = local ? t->local_me : t->me;
     size_t first = off >> r->shift, last = (off + n - 1) >> r->shift;
@@ -374,8 +394,8 @@ __attribute__((noinline, unused)) static void cl2c_ck_shadow(cl2c_ck_thread *t,
                         CL2C_CK_PHASE(who) == CL2C_CK_PHASE(me));
         size_t at = i << r->shift;
         /* the same value stored again: a uniform store, not reported */
-        int same = (flags & CL2C_CK_WRITE) && (old & CL2C_CK_W) && t->value != NULL &&
-                   memcmp((const char *)r->lo + off, t->value, n) == 0;
+        int same = (flags & CL2C_CK_WRITE) && (old & CL2C_CK_W) && value != NULL &&
+                   memcmp((const char *)r->lo + off, value, n) == 0;
         if (conflict && !same && ((flags & CL2C_CK_WRITE) || (old & CL2C_CK_W))) {
             const char *did = old & CL2C_CK_W ? "wrote" : "read";
             const char *does = flags & CL2C_CK_WRITE ? "write" : "read";
@@ -417,23 +437,28 @@ __attribute__((cold, noinline, unused)) static void *cl2c_ck_out(const cl2c_ck_r
     return n <= sizeof big ? (void *)big : NULL;
 }
 
-/* An access of n bytes at p, whose pointer came from base (NULL: from p itself). The
- * common cases stay here: the running work-item's own granule again, or a granule
- * only read so far. */
+/* An access of n bytes at p, whose pointer came from base (NULL: from p itself); value:
+ * what a store writes, else NULL. The common cases stay here, a few compares of values
+ * read once (no strict aliasing: a store would make GCC read a field again): the
+ * running work-item's own granule again, or a granule only read so far. */
 static inline void *cl2c_ck_access(cl2c_ck_thread *t, const void *base, void *p, size_t n,
-                                   unsigned flags, int local, cl2c_ck_site *site) {
+                                   unsigned flags, int local, cl2c_ck_site *site,
+                                   const void *value) {
     const char *b = (const char *)(base ? base : p), *a = (const char *)p;
-    const cl2c_ck_range *r = local ? cl2c_ck_find(t->locals, t->nlocals, b)
-                                   : cl2c_ck_find(t->buffers, t->nbuffers, b);
+    const cl2c_ck_range *r = local ? cl2c_ck_range_of(t->locals, t->nlocals, b, site)
+                                   : cl2c_ck_range_of(t->buffers, t->nbuffers, b, site);
     if (r == NULL) return p;
-    size_t off = (size_t)(a - r->lo);
-    if (a < r->lo || n > r->size || off > r->size - n)
+    const size_t size = r->size;
+    const size_t off = (size_t)(a - r->lo); /* huge below the range */
+    if (__builtin_expect(n > size || off > size - n, 0))
         return cl2c_ck_out(r, a, n, flags, site);
-    if (r->shadow == NULL) return p;
-    const size_t g = (size_t)1 << r->shift;
-    if (!t->fibers && (off & (g - 1)) + n <= g && n) {
+    uint64_t *const shadow = r->shadow;
+    if (shadow == NULL) return p;
+    const unsigned shift = r->shift;
+    const size_t g = (size_t)1 << shift;
+    if (__builtin_expect(!t->fibers && (off & (g - 1)) + n <= g && n, 1)) {
         /* one granule */
-        uint64_t *s = &r->shadow[off >> r->shift];
+        uint64_t *s = &shadow[off >> shift];
         uint64_t old = *s;
         uint64_t me = local ? t->local_me : t->me;
         int stale = local ? CL2C_CK_GROUP(old) != CL2C_CK_GROUP(me)
@@ -453,33 +478,23 @@ static inline void *cl2c_ck_access(cl2c_ck_thread *t, const void *base, void *p,
             }
         }
     }
-    cl2c_ck_shadow(t, r, off, n ? n : 1, flags, site, local);
+    cl2c_ck_shadow(t, r, off, n ? n : 1, flags, site, local, value);
     return p;
-}
-
-/* A store of the value (last, as it may hold commas) through p: as CL2C_CK_ACCESS, and a write of the value memory
- * already holds races with no one. */
-static inline void *cl2c_ck_store(cl2c_ck_thread *t, const void *base, void *p,
-                                  const void *value, size_t n, int local,
-                                  cl2c_ck_site *site) {
-    t->value = value;
-    void *q = cl2c_ck_access(t, base, p, n, CL2C_CK_WRITE, local, site);
-    t->value = NULL;
-    return q;
 }
 #define CL2C_CK_STORE(base, p, local, site, ...)                                            \
     __extension__({                                                                          \
         __typeof__(p) cl2c_ck_p_ = (p);                                                      \
         __typeof__(*cl2c_ck_p_) cl2c_ck_v_ = (__VA_ARGS__);                                  \
-        cl2c_ck_p_ = (__typeof__(p))cl2c_ck_store(cl2c_ck_t, (const void *)(base),           \
-                                                  (void *)cl2c_ck_p_, &cl2c_ck_v_,           \
-                                                  sizeof cl2c_ck_v_, (local), (site));       \
+        cl2c_ck_p_ = (__typeof__(p))cl2c_ck_access(cl2c_ck_t, (const void *)(base),          \
+                                                   (void *)cl2c_ck_p_, sizeof cl2c_ck_v_,    \
+                                                   CL2C_CK_WRITE, (local), (site),           \
+                                                   &cl2c_ck_v_);                             \
         *cl2c_ck_p_ = cl2c_ck_v_;                                                            \
     })
 
 #define CL2C_CK_ACCESS(base, p, flags, local, site)                                          \
     ((__typeof__(p))cl2c_ck_access(cl2c_ck_t, (const void *)(base), (void *)(p), sizeof(*(p)), \
-                                   (flags), (local), (site)))
+                                   (flags), (local), (site), NULL))
 
 /* An async copy's n bytes at dst: bounds, and (fill) __local memory it fills counts as
  * written (by no work-item in particular: the group's copy). */
