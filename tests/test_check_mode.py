@@ -57,7 +57,7 @@ def test_normal_builds_unchanged():
     plain = cl2c.translate(src).c_source
     assert "CL2C_CK" not in plain and "check.h" not in plain
     checked = cl2c.translate(src, options="-cl2c-check").c_source
-    assert "CL2C_CK_ACCESS" in checked
+    assert "CL2C_CK_ARG(" in checked or "CL2C_CK_ACCESS(" in checked
 
 
 # ---- out of bounds, each address space --------------------------------------------
@@ -449,7 +449,7 @@ def test_cli_flag(tmp_path):
     (tmp_path / "k.cl").write_text(OOB_GLOBAL)
     result = CliRunner().invoke(main, [str(tmp_path / "k.cl"), "--check", "-o", "-"])
     assert result.exit_code == 0, result.output
-    assert "CL2C_CK_STORE" in result.output
+    assert "CL2C_CK_STORE(" in result.output or "CL2C_CK_ARG_STORE(" in result.output
 
 
 # ---- correct kernels: nothing found ------------------------------------------------------

@@ -73,14 +73,22 @@ class Regions(Schedule):
         params = {p.name: p for p in node.decl.type.args.params
                   if isinstance(p, c_ast.Decl) and p.name}
         checking = bool(getattr(k, "check", ""))
+        state = []
         if checking:
-            # the group function has the checks' thread state once, at its top (writer)
-            from .checks import is_thread_state
+            # the group function has the checks' thread state once, at its top (writer),
+            # and the arguments' ranges after it
+            from .checks import is_check_state, is_thread_state
+            state = [s for s in node.body.block_items or []
+                     if is_check_state(s) and not is_thread_state(s)]
             node.body.block_items = [s for s in node.body.block_items or []
-                                     if not is_thread_state(s)]
+                                     if not is_check_state(s)]
         what = make_group_function(node, params, helpers, k.reqd_work_group_size,
                                    k.simd and not checking, hoist_loops=True,
                                    checking=checking)
+        if state:
+            items = node.body.block_items
+            at = next(i for i, s in enumerate(items) if is_thread_state(s)) + 1
+            node.body.block_items = items[:at] + state + items[at:]
         # then divergent loops in its work-item loops run in lock-step, if-converted
         what.lockstep = lockstep_divergent_loops(node) if k.simd and not checking else 0
         k.uneven = bool(what.lockstep)

@@ -64,6 +64,7 @@ typedef struct cl2c_ck_launch {
     volatile int stop; /* a finding stops the launch (not in collect mode) */
     int nbuffers;
     cl2c_ck_range buffers[CL2C_CK_MAX_RANGES];
+    unsigned char byarg[CL2C_CK_MAX_RANGES]; /* argument -> 1 + its range, 0: none */
     pthread_mutex_t lock;
     int findings;
     size_t used;
@@ -85,6 +86,7 @@ typedef struct cl2c_ck_launch {
 typedef struct cl2c_ck_thread {
     /* the hot part: what every access reads */
     const cl2c_ck_range *buffers;
+    const unsigned char *byarg;
     int nbuffers, nlocals;
     uint64_t me;        /* the running work-item's shadow word (loops and regions) */
     uint64_t local_me;  /* the same for __local memory */
@@ -186,6 +188,7 @@ static inline void cl2c_ck_buffer(cl2c_ck_launch *L, unsigned index, const char 
         L->nbuffers == CL2C_CK_MAX_RANGES)
         return;
     cl2c_ck_range *r = &L->buffers[L->nbuffers++];
+    L->byarg[index] = (unsigned char)L->nbuffers;
     r->name = name;
     r->space = space;
     r->lo = (const char *)p;
@@ -233,6 +236,7 @@ static inline void cl2c_ck_group(cl2c_ck_launch *L, const cl2c_workitem *g, int 
     cl2c_ck_thread *t = &cl2c_ck_tls;
     t->launch = L;
     t->buffers = L->buffers;
+    t->byarg = L->byarg;
     t->nbuffers = L->nbuffers;
     t->grp = g;
     t->fibers = fibers;
@@ -437,24 +441,14 @@ __attribute__((cold, noinline, unused)) static void *cl2c_ck_out(const cl2c_ck_r
     return n <= sizeof big ? (void *)big : NULL;
 }
 
-/* An access of n bytes at p, whose pointer came from base (NULL: from p itself); value:
- * what a store writes, else NULL. The common cases stay here, a few compares of values
- * read once (no strict aliasing: a store would make GCC read a field again): the
- * running work-item's own granule again, or a granule only read so far. */
-static inline void *cl2c_ck_access(cl2c_ck_thread *t, const void *base, void *p, size_t n,
-                                   unsigned flags, int local, cl2c_ck_site *site,
-                                   const void *value) {
-    const char *b = (const char *)(base ? base : p), *a = (const char *)p;
-    const cl2c_ck_range *r = local ? cl2c_ck_range_of(t->locals, t->nlocals, b, site)
-                                   : cl2c_ck_range_of(t->buffers, t->nbuffers, b, site);
-    if (r == NULL) return p;
-    const size_t size = r->size;
-    const size_t off = (size_t)(a - r->lo); /* huge below the range */
-    if (__builtin_expect(n > size || off > size - n, 0))
-        return cl2c_ck_out(r, a, n, flags, site);
-    uint64_t *const shadow = r->shadow;
-    if (shadow == NULL) return p;
-    const unsigned shift = r->shift;
+/* The shadow word of an access at offset off of r, whose shadow and granule the caller
+ * read. The common cases stay here, a few compares of values read once (no strict
+ * aliasing: a store would make GCC read a field again): the running work-item's own
+ * granule again, or a granule only read so far. */
+static inline void *cl2c_ck_granule(cl2c_ck_thread *t, const cl2c_ck_range *r,
+                                    uint64_t *shadow, unsigned shift, size_t off, void *p,
+                                    size_t n, unsigned flags, int local, cl2c_ck_site *site,
+                                    const void *value) {
     const size_t g = (size_t)1 << shift;
     if (__builtin_expect(!t->fibers && (off & (g - 1)) + n <= g && n, 1)) {
         /* one granule */
@@ -481,6 +475,25 @@ static inline void *cl2c_ck_access(cl2c_ck_thread *t, const void *base, void *p,
     cl2c_ck_shadow(t, r, off, n ? n : 1, flags, site, local, value);
     return p;
 }
+
+/* An access of n bytes at p, whose pointer came from base (NULL: from p itself); value:
+ * what a store writes, else NULL. */
+static inline void *cl2c_ck_access(cl2c_ck_thread *t, const void *base, void *p, size_t n,
+                                   unsigned flags, int local, cl2c_ck_site *site,
+                                   const void *value) {
+    const char *b = (const char *)(base ? base : p), *a = (const char *)p;
+    const cl2c_ck_range *r = local ? cl2c_ck_range_of(t->locals, t->nlocals, b, site)
+                                   : cl2c_ck_range_of(t->buffers, t->nbuffers, b, site);
+    if (r == NULL) return p;
+    const size_t size = r->size;
+    const size_t off = (size_t)(a - r->lo); /* huge below the range */
+    if (__builtin_expect(n > size || off > size - n, 0))
+        return cl2c_ck_out(r, a, n, flags, site);
+    uint64_t *const shadow = r->shadow;
+    if (shadow == NULL) return p;
+    return cl2c_ck_granule(t, r, shadow, r->shift, off, p, n, flags, local, site, value);
+}
+
 #define CL2C_CK_STORE(base, p, local, site, ...)                                            \
     __extension__({                                                                          \
         __typeof__(p) cl2c_ck_p_ = (p);                                                      \
@@ -491,10 +504,63 @@ static inline void *cl2c_ck_access(cl2c_ck_thread *t, const void *base, void *p,
                                                    &cl2c_ck_v_);                             \
         *cl2c_ck_p_ = cl2c_ck_v_;                                                            \
     })
-
 #define CL2C_CK_ACCESS(base, p, flags, local, site)                                          \
     ((__typeof__(p))cl2c_ck_access(cl2c_ck_t, (const void *)(base), (void *)(p), sizeof(*(p)), \
                                    (flags), (local), (site), NULL))
+
+/* A buffer argument of a kernel that never changes it, found once per call of the
+ * function (cl2c_ck_arg): its accesses (CL2C_CK_ARG) compare with these copies, which
+ * stay in registers and out of the loops. */
+typedef struct cl2c_ck_argr {
+    const char *lo;
+    size_t size;
+    uint64_t *shadow;
+    unsigned shift;
+    const cl2c_ck_range *r;
+} cl2c_ck_argr;
+
+/* Argument k's range, where base (its value) lies in it, else the range base lies in
+ * (a kernel called as a function); none: nothing is checked. */
+static inline cl2c_ck_argr cl2c_ck_arg(const cl2c_ck_thread *t, unsigned k, const void *base) {
+    const char *b = (const char *)base;
+    const cl2c_ck_range *r = NULL;
+    int i = k < CL2C_CK_MAX_RANGES && t->byarg ? t->byarg[k] : 0;
+    if (i > 0 && (uintptr_t)b - (uintptr_t)t->buffers[i - 1].lo <= t->buffers[i - 1].size)
+        r = &t->buffers[i - 1];
+    else
+        r = cl2c_ck_find(t->buffers, t->nbuffers, b);
+    if (r == NULL) return (cl2c_ck_argr){NULL, SIZE_MAX, NULL, 0, NULL};
+    return (cl2c_ck_argr){r->lo, r->size, r->shadow, r->shift, r};
+}
+
+/* A __local variable's range, found once per call of the function by its address. */
+static inline cl2c_ck_argr cl2c_ck_local_var(const cl2c_ck_thread *t, const void *var) {
+    const cl2c_ck_range *r = cl2c_ck_find(t->locals, t->nlocals, (const char *)var);
+    if (r == NULL) return (cl2c_ck_argr){NULL, SIZE_MAX, NULL, 0, NULL};
+    return (cl2c_ck_argr){r->lo, r->size, r->shadow, r->shift, r};
+}
+
+static inline void *cl2c_ck_arg_access(cl2c_ck_thread *t, cl2c_ck_argr A, void *p, size_t n,
+                                       unsigned flags, int local, cl2c_ck_site *site,
+                                       const void *value) {
+    const size_t off = (uintptr_t)p - (uintptr_t)A.lo;
+    if (__builtin_expect(n > A.size || off > A.size - n, 0))
+        return cl2c_ck_out(A.r, (const char *)p, n, flags, site);
+    if (A.shadow == NULL) return p;
+    return cl2c_ck_granule(t, A.r, A.shadow, A.shift, off, p, n, flags, local, site, value);
+}
+#define CL2C_CK_ARG(A, p, flags, local, site)                                                \
+    ((__typeof__(p))cl2c_ck_arg_access(cl2c_ck_t, (A), (void *)(p), sizeof(*(p)), (flags),  \
+                                       (local), (site), NULL))
+#define CL2C_CK_ARG_STORE(A, p, local, site, ...)                                            \
+    __extension__({                                                                          \
+        __typeof__(p) cl2c_ck_p_ = (p);                                                      \
+        __typeof__(*cl2c_ck_p_) cl2c_ck_v_ = (__VA_ARGS__);                                  \
+        cl2c_ck_p_ = (__typeof__(p))cl2c_ck_arg_access(cl2c_ck_t, (A), (void *)cl2c_ck_p_,   \
+                                                       sizeof cl2c_ck_v_, CL2C_CK_WRITE,     \
+                                                       (local), (site), &cl2c_ck_v_);        \
+        *cl2c_ck_p_ = cl2c_ck_v_;                                                            \
+    })
 
 /* An async copy's n bytes at dst: bounds, and (fill) __local memory it fills counts as
  * written (by no work-item in particular: the group's copy). */
