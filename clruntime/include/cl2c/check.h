@@ -520,25 +520,49 @@ typedef struct cl2c_ck_argr {
 } cl2c_ck_argr;
 
 /* Argument k's range, where base (its value) lies in it, else the range base lies in
- * (a kernel called as a function); none: nothing is checked. */
-static inline cl2c_ck_argr cl2c_ck_arg(const cl2c_ck_thread *t, unsigned k, const void *base) {
+ * (a kernel called as a function); NULL: nothing is checked. */
+static inline const cl2c_ck_range *cl2c_ck_arg_range(unsigned k, const void *base) {
+    const cl2c_ck_thread *t = &cl2c_ck_tls;
     const char *b = (const char *)base;
-    const cl2c_ck_range *r = NULL;
     int i = k < CL2C_CK_MAX_RANGES && t->byarg ? t->byarg[k] : 0;
     if (i > 0 && (uintptr_t)b - (uintptr_t)t->buffers[i - 1].lo <= t->buffers[i - 1].size)
-        r = &t->buffers[i - 1];
-    else
-        r = cl2c_ck_find(t->buffers, t->nbuffers, b);
-    if (r == NULL) return (cl2c_ck_argr){NULL, SIZE_MAX, NULL, 0, NULL};
-    return (cl2c_ck_argr){r->lo, r->size, r->shadow, r->shift, r};
+        return &t->buffers[i - 1];
+    return cl2c_ck_find(t->buffers, t->nbuffers, b);
 }
-
-/* A __local variable's range, found once per call of the function by its address. */
-static inline cl2c_ck_argr cl2c_ck_local_var(const cl2c_ck_thread *t, const void *var) {
-    const cl2c_ck_range *r = cl2c_ck_find(t->locals, t->nlocals, (const char *)var);
-    if (r == NULL) return (cl2c_ck_argr){NULL, SIZE_MAX, NULL, 0, NULL};
-    return (cl2c_ck_argr){r->lo, r->size, r->shadow, r->shift, r};
+/* A __local variable's range, by its address (k unused). */
+static inline const cl2c_ck_range *cl2c_ck_var_range(unsigned k, const void *var) {
+    (void)k;
+    return cl2c_ck_find(cl2c_ck_tls.locals, cl2c_ck_tls.nlocals, (const char *)var);
 }
+/* Each field a function of its own that says it is const, and returns a scalar (in a
+ * register): the ranges stay for the whole of a group and a kernel's function runs
+ * within one group, so GCC computes them once, out of the work-item loops of the loops
+ * schedule (a struct returned in memory would keep the calls in the loop). */
+#define CL2C_CK_FIELD(of, field, type, none)                                                 \
+    __attribute__((const, noinline, unused)) static type cl2c_ck_##of##_##field(             \
+        unsigned k, const void *base) {                                                      \
+        const cl2c_ck_range *r = cl2c_ck_##of##_range(k, base);                              \
+        return r ? (type)r->field : (none);                                                  \
+    }
+CL2C_CK_FIELD(arg, lo, const char *, NULL)
+CL2C_CK_FIELD(arg, size, size_t, SIZE_MAX)
+CL2C_CK_FIELD(arg, shadow, uint64_t *, NULL)
+CL2C_CK_FIELD(arg, shift, unsigned, 0)
+CL2C_CK_FIELD(var, lo, const char *, NULL)
+CL2C_CK_FIELD(var, size, size_t, SIZE_MAX)
+CL2C_CK_FIELD(var, shadow, uint64_t *, NULL)
+CL2C_CK_FIELD(var, shift, unsigned, 0)
+__attribute__((const, noinline, unused)) static const cl2c_ck_range *
+cl2c_ck_arg_r(unsigned k, const void *base) { return cl2c_ck_arg_range(k, base); }
+__attribute__((const, noinline, unused)) static const cl2c_ck_range *
+cl2c_ck_var_r(unsigned k, const void *base) { return cl2c_ck_var_range(k, base); }
+#define CL2C_CK_RANGE(of, k, base)                                                           \
+    ((cl2c_ck_argr){cl2c_ck_##of##_lo((k), (base)), cl2c_ck_##of##_size((k), (base)),        \
+                    cl2c_ck_##of##_shadow((k), (base)), cl2c_ck_##of##_shift((k), (base)),   \
+                    cl2c_ck_##of##_r((k), (base))})
+/* Kernel argument k, whose value is base; a kernel-scope __local variable at var. */
+#define cl2c_ck_arg(t, k, base) ((void)(t), CL2C_CK_RANGE(arg, (k), (const void *)(base)))
+#define cl2c_ck_local_var(t, at) ((void)(t), CL2C_CK_RANGE(var, 0u, (const void *)(at)))
 
 static inline void *cl2c_ck_arg_access(cl2c_ck_thread *t, cl2c_ck_argr A, void *p, size_t n,
                                        unsigned flags, int local, cl2c_ck_site *site,
