@@ -54,6 +54,7 @@ def instrument(module: Module, local_types: dict) -> tuple[Module, Sites]:
         rewriter.accesses = 0
         rewriter.locals_here = local_types.get(f.name, {})
         rewriter.args = _fixed_buffer_args(f) if f.is_kernel else {}
+        rewriter.unwritten = _unwritten_args(f) if f.is_kernel else set()
         rewriter.args_used = {}
         rewriter.locals_used = []
         f.node.body = rewriter.visit(f.node.body)
@@ -135,6 +136,14 @@ def _fixed_buffer_args(f) -> dict[str, int]:
             and d.name and d.name not in changed}
 
 
+def _unwritten_args(f) -> set[str]:
+    """The C names of the kernel's pointer arguments it never writes through (sema's
+    conservative answer): their ranges have no shadow but where two are one buffer."""
+    decls = [p for p in f.node.decl.type.args.params if isinstance(p, c_ast.Decl)]
+    decls = decls[len(decls) - len(f.params):]
+    return {d.name for d, p in zip(decls, f.params) if not p.written}
+
+
 def _changed_names(body) -> set[str]:
     """Names assigned, incremented or whose address is taken anywhere in ``body``."""
     out = set()
@@ -161,6 +170,7 @@ class _Rewriter:
         self.args: dict[str, int] = {}       # _fixed_buffer_args of a kernel
         self.args_used: dict[str, int] = {}  # those its checks use
         self.locals_used: list[str] = []      # kernel-scope __locals its checks use
+        self.unwritten: set[str] = set()      # arguments the kernel never writes through
 
     def site(self, coord) -> c_ast.Node:
         return c_ast.UnaryOp("&", c_ast.ID(self.sites.name(coord)), coord)
@@ -255,6 +265,9 @@ class _Rewriter:
         if isinstance(base, c_ast.ID) and base.name in self.args and space != "local":
             self.args_used[base.name] = self.args[base.name]
             fixed = ARG + base.name
+            if mode == "read" and base.name in self.unwritten:
+                return c_ast.UnaryOp("*", _call("CL2C_CK_ARG_READ", [
+                    c_ast.ID(fixed), address, self.site(node.coord)], node.coord), node.coord)
         elif space == "local" and _local_field(node) is not None:
             field = _local_field(node)
             if field not in self.locals_used:

@@ -64,7 +64,6 @@ typedef struct cl2c_ck_launch {
     volatile int stop; /* a finding stops the launch (not in collect mode) */
     int nbuffers;
     cl2c_ck_range buffers[CL2C_CK_MAX_RANGES];
-    unsigned char byarg[CL2C_CK_MAX_RANGES]; /* argument -> 1 + its range, 0: none */
     pthread_mutex_t lock;
     int findings;
     size_t used;
@@ -86,7 +85,6 @@ typedef struct cl2c_ck_launch {
 typedef struct cl2c_ck_thread {
     /* the hot part: what every access reads */
     const cl2c_ck_range *buffers;
-    const unsigned char *byarg;
     int nbuffers, nlocals;
     uint64_t me;        /* the running work-item's shadow word (loops and regions) */
     uint64_t local_me;  /* the same for __local memory */
@@ -188,7 +186,6 @@ static inline void cl2c_ck_buffer(cl2c_ck_launch *L, unsigned index, const char 
         L->nbuffers == CL2C_CK_MAX_RANGES)
         return;
     cl2c_ck_range *r = &L->buffers[L->nbuffers++];
-    L->byarg[index] = (unsigned char)L->nbuffers;
     r->name = name;
     r->space = space;
     r->lo = (const char *)p;
@@ -236,7 +233,6 @@ static inline void cl2c_ck_group(cl2c_ck_launch *L, const cl2c_workitem *g, int 
     cl2c_ck_thread *t = &cl2c_ck_tls;
     t->launch = L;
     t->buffers = L->buffers;
-    t->byarg = L->byarg;
     t->nbuffers = L->nbuffers;
     t->grp = g;
     t->fibers = fibers;
@@ -519,15 +515,11 @@ typedef struct cl2c_ck_argr {
     const cl2c_ck_range *r;
 } cl2c_ck_argr;
 
-/* Argument k's range, where base (its value) lies in it, else the range base lies in
- * (a kernel called as a function); NULL: nothing is checked. */
+/* Argument k's range: the one its value (base) lies in, as cl2c_ck_access finds it (k
+ * unused: two arguments may be one buffer); NULL: nothing is checked. */
 static inline const cl2c_ck_range *cl2c_ck_arg_range(unsigned k, const void *base) {
-    const cl2c_ck_thread *t = &cl2c_ck_tls;
-    const char *b = (const char *)base;
-    int i = k < CL2C_CK_MAX_RANGES && t->byarg ? t->byarg[k] : 0;
-    if (i > 0 && (uintptr_t)b - (uintptr_t)t->buffers[i - 1].lo <= t->buffers[i - 1].size)
-        return &t->buffers[i - 1];
-    return cl2c_ck_find(t->buffers, t->nbuffers, b);
+    (void)k;
+    return cl2c_ck_find(cl2c_ck_tls.buffers, cl2c_ck_tls.nbuffers, (const char *)base);
 }
 /* A __local variable's range, by its address (k unused). */
 static inline const cl2c_ck_range *cl2c_ck_var_range(unsigned k, const void *var) {
@@ -585,6 +577,25 @@ static inline void *cl2c_ck_arg_access(cl2c_ck_thread *t, cl2c_ck_argr A, void *
                                                        (local), (site), &cl2c_ck_v_);        \
         *cl2c_ck_p_ = cl2c_ck_v_;                                                            \
     })
+
+/* A read through an argument the kernel never writes: its range has a shadow only
+ * where another argument is the same buffer, so that path is cold (GCC then keeps the
+ * loop's values in registers across it). */
+__attribute__((cold, noinline, unused)) static void *
+cl2c_ck_granule_cold(cl2c_ck_thread *t, cl2c_ck_argr A, void *p, size_t n, cl2c_ck_site *site) {
+    return cl2c_ck_granule(t, A.r, A.shadow, A.shift, (uintptr_t)p - (uintptr_t)A.lo, p, n,
+                           CL2C_CK_READ, 0, site, NULL);
+}
+static inline void *cl2c_ck_arg_read(cl2c_ck_thread *t, cl2c_ck_argr A, void *p, size_t n,
+                                     cl2c_ck_site *site) {
+    const size_t off = (uintptr_t)p - (uintptr_t)A.lo;
+    if (__builtin_expect(n > A.size || off > A.size - n, 0))
+        return cl2c_ck_out(A.r, (const char *)p, n, CL2C_CK_READ, site);
+    if (__builtin_expect(A.shadow != NULL, 0)) return cl2c_ck_granule_cold(t, A, p, n, site);
+    return p;
+}
+#define CL2C_CK_ARG_READ(A, p, site)                                                         \
+    ((__typeof__(p))cl2c_ck_arg_read(cl2c_ck_t, (A), (void *)(p), sizeof(*(p)), (site)))
 
 /* An async copy's n bytes at dst: bounds, and (fill) __local memory it fills counts as
  * written (by no work-item in particular: the group's copy). */
