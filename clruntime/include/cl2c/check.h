@@ -453,19 +453,27 @@ static inline void *cl2c_ck_granule(cl2c_ck_thread *t, const cl2c_ck_range *r,
         uint64_t me = local ? t->local_me : t->me;
         int stale = local ? CL2C_CK_GROUP(old) != CL2C_CK_GROUP(me)
                           : CL2C_CK_SERIAL(old) != CL2C_CK_SERIAL(me) || old == 0;
+        /* the last access was this group's in an earlier barrier phase, or this
+         * work-item's: no race, whatever either did (cl2c_ck_shadow's rule) */
+        int quiet = !stale && CL2C_CK_GROUP(old) == CL2C_CK_GROUP(me) &&
+                    (CL2C_CK_PHASE(old) != CL2C_CK_PHASE(me) ||
+                     CL2C_CK_LID(old) == CL2C_CK_LID(me));
         if (flags & CL2C_CK_WRITE) {
             if (old == (me | CL2C_CK_W | CL2C_CK_INIT)) return p;
-            if (stale) {
+            if (stale || quiet) {
                 __atomic_store_n(s, me | CL2C_CK_W | CL2C_CK_INIT, __ATOMIC_RELAXED);
                 return p;
             }
-        } else {
-            if ((old & CL2C_CK_WHO) == me && (old & CL2C_CK_INIT)) return p;
-            if (!stale && !(old & CL2C_CK_W) && (old & CL2C_CK_INIT)) return p;
-            if (stale && !local) {
+        } else if (!stale && (old & CL2C_CK_INIT)) {
+            if (!(old & CL2C_CK_W)) return p; /* read, and only read, so far */
+            if ((old & CL2C_CK_WHO) == me) return p; /* its own write: stays one */
+            if (quiet) {
                 __atomic_store_n(s, me | CL2C_CK_INIT, __ATOMIC_RELAXED);
                 return p;
             }
+        } else if (stale && !local) {
+            __atomic_store_n(s, me | CL2C_CK_INIT, __ATOMIC_RELAXED);
+            return p;
         }
     }
     cl2c_ck_shadow(t, r, off, n ? n : 1, flags, site, local, value);
