@@ -210,15 +210,17 @@ static inline void cl2c_ck_rewho(cl2c_ck_thread *t) {
     t->local_me0 = t->local_me & ~(0xfffull << 24);
 }
 
-/* The work-item that runs now (loops and regions schedules). */
-static inline void cl2c_ck_item(cl2c_ck_thread *t, size_t l0, size_t l1, size_t l2) {
+/* The work-item that runs now (loops and regions schedules); llid: its local linear id,
+ * which the caller's loops count (the shadow words differ from the group's first
+ * work-item's in it only). */
+static inline void cl2c_ck_item(cl2c_ck_thread *t, size_t l0, size_t l1, size_t l2,
+                                size_t llid) {
     t->lid[0] = l0;
     t->lid[1] = l1;
     t->lid[2] = l2;
-    /* the shadow words differ from the group's first work-item's in the local id only */
-    uint64_t llid = ((l2 * t->ls1 + l1) * t->ls0 + l0) & 0xfff;
-    t->me = t->me0 | llid << 24;
-    t->local_me = t->local_me0 | llid << 24;
+    const uint64_t who = (uint64_t)(llid & 0xfff) << 24;
+    t->me = t->me0 | who;
+    t->local_me = t->local_me0 | who;
 }
 
 /* A region of the regions schedule begins: a barrier was passed. */
