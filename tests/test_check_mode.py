@@ -217,6 +217,25 @@ __kernel void k(__global int *out) {
     assert "work-item (1,0,0)" in msg
 
 
+def test_local_race_through_a_pointer_after_barrier():
+    # the region writes s through a pointer: its reads of s keep the race check
+    # (check_phases.py checks initialisation only where a region writes none of it)
+    src = """
+__kernel void k(__global int *out) {
+    __local int s[16];
+    int l = get_local_id(0);
+    s[l] = l;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    __local int *p = s;
+    int v = s[(l + 1) % 16];
+    p[l] = v;
+    out[get_global_id(0)] = v;
+}"""
+    msg = finding(build(src).k, (16,), (16,), np.zeros(16, np.int32))
+    assert "bug.cl:9:5: data race: write of __local 's' at offset 4, which work-item " \
+           "(local linear id 0) read with no barrier between" in msg
+
+
 def test_global_race_between_groups():
     src = """
 __kernel void k(__global int *a) {

@@ -89,6 +89,9 @@ class Regions(Schedule):
             items = node.body.block_items
             at = next(i for i, s in enumerate(items) if is_thread_state(s)) + 1
             node.body.block_items = items[:at] + state + items[at:]
+        if checking:
+            from .check_phases import quiet_local_reads
+            quiet_local_reads(node)
         # then divergent loops in its work-item loops run in lock-step, if-converted
         what.lockstep = lockstep_divergent_loops(node) if k.simd and not checking else 0
         k.uneven = bool(what.lockstep)

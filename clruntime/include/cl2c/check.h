@@ -607,6 +607,27 @@ static inline void *cl2c_ck_arg_read(cl2c_ck_thread *t, cl2c_ck_argr A, void *p,
 #define CL2C_CK_ARG_READ(A, p, site)                                                         \
     ((__typeof__(p))cl2c_ck_arg_read(cl2c_ck_t, (A), (void *)(p), sizeof(*(p)), (site)))
 
+/* A read of a __local variable in a barrier phase that writes none of it
+ * (cl2c/lower/check_phases.py): it races with nothing, so it asks only that a
+ * work-item of this group wrote the memory (cl2c_ck_shadow says what else). */
+static inline void *cl2c_ck_local_read(cl2c_ck_thread *t, cl2c_ck_argr A, void *p, size_t n,
+                                       cl2c_ck_site *site) {
+    const size_t off = (uintptr_t)p - (uintptr_t)A.lo;
+    if (__builtin_expect(n > A.size || off > A.size - n, 0))
+        return cl2c_ck_out(A.r, (const char *)p, n, CL2C_CK_READ, site);
+    if (A.shadow == NULL) return p;
+    const size_t g = (size_t)1 << A.shift;
+    if (__builtin_expect(!t->fibers && (off & (g - 1)) + n <= g, 1)) {
+        uint64_t old = A.shadow[off >> A.shift];
+        if (__builtin_expect(((old ^ t->local_me) & 0xffffffull) == 0 && (old & CL2C_CK_INIT), 1))
+            return p;
+    }
+    cl2c_ck_shadow(t, A.r, off, n ? n : 1, CL2C_CK_READ, site, 1, NULL);
+    return p;
+}
+#define CL2C_CK_LREAD(A, p, site)                                                            \
+    ((__typeof__(p))cl2c_ck_local_read(cl2c_ck_t, (A), (void *)(p), sizeof(*(p)), (site)))
+
 /* An async copy's n bytes at dst: bounds, and (fill) __local memory it fills counts as
  * written (by no work-item in particular: the group's copy). */
 CL2C_UNUSED static void *cl2c_ck_span(void *dst, size_t n, int fill, cl2c_ck_site *site) {
