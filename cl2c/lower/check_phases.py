@@ -17,7 +17,7 @@ from pycparser import c_ast
 
 from .. import types as ty
 from ..typed_ast import fact
-from .checks import LOCAL
+from .check_ranges import LOCAL
 from .workitems import LOCALS
 
 _ALL = "*"      # every __local variable may be written

@@ -19,6 +19,8 @@ from pycparser import c_ast
 from .. import types as ty
 from ..sema import Module
 from ..typed_ast import fact
+from .check_ranges import (ARG, LOCAL, THREAD, arg_state, fixed_buffer_args, local_field,
+                           local_state, unwritten_args)
 from .workitems import LOCALS
 
 _CHECKED_SPACES = ("global", "constant", "local")
@@ -53,8 +55,8 @@ def instrument(module: Module, local_types: dict) -> tuple[Module, Sites]:
     for f in module.functions.values():
         rewriter.accesses = 0
         rewriter.locals_here = local_types.get(f.name, {})
-        rewriter.args = _fixed_buffer_args(f) if f.is_kernel else {}
-        rewriter.unwritten = _unwritten_args(f) if f.is_kernel else set()
+        rewriter.args = fixed_buffer_args(f) if f.is_kernel else {}
+        rewriter.unwritten = unwritten_args(f) if f.is_kernel else set()
         rewriter.args_used = {}
         rewriter.locals_used = []
         f.node.body = rewriter.visit(f.node.body)
@@ -65,9 +67,6 @@ def instrument(module: Module, local_types: dict) -> tuple[Module, Sites]:
             ] + [local_state(name) for name in rewriter.locals_used] + (
                 f.node.body.block_items or [])
     return module, sites
-
-
-THREAD = "cl2c_ck_t"
 
 
 def thread_state() -> c_ast.Decl:
@@ -82,84 +81,10 @@ def is_thread_state(node) -> bool:
     return isinstance(node, c_ast.Decl) and node.name == THREAD
 
 
-ARG = "cl2c_ck_a_"
-
-
-def arg_state(name: str, index: int) -> c_ast.Decl:
-    """``const cl2c_ck_argr cl2c_ck_a_NAME = cl2c_ck_arg(cl2c_ck_t, INDEX, NAME);``: the
-    range of a buffer argument, found once per call (check.h)."""
-    var = ARG + name
-    return c_ast.Decl(var, ["const"], [], [], [], c_ast.TypeDecl(
-        var, ["const"], None, c_ast.IdentifierType(["cl2c_ck_argr"])),
-        _call("cl2c_ck_arg", [c_ast.ID(THREAD), c_ast.Constant("int", f"{index}u"),
-                              c_ast.ID(name)], None), None)
-
-
-LOCAL = "cl2c_ck_l_"
-
-
-def local_state(field: str) -> c_ast.Decl:
-    """``const cl2c_ck_argr cl2c_ck_l_F = cl2c_ck_local_var(cl2c_ck_t, &cl2c_locals->F);``:
-    the range of a kernel-scope __local variable, found once per call."""
-    var = LOCAL + field
-    return c_ast.Decl(var, ["const"], [], [], [], c_ast.TypeDecl(
-        var, ["const"], None, c_ast.IdentifierType(["cl2c_ck_argr"])),
-        _call("cl2c_ck_local_var", [c_ast.ID(THREAD), c_ast.UnaryOp(
-            "&", c_ast.StructRef(c_ast.ID(LOCALS), "->", c_ast.ID(field)))], None), None)
-
-
 def is_check_state(node) -> bool:
     """The declarations ``instrument`` puts at the top of a function."""
     return is_thread_state(node) or (isinstance(node, c_ast.Decl) and
                                      (node.name or "").startswith((ARG, LOCAL)))
-
-
-def _local_field(node) -> str | None:
-    """F of an lvalue chain ``cl2c_locals->F[i]...`` (a kernel-scope __local), else None."""
-    while isinstance(node, (c_ast.ArrayRef, c_ast.StructRef)):
-        if isinstance(node, c_ast.StructRef) and node.type == "->":
-            return node.field.name if isinstance(node.name, c_ast.ID) and \
-                node.name.name == LOCALS else None
-        node = node.name
-    return None
-
-
-def _fixed_buffer_args(f) -> dict[str, int]:
-    """{C name: argument index} of the kernel's __global and __constant pointer
-    arguments that its body never changes (nor takes the address of): their accesses
-    check against the argument's range found once (CL2C_CK_ARG)."""
-    decls = [p for p in f.node.decl.type.args.params if isinstance(p, c_ast.Decl)]
-    decls = decls[len(decls) - len(f.params):]     # the work-item context comes first
-    changed = _changed_names(f.node.body)
-    return {d.name: i for i, (d, p) in enumerate(zip(decls, f.params))
-            if isinstance(p.type, ty.Pointer) and p.type.space in ("global", "constant")
-            and d.name and d.name not in changed}
-
-
-def _unwritten_args(f) -> set[str]:
-    """The C names of the kernel's pointer arguments it never writes through (sema's
-    conservative answer): their ranges have no shadow but where two are one buffer."""
-    decls = [p for p in f.node.decl.type.args.params if isinstance(p, c_ast.Decl)]
-    decls = decls[len(decls) - len(f.params):]
-    return {d.name for d, p in zip(decls, f.params) if not p.written}
-
-
-def _changed_names(body) -> set[str]:
-    """Names assigned, incremented or whose address is taken anywhere in ``body``."""
-    out = set()
-
-    class V(c_ast.NodeVisitor):
-        def visit_Assignment(self, n):
-            if isinstance(n.lvalue, c_ast.ID):
-                out.add(n.lvalue.name)
-            self.generic_visit(n)
-
-        def visit_UnaryOp(self, n):
-            if n.op in ("++", "--", "p++", "p--", "&") and isinstance(n.expr, c_ast.ID):
-                out.add(n.expr.name)
-            self.generic_visit(n)
-    V().visit(body)
-    return out
 
 
 class _Rewriter:
@@ -167,7 +92,7 @@ class _Rewriter:
         self.sites = sites
         self.locals_here: dict = {}      # the function's own __local variables' types
         self.accesses = 0
-        self.args: dict[str, int] = {}       # _fixed_buffer_args of a kernel
+        self.args: dict[str, int] = {}       # fixed_buffer_args of a kernel
         self.args_used: dict[str, int] = {}  # those its checks use
         self.locals_used: list[str] = []      # kernel-scope __locals its checks use
         self.unwritten: set[str] = set()      # arguments the kernel never writes through
@@ -268,8 +193,8 @@ class _Rewriter:
             if mode == "read" and base.name in self.unwritten:
                 return c_ast.UnaryOp("*", _call("CL2C_CK_ARG_READ", [
                     c_ast.ID(fixed), address, self.site(node.coord)], node.coord), node.coord)
-        elif space == "local" and _local_field(node) is not None:
-            field = _local_field(node)
+        elif space == "local" and local_field(node) is not None:
+            field = local_field(node)
             if field not in self.locals_used:
                 self.locals_used.append(field)
             fixed = LOCAL + field
