@@ -8,7 +8,10 @@ becomes ``*CL2C_CK_ACCESS(base, &E, flags, local, &site)``, where ``base`` is th
 pointer variable the access starts from (so that an index running into a neighbouring
 buffer is blamed on the right one) and ``site`` the access's place in the .cl file.
 An address taken (``&a[i]``, as atomics take it) or an operand of ``sizeof`` is no
-access. Normal builds never run this pass.
+access. Where ``base`` is a buffer argument the kernel never changes, or the access is
+to a kernel-scope __local variable, the range is found once at the function's top and
+the access is ``*CL2C_CK_ARG(range, &E, flags, local, &site)`` (check_ranges.py).
+Normal builds never run this pass.
 """
 from __future__ import annotations
 

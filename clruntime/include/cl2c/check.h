@@ -7,7 +7,10 @@
  *
  * - Bounds: an access is checked against the range its base pointer lies in (the
  *   buffer, or __local variable, that `a` of `a[i]` points into), so an index running
- *   into a neighbouring buffer is still found. Memory of no registered range (private
+ *   into a neighbouring buffer is still found. A site remembers its last range; the
+ *   ranges of a kernel's unchanged buffer arguments and of its kernel-scope __local
+ *   variables are found once per function (CL2C_CK_ARG, cl2c_ck_argr): the accesses'
+ *   fast paths are then a few compares of registers, their cold paths out of line. Memory of no registered range (private
  *   memory, program-scope constants) is not checked here.
  * - Races: each written __global buffer has a shadow word per granule (4 bytes where
  *   the pointee's size is a multiple of 4, else 1), __local memory one per byte: the
