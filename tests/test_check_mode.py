@@ -236,6 +236,37 @@ __kernel void k(__global int *out) {
            "(local linear id 0) read with no barrier between" in msg
 
 
+LOCKSTEP = """
+__kernel void k(__global int *out, int n) {
+    int i = get_global_id(0);
+    int it = 0;
+    float z = 0.1f * i;
+    while (z < 4.0f && it < 100) { z = z * 1.5f + 0.5f; it++; }
+    out[WHERE] = it;
+}"""
+
+
+def test_lockstep_loop_names_the_work_item():
+    # the divergent loop runs lanes in lock-step: the store after it is still each
+    # work-item's own (its check says which)
+    prg = build(LOCKSTEP.replace("WHERE", "i + (i == 37 ? n : 0)"))
+    assert "in lock-step" in prg.c_source
+    k = prg.k
+    msg = finding(k, (64,), (64,), np.zeros(64, np.int32), np.int32(100))
+    assert "bug.cl:7:5: out-of-bounds write of 4 bytes at offset 548" in msg
+    assert "work-item (37,0,0)" in msg
+    msg = finding(build(LOCKSTEP.replace("WHERE", "i / 2")).k, (64,), (64,),
+                  np.zeros(64, np.int32), np.int32(0))
+    # work-items 2m and 2m+1 store to element m (the same value is no race: the first
+    # pair whose iteration counts differ)
+    m = re.search(r"data race: write of __global 'out' at offset (\d+), which work-item "
+                  r"\(local linear id (\d+)\) wrote with no barrier between "
+                  r"\(work-item \((\d+),0,0\)", msg)
+    assert m, msg
+    offset, first, second = map(int, m.groups())
+    assert (first, second) == (offset // 2, offset // 2 + 1)
+
+
 def test_global_race_between_groups():
     src = """
 __kernel void k(__global int *a) {
