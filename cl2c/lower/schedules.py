@@ -82,8 +82,12 @@ class Regions(Schedule):
                      if is_check_state(s) and not is_thread_state(s)]
             node.body.block_items = [s for s in node.body.block_items or []
                                      if not is_check_state(s)]
+        # checking: omp simd loops (which their checks keep from vectorising) only for
+        # the lock-step loops of a barrier-free kernel (_regions_if_better); barrier
+        # kernels keep their checked regions as they were
+        simd = k.simd and not (checking and k.info.sync)
         what = make_group_function(node, params, helpers, k.reqd_work_group_size,
-                                   k.simd, hoist_loops=True, checking=checking)
+                                   simd, hoist_loops=True, checking=checking)
         if state:
             items = node.body.block_items
             at = next(i for i, s in enumerate(items) if is_thread_state(s)) + 1
@@ -92,7 +96,7 @@ class Regions(Schedule):
             from .check_phases import quiet_local_reads
             quiet_local_reads(node)
         # then divergent loops in its work-item loops run in lock-step, if-converted
-        what.lockstep = lockstep_divergent_loops(node) if k.simd else 0
+        what.lockstep = lockstep_divergent_loops(node) if simd else 0
         k.uneven = bool(what.lockstep)
         if what.lockstep:
             what.add(f"{what.lockstep} divergent loop{'s' if what.lockstep != 1 else ''} "
