@@ -71,7 +71,7 @@ def emit(program: LoweredProgram, source_name: str, output_name: str = "kernel.c
                    uses_fp16=program.module.uses_fp16,
                    checking=any(k.check for k in program.kernels),
                    check_sites=[f"static cl2c_ck_site {name} = {{{c_string(f)}, {line}, "
-                                f"{col}, 0}};" for name, f, line, col in program.check_sites])
+                                f"{col}, 0, 0}};" for name, f, line, col in program.check_sites])
     context["program_symbol"] = program_symbol(output_name)
     context["program_globals"] = bool(storage)
     text = env.get_template("translation_unit.c.j2").render(**context)

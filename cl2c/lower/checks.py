@@ -8,7 +8,10 @@ becomes ``*CL2C_CK_ACCESS(base, &E, flags, local, &site)``, where ``base`` is th
 pointer variable the access starts from (so that an index running into a neighbouring
 buffer is blamed on the right one) and ``site`` the access's place in the .cl file.
 An address taken (``&a[i]``, as atomics take it) or an operand of ``sizeof`` is no
-access. Normal builds never run this pass.
+access. Where ``base`` is a buffer argument the kernel never changes, or the access is
+to a kernel-scope __local variable, the range is found once at the function's top and
+the access is ``*CL2C_CK_ARG(range, &E, flags, local, &site)`` (check_ranges.py).
+Normal builds never run this pass.
 """
 from __future__ import annotations
 
@@ -19,6 +22,8 @@ from pycparser import c_ast
 from .. import types as ty
 from ..sema import Module
 from ..typed_ast import fact
+from .check_ranges import (ARG, LOCAL, THREAD, arg_state, fixed_buffer_args, local_field,
+                           local_state, unwritten_args)
 from .workitems import LOCALS
 
 _CHECKED_SPACES = ("global", "constant", "local")
@@ -53,14 +58,18 @@ def instrument(module: Module, local_types: dict) -> tuple[Module, Sites]:
     for f in module.functions.values():
         rewriter.accesses = 0
         rewriter.locals_here = local_types.get(f.name, {})
+        rewriter.args = fixed_buffer_args(f) if f.is_kernel else {}
+        rewriter.unwritten = unwritten_args(f) if f.is_kernel else set()
+        rewriter.args_used = {}
+        rewriter.locals_used = []
         f.node.body = rewriter.visit(f.node.body)
         if rewriter.accesses:
             # the thread's checking state, once per call (a fiber keeps its thread)
-            f.node.body.block_items = [thread_state()] + (f.node.body.block_items or [])
+            f.node.body.block_items = [thread_state()] + [
+                arg_state(name, index) for name, index in rewriter.args_used.items()
+            ] + [local_state(name) for name in rewriter.locals_used] + (
+                f.node.body.block_items or [])
     return module, sites
-
-
-THREAD = "cl2c_ck_t"
 
 
 def thread_state() -> c_ast.Decl:
@@ -75,11 +84,21 @@ def is_thread_state(node) -> bool:
     return isinstance(node, c_ast.Decl) and node.name == THREAD
 
 
+def is_check_state(node) -> bool:
+    """The declarations ``instrument`` puts at the top of a function."""
+    return is_thread_state(node) or (isinstance(node, c_ast.Decl) and
+                                     (node.name or "").startswith((ARG, LOCAL)))
+
+
 class _Rewriter:
     def __init__(self, sites: Sites):
         self.sites = sites
         self.locals_here: dict = {}      # the function's own __local variables' types
         self.accesses = 0
+        self.args: dict[str, int] = {}       # fixed_buffer_args of a kernel
+        self.args_used: dict[str, int] = {}  # those its checks use
+        self.locals_used: list[str] = []      # kernel-scope __locals its checks use
+        self.unwritten: set[str] = set()      # arguments the kernel never writes through
 
     def site(self, coord) -> c_ast.Node:
         return c_ast.UnaryOp("&", c_ast.ID(self.sites.name(coord)), coord)
@@ -103,6 +122,10 @@ class _Rewriter:
                 # a store with its value: two work-items storing the same value are no
                 # race (Oclgrind's default too)
                 call = node.lvalue.expr
+                if call.name.name == "CL2C_CK_ARG":
+                    arg, address, _, local, site = call.args.exprs
+                    return _call("CL2C_CK_ARG_STORE", [arg, address, local, site,
+                                                       node.rvalue], node.coord)
                 base, address, _, local, site = call.args.exprs
                 return _call("CL2C_CK_STORE", [base, address, local, site, node.rvalue],
                              node.coord)
@@ -166,6 +189,24 @@ class _Rewriter:
         base = copy.deepcopy(base) if base is not None else c_ast.ID("NULL")
         address = c_ast.UnaryOp("&", node, node.coord)
         self.accesses += 1
+        fixed = None       # the range is the same at every access: found once (check.h)
+        if isinstance(base, c_ast.ID) and base.name in self.args and space != "local":
+            self.args_used[base.name] = self.args[base.name]
+            fixed = ARG + base.name
+            if mode == "read" and base.name in self.unwritten:
+                return c_ast.UnaryOp("*", _call("CL2C_CK_ARG_READ", [
+                    c_ast.ID(fixed), address, self.site(node.coord)], node.coord), node.coord)
+        elif space == "local" and local_field(node) is not None:
+            field = local_field(node)
+            if field not in self.locals_used:
+                self.locals_used.append(field)
+            fixed = LOCAL + field
+        if fixed:
+            checked = _call("CL2C_CK_ARG", [c_ast.ID(fixed),
+                                            address, c_ast.Constant("int", str(flags)),
+                                            c_ast.Constant("int", "1" if space == "local" else "0"),
+                                            self.site(node.coord)], node.coord)
+            return c_ast.UnaryOp("*", checked, node.coord)
         checked = _call("CL2C_CK_ACCESS",
                         [base, address, c_ast.Constant("int", str(flags)),
                          c_ast.Constant("int", "1" if space == "local" else "0"),
@@ -222,7 +263,7 @@ def _is_checked(node) -> bool:
     """``*CL2C_CK_ACCESS(...)``, as ``access`` makes it."""
     return isinstance(node, c_ast.UnaryOp) and node.op == "*" and \
         isinstance(node.expr, c_ast.FuncCall) and isinstance(node.expr.name, c_ast.ID) and \
-        node.expr.name.name == "CL2C_CK_ACCESS"
+        node.expr.name.name in ("CL2C_CK_ACCESS", "CL2C_CK_ARG")
 
 
 def _is_member_array(node, t) -> bool:

@@ -71,6 +71,12 @@ def lockstep_divergent_loops(func: c_ast.FuncDef) -> int:
     return done
 
 
+def _is_check_item(s) -> bool:
+    """``cl2c_ck_item(...);``: checking builds say which work-item runs (check.h)."""
+    return isinstance(s, c_ast.FuncCall) and isinstance(s.name, c_ast.ID) and \
+        s.name.name == "cl2c_ck_item"
+
+
 def _is_simd(s) -> bool:
     return isinstance(s, c_ast.Pragma) and s.string.strip() == "omp simd"
 
@@ -154,6 +160,7 @@ class _Lockstep:
         """The body as a list alternating segments (lists of statements, run per lane)
         and divergent loops (nodes, run in lock-step), a segment first and last."""
         phases, segment = [], []
+        item = next((s for s in body if _is_check_item(s)), None)
         for s in body:
             if isinstance(s, c_ast.Decl):
                 self.locals[s.name] = s
@@ -167,11 +174,22 @@ class _Lockstep:
                     segment += init
                     s.init = None
                 phases += [segment, s]
-                segment = []
+                # checking builds: the lane's work-item runs again (its checks say who)
+                segment = [self._item_again(item)] if item is not None else []
             else:
                 segment.append(s)
         phases.append(segment)
         return phases
+
+    def _item_again(self, item: c_ast.FuncCall) -> c_ast.FuncCall:
+        """``cl2c_ck_item(...)`` of a segment after a lock-step loop, with the local
+        linear id computed again rather than kept per lane."""
+        again = copy.deepcopy(item)
+        last = again.args.exprs[-1]
+        if isinstance(last, c_ast.ID) and last.name in self.locals and \
+                self.locals[last.name].init is not None:
+            again.args.exprs[-1] = copy.deepcopy(self.locals[last.name].init)
+        return again
 
     def _divergent(self, loop) -> bool:
         """Can the lanes run ``loop`` in lock-step, masked?"""

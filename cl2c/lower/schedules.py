@@ -74,16 +74,30 @@ class Regions(Schedule):
         params = {p.name: p for p in node.decl.type.args.params
                   if isinstance(p, c_ast.Decl) and p.name}
         checking = bool(getattr(k, "check", ""))
+        state = []
         if checking:
-            # the group function has the checks' thread state once, at its top (writer)
-            from .checks import is_thread_state
+            # the group function has the checks' thread state once, at its top (writer),
+            # and the arguments' ranges after it
+            from .checks import is_check_state, is_thread_state
+            state = [s for s in node.body.block_items or []
+                     if is_check_state(s) and not is_thread_state(s)]
             node.body.block_items = [s for s in node.body.block_items or []
-                                     if not is_thread_state(s)]
+                                     if not is_check_state(s)]
+        # checking: omp simd loops (which their checks keep from vectorising) only for
+        # the lock-step loops of a barrier-free kernel (_regions_if_better); barrier
+        # kernels keep their checked regions as they were
+        simd = k.simd and not (checking and k.info.sync)
         what = make_group_function(node, params, helpers, k.reqd_work_group_size,
-                                   k.simd and not checking, hoist_loops=True,
-                                   checking=checking)
+                                   simd, hoist_loops=True, checking=checking)
+        if state:
+            items = node.body.block_items
+            at = next(i for i, s in enumerate(items) if is_thread_state(s)) + 1
+            node.body.block_items = items[:at] + state + items[at:]
+        if checking:
+            from .check_phases import quiet_local_reads
+            quiet_local_reads(node)
         # then divergent loops in its work-item loops run in lock-step, if-converted
-        what.lockstep = lockstep_divergent_loops(node) if k.simd and not checking else 0
+        what.lockstep = lockstep_divergent_loops(node) if simd else 0
         k.uneven = bool(what.lockstep)
         if what.lockstep:
             what.add(f"{what.lockstep} divergent loop{'s' if what.lockstep != 1 else ''} "
@@ -140,8 +154,7 @@ def choose(k, module: Module, forced: str = AUTO, check_barriers: bool = False,
     else:
         _take(k, module, LOOPS,
               "the kernel has no barriers: one vectorisable loop over the work-items")
-        if not checking:
-            _regions_if_better(k, module)
+        _regions_if_better(k, module, checking)
 
 
 def _take(k, module, schedule: Schedule, reason: str) -> None:
@@ -151,7 +164,7 @@ def _take(k, module, schedule: Schedule, reason: str) -> None:
         k.reason = f"{reason} ({what})"
 
 
-def _regions_if_better(k, module) -> None:
+def _regions_if_better(k, module, checking: bool = False) -> None:
     """A barrier-free kernel gains from the work-group function when a uniform loop
     moves outside the work-item loop (the work-item loop inside it vectorises) or a
     guard becomes loop bounds, or a divergent loop runs in lock-step across work-items
@@ -169,11 +182,25 @@ def _regions_if_better(k, module) -> None:
         return
     if not (what.loops or what.bounded or what.lockstep) or what.array_privates \
             or what.done_flags \
-            or what.vector_privates:
+            or what.vector_privates \
+            or checking and not (what.lockstep and _one_phase(k.group_function)):
+        # checking: the loops schedule's one barrier phase, unless lock-step loops gain
+        # and the function keeps a single phase (each region is a phase of its own)
         k.group_function, k.uneven = None, False
         return
     k.schedule = REGIONS
     k.reason = f"no barriers, but a work-group function vectorises better ({what})"
+
+
+def _one_phase(fn) -> bool:
+    """The checking group function ``fn`` begins one barrier phase, at its top."""
+    top = [s for s in fn.body.block_items or [] if _is_phase(s)]
+    return len(top) == 1 and sum(_is_phase(n) for n in walk(fn.body)) == 1
+
+
+def _is_phase(n) -> bool:
+    return isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID) and \
+        n.name.name == "cl2c_ck_phase"
 
 
 def _has_loop_or_branch(body) -> bool:

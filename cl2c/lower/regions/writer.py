@@ -224,7 +224,7 @@ class Writer:
                         f"(cl2c_l1 + cl2c_ls1 * cl2c_l2);")
         head[0].funcspec = ["CL2C_UNUSED"]
         if self.checking:
-            head += _snippet("cl2c_ck_item(cl2c_ck_t, cl2c_l0, cl2c_l1, cl2c_l2);")
+            head += _snippet(f"cl2c_ck_item(cl2c_ck_t, cl2c_l0, cl2c_l1, cl2c_l2, {INDEX});")
         if self.done:
             head += _snippet(f"if (cl2c_done[{INDEX}]) continue;")
         tail = [c_ast.Label(label, c_ast.EmptyStatement())] if label else []

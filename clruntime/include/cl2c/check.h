@@ -7,7 +7,10 @@
  *
  * - Bounds: an access is checked against the range its base pointer lies in (the
  *   buffer, or __local variable, that `a` of `a[i]` points into), so an index running
- *   into a neighbouring buffer is still found. Memory of no registered range (private
+ *   into a neighbouring buffer is still found. A site remembers its last range; the
+ *   ranges of a kernel's unchanged buffer arguments and of its kernel-scope __local
+ *   variables are found once per function (CL2C_CK_ARG, cl2c_ck_argr): the accesses'
+ *   fast paths are then a few compares of registers, their cold paths out of line. Memory of no registered range (private
  *   memory, program-scope constants) is not checked here.
  * - Races: each written __global buffer has a shadow word per granule (4 bytes where
  *   the pointee's size is a multiple of 4, else 1), __local memory one per byte: the
@@ -45,6 +48,7 @@ typedef struct cl2c_ck_site {
     const char *file;
     int line, col;
     int reported; /* this launch's number when it last reported: once per launch */
+    int hint;     /* the range its last access was in: tried before a search */
 } cl2c_ck_site;
 
 typedef struct cl2c_ck_range {
@@ -97,7 +101,6 @@ typedef struct cl2c_ck_thread {
     const cl2c_workitem *grp;
     size_t lid[3];      /* the running work-item (loops and regions schedules) */
     uint32_t gen;       /* this thread's groups, counted */
-    const void *value;  /* the value a store writes (CL2C_CK_STORE), else NULL */
     const char *local_lo;
     uint64_t *local_shadow;
     size_t local_shadow_bytes;
@@ -194,7 +197,12 @@ static inline void cl2c_ck_buffer(cl2c_ck_launch *L, unsigned index, const char 
     r->shadow = written ? cl2c_ck_shadow_for(r->lo, r->size, shift) : NULL;
 }
 
-static inline cl2c_ck_thread *cl2c_ck_self(void) { return &cl2c_ck_tls; }
+/* const and out of line: the address of a _Thread_local in a shared object costs a call
+ * of __tls_get_addr, which GCC then makes once per function, out of the work-item loops
+ * (a thread's state stays where it is; a fiber keeps its thread). */
+__attribute__((const, noinline, unused)) static cl2c_ck_thread *cl2c_ck_self(void) {
+    return &cl2c_ck_tls;
+}
 
 static inline void cl2c_ck_rewho(cl2c_ck_thread *t) {
     uint64_t llid = (t->lid[2] * t->ls1 + t->lid[1]) * t->ls0 + t->lid[0];
@@ -205,15 +213,17 @@ static inline void cl2c_ck_rewho(cl2c_ck_thread *t) {
     t->local_me0 = t->local_me & ~(0xfffull << 24);
 }
 
-/* The work-item that runs now (loops and regions schedules). */
-static inline void cl2c_ck_item(cl2c_ck_thread *t, size_t l0, size_t l1, size_t l2) {
+/* The work-item that runs now (loops and regions schedules); llid: its local linear id,
+ * which the caller's loops count (the shadow words differ from the group's first
+ * work-item's in it only). */
+static inline void cl2c_ck_item(cl2c_ck_thread *t, size_t l0, size_t l1, size_t l2,
+                                size_t llid) {
     t->lid[0] = l0;
     t->lid[1] = l1;
     t->lid[2] = l2;
-    /* the shadow words differ from the group's first work-item's in the local id only */
-    uint64_t llid = ((l2 * t->ls1 + l1) * t->ls0 + l0) & 0xfff;
-    t->me = t->me0 | llid << 24;
-    t->local_me = t->local_me0 | llid << 24;
+    const uint64_t who = (uint64_t)(llid & 0xfff) << 24;
+    t->me = t->me0 | who;
+    t->local_me = t->local_me0 | who;
 }
 
 /* A region of the regions schedule begins: a barrier was passed. */
@@ -353,12 +363,27 @@ CL2C_UNUSED static inline const cl2c_ck_range *cl2c_ck_find(const cl2c_ck_range 
     return NULL;
 }
 
+/* The range b lies in: the site's last one, else a search (which sets the hint). */
+__attribute__((noinline, unused)) static const cl2c_ck_range *
+cl2c_ck_search(const cl2c_ck_range *rs, int n, const char *b, cl2c_ck_site *site) {
+    const cl2c_ck_range *r = cl2c_ck_find(rs, n, b);
+    if (r != NULL) __atomic_store_n(&site->hint, (int)(r - rs), __ATOMIC_RELAXED);
+    return r;
+}
+static inline const cl2c_ck_range *cl2c_ck_range_of(const cl2c_ck_range *rs, int n,
+                                                    const char *b, cl2c_ck_site *site) {
+    int h = __atomic_load_n(&site->hint, __ATOMIC_RELAXED);
+    if (__builtin_expect(h < n && (size_t)(b - rs[h].lo) < rs[h].size, 1)) return &rs[h];
+    return cl2c_ck_search(rs, n, b, site);
+}
+
 /* Every granule the access touches, against its shadow word. */
 __attribute__((noinline, unused)) static void cl2c_ck_shadow(cl2c_ck_thread *t,
                                                              const cl2c_ck_range *r,
                                                              size_t off, size_t n,
                                                              unsigned flags,
-                                                             cl2c_ck_site *site, int local) {
+                                                             cl2c_ck_site *site, int local,
+                                                             const void *value) {
     cl2c_ck_who(t);
     uint64_t me = local ? t->local_me : t->me;
     size_t first = off >> r->shift, last = (off + n - 1) >> r->shift;
@@ -374,8 +399,8 @@ __attribute__((noinline, unused)) static void cl2c_ck_shadow(cl2c_ck_thread *t,
                         CL2C_CK_PHASE(who) == CL2C_CK_PHASE(me));
         size_t at = i << r->shift;
         /* the same value stored again: a uniform store, not reported */
-        int same = (flags & CL2C_CK_WRITE) && (old & CL2C_CK_W) && t->value != NULL &&
-                   memcmp((const char *)r->lo + off, t->value, n) == 0;
+        int same = (flags & CL2C_CK_WRITE) && (old & CL2C_CK_W) && value != NULL &&
+                   memcmp((const char *)r->lo + off, value, n) == 0;
         if (conflict && !same && ((flags & CL2C_CK_WRITE) || (old & CL2C_CK_W))) {
             const char *did = old & CL2C_CK_W ? "wrote" : "read";
             const char *does = flags & CL2C_CK_WRITE ? "write" : "read";
@@ -417,69 +442,194 @@ __attribute__((cold, noinline, unused)) static void *cl2c_ck_out(const cl2c_ck_r
     return n <= sizeof big ? (void *)big : NULL;
 }
 
-/* An access of n bytes at p, whose pointer came from base (NULL: from p itself). The
- * common cases stay here: the running work-item's own granule again, or a granule
- * only read so far. */
-static inline void *cl2c_ck_access(cl2c_ck_thread *t, const void *base, void *p, size_t n,
-                                   unsigned flags, int local, cl2c_ck_site *site) {
-    const char *b = (const char *)(base ? base : p), *a = (const char *)p;
-    const cl2c_ck_range *r = local ? cl2c_ck_find(t->locals, t->nlocals, b)
-                                   : cl2c_ck_find(t->buffers, t->nbuffers, b);
-    if (r == NULL) return p;
-    size_t off = (size_t)(a - r->lo);
-    if (a < r->lo || n > r->size || off > r->size - n)
-        return cl2c_ck_out(r, a, n, flags, site);
-    if (r->shadow == NULL) return p;
-    const size_t g = (size_t)1 << r->shift;
-    if (!t->fibers && (off & (g - 1)) + n <= g && n) {
+/* The shadow word of an access at offset off of r, whose shadow and granule the caller
+ * read. The common cases stay here, a few compares of values read once (no strict
+ * aliasing: a store would make GCC read a field again): the running work-item's own
+ * granule again, or a granule only read so far. */
+static inline void *cl2c_ck_granule(cl2c_ck_thread *t, const cl2c_ck_range *r,
+                                    uint64_t *shadow, unsigned shift, size_t off, void *p,
+                                    size_t n, unsigned flags, int local, cl2c_ck_site *site,
+                                    const void *value) {
+    const size_t g = (size_t)1 << shift;
+    if (__builtin_expect(!t->fibers && (off & (g - 1)) + n <= g && n, 1)) {
         /* one granule */
-        uint64_t *s = &r->shadow[off >> r->shift];
+        uint64_t *s = &shadow[off >> shift];
         uint64_t old = *s;
         uint64_t me = local ? t->local_me : t->me;
         int stale = local ? CL2C_CK_GROUP(old) != CL2C_CK_GROUP(me)
                           : CL2C_CK_SERIAL(old) != CL2C_CK_SERIAL(me) || old == 0;
+        /* the last access was this group's in an earlier barrier phase, or this
+         * work-item's: no race, whatever either did (cl2c_ck_shadow's rule) */
+        int quiet = !stale && CL2C_CK_GROUP(old) == CL2C_CK_GROUP(me) &&
+                    (CL2C_CK_PHASE(old) != CL2C_CK_PHASE(me) ||
+                     CL2C_CK_LID(old) == CL2C_CK_LID(me));
         if (flags & CL2C_CK_WRITE) {
             if (old == (me | CL2C_CK_W | CL2C_CK_INIT)) return p;
-            if (stale) {
+            if (stale || quiet) {
                 __atomic_store_n(s, me | CL2C_CK_W | CL2C_CK_INIT, __ATOMIC_RELAXED);
                 return p;
             }
-        } else {
-            if ((old & CL2C_CK_WHO) == me && (old & CL2C_CK_INIT)) return p;
-            if (!stale && !(old & CL2C_CK_W) && (old & CL2C_CK_INIT)) return p;
-            if (stale && !local) {
+        } else if (!stale && (old & CL2C_CK_INIT)) {
+            if (!(old & CL2C_CK_W)) return p; /* read, and only read, so far */
+            if ((old & CL2C_CK_WHO) == me) return p; /* its own write: stays one */
+            if (quiet) {
                 __atomic_store_n(s, me | CL2C_CK_INIT, __ATOMIC_RELAXED);
                 return p;
             }
+        } else if (stale && !local) {
+            __atomic_store_n(s, me | CL2C_CK_INIT, __ATOMIC_RELAXED);
+            return p;
         }
     }
-    cl2c_ck_shadow(t, r, off, n ? n : 1, flags, site, local);
+    cl2c_ck_shadow(t, r, off, n ? n : 1, flags, site, local, value);
     return p;
 }
 
-/* A store of the value (last, as it may hold commas) through p: as CL2C_CK_ACCESS, and a write of the value memory
- * already holds races with no one. */
-static inline void *cl2c_ck_store(cl2c_ck_thread *t, const void *base, void *p,
-                                  const void *value, size_t n, int local,
-                                  cl2c_ck_site *site) {
-    t->value = value;
-    void *q = cl2c_ck_access(t, base, p, n, CL2C_CK_WRITE, local, site);
-    t->value = NULL;
-    return q;
+/* An access of n bytes at p, whose pointer came from base (NULL: from p itself); value:
+ * what a store writes, else NULL. */
+static inline void *cl2c_ck_access(cl2c_ck_thread *t, const void *base, void *p, size_t n,
+                                   unsigned flags, int local, cl2c_ck_site *site,
+                                   const void *value) {
+    const char *b = (const char *)(base ? base : p), *a = (const char *)p;
+    const cl2c_ck_range *r = local ? cl2c_ck_range_of(t->locals, t->nlocals, b, site)
+                                   : cl2c_ck_range_of(t->buffers, t->nbuffers, b, site);
+    if (r == NULL) return p;
+    const size_t size = r->size;
+    const size_t off = (size_t)(a - r->lo); /* huge below the range */
+    if (__builtin_expect(n > size || off > size - n, 0))
+        return cl2c_ck_out(r, a, n, flags, site);
+    uint64_t *const shadow = r->shadow;
+    if (shadow == NULL) return p;
+    return cl2c_ck_granule(t, r, shadow, r->shift, off, p, n, flags, local, site, value);
 }
+
 #define CL2C_CK_STORE(base, p, local, site, ...)                                            \
     __extension__({                                                                          \
         __typeof__(p) cl2c_ck_p_ = (p);                                                      \
         __typeof__(*cl2c_ck_p_) cl2c_ck_v_ = (__VA_ARGS__);                                  \
-        cl2c_ck_p_ = (__typeof__(p))cl2c_ck_store(cl2c_ck_t, (const void *)(base),           \
-                                                  (void *)cl2c_ck_p_, &cl2c_ck_v_,           \
-                                                  sizeof cl2c_ck_v_, (local), (site));       \
+        cl2c_ck_p_ = (__typeof__(p))cl2c_ck_access(cl2c_ck_t, (const void *)(base),          \
+                                                   (void *)cl2c_ck_p_, sizeof cl2c_ck_v_,    \
+                                                   CL2C_CK_WRITE, (local), (site),           \
+                                                   &cl2c_ck_v_);                             \
+        *cl2c_ck_p_ = cl2c_ck_v_;                                                            \
+    })
+#define CL2C_CK_ACCESS(base, p, flags, local, site)                                          \
+    ((__typeof__(p))cl2c_ck_access(cl2c_ck_t, (const void *)(base), (void *)(p), sizeof(*(p)), \
+                                   (flags), (local), (site), NULL))
+
+/* A buffer argument of a kernel that never changes it, found once per call of the
+ * function (cl2c_ck_arg): its accesses (CL2C_CK_ARG) compare with these copies, which
+ * stay in registers and out of the loops. */
+typedef struct cl2c_ck_argr {
+    const char *lo;
+    size_t size;
+    uint64_t *shadow;
+    unsigned shift;
+    const cl2c_ck_range *r;
+} cl2c_ck_argr;
+
+/* Argument k's range: the one its value (base) lies in, as cl2c_ck_access finds it (k
+ * unused: two arguments may be one buffer); NULL: nothing is checked. */
+static inline const cl2c_ck_range *cl2c_ck_arg_range(unsigned k, const void *base) {
+    (void)k;
+    return cl2c_ck_find(cl2c_ck_tls.buffers, cl2c_ck_tls.nbuffers, (const char *)base);
+}
+/* A __local variable's range, by its address (k unused). */
+static inline const cl2c_ck_range *cl2c_ck_var_range(unsigned k, const void *var) {
+    (void)k;
+    return cl2c_ck_find(cl2c_ck_tls.locals, cl2c_ck_tls.nlocals, (const char *)var);
+}
+/* Each field a function of its own that says it is const, and returns a scalar (in a
+ * register): the ranges stay for the whole of a group and a kernel's function runs
+ * within one group, so GCC computes them once, out of the work-item loops of the loops
+ * schedule (a struct returned in memory would keep the calls in the loop). */
+#define CL2C_CK_FIELD(of, field, type, none)                                                 \
+    __attribute__((const, noinline, unused)) static type cl2c_ck_##of##_##field(             \
+        unsigned k, const void *base) {                                                      \
+        const cl2c_ck_range *r = cl2c_ck_##of##_range(k, base);                              \
+        return r ? (type)r->field : (none);                                                  \
+    }
+CL2C_CK_FIELD(arg, lo, const char *, NULL)
+CL2C_CK_FIELD(arg, size, size_t, SIZE_MAX)
+CL2C_CK_FIELD(arg, shadow, uint64_t *, NULL)
+CL2C_CK_FIELD(arg, shift, unsigned, 0)
+CL2C_CK_FIELD(var, lo, const char *, NULL)
+CL2C_CK_FIELD(var, size, size_t, SIZE_MAX)
+CL2C_CK_FIELD(var, shadow, uint64_t *, NULL)
+CL2C_CK_FIELD(var, shift, unsigned, 0)
+__attribute__((const, noinline, unused)) static const cl2c_ck_range *
+cl2c_ck_arg_r(unsigned k, const void *base) { return cl2c_ck_arg_range(k, base); }
+__attribute__((const, noinline, unused)) static const cl2c_ck_range *
+cl2c_ck_var_r(unsigned k, const void *base) { return cl2c_ck_var_range(k, base); }
+#define CL2C_CK_RANGE(of, k, base)                                                           \
+    ((cl2c_ck_argr){cl2c_ck_##of##_lo((k), (base)), cl2c_ck_##of##_size((k), (base)),        \
+                    cl2c_ck_##of##_shadow((k), (base)), cl2c_ck_##of##_shift((k), (base)),   \
+                    cl2c_ck_##of##_r((k), (base))})
+/* Kernel argument k, whose value is base; a kernel-scope __local variable at var. */
+#define cl2c_ck_arg(t, k, base) ((void)(t), CL2C_CK_RANGE(arg, (k), (const void *)(base)))
+#define cl2c_ck_local_var(t, at) ((void)(t), CL2C_CK_RANGE(var, 0u, (const void *)(at)))
+
+static inline void *cl2c_ck_arg_access(cl2c_ck_thread *t, cl2c_ck_argr A, void *p, size_t n,
+                                       unsigned flags, int local, cl2c_ck_site *site,
+                                       const void *value) {
+    const size_t off = (uintptr_t)p - (uintptr_t)A.lo;
+    if (__builtin_expect(n > A.size || off > A.size - n, 0))
+        return cl2c_ck_out(A.r, (const char *)p, n, flags, site);
+    if (A.shadow == NULL) return p;
+    return cl2c_ck_granule(t, A.r, A.shadow, A.shift, off, p, n, flags, local, site, value);
+}
+#define CL2C_CK_ARG(A, p, flags, local, site)                                                \
+    ((__typeof__(p))cl2c_ck_arg_access(cl2c_ck_t, (A), (void *)(p), sizeof(*(p)), (flags),  \
+                                       (local), (site), NULL))
+#define CL2C_CK_ARG_STORE(A, p, local, site, ...)                                            \
+    __extension__({                                                                          \
+        __typeof__(p) cl2c_ck_p_ = (p);                                                      \
+        __typeof__(*cl2c_ck_p_) cl2c_ck_v_ = (__VA_ARGS__);                                  \
+        cl2c_ck_p_ = (__typeof__(p))cl2c_ck_arg_access(cl2c_ck_t, (A), (void *)cl2c_ck_p_,   \
+                                                       sizeof cl2c_ck_v_, CL2C_CK_WRITE,     \
+                                                       (local), (site), &cl2c_ck_v_);        \
         *cl2c_ck_p_ = cl2c_ck_v_;                                                            \
     })
 
-#define CL2C_CK_ACCESS(base, p, flags, local, site)                                          \
-    ((__typeof__(p))cl2c_ck_access(cl2c_ck_t, (const void *)(base), (void *)(p), sizeof(*(p)), \
-                                   (flags), (local), (site)))
+/* A read through an argument the kernel never writes: its range has a shadow only
+ * where another argument is the same buffer, so that path is cold (GCC then keeps the
+ * loop's values in registers across it). */
+__attribute__((cold, noinline, unused)) static void *
+cl2c_ck_granule_cold(cl2c_ck_thread *t, cl2c_ck_argr A, void *p, size_t n, cl2c_ck_site *site) {
+    return cl2c_ck_granule(t, A.r, A.shadow, A.shift, (uintptr_t)p - (uintptr_t)A.lo, p, n,
+                           CL2C_CK_READ, 0, site, NULL);
+}
+static inline void *cl2c_ck_arg_read(cl2c_ck_thread *t, cl2c_ck_argr A, void *p, size_t n,
+                                     cl2c_ck_site *site) {
+    const size_t off = (uintptr_t)p - (uintptr_t)A.lo;
+    if (__builtin_expect(n > A.size || off > A.size - n, 0))
+        return cl2c_ck_out(A.r, (const char *)p, n, CL2C_CK_READ, site);
+    if (__builtin_expect(A.shadow != NULL, 0)) return cl2c_ck_granule_cold(t, A, p, n, site);
+    return p;
+}
+#define CL2C_CK_ARG_READ(A, p, site)                                                         \
+    ((__typeof__(p))cl2c_ck_arg_read(cl2c_ck_t, (A), (void *)(p), sizeof(*(p)), (site)))
+
+/* A read of a __local variable in a barrier phase that writes none of it
+ * (cl2c/lower/check_phases.py): it races with nothing, so it asks only that a
+ * work-item of this group wrote the memory (cl2c_ck_shadow says what else). */
+static inline void *cl2c_ck_local_read(cl2c_ck_thread *t, cl2c_ck_argr A, void *p, size_t n,
+                                       cl2c_ck_site *site) {
+    const size_t off = (uintptr_t)p - (uintptr_t)A.lo;
+    if (__builtin_expect(n > A.size || off > A.size - n, 0))
+        return cl2c_ck_out(A.r, (const char *)p, n, CL2C_CK_READ, site);
+    if (A.shadow == NULL) return p;
+    const size_t g = (size_t)1 << A.shift;
+    if (__builtin_expect(!t->fibers && (off & (g - 1)) + n <= g, 1)) {
+        uint64_t old = A.shadow[off >> A.shift];
+        if (__builtin_expect(((old ^ t->local_me) & 0xffffffull) == 0 && (old & CL2C_CK_INIT), 1))
+            return p;
+    }
+    cl2c_ck_shadow(t, A.r, off, n ? n : 1, CL2C_CK_READ, site, 1, NULL);
+    return p;
+}
+#define CL2C_CK_LREAD(A, p, site)                                                            \
+    ((__typeof__(p))cl2c_ck_local_read(cl2c_ck_t, (A), (void *)(p), sizeof(*(p)), (site)))
 
 /* An async copy's n bytes at dst: bounds, and (fill) __local memory it fills counts as
  * written (by no work-item in particular: the group's copy). */
