@@ -1,7 +1,7 @@
 """Exhaustive accuracy of cl2c's own float math functions: all 2^32 inputs (opt-in, slow).
 
-    python bench/exhaustive_ulp.py                 # exp and log, both CPUs
-    python bench/exhaustive_ulp.py exp2 -j 2 --scalar
+    python bench/exhaustive_ulp.py                 # all six functions, on every CPU
+    python bench/exhaustive_ulp.py exp2 -j 2 --scalar --cc clang
 
 Each function of clruntime's math.h runs on every float, in a `#pragma omp simd` loop
 built with cl2c's own flags (so the vector code is what is measured; --scalar builds
@@ -85,12 +85,12 @@ int main(int argc, char **argv) {
 """
 
 
-def build(func: str, ref: str, scalar: bool, tmp: Path) -> Path:
+def build(func: str, ref: str, scalar: bool, cc: str, tmp: Path) -> Path:
     src, exe = tmp / f"{func}.c", tmp / func
     src.write_text(HARNESS.replace("FUNC", func).replace("REF", ref))
     flags = [f for f in Target.host().compile_flags() if f != "-fopenmp"]
     flags += ["-fno-tree-vectorize", "-fno-openmp-simd"] if scalar else ["-fopenmp-simd"]
-    subprocess.run(["gcc", *flags, f"-I{ROOT / 'clruntime' / 'include'}", str(src),
+    subprocess.run([cc, *flags, f"-I{ROOT / 'clruntime' / 'include'}", str(src),
                     "-o", str(exe), "-lm"], check=True)
     return exe
 
@@ -110,17 +110,18 @@ def run(exe: Path, jobs: int, lo: int, hi: int) -> tuple[float, int, int, int]:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("functions", nargs="*", default=["exp", "log"], choices=list(FUNCTIONS))
+    ap.add_argument("functions", nargs="*", default=list(FUNCTIONS), choices=list(FUNCTIONS))
     ap.add_argument("-j", type=int, default=os.cpu_count() or 1, help="processes")
     ap.add_argument("--range", nargs=2, metavar=("LO", "HI"), type=lambda v: int(v, 0),
                     help="only the inputs of these bits (a quick look)")
     ap.add_argument("--scalar", action="store_true", help="the scalar code, not the vector")
+    ap.add_argument("--cc", default="gcc", help="the compiler (gcc)")
     args = ap.parse_args()
     failed = False
     with tempfile.TemporaryDirectory() as tmp:
         for func in args.functions:
-            worst, at, half, one = run(build(func, FUNCTIONS[func], args.scalar, Path(tmp)),
-                                       args.j, *(args.range or (0, (1 << 32) - 1)))
+            exe = build(func, FUNCTIONS[func], args.scalar, args.cc, Path(tmp))
+            worst, at, half, one = run(exe, args.j, *(args.range or (0, (1 << 32) - 1)))
             x = struct.unpack("<f", struct.pack("<I", at))[0]
             bound = ulp_bounds.BOUNDS[func][1]
             failed |= worst > bound
