@@ -40,10 +40,10 @@ CL2C_VECTOR_DOUBLE(tan) CL2C_VECTOR_DOUBLE(tanh)
  * operations on the bits, no calls, no tables, special cases as selects, so that a
  * work-item loop vectorises them 16 lanes wide (AVX-512), where libmvec's double functions
  * on widened values run 8 wide. Over all 2^32 inputs (bench/exhaustive_ulp.py) each is
- * within 0.86 ulp (the spec allows 3). They need no fma (cl2c builds with -std=c11,
- * contraction off): range reduction a la Cody-Waite with products exact by splitting
- * factors into 12-bit halves, the leading sums exact by Fast2Sum, so that a result has
- * one rounding of note. */
+ * within 0.86 ulp (the spec allows 3), with fma or without. They need none (cl2c builds
+ * with -std=c11, contraction off): range reduction a la Cody-Waite with products exact by
+ * splitting factors into 12-bit halves, the leading sums exact by Fast2Sum, so that a
+ * result has one rounding of note. */
 CL2C_INLINE uint32_t cl2c_fbits_(float x) { uint32_t u; memcpy(&u, &x, 4); return u; }
 CL2C_INLINE float cl2c_bitsf_(uint32_t u) { float x; memcpy(&x, &u, 4); return x; }
 /* x's leading 12 bits (exact: x minus it; its product with another such, too) */
@@ -56,17 +56,25 @@ CL2C_INLINE float cl2c_selectf_(int c, float a, float b) {
     uint32_t m = -(uint32_t)c;
     return cl2c_bitsf_((cl2c_fbits_(a) & m) | (cl2c_fbits_(b) & ~m));
 }
+/* a b + c, one instruction where the CPU has fma (-march=native), which halves the
+ * polynomials' cost; a multiplication and an addition elsewhere (fmaf would be a call).
+ * Only where either is accurate enough: the exact steps are written out. */
+#ifdef __FP_FAST_FMAF
+#define CL2C_MADF_(a, b, c) fmaf(a, b, c)
+#else
+#define CL2C_MADF_(a, b, c) ((a) * (b) + (c))
+#endif
 /* ln 2 as 0x1.62e4p-1 (16 bits: k ln2_hi is exact for |k| < 256) plus the rest */
 #define CL2C_LN2F_HI 0x1.62e4p-1f
 #define CL2C_LN2F_LO 0x1.7f7d1cp-20f
 /* (e^r - 1 - r) / r^2 for |r| <= ln2/2, near-minimax (mpmath's chebyfit): 1.4e-9 */
 CL2C_INLINE float cl2c_exp_q_(float r) {
     float q = 0x1.a124eep-13f;
-    q = q * r + 0x1.6d432p-10f;
-    q = q * r + 0x1.1110ep-7f;
-    q = q * r + 0x1.5554eap-5f;
-    q = q * r + 0x1.555556p-3f;
-    return q * r + 0x1p-1f;
+    q = CL2C_MADF_(q, r, 0x1.6d432p-10f);
+    q = CL2C_MADF_(q, r, 0x1.1110ep-7f);
+    q = CL2C_MADF_(q, r, 0x1.5554eap-5f);
+    q = CL2C_MADF_(q, r, 0x1.555556p-3f);
+    return CL2C_MADF_(q, r, 0x1p-1f);
 }
 /* round(y) as an integer in two's complement (*kb) and as a float: adding 1.5 2^23 rounds
  * to an integer, in the low bits. k from the bits, not as t - shift, which
@@ -82,7 +90,7 @@ CL2C_INLINE float cl2c_round_k_(float y, uint32_t *kb) {
 CL2C_INLINE float cl2c_exp_tail_(float hi, float lo, uint32_t kb) {
     float r = hi + lo;
     float s = 1.0f + hi, e = (1.0f - s) + hi;
-    float p = s + (e + (r * r * cl2c_exp_q_(r) + lo));
+    float p = s + (e + CL2C_MADF_(r * r, cl2c_exp_q_(r), lo));
     uint32_t ku = kb + 256, k1 = ku >> 1;               /* floor(k / 2) + 128 */
     return p * cl2c_bitsf_((k1 - 1) << 23) * cl2c_bitsf_((ku - k1 - 1) << 23);
 }
@@ -127,10 +135,10 @@ CL2C_INLINE float cl2c_log_parts_(float x, float *hi, float *lo) {
     uint32_t d = cl2c_fbits_(cl2c_selectf_(sub, x * 0x1p23f, x)) - 0x3f3504f3u;
     float f = cl2c_bitsf_((d & 0x007fffffu) + 0x3f3504f3u) - 1.0f;   /* exact */
     float s = f / (2.0f + f), z = s * s;
-    float R = z * (0x1.55555cp-1f + z * (0x1.997c3p-2f + z * 0x1.2ee61p-2f));
+    float R = z * CL2C_MADF_(z, CL2C_MADF_(z, 0x1.2ee61p-2f, 0x1.997c3p-2f), 0x1.55555cp-1f);
     float hfsq = 0.5f * f * f;
     *hi = f - hfsq;
-    *lo = ((f - *hi) - hfsq) + s * (hfsq + R);         /* the first exact: |f| > |hfsq| */
+    *lo = CL2C_MADF_(s, hfsq + R, (f - *hi) - hfsq);   /* the last exact: |f| > |hfsq| */
     return (float)(((int32_t)d >> 23) - (-sub & 23));
 }
 /* +-0: -inf; < 0: NaN; +inf and NaN: themselves */
