@@ -2,6 +2,7 @@
 
     python bench/exhaustive_ulp.py                 # all six functions, on every CPU
     python bench/exhaustive_ulp.py exp2 -j 2 --scalar --cc clang
+    python bench/exhaustive_ulp.py log --cc "gcc -U__FP_FAST_FMAF"   # as without fma
 
 Each function of clruntime's math.h runs on every float, in a `#pragma omp simd` loop
 built with cl2c's own flags (so the vector code is what is measured; --scalar builds
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import struct
 import subprocess
 import sys
@@ -85,12 +87,12 @@ int main(int argc, char **argv) {
 """
 
 
-def build(func: str, ref: str, scalar: bool, cc: str, tmp: Path) -> Path:
+def build(func: str, ref: str, scalar: bool, cc: list[str], tmp: Path) -> Path:
     src, exe = tmp / f"{func}.c", tmp / func
     src.write_text(HARNESS.replace("FUNC", func).replace("REF", ref))
     flags = [f for f in Target.host().compile_flags() if f != "-fopenmp"]
     flags += ["-fno-tree-vectorize", "-fno-openmp-simd"] if scalar else ["-fopenmp-simd"]
-    subprocess.run([cc, *flags, f"-I{ROOT / 'clruntime' / 'include'}", str(src),
+    subprocess.run([*cc, *flags, f"-I{ROOT / 'clruntime' / 'include'}", str(src),
                     "-o", str(exe), "-lm"], check=True)
     return exe
 
@@ -110,17 +112,20 @@ def run(exe: Path, jobs: int, lo: int, hi: int) -> tuple[float, int, int, int]:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("functions", nargs="*", default=list(FUNCTIONS), choices=list(FUNCTIONS))
+    ap.add_argument("functions", nargs="*", help=f"of {', '.join(FUNCTIONS)} (all)")
     ap.add_argument("-j", type=int, default=os.cpu_count() or 1, help="processes")
     ap.add_argument("--range", nargs=2, metavar=("LO", "HI"), type=lambda v: int(v, 0),
                     help="only the inputs of these bits (a quick look)")
     ap.add_argument("--scalar", action="store_true", help="the scalar code, not the vector")
-    ap.add_argument("--cc", default="gcc", help="the compiler (gcc)")
+    ap.add_argument("--cc", default="gcc", help="the compiler and flags of its own "
+                    "(gcc; 'gcc -U__FP_FAST_FMAF': math.h's code for CPUs without fma)")
     args = ap.parse_args()
+    if set(args.functions) - set(FUNCTIONS):
+        ap.error(f"not one of cl2c's own functions: {sorted(set(args.functions) - set(FUNCTIONS))}")
     failed = False
     with tempfile.TemporaryDirectory() as tmp:
-        for func in args.functions:
-            exe = build(func, FUNCTIONS[func], args.scalar, args.cc, Path(tmp))
+        for func in args.functions or list(FUNCTIONS):
+            exe = build(func, FUNCTIONS[func], args.scalar, shlex.split(args.cc), Path(tmp))
             worst, at, half, one = run(exe, args.j, *(args.range or (0, (1 << 32) - 1)))
             x = struct.unpack("<f", struct.pack("<I", at))[0]
             bound = ulp_bounds.BOUNDS[func][1]
