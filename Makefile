@@ -8,7 +8,7 @@ PIP := $(PY) -m pip --disable-pip-version-check -q
 # Parallel test workers: the machine's cores.
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: setup install run test test-intel test-ulp check-stress check-piglit check-cost fuzz bench bench-quick clean
+.PHONY: setup install run test test-intel test-ulp test-ulp-exhaustive check-stress check-piglit check-cost fuzz bench bench-quick clean
 
 # Runtime dependencies only (what `make run` needs); the test extras on top.
 $(VENV)/.runtime: pyproject.toml
@@ -47,6 +47,11 @@ ULP_SAMPLE ?= 20000
 test-ulp: install
 	cd tests && CL2C_ULP_SAMPLE=$(ULP_SAMPLE) CL2C_ULP_REPORT=1 ../$(VENV)/bin/pytest -q -s \
 		-p no:cacheprovider test_math_ulp.py
+
+# cl2c's own float exp, exp2, exp10, log, log2, log10 (clruntime's math.h) on all 2^32
+# inputs against the C library's double functions (opt-in: a few CPU minutes each).
+test-ulp-exhaustive: install
+	$(PY) bench/exhaustive_ulp.py -j $(JOBS)
 
 # The kernel cache under 8 processes x 20 rounds of concurrent builds and damage (opt-in:
 # minutes; `make test` runs a small version).
