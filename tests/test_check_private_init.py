@@ -269,6 +269,19 @@ __kernel void k(__global float *out) {
     fill((float *)&v, 2);
     out[get_global_id(0)] = a[3] + v.y;
 }""",
+    "uniform condition": """
+__kernel void k(__global float *out, int n) {
+    int x;
+    int l = get_local_id(0);
+    if (n > 0) x = l;
+    if (n > 0) out[get_global_id(0)] = x;
+}""",
+    "cast to void": """
+__kernel void k(__global float *out) {
+    int x;
+    (void)x;
+    out[get_global_id(0)] = 1.0f;
+}""",
     "pointer chosen on both branches": """
 __kernel void k(__global float *a, __global float *b, int c) {
     __global float *p;
@@ -284,6 +297,29 @@ def test_fine(name, schedule):
     knl = build(FINE[name], schedule).k
     args = [f32(8) if a.kind == "buffer" else np.int32(1) for a in knl.arg_info]
     assert run(knl, (8,), (8,), *args) == []
+
+
+@pytest.mark.parametrize("schedule", SCHEDULES)
+def test_uniform_condition_across_a_barrier(schedule):
+    """A flag set under a condition of the group's: the regions schedule may keep it
+    once per group."""
+    src = """
+__kernel void k(__global int *out, int n) {
+    __local int t[8];
+    int l = get_local_id(0);
+    int x;
+    if (n > 0) x = l;
+    t[l] = l;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    int y = t[7 - l];
+    if (n > 0) y += x;
+    out[get_global_id(0)] = y;
+}"""
+    out = i32(16)
+    assert run(build(src, schedule).k, (16,), (8,), out, np.int32(1)) == []
+    assert out[1] == 6 + 1
+    found = run(build(src, schedule).k, (16,), (8,), out, np.int32(0))
+    assert found == []     # n == 0: nothing read
 
 
 @pytest.mark.parametrize("schedule", SCHEDULES)

@@ -81,8 +81,7 @@ class Analysis:
         self.vars: list[Var] = []
         self.scopes: list[dict] = [{p: None for p in params}]
         self.loops: list[dict] = []      # {"break": [states], "continue": [...]}
-        self.enabled = not any(isinstance(n, (c_ast.Goto, c_ast.Label))
-                               for n in _walk(body))
+        self.enabled = _structured(body)
         self.state: set | None = set()
         self.stmt(body)
 
@@ -265,6 +264,9 @@ class Analysis:
             if n.args is not None:
                 for a in n.args.exprs:
                     self.expr(a)
+        elif isinstance(n, c_ast.Cast) and _is_void(n.to_type) and \
+                isinstance(n.expr, c_ast.ID):
+            return                # (void)x: "unused", no read of its value
         elif isinstance(n, c_ast.StructRef):          # p->x: p is read
             self.expr(n.name)
         else:
@@ -343,6 +345,24 @@ def _always(cond) -> bool:
 
 def _copy(state):
     return None if state is None else set(state)
+
+
+def _is_void(typename) -> bool:
+    t = getattr(typename, "type", None)
+    return isinstance(t, c_ast.TypeDecl) and isinstance(t.type, c_ast.IdentifierType) and \
+        t.type.names == ["void"]
+
+
+def _structured(body) -> bool:
+    """No goto or label, and every case label right in its switch's body: the only
+    jumps are the ones the analysis follows."""
+    cases = {id(n) for n in _walk(body) if isinstance(n, (c_ast.Case, c_ast.Default))}
+    for n in _walk(body):
+        if isinstance(n, (c_ast.Goto, c_ast.Label)):
+            return False
+        if isinstance(n, c_ast.Switch) and isinstance(n.stmt, c_ast.Compound):
+            cases -= {id(c) for c in n.stmt.block_items or []}
+    return not cases
 
 
 def _walk(node):
