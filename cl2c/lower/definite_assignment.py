@@ -267,6 +267,8 @@ class Analysis:
         elif isinstance(n, c_ast.Cast) and _is_void(n.to_type) and \
                 isinstance(n.expr, c_ast.ID):
             return                # (void)x: "unused", no read of its value
+        elif isinstance(n, c_ast.NamedInitializer):   # .a = e: a is a member's name
+            self.expr(n.expr)
         elif isinstance(n, c_ast.StructRef):          # p->x: p is read
             self.expr(n.name)
         else:
