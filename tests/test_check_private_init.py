@@ -282,6 +282,23 @@ __kernel void k(__global float *out) {
     (void)x;
     out[get_global_id(0)] = 1.0f;
 }""",
+    "designated initializer": """
+typedef struct { int a; float b; } P;
+__kernel void k(__global float *out, int n) {
+    int a;
+    if (n) a = 1;
+    P p = {.a = 2, .b = 1.0f};
+    out[get_global_id(0)] = p.a + (n ? a : 0);
+}""",
+    "case label in a nested statement": """
+__kernel void k(__global float *out, int n) {
+    int x;
+    switch (n) {
+    case 0:
+        if (n) { case 1: x = 4; }
+        out[get_global_id(0)] = x;
+    }
+}""",
     "pointer chosen on both branches": """
 __kernel void k(__global float *a, __global float *b, int c) {
     __global float *p;
