@@ -340,6 +340,30 @@ __kernel void k(__global int *out, int n) {
 
 
 @pytest.mark.parametrize("schedule", SCHEDULES)
+def test_vector_across_a_barrier(schedule):
+    src = """
+__kernel void k(__global float4 *out) {
+    __local float t[8];
+    int l = get_local_id(0);
+    float4 v;
+    float4 w;
+    if (l != 5) v = (float4)(l);
+    if (l & 1) w = (float4)(l);
+    t[l] = l;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    float4 r = (float4)(t[7 - l]);
+    if (l & 1) r += w;
+    out[get_global_id(0)] = r + v;
+}"""
+    out = f32(64)
+    found = run(build(src, schedule).k, (16,), (8,), out)
+    assert len(found) == 1, found
+    assert "bug.cl:13:33: read of uninitialised private variable 'v' (work-item (5,0,0)" \
+        in found[0], found
+    assert out[4 * 3] == 4 + 3 + 3
+
+
+@pytest.mark.parametrize("schedule", SCHEDULES)
 def test_same_condition_across_a_barrier(schedule):
     """Written and read under one condition, a barrier between: the flag crosses it as
     the variable does (a per-work-item array under regions, the fiber's stack)."""
