@@ -1,21 +1,21 @@
 """Checking builds (-cl2c-check): reads of uninitialised private variables.
 
 Runs on the C tree after checks.py and before the schedules, in every function
-(kernels and helpers): a private variable becomes a private flag, so the regions and
+(kernels and helpers): a private variable gets a private flag, so the regions and
 fibers schedules carry it across barriers as they carry any private (a per-work-item
 array, a fiber's stack). definite_assignment.py says which reads may come before any
 write; only the variables with such a read get instrumented (clruntime
 cl2c/check_private.h):
 
-- a scalar, vector, struct or pointer ``x``: ``unsigned char cl2c_cks_x = 0;`` after its
+- a scalar, vector, struct or pointer ``x``: ``_Bool cl2c_cks_x = 0;`` after its
   declaration, set by each write (a statement ``cl2c_cks_x = 1;`` after a write that is
   a statement, CL2C_CK_PSET around one inside an expression, CL2C_CK_PADDR where its
   address is taken: these two take the flag's address, so the schedules see it
   written) and tested by each read not proven written (CL2C_CK_PGET, or
   CL2C_CK_PTEST before a statement ``x += e;``);
-- an array ``a``: a shadow byte per innermost element, ``unsigned char
-  cl2c_cks_a[N] = {0};``, each element access through CL2C_CK_ELEM (set on a write,
-  tested on a read), every element set where the array's address escapes.
+- an array ``a``: a shadow byte per innermost element, ``_Bool cl2c_cks_a[N] = {0};``,
+  each element access through CL2C_CK_ELEM (set on a write, tested on a read), every
+  element set where the array's address escapes.
 """
 from __future__ import annotations
 
@@ -154,7 +154,9 @@ class _Rewriter:
     def flag_decl(self, var):
         d = var.decl
         name = FLAG + var.name
-        base = c_ast.TypeDecl(name, [], None, c_ast.IdentifierType(["unsigned", "char"]))
+        # _Bool, not unsigned char: its stores alias no other type's, so they do not make
+        # the compiler reload the kernel's other memory
+        base = c_ast.TypeDecl(name, [], None, c_ast.IdentifierType(["_Bool"]))
         if var.dims:
             decl = c_ast.ArrayDecl(base, c_ast.Constant("int", str(var.total)), [])
             init = c_ast.InitList([c_ast.Constant("int", "0")])

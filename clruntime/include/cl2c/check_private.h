@@ -1,7 +1,7 @@
 /* Checking mode (-cl2c-check): reads of uninitialised private variables.
  *
  * cl2c/lower/check_private_init.py gives each private variable that a read may reach
- * before any write a flag (a private `unsigned char`, set by every write), and each
+ * before any write a flag (a private `_Bool`, set by every write), and each
  * private array of that kind a shadow byte per element; a read tests them. Variables
  * that a definite-assignment analysis proves written before every read get neither.
  * Included after check.h, whose cl2c_ck_finding reports. */
@@ -37,7 +37,7 @@ __attribute__((cold, noinline, unused)) static void cl2c_ck_unset(cl2c_ck_site *
 #define CL2C_CK_AADDR(shadow, e) (memset((shadow), 1, sizeof(shadow)), (e))
 
 /* An element of a private array at p (base: the array): bits 1 test, 2 set. */
-static inline void *cl2c_ck_elem(unsigned char *shadow, const void *base, const void *p,
+static inline void *cl2c_ck_elem(_Bool *shadow, const void *base, const void *p,
                                  size_t n, int bits, cl2c_ck_site *site, const char *name) {
     size_t k = (size_t)((const char *)p - (const char *)base) / n;
     if ((bits & 1) && !shadow[k]) cl2c_ck_unset(site, name, (long long)k);
