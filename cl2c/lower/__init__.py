@@ -14,7 +14,7 @@ from ..interface import Arg, KernelInterface
 from ..sema import FunctionInfo, Module
 from ..timing import StageTimes
 from ..typed_ast import fact, walk
-from . import checks, declarations, schedules, workitems
+from . import check_private_init, checks, declarations, schedules, workitems
 from .effects import called_function
 from .expressions import lower_expressions
 from .sequencing import sequence_operands
@@ -96,6 +96,8 @@ def lower(module: Module, schedule: str = "auto", check_barriers: bool = False,
                            if isinstance(d, c_ast.Decl) and d.name}
                        for k, ds in moved.items()}
         module, sites = checks.instrument(module, local_types)
+        # uninitialised private variables: their flags are privates the schedules carry
+        module = check_private_init.instrument(module, sites)
     kernels = [kernel_model(f, moved.get(f.name, []), module.functions, check_barriers)
                for f in module.kernels]
     with times.stage("lower: schedules"):

@@ -1,0 +1,51 @@
+/* Checking mode (-cl2c-check): reads of uninitialised private variables.
+ *
+ * cl2c/lower/check_private_init.py gives each private variable that a read may reach
+ * before any write a flag (a private `_Bool`, set by every write), and each
+ * private array of that kind a shadow byte per element; a read tests them. Variables
+ * that a definite-assignment analysis proves written before every read get neither.
+ * Included after check.h, whose cl2c_ck_finding reports. */
+#ifndef CL2C_CHECK_PRIVATE_H
+#define CL2C_CHECK_PRIVATE_H
+
+#include <string.h>
+
+/* element < 0: the variable itself */
+__attribute__((cold, noinline, unused)) static void cl2c_ck_unset(cl2c_ck_site *site,
+                                                                  const char *name,
+                                                                  long long element) {
+    if (element < 0)
+        cl2c_ck_finding(site, "read of uninitialised private variable '%s'", name);
+    else
+        cl2c_ck_finding(site, "read of uninitialised private variable '%s': element %lld, "
+                        "which nothing wrote", name, element);
+}
+
+/* A read of a flagged variable: the test, then the value. */
+#define CL2C_CK_PTEST(flag, site, name) ((flag) ? (void)0 : cl2c_ck_unset((site), (name), -1))
+#define CL2C_CK_PGET(flag, site, name, e) (CL2C_CK_PTEST(flag, site, name), (e))
+/* A write inside an expression (its value stays the expression's): the flag is set
+ * after it, so that a read in its right operand is still tested. */
+#define CL2C_CK_PSET(flagp, e)                                                              \
+    __extension__({                                                                         \
+        __typeof__(e) cl2c_ck_pv_ = (e);                                                    \
+        *(flagp) = 1;                                                                       \
+        cl2c_ck_pv_;                                                                        \
+    })
+/* Its address taken: whatever has the pointer may write it, so it counts as written. */
+#define CL2C_CK_PADDR(flagp, e) (*(flagp) = 1, (e))
+#define CL2C_CK_AADDR(shadow, e) (memset((shadow), 1, sizeof(shadow)), (e))
+
+/* An element of a private array at p (base: the array): bits 1 test, 2 set. */
+static inline void *cl2c_ck_elem(_Bool *shadow, const void *base, const void *p,
+                                 size_t n, int bits, cl2c_ck_site *site, const char *name) {
+    size_t k = (size_t)((const char *)p - (const char *)base) / n;
+    if ((bits & 1) && !shadow[k]) cl2c_ck_unset(site, name, (long long)k);
+    if (bits & 2) shadow[k] = 1;
+    return (void *)p;
+}
+#define CL2C_CK_ELEM(shadow, base, p, bits, site, name)                                     \
+    ((__typeof__(p))cl2c_ck_elem((shadow), (const void *)(base), (const void *)(p),         \
+                                 sizeof(*(p)), (bits), (site), (name)))
+
+#endif

@@ -1,0 +1,398 @@
+"""Checking mode (-cl2c-check): reads of uninitialised private variables (scalars,
+vectors, structs, private arrays' elements), each found with its kernel, place, work-item
+and name; and the patterns that are fine, where it finds nothing."""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+import cl2c
+
+SCHEDULES = ["", "-cl2c-schedule=regions", "-cl2c-schedule=fibers"]
+
+
+def build(src: str, options: str = ""):
+    return cl2c.Program(src, options=f"-cl2c-check=collect {options}",
+                        filename="bug.cl").build()
+
+
+def run(kernel, gsize, lsize, *args) -> list[str]:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", cl2c.CheckWarning)
+        kernel(gsize, lsize, *args)
+    return kernel.findings
+
+
+def i32(n):
+    return np.zeros(n, np.int32)
+
+
+def f32(n):
+    return np.zeros(n, np.float32)
+
+
+# ---- planted bugs --------------------------------------------------------------------
+
+def test_scalar_written_on_one_branch():
+    src = """
+__kernel void k(__global int *out) {
+    int i = get_global_id(0);
+    int x;
+    if (i < 4) x = i;
+    out[i] = x;
+}"""
+    found = run(build(src).k, (8,), (8,), i32(8))
+    assert len(found) == 1, found
+    assert found[0].startswith("kernel 'k': bug.cl:6:14: read of uninitialised private "
+                               "variable 'x' (work-item (4,0,0) of group (0,0,0), "
+                               "global id (4,0,0))"), found
+
+
+def test_stop_mode_raises():
+    src = """
+__kernel void k(__global int *out) {
+    int x;
+    if (get_global_id(0) > 2) x = 1;
+    out[get_global_id(0)] = x;
+}"""
+    prg = cl2c.Program(src, options="-cl2c-check", filename="bug.cl").build()
+    with pytest.raises(cl2c.LaunchError) as info:
+        prg.k((4,), (4,), i32(4))
+    assert "bug.cl:5:29: read of uninitialised private variable 'x'" in str(info.value)
+
+
+def test_vector():
+    src = """
+__kernel void k(__global float4 *out, int c) {
+    int i = get_global_id(0);
+    float4 v;
+    if (c) v = (float4)(1.0f);
+    out[i] = v * 2.0f;
+}"""
+    found = run(build(src).k, (4,), (4,), f32(16), np.int32(0))
+    assert any("bug.cl:6:14: read of uninitialised private variable 'v'" in f
+               for f in found), found
+    assert run(build(src).k, (4,), (4,), f32(16), np.int32(1)) == []
+
+
+def test_struct():
+    src = """
+typedef struct { int a; float b; } P;
+__kernel void k(__global float *out, int c) {
+    P p;
+    if (c) p.b = 2.0f;
+    out[get_global_id(0)] = p.b;
+}"""
+    found = run(build(src).k, (4,), (4,), f32(4), np.int32(0))
+    assert any("read of uninitialised private variable 'p'" in f for f in found), found
+
+
+def test_private_array_element():
+    src = """
+__kernel void k(__global float *out) {
+    float a[8];
+    a[0] = 1.0f;
+    out[get_global_id(0)] = a[3];
+}"""
+    found = run(build(src).k, (4,), (4,), f32(4))
+    assert len(found) == 1, found
+    assert "bug.cl:5:29: read of uninitialised private variable 'a': element 3" in found[0]
+
+
+def test_two_dimensional_array_element():
+    src = """
+__kernel void k(__global float *out) {
+    float a[3][4];
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 3; c++)
+            a[r][c] = r + c;
+    out[get_global_id(0)] = a[1][2] + a[2][3];
+}"""
+    found = run(build(src).k, (4,), (4,), f32(4))
+    assert len(found) == 1, found
+    assert "bug.cl:7:39: read of uninitialised private variable 'a': element 11" in found[0]
+
+
+def test_in_a_helper():
+    src = """
+float pick(float v, int c) {
+    float y;
+    if (c) y = v;
+    return y;
+}
+__kernel void k(__global float *out) {
+    int i = get_global_id(0);
+    out[i] = pick(1.0f, i & 1);
+}"""
+    found = run(build(src).k, (4,), (4,), f32(4))
+    assert len(found) == 1, found
+    assert "kernel 'k': bug.cl:5:12: read of uninitialised private variable 'y' " \
+           "(work-item (0,0,0)" in found[0]
+
+
+@pytest.mark.parametrize("schedule", SCHEDULES)
+def test_across_a_barrier(schedule):
+    src = """
+__kernel void k(__global int *out) {
+    __local int t[8];
+    int l = get_local_id(0);
+    int x;
+    if (l < 4) x = l;
+    t[l] = l;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[get_global_id(0)] = x + t[7 - l];
+}"""
+    found = run(build(src, schedule).k, (16,), (8,), i32(16))
+    assert len(found) == 1, found
+    assert "bug.cl:9:29: read of uninitialised private variable 'x' (work-item (4,0,0)" \
+        in found[0], found
+
+
+@pytest.mark.parametrize("schedule", SCHEDULES)
+def test_loop_with_a_conditional_write(schedule):
+    src = """
+__kernel void k(__global const float *in, __global float *out, int n) {
+    float acc;
+    for (int j = 0; j < n; j++) {
+        if (j == 2) acc = 0.0f;
+        acc += in[j];
+    }
+    out[get_global_id(0)] = acc;
+}"""
+    found = run(build(src, schedule).k, (4,), (4,), f32(8), f32(4), np.int32(8))
+    assert len(found) == 1, found
+    assert "bug.cl:6:9: read of uninitialised private variable 'acc'" in found[0], found
+
+
+def test_a_write_reading_itself():
+    src = """
+__kernel void k(__global int *out) {
+    int x;
+    int y = (x = x + 1);
+    out[get_global_id(0)] = y;
+}"""
+    found = run(build(src).k, (4,), (4,), i32(4))
+    assert any("bug.cl:4:18: read of uninitialised private variable 'x'" in f
+               for f in found), found
+
+
+# ---- patterns that are fine ---------------------------------------------------------
+
+FINE = {
+    "same condition": """
+__kernel void k(__global float *out, int c) {
+    int x;
+    if (c) x = 1;
+    int y = 2;
+    if (c) y = x;
+    out[get_global_id(0)] = y;
+}""",
+    "both branches": """
+__kernel void k(__global float *out, int c) {
+    int x;
+    if (c) x = 1; else x = 2;
+    out[get_global_id(0)] = x;
+}""",
+    "switch with default": """
+__kernel void k(__global float *out, int c) {
+    int x;
+    switch (c) { case 0: x = 1; break; case 1: x = 5; break; default: x = 3; }
+    out[get_global_id(0)] = x;
+}""",
+    "written in a loop run at least once": """
+__kernel void k(__global float *out, int n) {
+    int x;
+    int j = 0;
+    do { x = j; j++; } while (j < n);
+    int y;
+    while (1) { y = j; if (y > 0) break; j++; }
+    out[get_global_id(0)] = x + y;
+}""",
+    "first iteration writes": """
+__kernel void k(__global const float *in, __global float *out, int n) {
+    float best;
+    for (int j = 0; j < n; j++)
+        if (j == 0 || in[j] > best) best = in[j];
+    out[get_global_id(0)] = n > 0 ? best : 0.0f;
+}""",
+    "address taken": """
+void set(int *p) { *p = 3; }
+__kernel void k(__global float *out) {
+    int x;
+    set(&x);
+    float c;
+    float s = sincos(out[get_global_id(0)], &c);
+    int e;
+    float m = frexp(2.0f, &e);
+    out[get_global_id(0)] = x + c + s + m + e;
+}""",
+    "vector and struct by parts": """
+typedef struct { int a; float b; } P;
+__kernel void k(__global float *out) {
+    float3 v;
+    v.x = 1.0f; v.y = 2.0f; v.z = 3.0f;
+    float4 w;
+    w.xy = (float2)(1.0f, 2.0f);
+    w.zw = w.xy;
+    P p;
+    p.a = 1; p.b = 2.0f;
+    P q = p;
+    out[get_global_id(0)] = dot(v, v) + w.w + q.a + q.b;
+}""",
+    "array filled by a loop and by vstore": """
+__kernel void k(__global float *out) {
+    float a[8];
+    for (int j = 0; j < 8; j++) a[j] = j;
+    float b[4];
+    vstore4((float4)(1.0f), 0, b);
+    float c[4];
+    c[get_global_id(0) & 3] = 1.0f;
+    out[get_global_id(0)] = a[7] + b[3] + c[get_global_id(0) & 3];
+}""",
+    "struct array elements": """
+typedef struct { int a; float b; } P;
+__kernel void k(__global float *out) {
+    P ps[4];
+    for (int j = 0; j < 4; j++) { ps[j].a = j; ps[j].b = j; }
+    float4 vs[2];
+    vs[1].x = 1.0f;
+    out[get_global_id(0)] = ps[3].b + vs[1].x;
+}""",
+    "helper writes through a pointer": """
+void fill(float *p, int n) { for (int j = 0; j < n; j++) p[j] = j; }
+__kernel void k(__global float *out) {
+    float a[4];
+    fill(a, 4);
+    float2 v;
+    fill((float *)&v, 2);
+    out[get_global_id(0)] = a[3] + v.y;
+}""",
+    "uniform condition": """
+__kernel void k(__global float *out, int n) {
+    int x;
+    int l = get_local_id(0);
+    if (n > 0) x = l;
+    if (n > 0) out[get_global_id(0)] = x;
+}""",
+    "cast to void": """
+__kernel void k(__global float *out) {
+    int x;
+    (void)x;
+    out[get_global_id(0)] = 1.0f;
+}""",
+    "designated initializer": """
+typedef struct { int a; float b; } P;
+__kernel void k(__global float *out, int n) {
+    int a;
+    if (n) a = 1;
+    P p = {.a = 2, .b = 1.0f};
+    out[get_global_id(0)] = p.a + (n ? a : 0);
+}""",
+    "case label in a nested statement": """
+__kernel void k(__global float *out, int n) {
+    int x;
+    switch (n) {
+    case 0:
+        if (n) { case 1: x = 4; }
+        out[get_global_id(0)] = x;
+    }
+}""",
+    "pointer chosen on both branches": """
+__kernel void k(__global float *a, __global float *b, int c) {
+    __global float *p;
+    if (c) p = a; else p = b;
+    p[get_global_id(0)] = 1.0f;
+}""",
+}
+
+
+@pytest.mark.parametrize("schedule", SCHEDULES)
+@pytest.mark.parametrize("name", list(FINE))
+def test_fine(name, schedule):
+    knl = build(FINE[name], schedule).k
+    args = [f32(8) if a.kind == "buffer" else np.int32(1) for a in knl.arg_info]
+    assert run(knl, (8,), (8,), *args) == []
+
+
+@pytest.mark.parametrize("schedule", SCHEDULES)
+def test_uniform_condition_across_a_barrier(schedule):
+    """A flag set under a condition of the group's: the regions schedule may keep it
+    once per group."""
+    src = """
+__kernel void k(__global int *out, int n) {
+    __local int t[8];
+    int l = get_local_id(0);
+    int x;
+    if (n > 0) x = l;
+    t[l] = l;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    int y = t[7 - l];
+    if (n > 0) y += x;
+    out[get_global_id(0)] = y;
+}"""
+    out = i32(16)
+    assert run(build(src, schedule).k, (16,), (8,), out, np.int32(1)) == []
+    assert out[1] == 6 + 1
+    found = run(build(src, schedule).k, (16,), (8,), out, np.int32(0))
+    assert found == []     # n == 0: nothing read
+
+
+@pytest.mark.parametrize("schedule", SCHEDULES)
+def test_vector_across_a_barrier(schedule):
+    src = """
+__kernel void k(__global float4 *out) {
+    __local float t[8];
+    int l = get_local_id(0);
+    float4 v;
+    float4 w;
+    if (l != 5) v = (float4)(l);
+    if (l & 1) w = (float4)(l);
+    t[l] = l;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    float4 r = (float4)(t[7 - l]);
+    if (l & 1) r += w;
+    out[get_global_id(0)] = r + v;
+}"""
+    out = f32(64)
+    found = run(build(src, schedule).k, (16,), (8,), out)
+    assert len(found) == 1, found
+    assert "bug.cl:13:33: read of uninitialised private variable 'v' (work-item (5,0,0)" \
+        in found[0], found
+    assert out[4 * 3] == 4 + 3 + 3
+
+
+@pytest.mark.parametrize("schedule", SCHEDULES)
+def test_same_condition_across_a_barrier(schedule):
+    """Written and read under one condition, a barrier between: the flag crosses it as
+    the variable does (a per-work-item array under regions, the fiber's stack)."""
+    src = """
+__kernel void k(__global int *out) {
+    __local int t[8];
+    int l = get_local_id(0);
+    int x;
+    float a[4];
+    if (l & 1) { x = l; a[l & 3] = 1.0f; }
+    t[l] = l;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    int y = t[7 - l];
+    if (l & 1) y += x + (int)a[l & 3];
+    out[get_global_id(0)] = y;
+}"""
+    out = i32(16)
+    assert run(build(src, schedule).k, (16,), (8,), out) == []
+    assert out[1] == 6 + 1 + 1
+
+
+def test_nothing_added_where_every_read_is_proven():
+    src = """
+__kernel void k(__global int *out, int c) {
+    int x;
+    if (c) x = 1; else x = 2;
+    int y = 3;
+    out[get_global_id(0)] = x + y;
+}"""
+    c = cl2c.translate(src, options="-cl2c-check").c_source
+    assert "cl2c_cks_" not in c
+    assert "cl2c_cks_" not in cl2c.translate(FINE["same condition"]).c_source
