@@ -500,8 +500,9 @@ def _zeroed(d: c_ast.Decl) -> c_ast.Decl:
 
 
 def _lane(name: str) -> c_ast.ArrayRef:
-    """``name[cl2c_k]`` (``x__lanes[cl2c_k]`` for a private ``x``)."""
-    array = name if name.startswith("cl2c_") else f"{name}__lanes"
+    """``cl2c_run[cl2c_k]``, the block's own array, or ``x__lanes[cl2c_k]`` for a private
+    ``x`` (whatever its name: checking mode's flags start with cl2c_ too)."""
+    array = name if name == "cl2c_run" else f"{name}__lanes"
     return c_ast.ArrayRef(cn.ident(array), cn.ident(LANE))
 
 
