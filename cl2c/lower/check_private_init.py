@@ -22,6 +22,7 @@ from __future__ import annotations
 from pycparser import c_ast
 
 from ..sema import Module
+from .checks import node_fields
 from .definite_assignment import ADDR, READ, RW, WRITE, Analysis
 
 FLAG = "cl2c_cks_"
@@ -197,7 +198,7 @@ class _Rewriter:
             n.rvalue = self.expr(n.rvalue)
             n.lvalue = self.expr(n.lvalue)
             return
-        for name in _fields(n):
+        for name in node_fields(n):
             value = getattr(n, name, None)
             if isinstance(value, list):
                 setattr(n, name, [self.expr(v) for v in value])
@@ -230,13 +231,3 @@ class _Rewriter:
         if a.var.dims:
             return _call("CL2C_CK_AADDR", [self.flag(a.var), n], n.coord)
         return _call("CL2C_CK_PADDR", [self.flag_address(a.var), n], n.coord)
-
-
-def _fields(node) -> list[str]:
-    names = []
-    for klass in type(node).__mro__:
-        for name in getattr(klass, "__slots__", ()):
-            if name not in names and name not in ("coord", "__weakref__", "ty", "space",
-                                                  "call", "components", "symbol", "record"):
-                names.append(name)
-    return names

@@ -149,7 +149,7 @@ class _Rewriter:
         return node
 
     def children(self, node) -> None:
-        for name in _fields(node):
+        for name in node_fields(node):
             value = getattr(node, name, None)
             if isinstance(value, list):
                 setattr(node, name, [self.visit(v) for v in value])
@@ -301,7 +301,8 @@ def _call(name: str, args: list, coord) -> c_ast.FuncCall:
     return c_ast.FuncCall(c_ast.ID(name, coord), c_ast.ExprList(args, coord), coord)
 
 
-def _fields(node) -> list[str]:
+def node_fields(node) -> list[str]:
+    """The child slots of a typed tree node, its facts (ty, call, ...) left out."""
     names = []
     for klass in type(node).__mro__:
         for name in getattr(klass, "__slots__", ()):
