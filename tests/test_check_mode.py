@@ -563,3 +563,35 @@ kernel void v_bswap_v2u16(global ushort2* out, global ushort2* in) {
                   np.zeros(16, np.uint16), np.zeros(16, np.uint16))
     assert "bswap.cl:4:15: out-of-bounds read of 4 bytes at offset 32 of __global 'in' " \
            "(32 bytes)" in msg or "bswap.cl:4:5: out-of-bounds write" in msg, msg
+
+
+# ---- math builtins that store a second result ----------------------------------------
+
+SECOND_RESULTS = """
+__kernel void k(__global float *out, __global const float *in, int shift)
+{
+    __local float whole[64];
+    __local int ex[64];
+    int l = get_local_id(0);
+    float f = fract(in[get_global_id(0)], &whole[l + shift]);
+    float m = frexp(in[get_global_id(0)], &ex[l]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[get_global_id(0)] = f + whole[l] + m + ex[l];
+}
+"""
+
+
+def test_fract_and_frexp_write_the_local_memory_they_point_to():
+    # piglit's math _local files: the read after the barrier is of initialised memory
+    prg = build(SECOND_RESULTS, "-cl2c-check=collect")
+    a = np.linspace(-3, 3, 128).astype(np.float32)
+    assert collected(prg.k, (128,), (64,), f32(128), a, np.int32(0)) == []
+
+
+def test_a_second_result_stored_out_of_bounds_is_found():
+    prg = build(SECOND_RESULTS)
+    a = np.linspace(-3, 3, 128).astype(np.float32)
+    message = finding(prg.k, (128,), (64,), f32(128), a, np.int32(1))
+    # (the index check of the __local array sees it first)
+    assert "bug.cl:7:50: array index 64 out of bounds of an array of 64 elements" in message
+    assert "work-item (63,0,0)" in message

@@ -22,6 +22,7 @@ from pycparser import c_ast
 from .. import types as ty
 from ..sema import Module
 from ..typed_ast import fact
+from .effects import call_of
 from .check_ranges import (ARG, LOCAL, THREAD, arg_state, fixed_buffer_args, local_field,
                            local_state, unwritten_args)
 from .workitems import LOCALS
@@ -158,7 +159,10 @@ class _Rewriter:
 
     def call(self, node: c_ast.FuncCall):
         if node.args is not None:
-            node.args.exprs = [self.visit(a) for a in node.args.exprs]
+            outputs = _output_arguments(node)
+            node.args.exprs = [
+                c_ast.UnaryOp("&", self.visit(a.expr, "write"), a.coord) if i in outputs
+                else self.visit(a) for i, a in enumerate(node.args.exprs)]
         name = node.name.name if isinstance(node.name, c_ast.ID) else ""
         if name.startswith(_DIVISION) and node.args and len(node.args.exprs) == 2:
             divisor = node.args.exprs[1]
@@ -295,6 +299,21 @@ def _base(pointer):
     if isinstance(pointer, c_ast.BinaryOp) and pointer.op in ("+", "-"):
         return _base(pointer.left) or (_base(pointer.right) if pointer.op == "+" else None)
     return None
+
+
+def _output_arguments(node: c_ast.FuncCall) -> set[int]:
+    """The arguments ``&E`` that a math builtin stores its second result through (fract,
+    modf, sincos, frexp, lgamma_r, remquo): a write of E, which a later read of E
+    (__local memory's initialisation check) must see."""
+    call = call_of(node)
+    row = call.row if call is not None and call.kind == "builtin" else None
+    if row is None or row.family != "F":
+        return set()
+    shift = len(node.args.exprs) - len(row.params)      # (a work-item context first)
+    return {i + shift for i, p in enumerate(row.params)
+            if p.endswith("*") and i + shift < len(node.args.exprs) and
+            isinstance(node.args.exprs[i + shift], c_ast.UnaryOp) and
+            node.args.exprs[i + shift].op == "&"}
 
 
 def _call(name: str, args: list, coord) -> c_ast.FuncCall:
