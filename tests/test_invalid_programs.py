@@ -103,6 +103,9 @@ INVALID = [
      "type specifier missing"),
     ("void f(const n) {}\nkernel void k(global int *p) { p[0] = 1; }\n", 1, 8,
      "type specifier missing"),
+    # a declaration with K&R's parameter names (a fuzz mutant's `TYPE ret atom_dec(mem)`)
+    ("kernel void k(global long *mem) { long dec(mem); mem[0] = 1; }\n", 1, 44,
+     "type specifier missing for parameter 'mem'"),
     ("kernel void k(global int *p) { int x = p; p[0] = x; }\n", 1, 40,
      "incompatible pointer to integer conversion initializing 'int' from '__global int *'"),
     ("kernel void k(global int *p) { long x; x = p; p[0] = x; }\n", 1, 40,

@@ -62,6 +62,8 @@ class TypeNames(Checker):
                 for p in node.args.params:
                     if isinstance(p, c_ast.EllipsisParam):
                         continue
+                    if isinstance(p, c_ast.ID):        # int (*f)(a, b): K&R's names
+                        self.error(f"type specifier missing for parameter '{p.name}'", p)
                     pt, _, _ = self.resolve(p.type)
                     if pt == ty.VOID:
                         continue
