@@ -400,6 +400,30 @@ def test_fission_private_array_initializer(fission, pocl):
     np.testing.assert_array_equal(got[0].reshape(64, 5), ref)
 
 
+REQD_SIZES = """
+__kernel __attribute__((reqd_work_group_size(16, 1, 1))) void sizes(__global int *out)
+{
+    __local int t[16];
+    int l = get_local_id(0);
+    t[l] = (int)get_local_size(0);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[get_global_id(0)] = t[l] + 100 * l;
+}
+"""
+
+
+@pytest.mark.parametrize("schedule", SCHEDULES)
+def test_reqd_size_and_a_smaller_last_group(schedule):
+    """2.0 with reqd_work_group_size: the last group of 20 work-items has 4, whose
+    get_local_size is 4; the regions schedule ran 16 of them (the reqd size), writing
+    past the range."""
+    prg = cl2c.Program(REQD_SIZES, f"-cl-std=CL2.0 -cl2c-schedule={schedule}").build()
+    out = np.full(24, -1, np.int32)
+    prg.sizes((20,), (16,), out)
+    want = [16 + 100 * l for l in range(16)] + [4 + 100 * l for l in range(4)] + [-1] * 4
+    np.testing.assert_array_equal(out, want)
+
+
 @pytest.mark.parametrize("schedule", SCHEDULES)
 def test_non_uniform_groups_with_barriers(schedule):
     """OpenCL 2.0: the last group is smaller; its barriers count only its work-items."""

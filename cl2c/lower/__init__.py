@@ -46,6 +46,8 @@ class KernelModel:
                                       # it, or another kernel calls it
     uneven: bool = False              # work-items of data-dependent cost (divergent loops):
                                       # threads take groups as they finish (dynamic)
+    uniform_groups: bool = True       # every group of a launch has the local size (1.x);
+                                      # 2.0's last groups may be smaller, reqd or not
     tile_rows: int = 0                # rows of work-items its register tiles take
                                       # (lower/tiling.py): cl2c_regroup's rows a group
 
@@ -67,7 +69,8 @@ class LoweredProgram:
 
 def lower(module: Module, schedule: str = "auto", check_barriers: bool = False,
           fiber_stack: int = 0, times: StageTimes | None = None,
-          check: str = "", sanitize: tuple = ()) -> LoweredProgram:
+          check: str = "", sanitize: tuple = (),
+          uniform_groups: bool = True) -> LoweredProgram:
     """The passes in order, each taking the module (its tree) and returning it rewritten;
     then each kernel's interface and schedule."""
     times = times or StageTimes()
@@ -105,6 +108,7 @@ def lower(module: Module, schedule: str = "auto", check_barriers: bool = False,
             k.fiber_stack = fiber_stack
             k.check = check
             k.local_bytes_poisoned = "address" in sanitize
+            k.uniform_groups = uniform_groups
             schedules.choose(k, module, schedule, check_barriers, bool(check))
     called = _called_functions(module, kernels)
     for k in kernels:

@@ -87,7 +87,9 @@ class Regions(Schedule):
         # the lock-step loops of a barrier-free kernel (_regions_if_better); barrier
         # kernels keep their checked regions as they were
         simd = k.simd and not (checking and k.info.sync)
-        what = make_group_function(node, params, helpers, k.reqd_work_group_size,
+        # a reqd_work_group_size is every group's size only where groups are uniform
+        reqd = k.reqd_work_group_size if k.uniform_groups else None
+        what = make_group_function(node, params, helpers, reqd,
                                    simd, hoist_loops=True, checking=checking)
         if state:
             items = node.body.block_items
