@@ -54,7 +54,8 @@ from .plan import Builder, GroupLoop, all_items
 from .prepare import complete_array_bounds, privatize_written_params, sizeof_by_type
 from .privates import Privates
 from .spec_uniform import rewrite_loop
-from .syntax import statements, walk
+from ..effects import builtin_name
+from .syntax import replace_child, statements, walk
 from .uniformity import Analysis
 from .writer import Writer
 
@@ -86,6 +87,7 @@ def make_group_function(func: c_ast.FuncDef, params: dict, helpers: dict,
     priv = Privates(an, items)
     writer = Writer(an, priv, builder, params, reqd, simd, checking)
     func.body = c_ast.Compound(writer.prologue() + writer.items(items, top=True), body.coord)
+    _known_local_sizes(func.body)
     params = func.decl.type.args.params
     params[0] = c_ast.Decl(None, [], [], [], [], c_ast.TypeDecl(
         None, [], None, c_ast.IdentifierType(["CL2C_GROUP_PARAMS"])), None, None)
@@ -110,6 +112,21 @@ def make_group_function(func: c_ast.FuncDef, params: dict, helpers: dict,
     wide = [d.name for d in priv.promoted
             if _is_vector_or_record(d.type) and d.name not in writer.soa]
     return GroupFunction("; ".join(parts), loops, writer.bounded, big, writer.done, wide)
+
+
+def _known_local_sizes(body) -> None:
+    """``get_local_size(d)`` of a constant ``d`` becomes ``cl2c_ls<d>``: the same value
+    (the group's), and a constant under reqd_work_group_size, where a loop on it (a tree
+    reduction's halving steps) then has a trip count the compiler knows."""
+    for parent in walk(body):
+        for name, child in parent.children():
+            if isinstance(child, c_ast.FuncCall) and \
+                    builtin_name(child) == "get_local_size" and child.args and \
+                    len(child.args.exprs) == 2 and \
+                    isinstance(child.args.exprs[1], c_ast.Constant) and \
+                    child.args.exprs[1].value in ("0", "1", "2"):
+                replace_child(parent, name,
+                              c_ast.ID(f"cl2c_ls{child.args.exprs[1].value}", child.coord))
 
 
 def _analysis(body, params: set, hoist_loops: bool) -> Analysis:
