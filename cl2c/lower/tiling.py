@@ -261,35 +261,40 @@ def _header_ok(loop: c_ast.For) -> bool:
 def _tiled_arrays(body: c_ast.Compound, arrays: dict) -> dict | None:
     """The per-work-item arrays the work-item loop's body writes (those it only reads
     stay where they are), each used only as its work-item's element; None where the
-    body writes anything else or has effects."""
+    body writes anything else, has effects, or uses an array another way (a
+    neighbour's element, its address)."""
     local = {d.name: d for d in walk(body) if isinstance(d, c_ast.Decl)}
-    written, elements, updates = {}, set(), set()
-    for n in walk(body):
-        if isinstance(n, c_ast.FuncCall) and call_of(n) == UPDATE:
-            updates.add(id(n.args.exprs[0]) if n.args and n.args.exprs else None)
-    for n in walk(body):
+    written: dict = {}
+
+    def visit(n) -> bool:
         if _is_element(n, arrays):
-            elements.add(id(n.name))
-        elif isinstance(n, (c_ast.Return, c_ast.Goto, c_ast.Label, c_ast.Break,
-                            c_ast.Continue)):
-            return None
-        elif isinstance(n, c_ast.FuncCall) and not _harmless_call(n, local):
-            return None
-        elif isinstance(n, c_ast.UnaryOp) and n.op == "&" and id(n) not in updates:
-            return None
-        elif isinstance(n, c_ast.Assignment) or \
+            return True
+        if isinstance(n, c_ast.StructRef):
+            return visit(n.name)                    # (its field names no variable)
+        if isinstance(n, c_ast.ID):
+            return n.name not in arrays
+        if isinstance(n, (c_ast.Return, c_ast.Goto, c_ast.Label, c_ast.Break,
+                          c_ast.Continue)):
+            return False
+        if isinstance(n, c_ast.FuncCall):
+            if not _harmless_call(n, local):
+                return False
+            args = n.args.exprs if n.args else []
+            if call_of(n) == UPDATE:                # its first argument is &local
+                args = args[1:]
+            return all(visit(a) for a in args)
+        if isinstance(n, c_ast.UnaryOp) and n.op == "&":
+            return False
+        if isinstance(n, c_ast.Assignment) or \
                 (isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--")):
             target = n.lvalue if isinstance(n, c_ast.Assignment) else n.expr
             if _is_element(target, arrays):
                 written[target.name.name] = arrays[target.name.name]
             elif not _in_local(target, local):
-                return None
-    # an array used any other way (a neighbour's element, its address) is not tiled
-    fields = {id(n.field) for n in walk(body) if isinstance(n, c_ast.StructRef)}
-    for n in walk(body):
-        if isinstance(n, c_ast.ID) and n.name in arrays and id(n) not in elements | fields:
-            return None
-    return written
+                return False
+        return all(visit(child) for _, child in n.children())
+
+    return written if visit(body) else None
 
 
 def _in_local(target, local: dict) -> bool:
