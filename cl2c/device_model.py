@@ -18,6 +18,8 @@ class Device:
     opencl_c_version: str      # CL_DEVICE_OPENCL_C_VERSION: "OpenCL C 1.2 cl2c 0.1.0"
     extensions: tuple[str, ...]
     features: tuple[str, ...]  # OpenCL C 3.0's optional features (none before 3.0)
+    fast_fma: bool = False     # FP_FAST_FMAF: fma is fast, and a * b + c contracted
+                               # (FP_CONTRACT, on by default) is one fma
 
     @property
     def extensions_string(self) -> str:
@@ -34,7 +36,8 @@ def device(options: str | list[str] | None = None, target: Target | None = None)
                   version=f"OpenCL {_dotted(opts.device_version)} cl2c {__version__}",
                   opencl_c_version=f"OpenCL C {_dotted(opts.cl_std)} cl2c {__version__}",
                   extensions=target.extensions_for(opts.cl_std, opts.removed_extensions),
-                  features=target.features(opts.cl_std, opts.removed_extensions))
+                  features=target.features(opts.cl_std, opts.removed_extensions),
+                  fast_fma=target.fast_fma)
 
 
 def _dotted(version: int) -> str:

@@ -100,6 +100,11 @@ def predefined_macros(options: Options, target: Target) -> dict[str, str]:
         macros.update({"ATOMIC_VAR_INIT(V)": "(V)", "ATOMIC_FLAG_INIT": "0"})
     macros.update({feature: "1" for feature in target.features(options.cl_std, removed)})
     macros.update(_LIMITS)
+    if target.fast_fma:
+        # fma is as fast as a multiply and an add (spec 6.10; 6.15.2's macros)
+        macros["FP_FAST_FMAF"] = "1"
+        if "cl_khr_fp64" in macros:
+            macros["FP_FAST_FMA"] = "1"
     return macros
 
 

@@ -98,6 +98,8 @@ class Target:
     version: str = ""                    # the compiler's --version ("" when not probed)
     cpu: str = ""                        # the CPU, for native code
     sanitize: tuple[str, ...] = ()       # the C compiler's sanitizers (-cl2c-sanitize)
+    fast_fma: bool = False               # an fma instruction (probed; math.h's
+                                         # CL2C_FAST_FMA): contraction fuses
 
     @property
     def extensions(self) -> tuple[str, ...]:
@@ -195,7 +197,10 @@ def _probe(cc: tuple[str, ...], cflags: tuple[str, ...], ldflags: tuple[str, ...
     version = _run([*cc, "--version"]).strip() or "unknown"
     # a model name ("AMD EPYC") may stand for several ISAs: -march=native's macros tell
     cpu = f"{_cpu_model()} {hashlib.sha256(macros.encode()).hexdigest()[:16]}" if native else ""
-    return Target(cc, cflags, ldflags, native, "__FLT16_MAX__" in macros, version, cpu)
+    # math.h's CL2C_FAST_FMA, from the same macros
+    fma = any(m in macros for m in ("__FP_FAST_FMAF", "__FMA__", "__ARM_FEATURE_FMA"))
+    return Target(cc, cflags, ldflags, native, "__FLT16_MAX__" in macros, version, cpu,
+                  fast_fma=fma)
 
 
 def _cpu_model() -> str:

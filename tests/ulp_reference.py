@@ -267,6 +267,25 @@ def _fma(t, x, y, z):
     return _exact_map(one, t, x, y, z)
 
 
+def fma32(x, y, z) -> np.ndarray:
+    """x y + z in float32 with one rounding, vectorised and exact for finite results:
+    the product is exact in double, the sum's rounding error exact by TwoSum, and a sum
+    that lands on a midpoint of two floats goes the way its error says (rounding the
+    double to float would round twice there)."""
+    x, y, z = (np.asarray(v, np.float32).astype(np.float64) for v in (x, y, z))
+    p = x * y
+    s = p + z
+    b = s - p
+    err = (p - (s - b)) + (z - b)
+    r = s.astype(np.float32)
+    with np.errstate(over="ignore", invalid="ignore"):
+        up = np.nextafter(r, np.float32(np.inf))
+        down = np.nextafter(r, np.float32(-np.inf))
+        r = np.where((s == (r.astype(np.float64) + up) / 2) & (err > 0), up, r)
+        r = np.where((s == (r.astype(np.float64) + down) / 2) & (err < 0), down, r)
+    return r.astype(np.float32)
+
+
 def _mul_add(t, x, y, z):
     def one(a, b, c):
         p = t.dtype(round_to(_fr(a) * _fr(b), t) if np.isfinite(a) and np.isfinite(b)

@@ -17,6 +17,7 @@ from ..typed_ast import fact, walk
 from . import check_private_init, checks, declarations, schedules, workitems
 from .effects import called_function
 from .expressions import lower_expressions
+from .contraction import contract
 from .sequencing import sequence_operands
 
 
@@ -74,6 +75,9 @@ def lower(module: Module, schedule: str = "auto", check_barriers: bool = False,
     """The passes in order, each taking the module (its tree) and returning it rewritten;
     then each kernel's interface and schedule."""
     times = times or StageTimes()
+    # Contraction first: it reads the expressions as the source wrote them.
+    with times.stage("lower: contraction"):
+        module = contract(module)
     # Operands with effects left to right, before the operators become C calls.
     with times.stage("lower: evaluation order"):
         module = sequence_operands(module)

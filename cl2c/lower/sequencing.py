@@ -31,7 +31,7 @@ _UNEVALUATED = ("sizeof", "_Alignof", "__alignof__")
 
 
 def sequence_operands(module: Module) -> Module:
-    writers = _functions_with_effects(module)
+    writers = functions_with_effects(module)
     for f in module.functions.values():
         _Sequencer(writers, _address_taken(f.node.body)).compound(f.node.body)
     return module
@@ -63,7 +63,7 @@ def has_effects(node, writers: set) -> bool:
     return False
 
 
-def _functions_with_effects(module: Module) -> set:
+def functions_with_effects(module: Module) -> set:
     """User functions that write memory other than their own locals, or call one
     that does (a fixpoint over the call graph)."""
     writers = set()

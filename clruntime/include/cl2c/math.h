@@ -59,7 +59,8 @@ CL2C_INLINE float cl2c_selectf_(int c, float a, float b) {
 /* a b + c, one instruction where the CPU has fma (-march=native), which halves the
  * polynomials' cost; a multiplication and an addition elsewhere (fmaf would be a call).
  * Only where either is accurate enough: the exact steps are written out. */
-#ifdef __FP_FAST_FMAF
+#if defined(__FP_FAST_FMAF) || defined(__FMA__) || defined(__ARM_FEATURE_FMA)
+#define CL2C_FAST_FMA 1      /* (clang defines no __FP_FAST_FMAF) */
 #define CL2C_MADF_(a, b, c) fmaf(a, b, c)
 #else
 #define CL2C_MADF_(a, b, c) ((a) * (b) + (c))
@@ -338,8 +339,15 @@ CL2C_MATH2(minmag, fabsf(x) < fabsf(y) ? x : fabsf(y) < fabsf(x) ? y : fminf(x, 
            fabs(x) < fabs(y) ? x : fabs(y) < fabs(x) ? y : fmin(x, y))
 CL2C_INLINE float cl2c_fma_float(float a, float b, float c) { return fmaf(a, b, c); }
 CL2C_INLINE double cl2c_fma_double(double a, double b, double c) { return fma(a, b, c); }
+/* mad, and a * b + c contracted (lower/contraction.py): the product rounded or not
+ * (spec 6.15.2), one fma where the CPU has a fast one, as a multiply and an add elsewhere */
+#ifdef CL2C_FAST_FMA
+CL2C_INLINE float cl2c_mad_float(float a, float b, float c) { return fmaf(a, b, c); }
+CL2C_INLINE double cl2c_mad_double(double a, double b, double c) { return fma(a, b, c); }
+#else
 CL2C_INLINE float cl2c_mad_float(float a, float b, float c) { return a * b + c; }
 CL2C_INLINE double cl2c_mad_double(double a, double b, double c) { return a * b + c; }
+#endif
 CL2C_INLINE float cl2c_pown_float(float x, int n) { return (float)pow((double)x, (double)n); }
 CL2C_INLINE double cl2c_pown_double(double x, int n) { return pow(x, (double)n); }
 /* rootn(x, n) = x^(1/n). 1/n is not a double: pow(x, 1.0 / n) misses x^(1/n) by a factor
