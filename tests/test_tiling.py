@@ -93,3 +93,45 @@ def test_pull_in_one_row_tiles(programs, schedule, n, local):
     r = p[None, :, :] - p[:, None, :]
     r[:, :, 3] = 1
     np.testing.assert_array_equal(out, (w[None, :, None] * r).sum(axis=1).astype(np.float32))
+
+
+# A __local-tiled product under reqd_work_group_size: every group's size is known, so the
+# tiles fit it (16 columns for 16-wide groups) with no test of it and no other path in
+# the C; a width of neither 16 nor 32 columns is not tiled.
+TILED = r"""
+__kernel __attribute__((reqd_work_group_size(TW, TH, 1)))
+void tiled(__global const float *A, __global const float *B, __global float *C, int n)
+{
+    __local float As[TH][TW], Bs[TW][TW];
+    int tx = get_local_id(0), ty = get_local_id(1);
+    int col = get_global_id(0), row = get_global_id(1);
+    float acc = 0.0f;
+    for (int t = 0; t < n / TW; ++t) {
+        As[ty][tx] = A[row * n + t * TW + tx];
+        for (int r = ty; r < TW; r += TH)
+            Bs[r][tx] = B[(t * TW + r) * n + col];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (int k = 0; k < TW; ++k)
+            acc += As[ty][k] * Bs[k][tx];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    C[row * n + col] = acc;
+}
+"""
+
+
+@pytest.mark.parametrize("tw,th,cols", [(16, 16, "16"), (32, 8, "CL2C_TILE_COLS"),
+                                         (48, 8, "16"), (24, 8, None), (16, 12, None)])
+def test_known_local_sizes_fit_the_tiles(tw, th, cols):
+    options = f"-DTW={tw} -DTH={th}"
+    c_source = cl2c.translate(TILED, "tiled.cl", options).c_source
+    if cols is None:
+        assert "acc__tile" not in c_source
+    else:
+        assert f"acc__tile[8][{cols}]" in c_source
+        assert "% CL2C_TILE_COLS" not in c_source and "% 8" not in c_source
+    n = 96 if tw != 48 else 144
+    a, b, want = operands(n, n, n)
+    c = np.full((n, n), -1, np.float32)
+    cl2c.Program(TILED, options).build().tiled((n, n), (tw, th), a, b, c, np.int32(n))
+    np.testing.assert_array_equal(c, want)

@@ -44,19 +44,29 @@ _COLS_VALUE = 32              # CL2C_TILE_COLS, for the size budget
 _NAMES = ("cl2c_t0", "cl2c_t1", "cl2c_r", "cl2c_c")
 
 
-def tile_uniform_loops(func: c_ast.FuncDef) -> list[int]:
+def tile_uniform_loops(func: c_ast.FuncDef, local_size: tuple | None = None) -> list[int]:
     """Tile, in work-group function ``func``, each hoisted uniform loop that allows it;
-    returns the rows of the tiles of each."""
+    returns the rows of the tiles of each. ``local_size``: every group's, where it is
+    known (reqd_work_group_size): tiles that fit it, and no test of it in the C."""
     taken = ids(func.body)
     if any(n in taken for n in _NAMES):
         return []
+    cols = COLS
+    if local_size is not None:
+        if local_size[0] % _COLS_VALUE:     # 16 columns where the group has 16 or 48
+            if local_size[0] % 16:
+                return []
+            cols = 16
     arrays = _work_item_arrays(func.body)
     found = []
     for block in walk(func.body):
         if isinstance(block, c_ast.Compound):
             for i, s in enumerate(block.block_items or []):
-                plan = _Plan.of(s, arrays, taken)
+                plan = _Plan.of(s, arrays, taken, cols)
+                if plan is not None and local_size is not None and local_size[1] % plan.rows:
+                    plan = None
                 if plan is not None:
+                    plan.known = local_size is not None
                     found.append((block, i, plan))
     for block, i, plan in found:
         block.block_items[i] = plan.rewrite()
@@ -113,16 +123,18 @@ def _reads_only(e) -> bool:
 class _Plan:
     """A uniform loop around one work-item loop nest, and what its tiles hold."""
 
-    def __init__(self, loop, outer, row_items, inner, tiled: dict, rows: int):
+    def __init__(self, loop, outer, row_items, inner, tiled: dict, rows: int, cols):
         self.loop = loop            # the uniform loop
         self.outer = outer          # for (cl2c_l2) for (cl2c_l1) {...}
         self.row_items = row_items  # the l1 level's declarations
         self.inner = inner          # the omp simd loop over cl2c_l0
         self.tiled = tiled          # {array: element type} the tile holds
         self.rows = rows
+        self.cols = cols            # CL2C_TILE_COLS, or 16 where groups are 16 wide
+        self.known = False          # every group is whole tiles: no test, no other path
 
     @classmethod
-    def of(cls, s, arrays: dict, taken: set):
+    def of(cls, s, arrays: dict, taken: set, cols=COLS):
         if not isinstance(s, c_ast.For) or not _header_ok(s):
             return None
         body = [x for x in (s.stmt.block_items or [])
@@ -152,7 +164,8 @@ class _Plan:
         # the loop's header must not read what the body writes (it is rerun per tile)
         if ids(s.cond) & set(tiled) or (s.next is not None and ids(s.next) & set(tiled)):
             return None
-        per_row = sum(_SIZES[t] for t in tiled.values()) * _COLS_VALUE
+        per_row = sum(_SIZES[t] for t in tiled.values()) * \
+            (_COLS_VALUE if cols == COLS else cols)
         if _one_sided_loads(inner.stmt, {d.name for d in s.init.decls}, arrays):
             rows = 1            # a row of a tile loses no locality: any launch shape
         else:
@@ -163,7 +176,7 @@ class _Plan:
                 return None
         if per_row * rows > _TILE_BYTES or any(f"{a}__tile" in taken for a in tiled):
             return None
-        return cls(s, outer, row_items, inner, tiled, rows)
+        return cls(s, outer, row_items, inner, tiled, rows, cols)
 
     def rewrite(self) -> c_ast.If:
         """``if (whole tiles) { tiles } else <the loop as it was>``"""
@@ -172,7 +185,7 @@ class _Plan:
                                  c_ast.ArrayDecl(c_ast.ArrayDecl(
                                      c_ast.TypeDecl(f"{a}__tile", [], None,
                                                     c_ast.IdentifierType(t.split())),
-                                     cn.ident(COLS), []), cn.const_int(r), []), None, None)
+                                     self._cols(), []), cn.const_int(r), []), None, None)
                       for a, t in self.tiled.items()]
         body = copy.deepcopy(self.inner.stmt)
         for n in walk(body):
@@ -185,7 +198,7 @@ class _Plan:
                                                             c_ast.IdentifierType(["int"]))),
                              cn.ident("cl2c_t0")), cn.ident("cl2c_c")))
         columns = c_ast.For(c_ast.DeclList([_decl("int", "cl2c_c", cn.const_int(0))]),
-                            c_ast.BinaryOp("<", cn.ident("cl2c_c"), cn.ident(COLS)),
+                            c_ast.BinaryOp("<", cn.ident("cl2c_c"), self._cols()),
                             c_ast.UnaryOp("++", cn.ident("cl2c_c")),
                             c_ast.Compound([l0] + (body.block_items or [])))
         l1 = _const_decl("size_t", "cl2c_l1", c_ast.BinaryOp("+", cn.ident("cl2c_t1"),
@@ -198,18 +211,23 @@ class _Plan:
                               self._copies(False))
         cols = c_ast.For(c_ast.DeclList([_decl("size_t", "cl2c_t0", cn.const_int(0))]),
                          c_ast.BinaryOp("<", cn.ident("cl2c_t0"), cn.ident("cl2c_ls0")),
-                         c_ast.Assignment("+=", cn.ident("cl2c_t0"), cn.ident(COLS)), tile)
+                         c_ast.Assignment("+=", cn.ident("cl2c_t0"), self._cols()), tile)
         rows = c_ast.For(c_ast.DeclList([_decl("size_t", "cl2c_t1", cn.const_int(0))]),
                          c_ast.BinaryOp("<", cn.ident("cl2c_t1"), cn.ident("cl2c_ls1")),
                          c_ast.Assignment("+=", cn.ident("cl2c_t1"), cn.const_int(r)), cols)
         nest = copy.deepcopy(self.outer)
         nest.stmt = rows
         whole = c_ast.BinaryOp("==", c_ast.BinaryOp("%", cn.ident("cl2c_ls0"),
-                                                    cn.ident(COLS)), cn.const_int(0))
+                                                    self._cols()), cn.const_int(0))
         if r > 1:
             whole = c_ast.BinaryOp("&&", c_ast.BinaryOp("==", c_ast.BinaryOp(
                 "%", cn.ident("cl2c_ls1"), cn.const_int(r)), cn.const_int(0)), whole)
+        if self.known:
+            return c_ast.Compound([nest])
         return c_ast.If(whole, c_ast.Compound([nest]), c_ast.Compound([loop]))
+
+    def _cols(self):
+        return cn.ident(COLS) if self.cols == COLS else cn.const_int(self.cols)
 
     def _copies(self, into: bool) -> list:
         """The tile's values in from the per-work-item arrays, or back out."""
@@ -227,7 +245,7 @@ class _Plan:
             assign = c_ast.Assignment("=", tile, element) if into else \
                 c_ast.Assignment("=", element, tile)
             columns = c_ast.For(c_ast.DeclList([_decl("int", "cl2c_c", cn.const_int(0))]),
-                                c_ast.BinaryOp("<", cn.ident("cl2c_c"), cn.ident(COLS)),
+                                c_ast.BinaryOp("<", cn.ident("cl2c_c"), self._cols()),
                                 c_ast.UnaryOp("++", cn.ident("cl2c_c")),
                                 c_ast.Compound([assign]))
             out.append(_counted("cl2c_r", self.rows,
