@@ -327,7 +327,12 @@ def _file_image(module_name: str, data: bytes):
 @contextlib.contextmanager
 def _kept_image(module_name: str, data: bytes):
     import atexit
-    fd, path = tempfile.mkstemp(prefix=f"{module_name}-", suffix=_suffix())
+    # a sanitizer's report ends the process before atexit: the copies of processes that
+    # are gone go first
+    tmp = Path(tempfile.gettempdir())
+    cachedir.remove_stale(tmp, kinds=("image",), legacy=False)
+    fd, path = tempfile.mkstemp(prefix=f"{cachedir.temp_prefix('image')}{module_name}-",
+                                suffix=_suffix(), dir=tmp)
     with os.fdopen(fd, "wb") as f:
         f.write(data)
     atexit.register(lambda: os.path.exists(path) and os.unlink(path))

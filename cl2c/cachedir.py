@@ -37,7 +37,7 @@ class CacheWarning(UserWarning):
 # What a killed build leaves (a build directory, a file not yet renamed): removed once
 # its process is gone, or once it is this old (another host's, another PID namespace's).
 STALE_SECONDS = 30 * 60
-_TEMP_KINDS = ("build", "tmp")
+_TEMP_KINDS = ("build", "tmp", "image")    # image: build.py's kept copies of libraries
 _warned: set[tuple[str, str]] = set()
 
 
@@ -235,8 +235,10 @@ def is_stale(name: str, st: os.stat_result, now: float) -> bool:
     return age > STALE_SECONDS
 
 
-def remove_stale(root: Path) -> list[str]:
-    """Remove what killed builds left in ``root`` (only this user's); the names removed."""
+def remove_stale(root: Path, kinds: tuple[str, ...] = _TEMP_KINDS,
+                 legacy: bool = True) -> list[str]:
+    """Remove what killed builds left in ``root`` (only this user's), of the temporary
+    ``kinds``, and (``legacy``) the names older cl2c gave them; the names removed."""
     removed = []
     now = time.time()
     try:
@@ -246,9 +248,9 @@ def remove_stale(root: Path) -> list[str]:
     for entry in entries:
         name = entry.name
         # cl2c-build-*/src-*.tmp: the names before PIDs were in them (age only)
-        if not (name.startswith(tuple(f"cl2c-{k}." for k in _TEMP_KINDS)) or
+        if not (name.startswith(tuple(f"cl2c-{k}." for k in kinds)) or legacy and (
                 name.startswith("cl2c-build-") or
-                (name.startswith("src-") and name.endswith(".tmp"))):
+                (name.startswith("src-") and name.endswith(".tmp")))):
             continue
         try:
             st = entry.stat(follow_symlinks=False)

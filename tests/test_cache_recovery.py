@@ -319,6 +319,27 @@ def test_stale_temporaries_are_removed(tmp_path):
         sorted(n for n, (_, _, stale) in made.items() if not stale)
 
 
+def test_kept_images_of_dead_processes_are_removed(tmp_path, monkeypatch):
+    """-cl2c-sanitize loads a library from a copy in the temporary directory that stays
+    while the process runs (for the symbolizer); a sanitizer's report kills the process
+    before atexit removes it: the next such load removes what dead processes kept, and
+    nothing else there."""
+    from cl2c import build
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    host = cachedir._host_tag()
+    dead = tmp_path / f"cl2c-image.{_dead_pid()}.{host}._cl2c_ab-x1.so"
+    alive = tmp_path / f"cl2c-image.{os.getpid()}.{host}._cl2c_cd-x2.so"
+    others = [tmp_path / "src-old.tmp", tmp_path / f"cl2c-build.{_dead_pid()}.{host}.abc"]
+    for path in [dead, alive, *others]:
+        path.write_bytes(b"x")
+        os.utime(path, (time.time() - 3600,) * 2)
+    with build._kept_image("_cl2c_ef", b"library") as path:
+        assert Path(path).read_bytes() == b"library"
+        assert Path(path).name.startswith(f"cl2c-image.{os.getpid()}.{host}._cl2c_ef-")
+    assert not dead.exists()
+    assert alive.exists() and all(p.exists() for p in others)
+
+
 @pytest.mark.skipif(not IS_ROOT, reason="only root can make a file another user's")
 def test_stale_temporaries_of_another_user_are_left(tmp_path):
     path = tmp_path / f"cl2c-build.{_dead_pid()}.{cachedir._host_tag()}.abc"
