@@ -236,6 +236,47 @@ __kernel void k(__global int *out) {
            "(local linear id 0) read with no barrier between" in msg
 
 
+def test_local_race_across_a_uniform_loop():
+    # a uniform loop with no barrier between the write and the read: the regions
+    # schedule cuts the kernel there, but a barrier phase ends only at a barrier
+    src = """
+__kernel void k(__global float *out, __global const float *w, int n) {
+    __local float s[16];
+    int l = get_local_id(0);
+    s[l] = w[get_global_id(0)];
+    float acc = 0.0f;
+    for (int i = 0; i < n; i++)
+        acc += w[i];
+    out[get_global_id(0)] = s[(l + 1) % 16] + acc;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    s[l] = 0.0f;
+}"""
+    msg = finding(build(src).k, (16,), (16,), f32(16), f32(16, 1.0), np.int32(3))
+    assert "bug.cl:9:29: data race: read of __local 's' at offset 4, which work-item " \
+           "(local linear id 1) wrote with no barrier between" in msg
+
+
+def test_local_reads_across_a_barrier_free_loop_stay_checked():
+    # the iterations of a uniform loop with no barrier are one phase, which writes s:
+    # its reads keep the race check (check_phases.py), and one races with a write
+    src = """
+__kernel void k(__global float *out, int n) {
+    __local float s[16];
+    int l = get_local_id(0);
+    s[l] = 0.0f;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    float acc = 0.0f;
+    for (int i = 0; i < n; i++) {
+        acc += s[15 - l];
+        if (l == 3)
+            s[3] = acc + 1.0f;
+    }
+    out[get_global_id(0)] = acc;
+}"""
+    msg = finding(build(src).k, (16,), (16,), f32(16), np.int32(2))
+    assert "data race" in msg and "__local 's' at offset 12" in msg
+
+
 LOCKSTEP = """
 __kernel void k(__global int *out, int n) {
     int i = get_global_id(0);

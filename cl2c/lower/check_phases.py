@@ -1,15 +1,20 @@
 """Checking builds on the regions schedule: reads of a kernel-scope __local variable in a
 region that writes none of it check its initialisation only (CL2C_CK_LREAD).
 
-The writer gives every region (the work-item loops between two barriers) a barrier
-phase of its own: ``cl2c_ck_phase(cl2c_ck_t);`` right before its loops. A race needs
-two accesses of one phase, one a write; where no work-item writes a variable in the
-phase, its reads race with nothing, and what a read leaves in the shadow word matters
-only to a later write of the same phase. So such a read asks only that a work-item of
-the group wrote the memory (the word is this group's and says so).
+A barrier phase begins at the top of the group function and where the group passes a
+barrier (``cl2c_ck_phase(cl2c_ck_t);``, regions/plan.py), and nowhere else: the
+regions between two barriers, and the iterations of a uniform loop with none, are one
+phase. A race needs two accesses of one phase, one a write; where no work-item writes
+a variable in the phase, its reads race with nothing, and what a read leaves in the
+shadow word matters only to a later write of the same phase. So such a read asks only
+that a work-item of the group wrote the memory (the word is this group's and says so).
 
-Sound only where every checked __local write is inside a region's work-item loop (none
-in the group's own statements between regions): ``quiet_local_reads`` checks that first.
+A phase is known here where its statements are the ones between two phase calls of
+one block (or from the last to the end of the function's own body), with no phase
+call and no group-level jump among them; elsewhere (the rest of a uniform loop's body,
+which the next iteration continues) every read keeps its full check. Sound only where
+every checked __local write is inside a region's work-item loop (none in the group's
+own statements between regions): ``quiet_local_reads`` checks that first.
 """
 from __future__ import annotations
 
@@ -30,12 +35,26 @@ def quiet_local_reads(fn: c_ast.FuncDef) -> int:
     count = 0
     for block in _blocks(fn.body):
         items = block.block_items or []
-        for i, s in enumerate(items[:-1]):
-            if _is_phase(s):
-                written = _written(items[i + 1])
+        at = [i for i, s in enumerate(items) if _is_phase(s)]
+        ends = at[1:] + ([len(items)] if block is fn.body else [])
+        for start, end in zip(at, ends):
+            span = c_ast.Compound(items[start + 1:end])
+            if _is_closed(span):
+                written = _written(span)
                 if _ALL not in written:
-                    count += _rewrite_reads(items[i + 1], written)
+                    count += _rewrite_reads(span, written)
     return count
+
+
+def _is_closed(span, inside: bool = False) -> bool:
+    """No phase begins in ``span`` and the group does not jump out of it (work-item
+    loops' own ``continue`` aside)."""
+    if isinstance(span, c_ast.For) and _is_item_loop(span):
+        inside = True
+    if _is_phase(span) or not inside and isinstance(
+            span, (c_ast.Break, c_ast.Continue, c_ast.Return, c_ast.Goto)):
+        return False
+    return all(_is_closed(c, inside) for _, c in span.children())
 
 
 def _blocks(node):

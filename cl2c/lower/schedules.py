@@ -185,24 +185,12 @@ def _regions_if_better(k, module, checking: bool = False) -> None:
     if not (what.loops or what.bounded or what.lockstep) or what.array_privates \
             or what.done_flags \
             or what.vector_privates \
-            or checking and not (what.lockstep and _one_phase(k.group_function)):
-        # checking: the loops schedule's one barrier phase, unless lock-step loops gain
-        # and the function keeps a single phase (each region is a phase of its own)
+            or checking and not what.lockstep:
+        # checking: the loops schedule, unless lock-step loops gain
         k.group_function, k.uneven = None, False
         return
     k.schedule = REGIONS
     k.reason = f"no barriers, but a work-group function vectorises better ({what})"
-
-
-def _one_phase(fn) -> bool:
-    """The checking group function ``fn`` begins one barrier phase, at its top."""
-    top = [s for s in fn.body.block_items or [] if _is_phase(s)]
-    return len(top) == 1 and sum(_is_phase(n) for n in walk(fn.body)) == 1
-
-
-def _is_phase(n) -> bool:
-    return isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID) and \
-        n.name.name == "cl2c_ck_phase"
 
 
 def _has_loop_or_branch(body) -> bool:

@@ -50,7 +50,7 @@ from pycparser import c_ast
 from .errors import NeedFibers, NotProvablyUniform
 from .grid_stride import interchange_grid_stride_loops
 from .inlining import inline_sync_calls, rename_locals
-from .plan import Builder, GroupLoop, all_items
+from .plan import Builder, GroupLoop, all_items, phase_call
 from .prepare import complete_array_bounds, privatize_written_params, sizeof_by_type
 from .privates import Privates
 from .spec_uniform import rewrite_loop
@@ -82,11 +82,13 @@ def make_group_function(func: c_ast.FuncDef, params: dict, helpers: dict,
     sizeof_by_type(body)
     strided = interchange_grid_stride_loops(body) if hoist_loops else 0
     an = _analysis(body, set(params), hoist_loops)
-    builder = Builder(an)
+    builder = Builder(an, checking)
     items = builder.build(statements(body))
     priv = Privates(an, items)
     writer = Writer(an, priv, builder, params, reqd, simd, checking)
-    func.body = c_ast.Compound(writer.prologue() + writer.items(items, top=True), body.coord)
+    start = [phase_call()] if checking else []       # the group's first barrier phase
+    func.body = c_ast.Compound(writer.prologue() + start + writer.items(items, top=True),
+                               body.coord)
     _known_local_sizes(func.body)
     params = func.decl.type.args.params
     params[0] = c_ast.Decl(None, [], [], [], [], c_ast.TypeDecl(

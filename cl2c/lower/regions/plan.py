@@ -5,6 +5,7 @@ work-group function call (a collective) into a per-work-item store, a call run
 once, and a read of the result."""
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 
 from pycparser import c_ast
@@ -82,9 +83,18 @@ def _flatten(stmts):
             yield s
 
 
+def phase_call() -> c_ast.FuncCall:
+    """Checking builds: a barrier phase begins (check.h's cl2c_ck_phase)."""
+    return cn.call("cl2c_ck_phase", cn.ident("cl2c_ck_t"))
+
+
 class Builder:
-    def __init__(self, analysis: Analysis):
+    def __init__(self, analysis: Analysis, checking: bool = False):
         self.an = analysis
+        # checking builds: a new barrier phase where the group passes a barrier (or a
+        # work-group function), and only there: two work-items' accesses on either
+        # side of any other cut (a uniform loop's iterations) can race
+        self.checking = checking
         self.collectives = 0
         self.buffers: list[tuple[str, str]] = []      # (name, ctype) of collective buffers
 
@@ -102,6 +112,8 @@ class Builder:
                     continue
             if _is_barrier(s):
                 current = None
+                if self.checking:
+                    items.append(Once(phase_call()))
                 continue
             if self.an.group_level(s):
                 current = None
@@ -114,7 +126,8 @@ class Builder:
                 continue
             if any(is_collective(n) for n in walk(s)):
                 pre, s = self.collective(s)
-                items.extend(pre)
+                phase = [Once(phase_call())] if self.checking else []
+                items.extend(phase + pre + copy.deepcopy(phase))
                 current = None
             kind = self.an.once_kind(s)
             if kind == "decl":

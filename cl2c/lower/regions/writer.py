@@ -250,13 +250,12 @@ class Writer:
             # l1 and l2, the enclosing loops' ids)
             loop = [c_ast.If(self.bounds.outer_guard, c_ast.Compound(loop), None)]
         reqd = self.reqd
-        phase = _snippet("cl2c_ck_phase(cl2c_ck_t);") if self.checking else []
         if reqd and reqd[1] == 1 and reqd[2] == 1:
-            return phase + [c_ast.Compound(loop)]
+            return [c_ast.Compound(loop)]
         outer = _snippet("for (size_t cl2c_l2 = 0; cl2c_l2 < cl2c_ls2; ++cl2c_l2)"
                          " for (size_t cl2c_l1 = 0; cl2c_l1 < cl2c_ls1; ++cl2c_l1) {}")[0]
         outer.stmt.stmt = c_ast.Compound(loop)
-        return phase + [outer]
+        return [outer]
 
     def _soa_copies(self, stmts) -> list:
         """A vector private stored as a structure of arrays is a local of the work-item
