@@ -134,6 +134,8 @@ class _Contraction:
             if a is None:
                 return None
         value = _mad(a, b, _copy_id(node.lvalue), t, node.coord)
+        if value is None:
+            return None
         out = make(c_ast.Assignment, "=", node.lvalue, value, node.coord)
         out.ty = t
         return out
@@ -205,7 +207,9 @@ def _copy_id(node: c_ast.ID) -> c_ast.ID:
 
 def _mad(a, b, c, t, coord):
     arg_types = [fact(a, "ty"), fact(b, "ty"), fact(c, "ty")]
-    row = next(r for r in bi.BY_NAME["mad"] if builtins_match.match(r, [t, t, t]))
+    row = next((r for r in bi.BY_NAME["mad"] if builtins_match.match(r, [t, t, t])), None)
+    if row is None:             # (every float and double type has one)
+        return None
     call = make(c_ast.FuncCall, make(c_ast.ID, "mad", coord),
                 c_ast.ExprList([a, b, c], coord), coord)
     call.ty = t
