@@ -135,6 +135,23 @@ INVALID = [
      "variable 'v' has incomplete type 'struct T'"),
     ("struct T;\nstruct U { struct T t[2]; };\nkernel void k(global int *p) { p[0] = 1; }\n",
      2, 21, "array has incomplete element type 'struct T'"),
+    # found by `make fuzz FUZZ_FLAGS=--compile`: left to the C compiler before
+    ("kernel void k(global int *p) { size_t g = barrier(0); p[0] = g; }\n", 1, 43,
+     "initializing 'size_t' with an expression of incompatible type 'void'"),
+    ("kernel void k(global int *p) { int g; g = barrier(0); p[0] = g; }\n", 1, 39,
+     "assigning to 'int' from incompatible type 'void'"),
+    ("int r(void) { return barrier(0); }\nkernel void k(global int *p) { p[0] = r(); }\n",
+     1, 22, "returning 'void' from a function with result type 'int'"),
+    ("void h(int x) {}\nkernel void k(global int *p) { h(barrier(0)); p[0] = 1; }\n", 2, 34,
+     "passing 'void' to parameter of incompatible type 'int'"),
+    ("kernel void k(global int *p) { int a[]; a[0] = 1; p[0] = a[0]; }\n", 1, 36,
+     "definition of variable 'a' with array type needs an explicit size or an initializer"),
+    ("typedef typedef int t;\nkernel void k(global int *p) { p[0] = 1; }\n", 1, 21,
+     "duplicate 'typedef' declaration specifier"),
+    ("kernel void k(global int *p) { static extern int q; p[0] = 1; }\n", 1, 50,
+     "cannot combine with previous 'static' declaration specifier"),
+    ("kernel void in(global int *in) { in[0] = 1; }\n", 1, 27,
+     "parameter 'in' has the name of its kernel"),
 ]
 
 
@@ -145,6 +162,22 @@ def test_invalid_opencl_is_diagnosed(source, line, column, message):
     _at(rendered, line, column, message)
     assert "errors generated" not in rendered and len(rendered.splitlines()) == 3, \
         f"one error, no cascade:\n{rendered}"
+
+
+@pytest.mark.parametrize("declaration", [
+    "global int *p __attribute__((nosvm))", "global int * __attribute__((aligned(16))) p"])
+def test_attributes_on_address_space_declarators(declaration):
+    """A declarator with an attribute is pycparserext's TypeDeclExt: its address space
+    was left in the C (`unknown type name 'global'`)."""
+    source = (f"kernel void k({declaration}) {{\n"
+              "    local int x[4] __attribute__((aligned(16)));\n"
+              "    x[get_local_id(0)] = get_local_id(0);\n"
+              "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+              "    p[get_global_id(0)] = x[3 - get_local_id(0)];\n}\n")
+    import numpy as np
+    out = np.zeros(8, np.int32)
+    cl2c.Program(source).build().k((8,), (4,), out)
+    assert list(out) == [3, 2, 1, 0] * 2
 
 
 def test_pointer_conversions_that_stay_valid():

@@ -48,11 +48,15 @@ class _Speller(c_ast.NodeVisitor):
         node.quals = self._quals(node.quals)
         self.generic_visit(node)
 
+    # (pycparserext's ...Ext classes: a declarator with __attribute__s)
     visit_TypeDecl = visit_PtrDecl = visit_Typedef = visit_Typename = _requalified
+    visit_TypeDeclExt = _requalified
 
     def visit_ArrayDecl(self, node):
         node.dim_quals = self._quals(node.dim_quals)
         self.generic_visit(node)
+
+    visit_ArrayDeclExt = visit_ArrayDecl
 
     def visit_Decl(self, node):
         node.quals = self._quals(node.quals)

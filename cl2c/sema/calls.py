@@ -40,6 +40,8 @@ class Calls(Checker):
                 self.error(f"function '{name}' takes {len(ftype.params)} argument(s), "
                            f"{len(args)} given", node)
             for a, at, pt in zip(args, arg_types, ftype.params):
+                if at == ty.VOID:
+                    self.error(f"passing 'void' to parameter of incompatible type '{pt}'", a)
                 self.check_pointer_conversion(pt, at, a, a, f"passing to '{name}'")
             node.call = Call("function", name, arg_types=tuple(arg_types))
             if self.func is not None:

@@ -69,12 +69,25 @@ class Declarations(Checker):
             self.reporter.warning("'#pragma unroll' takes an integer constant; pragma "
                                   "ignored", node.coord)
 
+    def storage_classes(self, node) -> None:
+        """At most one storage-class specifier (C11 6.7.1; OpenCL C has no
+        _Thread_local): ``typedef typedef`` and ``static extern`` are errors."""
+        seen: list[str] = []
+        for word in node.storage or []:
+            if seen:
+                what = "duplicate" if word in seen else "cannot combine with previous"
+                self.error(f"{what} '{seen[-1] if word not in seen else word}' declaration "
+                           f"specifier", node)
+            seen.append(word)
+
     def typedef(self, node: c_ast.Typedef):
+        self.storage_classes(node)
         t, space, const = self.resolve(node.type)
         self.declare(Symbol(node.name, t, "typedef", space, const, node))
 
     # ---- types of declarators -----------------------------------------------------
     def declaration(self, node: c_ast.Decl, program_scope=False) -> str:
+        self.storage_classes(node)
         if node.name is None:           # struct/union/enum declaration only
             if isinstance(node.type, (c_ast.Struct, c_ast.Union)):
                 self.record(node.type, tuple(node.funcspec or ()))
@@ -124,6 +137,9 @@ class Declarations(Checker):
                 self.init_list(node.init, t)
             else:
                 value = self.rvalue(node.init)
+                if value == ty.VOID:
+                    self.error(f"initializing '{t}' with an expression of incompatible type "
+                               f"'void'", node.init)
                 self.check_pointer_conversion(t, value, node.init, node.init, "initializing")
             if isinstance(t, ty.Array) and t.length is None:
                 length = len(node.init.exprs) if isinstance(node.init, c_ast.InitList) else None
@@ -133,6 +149,10 @@ class Declarations(Checker):
                 node.ty, node.space = t, space
                 self.scopes[-1][node.name] = Symbol(node.name, t, "var", space, const, node,
                                                     c_name=home, program=static_storage)
+        elif isinstance(t, ty.Array) and t.length is None and \
+                "extern" not in (node.storage or []):
+            self.error(f"definition of variable '{node.name}' with array type needs an "
+                       f"explicit size or an initializer", node)
         return "variable"
 
     def _program_scope_space(self, node: c_ast.Decl, space: str) -> str:
@@ -203,6 +223,11 @@ class Declarations(Checker):
                     self.error(f"kernel pointer argument '{p.name}' must point to the __global, "
                                f"__constant or __local address space", p)
                 p.ty, p.space = pt, space
+                if is_kernel and p.name == name:
+                    # the generated C calls the kernel's function where its parameters
+                    # are in scope (templates/schedule_*.c.j2)
+                    self.error(f"parameter '{p.name}' has the name of its kernel: cl2c "
+                               f"needs the kernel's name in scope; rename the parameter", p)
                 info.params.append(Param(p.name, pt, pspace, pconst, self._type_name(pt)))
                 self.declare(Symbol(p.name, pt, "param", space, const, p))
             self.statement(node.body, new_scope=False)

@@ -259,6 +259,8 @@ class Expressions(Checker):
             self._atomic_access(target, node)
         value = self.rvalue(node.rvalue)
         self.check_assignable(node.lvalue)
+        if value == ty.VOID:
+            self.error(f"assigning to '{target}' from incompatible type 'void'", node)
         if node.op != "=":
             value = self.binary_type(node, node.op[:-1], target, value)
         self.check_pointer_conversion(target, value, node.rvalue, node, "assigning to")

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
+from .. import types as ty
 from .checker import Checker
 from .model import SemaError
 
@@ -101,8 +102,11 @@ class Statements(Checker):
         if node.expr is not None:
             t = self.rvalue(node.expr)
             if self.func is not None:
-                self.check_pointer_conversion(self.func.type.ret, t, node.expr, node.expr,
-                                              "returning")
+                ret = self.func.type.ret
+                if t == ty.VOID and ret != ty.VOID:
+                    self.error(f"returning '{t}' from a function with result type '{ret}'",
+                               node.expr)
+                self.check_pointer_conversion(ret, t, node.expr, node.expr, "returning")
 
     def stmt_Break(self, node):
         pass
