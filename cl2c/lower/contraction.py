@@ -28,6 +28,7 @@ from ..sema import Module
 from ..sema.model import Call
 from ..typed_ast import fact, make
 from . import cnodes as cn
+from .regions.syntax import replace_child
 from .sequencing import functions_with_effects, has_effects
 
 _FLOATS = (ty.FLOAT, ty.DOUBLE)
@@ -86,7 +87,7 @@ class _Contraction:
             new = self.statement(child, on) if isinstance(child, _STATEMENTS) else \
                 self.expression(child, on)
             if new is not child:
-                _replace(node, name, new)
+                replace_child(node, name, new)
         return node
 
     def expression(self, node, on: bool):
@@ -94,7 +95,7 @@ class _Contraction:
         for name, child in node.children():
             new = self.expression(child, on)
             if new is not child:
-                _replace(node, name, new)
+                replace_child(node, name, new)
         if not on:
             return node
         if isinstance(node, c_ast.BinaryOp) and node.op in ("+", "-"):
@@ -154,15 +155,6 @@ _STATEMENTS = (c_ast.If, c_ast.For, c_ast.While, c_ast.DoWhile, c_ast.Switch, c_
                c_ast.Default, c_ast.Label, c_ast.DeclList, c_ast.Decl, c_ast.Compound,
                c_ast.Return, c_ast.Goto, c_ast.Break, c_ast.Continue, c_ast.EmptyStatement,
                c_ast.Pragma, c_ast.Typedef, c_ast.StaticAssert)
-
-
-def _replace(parent, name: str, new) -> None:
-    """Put ``new`` where ``parent``'s child ``name`` (``"exprs[2]"`` for a list's) was."""
-    if "[" in name:
-        field, index = name[:-1].split("[")
-        getattr(parent, field)[int(index)] = new
-    else:
-        setattr(parent, name, new)
 
 
 def _negated(node):

@@ -31,7 +31,7 @@ from pycparser import c_ast
 from ..typed_ast import walk
 from . import cnodes as cn
 from .effects import UPDATE, call_of, is_pure, work_item_function
-from .regions.syntax import ids
+from .regions.syntax import ids, replace_child
 
 COLS = "CL2C_TILE_COLS"       # work-items of a tile's row (regions.h)
 ROWS = 8                      # rows of a tile, and what cl2c_regroup makes a group's
@@ -191,7 +191,7 @@ class _Plan:
         for n in walk(body):
             for name, child in list(n.children()):
                 if _is_element(child, self.tiled):
-                    _replace(n, name, _tile_ref(child.name.name))
+                    replace_child(n, name, _tile_ref(child.name.name))
         l0 = _const_decl("int", "cl2c_l0",
                          c_ast.BinaryOp("+", c_ast.Cast(c_ast.Typename(
                              None, [], None, c_ast.TypeDecl(None, [], None,
@@ -369,15 +369,6 @@ def _is_element(n, arrays) -> bool:
 def _tile_ref(array: str) -> c_ast.ArrayRef:
     return c_ast.ArrayRef(c_ast.ArrayRef(cn.ident(f"{array}__tile"), cn.ident("cl2c_r")),
                           cn.ident("cl2c_c"))
-
-
-def _replace(parent, name: str, new) -> None:
-    """Put ``new`` in the child slot ``name`` of ``parent`` ("field" or "field[i]")."""
-    if "[" in name:
-        field, i = name[:-1].split("[")
-        getattr(parent, field)[int(i)] = new
-    else:
-        setattr(parent, name, new)
 
 
 def _decl(type_name: str, name: str, init=None) -> c_ast.Decl:
