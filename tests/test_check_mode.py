@@ -308,6 +308,159 @@ def test_lockstep_loop_names_the_work_item():
     assert (first, second) == (offset // 2, offset // 2 + 1)
 
 
+# A checked work-item loop whose reads a test before it settles runs unchecked
+# (lower/check_versions.py): the test must let through no access the checks would report.
+DOT = """
+__kernel void k(__global const float *a, __global const float *b, __global float *out,
+                int n, int shift) {
+    int col = get_global_id(0);
+    float acc = 0.0f;
+    for (int j = 0; j < n; j++)
+        acc += a[j] * b[j * 64 + col + shift];
+    out[col] = acc;
+}"""
+
+
+def test_fast_version_of_a_checked_loop_computes_the_same():
+    prg = build(DOT)
+    assert "with a fast version" in prg.c_source
+    rng = np.random.default_rng(5)
+    a, b = rng.random(8, np.float32), rng.random(8 * 64, np.float32)
+    out = f32(64)
+    assert collected(build(DOT, "-cl2c-check=collect").k, (64,), (16,), a, b, out,
+                     np.int32(8), np.int32(0)) == []
+    prg.k((64,), (16,), a, b, out, np.int32(8), np.int32(0))
+    want = np.zeros(64, np.float32)
+    for j in range(8):      # in the kernel's order, each step rounded (a*b+c contracts)
+        want = (a[j].astype(np.float64) * b[j * 64:(j + 1) * 64] + want).astype(np.float32)
+    np.testing.assert_array_equal(out, want)
+
+
+def test_fast_version_falls_back_to_the_checks_at_its_last_work_item():
+    # only the last work-item's last read is out of bounds: the test before the loop
+    # sees it, and the checked loop names it
+    msg = finding(build(DOT).k, (64,), (16,), f32(8), f32(8 * 64), f32(64), np.int32(8),
+                  np.int32(1))
+    assert "bug.cl:7:23: out-of-bounds read of 4 bytes at offset 2048 of __global 'b' " \
+           "(2048 bytes)" in msg
+    assert "work-item (15,0,0) of group (3,0,0)" in msg
+
+
+WRAP = """
+__kernel void k(__global const int *a, __global int *out, uint step, int n) {
+    uint i = get_global_id(0);
+    int acc = 0;
+    for (int j = 0; j < n; j++)
+        acc += a[i * step + j];
+    out[i] = acc;
+}"""
+
+
+def test_fast_version_sees_an_index_that_wraps_between_its_ends():
+    # work-items 0 and 4 read a[0 + j] (4 * 2^30 wraps to 0), those between far out
+    prg = build(WRAP)
+    assert "with a fast version" in prg.c_source
+    msg = finding(prg.k, (5,), (5,), np.zeros(4, np.int32), np.zeros(5, np.int32),
+                  np.uint32(1 << 30), np.int32(1))
+    assert "out-of-bounds read of 4 bytes at offset 4294967296 of __global 'a'" in msg
+    assert "work-item (1,0,0)" in msg
+
+
+def test_no_fast_version_for_reads_of_a_written_buffer():
+    # reads of a buffer the kernel writes are race-checked, which no test settles
+    src = """
+__kernel void k(__global float *a, int n) {
+    int col = get_global_id(0);
+    float acc = 0.0f;
+    for (int j = 0; j < n; j++)
+        acc += a[j * 64 + col];
+    a[col + 1] = acc;
+}"""
+    prg = build(src)
+    assert "cl2c_ck_in_range" not in prg.c_source   # (the store's loop has one)
+    msg = finding(prg.k, (63,), (63,), f32(8 * 64), np.int32(8))
+    assert "data race" in msg, msg
+
+
+def test_fast_stores_leave_what_later_checks_find():
+    # each group's stores run unchecked in a fast version while no access of the launch
+    # touched their elements yet; a later group's store to them takes the checked
+    # loop, whose check finds the first group's mark
+    src = """
+__kernel void k(__global float *out) {
+    out[get_local_id(0)] = 1.0f + get_group_id(0);
+}"""
+    prg = build(src)
+    assert "cl2c_ck_fresh" in prg.c_source
+    msg = finding(prg.k, (32,), (16,), f32(16))
+    # (the groups run on two threads: either may be first)
+    m = re.search(r"data race: write of __global 'out' at offset (\d+), which a work-item "
+                  r"of another group \(linear id (\d)\) wrote in this launch \(work-item "
+                  r"\((\d+),0,0\) of group \((\d),0,0\)", msg)
+    assert m, msg
+    offset, first, item, second = map(int, m.groups())
+    assert {first, second} == {0, 1} and offset == 4 * item
+    # and one group a launch, launched twice: the first launch's marks are no race
+    k = build(src, "-cl2c-check=collect").k
+    out = f32(16)
+    for _ in range(2):
+        assert collected(k, (16,), (16,), out) == []
+    np.testing.assert_array_equal(out, np.ones(16, np.float32))
+
+
+TILE = """
+__kernel __attribute__((reqd_work_group_size(8, 8, 1)))
+void k(__global const float *a, __global float *out, int n, int extra) {
+    __local float t[8][8];
+    int x = get_local_id(0), y = get_local_id(1);
+    float acc = 0.0f;
+    for (int s = 0; s < n; ++s) {
+        t[y][x] = a[(s * 8 + y) * 8 + x];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (int j = 0; j < 8; ++j)
+            acc += t[y][j] * t[j][WHERE];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    out[get_global_id(1) * 8 + get_global_id(0)] = acc;
+}"""
+
+
+def test_fast_versions_of_a_barrier_kernel_compute_the_same():
+    # the tile's stores, its reads and the global ones run in fast versions
+    prg = build(TILE.replace("WHERE", "x"))
+    assert "3 checked loops with a fast version" in prg.c_source
+    rng = np.random.default_rng(3)
+    a = rng.random(3 * 64, np.float32)
+    out, want = f32(64), f32(64)
+    prg.k((8, 8), (8, 8), a, out, np.int32(3), np.int32(0))
+    build(TILE.replace("WHERE", "x"), "").k((8, 8), (8, 8), a, want, np.int32(3), np.int32(0))
+    np.testing.assert_array_equal(out, want)
+    assert collected(build(TILE.replace("WHERE", "x"), "-cl2c-check=collect").k, (8, 8),
+                     (8, 8), a, out, np.int32(3), np.int32(0)) == []
+
+
+def test_fast_version_of_local_reads_falls_back_on_an_index_out_of_bounds():
+    msg = finding(build(TILE.replace("WHERE", "x + extra")).k, (8, 8), (8, 8), f32(64),
+                  f32(64), np.int32(1), np.int32(1))
+    assert "array index 8 out of bounds of an array of 8 elements" in msg, msg
+    assert "work-item (7," in msg
+
+
+def test_fast_version_of_local_stores_falls_back_on_a_race():
+    # every work-item of a row stores to one element (a step of 0 between them)
+    src = TILE.replace("WHERE", "x").replace("t[y][x] = a", "t[y][extra * x] = a")
+    msg = finding(build(src).k, (8, 8), (8, 8), np.arange(64, dtype=np.float32), f32(64),
+                  np.int32(1), np.int32(0))
+    assert re.search(r"data race: write of __local 't' at offset 0, which work-item "
+                     r"\(local linear id 0\) wrote with no barrier between", msg), msg
+
+
+def test_fast_version_of_local_reads_falls_back_on_uninitialised_memory():
+    src = TILE.replace("WHERE", "x").replace("t[y][x] = a", "if (y < 7) t[y][x] = a")
+    msg = finding(build(src).k, (8, 8), (8, 8), f32(64), f32(64), np.int32(1), np.int32(0))
+    assert "read of uninitialised __local memory: 't' at offset 224" in msg, msg
+
+
 def test_global_race_between_groups():
     src = """
 __kernel void k(__global int *a) {

@@ -124,6 +124,11 @@ def _call_writes(call: c_ast.FuncCall) -> set:
 
 
 def _reaches_local(node) -> bool:
+    if isinstance(node, c_ast.UnaryOp) and node.op == "*" and \
+            isinstance(node.expr, c_ast.FuncCall) and _name(node.expr).startswith("CL2C_CK_"):
+        # the value of a checked access: a pointer only where its type says so
+        t = fact(node, "ty")
+        return isinstance(t, ty.Pointer) and t.space == "local"
     if isinstance(node, c_ast.ID):
         t = fact(node, "ty")
         return node.name == LOCALS or (isinstance(t, ty.Pointer) and t.space == "local")

@@ -16,6 +16,7 @@ from pycparser import c_ast
 from ..diagnostics import BuildError, Diagnostic
 from ..sema import FunctionInfo, Module
 from ..typed_ast import walk
+from .check_versions import version_checked_loops
 from .lockstep import lockstep_divergent_loops
 from .tiling import ROWS, tile_uniform_loops
 from .regions import NeedFibers, make_group_function
@@ -83,10 +84,9 @@ class Regions(Schedule):
                      if is_check_state(s) and not is_thread_state(s)]
             node.body.block_items = [s for s in node.body.block_items or []
                                      if not is_check_state(s)]
-        # checking: omp simd loops (which their checks keep from vectorising) only for
-        # the lock-step loops of a barrier-free kernel (_regions_if_better); barrier
-        # kernels keep their checked regions as they were
-        simd = k.simd and not (checking and k.info.sync)
+        # checking: omp simd loops where check_versions.py gives them a fast version
+        # (it drops the others' pragma); lock-step loops only in barrier-free kernels
+        simd = k.simd
         # a reqd_work_group_size is every group's size only where groups are uniform
         reqd = k.reqd_work_group_size if k.uniform_groups else None
         what = make_group_function(node, params, helpers, reqd,
@@ -99,11 +99,18 @@ class Regions(Schedule):
             from .check_phases import quiet_local_reads
             quiet_local_reads(node)
         # then divergent loops in its work-item loops run in lock-step, if-converted
-        what.lockstep = lockstep_divergent_loops(node) if simd else 0
+        what.lockstep = lockstep_divergent_loops(node) \
+            if simd and not (checking and k.info.sync) else 0
         k.uneven = bool(what.lockstep)
         if what.lockstep:
             what.add(f"{what.lockstep} divergent loop{'s' if what.lockstep != 1 else ''} "
                      f"in lock-step across work-items")
+        if checking and simd:
+            # checked work-item loops that a test before them can settle run unchecked
+            what.versioned = version_checked_loops(node, helpers)
+            if what.versioned:
+                what.add(f"{what.versioned} checked loop{'s' if what.versioned != 1 else ''} "
+                         f"with a fast version")
         # and uniform loops around a work-item loop run a register tile at a time
         tiles = tile_uniform_loops(node, reqd) if k.simd and not checking else []
         k.tile_rows = ROWS if any(r > 1 for r in tiles) else 0
@@ -175,18 +182,17 @@ def _regions_if_better(k, module, checking: bool = False) -> None:
     structs per work-item (the vectorised loop transposes them: N-body's float4s ran
     1.3x slower so; vector privates go by component, one array each, and N-body runs
     4x faster so than in the loops schedule)."""
-    if not _has_loop_or_branch(k.info.node.body):
+    if not checking and not _has_loop_or_branch(k.info.node.body):
         return                  # nothing to hoist, no guard: the work-group function is
                                 # the loop as it stands (and costs a copy of the kernel)
     try:
         what = REGIONS.prepare(k, module)
     except NeedFibers:
         return
-    if not (what.loops or what.bounded or what.lockstep) or what.array_privates \
-            or what.done_flags \
-            or what.vector_privates \
-            or checking and not what.lockstep:
-        # checking: the loops schedule, unless lock-step loops gain
+    # checking: the loops schedule, unless lock-step loops or fast versions gain
+    gains = what.lockstep or what.versioned if checking else \
+        what.loops or what.bounded or what.lockstep
+    if not gains or what.array_privates or what.done_flags or what.vector_privates:
         k.group_function, k.uneven = None, False
         return
     k.schedule = REGIONS

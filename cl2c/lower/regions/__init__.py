@@ -169,6 +169,8 @@ class GroupFunction:
         self.vector_privates = vector_privates  # vector or struct privates stored per item
         self.lockstep = lockstep              # divergent loops run in lock-step
                                               # (lockstep.py, run by the schedule)
+        self.versioned = 0                    # checking builds: loops with a fast version
+                                              # (check_versions.py, run by the schedule)
 
     def add(self, part: str) -> None:
         self.description = f"{self.description}; {part}" if self.description else part

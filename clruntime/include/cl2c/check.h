@@ -610,6 +610,124 @@ static inline void *cl2c_ck_arg_read(cl2c_ck_thread *t, cl2c_ck_argr A, void *p,
 #define CL2C_CK_ARG_READ(A, p, site)                                                         \
     ((__typeof__(p))cl2c_ck_arg_read(cl2c_ck_t, (A), (void *)(p), sizeof(*(p)), (site)))
 
+/* A work-item loop's fast version (cl2c/lower/check_versions.py): the work-item of the
+ * loop from lo to hi whose addresses point j of the test computes (0: the first, 1: the
+ * second, 2: the last). */
+static inline int cl2c_ck_point(int lo, int hi, int j) {
+    return j == 0 ? lo : j == 1 ? (lo + 1 < hi ? lo + 1 : lo) : hi - 1;
+}
+/* Whether the accesses of n bytes of a loop's m + 1 work-items, at addresses affine in
+ * the work-item (a the first's, b the second's, z the last's), all lie in A's range: a
+ * and z do, and z - a is m steps of b - a (the index's arithmetic does not wrap
+ * between them). */
+static inline int cl2c_ck_spans(cl2c_ck_argr A, const char *a, const char *b, const char *z,
+                                long long m, size_t n) {
+    const size_t oa = (uintptr_t)a - (uintptr_t)A.lo, oz = (uintptr_t)z - (uintptr_t)A.lo;
+    return n <= A.size && oa <= A.size - n && oz <= A.size - n &&
+           (long long)((uintptr_t)z - (uintptr_t)a) ==
+               (long long)((unsigned long long)m * ((uintptr_t)b - (uintptr_t)a));
+}
+/* Bounds-only reads (CL2C_CK_ARG_READ) of the loop: in range. A range with a shadow
+ * (another argument is the same buffer) is no fast case. */
+static inline int cl2c_ck_in_range(cl2c_ck_argr A, const char *a, const char *b, const char *z,
+                                   long long m, size_t n) {
+    return A.shadow == NULL && cl2c_ck_spans(A, a, b, z, m, n);
+}
+/* A store of each work-item of the loop (CL2C_CK_ARG_STORE): in range, in granules of
+ * its own, and racing with nothing the shadow words say so far (what cl2c_ck_granule
+ * asks of a store: each granule stale, or last accessed by this group in an earlier
+ * barrier phase or by the same work-item). cl2c_ck_mark then records the stores after
+ * the loop, as their checks would have: later accesses find them as checked ones.
+ * llid: the first work-item's local linear id. A range with no shadow has no race
+ * checks. The rule in full, where the common case (below) does not hold: */
+__attribute__((noinline, unused)) static int
+cl2c_ck_fresh_rule(const cl2c_ck_thread *t, cl2c_ck_argr A, size_t oa, long long step,
+                   long long m, size_t n, int local, size_t llid) {
+    const uint64_t me0 = local ? t->local_me0 : t->me0;
+    int bad = 0;
+    for (long long j = 0; j <= m; ++j) {
+        const uint64_t me = me0 | (uint64_t)((llid + (size_t)j) & 0xfff) << 24;
+        const uint64_t *s = A.shadow + ((oa + (size_t)(j * step)) >> A.shift);
+        for (size_t k = 0; k < n >> A.shift; ++k) {
+            const uint64_t old = __atomic_load_n(&s[k], __ATOMIC_RELAXED);
+            const int stale = local ? CL2C_CK_GROUP(old) != CL2C_CK_GROUP(me)
+                                    : CL2C_CK_SERIAL(old) != CL2C_CK_SERIAL(me) || old == 0;
+            const int quiet = CL2C_CK_GROUP(old) == CL2C_CK_GROUP(me) &&
+                              (CL2C_CK_PHASE(old) != CL2C_CK_PHASE(me) ||
+                               CL2C_CK_LID(old) == CL2C_CK_LID(me));
+            bad |= !stale && !quiet;
+        }
+    }
+    return !bad;
+}
+static inline int cl2c_ck_fresh(const cl2c_ck_thread *t, cl2c_ck_argr A, const char *a,
+                                const char *b, const char *z, long long m, size_t n,
+                                int local, size_t llid) {
+    if (!cl2c_ck_spans(A, a, b, z, m, n)) return 0;
+    if (A.shadow == NULL) return 1;
+    const size_t oa = (uintptr_t)a - (uintptr_t)A.lo, g = (size_t)1 << A.shift;
+    const long long step = (long long)((uintptr_t)b - (uintptr_t)a);
+    if (t->fibers || (oa & (g - 1)) || (n & (g - 1)) || (step & (long long)(g - 1)) ||
+        (m > 0 && (step < 0 ? -step : step) < (long long)n))
+        return 0;
+    /* the common case, in few operations: no granule touched yet (its word another
+     * group's, for __local memory; another launch's, for __global) */
+    const uint64_t me0 = local ? t->local_me0 : t->me0;
+    const uint64_t mine = local ? CL2C_CK_GROUP(me0) : CL2C_CK_SERIAL(me0);
+    int touched = 0;
+    for (long long j = 0; j <= m; ++j) {
+        const uint64_t *s = A.shadow + ((oa + (size_t)(j * step)) >> A.shift);
+        for (size_t k = 0; k < n >> A.shift; ++k) {
+            const uint64_t old = __atomic_load_n(&s[k], __ATOMIC_RELAXED);
+            touched |= old != 0 && (local ? CL2C_CK_GROUP(old) : CL2C_CK_SERIAL(old)) == mine;
+        }
+    }
+    return !touched || cl2c_ck_fresh_rule(t, A, oa, step, m, n, local, llid);
+}
+/* After the loop's fast version: the shadow words of its stores (cl2c_ck_fresh), each
+ * work-item's as its checked store would have left them. */
+static inline void cl2c_ck_mark(const cl2c_ck_thread *t, cl2c_ck_argr A, const char *a,
+                                const char *b, const char *z, long long m, size_t n,
+                                int local, size_t llid) {
+    (void)z;
+    if (A.shadow == NULL) return;
+    const size_t oa = (uintptr_t)a - (uintptr_t)A.lo;
+    const long long step = (long long)((uintptr_t)b - (uintptr_t)a);
+    const uint64_t me0 = (local ? t->local_me0 : t->me0) | CL2C_CK_W | CL2C_CK_INIT;
+    for (long long j = 0; j <= m; ++j) {
+        const uint64_t word = me0 | (uint64_t)((llid + (size_t)j) & 0xfff) << 24;
+        uint64_t *s = A.shadow + ((oa + (size_t)(j * step)) >> A.shift);
+        for (size_t k = 0; k < n >> A.shift; ++k) __atomic_store_n(&s[k], word, __ATOMIC_RELAXED);
+    }
+}
+/* Reads of a __local variable in a barrier phase that writes none of it
+ * (CL2C_CK_LREAD): in range, and every granule from the lowest address to the highest
+ * written by a work-item of this group (more than the reads may touch: a gap the group
+ * did not write sends the loop to its checks). */
+static inline int cl2c_ck_inited(const cl2c_ck_thread *t, cl2c_ck_argr A, const char *a,
+                                 const char *b, const char *z, long long m, size_t n) {
+    if (!cl2c_ck_spans(A, a, b, z, m, n)) return 0;
+    if (A.shadow == NULL) return 1;
+    if (t->fibers) return 0;
+    const size_t oa = (uintptr_t)a - (uintptr_t)A.lo, oz = (uintptr_t)z - (uintptr_t)A.lo;
+    const size_t lo = oa < oz ? oa : oz, hi = (oa < oz ? oz : oa) + n - 1;
+    const uint64_t group = CL2C_CK_GROUP(t->local_me0);
+    int bad = 0;
+    for (size_t i = lo >> A.shift; i <= hi >> A.shift; ++i) {
+        const uint64_t old = __atomic_load_n(&A.shadow[i], __ATOMIC_RELAXED);
+        bad |= CL2C_CK_GROUP(old) != group || !(old & CL2C_CK_INIT);
+    }
+    return !bad;
+}
+/* Checked array indices (CL2C_CK_INDEX) of the loop: the first (i), second (j) and last
+ * (k) work-item's, affine in the work-item, all within an array of n elements. */
+static inline int cl2c_ck_index_in(long long i, long long j, long long k, long long m,
+                                   long long n) {
+    return i >= 0 && i < n && k >= 0 && k < n &&
+           (unsigned long long)k - (unsigned long long)i ==
+               (unsigned long long)m * ((unsigned long long)j - (unsigned long long)i);
+}
+
 /* A read of a __local variable in a barrier phase that writes none of it
  * (cl2c/lower/check_phases.py): it races with nothing, so it asks only that a
  * work-item of this group wrote the memory (cl2c_ck_shadow says what else). */
