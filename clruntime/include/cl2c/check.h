@@ -101,6 +101,13 @@ typedef struct cl2c_ck_thread {
     const cl2c_workitem *grp;
     size_t lid[3];      /* the running work-item (loops and regions schedules) */
     uint32_t gen;       /* this thread's groups, counted */
+    struct {            /* __local variables whose initialisation a phase asked of all */
+        const char *lo; /* of its bytes (cl2c_ck_inited): the answer, for the phase */
+        uint64_t phase;
+        uint32_t gen;
+        int whole;
+    } inited[4];
+    unsigned inited_next;
     const char *local_lo;
     uint64_t *local_shadow;
     size_t local_shadow_bytes;
@@ -250,6 +257,7 @@ static inline void cl2c_ck_group(cl2c_ck_launch *L, const cl2c_workitem *g, int 
     if (++t->gen > 0xffffff) t->gen = 1;
     t->phase = 0;
     t->nlocals = 0;
+    for (int i = 0; i < 4; ++i) t->inited[i].lo = NULL;
     t->local_lo = (const char *)local_block;
     t->lid[0] = t->lid[1] = t->lid[2] = 0;
     cl2c_ck_rewho(t);
@@ -704,13 +712,8 @@ static inline void cl2c_ck_mark(const cl2c_ck_thread *t, cl2c_ck_argr A, const c
  * (CL2C_CK_LREAD): in range, and every granule from the lowest address to the highest
  * written by a work-item of this group (more than the reads may touch: a gap the group
  * did not write sends the loop to its checks). */
-static inline int cl2c_ck_inited(const cl2c_ck_thread *t, cl2c_ck_argr A, const char *a,
-                                 const char *b, const char *z, long long m, size_t n) {
-    if (!cl2c_ck_spans(A, a, b, z, m, n)) return 0;
-    if (A.shadow == NULL) return 1;
-    if (t->fibers) return 0;
-    const size_t oa = (uintptr_t)a - (uintptr_t)A.lo, oz = (uintptr_t)z - (uintptr_t)A.lo;
-    const size_t lo = oa < oz ? oa : oz, hi = (oa < oz ? oz : oa) + n - 1;
+static inline int cl2c_ck_inited_in(const cl2c_ck_thread *t, cl2c_ck_argr A, size_t lo,
+                                    size_t hi) {
     const uint64_t group = CL2C_CK_GROUP(t->local_me0);
     int bad = 0;
     for (size_t i = lo >> A.shift; i <= hi >> A.shift; ++i) {
@@ -718,6 +721,30 @@ static inline int cl2c_ck_inited(const cl2c_ck_thread *t, cl2c_ck_argr A, const 
         bad |= CL2C_CK_GROUP(old) != group || !(old & CL2C_CK_INIT);
     }
     return !bad;
+}
+/* Whether this group wrote all of A: asked once a phase (its reads' phase writes none of
+ * A, so the answer stays) and remembered. */
+__attribute__((noinline, unused)) static int cl2c_ck_inited_whole(cl2c_ck_thread *t,
+                                                                 cl2c_ck_argr A) {
+    for (int i = 0; i < 4; ++i)
+        if (t->inited[i].lo == A.lo && t->inited[i].gen == t->gen &&
+            t->inited[i].phase == t->phase)
+            return t->inited[i].whole;
+    const unsigned i = t->inited_next++ % 4;
+    t->inited[i].lo = A.lo;
+    t->inited[i].gen = t->gen;
+    t->inited[i].phase = t->phase;
+    t->inited[i].whole = cl2c_ck_inited_in(t, A, 0, A.size - 1);
+    return t->inited[i].whole;
+}
+static inline int cl2c_ck_inited(cl2c_ck_thread *t, cl2c_ck_argr A, const char *a,
+                                 const char *b, const char *z, long long m, size_t n) {
+    if (!cl2c_ck_spans(A, a, b, z, m, n)) return 0;
+    if (A.shadow == NULL) return 1;
+    if (t->fibers) return 0;
+    if (cl2c_ck_inited_whole(t, A)) return 1;
+    const size_t oa = (uintptr_t)a - (uintptr_t)A.lo, oz = (uintptr_t)z - (uintptr_t)A.lo;
+    return cl2c_ck_inited_in(t, A, oa < oz ? oa : oz, (oa < oz ? oz : oa) + n - 1);
 }
 /* Checked array indices (CL2C_CK_INDEX) of the loop: the first (i), second (j) and last
  * (k) work-item's, affine in the work-item, all within an array of n elements. */
