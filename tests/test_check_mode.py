@@ -377,7 +377,7 @@ __kernel void k(__global float *a, int n) {
     a[col + 1] = acc;
 }"""
     prg = build(src)
-    assert "cl2c_ck_in_range" not in prg.c_source   # (the store's loop has one)
+    assert "cl2c_ck_box_in_range" not in prg.c_source   # (the store's loop has one)
     msg = finding(prg.k, (63,), (63,), f32(8 * 64), np.int32(8))
     assert "data race" in msg, msg
 
@@ -391,7 +391,7 @@ __kernel void k(__global float *out) {
     out[get_local_id(0)] = 1.0f + get_group_id(0);
 }"""
     prg = build(src)
-    assert "cl2c_ck_fresh" in prg.c_source
+    assert "cl2c_ck_box_fresh" in prg.c_source
     msg = finding(prg.k, (32,), (16,), f32(16))
     # (the groups run on two threads: either may be first)
     m = re.search(r"data race: write of __global 'out' at offset (\d+), which a work-item "
@@ -459,6 +459,41 @@ def test_fast_version_of_local_reads_falls_back_on_uninitialised_memory():
     src = TILE.replace("WHERE", "x").replace("t[y][x] = a", "if (y < 7) t[y][x] = a")
     msg = finding(build(src).k, (8, 8), (8, 8), f32(64), f32(64), np.int32(1), np.int32(0))
     assert "read of uninitialised __local memory: 't' at offset 224" in msg, msg
+
+
+GRID = """
+__kernel void k(__global float *out, int w, int extra) {
+    int x = get_global_id(0), y = get_global_id(1);
+    out[(y * w + x) + extra] = (float)(y * 8 + x);
+}"""
+
+
+def test_fast_version_of_rows_computes_the_same():
+    # the group's rows and its work-item loop: one test before all of them
+    prg = build(GRID)
+    assert "with a fast version" in prg.c_source
+    out = f32(256)
+    assert collected(build(GRID, "-cl2c-check=collect").k, (16, 16), (8, 8), out,
+                     np.int32(16), np.int32(0)) == []
+    np.testing.assert_array_equal(out, (np.arange(16)[:, None] * 8 +
+                                        np.arange(16)[None, :]).ravel().astype(np.float32))
+
+
+def test_fast_version_of_rows_falls_back_at_the_far_corner():
+    # only the group's last work-item (its last row's last) stores out of bounds
+    msg = finding(build(GRID).k, (8, 8), (8, 8), f32(64), np.int32(8), np.int32(1))
+    assert "out-of-bounds write of 4 bytes at offset 256 of __global 'out' (256 bytes)" \
+        in msg, msg
+    assert "work-item (7,7,0)" in msg
+
+
+def test_fast_version_of_rows_falls_back_on_a_race_between_rows():
+    # every row of the group stores to the same elements (w = 0): a race the test
+    # sees in the rows' step, and the checks report
+    msg = finding(build(GRID).k, (8, 8), (8, 8), f32(64), np.int32(0), np.int32(0))
+    assert re.search(r"data race: write of __global 'out' at offset \d+, which work-item "
+                     r"\(local linear id \d+\) wrote with no barrier between "
+                     r"\(work-item \(\d,1,0\)", msg), msg
 
 
 def test_global_race_between_groups():

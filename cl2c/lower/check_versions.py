@@ -46,6 +46,7 @@ INDEX = "CL2C_CK_INDEX"
 THREAD = "cl2c_ck_t"
 ITEM = "cl2c_ck_item"
 FAST, AT, IX, POINT = "cl2c_ck_fast", "cl2c_ck_at", "cl2c_ck_ix", "cl2c_ck_j"
+COUNT, BASE, MARK = "cl2c_ck_count", "cl2c_ck_base", "cl2c_ck_mk"
 # integer types a variant index may pass through (the runtime's and C's spellings)
 _INT_NAMES = {"int", "unsigned", "long", "short", "char", "signed", "size_t", "ptrdiff_t",
               "intptr_t", "uintptr_t", "cl2c_uint", "cl2c_long", "cl2c_ulong", "cl2c_ushort",
@@ -62,61 +63,142 @@ def version_checked_loops(func: c_ast.FuncDef, helpers: dict) -> int:
     version (above); returns how many. ``helpers``: {name: FuncDef} of the functions
     it may call (a call of one with checks of its own keeps a loop as it is)."""
     taken = ids(func.body)
-    checked = _checked_functions(helpers)
-    if any(n in taken for n in (FAST, AT, IX, POINT)):
+    if any(n in taken for n in (FAST, AT, IX, POINT, COUNT, BASE, MARK)):
         return 0
-    done = 0
-    for block in list(walk(func.body)):
-        if not isinstance(block, c_ast.Compound):
-            continue
-        items = block.block_items or []
-        for i in range(len(items) - 1):
-            if _is_simd(items[i]) and isinstance(items[i + 1], c_ast.For):
-                versioned = _Loop(items[i + 1], checked).versioned()
+    return _Versioner(_checked_functions(helpers)).block(func.body)
+
+
+class _Versioner:
+    def __init__(self, checked: set):
+        self.checked = checked                    # functions with checks
+
+    def block(self, block: c_ast.Compound) -> int:
+        """Version what ``block`` holds, outermost first."""
+        done = 0
+        items = list(block.block_items or [])
+        out = []
+        i = 0
+        while i < len(items):
+            s = items[i]
+            if _is_simd(s) and i + 1 < len(items) and isinstance(items[i + 1], c_ast.For):
+                nest = _Nest.of_loop(items[i + 1])
+                versioned = nest.versioned(self.checked) if nest else None
                 if versioned is not None:
-                    items[i:i + 2] = [versioned, c_ast.EmptyStatement()]
+                    out.append(versioned)
                     done += 1
                 elif _has_checks(items[i + 1]):
                     # its checks' reports keep it from vectorising (and clang warns
                     # of an omp simd loop it cannot vectorise)
-                    items[i] = c_ast.EmptyStatement()
-        block.block_items = [s for s in items if not isinstance(s, c_ast.EmptyStatement)]
-    return done
+                    out.append(items[i + 1])
+                else:
+                    out += [s, items[i + 1]]
+                i += 2
+                continue
+            nest = _Nest.around(s)
+            versioned = nest.versioned(self.checked) if nest else None
+            if versioned is not None:
+                out.append(versioned)
+                done += 1
+            else:
+                done += self.children(s)
+                out.append(s)
+            i += 1
+        block.block_items = out
+        return done
+
+    def children(self, node) -> int:
+        done = 0
+        for _, child in node.children():
+            if isinstance(child, c_ast.Compound):
+                done += self.block(child)
+            elif child is not None:
+                done += self.children(child)
+        return done
 
 
 def _is_simd(s) -> bool:
     return isinstance(s, c_ast.Pragma) and s.string.strip() == "omp simd"
 
 
-class _Loop:
-    """One ``for (int cl2c_l0 = LO; cl2c_l0 < HI; ++cl2c_l0) { head; body }``."""
+class _Nest:
+    """A work-item loop ``for (int cl2c_l0 = LO; cl2c_l0 < HI; ++cl2c_l0)`` (an omp simd
+    loop of the regions writer) and the loops around it that its test covers too: the
+    group's rows (cl2c_l2, cl2c_l1) and a uniform loop around them. ``axes``: (counter,
+    first, end) outermost first, the work-item loop's last; ``row``: the declarations
+    between the rows' loops and the work-item loop (the first and end of a guarded
+    loop, the ids' bases)."""
 
-    def __init__(self, loop: c_ast.For, checked: set):
-        self.loop = loop
-        self.checked = checked                    # functions with checks
-        self.defs: dict[str, c_ast.Decl] = {}     # replayable head declarations
-        self.degree: dict[str, int | None] = {}   # of each, in the counter
+    def __init__(self, stmt, loop, axes, row, ctype):
+        self.stmt, self.loop, self.axes, self.row = stmt, loop, axes, row
+        self.ctype = ctype                      # {counter: its C type} of the outer axes
 
-    def versioned(self):
-        loop = self.loop
-        init = loop.init
-        if not (isinstance(init, c_ast.DeclList) and len(init.decls) == 1 and
-                init.decls[0].name == COUNTER and isinstance(loop.cond, c_ast.BinaryOp) and
-                loop.cond.op == "<" and _is_id(loop.cond.left, COUNTER)):
+    @classmethod
+    def of_loop(cls, loop: c_ast.For):
+        bounds = _work_item_bounds(loop)
+        if bounds is None:
             return None
+        return cls(loop, loop, [(COUNTER,) + bounds], [], {})
+
+    @classmethod
+    def around(cls, s):
+        """The nest of statement ``s``, if it is a uniform loop around a group's rows
+        or the rows themselves (with a work-item loop and declarations only in them)."""
+        uniform = _uniform_loop(s)
+        if uniform is not None:
+            name, first, end, ctype, body = uniform
+            inner = cls.around(body)
+            if inner is None or any(_is_phase(n) for n in walk(body)):
+                return None
+            return cls(s, inner.loop, [(name, first, end)] + inner.axes, inner.row,
+                       dict(inner.ctype, **{name: ctype}))
+        rows = _rows(s)
+        if rows is None and isinstance(s, c_ast.Compound):
+            rows = [], s                        # a group of one row (reqd_work_group_size)
+        if rows is None:
+            return None
+        axes, body = rows
+        items = statements(body)
+        if len(items) == 1 and isinstance(items[0], c_ast.If) and items[0].iffalse is None:
+            items = statements(items[0].iftrue)         # a guard of the rows: kept as is
+        if len(items) < 2 or not _is_simd(items[-2]) or \
+                not all(isinstance(d, c_ast.Decl) for d in items[:-2]):
+            return None
+        loop = items[-1]
+        bounds = _work_item_bounds(loop)
+        if bounds is None or not isinstance(loop, c_ast.For):
+            return None
+        ctype = {name: "size_t" for name, _, _ in axes}
+        return cls(s, loop, axes + [(COUNTER,) + bounds], items[:-2], ctype)
+
+    # -- whether the nest's test can settle its work-item loop's checks
+    def versioned(self, checked: set):
+        loop = self.loop
         body = statements(loop.stmt)
         top = {id(s) for s in body}
-        checks = []
-        for n in walk(loop.stmt):
-            if isinstance(n, c_ast.FuncCall) and (
-                    _called(n) in (READ, LREAD) or _called(n) == STORE and id(n) in top):
-                checks.append(n)
+        checks = [n for n in walk(loop.stmt) if isinstance(n, c_ast.FuncCall) and (
+            _called(n) in (READ, LREAD) or _called(n) == STORE and id(n) in top)]
         if not checks:
             return None
-        self._definitions(body)
+        self.axis_names = [a[0] for a in self.axes]
+        self.changed = _changed_names(self.stmt) - set(self.axis_names)
+        self.row_defs = self._defs(self.row)
+        self.item_defs = self._defs(_head(body))
+        declared = [n.name for n in walk(self.stmt) if isinstance(n, c_ast.Decl)]
+        for name in {n for n in declared if declared.count(n) > 1}:
+            self.row_defs.pop(name, None)       # declared again in an inner block
+            self.item_defs.pop(name, None)
+        self.changed |= set(declared) - set(self.row_defs) - set(self.item_defs)
+        self.cache: dict = {}
+        for name, first, end in self.axes:
+            row = name == COUNTER
+            if self._vars(first, row) != frozenset() or self._vars(end, row) != frozenset():
+                return None         # a box: every axis's bounds the same for all of it
         accesses = [self._access(c) for c in checks]
         if any(a is None for a in accesses):
             return None
+        if len(self.axes) > 1 and any(a.kind == STORE for a in accesses) and \
+                self.axis_names[0] not in ("cl2c_l2", "cl2c_l1"):
+            return None             # a store in a uniform loop: not for the box's test
         check_ids = {id(c) for c in checks}
         indices = {id(x) for a in accesses for x, _ in a.indices}
         for n in walk(loop.stmt):
@@ -124,7 +206,7 @@ class _Loop:
                 name = _called(n)
                 if id(n) in check_ids or name == ITEM or name == INDEX and id(n) in indices:
                     continue
-                if name.lower().startswith("cl2c_ck") or name in self.checked:
+                if name.lower().startswith("cl2c_ck") or name in checked:
                     return None     # another check, or a function with checks of its own
             elif isinstance(n, c_ast.ID) and n.name.startswith("cl2c_cks_"):
                 return None         # checks of uninitialised privates
@@ -136,8 +218,12 @@ class _Loop:
             return None             # two stores to one buffer: their work-items may meet
         return self._rewrite(accesses)
 
+    def _defs(self, decls) -> dict:
+        return {d.name: d for d in decls if isinstance(d, c_ast.Decl) and d.init is not None
+                and isinstance(d.type, c_ast.TypeDecl) and d.name not in self.changed}
+
     def _access(self, call: c_ast.FuncCall):
-        """The _Access of a check, if its address is affine in the counter."""
+        """The _Access of a check, if its address is affine in the axes."""
         args = call.args.exprs
         kind = _called(call)
         if not (args and isinstance(args[0], c_ast.ID)):
@@ -155,14 +241,15 @@ class _Loop:
             sub = e.subscript
             if isinstance(sub, c_ast.FuncCall) and _called(sub) == INDEX:
                 i, n = sub.args.exprs[0], sub.args.exprs[1]
-                if self._degree(i) is None or self._degree(n) != 0:
+                if self._vars(i) is None or self._vars(n) != frozenset():
                     return None
                 indices.append((sub, n))
-            elif self._degree(sub) is None:
+            elif self._vars(sub) is None:
                 return None
             e = e.name
         base_ok = isinstance(e, c_ast.ID) and e.name not in self.changed and \
-            e.name not in self.defs and not e.name.startswith("cl2c_ck") or \
+            e.name not in self.item_defs and e.name not in self.row_defs and \
+            e.name not in self.axis_names and not e.name.startswith("cl2c_ck") or \
             isinstance(e, c_ast.StructRef) and e.type == "->" and _is_id(e.name, LOCALS)
         if not base_ok:
             return None
@@ -170,144 +257,311 @@ class _Loop:
         return _Access(kind, args[0].name, target, indices, local,
                        args[4] if kind == STORE else None)
 
-    # -- which values of the loop are affine in the counter
-    def _definitions(self, body) -> None:
-        changed = _changed_names(self.loop.stmt)
-        for s in body:
-            if isinstance(s, c_ast.Decl):
-                if s.init is not None and s.name not in changed and \
-                        isinstance(s.type, c_ast.TypeDecl) and s.name not in self.defs:
-                    self.defs[s.name] = s
-            elif not _is_item_call(s):
-                break
-        declared = [n.name for n in walk(self.loop.stmt) if isinstance(n, c_ast.Decl)]
-        for name in {n for n in declared if declared.count(n) > 1}:
-            self.defs.pop(name, None)       # declared again in an inner block
-        self.changed = changed | (set(declared) - set(self.defs))
-
-    def _degree(self, x) -> int | None:
-        """0: the same for every work-item of the loop; 1: affine in the counter; None:
-        neither, or not integer arithmetic, or not safe to compute ahead."""
+    # -- which values are affine in the axes
+    def _vars(self, x, row: bool = False):
+        """The axes ``x`` is affine in (an empty set: the same all over the nest), or
+        None: not affine, not integer arithmetic, or not safe to compute ahead. ``row``:
+        at the rows' level, where cl2c_l0 is 0."""
+        none = frozenset()
         if isinstance(x, c_ast.Constant):
-            return 0 if x.type in _INT_CONSTANTS else None
+            return none if x.type in _INT_CONSTANTS else None
         if isinstance(x, c_ast.ID):
-            return self._id_degree(x)
+            return self._id_vars(x, row)
         if isinstance(x, c_ast.Cast):
-            return self._degree(x.expr) if _integer_typename(x.to_type) else None
+            return self._vars(x.expr, row) if _integer_typename(x.to_type) else None
         if isinstance(x, c_ast.UnaryOp) and x.op in ("-", "+"):
-            return self._degree(x.expr)
+            return self._vars(x.expr, row)
         if isinstance(x, c_ast.BinaryOp):
-            a, b = self._degree(x.left), self._degree(x.right)
+            a, b = self._vars(x.left, row), self._vars(x.right, row)
             if a is None or b is None:
                 return None
             if x.op in ("+", "-"):
-                return max(a, b)
+                return a | b
             if x.op == "*":
-                return a + b if a + b <= 1 else None
+                return a | b if not (a and b) else None
             if x.op == "<<" and isinstance(x.right, c_ast.Constant):
                 return a
-            return None
+            if a or b:
+                return None
+            if x.op in ("/", "%"):      # computed ahead: a divisor that cannot be 0
+                return none if _const(x.right) not in (None, 0) else None
+            return none
         if isinstance(x, c_ast.FuncCall):
             args = x.args.exprs if x.args else []
             if builtin_name(x) in ("get_local_id", "get_global_id") and len(args) == 2 and \
                     isinstance(args[1], c_ast.Constant):
-                return 1 if args[1].value.rstrip("uU") == "0" else 0
-            return 0 if work_item_function(x) == "group" else None
+                d = args[1].value.rstrip("uU")
+                name = {"0": COUNTER, "1": "cl2c_l1", "2": "cl2c_l2"}.get(d)
+                if name is None or name == COUNTER and row or name not in self.axis_names:
+                    return none
+                return frozenset([name])
+            if _called(x) in ("cl2c_bound_lo", "cl2c_bound_hi"):
+                inner = [self._vars(a, row) for a in args]
+                return none if all(v == none for v in inner) else None
+            return none if work_item_function(x) == "group" else None
         return None
 
-    def _id_degree(self, x: c_ast.ID) -> int | None:
+    def _id_vars(self, x: c_ast.ID, row: bool):
         name = x.name
-        if name == COUNTER:
-            return 1
-        if name in self.defs:
-            if name not in self.degree:
-                self.degree[name] = None            # (a cycle: none)
-                self.degree[name] = self._degree(self.defs[name].init) \
-                    if _integer_decl(self.defs[name]) else None
-            return self.degree[name]
+        if name in self.axis_names and not (row and name == COUNTER):
+            return frozenset([name])
+        if row:
+            if name in self.item_defs and name not in self.row_defs:
+                return None
+            defs = self.row_defs if name in self.row_defs else None
+        else:
+            defs = self.item_defs if name in self.item_defs else \
+                self.row_defs if name in self.row_defs else None
+        if defs is not None:
+            key = (name, defs is self.row_defs)
+            if key not in self.cache:
+                self.cache[key] = None              # (a cycle: none)
+                d = defs[name]
+                self.cache[key] = self._vars(d.init, defs is self.row_defs) \
+                    if _integer_decl(d) else None
+            return self.cache[key]
         if name in self.changed or name.startswith("cl2c_ck"):
             return None
         t = fact(x, "ty")
         if t is not None:
-            return 0 if t.is_scalar and t.is_integer else None
-        return 0 if name in _GENERATED_INTS or name.endswith("__base") else None
+            return frozenset() if t.is_scalar and t.is_integer else None
+        return frozenset() if name in _GENERATED_INTS or name.endswith("__base") else None
 
     # -- the two versions
     def _rewrite(self, accesses) -> c_ast.Compound:
-        loop = self.loop
-        lo = copy.deepcopy(loop.init.decls[0].init)
-        hi = copy.deepcopy(loop.cond.right)
-        checked = copy.deepcopy(loop)
-        fast = copy.deepcopy(loop)
-        fast.stmt = c_ast.Compound([s for s in statements(fast.stmt) if not _is_item_call(s)])
-        _unchecked(fast.stmt)
-        k = len(accesses)
+        axes = self.axes
+        na = len(axes)
+        points = _points(na)
+        k, q = len(accesses), sum(len(a.indices) for a in accesses)
         indices = [(x, n) for a in accesses for x, n in a.indices]
+        # the probe: each point's addresses and indices
+        probe_body = []
+        codes = f"{POINT}s"
+        for a, (name, first, end) in enumerate(axes):
+            if name == COUNTER:
+                for d in self.row:
+                    probe_body.append(copy.deepcopy(d))
+                    probe_body[-1].funcspec = ["CL2C_UNUSED"]
+            value = cn.call("cl2c_ck_point", copy.deepcopy(first), copy.deepcopy(end),
+                            c_ast.ArrayRef(c_ast.ArrayRef(cn.ident(codes), cn.ident(POINT)),
+                                           cn.const_int(a)))
+            ctype = "int" if name == COUNTER else self.ctype[name]
+            d = _decl(f"const {ctype}", name, value if ctype == "int" else
+                      c_ast.Cast(_typename(ctype), value))
+            d.funcspec = ["CL2C_UNUSED"]
+            probe_body.append(d)
+            probe_body.append(c_ast.Assignment("=", c_ast.ArrayRef(
+                cn.ident(COUNT), cn.const_int(a)), c_ast.BinaryOp(
+                "-", _as_long_long(end), _as_long_long(first))))
         used = set().union(*(ids(a.target) for a in accesses))
-        replay = [copy.deepcopy(d) for name, d in self.defs.items() if name in self._needed(used)]
-        point = cn.call("cl2c_ck_point", lo, copy.deepcopy(hi), cn.ident(POINT))
-        counter = _decl("const int", COUNTER, point)
-        counter.funcspec = ["CL2C_UNUSED"]      # (an index the same for every work-item)
-
-        def slot(array, p, j):
-            return c_ast.ArrayRef(c_ast.ArrayRef(cn.ident(array), p), cn.const_int(j))
-        probe_body = [counter] + replay
-        for j, a in enumerate(accesses):
-            address = _unchecked_copy(a.target)
-            probe_body.append(c_ast.Assignment("=", slot(AT, cn.ident(POINT), j),
-                                               c_ast.Cast(_char_ptr(), address)))
-        for q, (x, _) in enumerate(indices):
-            probe_body.append(c_ast.Assignment("=", slot(IX, cn.ident(POINT), q), c_ast.Cast(
-                _long_long(), _unchecked_copy(x.args.exprs[0]))))
-        probe = _parse_stmt(f"for (int {POINT} = 0; {POINT} < 3; ++{POINT}) {{}}")
-        probe.stmt = c_ast.Compound(probe_body)
-        steps = c_ast.BinaryOp("-", c_ast.BinaryOp("-", copy.deepcopy(hi), copy.deepcopy(lo)),
-                               cn.const_int(1))
-        first = c_ast.BinaryOp("+", c_ast.Cast(_size_t(), copy.deepcopy(lo)), _parse_expr(
+        needed = self._needed(used)
+        probe_body += [copy.deepcopy(d) for name, d in self.item_defs.items() if name in needed]
+        base = c_ast.BinaryOp("+", c_ast.Cast(_size_t(), copy.deepcopy(self.loop.init.decls[0]
+                                                                      .init)), _parse_expr(
             "cl2c_ls0 * (cl2c_l1 + cl2c_ls1 * cl2c_l2)"))
-        tests, marks = [], []
+        probe_body.append(c_ast.If(_parse_expr(f"{POINT} == 0"), c_ast.Assignment(
+            "=", cn.ident(BASE), base), None))
         for j, a in enumerate(accesses):
-            at = [slot(AT, cn.const_int(p), j) for p in range(3)]
+            probe_body.append(c_ast.Assignment("=", _slot(AT, j, cn.ident(POINT)),
+                                               c_ast.Cast(_char_ptr(),
+                                                          _unchecked_copy(a.target))))
+        for r, (x, _) in enumerate(indices):
+            probe_body.append(c_ast.Assignment("=", _slot(IX, r, cn.ident(POINT)), c_ast.Cast(
+                _long_long(), _unchecked_copy(x.args.exprs[0]))))
+        probe = _parse_stmt(f"for (int {POINT} = 0; {POINT} < {len(points)}; ++{POINT}) {{}}")
+        probe.stmt = c_ast.Compound(probe_body)
+        # the tests
+        tests = [_parse_expr(f"cl2c_ck_box_empty({na}, {COUNT})")]
+        rest = []
+        for j, a in enumerate(accesses):
+            at = c_ast.ArrayRef(cn.ident(AT), cn.const_int(j))
             size = c_ast.UnaryOp("sizeof", _element(a.target.expr))
-            where = [cn.ident(a.range), *at, copy.deepcopy(steps), size]
+            where = [cn.ident(a.range), at, cn.const_int(na), cn.ident(COUNT), size]
             if a.kind == STORE:
-                local = cn.const_int(int(a.local))
-                tests.append(cn.call("cl2c_ck_fresh", cn.ident(THREAD), *copy.deepcopy(where),
-                                     local, copy.deepcopy(first)))
-                marks.append(cn.call("cl2c_ck_mark", cn.ident(THREAD), *copy.deepcopy(where),
-                                     copy.deepcopy(local), copy.deepcopy(first)))
+                rest.append(cn.call("cl2c_ck_box_fresh", cn.ident(THREAD), *where,
+                                    cn.const_int(int(a.local)), cn.ident(BASE)))
             elif a.kind == LREAD:
-                tests.append(cn.call("cl2c_ck_inited", cn.ident(THREAD), *where))
+                rest.append(cn.call("cl2c_ck_box_inited", cn.ident(THREAD), *where))
             else:
-                tests.append(cn.call("cl2c_ck_in_range", *where))
-        for q, (_, n) in enumerate(indices):
-            tests.append(cn.call("cl2c_ck_index_in", *[slot(IX, cn.const_int(p), q)
-                                                       for p in range(3)],
-                                 copy.deepcopy(steps), copy.deepcopy(n)))
-        test = tests[0]
-        for t in tests[1:]:
+                rest.append(cn.call("cl2c_ck_box_in_range", *where))
+        for r, (_, n) in enumerate(indices):
+            rest.append(cn.call("cl2c_ck_box_index", c_ast.ArrayRef(cn.ident(IX),
+                                                                    cn.const_int(r)),
+                                cn.const_int(na), cn.ident(COUNT), copy.deepcopy(n)))
+        test = rest[0]
+        for t in rest[1:]:
             test = c_ast.BinaryOp("&&", test, t)
-        # (set for every point by the probe; zeros first, which GCC cannot see)
-        decls = _parse_decls(f"const char *{AT}[3][{k}] = {{{{0}}}};")
-        if indices:
-            decls += _parse_decls(f"long long {IX}[3][{len(indices)}] = {{{{0}}}};")
-        fast_decl = _decl("int", FAST, c_ast.BinaryOp(">=", copy.deepcopy(lo), copy.deepcopy(hi)))
-        fill = c_ast.If(c_ast.UnaryOp("!", cn.ident(FAST)), c_ast.Compound(
-            [probe, c_ast.Assignment("=", cn.ident(FAST), test)]), None)
-        choice = c_ast.If(cn.ident(FAST),
-                          c_ast.Compound([c_ast.Pragma("omp simd"), fast] + marks),
-                          c_ast.Compound([checked]))
-        return c_ast.Compound(decls + [fast_decl, fill, choice])
+        test = c_ast.BinaryOp("||", tests[0], test)
+        table = ", ".join("{" + ", ".join(str(c) for c in p) + "}" for p in points)
+        decls = _parse_decls(
+            f"static const unsigned char {codes}[{len(points)}][{na}] = {{{table}}};"
+            f"const char *{AT}[{k}][{len(points)}] = {{{{0}}}};"
+            f"long long {COUNT}[{na}] = {{0}};"
+            f"size_t {BASE} = 0;")
+        decls[-1].funcspec = ["CL2C_UNUSED"]
+        if q:
+            decls += _parse_decls(f"long long {IX}[{q}][{len(points)}] = {{{{0}}}};")
+        # the versions
+        fast_loop = copy.deepcopy(self.loop)
+        fast_loop.stmt = c_ast.Compound([s for s in statements(fast_loop.stmt)
+                                         if not _is_item_call(s)])
+        _unchecked(fast_loop.stmt)
+        fast_part = [c_ast.Pragma("omp simd"), fast_loop] + self._marks(accesses)
+        fast = _replace_loop(self.stmt, self.loop, fast_part)
+        checked = _replace_loop(self.stmt, self.loop, [copy.deepcopy(self.loop)])
+        choice = c_ast.If(cn.ident(FAST), c_ast.Compound([fast]), c_ast.Compound([checked]))
+        return c_ast.Compound(decls + [probe, _decl("const int", FAST, test), choice])
+
+    def _marks(self, accesses) -> list:
+        """After the fast loop of each row: the shadow words its stores leave."""
+        stores = [a for a in accesses if a.kind == STORE]
+        if not stores:
+            return []
+        loop = self.loop
+        first = loop.init.decls[0].init
+        end = loop.cond.right
+        counter = _decl("const int", COUNTER, cn.call("cl2c_ck_point", copy.deepcopy(first),
+                                                       copy.deepcopy(end), cn.ident(POINT)))
+        counter.funcspec = ["CL2C_UNUSED"]
+        needed = self._needed(set().union(*(ids(a.target) for a in stores)))
+        body = [counter] + [copy.deepcopy(d) for name, d in self.item_defs.items()
+                            if name in needed]
+        for j, a in enumerate(stores):
+            body.append(c_ast.Assignment("=", _slot(MARK, j, cn.ident(POINT)), c_ast.Cast(
+                _char_ptr(), _unchecked_copy(a.target))))
+        at = _parse_stmt(f"for (int {POINT} = 0; {POINT} < 2; ++{POINT}) {{}}")
+        at.stmt = c_ast.Compound(body)
+        steps = c_ast.BinaryOp("-", c_ast.BinaryOp("-", copy.deepcopy(end), copy.deepcopy(first)),
+                               cn.const_int(1))
+        llid = c_ast.BinaryOp("+", c_ast.Cast(_size_t(), copy.deepcopy(first)), _parse_expr(
+            "cl2c_ls0 * (cl2c_l1 + cl2c_ls1 * cl2c_l2)"))
+        calls = [cn.call("cl2c_ck_mark", cn.ident(THREAD), cn.ident(a.range),
+                         _slot(MARK, j, cn.const_int(0)), _slot(MARK, j, cn.const_int(1)),
+                         copy.deepcopy(steps),
+                         c_ast.UnaryOp("sizeof", _element(a.target.expr)),
+                         cn.const_int(int(a.local)), copy.deepcopy(llid))
+                 for j, a in enumerate(stores)]
+        decl = _parse_decls(f"const char *{MARK}[{len(stores)}][2] = {{{{0}}}};")
+        return [c_ast.Compound(decl + [at] + calls)]
 
     def _needed(self, names: set) -> set:
-        """The head declarations ``names`` depend on, transitively."""
-        out, todo = set(), [n for n in names if n in self.defs]
+        """The work-item loop's head declarations ``names`` depend on, transitively."""
+        defs = self.item_defs
+        out, todo = set(), [n for n in names if n in defs]
         while todo:
             n = todo.pop()
             if n not in out:
                 out.add(n)
-                todo += [m for m in ids(self.defs[n].init) if m in self.defs]
+                todo += [m for m in ids(defs[n].init) if m in defs]
         return out
+
+
+def _points(na: int) -> list:
+    """The probe's points of a box of ``na`` axes, each a code per axis (0 its first
+    value, 1 its second, 2 its last): the origin, the second along each axis, then
+    each corner (bit a of c: axis a at its last) at 1 + na + c."""
+    out = [[0] * na]
+    for a in range(na):
+        p = [0] * na
+        p[a] = 1
+        out.append(p)
+    for c in range(1 << na):
+        out.append([2 if c >> a & 1 else 0 for a in range(na)])
+    return out
+
+
+def _head(body) -> list:
+    """The declarations at the head of a work-item loop's body (its cl2c_ck_item call
+    aside)."""
+    out = []
+    for s in body:
+        if isinstance(s, c_ast.Decl):
+            out.append(s)
+        elif not _is_item_call(s):
+            break
+    return out
+
+
+def _work_item_bounds(loop):
+    """(first, end) of ``for (int cl2c_l0 = first; cl2c_l0 < end; ++cl2c_l0)``."""
+    init = loop.init
+    if isinstance(loop, c_ast.For) and isinstance(init, c_ast.DeclList) and \
+            len(init.decls) == 1 and init.decls[0].name == COUNTER and \
+            isinstance(loop.cond, c_ast.BinaryOp) and loop.cond.op == "<" and \
+            _is_id(loop.cond.left, COUNTER) and _is_increment(loop.next, COUNTER):
+        return init.decls[0].init, loop.cond.right
+    return None
+
+
+def _is_increment(x, name: str) -> bool:
+    return isinstance(x, c_ast.UnaryOp) and x.op in ("++", "p++") and _is_id(x.expr, name)
+
+
+def _counted(s, name=None):
+    """(counter, first, end, C type, body) of ``for (T i = first; i < end; ++i) body``."""
+    if not isinstance(s, c_ast.For) or not isinstance(s.init, c_ast.DeclList) or \
+            len(s.init.decls) != 1:
+        return None
+    d = s.init.decls[0]
+    if d.init is None or name is not None and d.name != name or \
+            not isinstance(d.type, c_ast.TypeDecl) or \
+            not isinstance(d.type.type, c_ast.IdentifierType):
+        return None
+    if not (isinstance(s.cond, c_ast.BinaryOp) and s.cond.op == "<" and
+            _is_id(s.cond.left, d.name) and _is_increment(s.next, d.name)):
+        return None
+    return d.name, d.init, s.cond.right, " ".join(d.type.type.names), s.stmt
+
+
+def _rows(s):
+    """([(cl2c_l2, 0, cl2c_ls2), (cl2c_l1, 0, cl2c_ls1)], body) of the regions writer's
+    loops over a group's rows."""
+    outer = _counted(s, "cl2c_l2")
+    if outer is None:
+        return None
+    inner = _counted(outer[4], "cl2c_l1")
+    if inner is None:
+        return None
+    return [outer[:3], inner[:3]], inner[4]
+
+
+def _uniform_loop(s):
+    """A uniform loop of the group's own code around rows: ``for (int i = a; i < b;
+    ++i) { rows }`` whose body changes no i."""
+    loop = _counted(s)
+    if loop is None or loop[0].startswith("cl2c_") or loop[3] != "int":
+        return None
+    name, first, end, ctype, body = loop
+    items = statements(body)
+    if len(items) != 1 or name in _changed_names(body):
+        return None
+    return name, first, end, ctype, items[0]
+
+
+def _is_phase(n) -> bool:
+    return isinstance(n, c_ast.FuncCall) and _called(n) == "cl2c_ck_phase"
+
+
+def _replace_loop(stmt, loop, new: list):
+    """A copy of ``stmt`` with ``loop`` (and the omp simd pragma before it) replaced by
+    the statements ``new``."""
+    if stmt is loop:
+        return c_ast.Compound(new)
+    memo = {id(loop): loop}
+    out = copy.deepcopy(stmt, memo)
+    for block in walk(out):
+        if isinstance(block, c_ast.Compound):
+            items = block.block_items or []
+            for i, s in enumerate(items):
+                if s is loop:
+                    at = i - 1 if i and _is_simd(items[i - 1]) else i
+                    block.block_items = items[:at] + new + items[i + 1:]
+                    return out
+    raise AssertionError("work-item loop not found in its nest")
+
+
+def _slot(array: str, j: int, point):
+    return c_ast.ArrayRef(c_ast.ArrayRef(cn.ident(array), cn.const_int(j)), point)
 
 
 class _Access:
@@ -435,6 +689,15 @@ def _const(x) -> int | None:
 def _long_long():
     return c_ast.Typename(None, [], None, c_ast.TypeDecl(
         None, [], None, c_ast.IdentifierType(["long", "long"])))
+
+
+def _typename(name: str):
+    return c_ast.Typename(None, [], None, c_ast.TypeDecl(
+        None, [], None, c_ast.IdentifierType(name.split())))
+
+
+def _as_long_long(e):
+    return c_ast.Cast(_long_long(), copy.deepcopy(e))
 
 
 def _size_t():

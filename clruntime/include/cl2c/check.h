@@ -618,94 +618,170 @@ static inline void *cl2c_ck_arg_read(cl2c_ck_thread *t, cl2c_ck_argr A, void *p,
 #define CL2C_CK_ARG_READ(A, p, site)                                                         \
     ((__typeof__(p))cl2c_ck_arg_read(cl2c_ck_t, (A), (void *)(p), sizeof(*(p)), (site)))
 
-/* A work-item loop's fast version (cl2c/lower/check_versions.py): the work-item of the
- * loop from lo to hi whose addresses point j of the test computes (0: the first, 1: the
- * second, 2: the last). */
-static inline int cl2c_ck_point(int lo, int hi, int j) {
-    return j == 0 ? lo : j == 1 ? (lo + 1 < hi ? lo + 1 : lo) : hi - 1;
+/* ---- fast versions of checked work-item loops (cl2c/lower/check_versions.py)
+ *
+ * A loop's test looks at its work-items as a box of `axes` axes (a uniform loop around
+ * the group's rows, the rows, the work-item loop; outermost first), count[a] values
+ * each, at points of the box: 0 the origin, 1 + a the second value along axis a, then
+ * each corner (bit a of c: axis a at its last value) at 1 + axes + c. An access's
+ * address (or an index) is affine in the axes; its values at those points (v) say where
+ * all of them lie. */
+
+/* The value of an axis from first to end at code c of a point (0: first, 1: second, 2:
+ * last). */
+static inline int cl2c_ck_point(int first, int end, int c) {
+    return c == 0 ? first : c == 1 ? (first + 1 < end ? first + 1 : first) : end - 1;
 }
-/* Whether the accesses of n bytes of a loop's m + 1 work-items, at addresses affine in
- * the work-item (a the first's, b the second's, z the last's), all lie in A's range: a
- * and z do, and z - a is m steps of b - a (the index's arithmetic does not wrap
- * between them). */
-static inline int cl2c_ck_spans(cl2c_ck_argr A, const char *a, const char *b, const char *z,
-                                long long m, size_t n) {
-    const size_t oa = (uintptr_t)a - (uintptr_t)A.lo, oz = (uintptr_t)z - (uintptr_t)A.lo;
-    return n <= A.size && oa <= A.size - n && oz <= A.size - n &&
-           (long long)((uintptr_t)z - (uintptr_t)a) ==
-               (long long)((unsigned long long)m * ((uintptr_t)b - (uintptr_t)a));
+/* A box with no work-item (any axis empty): nothing to test. */
+static inline int cl2c_ck_box_empty(int axes, const long long *count) {
+    for (int a = 0; a < axes; ++a)
+        if (count[a] <= 0) return 1;
+    return 0;
 }
-/* Bounds-only reads (CL2C_CK_ARG_READ) of the loop: in range. A range with a shadow
- * (another argument is the same buffer) is no fast case. */
-static inline int cl2c_ck_in_range(cl2c_ck_argr A, const char *a, const char *b, const char *z,
-                                   long long m, size_t n) {
-    return A.shadow == NULL && cl2c_ck_spans(A, a, b, z, m, n);
+/* Whether every value of the box lies in [lo, hi] (unsigned, wrapping): each corner
+ * does, and along each axis the last value is count - 1 steps of the second's from the
+ * origin (the arithmetic does not wrap between). */
+static inline int cl2c_ck_box_within(const unsigned long long *v, int axes,
+                                     const long long *count, unsigned long long lo,
+                                     unsigned long long hi) {
+    for (int c = 0; c < 1 << axes; ++c)
+        if (v[1 + axes + c] - lo > hi - lo) return 0;
+    for (int a = 0; a < axes; ++a)
+        if (v[1 + axes + (1 << a)] - v[0] != (unsigned long long)(count[a] - 1) * (v[1 + a] - v[0]))
+            return 0;
+    return 1;
 }
-/* A store of each work-item of the loop (CL2C_CK_ARG_STORE): in range, in granules of
- * its own, and racing with nothing the shadow words say so far (what cl2c_ck_granule
- * asks of a store: each granule stale, or last accessed by this group in an earlier
- * barrier phase or by the same work-item). cl2c_ck_mark then records the stores after
- * the loop, as their checks would have: later accesses find them as checked ones.
- * llid: the first work-item's local linear id. A range with no shadow has no race
- * checks. The rule in full, where the common case (below) does not hold: */
+static inline int cl2c_ck_box_spans(cl2c_ck_argr A, const char *const *at, int axes,
+                                    const long long *count, size_t n) {
+    unsigned long long v[1 + 4 + 16];
+    if (axes > 4 || n > A.size) return 0;
+    for (int p = 0; p < 1 + axes + (1 << axes); ++p) v[p] = (uintptr_t)at[p];
+    return cl2c_ck_box_within(v, axes, count, (uintptr_t)A.lo, (uintptr_t)A.lo + (A.size - n));
+}
+/* The lowest and highest offsets of the box's accesses in A (corners). */
+static inline void cl2c_ck_box_bounds(cl2c_ck_argr A, const char *const *at, int axes,
+                                      size_t *lo, size_t *hi) {
+    *lo = SIZE_MAX;
+    *hi = 0;
+    for (int c = 0; c < 1 << axes; ++c) {
+        const size_t o = (uintptr_t)at[1 + axes + c] - (uintptr_t)A.lo;
+        if (o < *lo) *lo = o;
+        if (o > *hi) *hi = o;
+    }
+}
+/* Bounds-only reads (CL2C_CK_ARG_READ): in range. A range with a shadow (another
+ * argument is the same buffer) is no fast case. */
+static inline int cl2c_ck_box_in_range(cl2c_ck_argr A, const char *const *at, int axes,
+                                       const long long *count, size_t n) {
+    return A.shadow == NULL && cl2c_ck_box_spans(A, at, axes, count, n);
+}
+/* Checked indices (CL2C_CK_INDEX): all within an array of n elements. */
+static inline int cl2c_ck_box_index(const long long *v, int axes, const long long *count,
+                                    long long n) {
+    unsigned long long u[1 + 4 + 16];
+    if (axes > 4 || n <= 0) return 0;
+    for (int p = 0; p < 1 + axes + (1 << axes); ++p) u[p] = (unsigned long long)v[p];
+    return cl2c_ck_box_within(u, axes, count, 0, (unsigned long long)(n - 1));
+}
+/* Stores (CL2C_CK_ARG_STORE), one by each work-item of the box (whose axes are the
+ * rows and the work-item loop: l2, l1, l0, or l0 alone): in range, in granules of
+ * their own, and racing with nothing the shadow words say so far (what
+ * cl2c_ck_granule asks of a store: each granule stale, or last accessed by this group
+ * in an earlier barrier phase or by the same work-item). cl2c_ck_mark then records
+ * each row's stores after its loop, as their checks would have: later accesses find
+ * them as checked ones. llid: the origin's local linear id. A range with no shadow has
+ * no race checks. The rule in full, where the common case (below) does not hold: */
 __attribute__((noinline, unused)) static int
-cl2c_ck_fresh_rule(const cl2c_ck_thread *t, cl2c_ck_argr A, size_t oa, long long step,
-                   long long m, size_t n, int local, size_t llid) {
+cl2c_ck_box_fresh_rule(const cl2c_ck_thread *t, cl2c_ck_argr A, size_t o, const long long *s,
+                       const long long *c, size_t n, int local, size_t llid) {
     const uint64_t me0 = local ? t->local_me0 : t->me0;
     int bad = 0;
-    for (long long j = 0; j <= m; ++j) {
-        const uint64_t me = me0 | (uint64_t)((llid + (size_t)j) & 0xfff) << 24;
-        const uint64_t *s = A.shadow + ((oa + (size_t)(j * step)) >> A.shift);
-        for (size_t k = 0; k < n >> A.shift; ++k) {
-            const uint64_t old = __atomic_load_n(&s[k], __ATOMIC_RELAXED);
-            const int stale = local ? CL2C_CK_GROUP(old) != CL2C_CK_GROUP(me)
-                                    : CL2C_CK_SERIAL(old) != CL2C_CK_SERIAL(me) || old == 0;
-            const int quiet = CL2C_CK_GROUP(old) == CL2C_CK_GROUP(me) &&
-                              (CL2C_CK_PHASE(old) != CL2C_CK_PHASE(me) ||
-                               CL2C_CK_LID(old) == CL2C_CK_LID(me));
-            bad |= !stale && !quiet;
-        }
-    }
+    for (long long i2 = 0; i2 < c[0]; ++i2)
+        for (long long i1 = 0; i1 < c[1]; ++i1)
+            for (long long i0 = 0; i0 < c[2]; ++i0) {
+                const size_t id = llid + (size_t)i0 + t->ls0 * ((size_t)i1 + t->ls1 * (size_t)i2);
+                const uint64_t me = me0 | (uint64_t)(id & 0xfff) << 24;
+                const size_t at = o + (size_t)(i2 * s[0] + i1 * s[1] + i0 * s[2]);
+                const uint64_t *w = A.shadow + (at >> A.shift);
+                for (size_t k = 0; k < n >> A.shift; ++k) {
+                    const uint64_t old = __atomic_load_n(&w[k], __ATOMIC_RELAXED);
+                    const int stale = local ? CL2C_CK_GROUP(old) != CL2C_CK_GROUP(me)
+                                            : CL2C_CK_SERIAL(old) != CL2C_CK_SERIAL(me) ||
+                                                  old == 0;
+                    const int quiet = CL2C_CK_GROUP(old) == CL2C_CK_GROUP(me) &&
+                                      (CL2C_CK_PHASE(old) != CL2C_CK_PHASE(me) ||
+                                       CL2C_CK_LID(old) == CL2C_CK_LID(me));
+                    bad |= !stale && !quiet;
+                }
+            }
     return !bad;
 }
-static inline int cl2c_ck_fresh(const cl2c_ck_thread *t, cl2c_ck_argr A, const char *a,
-                                const char *b, const char *z, long long m, size_t n,
-                                int local, size_t llid) {
-    if (!cl2c_ck_spans(A, a, b, z, m, n)) return 0;
+static inline int cl2c_ck_box_fresh(const cl2c_ck_thread *t, cl2c_ck_argr A,
+                                    const char *const *at, int axes, const long long *count,
+                                    size_t n, int local, size_t llid) {
+    if (!cl2c_ck_box_spans(A, at, axes, count, n) || (axes != 1 && axes != 3)) return 0;
     if (A.shadow == NULL) return 1;
-    const size_t oa = (uintptr_t)a - (uintptr_t)A.lo, g = (size_t)1 << A.shift;
-    const long long step = (long long)((uintptr_t)b - (uintptr_t)a);
-    if (t->fibers || (oa & (g - 1)) || (n & (g - 1)) || (step & (long long)(g - 1)) ||
-        (m > 0 && (step < 0 ? -step : step) < (long long)n))
-        return 0;
+    /* steps and counts as (l2, l1, l0) */
+    long long s[3] = {0, 0, 0}, c[3] = {1, 1, 1};
+    for (int a = 0; a < axes; ++a) {
+        s[3 - axes + a] = count[a] > 1 ? (long long)((uintptr_t)at[1 + a] - (uintptr_t)at[0]) : 0;
+        c[3 - axes + a] = count[a];
+    }
+    const size_t o = (uintptr_t)at[0] - (uintptr_t)A.lo, g = (size_t)1 << A.shift;
+    if (t->fibers || (o & (g - 1)) || (n & (g - 1))) return 0;
+    /* each work-item's own granules: the steps, smallest first, each past the extent
+     * of those before (and granules whole) */
+    long long extent = (long long)n;
+    int used[3] = {0, 0, 0};
+    for (int r = 0; r < 3; ++r) {
+        int best = -1;
+        for (int a = 0; a < 3; ++a)
+            if (!used[a] && (best < 0 || llabs(s[a]) < llabs(s[best]))) best = a;
+        used[best] = 1;
+        if (c[best] <= 1) continue;
+        if (llabs(s[best]) < extent || (s[best] & (long long)(g - 1))) return 0;
+        extent += llabs(s[best]) * (c[best] - 1);
+    }
     /* the common case, in few operations: no granule touched yet (its word another
      * group's, for __local memory; another launch's, for __global) */
     const uint64_t me0 = local ? t->local_me0 : t->me0;
     const uint64_t mine = local ? CL2C_CK_GROUP(me0) : CL2C_CK_SERIAL(me0);
     int touched = 0;
-    for (long long j = 0; j <= m; ++j) {
-        const uint64_t *s = A.shadow + ((oa + (size_t)(j * step)) >> A.shift);
-        for (size_t k = 0; k < n >> A.shift; ++k) {
-            const uint64_t old = __atomic_load_n(&s[k], __ATOMIC_RELAXED);
-            touched |= old != 0 && (local ? CL2C_CK_GROUP(old) : CL2C_CK_SERIAL(old)) == mine;
+    const size_t per = n >> A.shift;        /* granules a work-item stores */
+    for (long long i2 = 0; i2 < c[0]; ++i2)
+        for (long long i1 = 0; i1 < c[1]; ++i1) {
+            const uint64_t *row = A.shadow + ((o + (size_t)(i2 * s[0] + i1 * s[1])) >> A.shift);
+            if (c[2] <= 1 || s[2] == (long long)n) {   /* the row's granules in a run */
+                const size_t words = per * (size_t)c[2];
+                for (size_t k = 0; k < words; ++k) {
+                    const uint64_t old = __atomic_load_n(&row[k], __ATOMIC_RELAXED);
+                    touched |= old != 0 && (local ? CL2C_CK_GROUP(old) : CL2C_CK_SERIAL(old)) == mine;
+                }
+                continue;
+            }
+            for (long long i0 = 0; i0 < c[2]; ++i0) {
+                const uint64_t *w = row + (i0 * s[2] >> (int)A.shift);
+                for (size_t k = 0; k < per; ++k) {
+                    const uint64_t old = __atomic_load_n(&w[k], __ATOMIC_RELAXED);
+                    touched |= old != 0 && (local ? CL2C_CK_GROUP(old) : CL2C_CK_SERIAL(old)) == mine;
+                }
+            }
         }
-    }
-    return !touched || cl2c_ck_fresh_rule(t, A, oa, step, m, n, local, llid);
+    return !touched || cl2c_ck_box_fresh_rule(t, A, o, s, c, n, local, llid);
 }
-/* After the loop's fast version: the shadow words of its stores (cl2c_ck_fresh), each
- * work-item's as its checked store would have left them. */
+/* After a row's fast loop: the shadow words of its stores (cl2c_ck_box_fresh), each
+ * work-item's as its checked store would have left them (a: the first's address, b:
+ * the second's, m + 1 work-items; llid: the first's local linear id). */
 static inline void cl2c_ck_mark(const cl2c_ck_thread *t, cl2c_ck_argr A, const char *a,
-                                const char *b, const char *z, long long m, size_t n,
-                                int local, size_t llid) {
-    (void)z;
+                                const char *b, long long m, size_t n, int local, size_t llid) {
     if (A.shadow == NULL) return;
     const size_t oa = (uintptr_t)a - (uintptr_t)A.lo;
     const long long step = (long long)((uintptr_t)b - (uintptr_t)a);
     const uint64_t me0 = (local ? t->local_me0 : t->me0) | CL2C_CK_W | CL2C_CK_INIT;
     for (long long j = 0; j <= m; ++j) {
         const uint64_t word = me0 | (uint64_t)((llid + (size_t)j) & 0xfff) << 24;
-        uint64_t *s = A.shadow + ((oa + (size_t)(j * step)) >> A.shift);
-        for (size_t k = 0; k < n >> A.shift; ++k) __atomic_store_n(&s[k], word, __ATOMIC_RELAXED);
+        uint64_t *w = A.shadow + ((oa + (size_t)(j * step)) >> A.shift);
+        for (size_t k = 0; k < n >> A.shift; ++k) __atomic_store_n(&w[k], word, __ATOMIC_RELAXED);
     }
 }
 /* Reads of a __local variable in a barrier phase that writes none of it
@@ -737,22 +813,15 @@ __attribute__((noinline, unused)) static int cl2c_ck_inited_whole(cl2c_ck_thread
     t->inited[i].whole = cl2c_ck_inited_in(t, A, 0, A.size - 1);
     return t->inited[i].whole;
 }
-static inline int cl2c_ck_inited(cl2c_ck_thread *t, cl2c_ck_argr A, const char *a,
-                                 const char *b, const char *z, long long m, size_t n) {
-    if (!cl2c_ck_spans(A, a, b, z, m, n)) return 0;
+static inline int cl2c_ck_box_inited(cl2c_ck_thread *t, cl2c_ck_argr A, const char *const *at,
+                                     int axes, const long long *count, size_t n) {
+    if (!cl2c_ck_box_spans(A, at, axes, count, n)) return 0;
     if (A.shadow == NULL) return 1;
     if (t->fibers) return 0;
     if (cl2c_ck_inited_whole(t, A)) return 1;
-    const size_t oa = (uintptr_t)a - (uintptr_t)A.lo, oz = (uintptr_t)z - (uintptr_t)A.lo;
-    return cl2c_ck_inited_in(t, A, oa < oz ? oa : oz, (oa < oz ? oz : oa) + n - 1);
-}
-/* Checked array indices (CL2C_CK_INDEX) of the loop: the first (i), second (j) and last
- * (k) work-item's, affine in the work-item, all within an array of n elements. */
-static inline int cl2c_ck_index_in(long long i, long long j, long long k, long long m,
-                                   long long n) {
-    return i >= 0 && i < n && k >= 0 && k < n &&
-           (unsigned long long)k - (unsigned long long)i ==
-               (unsigned long long)m * ((unsigned long long)j - (unsigned long long)i);
+    size_t lo, hi;
+    cl2c_ck_box_bounds(A, at, axes, &lo, &hi);
+    return cl2c_ck_inited_in(t, A, lo, hi + n - 1);
 }
 
 /* A read of a __local variable in a barrier phase that writes none of it
