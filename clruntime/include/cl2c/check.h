@@ -742,31 +742,34 @@ static inline int cl2c_ck_box_fresh(const cl2c_ck_thread *t, cl2c_ck_argr A,
         if (llabs(s[best]) < extent || (s[best] & (long long)(g - 1))) return 0;
         extent += llabs(s[best]) * (c[best] - 1);
     }
-    /* the common case, in few operations: no granule touched yet (its word another
-     * group's, for __local memory; another launch's, for __global) */
+    /* the common case, in few operations: no granule touched in this phase by the
+     * group, nor in this launch by another (for __local memory: its word is another
+     * group's or of an earlier phase; for __global, another launch's, or this group's
+     * of an earlier phase) */
     const uint64_t me0 = local ? t->local_me0 : t->me0;
-    const uint64_t mine = local ? CL2C_CK_GROUP(me0) : CL2C_CK_SERIAL(me0);
+    const uint64_t group = 0xffffffull, phase = 0xfffull << 36, serial = 0x3fffull << 48;
     int touched = 0;
+#define CL2C_CK_TOUCHED(old)                                                                 \
+    (local ? (((old) ^ me0) & (group | phase)) == 0                                          \
+           : (old) != 0 && (((old) ^ me0) & serial) == 0 &&                                 \
+                 ((((old) ^ me0) & group) != 0 || (((old) ^ me0) & phase) == 0))
     const size_t per = n >> A.shift;        /* granules a work-item stores */
     for (long long i2 = 0; i2 < c[0]; ++i2)
         for (long long i1 = 0; i1 < c[1]; ++i1) {
             const uint64_t *row = A.shadow + ((o + (size_t)(i2 * s[0] + i1 * s[1])) >> A.shift);
             if (c[2] <= 1 || s[2] == (long long)n) {   /* the row's granules in a run */
                 const size_t words = per * (size_t)c[2];
-                for (size_t k = 0; k < words; ++k) {
-                    const uint64_t old = __atomic_load_n(&row[k], __ATOMIC_RELAXED);
-                    touched |= old != 0 && (local ? CL2C_CK_GROUP(old) : CL2C_CK_SERIAL(old)) == mine;
-                }
+                for (size_t k = 0; k < words; ++k)
+                    touched |= CL2C_CK_TOUCHED(__atomic_load_n(&row[k], __ATOMIC_RELAXED));
                 continue;
             }
             for (long long i0 = 0; i0 < c[2]; ++i0) {
                 const uint64_t *w = row + (i0 * s[2] >> (int)A.shift);
-                for (size_t k = 0; k < per; ++k) {
-                    const uint64_t old = __atomic_load_n(&w[k], __ATOMIC_RELAXED);
-                    touched |= old != 0 && (local ? CL2C_CK_GROUP(old) : CL2C_CK_SERIAL(old)) == mine;
-                }
+                for (size_t k = 0; k < per; ++k)
+                    touched |= CL2C_CK_TOUCHED(__atomic_load_n(&w[k], __ATOMIC_RELAXED));
             }
         }
+#undef CL2C_CK_TOUCHED
     return !touched || cl2c_ck_box_fresh_rule(t, A, o, s, c, n, local, llid);
 }
 /* After a row's fast loop: the shadow words of its stores (cl2c_ck_box_fresh), each
