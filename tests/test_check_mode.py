@@ -496,6 +496,42 @@ def test_fast_version_of_rows_falls_back_on_a_race_between_rows():
                      r"\(work-item \(\d,1,0\)", msg), msg
 
 
+HALVING = """
+__kernel void k(__global const float *in, __global float *out) {
+    __local float t[64];
+    int l = get_local_id(0);
+    t[l] = in[get_global_id(0)];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int s = 32; s > 0; s /= 2) {
+        if (l < s)
+            t[l] += t[l + s];
+        BARRIER
+    }
+    if (l == 0)
+        out[get_group_id(0)] = t[0];
+}"""
+
+
+def test_fast_version_of_local_updates_computes_the_same():
+    # each halving step updates t[l] and reads t[l + s], both of an earlier phase
+    src = HALVING.replace("BARRIER", "barrier(CLK_LOCAL_MEM_FENCE);")
+    prg = build(src, "-cl2c-check=collect")
+    assert "cl2c_ck_box_update" in prg.c_source and "cl2c_ck_box_reread" in prg.c_source
+    x = np.random.default_rng(8).random(256, np.float32)
+    out, want = f32(4), f32(4)
+    assert collected(prg.k, (256,), (64,), x, out) == []
+    build(src, "").k((256,), (64,), x, want)
+    np.testing.assert_array_equal(out, want)
+
+
+def test_fast_version_of_local_updates_falls_back_on_a_missing_barrier():
+    # no barrier in the loop: the next step reads what another work-item just wrote
+    msg = finding(build(HALVING.replace("BARRIER", "")).k, (64,), (64,),
+                  np.arange(64, dtype=np.float32), f32(1))
+    assert re.search(r"data race: read of __local 't' at offset \d+, which work-item "
+                     r"\(local linear id \d+\) wrote with no barrier between", msg), msg
+
+
 def test_global_race_between_groups():
     src = """
 __kernel void k(__global int *a) {

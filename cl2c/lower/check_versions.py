@@ -42,6 +42,8 @@ from .workitems import LOCALS
 
 COUNTER = "cl2c_l0"
 READ, STORE, LREAD = "CL2C_CK_ARG_READ", "CL2C_CK_ARG_STORE", "CL2C_CK_LREAD"
+ARG = "CL2C_CK_ARG"           # a full check: of __local memory, a read (WREAD) or an update
+UPDATE, WREAD = "update", "reread"          # (UPDATE, ``*CL2C_CK_ARG(...) op= v;``)
 INDEX = "CL2C_CK_INDEX"
 THREAD = "cl2c_ck_t"
 ITEM = "cl2c_ck_item"
@@ -175,8 +177,11 @@ class _Nest:
         loop = self.loop
         body = statements(loop.stmt)
         top = {id(s) for s in body}
+        updated = {id(s.lvalue.expr) for s in body if isinstance(s, c_ast.Assignment) and
+                   isinstance(s.lvalue, c_ast.UnaryOp) and s.lvalue.op == "*"}
         checks = [n for n in walk(loop.stmt) if isinstance(n, c_ast.FuncCall) and (
-            _called(n) in (READ, LREAD) or _called(n) == STORE and id(n) in top)]
+            _called(n) in (READ, LREAD) or _called(n) == STORE and id(n) in top or
+            _local_access(n) == 1 or _local_access(n) == 3 and id(n) in updated)]
         if not checks:
             return None
         self.axis_names = [a[0] for a in self.axes]
@@ -196,7 +201,7 @@ class _Nest:
         accesses = [self._access(c) for c in checks]
         if any(a is None for a in accesses):
             return None
-        if len(self.axes) > 1 and any(a.kind == STORE for a in accesses) and \
+        if len(self.axes) > 1 and any(a.kind in (STORE, UPDATE) for a in accesses) and \
                 self.axis_names[0] not in ("cl2c_l2", "cl2c_l1"):
             return None             # a store in a uniform loop: not for the box's test
         check_ids = {id(c) for c in checks}
@@ -213,7 +218,7 @@ class _Nest:
             elif isinstance(n, (c_ast.Continue, c_ast.Break, c_ast.Goto, c_ast.Return,
                                 c_ast.Label)):
                 return None         # a store then might not run for every work-item
-        stored = [a.range for a in accesses if a.kind == STORE]
+        stored = [a.range for a in accesses if a.kind in (STORE, UPDATE)]
         if len(stored) != len(set(stored)):
             return None             # two stores to one buffer: their work-items may meet
         return self._rewrite(accesses)
@@ -226,6 +231,8 @@ class _Nest:
         """The _Access of a check, if its address is affine in the axes."""
         args = call.args.exprs
         kind = _called(call)
+        if kind == ARG:
+            kind = UPDATE if _const(args[2]) == 3 else WREAD
         if not (args and isinstance(args[0], c_ast.ID)):
             return None
         if kind == STORE and not (len(args) == 5 and _const(args[2]) in (0, 1)):
@@ -253,7 +260,7 @@ class _Nest:
             isinstance(e, c_ast.StructRef) and e.type == "->" and _is_id(e.name, LOCALS)
         if not base_ok:
             return None
-        local = kind == LREAD or kind == STORE and _const(args[2]) == 1
+        local = kind in (LREAD, UPDATE, WREAD) or kind == STORE and _const(args[2]) == 1
         return _Access(kind, args[0].name, target, indices, local,
                        args[4] if kind == STORE else None)
 
@@ -380,10 +387,24 @@ class _Nest:
             if a.kind == STORE:
                 rest.append(cn.call("cl2c_ck_box_fresh", cn.ident(THREAD), *where,
                                     cn.const_int(int(a.local)), cn.ident(BASE)))
+            elif a.kind == UPDATE:
+                rest.append(cn.call("cl2c_ck_box_update", cn.ident(THREAD), *where))
+            elif a.kind == WREAD:
+                rest.append(cn.call("cl2c_ck_box_reread", cn.ident(THREAD), *where))
             elif a.kind == LREAD:
                 rest.append(cn.call("cl2c_ck_box_inited", cn.ident(THREAD), *where))
             else:
                 rest.append(cn.call("cl2c_ck_box_in_range", *where))
+        for j, a in enumerate(accesses):
+            # what a work-item of the loop writes, no other reads or writes
+            for i, b in enumerate(accesses):
+                if i != j and a.kind in (STORE, UPDATE) and b.range == a.range:
+                    rest.append(cn.call(
+                        "cl2c_ck_box_apart", cn.ident(a.range),
+                        c_ast.ArrayRef(cn.ident(AT), cn.const_int(j)),
+                        c_ast.ArrayRef(cn.ident(AT), cn.const_int(i)), cn.const_int(na),
+                        c_ast.UnaryOp("sizeof", _element(a.target.expr)),
+                        c_ast.UnaryOp("sizeof", _element(b.target.expr))))
         for r, (_, n) in enumerate(indices):
             rest.append(cn.call("cl2c_ck_box_index", c_ast.ArrayRef(cn.ident(IX),
                                                                     cn.const_int(r)),
@@ -414,7 +435,7 @@ class _Nest:
 
     def _marks(self, accesses) -> list:
         """After the fast loop of each row: the shadow words its stores leave."""
-        stores = [a for a in accesses if a.kind == STORE]
+        stores = [a for a in accesses if a.kind in (STORE, UPDATE, WREAD)]
         if not stores:
             return []
         loop = self.loop
@@ -435,7 +456,8 @@ class _Nest:
                                cn.const_int(1))
         llid = c_ast.BinaryOp("+", c_ast.Cast(_size_t(), copy.deepcopy(first)), _parse_expr(
             "cl2c_ls0 * (cl2c_l1 + cl2c_ls1 * cl2c_l2)"))
-        calls = [cn.call("cl2c_ck_mark", cn.ident(THREAD), cn.ident(a.range),
+        calls = [cn.call("cl2c_ck_mark_read" if a.kind == WREAD else "cl2c_ck_mark",
+                         cn.ident(THREAD), cn.ident(a.range),
                          _slot(MARK, j, cn.const_int(0)), _slot(MARK, j, cn.const_int(1)),
                          copy.deepcopy(steps),
                          c_ast.UnaryOp("sizeof", _element(a.target.expr)),
@@ -584,7 +606,7 @@ def _unchecked(body) -> None:
             if not isinstance(child, c_ast.FuncCall):
                 continue
             called, args = _called(child), (child.args.exprs if child.args else [])
-            if called in (READ, LREAD):
+            if called in (READ, LREAD, ARG):
                 replace_child(n, name, args[1])
             elif called == STORE:
                 replace_child(n, name, c_ast.Assignment(
@@ -623,6 +645,14 @@ def _changed_names(body) -> set:
                 not isinstance(n.expr, c_ast.ArrayRef):
             out |= base_ids(n.expr)
     return out
+
+
+def _local_access(n) -> int | None:
+    """The flags of ``CL2C_CK_ARG(A, &E, flags, 1, site)`` (a __local access), else None."""
+    if not (isinstance(n, c_ast.FuncCall) and _called(n) == ARG and n.args and
+            len(n.args.exprs) == 5 and _const(n.args.exprs[3]) == 1):
+        return None
+    return _const(n.args.exprs[2])
 
 
 def _has_checks(node) -> bool:

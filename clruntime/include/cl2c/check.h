@@ -772,6 +772,88 @@ static inline int cl2c_ck_box_fresh(const cl2c_ck_thread *t, cl2c_ck_argr A,
 #undef CL2C_CK_TOUCHED
     return !touched || cl2c_ck_box_fresh_rule(t, A, o, s, c, n, local, llid);
 }
+/* Whether the box's __local words from lo to hi (offsets) were all written by this
+ * group in an earlier barrier phase (or read since): reads of them race with nothing
+ * and find them initialised. */
+static inline int cl2c_ck_box_earlier(const cl2c_ck_thread *t, cl2c_ck_argr A, size_t lo,
+                                      size_t hi) {
+    const uint64_t mask = 0xffffffull | 0xfffull << 36, me = t->local_me0 & mask;
+    int bad = 0;
+    for (size_t i = lo >> A.shift; i <= hi >> A.shift; ++i) {
+        const uint64_t old = __atomic_load_n(&A.shadow[i], __ATOMIC_RELAXED);
+        bad |= CL2C_CK_GROUP(old) != CL2C_CK_GROUP(me) || !(old & CL2C_CK_INIT) ||
+               (old & (0xfffull << 36)) == (me & (0xfffull << 36));
+    }
+    return !bad;
+}
+/* Reads of __local memory the loop also writes (CL2C_CK_ARG): in range, of words an
+ * earlier phase of the group wrote (cl2c_ck_box_apart keeps the loop's own writes
+ * away); cl2c_ck_mark_read records them after each row, as their checks would. */
+static inline int cl2c_ck_box_reread(cl2c_ck_thread *t, cl2c_ck_argr A, const char *const *at,
+                                     int axes, const long long *count, size_t n) {
+    if (!cl2c_ck_box_spans(A, at, axes, count, n)) return 0;
+    if (A.shadow == NULL) return 1;
+    if (t->fibers) return 0;
+    size_t lo, hi;
+    cl2c_ck_box_bounds(A, at, axes, &lo, &hi);
+    return cl2c_ck_box_earlier(t, A, lo, hi + n - 1);
+}
+/* Updates (``*CL2C_CK_ARG(...) op= v;``, a read and a write) of __local memory, one by
+ * each work-item of the box: in range, in granules of their own, of words an earlier
+ * phase of the group wrote; cl2c_ck_mark records them after each row. */
+static inline int cl2c_ck_box_update(cl2c_ck_thread *t, cl2c_ck_argr A, const char *const *at,
+                                     int axes, const long long *count, size_t n) {
+    if (!cl2c_ck_box_spans(A, at, axes, count, n)) return 0;
+    if (A.shadow == NULL) return 1;
+    if (!cl2c_ck_box_reread(t, A, at, axes, count, n)) return 0;
+    /* each work-item's own granules: as cl2c_ck_box_fresh asks of stores */
+    long long s[4], c[4], extent = (long long)n;
+    const size_t g = (size_t)1 << A.shift;
+    if ((((uintptr_t)at[0] - (uintptr_t)A.lo) & (g - 1)) || (n & (g - 1))) return 0;
+    int used[4] = {0, 0, 0, 0};
+    for (int a = 0; a < axes; ++a) {
+        s[a] = count[a] > 1 ? (long long)((uintptr_t)at[1 + a] - (uintptr_t)at[0]) : 0;
+        c[a] = count[a];
+    }
+    for (int r = 0; r < axes; ++r) {
+        int best = -1;
+        for (int a = 0; a < axes; ++a)
+            if (!used[a] && (best < 0 || llabs(s[a]) < llabs(s[best]))) best = a;
+        used[best] = 1;
+        if (c[best] <= 1) continue;
+        if (llabs(s[best]) < extent || (s[best] & (long long)(g - 1))) return 0;
+        extent += llabs(s[best]) * (c[best] - 1);
+    }
+    return 1;
+}
+/* What a loop's writes (a) and another access of the same memory (b) reach do not
+ * overlap: no work-item reads or writes what another writes in the loop. */
+static inline int cl2c_ck_box_apart(cl2c_ck_argr A, const char *const *a, const char *const *b,
+                                    int axes, size_t na, size_t nb) {
+    size_t alo, ahi, blo, bhi;
+    cl2c_ck_box_bounds(A, a, axes, &alo, &ahi);
+    cl2c_ck_box_bounds(A, b, axes, &blo, &bhi);
+    return ahi + na <= blo || bhi + nb <= alo;
+}
+/* After a row's fast loop: the reads (cl2c_ck_box_reread) recorded, as their checks
+ * would: a word a work-item wrote is next read by the row's work-items in turn. */
+static inline void cl2c_ck_mark_read(const cl2c_ck_thread *t, cl2c_ck_argr A, const char *a,
+                                     const char *b, long long m, size_t n, int local,
+                                     size_t llid) {
+    (void)local;
+    if (A.shadow == NULL) return;
+    const size_t oa = (uintptr_t)a - (uintptr_t)A.lo;
+    const long long step = (long long)((uintptr_t)b - (uintptr_t)a);
+    for (long long j = 0; j <= m; ++j) {
+        const uint64_t me = t->local_me0 | (uint64_t)((llid + (size_t)j) & 0xfff) << 24;
+        const size_t at = oa + (size_t)(j * step);
+        for (size_t i = at >> A.shift; i <= (at + n - 1) >> A.shift; ++i) {
+            const uint64_t old = __atomic_load_n(&A.shadow[i], __ATOMIC_RELAXED);
+            if ((old & CL2C_CK_W) && (old & CL2C_CK_WHO) != me)
+                __atomic_store_n(&A.shadow[i], me | CL2C_CK_INIT, __ATOMIC_RELAXED);
+        }
+    }
+}
 /* After a row's fast loop: the shadow words of its stores (cl2c_ck_box_fresh), each
  * work-item's as its checked store would have left them (a: the first's address, b:
  * the second's, m + 1 work-items; llid: the first's local linear id). */
