@@ -1,32 +1,41 @@
 """Checking builds: a fast version of each checked work-item loop whose checks a test
-before the loop can settle (loop versioning).
+before it can settle (loop versioning).
 
-Checking mode (checks.py) wraps every access to a buffer argument in a check whose
-out-of-line report keeps the compiler from vectorising the work-item loop of the regions
-schedule: a matrix multiply ran 60x slower than its normal build. Where every check in
-such a loop is
+Checking mode (checks.py) wraps every access in a check whose out-of-line report keeps
+the compiler from vectorising the work-item loops of the regions schedule: a matrix
+multiply ran 60x slower than its normal build. A *nest* is a work-item loop (an omp simd
+loop over cl2c_l0) and what the test can cover around it: the group's rows (cl2c_l1,
+cl2c_l2, a guard of them, the declarations before the loop) and a uniform loop around
+those (no barrier in it). Where every check in the work-item loop is
 
-- a bounds-only read (an argument the kernel never writes, CL2C_CK_ARG_READ), or
-- a store that every work-item of the loop makes once (a statement of the loop's body,
-  which has no jumps; CL2C_CK_ARG_STORE), one per buffer,
+- a bounds-only read of an argument the kernel never writes (CL2C_CK_ARG_READ),
+- a read of __local memory in a barrier phase that writes none of it (CL2C_CK_LREAD),
+- a store (CL2C_CK_ARG_STORE) or an update of __local memory (``*CL2C_CK_ARG(...) op=
+  v;``) that each work-item makes once (a statement of the loop's body, which has no
+  jumps), one per buffer, or a read of __local memory the loop also writes,
+- an array index of those (CL2C_CK_INDEX),
 
-at an index affine in the local id 0, the accesses of the whole loop lie between those of
-its first and its last work-item. A test of those two (and of a second, which proves the
-steps even: no wrap of the index's arithmetic between them) before the loop picks
+at addresses affine in the nest's counters, the accesses of the whole nest lie in the box
+their corners span. The test computes each address (and index) at the box's origin, at
+the second value along each axis and at each corner, and asks of the runtime
+(clruntime's check.h, cl2c_ck_box_*): every corner in range, the steps along each axis
+even (no wrap of the arithmetic between), and of the shadow words: __local memory read
+written by the group (in an earlier phase, where the loop writes it too), stores and
+updates at granules of their own that race with nothing so far, and what the loop writes
+apart from what it reads. Then
 
-    if (all in range, stores fresh)  #pragma omp simd  for (...) { unchecked }  marks
-    else                             for (...) { the body, checked }
+    if (test)  the nest, its work-item loop unchecked (omp simd), each row then marked
+    else       the nest, its work-item loop checked (no omp simd)
 
-A store's test (cl2c_ck_fresh) also asks that no access of this launch touched its
-elements yet, and that work-items store to granules of their own; then it races with
-nothing so far, and after the loop cl2c_ck_mark writes the shadow words its checks would
-have written, for the later accesses' checks. The checked loop reports, as before, what
-is out of range or races, with its work-item.
+where the marks (cl2c_ck_mark, cl2c_ck_mark_read) write the shadow words the row's
+checks would have left, for later accesses' checks; the checked loop reports, as before,
+what is out of range or races, with its work-item. Stores in a uniform loop, whose
+work-items write again at each step, get a nest of the work-item loop alone.
 
-The index's value at a work-item is computed by replaying, for that work-item, the
-declarations at the head of the loop's body that it uses: integer arithmetic (+, -, *,
-shifts by constants, casts), work-item ids, values the loop does not change; nothing
-that reads memory, divides or calls a function runs early.
+A value at a point is computed by replaying, for it, the declarations the address uses:
+integer arithmetic (+, -, *, shifts and divisions by constants, casts), work-item ids,
+values the nest does not change; nothing that reads memory, divides by a variable or
+calls a function runs early.
 """
 from __future__ import annotations
 
@@ -194,6 +203,8 @@ class _Nest:
             self.item_defs.pop(name, None)
         self.changed |= set(declared) - set(self.row_defs) - set(self.item_defs)
         self.cache: dict = {}
+        if any(self._vars(d.init, True) is None for d in self.row if d.init is not None):
+            return None             # the probe replays the rows' declarations: arithmetic
         for name, first, end in self.axes:
             row = name == COUNTER
             if self._vars(first, row) != frozenset() or self._vars(end, row) != frozenset():
@@ -691,6 +702,8 @@ def _is_id(x, name: str) -> bool:
 
 
 def _integer_typename(t) -> bool:
+    """A type name (or, as ``_integer_decl``, a declaration) of an integer type: its
+    fact, or for a node a pass made, its spelling."""
     ty = fact(t, "ty")
     if ty is not None:
         return ty.is_scalar and ty.is_integer
@@ -700,14 +713,7 @@ def _integer_typename(t) -> bool:
         all(n in _INT_NAMES for n in inner.type.names)
 
 
-def _integer_decl(d: c_ast.Decl) -> bool:
-    t = fact(d, "ty")
-    if t is not None:
-        return t.is_scalar and t.is_integer
-    inner = d.type
-    return isinstance(inner, c_ast.TypeDecl) and \
-        isinstance(inner.type, c_ast.IdentifierType) and \
-        all(n in _INT_NAMES for n in inner.type.names)
+_integer_decl = _integer_typename
 
 
 def _const(x) -> int | None:
