@@ -45,23 +45,23 @@ from pycparser import c_ast
 
 from ..typed_ast import fact, walk
 from . import cnodes as cn
+from .check_nests import (COUNTER, ITEM, as_long_long, called, changed_names,
+                          char_pointer_type, declaration, int_constant, integer_decl,
+                          integer_typename, is_id, is_item_call, is_phase, is_simd,
+                          item_head, long_long_type, parse_decls, parse_expr, parse_stmt,
+                          replace_loop, row_loops, size_t_type, type_named, uniform_loop,
+                          work_item_bounds)
 from .effects import builtin_name, work_item_function
-from .regions.syntax import base_ids, ids, replace_child, statements
+from .regions.syntax import ids, replace_child, statements
 from .workitems import LOCALS
 
-COUNTER = "cl2c_l0"
 READ, STORE, LREAD = "CL2C_CK_ARG_READ", "CL2C_CK_ARG_STORE", "CL2C_CK_LREAD"
 ARG = "CL2C_CK_ARG"           # a full check: of __local memory, a read (WREAD) or an update
 UPDATE, WREAD = "update", "reread"          # (UPDATE, ``*CL2C_CK_ARG(...) op= v;``)
 INDEX = "CL2C_CK_INDEX"
 THREAD = "cl2c_ck_t"
-ITEM = "cl2c_ck_item"
 FAST, AT, IX, POINT = "cl2c_ck_fast", "cl2c_ck_at", "cl2c_ck_ix", "cl2c_ck_j"
 COUNT, BASE, MARK = "cl2c_ck_count", "cl2c_ck_base", "cl2c_ck_mk"
-# integer types a variant index may pass through (the runtime's and C's spellings)
-_INT_NAMES = {"int", "unsigned", "long", "short", "char", "signed", "size_t", "ptrdiff_t",
-              "intptr_t", "uintptr_t", "cl2c_uint", "cl2c_long", "cl2c_ulong", "cl2c_ushort",
-              "cl2c_char", "cl2c_uchar", "cl2c_short"}
 _INT_CONSTANTS = ("int", "unsigned int", "long int", "unsigned long int", "long long int",
                   "unsigned long long int", "char")
 # names the schedule's own code gives integer values (regions/writer.py, bounds.py)
@@ -91,7 +91,7 @@ class _Versioner:
         i = 0
         while i < len(items):
             s = items[i]
-            if _is_simd(s) and i + 1 < len(items) and isinstance(items[i + 1], c_ast.For):
+            if is_simd(s) and i + 1 < len(items) and isinstance(items[i + 1], c_ast.For):
                 nest = _Nest.of_loop(items[i + 1])
                 versioned = nest.versioned(self.checked) if nest else None
                 if versioned is not None:
@@ -127,10 +127,6 @@ class _Versioner:
         return done
 
 
-def _is_simd(s) -> bool:
-    return isinstance(s, c_ast.Pragma) and s.string.strip() == "omp simd"
-
-
 class _Nest:
     """A work-item loop ``for (int cl2c_l0 = LO; cl2c_l0 < HI; ++cl2c_l0)`` (an omp simd
     loop of the regions writer) and the loops around it that its test covers too: the
@@ -145,7 +141,7 @@ class _Nest:
 
     @classmethod
     def of_loop(cls, loop: c_ast.For):
-        bounds = _work_item_bounds(loop)
+        bounds = work_item_bounds(loop)
         if bounds is None:
             return None
         return cls(loop, loop, [(COUNTER,) + bounds], [], {})
@@ -154,15 +150,15 @@ class _Nest:
     def around(cls, s):
         """The nest of statement ``s``, if it is a uniform loop around a group's rows
         or the rows themselves (with a work-item loop and declarations only in them)."""
-        uniform = _uniform_loop(s)
+        uniform = uniform_loop(s)
         if uniform is not None:
             name, first, end, ctype, body = uniform
             inner = cls.around(body)
-            if inner is None or any(_is_phase(n) for n in walk(body)):
+            if inner is None or any(is_phase(n) for n in walk(body)):
                 return None
             return cls(s, inner.loop, [(name, first, end)] + inner.axes, inner.row,
                        dict(inner.ctype, **{name: ctype}))
-        rows = _rows(s)
+        rows = row_loops(s)
         if rows is None and isinstance(s, c_ast.Compound):
             rows = [], s                        # a group of one row (reqd_work_group_size)
         if rows is None:
@@ -171,11 +167,11 @@ class _Nest:
         items = statements(body)
         if len(items) == 1 and isinstance(items[0], c_ast.If) and items[0].iffalse is None:
             items = statements(items[0].iftrue)         # a guard of the rows: kept as is
-        if len(items) < 2 or not _is_simd(items[-2]) or \
+        if len(items) < 2 or not is_simd(items[-2]) or \
                 not all(isinstance(d, c_ast.Decl) for d in items[:-2]):
             return None
         loop = items[-1]
-        bounds = _work_item_bounds(loop)
+        bounds = work_item_bounds(loop)
         if bounds is None or not isinstance(loop, c_ast.For):
             return None
         ctype = {name: "size_t" for name, _, _ in axes}
@@ -185,18 +181,21 @@ class _Nest:
     def versioned(self, checked: set):
         loop = self.loop
         body = statements(loop.stmt)
-        top = {id(s) for s in body}
-        updated = {id(s.lvalue.expr) for s in body if isinstance(s, c_ast.Assignment) and
-                   isinstance(s.lvalue, c_ast.UnaryOp) and s.lvalue.op == "*"}
-        checks = [n for n in walk(loop.stmt) if isinstance(n, c_ast.FuncCall) and (
-            _called(n) in (READ, LREAD) or _called(n) == STORE and id(n) in top or
-            _local_access(n) == 1 or _local_access(n) == 3 and id(n) in updated)]
+        # stores and updates: statements of the body, which every work-item runs
+        checks = [s for s in body if isinstance(s, c_ast.FuncCall) and called(s) == STORE]
+        checks += [s.lvalue.expr for s in body if isinstance(s, c_ast.Assignment) and
+                   isinstance(s.lvalue, c_ast.UnaryOp) and s.lvalue.op == "*" and
+                   _local_access(s.lvalue.expr) == 3]
+        checks += [n for n in walk(loop.stmt) if isinstance(n, c_ast.FuncCall) and (
+            called(n) in (READ, LREAD) or _local_access(n) == 1)]
+        nodes = list(walk(loop.stmt))         # (in the body's order)
+        checks.sort(key=lambda c: next(i for i, n in enumerate(nodes) if n is c))
         if not checks:
             return None
         self.axis_names = [a[0] for a in self.axes]
-        self.changed = _changed_names(self.stmt) - set(self.axis_names)
+        self.changed = changed_names(self.stmt) - set(self.axis_names)
         self.row_defs = self._defs(self.row)
-        self.item_defs = self._defs(_head(body))
+        self.item_defs = self._defs(item_head(body))
         declared = [n.name for n in walk(self.stmt) if isinstance(n, c_ast.Decl)]
         for name in {n for n in declared if declared.count(n) > 1}:
             self.row_defs.pop(name, None)       # declared again in an inner block
@@ -215,12 +214,11 @@ class _Nest:
         if len(self.axes) > 1 and any(a.kind in (STORE, UPDATE) for a in accesses) and \
                 self.axis_names[0] not in ("cl2c_l2", "cl2c_l1"):
             return None             # a store in a uniform loop: not for the box's test
-        check_ids = {id(c) for c in checks}
-        indices = {id(x) for a in accesses for x, _ in a.indices}
+        known = checks + [x for a in accesses for x, _ in a.indices]
         for n in walk(loop.stmt):
             if isinstance(n, c_ast.FuncCall):
-                name = _called(n)
-                if id(n) in check_ids or name == ITEM or name == INDEX and id(n) in indices:
+                name = called(n)
+                if name == ITEM or any(n is k for k in known):
                     continue
                 if name.lower().startswith("cl2c_ck") or name in checked:
                     return None     # another check, or a function with checks of its own
@@ -241,12 +239,12 @@ class _Nest:
     def _access(self, call: c_ast.FuncCall):
         """The _Access of a check, if its address is affine in the axes."""
         args = call.args.exprs
-        kind = _called(call)
+        kind = called(call)
         if kind == ARG:
-            kind = UPDATE if _const(args[2]) == 3 else WREAD
+            kind = UPDATE if int_constant(args[2]) == 3 else WREAD
         if not (args and isinstance(args[0], c_ast.ID)):
             return None
-        if kind == STORE and not (len(args) == 5 and _const(args[2]) in (0, 1)):
+        if kind == STORE and not (len(args) == 5 and int_constant(args[2]) in (0, 1)):
             return None
         target = args[1]
         if not (isinstance(target, c_ast.UnaryOp) and target.op == "&"):
@@ -257,7 +255,7 @@ class _Nest:
             return None
         while isinstance(e, c_ast.ArrayRef):
             sub = e.subscript
-            if isinstance(sub, c_ast.FuncCall) and _called(sub) == INDEX:
+            if isinstance(sub, c_ast.FuncCall) and called(sub) == INDEX:
                 i, n = sub.args.exprs[0], sub.args.exprs[1]
                 if self._vars(i) is None or self._vars(n) != frozenset():
                     return None
@@ -268,10 +266,10 @@ class _Nest:
         base_ok = isinstance(e, c_ast.ID) and e.name not in self.changed and \
             e.name not in self.item_defs and e.name not in self.row_defs and \
             e.name not in self.axis_names and not e.name.startswith("cl2c_ck") or \
-            isinstance(e, c_ast.StructRef) and e.type == "->" and _is_id(e.name, LOCALS)
+            isinstance(e, c_ast.StructRef) and e.type == "->" and is_id(e.name, LOCALS)
         if not base_ok:
             return None
-        local = kind in (LREAD, UPDATE, WREAD) or kind == STORE and _const(args[2]) == 1
+        local = kind in (LREAD, UPDATE, WREAD) or kind == STORE and int_constant(args[2]) == 1
         return _Access(kind, args[0].name, target, indices, local,
                        args[4] if kind == STORE else None)
 
@@ -286,7 +284,7 @@ class _Nest:
         if isinstance(x, c_ast.ID):
             return self._id_vars(x, row)
         if isinstance(x, c_ast.Cast):
-            return self._vars(x.expr, row) if _integer_typename(x.to_type) else None
+            return self._vars(x.expr, row) if integer_typename(x.to_type) else None
         if isinstance(x, c_ast.UnaryOp) and x.op in ("-", "+"):
             return self._vars(x.expr, row)
         if isinstance(x, c_ast.BinaryOp):
@@ -302,7 +300,7 @@ class _Nest:
             if a or b:
                 return None
             if x.op in ("/", "%"):      # computed ahead: a divisor that cannot be 0
-                return none if _const(x.right) not in (None, 0) else None
+                return none if int_constant(x.right) not in (None, 0) else None
             return none
         if isinstance(x, c_ast.FuncCall):
             args = x.args.exprs if x.args else []
@@ -313,7 +311,7 @@ class _Nest:
                 if name is None or name == COUNTER and row or name not in self.axis_names:
                     return none
                 return frozenset([name])
-            if _called(x) in ("cl2c_bound_lo", "cl2c_bound_hi"):
+            if called(x) in ("cl2c_bound_lo", "cl2c_bound_hi"):
                 inner = [self._vars(a, row) for a in args]
                 return none if all(v == none for v in inner) else None
             return none if work_item_function(x) == "group" else None
@@ -336,7 +334,7 @@ class _Nest:
                 self.cache[key] = None              # (a cycle: none)
                 d = defs[name]
                 self.cache[key] = self._vars(d.init, defs is self.row_defs) \
-                    if _integer_decl(d) else None
+                    if integer_decl(d) else None
             return self.cache[key]
         if name in self.changed or name.startswith("cl2c_ck"):
             return None
@@ -364,32 +362,32 @@ class _Nest:
                             c_ast.ArrayRef(c_ast.ArrayRef(cn.ident(codes), cn.ident(POINT)),
                                            cn.const_int(a)))
             ctype = "int" if name == COUNTER else self.ctype[name]
-            d = _decl(f"const {ctype}", name, value if ctype == "int" else
-                      c_ast.Cast(_typename(ctype), value))
+            d = declaration(f"const {ctype}", name, value if ctype == "int" else
+                      c_ast.Cast(type_named(ctype), value))
             d.funcspec = ["CL2C_UNUSED"]
             probe_body.append(d)
             probe_body.append(c_ast.Assignment("=", c_ast.ArrayRef(
                 cn.ident(COUNT), cn.const_int(a)), c_ast.BinaryOp(
-                "-", _as_long_long(end), _as_long_long(first))))
+                "-", as_long_long(end), as_long_long(first))))
         used = set().union(*(ids(a.target) for a in accesses))
         needed = self._needed(used)
         probe_body += [copy.deepcopy(d) for name, d in self.item_defs.items() if name in needed]
-        base = c_ast.BinaryOp("+", c_ast.Cast(_size_t(), copy.deepcopy(self.loop.init.decls[0]
-                                                                      .init)), _parse_expr(
+        base = c_ast.BinaryOp("+", c_ast.Cast(size_t_type(), copy.deepcopy(self.loop.init.decls[0]
+                                                                      .init)), parse_expr(
             "cl2c_ls0 * (cl2c_l1 + cl2c_ls1 * cl2c_l2)"))
-        probe_body.append(c_ast.If(_parse_expr(f"{POINT} == 0"), c_ast.Assignment(
+        probe_body.append(c_ast.If(parse_expr(f"{POINT} == 0"), c_ast.Assignment(
             "=", cn.ident(BASE), base), None))
         for j, a in enumerate(accesses):
             probe_body.append(c_ast.Assignment("=", _slot(AT, j, cn.ident(POINT)),
-                                               c_ast.Cast(_char_ptr(),
+                                               c_ast.Cast(char_pointer_type(),
                                                           _unchecked_copy(a.target))))
         for r, (x, _) in enumerate(indices):
             probe_body.append(c_ast.Assignment("=", _slot(IX, r, cn.ident(POINT)), c_ast.Cast(
-                _long_long(), _unchecked_copy(x.args.exprs[0]))))
-        probe = _parse_stmt(f"for (int {POINT} = 0; {POINT} < {len(points)}; ++{POINT}) {{}}")
+                long_long_type(), _unchecked_copy(x.args.exprs[0]))))
+        probe = parse_stmt(f"for (int {POINT} = 0; {POINT} < {len(points)}; ++{POINT}) {{}}")
         probe.stmt = c_ast.Compound(probe_body)
         # the tests
-        tests = [_parse_expr(f"cl2c_ck_box_empty({na}, {COUNT})")]
+        tests = [parse_expr(f"cl2c_ck_box_empty({na}, {COUNT})")]
         rest = []
         for j, a in enumerate(accesses):
             at = c_ast.ArrayRef(cn.ident(AT), cn.const_int(j))
@@ -425,24 +423,24 @@ class _Nest:
             test = c_ast.BinaryOp("&&", test, t)
         test = c_ast.BinaryOp("||", tests[0], test)
         table = ", ".join("{" + ", ".join(str(c) for c in p) + "}" for p in points)
-        decls = _parse_decls(
+        decls = parse_decls(
             f"static const unsigned char {codes}[{len(points)}][{na}] = {{{table}}};"
             f"const char *{AT}[{k}][{len(points)}] = {{{{0}}}};"
             f"long long {COUNT}[{na}] = {{0}};"
             f"size_t {BASE} = 0;")
         decls[-1].funcspec = ["CL2C_UNUSED"]
         if q:
-            decls += _parse_decls(f"long long {IX}[{q}][{len(points)}] = {{{{0}}}};")
+            decls += parse_decls(f"long long {IX}[{q}][{len(points)}] = {{{{0}}}};")
         # the versions
         fast_loop = copy.deepcopy(self.loop)
         fast_loop.stmt = c_ast.Compound([s for s in statements(fast_loop.stmt)
-                                         if not _is_item_call(s)])
+                                         if not is_item_call(s)])
         _unchecked(fast_loop.stmt)
         fast_part = [c_ast.Pragma("omp simd"), fast_loop] + self._marks(accesses)
-        fast = _replace_loop(self.stmt, self.loop, fast_part)
-        checked = _replace_loop(self.stmt, self.loop, [copy.deepcopy(self.loop)])
+        fast = replace_loop(self.stmt, self.loop, fast_part)
+        checked = replace_loop(self.stmt, self.loop, [copy.deepcopy(self.loop)])
         choice = c_ast.If(cn.ident(FAST), c_ast.Compound([fast]), c_ast.Compound([checked]))
-        return c_ast.Compound(decls + [probe, _decl("const int", FAST, test), choice])
+        return c_ast.Compound(decls + [probe, declaration("const int", FAST, test), choice])
 
     def _marks(self, accesses) -> list:
         """After the fast loop of each row: the shadow words its stores leave."""
@@ -452,7 +450,7 @@ class _Nest:
         loop = self.loop
         first = loop.init.decls[0].init
         end = loop.cond.right
-        counter = _decl("const int", COUNTER, cn.call("cl2c_ck_point", copy.deepcopy(first),
+        counter = declaration("const int", COUNTER, cn.call("cl2c_ck_point", copy.deepcopy(first),
                                                        copy.deepcopy(end), cn.ident(POINT)))
         counter.funcspec = ["CL2C_UNUSED"]
         needed = self._needed(set().union(*(ids(a.target) for a in stores)))
@@ -460,12 +458,12 @@ class _Nest:
                             if name in needed]
         for j, a in enumerate(stores):
             body.append(c_ast.Assignment("=", _slot(MARK, j, cn.ident(POINT)), c_ast.Cast(
-                _char_ptr(), _unchecked_copy(a.target))))
-        at = _parse_stmt(f"for (int {POINT} = 0; {POINT} < 2; ++{POINT}) {{}}")
+                char_pointer_type(), _unchecked_copy(a.target))))
+        at = parse_stmt(f"for (int {POINT} = 0; {POINT} < 2; ++{POINT}) {{}}")
         at.stmt = c_ast.Compound(body)
         steps = c_ast.BinaryOp("-", c_ast.BinaryOp("-", copy.deepcopy(end), copy.deepcopy(first)),
                                cn.const_int(1))
-        llid = c_ast.BinaryOp("+", c_ast.Cast(_size_t(), copy.deepcopy(first)), _parse_expr(
+        llid = c_ast.BinaryOp("+", c_ast.Cast(size_t_type(), copy.deepcopy(first)), parse_expr(
             "cl2c_ls0 * (cl2c_l1 + cl2c_ls1 * cl2c_l2)"))
         calls = [cn.call("cl2c_ck_mark_read" if a.kind == WREAD else "cl2c_ck_mark",
                          cn.ident(THREAD), cn.ident(a.range),
@@ -474,7 +472,7 @@ class _Nest:
                          c_ast.UnaryOp("sizeof", _element(a.target.expr)),
                          cn.const_int(int(a.local)), copy.deepcopy(llid))
                  for j, a in enumerate(stores)]
-        decl = _parse_decls(f"const char *{MARK}[{len(stores)}][2] = {{{{0}}}};")
+        decl = parse_decls(f"const char *{MARK}[{len(stores)}][2] = {{{{0}}}};")
         return [c_ast.Compound(decl + [at] + calls)]
 
     def _needed(self, names: set) -> set:
@@ -503,96 +501,6 @@ def _points(na: int) -> list:
     return out
 
 
-def _head(body) -> list:
-    """The declarations at the head of a work-item loop's body (its cl2c_ck_item call
-    aside)."""
-    out = []
-    for s in body:
-        if isinstance(s, c_ast.Decl):
-            out.append(s)
-        elif not _is_item_call(s):
-            break
-    return out
-
-
-def _work_item_bounds(loop):
-    """(first, end) of ``for (int cl2c_l0 = first; cl2c_l0 < end; ++cl2c_l0)``."""
-    init = loop.init
-    if isinstance(loop, c_ast.For) and isinstance(init, c_ast.DeclList) and \
-            len(init.decls) == 1 and init.decls[0].name == COUNTER and \
-            isinstance(loop.cond, c_ast.BinaryOp) and loop.cond.op == "<" and \
-            _is_id(loop.cond.left, COUNTER) and _is_increment(loop.next, COUNTER):
-        return init.decls[0].init, loop.cond.right
-    return None
-
-
-def _is_increment(x, name: str) -> bool:
-    return isinstance(x, c_ast.UnaryOp) and x.op in ("++", "p++") and _is_id(x.expr, name)
-
-
-def _counted(s, name=None):
-    """(counter, first, end, C type, body) of ``for (T i = first; i < end; ++i) body``."""
-    if not isinstance(s, c_ast.For) or not isinstance(s.init, c_ast.DeclList) or \
-            len(s.init.decls) != 1:
-        return None
-    d = s.init.decls[0]
-    if d.init is None or name is not None and d.name != name or \
-            not isinstance(d.type, c_ast.TypeDecl) or \
-            not isinstance(d.type.type, c_ast.IdentifierType):
-        return None
-    if not (isinstance(s.cond, c_ast.BinaryOp) and s.cond.op == "<" and
-            _is_id(s.cond.left, d.name) and _is_increment(s.next, d.name)):
-        return None
-    return d.name, d.init, s.cond.right, " ".join(d.type.type.names), s.stmt
-
-
-def _rows(s):
-    """([(cl2c_l2, 0, cl2c_ls2), (cl2c_l1, 0, cl2c_ls1)], body) of the regions writer's
-    loops over a group's rows."""
-    outer = _counted(s, "cl2c_l2")
-    if outer is None:
-        return None
-    inner = _counted(outer[4], "cl2c_l1")
-    if inner is None:
-        return None
-    return [outer[:3], inner[:3]], inner[4]
-
-
-def _uniform_loop(s):
-    """A uniform loop of the group's own code around rows: ``for (int i = a; i < b;
-    ++i) { rows }`` whose body changes no i."""
-    loop = _counted(s)
-    if loop is None or loop[0].startswith("cl2c_") or loop[3] != "int":
-        return None
-    name, first, end, ctype, body = loop
-    items = statements(body)
-    if len(items) != 1 or name in _changed_names(body):
-        return None
-    return name, first, end, ctype, items[0]
-
-
-def _is_phase(n) -> bool:
-    return isinstance(n, c_ast.FuncCall) and _called(n) == "cl2c_ck_phase"
-
-
-def _replace_loop(stmt, loop, new: list):
-    """A copy of ``stmt`` with ``loop`` (and the omp simd pragma before it) replaced by
-    the statements ``new``."""
-    if stmt is loop:
-        return c_ast.Compound(new)
-    memo = {id(loop): loop}
-    out = copy.deepcopy(stmt, memo)
-    for block in walk(out):
-        if isinstance(block, c_ast.Compound):
-            items = block.block_items or []
-            for i, s in enumerate(items):
-                if s is loop:
-                    at = i - 1 if i and _is_simd(items[i - 1]) else i
-                    block.block_items = items[:at] + new + items[i + 1:]
-                    return out
-    raise AssertionError("work-item loop not found in its nest")
-
-
 def _slot(array: str, j: int, point):
     return c_ast.ArrayRef(c_ast.ArrayRef(cn.ident(array), cn.const_int(j)), point)
 
@@ -616,13 +524,13 @@ def _unchecked(body) -> None:
         for name, child in n.children():
             if not isinstance(child, c_ast.FuncCall):
                 continue
-            called, args = _called(child), (child.args.exprs if child.args else [])
-            if called in (READ, LREAD, ARG):
+            what, args = called(child), (child.args.exprs if child.args else [])
+            if what in (READ, LREAD, ARG):
                 replace_child(n, name, args[1])
-            elif called == STORE:
+            elif what == STORE:
                 replace_child(n, name, c_ast.Assignment(
                     "=", c_ast.UnaryOp("*", args[1]), args[4], child.coord))
-            elif called == INDEX:
+            elif what == INDEX:
                 replace_child(n, name, args[0])
 
 
@@ -643,42 +551,23 @@ def _unchecked_copy(node):
     return holder.block_items[0]
 
 
-def _changed_names(body) -> set:
-    """Variables ``body`` assigns, increments or takes the address of (``&a[i]`` does
-    not change the pointer ``a``)."""
-    out = set()
-    for n in walk(body):
-        if isinstance(n, c_ast.Assignment):
-            out |= base_ids(n.lvalue)
-        elif isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--"):
-            out |= base_ids(n.expr)
-        elif isinstance(n, c_ast.UnaryOp) and n.op == "&" and \
-                not isinstance(n.expr, c_ast.ArrayRef):
-            out |= base_ids(n.expr)
-    return out
-
-
 def _local_access(n) -> int | None:
     """The flags of ``CL2C_CK_ARG(A, &E, flags, 1, site)`` (a __local access), else None."""
-    if not (isinstance(n, c_ast.FuncCall) and _called(n) == ARG and n.args and
-            len(n.args.exprs) == 5 and _const(n.args.exprs[3]) == 1):
+    if not (isinstance(n, c_ast.FuncCall) and called(n) == ARG and n.args and
+            len(n.args.exprs) == 5 and int_constant(n.args.exprs[3]) == 1):
         return None
-    return _const(n.args.exprs[2])
+    return int_constant(n.args.exprs[2])
 
 
 def _has_checks(node) -> bool:
-    return any(isinstance(n, c_ast.FuncCall) and _called(n).lower().startswith("cl2c_ck")
+    return any(isinstance(n, c_ast.FuncCall) and called(n).lower().startswith("cl2c_ck")
                for n in walk(node))
-
-
-def _called(n: c_ast.FuncCall) -> str:
-    return n.name.name if isinstance(n.name, c_ast.ID) else ""
 
 
 def _checked_functions(helpers: dict) -> set:
     """The functions of ``helpers`` that check something, or call one that does."""
     def own(body) -> bool:
-        return any(isinstance(n, c_ast.FuncCall) and _called(n).lower().startswith("cl2c_ck")
+        return any(isinstance(n, c_ast.FuncCall) and called(n).lower().startswith("cl2c_ck")
                    or isinstance(n, c_ast.ID) and n.name.startswith("cl2c_cks_")
                    for n in walk(body))
     checked = {name for name, f in helpers.items() if own(f.body)}
@@ -687,80 +576,9 @@ def _checked_functions(helpers: dict) -> set:
         grew = False
         for name, f in helpers.items():
             if name not in checked and any(
-                    isinstance(n, c_ast.FuncCall) and _called(n) in checked for n in walk(f.body)):
+                    isinstance(n, c_ast.FuncCall) and called(n) in checked for n in walk(f.body)):
                 checked.add(name)
                 grew = True
     return checked
 
 
-def _is_item_call(s) -> bool:
-    return isinstance(s, c_ast.FuncCall) and _called(s) == ITEM
-
-
-def _is_id(x, name: str) -> bool:
-    return isinstance(x, c_ast.ID) and x.name == name
-
-
-def _integer_typename(t) -> bool:
-    """A type name (or, as ``_integer_decl``, a declaration) of an integer type: its
-    fact, or for a node a pass made, its spelling."""
-    ty = fact(t, "ty")
-    if ty is not None:
-        return ty.is_scalar and ty.is_integer
-    inner = t.type
-    return isinstance(inner, c_ast.TypeDecl) and \
-        isinstance(inner.type, c_ast.IdentifierType) and \
-        all(n in _INT_NAMES for n in inner.type.names)
-
-
-_integer_decl = _integer_typename
-
-
-def _const(x) -> int | None:
-    if isinstance(x, c_ast.Constant) and x.type == "int":
-        return int(x.value.rstrip("uUlL"))
-    return None
-
-
-def _long_long():
-    return c_ast.Typename(None, [], None, c_ast.TypeDecl(
-        None, [], None, c_ast.IdentifierType(["long", "long"])))
-
-
-def _typename(name: str):
-    return c_ast.Typename(None, [], None, c_ast.TypeDecl(
-        None, [], None, c_ast.IdentifierType(name.split())))
-
-
-def _as_long_long(e):
-    return c_ast.Cast(_long_long(), copy.deepcopy(e))
-
-
-def _size_t():
-    return c_ast.Typename(None, [], None, c_ast.TypeDecl(
-        None, [], None, c_ast.IdentifierType(["size_t"])))
-
-
-def _parse_expr(text: str):
-    return _parse_decls(f"x = {text};")[0].rvalue
-
-
-def _char_ptr():
-    return c_ast.Typename(None, ["const"], None, c_ast.PtrDecl([], c_ast.TypeDecl(
-        None, ["const"], None, c_ast.IdentifierType(["char"]))))
-
-
-def _decl(type_text: str, name: str, init) -> c_ast.Decl:
-    d = _parse_decls(f"{type_text} {name};")[0]
-    d.init = init
-    return d
-
-
-def _parse_decls(text: str) -> list:
-    from pycparser import CParser
-    return CParser().parse(f"typedef unsigned long size_t; void f(void) {{ {text} }}"
-                           ).ext[1].body.block_items
-
-
-def _parse_stmt(text: str):
-    return _parse_decls(text)[0]

@@ -1,0 +1,221 @@
+"""The shapes check_versions.py looks for in a work-group function of the regions
+schedule (a work-item loop, the group's rows, a uniform loop around them), and the small
+pieces of C it builds its tests from."""
+from __future__ import annotations
+
+import copy
+
+from pycparser import CParser, c_ast
+
+from ..typed_ast import fact, walk
+from .regions.syntax import base_ids, statements
+
+COUNTER = "cl2c_l0"
+ITEM = "cl2c_ck_item"
+
+# integer types a variant index may pass through (the runtime's and C's spellings)
+_INT_NAMES = {"int", "unsigned", "long", "short", "char", "signed", "size_t", "ptrdiff_t",
+              "intptr_t", "uintptr_t", "cl2c_uint", "cl2c_long", "cl2c_ulong", "cl2c_ushort",
+              "cl2c_char", "cl2c_uchar", "cl2c_short"}
+
+
+def is_simd(s) -> bool:
+    return isinstance(s, c_ast.Pragma) and s.string.strip() == "omp simd"
+
+
+def item_head(body) -> list:
+    """The declarations at the head of a work-item loop's body (its cl2c_ck_item call
+    aside)."""
+    out = []
+    for s in body:
+        if isinstance(s, c_ast.Decl):
+            out.append(s)
+        elif not is_item_call(s):
+            break
+    return out
+
+
+def work_item_bounds(loop):
+    """(first, end) of ``for (int cl2c_l0 = first; cl2c_l0 < end; ++cl2c_l0)``."""
+    init = loop.init
+    if isinstance(loop, c_ast.For) and isinstance(init, c_ast.DeclList) and \
+            len(init.decls) == 1 and init.decls[0].name == COUNTER and \
+            isinstance(loop.cond, c_ast.BinaryOp) and loop.cond.op == "<" and \
+            is_id(loop.cond.left, COUNTER) and is_increment(loop.next, COUNTER):
+        return init.decls[0].init, loop.cond.right
+    return None
+
+
+def is_increment(x, name: str) -> bool:
+    return isinstance(x, c_ast.UnaryOp) and x.op in ("++", "p++") and is_id(x.expr, name)
+
+
+def counted_loop(s, name=None):
+    """(counter, first, end, C type, body) of ``for (T i = first; i < end; ++i) body``."""
+    if not isinstance(s, c_ast.For) or not isinstance(s.init, c_ast.DeclList) or \
+            len(s.init.decls) != 1:
+        return None
+    d = s.init.decls[0]
+    if d.init is None or name is not None and d.name != name or \
+            not isinstance(d.type, c_ast.TypeDecl) or \
+            not isinstance(d.type.type, c_ast.IdentifierType):
+        return None
+    if not (isinstance(s.cond, c_ast.BinaryOp) and s.cond.op == "<" and
+            is_id(s.cond.left, d.name) and is_increment(s.next, d.name)):
+        return None
+    return d.name, d.init, s.cond.right, " ".join(d.type.type.names), s.stmt
+
+
+def row_loops(s):
+    """([(cl2c_l2, 0, cl2c_ls2), (cl2c_l1, 0, cl2c_ls1)], body) of the regions writer's
+    loops over a group's rows."""
+    outer = counted_loop(s, "cl2c_l2")
+    if outer is None:
+        return None
+    inner = counted_loop(outer[4], "cl2c_l1")
+    if inner is None:
+        return None
+    return [outer[:3], inner[:3]], inner[4]
+
+
+def uniform_loop(s):
+    """A uniform loop of the group's own code around rows: ``for (int i = a; i < b;
+    ++i) { rows }`` whose body changes no i."""
+    loop = counted_loop(s)
+    if loop is None or loop[0].startswith("cl2c_") or loop[3] != "int":
+        return None
+    name, first, end, ctype, body = loop
+    items = statements(body)
+    if len(items) != 1 or name in changed_names(body):
+        return None
+    return name, first, end, ctype, items[0]
+
+
+def is_phase(n) -> bool:
+    return isinstance(n, c_ast.FuncCall) and called(n) == "cl2c_ck_phase"
+
+
+def replace_loop(stmt, loop, new: list):
+    """A copy of ``stmt`` with ``loop`` (and the omp simd pragma before it) replaced by
+    the statements ``new``."""
+    if stmt is loop:
+        return c_ast.Compound(new)
+    path = _path_to(stmt, loop)
+    out = copy.deepcopy(stmt)
+    block = out
+    for name in path[:-1]:
+        block = _child_named(block, name)
+    items = block.block_items
+    i = int(path[-1].split("[")[1][:-1])
+    at = i - 1 if i and is_simd(items[i - 1]) else i
+    block.block_items = items[:at] + new + items[i + 1:]
+    return out
+
+
+def _path_to(root, node) -> list:
+    """The names (as ``children()`` gives them) from ``root`` down to ``node``."""
+    for name, child in root.children():
+        if child is node:
+            return [name]
+        below = _path_to(child, node)
+        if below:
+            return [name] + below
+    return []
+
+
+def _child_named(node, name: str):
+    if name.endswith("]"):
+        attr, index = name[:-1].split("[")
+        return getattr(node, attr)[int(index)]
+    return getattr(node, name)
+
+
+def changed_names(body) -> set:
+    """Variables ``body`` assigns, increments or takes the address of (``&a[i]`` does
+    not change the pointer ``a``)."""
+    out = set()
+    for n in walk(body):
+        if isinstance(n, c_ast.Assignment):
+            out |= base_ids(n.lvalue)
+        elif isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--"):
+            out |= base_ids(n.expr)
+        elif isinstance(n, c_ast.UnaryOp) and n.op == "&" and \
+                not isinstance(n.expr, c_ast.ArrayRef):
+            out |= base_ids(n.expr)
+    return out
+
+
+def called(n: c_ast.FuncCall) -> str:
+    return n.name.name if isinstance(n.name, c_ast.ID) else ""
+
+
+def is_item_call(s) -> bool:
+    return isinstance(s, c_ast.FuncCall) and called(s) == ITEM
+
+
+def is_id(x, name: str) -> bool:
+    return isinstance(x, c_ast.ID) and x.name == name
+
+
+def integer_typename(t) -> bool:
+    """A type name (or, as ``integer_decl``, a declaration) of an integer type: its
+    fact, or for a node a pass made, its spelling."""
+    ty = fact(t, "ty")
+    if ty is not None:
+        return ty.is_scalar and ty.is_integer
+    inner = t.type
+    return isinstance(inner, c_ast.TypeDecl) and \
+        isinstance(inner.type, c_ast.IdentifierType) and \
+        all(n in _INT_NAMES for n in inner.type.names)
+
+
+integer_decl = integer_typename
+
+
+def int_constant(x) -> int | None:
+    if isinstance(x, c_ast.Constant) and x.type == "int":
+        return int(x.value.rstrip("uUlL"))
+    return None
+
+
+def long_long_type():
+    return c_ast.Typename(None, [], None, c_ast.TypeDecl(
+        None, [], None, c_ast.IdentifierType(["long", "long"])))
+
+
+def type_named(name: str):
+    return c_ast.Typename(None, [], None, c_ast.TypeDecl(
+        None, [], None, c_ast.IdentifierType(name.split())))
+
+
+def as_long_long(e):
+    return c_ast.Cast(long_long_type(), copy.deepcopy(e))
+
+
+def size_t_type():
+    return c_ast.Typename(None, [], None, c_ast.TypeDecl(
+        None, [], None, c_ast.IdentifierType(["size_t"])))
+
+
+def parse_expr(text: str):
+    return parse_decls(f"x = {text};")[0].rvalue
+
+
+def char_pointer_type():
+    return c_ast.Typename(None, ["const"], None, c_ast.PtrDecl([], c_ast.TypeDecl(
+        None, ["const"], None, c_ast.IdentifierType(["char"]))))
+
+
+def declaration(type_text: str, name: str, init) -> c_ast.Decl:
+    d = parse_decls(f"{type_text} {name};")[0]
+    d.init = init
+    return d
+
+
+def parse_decls(text: str) -> list:
+    return CParser().parse(f"typedef unsigned long size_t; void f(void) {{ {text} }}"
+                           ).ext[1].body.block_items
+
+
+def parse_stmt(text: str):
+    return parse_decls(text)[0]
