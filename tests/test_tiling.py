@@ -120,18 +120,48 @@ void tiled(__global const float *A, __global const float *B, __global float *C, 
 """
 
 
-@pytest.mark.parametrize("tw,th,cols", [(16, 16, "16"), (32, 8, "CL2C_TILE_COLS"),
-                                         (48, 8, "16"), (24, 8, None), (16, 12, None)])
-def test_known_local_sizes_fit_the_tiles(tw, th, cols):
+# (tw, th, the tile's shape, or None; whether the group is one tile, which stays in
+# registers through the loop over t)
+@pytest.mark.parametrize("tw,th,tile,one", [
+    (16, 16, "[16][16]", True), (32, 8, "[8][CL2C_TILE_COLS]", True),
+    (16, 12, "[12][16]", True), (48, 8, "[8][16]", False), (24, 8, None, False)])
+def test_known_local_sizes_fit_the_tiles(tw, th, tile, one):
     options = f"-DTW={tw} -DTH={th}"
     c_source = cl2c.translate(TILED, "tiled.cl", options).c_source
-    if cols is None:
+    if tile is None:
         assert "acc__tile" not in c_source
     else:
-        assert f"acc__tile[8][{cols}]" in c_source
+        assert f"acc__tile{tile}" in c_source
         assert "% CL2C_TILE_COLS" not in c_source and "% 8" not in c_source
+        first_copy = c_source.index("acc__tile[cl2c_r][cl2c_c] = acc[")
+        assert (first_copy < c_source.index("for (int t = 0")) == one
     n = 96 if tw != 48 else 144
     a, b, want = operands(n, n, n)
     c = np.full((n, n), -1, np.float32)
     cl2c.Program(TILED, options).build().tiled((n, n), (tw, th), a, b, c, np.int32(n))
     np.testing.assert_array_equal(c, want)
+
+
+# The tile stays in registers through the loop over t only where nothing else in that
+# loop uses acc: here a step between the tiles halves it, so the tile is copied in and
+# out around each k loop, as before.
+HALVED = TILED.replace("        barrier(CLK_LOCAL_MEM_FENCE);\n    }",
+                       "        barrier(CLK_LOCAL_MEM_FENCE);\n        acc *= 0.5f;\n    }")
+
+
+def test_a_tile_stays_in_registers_only_through_loops_that_leave_it_alone():
+    assert HALVED != TILED
+    options = "-DTW=16 -DTH=16"
+    c_source = cl2c.translate(HALVED, "halved.cl", options).c_source
+    assert "acc__tile[16][16]" not in c_source and "acc__tile[8][16]" in c_source
+    assert c_source.index("acc__tile[cl2c_r][cl2c_c] = acc[") > \
+        c_source.index("for (int t = 0")
+    n = 64
+    a, b, _ = operands(n, n, n)
+    want = np.zeros((n, n), np.float64)
+    for t in range(n // 16):
+        want = (want + a[:, t * 16:(t + 1) * 16].astype(np.float64) @
+                b[t * 16:(t + 1) * 16].astype(np.float64)) * 0.5
+    c = np.full((n, n), -1, np.float32)
+    cl2c.Program(HALVED, options).build().tiled((n, n), (16, 16), a, b, c, np.int32(n))
+    np.testing.assert_array_equal(c, want.astype(np.float32))

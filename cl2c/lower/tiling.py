@@ -21,6 +21,12 @@ nothing that has effects; its header reads values the body does not write. Then 
 work-item sees another's writes inside the loop, and each still runs the loop's steps in
 order: running them tile by tile instead of step by step changes no result. A group
 whose local sizes are not whole tiles runs the loop as it was.
+
+Where every group is one tile (``reqd_work_group_size`` of 16 or 32 columns, one row per
+tile row), the tile also stays in registers through a uniform loop around the tiled one
+(a tiled matrix multiply's loop over tiles, whose other statements fill ``__local``
+memory): it is copied in before that loop and out after it, which is legal where
+nothing else in that loop uses the tiled arrays and nothing jumps out of it.
 """
 from __future__ import annotations
 
@@ -31,7 +37,7 @@ from pycparser import c_ast
 from ..typed_ast import walk
 from . import cnodes as cn
 from .effects import UPDATE, call_of, is_pure, work_item_function
-from .regions.syntax import ids, replace_child
+from .regions.syntax import ids, replace_child, replace_node
 
 COLS = "CL2C_TILE_COLS"       # work-items of a tile's row (regions.h)
 ROWS = 8                      # rows of a tile, and what cl2c_regroup makes a group's
@@ -58,19 +64,66 @@ def tile_uniform_loops(func: c_ast.FuncDef, local_size: tuple | None = None) -> 
                 return []
             cols = 16
     arrays = _work_item_arrays(func.body)
-    found = []
-    for block in walk(func.body):
-        if isinstance(block, c_ast.Compound):
-            for i, s in enumerate(block.block_items or []):
-                plan = _Plan.of(s, arrays, taken, cols)
-                if plan is not None and local_size is not None and local_size[1] % plan.rows:
-                    plan = None
-                if plan is not None:
-                    plan.known = local_size is not None
-                    found.append((block, i, plan))
+    found, around = [], []
+    for block, i, enclosing in _statements(func.body):
+        plan = _Plan.of(block.block_items[i], arrays, taken, cols)
+        if plan is None:
+            continue
+        plan.known = local_size is not None
+        if plan.known and plan.one_tile(local_size):
+            loop = _loop_around(enclosing, plan)
+            if loop is not None and not any(loop is x for x in around):
+                around.append(loop)         # (one tile in registers per loop)
+                plan.around = loop
+            if plan.around is not None or local_size[1] % plan.rows:
+                plan.rows = local_size[1]   # the group's rows are the tile's
+        if plan.known and local_size[1] % plan.rows:
+            continue
+        found.append((block, i, plan))
     for block, i, plan in found:
-        block.block_items[i] = plan.rewrite()
+        if plan.around is None:
+            block.block_items[i] = plan.rewrite()
+        else:
+            block.block_items[i] = plan.steps()
+            replace_node(func.body, plan.around, plan.hoisted(plan.around))
     return [plan.rows for _, _, plan in found]
+
+
+def _statements(body: c_ast.Compound):
+    """(compound, index, enclosing) for each statement of a compound under ``body``;
+    ``enclosing``: the statements around it, innermost first, as a chain of
+    ``(node, outer chain)`` pairs (no recursion: kernels nest thousands deep)."""
+    stack = [(body, None)]
+    while stack:
+        node, chain = stack.pop()
+        if isinstance(node, c_ast.Compound):
+            for i, s in enumerate(node.block_items or []):
+                yield node, i, chain
+        inner = (node, chain) if isinstance(node, (c_ast.For, c_ast.While, c_ast.DoWhile,
+                                                   c_ast.If)) else chain
+        stack.extend((child, inner) for _, child in node.children())
+
+
+def _loop_around(enclosing, plan) -> c_ast.Node | None:
+    """The outermost uniform loop around ``plan``'s loop (through compounds, ifs and
+    loops) in which the tiled arrays appear only in that loop, and which nothing leaves
+    by return or goto: the tile can stay in registers through it."""
+    tiled = set(plan.tiled)
+    uses = sum(1 for n in walk(plan.loop) if isinstance(n, c_ast.ID) and n.name in tiled)
+    best = None
+    while enclosing is not None:
+        node, enclosing = enclosing
+        if isinstance(node, c_ast.For) and isinstance(node.init, c_ast.DeclList) and \
+                any(d.name.startswith("cl2c_") for d in node.init.decls):
+            break                           # a loop over work-items or tiles
+        if any(isinstance(n, (c_ast.Return, c_ast.Goto, c_ast.Label)) for n in walk(node)):
+            break
+        if sum(1 for n in walk(node)
+               if isinstance(n, c_ast.ID) and n.name in tiled) != uses:
+            break
+        if not isinstance(node, c_ast.If):
+            best = node
+    return best
 
 
 def _work_item_arrays(body: c_ast.Compound) -> dict:
@@ -132,6 +185,7 @@ class _Plan:
         self.rows = rows
         self.cols = cols            # CL2C_TILE_COLS, or 16 where groups are 16 wide
         self.known = False          # every group is whole tiles: no test, no other path
+        self.around = None          # a loop around this one that the tile stays through
 
     @classmethod
     def of(cls, s, arrays: dict, taken: set, cols=COLS):
@@ -164,8 +218,7 @@ class _Plan:
         # the loop's header must not read what the body writes (it is rerun per tile)
         if ids(s.cond) & set(tiled) or (s.next is not None and ids(s.next) & set(tiled)):
             return None
-        per_row = sum(_SIZES[t] for t in tiled.values()) * \
-            (_COLS_VALUE if cols == COLS else cols)
+        per_row = _per_row(tiled, cols)
         if _one_sided_loads(inner.stmt, {d.name for d in s.init.decls}, arrays):
             rows = 1            # a row of a tile loses no locality: any launch shape
         else:
@@ -178,15 +231,53 @@ class _Plan:
             return None
         return cls(s, outer, row_items, inner, tiled, rows, cols)
 
+    def one_tile(self, local_size: tuple) -> bool:
+        """Is every group of that size one tile, whose values fit the registers?"""
+        cols = _COLS_VALUE if self.cols == COLS else self.cols
+        return local_size[0] == cols and local_size[2] == 1 and \
+            local_size[1] * _per_row(self.tiled, self.cols) <= _TILE_BYTES
+
     def rewrite(self) -> c_ast.If:
         """``if (whole tiles) { tiles } else <the loop as it was>``"""
+        loop = self.loop
+        tile = c_ast.Compound(self._tile_decls() + self._copies(True) + [self.steps()] +
+                              self._copies(False))
+        cols = c_ast.For(c_ast.DeclList([_decl("size_t", "cl2c_t0", cn.const_int(0))]),
+                         c_ast.BinaryOp("<", cn.ident("cl2c_t0"), cn.ident("cl2c_ls0")),
+                         c_ast.Assignment("+=", cn.ident("cl2c_t0"), self._cols()), tile)
+        rows = c_ast.For(c_ast.DeclList([_decl("size_t", "cl2c_t1", cn.const_int(0))]),
+                         c_ast.BinaryOp("<", cn.ident("cl2c_t1"), cn.ident("cl2c_ls1")),
+                         c_ast.Assignment("+=", cn.ident("cl2c_t1"),
+                                          cn.const_int(self.rows)), cols)
+        nest = copy.deepcopy(self.outer)
+        nest.stmt = rows
+        whole = c_ast.BinaryOp("==", c_ast.BinaryOp("%", cn.ident("cl2c_ls0"),
+                                                    self._cols()), cn.const_int(0))
+        if self.rows > 1:
+            whole = c_ast.BinaryOp("&&", c_ast.BinaryOp("==", c_ast.BinaryOp(
+                "%", cn.ident("cl2c_ls1"), cn.const_int(self.rows)), cn.const_int(0)), whole)
+        if self.known:
+            return c_ast.Compound([nest])
+        return c_ast.If(whole, c_ast.Compound([nest]), c_ast.Compound([loop]))
+
+    def hoisted(self, around) -> c_ast.Compound:
+        """``around`` (which holds this loop's steps) with the group's one tile copied in
+        before it and out after it."""
+        origin = [_const_decl("size_t", n, cn.const_int(0)) for n in ("cl2c_t0", "cl2c_t1")]
+        return c_ast.Compound(self._tile_decls() + origin + self._copies(True) +
+                              [around] + self._copies(False))
+
+    def _tile_decls(self) -> list:
+        return [c_ast.Decl(f"{a}__tile", [], [], [], [],
+                           c_ast.ArrayDecl(c_ast.ArrayDecl(
+                               c_ast.TypeDecl(f"{a}__tile", [], None,
+                                              c_ast.IdentifierType(t.split())),
+                               self._cols(), []), cn.const_int(self.rows), []), None, None)
+                for a, t in self.tiled.items()]
+
+    def steps(self) -> c_ast.For:
+        """The loop, each step running the tile's rows with the tile's values."""
         r, loop = self.rows, self.loop
-        tile_decls = [c_ast.Decl(f"{a}__tile", [], [], [], [],
-                                 c_ast.ArrayDecl(c_ast.ArrayDecl(
-                                     c_ast.TypeDecl(f"{a}__tile", [], None,
-                                                    c_ast.IdentifierType(t.split())),
-                                     self._cols(), []), cn.const_int(r), []), None, None)
-                      for a, t in self.tiled.items()]
         body = copy.deepcopy(self.inner.stmt)
         for n in walk(body):
             for name, child in list(n.children()):
@@ -207,24 +298,7 @@ class _Plan:
             [l1] + copy.deepcopy(self.row_items) + [c_ast.Pragma("omp simd"), columns]))
         steps = copy.deepcopy(loop)
         steps.stmt = c_ast.Compound([row])
-        tile = c_ast.Compound(tile_decls + self._copies(True) + [steps] +
-                              self._copies(False))
-        cols = c_ast.For(c_ast.DeclList([_decl("size_t", "cl2c_t0", cn.const_int(0))]),
-                         c_ast.BinaryOp("<", cn.ident("cl2c_t0"), cn.ident("cl2c_ls0")),
-                         c_ast.Assignment("+=", cn.ident("cl2c_t0"), self._cols()), tile)
-        rows = c_ast.For(c_ast.DeclList([_decl("size_t", "cl2c_t1", cn.const_int(0))]),
-                         c_ast.BinaryOp("<", cn.ident("cl2c_t1"), cn.ident("cl2c_ls1")),
-                         c_ast.Assignment("+=", cn.ident("cl2c_t1"), cn.const_int(r)), cols)
-        nest = copy.deepcopy(self.outer)
-        nest.stmt = rows
-        whole = c_ast.BinaryOp("==", c_ast.BinaryOp("%", cn.ident("cl2c_ls0"),
-                                                    self._cols()), cn.const_int(0))
-        if r > 1:
-            whole = c_ast.BinaryOp("&&", c_ast.BinaryOp("==", c_ast.BinaryOp(
-                "%", cn.ident("cl2c_ls1"), cn.const_int(r)), cn.const_int(0)), whole)
-        if self.known:
-            return c_ast.Compound([nest])
-        return c_ast.If(whole, c_ast.Compound([nest]), c_ast.Compound([loop]))
+        return steps
 
     def _cols(self):
         return cn.ident(COLS) if self.cols == COLS else cn.const_int(self.cols)
@@ -251,6 +325,11 @@ class _Plan:
             out.append(_counted("cl2c_r", self.rows,
                                 c_ast.Compound([c_ast.Pragma("omp simd"), columns])))
         return out
+
+
+def _per_row(tiled: dict, cols) -> int:
+    """Bytes of a tile's row."""
+    return sum(_SIZES[t] for t in tiled.values()) * (_COLS_VALUE if cols == COLS else cols)
 
 
 def _header_ok(loop: c_ast.For) -> bool:
