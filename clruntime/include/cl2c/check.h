@@ -683,6 +683,24 @@ static inline int cl2c_ck_box_index(const long long *v, int axes, const long lon
     for (int p = 0; p < 1 + axes + (1 << axes); ++p) u[p] = (unsigned long long)v[p];
     return cl2c_ck_box_within(u, axes, count, 0, (unsigned long long)(n - 1));
 }
+/* Whether each work-item of a box (steps s, counts c, over k <= 4 axes) has granules
+ * of its own (g bytes each) for the n bytes it accesses: the steps, smallest first,
+ * each past the extent of those before, and whole granules. */
+static inline int cl2c_ck_box_own(const long long *s, const long long *c, int k, size_t n,
+                                  size_t g) {
+    long long extent = (long long)n;
+    int used[4] = {0, 0, 0, 0};
+    for (int r = 0; r < k; ++r) {
+        int best = -1;
+        for (int a = 0; a < k; ++a)
+            if (!used[a] && (best < 0 || llabs(s[a]) < llabs(s[best]))) best = a;
+        used[best] = 1;
+        if (c[best] <= 1) continue;
+        if (llabs(s[best]) < extent || (s[best] & (long long)(g - 1))) return 0;
+        extent += llabs(s[best]) * (c[best] - 1);
+    }
+    return 1;
+}
 /* Stores (CL2C_CK_ARG_STORE), one by each work-item of the box (whose axes are the
  * rows and the work-item loop: l2, l1, l0, or l0 alone): in range, in granules of
  * their own, and racing with nothing the shadow words say so far (what
@@ -729,19 +747,7 @@ static inline int cl2c_ck_box_fresh(const cl2c_ck_thread *t, cl2c_ck_argr A,
     }
     const size_t o = (uintptr_t)at[0] - (uintptr_t)A.lo, g = (size_t)1 << A.shift;
     if (t->fibers || (o & (g - 1)) || (n & (g - 1))) return 0;
-    /* each work-item's own granules: the steps, smallest first, each past the extent
-     * of those before (and granules whole) */
-    long long extent = (long long)n;
-    int used[3] = {0, 0, 0};
-    for (int r = 0; r < 3; ++r) {
-        int best = -1;
-        for (int a = 0; a < 3; ++a)
-            if (!used[a] && (best < 0 || llabs(s[a]) < llabs(s[best]))) best = a;
-        used[best] = 1;
-        if (c[best] <= 1) continue;
-        if (llabs(s[best]) < extent || (s[best] & (long long)(g - 1))) return 0;
-        extent += llabs(s[best]) * (c[best] - 1);
-    }
+    if (!cl2c_ck_box_own(s, c, 3, n, g)) return 0;
     /* the common case, in few operations: no granule touched in this phase by the
      * group, nor in this launch by another (for __local memory: its word is another
      * group's or of an earlier phase; for __global, another launch's, or this group's
@@ -807,24 +813,14 @@ static inline int cl2c_ck_box_update(cl2c_ck_thread *t, cl2c_ck_argr A, const ch
     if (A.shadow == NULL) return 1;
     if (!cl2c_ck_box_reread(t, A, at, axes, count, n)) return 0;
     /* each work-item's own granules: as cl2c_ck_box_fresh asks of stores */
-    long long s[4], c[4], extent = (long long)n;
+    long long s[4], c[4];
     const size_t g = (size_t)1 << A.shift;
     if ((((uintptr_t)at[0] - (uintptr_t)A.lo) & (g - 1)) || (n & (g - 1))) return 0;
-    int used[4] = {0, 0, 0, 0};
     for (int a = 0; a < axes; ++a) {
         s[a] = count[a] > 1 ? (long long)((uintptr_t)at[1 + a] - (uintptr_t)at[0]) : 0;
         c[a] = count[a];
     }
-    for (int r = 0; r < axes; ++r) {
-        int best = -1;
-        for (int a = 0; a < axes; ++a)
-            if (!used[a] && (best < 0 || llabs(s[a]) < llabs(s[best]))) best = a;
-        used[best] = 1;
-        if (c[best] <= 1) continue;
-        if (llabs(s[best]) < extent || (s[best] & (long long)(g - 1))) return 0;
-        extent += llabs(s[best]) * (c[best] - 1);
-    }
-    return 1;
+    return cl2c_ck_box_own(s, c, axes, n, g);
 }
 /* What a loop's writes (a) and another access of the same memory (b) reach do not
  * overlap: no work-item reads or writes what another writes in the loop. */
