@@ -19,6 +19,7 @@ from ..typed_ast import walk
 from .check_versions import version_checked_loops
 from .lockstep import lockstep_divergent_loops
 from .tiling import ROWS, tile_uniform_loops
+from .unrolling import unroll_halving_loops
 from .regions import NeedFibers, make_group_function
 
 AUTO = "auto"
@@ -117,6 +118,10 @@ class Regions(Schedule):
         if tiles:
             what.add(f"{len(tiles)} loop{'s' if len(tiles) != 1 else ''} in register tiles "
                      f"of work-items")
+        # halving loops of a known local size have known trip counts: unrolled
+        unrolled = unroll_halving_loops(node) if reqd is not None and not checking else 0
+        if unrolled:
+            what.add(f"{unrolled} halving loop{'s' if unrolled != 1 else ''} unrolled")
         k.group_function = node
         return what
 
