@@ -759,6 +759,8 @@ static inline int cl2c_ck_box_fresh(const cl2c_ck_thread *t, cl2c_ck_argr A,
     (local ? (((old) ^ me0) & (group | phase)) == 0                                          \
            : (old) != 0 && (((old) ^ me0) & serial) == 0 &&                                 \
                  ((((old) ^ me0) & group) != 0 || (((old) ^ me0) & phase) == 0))
+    /* __local words are this thread's: plain loads, which vectorise */
+#define CL2C_CK_PEEK(p) (local ? *(p) : __atomic_load_n((p), __ATOMIC_RELAXED))
     const size_t per = n >> A.shift;        /* granules a work-item stores */
     for (long long i2 = 0; i2 < c[0]; ++i2)
         for (long long i1 = 0; i1 < c[1]; ++i1) {
@@ -766,16 +768,17 @@ static inline int cl2c_ck_box_fresh(const cl2c_ck_thread *t, cl2c_ck_argr A,
             if (c[2] <= 1 || s[2] == (long long)n) {   /* the row's granules in a run */
                 const size_t words = per * (size_t)c[2];
                 for (size_t k = 0; k < words; ++k)
-                    touched |= CL2C_CK_TOUCHED(__atomic_load_n(&row[k], __ATOMIC_RELAXED));
+                    touched |= CL2C_CK_TOUCHED(CL2C_CK_PEEK(&row[k]));
                 continue;
             }
             for (long long i0 = 0; i0 < c[2]; ++i0) {
                 const uint64_t *w = row + (i0 * s[2] >> (int)A.shift);
                 for (size_t k = 0; k < per; ++k)
-                    touched |= CL2C_CK_TOUCHED(__atomic_load_n(&w[k], __ATOMIC_RELAXED));
+                    touched |= CL2C_CK_TOUCHED(CL2C_CK_PEEK(&w[k]));
             }
         }
 #undef CL2C_CK_TOUCHED
+#undef CL2C_CK_PEEK
     return !touched || cl2c_ck_box_fresh_rule(t, A, o, s, c, n, local, llid);
 }
 /* Whether the box's __local words from lo to hi (offsets) were all written by this
@@ -784,11 +787,12 @@ static inline int cl2c_ck_box_fresh(const cl2c_ck_thread *t, cl2c_ck_argr A,
 static inline int cl2c_ck_box_earlier(const cl2c_ck_thread *t, cl2c_ck_argr A, size_t lo,
                                       size_t hi) {
     const uint64_t mask = 0xffffffull | 0xfffull << 36, me = t->local_me0 & mask;
+    const uint64_t *w = A.shadow;           /* __local: this thread's words (plain) */
     int bad = 0;
     for (size_t i = lo >> A.shift; i <= hi >> A.shift; ++i) {
-        const uint64_t old = __atomic_load_n(&A.shadow[i], __ATOMIC_RELAXED);
-        bad |= CL2C_CK_GROUP(old) != CL2C_CK_GROUP(me) || !(old & CL2C_CK_INIT) ||
-               (old & (0xfffull << 36)) == (me & (0xfffull << 36));
+        const uint64_t old = w[i];
+        bad |= (CL2C_CK_GROUP(old) != CL2C_CK_GROUP(me)) | !(old & CL2C_CK_INIT) |
+               ((old & (0xfffull << 36)) == (me & (0xfffull << 36)));
     }
     return !bad;
 }
@@ -840,15 +844,25 @@ static inline void cl2c_ck_mark_read(const cl2c_ck_thread *t, cl2c_ck_argr A, co
     if (A.shadow == NULL) return;
     const size_t oa = (uintptr_t)a - (uintptr_t)A.lo;
     const long long step = (long long)((uintptr_t)b - (uintptr_t)a);
+    uint64_t *w = A.shadow;                 /* __local: this thread's words (plain) */
+#define CL2C_CK_REREAD(old, me)                                                              \
+    ((old) & CL2C_CK_W && ((old) & CL2C_CK_WHO) != (me) ? (me) | CL2C_CK_INIT : (old))
+    if (n == ((size_t)1 << A.shift) && step == (long long)n && !(oa & (n - 1))) {
+        /* a granule each, in a run: one loop that vectorises */
+        uint64_t *run = w + (oa >> A.shift);
+        for (long long j = 0; j <= m; ++j) {
+            const uint64_t me = t->local_me0 | (uint64_t)((llid + (size_t)j) & 0xfff) << 24;
+            run[j] = CL2C_CK_REREAD(run[j], me);
+        }
+        return;
+    }
     for (long long j = 0; j <= m; ++j) {
         const uint64_t me = t->local_me0 | (uint64_t)((llid + (size_t)j) & 0xfff) << 24;
         const size_t at = oa + (size_t)(j * step);
-        for (size_t i = at >> A.shift; i <= (at + n - 1) >> A.shift; ++i) {
-            const uint64_t old = __atomic_load_n(&A.shadow[i], __ATOMIC_RELAXED);
-            if ((old & CL2C_CK_W) && (old & CL2C_CK_WHO) != me)
-                __atomic_store_n(&A.shadow[i], me | CL2C_CK_INIT, __ATOMIC_RELAXED);
-        }
+        for (size_t i = at >> A.shift; i <= (at + n - 1) >> A.shift; ++i)
+            w[i] = CL2C_CK_REREAD(w[i], me);
     }
+#undef CL2C_CK_REREAD
 }
 /* After a row's fast loop: the shadow words of its stores (cl2c_ck_box_fresh), each
  * work-item's as its checked store would have left them (a: the first's address, b:
@@ -859,6 +873,20 @@ static inline void cl2c_ck_mark(const cl2c_ck_thread *t, cl2c_ck_argr A, const c
     const size_t oa = (uintptr_t)a - (uintptr_t)A.lo;
     const long long step = (long long)((uintptr_t)b - (uintptr_t)a);
     const uint64_t me0 = (local ? t->local_me0 : t->me0) | CL2C_CK_W | CL2C_CK_INIT;
+    if (local) {                /* this thread's words: plain stores, which vectorise */
+        if (n == ((size_t)1 << A.shift) && step == (long long)n) {
+            uint64_t *run = A.shadow + (oa >> A.shift);
+            for (long long j = 0; j <= m; ++j)
+                run[j] = me0 | (uint64_t)((llid + (size_t)j) & 0xfff) << 24;
+            return;
+        }
+        for (long long j = 0; j <= m; ++j) {
+            const uint64_t word = me0 | (uint64_t)((llid + (size_t)j) & 0xfff) << 24;
+            uint64_t *w = A.shadow + ((oa + (size_t)(j * step)) >> A.shift);
+            for (size_t k = 0; k < n >> A.shift; ++k) w[k] = word;
+        }
+        return;
+    }
     for (long long j = 0; j <= m; ++j) {
         const uint64_t word = me0 | (uint64_t)((llid + (size_t)j) & 0xfff) << 24;
         uint64_t *w = A.shadow + ((oa + (size_t)(j * step)) >> A.shift);
@@ -872,10 +900,11 @@ static inline void cl2c_ck_mark(const cl2c_ck_thread *t, cl2c_ck_argr A, const c
 static inline int cl2c_ck_inited_in(const cl2c_ck_thread *t, cl2c_ck_argr A, size_t lo,
                                     size_t hi) {
     const uint64_t group = CL2C_CK_GROUP(t->local_me0);
+    const uint64_t *w = A.shadow;           /* __local: this thread's words (plain) */
     int bad = 0;
     for (size_t i = lo >> A.shift; i <= hi >> A.shift; ++i) {
-        const uint64_t old = __atomic_load_n(&A.shadow[i], __ATOMIC_RELAXED);
-        bad |= CL2C_CK_GROUP(old) != group || !(old & CL2C_CK_INIT);
+        const uint64_t old = w[i];
+        bad |= (CL2C_CK_GROUP(old) != group) | !(old & CL2C_CK_INIT);
     }
     return !bad;
 }
