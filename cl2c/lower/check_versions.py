@@ -517,8 +517,8 @@ class _Access:
 
 def _unchecked(body) -> None:
     """The checks of a fast version go: ``*CL2C_CK_ARG_READ(A, &E, site)`` and
-    ``*CL2C_CK_LREAD(A, &E, site)`` become ``*&E`` (the access itself),
-    ``CL2C_CK_ARG_STORE(A, &E, local, site, v)`` becomes ``*&E = v`` and
+    ``*CL2C_CK_LREAD(A, &E, site)`` become ``E`` (the access itself),
+    ``CL2C_CK_ARG_STORE(A, &E, local, site, v)`` becomes ``E = v`` and
     ``CL2C_CK_INDEX(i, n, site)`` ``i``."""
     for n in list(walk(body)):
         for name, child in n.children():
@@ -532,6 +532,11 @@ def _unchecked(body) -> None:
                     "=", c_ast.UnaryOp("*", args[1]), args[4], child.coord))
             elif what == INDEX:
                 replace_child(n, name, args[0])
+    for n in list(walk(body)):              # *&E is E: the access as the kernel wrote it
+        for name, child in n.children():
+            if isinstance(child, c_ast.UnaryOp) and child.op == "*" and \
+                    isinstance(child.expr, c_ast.UnaryOp) and child.expr.op == "&":
+                replace_child(n, name, child.expr.expr)
 
 
 def _element(e):

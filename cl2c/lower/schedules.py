@@ -113,7 +113,7 @@ class Regions(Schedule):
                 what.add(f"{what.versioned} checked loop{'s' if what.versioned != 1 else ''} "
                          f"with a fast version")
         # and uniform loops around a work-item loop run a register tile at a time
-        tiles = tile_uniform_loops(node, reqd) if k.simd and not checking else []
+        tiles = tile_uniform_loops(node, reqd) if k.simd else []
         k.tile_rows = ROWS if any(r > 1 for r in tiles) else 0
         if tiles:
             what.add(f"{len(tiles)} loop{'s' if len(tiles) != 1 else ''} in register tiles "
