@@ -489,11 +489,16 @@ def test_fast_version_of_rows_falls_back_at_the_far_corner():
 
 def test_fast_version_of_rows_falls_back_on_a_race_between_rows():
     # every row of the group stores to the same elements (w = 0): a race the test
-    # sees in the rows' step, and the checks report
+    # sees in the rows' step, and the checks report (the rows run in groups of cl2c's
+    # choosing, on two threads: which row comes second varies; the ids are the 8x8
+    # group's, as the host asked)
     msg = finding(build(GRID).k, (8, 8), (8, 8), f32(64), np.int32(0), np.int32(0))
-    assert re.search(r"data race: write of __global 'out' at offset \d+, which work-item "
-                     r"\(local linear id \d+\) wrote with no barrier between "
-                     r"\(work-item \(\d,1,0\)", msg), msg
+    found = re.search(r"data race: write of __global 'out' at offset (\d+), which work-item "
+                      r"\(local linear id (\d+)\) wrote with no barrier between "
+                      r"\(work-item \((\d),(\d),0\) of group \(0,0,0\)", msg)
+    assert found, msg
+    offset, other, x, y = map(int, found.groups())
+    assert offset == 4 * x and other % 8 == x and other // 8 != y, msg
 
 
 HALVING = """
@@ -860,3 +865,40 @@ def test_a_second_result_stored_out_of_bounds_is_found():
     # (the index check of the __local array sees it first)
     assert "bug.cl:7:50: array index 64 out of bounds of an array of 64 elements" in message
     assert "work-item (63,0,0)" in message
+
+
+# ---- groups of cl2c's choosing --------------------------------------------------------
+# A kernel that cannot tell its groups apart runs in groups of cl2c's choosing in
+# checking builds too (cl2c_regroup, as normal builds do); findings still name the
+# work-item and group of the local size the host asked for.
+
+BLIND = """
+__kernel void k(__global const float *in, __global float *out, int bad) {
+    int x = get_global_id(0), y = get_global_id(1);
+    out[y * 64 + x] = in[y * 64 + x + (x == 13 && y == 9 ? bad : 0)];
+}"""
+
+
+def test_regrouped_findings_name_the_groups_the_host_asked_for():
+    prg = build(BLIND)
+    assert "cl2c_ck_regrouped(" in prg.c_source
+    msg = finding(prg.k, (64, 64), (8, 8), f32(64 * 64), f32(64 * 64), np.int32(64 * 64))
+    assert "out-of-bounds read of 4 bytes" in msg, msg
+    assert "(work-item (5,1,0) of group (1,1,0), global id (13,9,0))" in msg, msg
+
+
+RACE_ACROSS = """
+__kernel void k(__global int *out) {
+    out[get_global_id(0) % 64] = (int)get_global_id(0);
+}"""
+
+
+def test_regrouped_race_names_the_other_group_as_the_host_asked():
+    msg = finding(build(RACE_ACROSS).k, (128,), (16,), np.zeros(64, np.int32))
+    found = re.search(r"offset (\d+), which a work-item of another group \(linear id (\d+)\) "
+                      r"wrote in this launch \(work-item \((\d+),0,0\) of group \((\d+),0,0\), "
+                      r"global id \((\d+),0,0\)\)", msg)
+    assert found, msg
+    offset, other_group, lid, group, gid = map(int, found.groups())
+    assert gid == group * 16 + lid and offset == 4 * (gid % 64), msg
+    assert other_group == ((gid + 64) % 128) // 16, msg

@@ -285,7 +285,7 @@ def _kernel_view(k: KernelModel, cl_std: int, renames: dict[str, str]):
         name=k.name, c_name=renames.get(k.name, k.name), schedule=k.schedule, reason=k.reason,
         dynamic=k.schedule.dynamic or k.uneven, simd=k.simd and not k.check,
         uses_globals=k.info.globals,
-        regroup=k.group_blind and k.schedule.regroups and not k.check,
+        regroup=k.group_blind and k.schedule.regroups,
         tile_rows=k.tile_rows,
         entry_params=", ".join(entry), items_params=", ".join(items), params=argv,
         call_args=", ".join(call), image_args=images,

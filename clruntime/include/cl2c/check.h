@@ -67,6 +67,7 @@ typedef struct cl2c_ck_launch {
     volatile int stop; /* a finding stops the launch (not in collect mode) */
     int nbuffers;
     cl2c_ck_range buffers[CL2C_CK_MAX_RANGES];
+    size_t asked[3];   /* a regrouped launch's local size as the host gave it (0: none) */
     pthread_mutex_t lock;
     int findings;
     size_t used;
@@ -184,6 +185,39 @@ static inline void cl2c_ck_begin(cl2c_ck_launch *L, const char *kernel, int coll
     L->used = 0;
     L->text[0] = '\0';
     cl2c_ck_last[0] = '\0';
+}
+
+/* A kernel that cannot tell its groups apart ran in groups of cl2c's choosing
+ * (cl2c_regroup): findings name the work-item and group of the local size the host
+ * asked for, where it asked for one. */
+static inline void cl2c_ck_regrouped(cl2c_ck_launch *L, const size_t *asked) {
+    if (asked[0] != 0)
+        for (int d = 0; d < 3; ++d) L->asked[d] = asked[d] ? asked[d] : 1;
+}
+
+/* The group and local linear ids, in the groups the host asked for, of the work-item
+ * of shadow word `who` in a regrouped launch; whether it is in the running
+ * work-item's group. */
+__attribute__((cold, unused)) static int cl2c_ck_asked_ids(const cl2c_ck_thread *t,
+                                                           uint64_t who, size_t *group,
+                                                           size_t *lid) {
+    const cl2c_workitem *g = t->grp;
+    const size_t *a = t->launch->asked;
+    const size_t gl = (size_t)CL2C_CK_GROUP(who) - 1, ll = CL2C_CK_LID(who);
+    const size_t ng[3] = {g->num_groups[0], g->num_groups[1], g->num_groups[2]};
+    const size_t gi[3] = {gl % ng[0], gl / ng[0] % ng[1], gl / ng[0] / ng[1]};
+    const size_t li[3] = {ll % g->local_size[0], ll / g->local_size[0] % g->local_size[1],
+                          ll / g->local_size[0] / g->local_size[1]};
+    size_t o[3], m[3], n[3];                /* global ids - offsets: other's, mine */
+    for (int d = 0; d < 3; ++d) {
+        o[d] = gi[d] * g->local_size[d] + li[d];
+        m[d] = g->group_id[d] * g->enqueued_local_size[d] + t->lid[d];
+        n[d] = (g->global_size[d] + a[d] - 1) / a[d];
+    }
+    *group = (o[2] / a[2] * n[1] + o[1] / a[1]) * n[0] + o[0] / a[0];
+    *lid = (o[2] % a[2] * a[1] + o[1] % a[1]) * a[0] + o[0] % a[0];
+    return o[0] / a[0] == m[0] / a[0] && o[1] / a[1] == m[1] / a[1] &&
+           o[2] / a[2] == m[2] / a[2];
 }
 
 /* Buffer argument `index`: its size from cl2c_check_sizes; a shadow where it is
@@ -333,8 +367,14 @@ cl2c_ck_finding(cl2c_ck_site *site, const char *fmt, ...) {
     if (L == NULL || site->reported == L->serial) return;
     site->reported = L->serial;
     cl2c_ck_who(t);
-    const size_t *lid = t->lid;
     const cl2c_workitem *g = t->grp;
+    size_t lid[3], group[3], gid[3];
+    for (int d = 0; d < 3; ++d) {
+        gid[d] = g->group_id[d] * g->enqueued_local_size[d] + t->lid[d] + g->global_offset[d];
+        const size_t ls = L->asked[d];
+        lid[d] = ls ? (gid[d] - g->global_offset[d]) % ls : t->lid[d];
+        group[d] = ls ? (gid[d] - g->global_offset[d]) / ls : g->group_id[d];
+    }
     char what[400];
     va_list ap;
     va_start(ap, fmt);
@@ -346,13 +386,7 @@ cl2c_ck_finding(cl2c_ck_site *site, const char *fmt, ...) {
                          "kernel '%s': %s:%d:%d: %s (work-item (%zu,%zu,%zu) of group "
                          "(%zu,%zu,%zu), global id (%zu,%zu,%zu))\n",
                          L->kernel, site->file, site->line, site->col, what, lid[0], lid[1],
-                         lid[2], g->group_id[0], g->group_id[1], g->group_id[2],
-                         g->group_id[0] * g->enqueued_local_size[0] + lid[0] +
-                             g->global_offset[0],
-                         g->group_id[1] * g->enqueued_local_size[1] + lid[1] +
-                             g->global_offset[1],
-                         g->group_id[2] * g->enqueued_local_size[2] + lid[2] +
-                             g->global_offset[2]);
+                         lid[2], group[0], group[1], group[2], gid[0], gid[1], gid[2]);
         if (n > 0) L->used += (size_t)n;
         if (L->used >= sizeof L->text) L->used = sizeof L->text - 1;
     }
@@ -412,17 +446,20 @@ __attribute__((noinline, unused)) static void cl2c_ck_shadow(cl2c_ck_thread *t,
         if (conflict && !same && ((flags & CL2C_CK_WRITE) || (old & CL2C_CK_W))) {
             const char *did = old & CL2C_CK_W ? "wrote" : "read";
             const char *does = flags & CL2C_CK_WRITE ? "write" : "read";
-            if (CL2C_CK_GROUP(who) != CL2C_CK_GROUP(me))
+            size_t other_group = (size_t)CL2C_CK_GROUP(who) - 1, other = CL2C_CK_LID(who);
+            int same_group = CL2C_CK_GROUP(who) == CL2C_CK_GROUP(me);
+            if (!local && t->launch && t->launch->asked[0])
+                same_group = cl2c_ck_asked_ids(t, who, &other_group, &other);
+            if (!same_group)
                 cl2c_ck_finding(site,
                                 "data race: %s of %s '%s' at offset %zu, which a work-item "
                                 "of another group (linear id %u) %s in this launch",
-                                does, r->space, r->name, at,
-                                (unsigned)CL2C_CK_GROUP(who) - 1, did);
+                                does, r->space, r->name, at, (unsigned)other_group, did);
             else
                 cl2c_ck_finding(site,
                                 "data race: %s of %s '%s' at offset %zu, which work-item "
                                 "(local linear id %u) %s with no barrier between",
-                                does, r->space, r->name, at, (unsigned)CL2C_CK_LID(who), did);
+                                does, r->space, r->name, at, (unsigned)other, did);
         }
         if (local && (flags & CL2C_CK_READ) && !(old & CL2C_CK_INIT))
             cl2c_ck_finding(site,
