@@ -113,7 +113,11 @@ class Regions(Schedule):
                 what.add(f"{what.versioned} checked loop{'s' if what.versioned != 1 else ''} "
                          f"with a fast version")
         # and uniform loops around a work-item loop run a register tile at a time
-        tiles = tile_uniform_loops(node, reqd) if k.simd else []
+        # (in checking builds, where groups are whole tiles: a known size, or cl2c's
+        # own; the tiles of other groups would index a kernel's __local arrays as no
+        # valid launch does, and GCC warns that such a path is undefined)
+        tiled = k.simd and (not checking or reqd is not None or k.group_blind)
+        tiles = tile_uniform_loops(node, reqd) if tiled else []
         k.tile_rows = ROWS if any(r > 1 for r in tiles) else 0
         if tiles:
             what.add(f"{len(tiles)} loop{'s' if len(tiles) != 1 else ''} in register tiles "
