@@ -1,0 +1,323 @@
+/* Checking mode (-cl2c-check): the tests and shadow marks of fast versions of
+ * checked work-item loops (cl2c/lower/check_versions.py). Included by check.h,
+ * whose thread state, ranges and shadow words they use. */
+#ifndef CL2C_CHECK_BOX_H
+#define CL2C_CHECK_BOX_H
+
+/* ---- fast versions of checked work-item loops (cl2c/lower/check_versions.py)
+ *
+ * A loop's test looks at its work-items as a box of `axes` axes (a uniform loop around
+ * the group's rows, the rows, the work-item loop; outermost first), count[a] values
+ * each, at points of the box: 0 the origin, 1 + a the second value along axis a, then
+ * each corner (bit a of c: axis a at its last value) at 1 + axes + c. An access's
+ * address (or an index) is affine in the axes; its values at those points (v) say where
+ * all of them lie. */
+
+/* The value of an axis from first to end at code c of a point (0: first, 1: second, 2:
+ * last). */
+static inline int cl2c_ck_point(int first, int end, int c) {
+    return c == 0 ? first : c == 1 ? (first + 1 < end ? first + 1 : first) : end - 1;
+}
+/* A box with no work-item (any axis empty): nothing to test. */
+static inline int cl2c_ck_box_empty(int axes, const long long *count) {
+    for (int a = 0; a < axes; ++a)
+        if (count[a] <= 0) return 1;
+    return 0;
+}
+/* Whether every value of the box lies in [lo, hi] (unsigned, wrapping): each corner
+ * does, and along each axis the last value is count - 1 steps of the second's from the
+ * origin (the arithmetic does not wrap between). */
+static inline int cl2c_ck_box_within(const unsigned long long *v, int axes,
+                                     const long long *count, unsigned long long lo,
+                                     unsigned long long hi) {
+    for (int c = 0; c < 1 << axes; ++c)
+        if (v[1 + axes + c] - lo > hi - lo) return 0;
+    for (int a = 0; a < axes; ++a)
+        if (v[1 + axes + (1 << a)] - v[0] != (unsigned long long)(count[a] - 1) * (v[1 + a] - v[0]))
+            return 0;
+    return 1;
+}
+static inline int cl2c_ck_box_spans(cl2c_ck_argr A, const char *const *at, int axes,
+                                    const long long *count, size_t n) {
+    unsigned long long v[1 + 4 + 16];
+    if (axes > 4 || n > A.size) return 0;
+    for (int p = 0; p < 1 + axes + (1 << axes); ++p) v[p] = (uintptr_t)at[p];
+    return cl2c_ck_box_within(v, axes, count, (uintptr_t)A.lo, (uintptr_t)A.lo + (A.size - n));
+}
+/* The lowest and highest offsets of the box's accesses in A (corners). */
+static inline void cl2c_ck_box_bounds(cl2c_ck_argr A, const char *const *at, int axes,
+                                      size_t *lo, size_t *hi) {
+    *lo = SIZE_MAX;
+    *hi = 0;
+    for (int c = 0; c < 1 << axes; ++c) {
+        const size_t o = (uintptr_t)at[1 + axes + c] - (uintptr_t)A.lo;
+        if (o < *lo) *lo = o;
+        if (o > *hi) *hi = o;
+    }
+}
+/* Bounds-only reads (CL2C_CK_ARG_READ): in range. A range with a shadow (another
+ * argument is the same buffer) is no fast case. */
+static inline int cl2c_ck_box_in_range(cl2c_ck_argr A, const char *const *at, int axes,
+                                       const long long *count, size_t n) {
+    return A.shadow == NULL && cl2c_ck_box_spans(A, at, axes, count, n);
+}
+/* Checked indices (CL2C_CK_INDEX): all within an array of n elements. */
+static inline int cl2c_ck_box_index(const long long *v, int axes, const long long *count,
+                                    long long n) {
+    unsigned long long u[1 + 4 + 16];
+    if (axes > 4 || n <= 0) return 0;
+    for (int p = 0; p < 1 + axes + (1 << axes); ++p) u[p] = (unsigned long long)v[p];
+    return cl2c_ck_box_within(u, axes, count, 0, (unsigned long long)(n - 1));
+}
+/* Whether each work-item of a box (steps s, counts c, over k <= 4 axes) has granules
+ * of its own (g bytes each) for the n bytes it accesses: the steps, smallest first,
+ * each past the extent of those before, and whole granules. */
+static inline int cl2c_ck_box_own(const long long *s, const long long *c, int k, size_t n,
+                                  size_t g) {
+    long long extent = (long long)n;
+    int used[4] = {0, 0, 0, 0};
+    for (int r = 0; r < k; ++r) {
+        int best = -1;
+        for (int a = 0; a < k; ++a)
+            if (!used[a] && (best < 0 || llabs(s[a]) < llabs(s[best]))) best = a;
+        used[best] = 1;
+        if (c[best] <= 1) continue;
+        if (llabs(s[best]) < extent || (s[best] & (long long)(g - 1))) return 0;
+        extent += llabs(s[best]) * (c[best] - 1);
+    }
+    return 1;
+}
+/* Stores (CL2C_CK_ARG_STORE), one by each work-item of the box (whose axes are the
+ * rows and the work-item loop: l2, l1, l0, or l0 alone): in range, in granules of
+ * their own, and racing with nothing the shadow words say so far (what
+ * cl2c_ck_granule asks of a store: each granule stale, or last accessed by this group
+ * in an earlier barrier phase or by the same work-item). cl2c_ck_mark then records
+ * each row's stores after its loop, as their checks would have: later accesses find
+ * them as checked ones. llid: the origin's local linear id. A range with no shadow has
+ * no race checks. The rule in full, where the common case (below) does not hold: */
+__attribute__((noinline, unused)) static int
+cl2c_ck_box_fresh_rule(const cl2c_ck_thread *t, cl2c_ck_argr A, size_t o, const long long *s,
+                       const long long *c, size_t n, int local, size_t llid) {
+    const uint64_t me0 = local ? t->local_me0 : t->me0;
+    int bad = 0;
+    for (long long i2 = 0; i2 < c[0]; ++i2)
+        for (long long i1 = 0; i1 < c[1]; ++i1)
+            for (long long i0 = 0; i0 < c[2]; ++i0) {
+                const size_t id = llid + (size_t)i0 + t->ls0 * ((size_t)i1 + t->ls1 * (size_t)i2);
+                const uint64_t me = me0 | (uint64_t)(id & 0xfff) << 24;
+                const size_t at = o + (size_t)(i2 * s[0] + i1 * s[1] + i0 * s[2]);
+                const uint64_t *w = A.shadow + (at >> A.shift);
+                for (size_t k = 0; k < n >> A.shift; ++k) {
+                    const uint64_t old = __atomic_load_n(&w[k], __ATOMIC_RELAXED);
+                    const int stale = local ? CL2C_CK_GROUP(old) != CL2C_CK_GROUP(me)
+                                            : CL2C_CK_SERIAL(old) != CL2C_CK_SERIAL(me) ||
+                                                  old == 0;
+                    const int quiet = CL2C_CK_GROUP(old) == CL2C_CK_GROUP(me) &&
+                                      (CL2C_CK_PHASE(old) != CL2C_CK_PHASE(me) ||
+                                       CL2C_CK_LID(old) == CL2C_CK_LID(me));
+                    bad |= !stale && !quiet;
+                }
+            }
+    return !bad;
+}
+static inline int cl2c_ck_box_fresh(const cl2c_ck_thread *t, cl2c_ck_argr A,
+                                    const char *const *at, int axes, const long long *count,
+                                    size_t n, int local, size_t llid) {
+    if (!cl2c_ck_box_spans(A, at, axes, count, n) || (axes != 1 && axes != 3)) return 0;
+    if (A.shadow == NULL) return 1;
+    /* steps and counts as (l2, l1, l0) */
+    long long s[3] = {0, 0, 0}, c[3] = {1, 1, 1};
+    for (int a = 0; a < axes; ++a) {
+        s[3 - axes + a] = count[a] > 1 ? (long long)((uintptr_t)at[1 + a] - (uintptr_t)at[0]) : 0;
+        c[3 - axes + a] = count[a];
+    }
+    const size_t o = (uintptr_t)at[0] - (uintptr_t)A.lo, g = (size_t)1 << A.shift;
+    if (t->fibers || (o & (g - 1)) || (n & (g - 1))) return 0;
+    if (!cl2c_ck_box_own(s, c, 3, n, g)) return 0;
+    /* the common case, in few operations: no granule touched in this phase by the
+     * group, nor in this launch by another (for __local memory: its word is another
+     * group's or of an earlier phase; for __global, another launch's, or this group's
+     * of an earlier phase) */
+    const uint64_t me0 = local ? t->local_me0 : t->me0;
+    const uint64_t group = 0xffffffull, phase = 0xfffull << 36, serial = 0x3fffull << 48;
+    int touched = 0;
+#define CL2C_CK_TOUCHED(old)                                                                 \
+    (local ? (((old) ^ me0) & (group | phase)) == 0                                          \
+           : (old) != 0 && (((old) ^ me0) & serial) == 0 &&                                 \
+                 ((((old) ^ me0) & group) != 0 || (((old) ^ me0) & phase) == 0))
+    /* __local words are this thread's: plain loads, which vectorise */
+#define CL2C_CK_PEEK(p) (local ? *(p) : __atomic_load_n((p), __ATOMIC_RELAXED))
+    const size_t per = n >> A.shift;        /* granules a work-item stores */
+    for (long long i2 = 0; i2 < c[0]; ++i2)
+        for (long long i1 = 0; i1 < c[1]; ++i1) {
+            const uint64_t *row = A.shadow + ((o + (size_t)(i2 * s[0] + i1 * s[1])) >> A.shift);
+            if (c[2] <= 1 || s[2] == (long long)n) {   /* the row's granules in a run */
+                const size_t words = per * (size_t)c[2];
+                for (size_t k = 0; k < words; ++k)
+                    touched |= CL2C_CK_TOUCHED(CL2C_CK_PEEK(&row[k]));
+                continue;
+            }
+            for (long long i0 = 0; i0 < c[2]; ++i0) {
+                const uint64_t *w = row + (i0 * s[2] >> (int)A.shift);
+                for (size_t k = 0; k < per; ++k)
+                    touched |= CL2C_CK_TOUCHED(CL2C_CK_PEEK(&w[k]));
+            }
+        }
+#undef CL2C_CK_TOUCHED
+#undef CL2C_CK_PEEK
+    return !touched || cl2c_ck_box_fresh_rule(t, A, o, s, c, n, local, llid);
+}
+/* Whether the box's __local words from lo to hi (offsets) were all written by this
+ * group in an earlier barrier phase (or read since): reads of them race with nothing
+ * and find them initialised. */
+static inline int cl2c_ck_box_earlier(const cl2c_ck_thread *t, cl2c_ck_argr A, size_t lo,
+                                      size_t hi) {
+    const uint64_t mask = 0xffffffull | 0xfffull << 36, me = t->local_me0 & mask;
+    const uint64_t *w = A.shadow;           /* __local: this thread's words (plain) */
+    int bad = 0;
+    for (size_t i = lo >> A.shift; i <= hi >> A.shift; ++i) {
+        const uint64_t old = w[i];
+        bad |= (CL2C_CK_GROUP(old) != CL2C_CK_GROUP(me)) | !(old & CL2C_CK_INIT) |
+               ((old & (0xfffull << 36)) == (me & (0xfffull << 36)));
+    }
+    return !bad;
+}
+/* Reads of __local memory the loop also writes (CL2C_CK_ARG): in range, of words an
+ * earlier phase of the group wrote (cl2c_ck_box_apart keeps the loop's own writes
+ * away); cl2c_ck_mark_read records them after each row, as their checks would. */
+static inline int cl2c_ck_box_reread(cl2c_ck_thread *t, cl2c_ck_argr A, const char *const *at,
+                                     int axes, const long long *count, size_t n) {
+    if (!cl2c_ck_box_spans(A, at, axes, count, n)) return 0;
+    if (A.shadow == NULL) return 1;
+    if (t->fibers) return 0;
+    size_t lo, hi;
+    cl2c_ck_box_bounds(A, at, axes, &lo, &hi);
+    return cl2c_ck_box_earlier(t, A, lo, hi + n - 1);
+}
+/* Updates (``*CL2C_CK_ARG(...) op= v;``, a read and a write) of __local memory, one by
+ * each work-item of the box: in range, in granules of their own, of words an earlier
+ * phase of the group wrote; cl2c_ck_mark records them after each row. */
+static inline int cl2c_ck_box_update(cl2c_ck_thread *t, cl2c_ck_argr A, const char *const *at,
+                                     int axes, const long long *count, size_t n) {
+    if (!cl2c_ck_box_spans(A, at, axes, count, n)) return 0;
+    if (A.shadow == NULL) return 1;
+    if (!cl2c_ck_box_reread(t, A, at, axes, count, n)) return 0;
+    /* each work-item's own granules: as cl2c_ck_box_fresh asks of stores */
+    long long s[4], c[4];
+    const size_t g = (size_t)1 << A.shift;
+    if ((((uintptr_t)at[0] - (uintptr_t)A.lo) & (g - 1)) || (n & (g - 1))) return 0;
+    for (int a = 0; a < axes; ++a) {
+        s[a] = count[a] > 1 ? (long long)((uintptr_t)at[1 + a] - (uintptr_t)at[0]) : 0;
+        c[a] = count[a];
+    }
+    return cl2c_ck_box_own(s, c, axes, n, g);
+}
+/* What a loop's writes (a) and another access of the same memory (b) reach do not
+ * overlap: no work-item reads or writes what another writes in the loop. */
+static inline int cl2c_ck_box_apart(cl2c_ck_argr A, const char *const *a, const char *const *b,
+                                    int axes, size_t na, size_t nb) {
+    size_t alo, ahi, blo, bhi;
+    cl2c_ck_box_bounds(A, a, axes, &alo, &ahi);
+    cl2c_ck_box_bounds(A, b, axes, &blo, &bhi);
+    return ahi + na <= blo || bhi + nb <= alo;
+}
+/* After a row's fast loop: the reads (cl2c_ck_box_reread) recorded, as their checks
+ * would: a word a work-item wrote is next read by the row's work-items in turn. */
+static inline void cl2c_ck_mark_read(const cl2c_ck_thread *t, cl2c_ck_argr A, const char *a,
+                                     const char *b, long long m, size_t n, int local,
+                                     size_t llid) {
+    (void)local;
+    if (A.shadow == NULL) return;
+    const size_t oa = (uintptr_t)a - (uintptr_t)A.lo;
+    const long long step = (long long)((uintptr_t)b - (uintptr_t)a);
+    uint64_t *w = A.shadow;                 /* __local: this thread's words (plain) */
+#define CL2C_CK_REREAD(old, me)                                                              \
+    ((old) & CL2C_CK_W && ((old) & CL2C_CK_WHO) != (me) ? (me) | CL2C_CK_INIT : (old))
+    if (n == ((size_t)1 << A.shift) && step == (long long)n && !(oa & (n - 1))) {
+        /* a granule each, in a run: one loop that vectorises */
+        uint64_t *run = w + (oa >> A.shift);
+        for (long long j = 0; j <= m; ++j) {
+            const uint64_t me = t->local_me0 | (uint64_t)((llid + (size_t)j) & 0xfff) << 24;
+            run[j] = CL2C_CK_REREAD(run[j], me);
+        }
+        return;
+    }
+    for (long long j = 0; j <= m; ++j) {
+        const uint64_t me = t->local_me0 | (uint64_t)((llid + (size_t)j) & 0xfff) << 24;
+        const size_t at = oa + (size_t)(j * step);
+        for (size_t i = at >> A.shift; i <= (at + n - 1) >> A.shift; ++i)
+            w[i] = CL2C_CK_REREAD(w[i], me);
+    }
+#undef CL2C_CK_REREAD
+}
+/* After a row's fast loop: the shadow words of its stores (cl2c_ck_box_fresh), each
+ * work-item's as its checked store would have left them (a: the first's address, b:
+ * the second's, m + 1 work-items; llid: the first's local linear id). */
+static inline void cl2c_ck_mark(const cl2c_ck_thread *t, cl2c_ck_argr A, const char *a,
+                                const char *b, long long m, size_t n, int local, size_t llid) {
+    if (A.shadow == NULL) return;
+    const size_t oa = (uintptr_t)a - (uintptr_t)A.lo;
+    const long long step = (long long)((uintptr_t)b - (uintptr_t)a);
+    const uint64_t me0 = (local ? t->local_me0 : t->me0) | CL2C_CK_W | CL2C_CK_INIT;
+    if (local) {                /* this thread's words: plain stores, which vectorise */
+        if (n == ((size_t)1 << A.shift) && step == (long long)n) {
+            uint64_t *run = A.shadow + (oa >> A.shift);
+            for (long long j = 0; j <= m; ++j)
+                run[j] = me0 | (uint64_t)((llid + (size_t)j) & 0xfff) << 24;
+            return;
+        }
+        for (long long j = 0; j <= m; ++j) {
+            const uint64_t word = me0 | (uint64_t)((llid + (size_t)j) & 0xfff) << 24;
+            uint64_t *w = A.shadow + ((oa + (size_t)(j * step)) >> A.shift);
+            for (size_t k = 0; k < n >> A.shift; ++k) w[k] = word;
+        }
+        return;
+    }
+    for (long long j = 0; j <= m; ++j) {
+        const uint64_t word = me0 | (uint64_t)((llid + (size_t)j) & 0xfff) << 24;
+        uint64_t *w = A.shadow + ((oa + (size_t)(j * step)) >> A.shift);
+        for (size_t k = 0; k < n >> A.shift; ++k) __atomic_store_n(&w[k], word, __ATOMIC_RELAXED);
+    }
+}
+/* Reads of a __local variable in a barrier phase that writes none of it
+ * (CL2C_CK_LREAD): in range, and every granule from the lowest address to the highest
+ * written by a work-item of this group (more than the reads may touch: a gap the group
+ * did not write sends the loop to its checks). */
+static inline int cl2c_ck_inited_in(const cl2c_ck_thread *t, cl2c_ck_argr A, size_t lo,
+                                    size_t hi) {
+    const uint64_t group = CL2C_CK_GROUP(t->local_me0);
+    const uint64_t *w = A.shadow;           /* __local: this thread's words (plain) */
+    int bad = 0;
+    for (size_t i = lo >> A.shift; i <= hi >> A.shift; ++i) {
+        const uint64_t old = w[i];
+        bad |= (CL2C_CK_GROUP(old) != group) | !(old & CL2C_CK_INIT);
+    }
+    return !bad;
+}
+/* Whether this group wrote all of A: asked once a phase (its reads' phase writes none of
+ * A, so the answer stays) and remembered. */
+__attribute__((noinline, unused)) static int cl2c_ck_inited_whole(cl2c_ck_thread *t,
+                                                                 cl2c_ck_argr A) {
+    for (int i = 0; i < 4; ++i)
+        if (t->inited[i].lo == A.lo && t->inited[i].gen == t->gen &&
+            t->inited[i].phase == t->phase)
+            return t->inited[i].whole;
+    const unsigned i = t->inited_next++ % 4;
+    t->inited[i].lo = A.lo;
+    t->inited[i].gen = t->gen;
+    t->inited[i].phase = t->phase;
+    t->inited[i].whole = cl2c_ck_inited_in(t, A, 0, A.size - 1);
+    return t->inited[i].whole;
+}
+static inline int cl2c_ck_box_inited(cl2c_ck_thread *t, cl2c_ck_argr A, const char *const *at,
+                                     int axes, const long long *count, size_t n) {
+    if (!cl2c_ck_box_spans(A, at, axes, count, n)) return 0;
+    if (A.shadow == NULL) return 1;
+    if (t->fibers) return 0;
+    if (cl2c_ck_inited_whole(t, A)) return 1;
+    size_t lo, hi;
+    cl2c_ck_box_bounds(A, at, axes, &lo, &hi);
+    return cl2c_ck_inited_in(t, A, lo, hi + n - 1);
+}
+
+#endif
