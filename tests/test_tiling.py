@@ -165,3 +165,27 @@ def test_a_tile_stays_in_registers_only_through_loops_that_leave_it_alone():
     c = np.full((n, n), -1, np.float32)
     cl2c.Program(HALVED, options).build().tiled((n, n), (16, 16), a, b, c, np.int32(n))
     np.testing.assert_array_equal(c, want.astype(np.float32))
+
+
+
+# A checking build keeps the one tile of a 16x16 group through the loop over t too,
+# and copies it out before the checked twin of the tiled loop and back in after it.
+# Tiles padded to 17 columns (against bank conflicts on GPUs) leave a column no
+# work-item writes, so the test before the fast loop fails at every t and the checked
+# loop runs, finding nothing: the result must still be exact.
+PADDED = TILED.replace("As[TH][TW], Bs[TW][TW]", "As[TH][TW + 1], Bs[TW][TW + 1]")
+
+
+def test_a_checking_build_copies_the_tile_around_the_checked_loop():
+    assert PADDED != TILED
+    options = "-DTW=16 -DTH=16 -cl2c-check=collect"
+    prg = cl2c.Program(PADDED, options).build()
+    c_source = prg.c_source
+    assert c_source.index("float acc__tile[16][16]") < c_source.index("for (int t = 0")
+    assert "with a fast version" in c_source
+    n = 64
+    a, b, want = operands(n, n, n)
+    c = np.full((n, n), -1, np.float32)
+    prg.tiled((n, n), (16, 16), a, b, c, np.int32(n))
+    assert prg.tiled.findings == []
+    np.testing.assert_array_equal(c, want)

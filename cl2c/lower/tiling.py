@@ -37,7 +37,7 @@ from pycparser import c_ast
 from ..typed_ast import walk
 from . import cnodes as cn
 from .effects import UPDATE, call_of, is_pure, work_item_function
-from .regions.syntax import ids, replace_child, replace_node
+from .regions.syntax import escaping_jumps, ids, replace_child, replace_node
 
 COLS = "CL2C_TILE_COLS"       # work-items of a tile's row (regions.h)
 ROWS = 8                      # rows of a tile, and what cl2c_regroup makes a group's
@@ -71,10 +71,10 @@ def tile_uniform_loops(func: c_ast.FuncDef, local_size: tuple | None = None) -> 
             continue
         plan.known = local_size is not None
         if plan.known and plan.one_tile(local_size):
-            loop = _loop_around(enclosing, plan)
+            loop, branches = _loop_around(enclosing, plan)
             if loop is not None and not any(loop is x for x in around):
                 around.append(loop)         # (one tile in registers per loop)
-                plan.around = loop
+                plan.around, plan.branches = loop, branches
             if plan.around is not None or local_size[1] % plan.rows:
                 plan.rows = local_size[1]   # the group's rows are the tile's
         if plan.known and local_size[1] % plan.rows:
@@ -85,6 +85,9 @@ def tile_uniform_loops(func: c_ast.FuncDef, local_size: tuple | None = None) -> 
             block.block_items[i] = plan.rewrite()
         else:
             block.block_items[i] = plan.steps()
+            for branch_of, name in plan.branches:
+                setattr(branch_of, name, c_ast.Compound(
+                    plan.copies(False) + [getattr(branch_of, name)] + plan.copies(True)))
             replace_node(func.body, plan.around, plan.hoisted(plan.around))
     return [plan.rows for _, _, plan in found]
 
@@ -104,13 +107,19 @@ def _statements(body: c_ast.Compound):
         stack.extend((child, inner) for _, child in node.children())
 
 
-def _loop_around(enclosing, plan) -> c_ast.Node | None:
+def _loop_around(enclosing, plan) -> tuple:
     """The outermost uniform loop around ``plan``'s loop (through compounds, ifs and
-    loops) in which the tiled arrays appear only in that loop, and which nothing leaves
-    by return or goto: the tile can stay in registers through it."""
+    loops) in which the tiled arrays appear only in that loop, or in the other branch
+    of an ``if`` around it (a checking build's checked twin of the loop, which the tile
+    is then copied out before and in after), and which nothing leaves by return or
+    goto: the tile can stay in registers through it. Returns (that loop or None, the
+    (if, branch name) pairs to bracket)."""
     tiled = set(plan.tiled)
-    uses = sum(1 for n in walk(plan.loop) if isinstance(n, c_ast.ID) and n.name in tiled)
-    best = None
+
+    def uses(node) -> int:
+        return sum(1 for n in walk(node) if isinstance(n, c_ast.ID) and n.name in tiled)
+
+    inside, best, branches, bracketed, brackets = uses(plan.loop), None, [], 0, []
     while enclosing is not None:
         node, enclosing = enclosing
         if isinstance(node, c_ast.For) and isinstance(node.init, c_ast.DeclList) and \
@@ -118,12 +127,18 @@ def _loop_around(enclosing, plan) -> c_ast.Node | None:
             break                           # a loop over work-items or tiles
         if any(isinstance(n, (c_ast.Return, c_ast.Goto, c_ast.Label)) for n in walk(node)):
             break
-        if sum(1 for n in walk(node)
-               if isinstance(n, c_ast.ID) and n.name in tiled) != uses:
+        if isinstance(node, c_ast.If) and node.iffalse is not None:
+            holds = any(n is plan.loop for n in walk(node.iftrue))
+            name = "iffalse" if holds else "iftrue"
+            other = getattr(node, name)
+            if uses(other) and not any(True for _ in escaping_jumps(other)):
+                branches.append((node, name))
+                bracketed += uses(other)
+        if uses(node) != inside + bracketed:
             break
         if not isinstance(node, c_ast.If):
-            best = node
-    return best
+            best, brackets = node, list(branches)
+    return best, brackets
 
 
 def _work_item_arrays(body: c_ast.Compound) -> dict:
@@ -186,6 +201,7 @@ class _Plan:
         self.cols = cols            # CL2C_TILE_COLS, or 16 where groups are 16 wide
         self.known = False          # every group is whole tiles: no test, no other path
         self.around = None          # a loop around this one that the tile stays through
+        self.branches = []          # (if, branch name): other uses, bracketed by copies
 
     @classmethod
     def of(cls, s, arrays: dict, taken: set, cols=COLS):
@@ -240,8 +256,8 @@ class _Plan:
     def rewrite(self) -> c_ast.If:
         """``if (whole tiles) { tiles } else <the loop as it was>``"""
         loop = self.loop
-        tile = c_ast.Compound(self._tile_decls() + self._copies(True) + [self.steps()] +
-                              self._copies(False))
+        tile = c_ast.Compound(self._tile_decls() + self.copies(True) + [self.steps()] +
+                              self.copies(False))
         cols = c_ast.For(c_ast.DeclList([_decl("size_t", "cl2c_t0", cn.const_int(0))]),
                          c_ast.BinaryOp("<", cn.ident("cl2c_t0"), cn.ident("cl2c_ls0")),
                          c_ast.Assignment("+=", cn.ident("cl2c_t0"), self._cols()), tile)
@@ -264,8 +280,8 @@ class _Plan:
         """``around`` (which holds this loop's steps) with the group's one tile copied in
         before it and out after it."""
         origin = [_const_decl("size_t", n, cn.const_int(0)) for n in ("cl2c_t0", "cl2c_t1")]
-        return c_ast.Compound(self._tile_decls() + origin + self._copies(True) +
-                              [around] + self._copies(False))
+        return c_ast.Compound(self._tile_decls() + origin + self.copies(True) +
+                              [around] + self.copies(False))
 
     def _tile_decls(self) -> list:
         return [c_ast.Decl(f"{a}__tile", [], [], [], [],
@@ -303,7 +319,7 @@ class _Plan:
     def _cols(self):
         return cn.ident(COLS) if self.cols == COLS else cn.const_int(self.cols)
 
-    def _copies(self, into: bool) -> list:
+    def copies(self, into: bool) -> list:
         """The tile's values in from the per-work-item arrays, or back out."""
         index = c_ast.BinaryOp("+", c_ast.BinaryOp("+", cn.ident("cl2c_t0"),
                                                    cn.ident("cl2c_c")),
