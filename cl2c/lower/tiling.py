@@ -26,7 +26,8 @@ Where every group is one tile (``reqd_work_group_size`` of 16 or 32 columns, one
 tile row), the tile also stays in registers through a uniform loop around the tiled one
 (a tiled matrix multiply's loop over tiles, whose other statements fill ``__local``
 memory): it is copied in before that loop and out after it, which is legal where
-nothing else in that loop uses the tiled arrays and nothing jumps out of it.
+nothing else in that loop uses the tiled arrays (but the other branch of an ``if`` on
+the way, which the tile is copied out before and in after) and nothing jumps out.
 """
 from __future__ import annotations
 
@@ -117,7 +118,13 @@ def _loop_around(enclosing, plan) -> tuple:
     tiled = set(plan.tiled)
 
     def uses(node) -> int:
-        return sum(1 for n in walk(node) if isinstance(n, c_ast.ID) and n.name in tiled)
+        """Mentions of the tiled arrays in ``node``; -1 where it returns or jumps."""
+        count = 0
+        for n in walk(node):
+            if isinstance(n, (c_ast.Return, c_ast.Goto, c_ast.Label)):
+                return -1
+            count += isinstance(n, c_ast.ID) and n.name in tiled
+        return count
 
     inside, best, branches, bracketed, brackets = uses(plan.loop), None, [], 0, []
     while enclosing is not None:
@@ -125,17 +132,16 @@ def _loop_around(enclosing, plan) -> tuple:
         if isinstance(node, c_ast.For) and isinstance(node.init, c_ast.DeclList) and \
                 any(d.name.startswith("cl2c_") for d in node.init.decls):
             break                           # a loop over work-items or tiles
-        if any(isinstance(n, (c_ast.Return, c_ast.Goto, c_ast.Label)) for n in walk(node)):
-            break
         if isinstance(node, c_ast.If) and node.iffalse is not None:
             holds = any(n is plan.loop for n in walk(node.iftrue))
             name = "iffalse" if holds else "iftrue"
             other = getattr(node, name)
-            if uses(other) and not any(True for _ in escaping_jumps(other)):
+            used = uses(other)
+            if used > 0 and not any(True for _ in escaping_jumps(other)):
                 branches.append((node, name))
-                bracketed += uses(other)
+                bracketed += used
         if uses(node) != inside + bracketed:
-            break
+            break                           # (or it returns or jumps)
         if not isinstance(node, c_ast.If):
             best, brackets = node, list(branches)
     return best, brackets
@@ -249,8 +255,7 @@ class _Plan:
 
     def one_tile(self, local_size: tuple) -> bool:
         """Is every group of that size one tile, whose values fit the registers?"""
-        cols = _COLS_VALUE if self.cols == COLS else self.cols
-        return local_size[0] == cols and local_size[2] == 1 and \
+        return local_size[0] == _cols_value(self.cols) and local_size[2] == 1 and \
             local_size[1] * _per_row(self.tiled, self.cols) <= _TILE_BYTES
 
     def rewrite(self) -> c_ast.If:
@@ -343,9 +348,14 @@ class _Plan:
         return out
 
 
+def _cols_value(cols) -> int:
+    """A tile's columns as a number (CL2C_TILE_COLS's value, or 16)."""
+    return _COLS_VALUE if cols == COLS else cols
+
+
 def _per_row(tiled: dict, cols) -> int:
     """Bytes of a tile's row."""
-    return sum(_SIZES[t] for t in tiled.values()) * (_COLS_VALUE if cols == COLS else cols)
+    return sum(_SIZES[t] for t in tiled.values()) * _cols_value(cols)
 
 
 def _header_ok(loop: c_ast.For) -> bool:
