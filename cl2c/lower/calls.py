@@ -7,7 +7,7 @@ from pycparser import c_ast
 
 from .. import types as ty
 from ..diagnostics import UnsupportedError
-from ..typed_ast import fact
+from ..typed_ast import fact, is_typed
 from . import cnodes as cn
 from .effects import runtime_call
 
@@ -16,6 +16,12 @@ class CallLowering:
     """The call part of ExpressionLowering (expressions.py), which it is mixed into."""
 
     def lower_FuncCall(self, node):
+        out = self._lowered_call(node)
+        if isinstance(out, c_ast.FuncCall) and is_typed(out) and out.ty is None:
+            out.ty = fact(node, "ty")        # (the call's value: lockstep.py reads it)
+        return out
+
+    def _lowered_call(self, node):
         call = fact(node, "call")
         args = node.args.exprs if node.args else []
         arg_types = [self.type_of(a) for a in args]

@@ -32,7 +32,7 @@ import copy
 
 from pycparser import c_ast
 
-from ..typed_ast import walk
+from ..typed_ast import fact, walk
 from . import cnodes as cn
 from .effects import is_pure
 from .regions.syntax import escaping_jumps, ids, replace_child
@@ -261,6 +261,15 @@ class _Lockstep:
                 return None
         return lanes
 
+    def _dead_floats(self, loop, later: set) -> set:
+        """The float and double privates that ``loop`` assigns and nothing after it
+        reads: a lane that has left the loop may go on computing them (garbage no one
+        reads), so that their assignments at the top of the body need no select."""
+        declared = {n.name: n for n in walk(loop) if isinstance(n, c_ast.Decl)}
+        known = {**self.locals, **declared}
+        return {n for n in self._assigned(loop) if n in known and n not in later and
+                _is_floating(known[n])}
+
     # -- the code
     def _blocks(self, phases, lanes) -> c_ast.Compound:
         """``{ int cl2c_b = LO; for (blocks) {...} omp simd loop over the rest }``"""
@@ -283,7 +292,9 @@ class _Lockstep:
         written: set = set()       # lane variables the phases so far stored
         for i, p in enumerate(phases):
             if isinstance(p, c_ast.Node):
-                code += self._lockstep(p, lanes, written)
+                later = set().union(set(), *(ids(s) for q in phases[i + 1:]
+                                             for s in ([q] if isinstance(q, c_ast.Node) else q)))
+                code += self._lockstep(p, lanes, written, later)
                 continue
             following = phases[i + 1] if i + 1 < len(phases) else None
             if p or following is not None:
@@ -348,9 +359,9 @@ class _Lockstep:
         return [c_ast.Assignment("=", cn.ident("cl2c_any"), cn.const_int(0))] + \
             self._lane_loop(items, reduction=True)
 
-    def _lockstep(self, loop, lanes, written: set) -> list:
+    def _lockstep(self, loop, lanes, written: set, later: set) -> list:
         """``while (cl2c_any)`` around the if-converted loop body over the lanes."""
-        conv = _IfConverter(loop)
+        conv = _IfConverter(loop, self._dead_floats(loop, later))
         body = conv.statements(loop.stmt)
         used = ids(loop)
         loads = [n for n in lanes if n in used]
@@ -370,8 +381,9 @@ class _IfConverter:
     (this lane runs this iteration), ``cl2c_go`` (and has not met ``break`` or
     ``continue`` yet), ``cl2c_out`` (met ``break``) and one ``cl2c_cN`` per ``if``."""
 
-    def __init__(self, loop):
+    def __init__(self, loop, free: set = frozenset()):
         self.loop = loop
+        self.free = free        # privates assigned unmasked on the lane's own path
         jumps = [n for n in walk(loop.stmt) if isinstance(n, (c_ast.Break, c_ast.Continue))]
         self.jumps = bool(jumps)
         self.breaks = any(isinstance(n, c_ast.Break) for n in jumps)
@@ -437,11 +449,14 @@ class _IfConverter:
                                         c_ast.UnaryOp("!", _all(rest))) if rest
                        else c_ast.Assignment("=", cn.ident("cl2c_go"), cn.const_int(0)))
             return out
-        return [self._assign(s, pred)]
+        return [self._assign(s, pred, self.free if pred[0].name == "cl2c_in" and
+                             len(pred) == 1 else ())]
 
     @staticmethod
-    def _assign(e, pred: list):
-        """``x = P ? new : x`` for the update ``e`` of private ``x`` under predicate P."""
+    def _assign(e, pred: list, free=()):
+        """``x = P ? new : x`` for the update ``e`` of private ``x`` under predicate P;
+        ``x = new`` where P is the lane's running and x one of ``free``, when computing
+        ``new`` from any values is defined (float arithmetic)."""
         if isinstance(e, c_ast.Assignment):
             x = e.lvalue.name
             new = _strict(e.rvalue)
@@ -450,8 +465,45 @@ class _IfConverter:
         else:
             x = e.expr.name
             new = c_ast.BinaryOp("+" if "+" in e.op else "-", cn.ident(x), cn.const_int(1))
+        if x in free and _float_valued(new, free):
+            return c_ast.Assignment("=", cn.ident(x), new, e.coord)
         return c_ast.Assignment("=", cn.ident(x), c_ast.TernaryOp(_all(pred), new,
                                                                     cn.ident(x)), e.coord)
+
+
+def _is_floating(d) -> bool:
+    """A float or double scalar declaration."""
+    return _is_scalar(d) and set(d.type.type.names) <= {"float", "double"}
+
+
+def _float_valued(e, floats: set) -> bool:
+    """``e`` computes a float or double with float operations only, from constants,
+    the variables ``floats`` and other scalars read as they are: its value is defined
+    whatever they hold (no integer operation that could overflow, no conversion of a
+    float to an integer)."""
+    t = fact(e, "ty")
+    if isinstance(e, c_ast.ID):
+        return e.name in floats or t is not None and t.is_scalar and t.is_float
+    if isinstance(e, c_ast.Constant):
+        return e.type in ("float", "double")
+    if isinstance(e, c_ast.UnaryOp):
+        return e.op in ("-", "+") and _float_valued(e.expr, floats)
+    if isinstance(e, c_ast.BinaryOp):
+        if e.op not in ("+", "-", "*", "/"):
+            return False
+        sides = (e.left, e.right)
+        return any(_float_valued(x, floats) for x in sides) and \
+            all(_float_valued(x, floats) or _read(x) for x in sides)
+    if isinstance(e, c_ast.FuncCall):
+        args = e.args.exprs if e.args else []
+        return t is not None and t.is_scalar and t.is_float and is_pure(e) and \
+            all(_float_valued(a, floats) or _read(a) for a in args)
+    return False
+
+
+def _read(e) -> bool:
+    """A constant or a variable's value: reading it is defined whatever it holds."""
+    return isinstance(e, (c_ast.ID, c_ast.Constant))
 
 
 def _all(pred: list):

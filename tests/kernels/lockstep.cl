@@ -165,3 +165,24 @@ kernel void into_array(global const int *a, global int *out) {
     }
     out[i] = k + p[1];
 }
+
+// Floats the loop computes and nothing after it reads: a finished lane may go on computing
+// them unmasked (y, w); the others keep their selects (x read after, u under an if, v from
+// integer arithmetic that garbage could overflow).
+kernel void dead_floats(global const float *a, global int *steps, global float *out) {
+    int i = get_global_id(0);
+    float x = a[i], y = 0.5f * a[i], u = 0.0f, v = 0.0f, w = 1.0f;
+    int k = 0;
+    while (k < 1000 && x * x + y * y <= 4.0f) {
+        float t = x * x - y * y + 0.3f;
+        y = 2.0f * x * y - 0.1f;
+        w = w * 0.5f + t;
+        if (t > 0.0f)
+            u += t;
+        v = k * 7 + 0.5f;
+        x = t + y * w * 1e-3f + u * 1e-6f + v * 1e-9f;
+        k++;
+    }
+    steps[i] = k;
+    out[i] = x;
+}
