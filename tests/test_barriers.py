@@ -312,6 +312,10 @@ def test_fission_choices():
     assert " *   matmul: regions (" in text and "1 uniform loop around" in text
     assert " *   early: loops (" in text
     assert "1 grid-stride loop interchanged" in text
+    # the run of `in` two iterations ahead is prefetched; `out`, written, is not
+    step = text.split("i__k += ")[1].split("\n")[0]
+    assert step.startswith("CL2C_PREFETCH_STEP(cl2c_get_global_size(CL2C_WI, 0), "
+                           "cl2c_get_global_size(CL2C_WI, 0), in, i__k, ") and "out" not in step
     # float4 privates in per-work-item arrays by component, not arrays of structs
     assert " *   gravity: regions (" in text and "acc (by component)" in text
 

@@ -45,6 +45,29 @@
 #endif
 #endif
 
+/* A grid-stride loop's step `value` (cl2c/lower/regions/grid_stride.py) after a hint to
+ * fetch the run of `count` elements of `size` bytes that the group reads from buffer `p`
+ * two iterations after the next, at element `at` + 3 `stride`: its runs lie a stride
+ * apart, a jump hardware prefetchers do not follow. The address is computed as an
+ * integer (it may lie past the buffer, which a prefetch never faults on), and at most
+ * 4 KiB are asked for. */
+#define CL2C_PREFETCH_STEP(value, stride, p, at, count, size)                             \
+    (cl2c_prefetch_run_((const volatile void *)(p),                                        \
+                        (ptrdiff_t)(at) + 3 * (ptrdiff_t)(stride), (size_t)(count),        \
+                        (size_t)(size)),                                                   \
+     (value))
+CL2C_INLINE void cl2c_prefetch_run_(const volatile void *p, ptrdiff_t first, size_t count,
+                                    size_t size) {
+#if defined(__GNUC__)
+    const uintptr_t lo = (uintptr_t)p + (uintptr_t)first * size;
+    const size_t bytes = count * size < 4096 ? count * size : 4096;
+    for (uintptr_t a = lo & ~(uintptr_t)63; a < lo + bytes; a += 64)
+        __builtin_prefetch((const void *)a);
+#else
+    (void)p, (void)first, (void)count, (void)size;
+#endif
+}
+
 /* The calling thread's scratch block of at least `bytes` bytes, 64-byte aligned
  * (NULL-free: an allocation failure aborts, as a stack overflow would). */
 static _Thread_local char *cl2c_scratch_block; /* (spaces.h: private memory) */
