@@ -16,6 +16,20 @@ from .typed_ast import typed, walk
 
 _COORD = re.compile(r"^(?P<file>.*?):(?P<line>\d+)(?::(?P<col>\d+))?: (?P<msg>.*)$", re.S)
 
+# Attributes cl2c reads (sema: reqd_work_group_size, a record's aligned and packed) or
+# may ignore, changing nothing a kernel computes: OpenCL C's (spec 6.11) and the GCC and
+# clang ones kernels carry for their host compilers. Others are ignored with a warning, as
+# clang's -Wunknown-attributes does.
+KNOWN_ATTRIBUTES = frozenset({
+    "aligned", "packed", "endian", "reqd_work_group_size", "work_group_size_hint",
+    "vec_type_hint", "nosvm", "opencl_unroll_hint", "intel_reqd_sub_group_size",
+    "always_inline", "noinline", "inline", "flatten", "const", "pure", "unused", "used",
+    "maybe_unused", "deprecated", "overloadable", "noreturn", "nonnull", "hot", "cold",
+    "warn_unused_result", "visibility", "weak", "optnone", "nodebug", "artificial",
+    "fallthrough", "leaf", "nothrow", "may_alias", "returns_nonnull", "malloc",
+    "alloc_size", "assume_aligned", "no_instrument_function", "format", "diagnose_if",
+    "enable_if", "clang_builtin_alias", "convergent", "noduplicate", "restrict"})
+
 # Names the OpenCL dialect treats as types although the parser does not know them.
 RUNTIME_TYPEDEFS = ("size_t", "ptrdiff_t", "intptr_t", "uintptr_t", "event_t", "half",
                     "cl_mem_fence_flags", "memory_order", "memory_scope",
@@ -33,6 +47,14 @@ class _Parser(OpenCLCParser):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self._vector_typedefs: set[str] = set()
+        self.attributes: list[c_ast.Node] = []     # every attribute read, in order
+
+    def _parse_attribute_decl(self):
+        # pycparserext drops the attributes of parameters and declarators: remember each
+        # one, so that those cl2c does not know are reported (unknown_attributes)
+        attrs = super()._parse_attribute_decl()
+        self.attributes += attrs.exprs
+        return attrs
 
     def _build_declarations(self, *args, **kwargs):
         # Remember typedef names of vector types (typedef float4 v4): a literal
@@ -262,6 +284,8 @@ def parse(text: str, filename: str, reporter: Reporter,
     except ParseError as e:
         reporter.diagnostics.append(_diagnostic(str(e), filename))
         return None
+    for name, coord in unknown_attributes(parser.attributes):
+        reporter.warning(f"unknown attribute '{name}' ignored", coord)
     # Drop the prelude's typedefs; semantic analysis knows those types natively.
     ast.ext = ast.ext[len(RUNTIME_TYPEDEFS):]
     _Normalizer().visit(ast)
@@ -270,6 +294,21 @@ def parse(text: str, filename: str, reporter: Reporter,
         if coord is not None and coord.file and "\\" in coord.file:
             coord.file = from_line_marker(coord.file)
     return typed(ast)
+
+
+def unknown_attributes(attributes) -> list[tuple[str, object]]:
+    """(name, position) of each attribute not in KNOWN_ATTRIBUTES (``__name__`` is
+    ``name``)."""
+    out = []
+    for a in attributes:
+        named = a.name if isinstance(a, c_ast.FuncCall) else a
+        if isinstance(named, c_ast.ID) and named.name:
+            name = named.name
+            bare = name[2:-2] if len(name) > 4 and name.startswith("__") and \
+                name.endswith("__") else name
+            if bare not in KNOWN_ATTRIBUTES:
+                out.append((name, named.coord))
+    return out
 
 
 class _Normalizer(c_ast.NodeVisitor):

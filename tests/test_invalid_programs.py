@@ -180,6 +180,23 @@ def test_attributes_on_address_space_declarators(declaration):
     assert list(out) == [3, 2, 1, 0] * 2
 
 
+def test_unknown_attributes_warn_where_they_are():
+    """pycparserext drops a parameter's or declarator's attributes: one cl2c does not
+    know is reported (as clang's -Wunknown-attributes does), once, at its name; those it
+    knows (OpenCL C's, and GCC's and clang's that change no result) stay silent."""
+    source = ("kernel __attribute__((work_group_size_hint(8, 1, 1)))\n"
+              "void k(global int *p __attribute__((__aligned__(16))),\n"
+              "       int n __attribute__((bogus)), int m __attribute__((lanes(4)))) {\n"
+              "  __attribute__((unused)) int x = 1;\n"
+              "  p[get_global_id(0)] = n + m;\n}\n")
+    t = cl2c.translate(source, "at.cl")
+    warnings = [w for w in t.warnings.splitlines() if ": warning: " in w]
+    assert warnings == ["at.cl:3:29: warning: unknown attribute 'bogus' ignored",
+                        "at.cl:3:59: warning: unknown attribute 'lanes' ignored"], t.warnings
+    rendered = _error(source.replace("at.cl", "bad.cl"), "-Werror")
+    _at(rendered, 3, 29, "unknown attribute 'bogus' ignored [-Werror]")
+
+
 def test_pointer_conversions_that_stay_valid():
     source = """
     kernel void k(global int *p, global float *f) {
