@@ -241,9 +241,7 @@ class _Lockstep:
         for i, p in enumerate(phases):
             if isinstance(p, c_ast.Node):
                 continue
-            later = set().union(*(ids(q) if isinstance(q, c_ast.Node)
-                                  else set().union(set(), *(ids(s) for s in q))
-                                  for q in phases[i + 1:]))
+            later = _names_after(phases, i)
             for s in p:
                 if isinstance(s, c_ast.Decl) and s.name in later:
                     if not isinstance(s.type, (c_ast.TypeDecl, c_ast.PtrDecl)):
@@ -292,9 +290,7 @@ class _Lockstep:
         written: set = set()       # lane variables the phases so far stored
         for i, p in enumerate(phases):
             if isinstance(p, c_ast.Node):
-                later = set().union(set(), *(ids(s) for q in phases[i + 1:]
-                                             for s in ([q] if isinstance(q, c_ast.Node) else q)))
-                code += self._lockstep(p, lanes, written, later)
+                code += self._lockstep(p, lanes, written, _names_after(phases, i))
                 continue
             following = phases[i + 1] if i + 1 < len(phases) else None
             if p or following is not None:
@@ -469,6 +465,12 @@ class _IfConverter:
             return c_ast.Assignment("=", cn.ident(x), new, e.coord)
         return c_ast.Assignment("=", cn.ident(x), c_ast.TernaryOp(_all(pred), new,
                                                                     cn.ident(x)), e.coord)
+
+
+def _names_after(phases, i: int) -> set:
+    """The names that the phases after phase ``i`` read or write."""
+    return set().union(set(), *(ids(s) for q in phases[i + 1:]
+                                for s in ([q] if isinstance(q, c_ast.Node) else q)))
 
 
 def _is_floating(d) -> bool:
