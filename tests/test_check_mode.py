@@ -186,6 +186,26 @@ __kernel void k(__global int *out) {
     assert "work-item (1,0,0)" in msg
 
 
+@pytest.mark.parametrize("schedule", ["auto", "fibers"])
+def test_local_race_after_the_writer_reads_its_own_write(schedule):
+    """A work-item's read of what it wrote leaves the write's mark, also on fibers (the
+    runtime's general path, which accesses of several granules take too: a vload2 of a
+    vstore2, test_check_builtins.py), so a later reader races with it."""
+    src = """
+__kernel void k(__global int *out) {
+    __local int s[16];
+    int l = get_local_id(0);
+    s[l] = l;
+    int mine = s[l];
+    out[get_global_id(0)] = s[l > 0 ? l - 1 : 0] + mine;
+}"""
+    msg = finding(build(src, f"-cl2c-check -cl2c-schedule={schedule}").k, (16,), (16,),
+                  np.zeros(16, np.int32))
+    assert "data race: read of __local 's' at offset 0, which work-item " \
+           "(local linear id 0) wrote with no barrier between" in msg
+    assert "work-item (1,0,0)" in msg
+
+
 def test_local_race_fixed_by_barrier():
     src = """
 __kernel void k(__global int *out) {

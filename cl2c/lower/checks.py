@@ -32,6 +32,9 @@ _READ, _WRITE = 1, 2
 _DIVISION = ("cl2c_idiv_", "cl2c_irem_")
 # async copies into __local memory: (dst, src, elements, ...) after the context
 _FILLS = ("cl2c_async_work_group_copy_", "cl2c_async_gather_")
+# the builtin families of atomic functions (builtins.py), whose first argument is the
+# object's address
+_ATOMICS = ("At32", "At64", "Atf", "Aa", "Ai", "Afl")
 
 
 class Sites:
@@ -163,6 +166,9 @@ class _Rewriter:
             node.args.exprs = [
                 c_ast.UnaryOp("&", self.visit(a.expr, "write"), a.coord) if i in outputs
                 else self.visit(a) for i, a in enumerate(node.args.exprs)]
+        checked = self.builtin_access(node)
+        if checked is not None:
+            return checked
         name = node.name.name if isinstance(node.name, c_ast.ID) else ""
         if name.startswith(_DIVISION) and node.args and len(node.args.exprs) == 2:
             divisor = node.args.exprs[1]
@@ -178,6 +184,52 @@ class _Rewriter:
                                            [src, copy.deepcopy(count), self.site(node.coord)],
                                            node.coord)
         return node
+
+    def builtin_access(self, node: c_ast.FuncCall):
+        """A builtin that reaches memory through a pointer argument into checked memory:
+        ``vloadn(o, p)`` (and vload_half, vloada_half) becomes
+        ``CL2C_CK_VLOAD(f, base, o, p, n, stride, local, site)``, ``vstoren(v, o, p)``
+        ``CL2C_CK_VSTORE(f, base, o, p, n, stride, same, local, site, v)``, which check
+        the n elements at p + o stride as one access (bounds, races, __local
+        initialisation); an atomic's address ``p`` becomes ``CL2C_CK_ATOMIC(base, p,
+        local, site)``, its bounds only (atomics do not race). Else None."""
+        call = call_of(node)
+        if call is None or node.args is None or not call.arg_types:
+            return None
+        args = node.args.exprs
+        if call.kind in ("vload", "vstore", "vload_half", "vstore_half"):
+            pointer_type, pointer = call.arg_types[-1], args[-1]
+        elif call.kind == "builtin" and call.row is not None and call.row.family in _ATOMICS:
+            pointer_type, pointer = call.arg_types[0], args[0]
+        else:
+            return None
+        space = pointer_type.space if isinstance(pointer_type, ty.Pointer) else None
+        if space not in _CHECKED_SPACES or len(args) != len(call.arg_types):
+            return None
+        base = _pointer_base(pointer)
+        if isinstance(pointer, c_ast.UnaryOp) and pointer.op == "&" and \
+                local_field(pointer.expr) is not None:
+            return None          # an element of a __local array: its index is checked
+        self.accesses += 1
+        base = copy.deepcopy(base) if base is not None else c_ast.ID("NULL")
+        local = c_ast.Constant("int", "1" if space == "local" else "0")
+        site = self.site(node.coord)
+        if call.kind == "builtin":
+            node.args.exprs[0] = _call("CL2C_CK_ATOMIC", [base, pointer, local, site],
+                                       node.coord)
+            return node
+        n = ty.width(call.generic)
+        aligned = call.name.startswith(("vloada", "vstorea"))
+        stride = c_ast.Constant("int", str(4 if aligned and n == 3 else n))
+        width = c_ast.Constant("int", str(n))
+        if call.kind in ("vload", "vload_half"):
+            return _call("CL2C_CK_VLOAD", [node.name, base, args[0], pointer, width, stride,
+                                           local, site], node.coord)
+        # the stored value's bytes, for the check's "the same value again" (not where
+        # the store converts it to half)
+        same = c_ast.Constant("int", "1" if call.kind == "vstore" else "0")
+        return _call("CL2C_CK_VSTORE", [node.name, base, args[1], pointer, width, stride,
+                                        same, local, site, args[0]], node.coord)
 
     # ---- accesses
     def access(self, node, mode: str):
@@ -299,6 +351,27 @@ def _base(pointer):
     if isinstance(pointer, c_ast.BinaryOp) and pointer.op in ("+", "-"):
         return _base(pointer.left) or (_base(pointer.right) if pointer.op == "+" else None)
     return None
+
+
+def _pointer_base(pointer):
+    """What an address a builtin takes starts from, as ``_base`` finds it, also through
+    ``&E`` (``p`` of ``&p[i]``) and to a kernel-scope __local array
+    (``cl2c_locals->a`` of ``cl2c_locals->a + i``); else None."""
+    e = pointer
+    while True:
+        if isinstance(e, c_ast.UnaryOp) and e.op == "&":
+            e = e.expr
+        elif isinstance(e, c_ast.ArrayRef) or (isinstance(e, c_ast.StructRef) and
+                                                e.type == "."):
+            e = e.name
+        elif isinstance(e, c_ast.BinaryOp) and e.op in ("+", "-") and \
+                _base(e) is None and local_field(e.left) is not None:
+            e = e.left
+        else:
+            break
+    if isinstance(e, c_ast.StructRef) and e.type == "->" and local_field(e) is not None:
+        return e
+    return _base(e)
 
 
 def _output_arguments(node: c_ast.FuncCall) -> set[int]:

@@ -41,6 +41,7 @@
 
 #define CL2C_CK_READ 1u
 #define CL2C_CK_WRITE 2u
+#define CL2C_CK_ATOMIC_ 4u    /* (an out-of-bounds finding's wording) */
 #define CL2C_CK_MAX_RANGES 64
 #define CL2C_CK_MAX_FINDINGS 64
 
@@ -467,7 +468,7 @@ __attribute__((noinline, unused)) static void cl2c_ck_shadow(cl2c_ck_thread *t,
                             "work-item of the group wrote", r->space, r->name, at);
         if (flags & CL2C_CK_WRITE)
             __atomic_store_n(s, me | CL2C_CK_W | CL2C_CK_INIT, __ATOMIC_RELAXED);
-        else if (old == 0 || (old & CL2C_CK_W))
+        else if (old == 0 || ((old & CL2C_CK_W) && who != me)) /* its own write stays one */
             __atomic_store_n(s, me | (old & CL2C_CK_INIT) | (local ? 0 : CL2C_CK_INIT),
                              __ATOMIC_RELAXED);
     }
@@ -479,7 +480,8 @@ __attribute__((cold, noinline, unused)) static void *cl2c_ck_out(const cl2c_ck_r
     long long off = (long long)(p - r->lo);
     cl2c_ck_finding(site,
                     "out-of-bounds %s of %zu bytes at offset %lld of %s '%s' (%zu bytes)",
-                    flags & CL2C_CK_WRITE ? "write" : "read", n, off, r->space, r->name,
+                    flags & CL2C_CK_ATOMIC_ ? "atomic operation"
+                    : flags & CL2C_CK_WRITE ? "write" : "read", n, off, r->space, r->name,
                     r->size);
     /* The access goes to scratch memory instead: nothing outside the buffers changes. */
     static _Thread_local char big[4096] __attribute__((aligned(64)));
@@ -561,6 +563,43 @@ static inline void *cl2c_ck_access(cl2c_ck_thread *t, const void *base, void *p,
 #define CL2C_CK_ACCESS(base, p, flags, local, site)                                          \
     ((__typeof__(p))cl2c_ck_access(cl2c_ck_t, (const void *)(base), (void *)(p), sizeof(*(p)), \
                                    (flags), (local), (site), NULL))
+
+/* vloadn, vload_half and vloada_half: f(off, p) reads n elements at p + off stride, one
+ * access of them all; out of bounds, it reads scratch memory. */
+#define CL2C_CK_VLOAD(f, base, off, p, n, stride, local, site)                             \
+    __extension__({                                                                          \
+        __typeof__(p) cl2c_ck_vp_ = (p) + (size_t)(off) * (stride);                          \
+        f(0, (__typeof__(p))cl2c_ck_access(cl2c_ck_t, (const void *)(base),                  \
+                                           (void *)cl2c_ck_vp_, (n) * sizeof *cl2c_ck_vp_,   \
+                                           CL2C_CK_READ, (local), (site), NULL));            \
+    })
+/* vstoren, vstore_half and vstorea_half: f(v, off, p) writes n elements at p + off stride;
+ * same: v's bytes are what it stores (no conversion), for the uniform-store rule. v last,
+ * as the variable arguments: a vector literal's braces do not protect its commas. */
+#define CL2C_CK_VSTORE(f, base, off, p, n, stride, same, local, site, ...)                 \
+    __extension__({                                                                          \
+        __typeof__(__VA_ARGS__) cl2c_ck_vv_ = (__VA_ARGS__);                                 \
+        __typeof__(p) cl2c_ck_vp_ = (p) + (size_t)(off) * (stride);                          \
+        f(cl2c_ck_vv_, 0,                                                                    \
+          (__typeof__(p))cl2c_ck_access(cl2c_ck_t, (const void *)(base), (void *)cl2c_ck_vp_, \
+                                        (n) * sizeof *cl2c_ck_vp_, CL2C_CK_WRITE, (local),   \
+                                        (site), (same) ? (const void *)&cl2c_ck_vv_ : NULL)); \
+    })
+
+/* An atomic function's object at p: its bounds only, no shadow word (atomics do not
+ * race with each other); out of bounds, scratch memory. */
+static inline void *cl2c_ck_atomic(cl2c_ck_thread *t, const void *base, const volatile void *p,
+                                   size_t n, int local, cl2c_ck_site *site) {
+    const char *a = (const char *)p, *b = base ? (const char *)base : a;
+    const cl2c_ck_range *r = local ? cl2c_ck_range_of(t->locals, t->nlocals, b, site)
+                                   : cl2c_ck_range_of(t->buffers, t->nbuffers, b, site);
+    if (r != NULL && (n > r->size || (size_t)(a - r->lo) > r->size - n))
+        return cl2c_ck_out(r, a, n, CL2C_CK_READ | CL2C_CK_WRITE | CL2C_CK_ATOMIC_, site);
+    return (void *)a;
+}
+#define CL2C_CK_ATOMIC(base, p, local, site)                                                 \
+    ((__typeof__(p))cl2c_ck_atomic(cl2c_ck_t, (const void *)(base), (p), sizeof *(p),       \
+                                   (local), (site)))
 
 /* A buffer argument of a kernel that never changes it, found once per call of the
  * function (cl2c_ck_arg): its accesses (CL2C_CK_ARG) compare with these copies, which
