@@ -117,8 +117,8 @@ def _call_writes(call: c_ast.FuncCall) -> set:
         return {_ALL} if _const(args[3]) != 0 and _const(args[2]) & 2 else set()
     if name == "CL2C_CK_FILLED":
         return {_ALL}
-    if name == "CL2C_CK_VSTORE":      # (f, base, off, p, n, stride, same, local, site, v)
-        return {_ALL} if _const(args[7]) != 0 else set()
+    if name == "CL2C_CK_VSTORE":      # (check, r, f, off, p, n, stride, same, local, site, v)
+        return {_ALL} if _const(args[8]) != 0 else set()
     if name == "CL2C_CK_ATOMIC":      # (base, p, local, site)
         return {_ALL} if _const(args[2]) != 0 else set()
     if name.startswith(("CL2C_CK_", "cl2c_ck_", "cl2c_get_")):

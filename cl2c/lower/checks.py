@@ -188,11 +188,12 @@ class _Rewriter:
     def builtin_access(self, node: c_ast.FuncCall):
         """A builtin that reaches memory through a pointer argument into checked memory:
         ``vloadn(o, p)`` (and vload_half, vloada_half) becomes
-        ``CL2C_CK_VLOAD(f, base, o, p, n, stride, local, site)``, ``vstoren(v, o, p)``
-        ``CL2C_CK_VSTORE(f, base, o, p, n, stride, same, local, site, v)``, which check
-        the n elements at p + o stride as one access (bounds, races, __local
-        initialisation); an atomic's address ``p`` becomes ``CL2C_CK_ATOMIC(base, p,
-        local, site)``, its bounds only (atomics do not race). Else None."""
+        ``CL2C_CK_VLOAD(check, r, f, o, p, n, stride, local, site)`` and ``vstoren(v, o,
+        p)`` ``CL2C_CK_VSTORE(check, r, f, o, p, n, stride, same, local, site, v)``, which
+        check the n elements at p + o stride as one access (bounds, races, __local
+        initialisation; r: the base pointer, or the range of a buffer argument found once,
+        as ``access`` has them); an atomic's address ``p`` becomes ``CL2C_CK_ATOMIC(base,
+        p, local, site)``, its bounds only (atomics do not race). Else None."""
         call = call_of(node)
         if call is None or node.args is None or not call.arg_types:
             return None
@@ -218,18 +219,26 @@ class _Rewriter:
             node.args.exprs[0] = _call("CL2C_CK_ATOMIC", [base, pointer, local, site],
                                        node.coord)
             return node
+        load = call.kind in ("vload", "vload_half")
+        check, r = "cl2c_ck_access", base
+        if isinstance(base, c_ast.ID) and base.name in self.args and space != "local":
+            self.args_used[base.name] = self.args[base.name]
+            r = c_ast.ID(ARG + base.name)
+            check = "cl2c_ck_arg_read_" if load and base.name in self.unwritten \
+                else "cl2c_ck_arg_access"
         n = ty.width(call.generic)
         aligned = call.name.startswith(("vloada", "vstorea"))
-        stride = c_ast.Constant("int", str(4 if aligned and n == 3 else n))
-        width = c_ast.Constant("int", str(n))
-        if call.kind in ("vload", "vload_half"):
-            return _call("CL2C_CK_VLOAD", [node.name, base, args[0], pointer, width, stride,
-                                           local, site], node.coord)
+        shape = [c_ast.Constant("int", str(n)),
+                 c_ast.Constant("int", str(4 if aligned and n == 3 else n))]
+        head = [c_ast.ID(check), r, node.name]
+        if load:
+            return _call("CL2C_CK_VLOAD", head + [args[0], pointer] + shape + [local, site],
+                         node.coord)
         # the stored value's bytes, for the check's "the same value again" (not where
         # the store converts it to half)
         same = c_ast.Constant("int", "1" if call.kind == "vstore" else "0")
-        return _call("CL2C_CK_VSTORE", [node.name, base, args[1], pointer, width, stride,
-                                        same, local, site, args[0]], node.coord)
+        return _call("CL2C_CK_VSTORE", head + [args[1], pointer] + shape +
+                     [same, local, site, args[0]], node.coord)
 
     # ---- accesses
     def access(self, node, mode: str):

@@ -564,28 +564,6 @@ static inline void *cl2c_ck_access(cl2c_ck_thread *t, const void *base, void *p,
     ((__typeof__(p))cl2c_ck_access(cl2c_ck_t, (const void *)(base), (void *)(p), sizeof(*(p)), \
                                    (flags), (local), (site), NULL))
 
-/* vloadn, vload_half and vloada_half: f(off, p) reads n elements at p + off stride, one
- * access of them all; out of bounds, it reads scratch memory. */
-#define CL2C_CK_VLOAD(f, base, off, p, n, stride, local, site)                             \
-    __extension__({                                                                          \
-        __typeof__(p) cl2c_ck_vp_ = (p) + (size_t)(off) * (stride);                          \
-        f(0, (__typeof__(p))cl2c_ck_access(cl2c_ck_t, (const void *)(base),                  \
-                                           (void *)cl2c_ck_vp_, (n) * sizeof *cl2c_ck_vp_,   \
-                                           CL2C_CK_READ, (local), (site), NULL));            \
-    })
-/* vstoren, vstore_half and vstorea_half: f(v, off, p) writes n elements at p + off stride;
- * same: v's bytes are what it stores (no conversion), for the uniform-store rule. v last,
- * as the variable arguments: a vector literal's braces do not protect its commas. */
-#define CL2C_CK_VSTORE(f, base, off, p, n, stride, same, local, site, ...)                 \
-    __extension__({                                                                          \
-        __typeof__(__VA_ARGS__) cl2c_ck_vv_ = (__VA_ARGS__);                                 \
-        __typeof__(p) cl2c_ck_vp_ = (p) + (size_t)(off) * (stride);                          \
-        f(cl2c_ck_vv_, 0,                                                                    \
-          (__typeof__(p))cl2c_ck_access(cl2c_ck_t, (const void *)(base), (void *)cl2c_ck_vp_, \
-                                        (n) * sizeof *cl2c_ck_vp_, CL2C_CK_WRITE, (local),   \
-                                        (site), (same) ? (const void *)&cl2c_ck_vv_ : NULL)); \
-    })
-
 /* An atomic function's object at p: its bounds only, no shadow word (atomics do not
  * race with each other); out of bounds, scratch memory. */
 static inline void *cl2c_ck_atomic(cl2c_ck_thread *t, const void *base, const volatile void *p,
@@ -693,6 +671,32 @@ static inline void *cl2c_ck_arg_read(cl2c_ck_thread *t, cl2c_ck_argr A, void *p,
 }
 #define CL2C_CK_ARG_READ(A, p, site)                                                         \
     ((__typeof__(p))cl2c_ck_arg_read(cl2c_ck_t, (A), (void *)(p), sizeof(*(p)), (site)))
+
+/* Vector loads and stores: the n elements at p + off stride as one access, checked by
+ * check(r, ...): cl2c_ck_access with r the base pointer, cl2c_ck_arg_access with r an
+ * argument's range (cl2c_ck_arg), or cl2c_ck_arg_read_ for an argument the kernel never
+ * writes. Out of bounds, the access goes to scratch memory. */
+#define cl2c_ck_arg_read_(t, A, p, n, flags, local, site, value) cl2c_ck_arg_read(t, A, p, n, site)
+/* vloadn, vload_half and vloada_half: f(off, p) */
+#define CL2C_CK_VLOAD(check, r, f, off, p, n, stride, local, site)                          \
+    __extension__({                                                                          \
+        __typeof__(p) cl2c_ck_vp_ = (p) + (size_t)(off) * (stride);                          \
+        f(0, (__typeof__(p))check(cl2c_ck_t, (r), (void *)cl2c_ck_vp_,                       \
+                                  (n) * sizeof *cl2c_ck_vp_, CL2C_CK_READ, (local), (site),  \
+                                  NULL));                                                    \
+    })
+/* vstoren, vstore_half and vstorea_half: f(v, off, p); same: v's bytes are what it
+ * stores (no conversion), for the uniform-store rule. v last, as the variable
+ * arguments: a vector literal's braces do not protect its commas. */
+#define CL2C_CK_VSTORE(check, r, f, off, p, n, stride, same, local, site, ...)              \
+    __extension__({                                                                          \
+        __typeof__(__VA_ARGS__) cl2c_ck_vv_ = (__VA_ARGS__);                                 \
+        __typeof__(p) cl2c_ck_vp_ = (p) + (size_t)(off) * (stride);                          \
+        f(cl2c_ck_vv_, 0,                                                                    \
+          (__typeof__(p))check(cl2c_ck_t, (r), (void *)cl2c_ck_vp_, (n) * sizeof *cl2c_ck_vp_, \
+                               CL2C_CK_WRITE, (local), (site),                               \
+                               (same) ? (const void *)&cl2c_ck_vv_ : NULL));                 \
+    })
 
 #include "check_box.h"
 
