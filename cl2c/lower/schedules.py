@@ -15,8 +15,9 @@ from pycparser import c_ast
 
 from ..diagnostics import BuildError, Diagnostic
 from ..sema import FunctionInfo, Module
-from ..typed_ast import walk
+from ..typed_ast import fact, walk
 from .check_versions import version_checked_loops
+from .counters import COPIES, split_local_counters
 from .lockstep import lockstep_divergent_loops
 from .tiling import ROWS, tile_uniform_loops
 from .unrolling import unroll_halving_loops
@@ -126,6 +127,11 @@ class Regions(Schedule):
         unrolled = unroll_halving_loops(node) if reqd is not None and not checking else 0
         if unrolled:
             what.add(f"{unrolled} halving loop{'s' if unrolled != 1 else ''} unrolled")
+        # __local counters that a statement only adds to: counted in copies
+        split = split_local_counters(node, _local_types(k)) if not checking else []
+        if split:
+            what.add(f"__local counters {', '.join(sorted(set(split)))} counted in "
+                     f"{COPIES} copies")
         k.group_function = node
         return what
 
@@ -206,6 +212,12 @@ def _regions_if_better(k, module, checking: bool = False) -> None:
         return
     k.schedule = REGIONS
     k.reason = f"no barriers, but a work-group function vectorises better ({what})"
+
+
+def _local_types(k) -> dict:
+    """{name: type} of kernel ``k``'s kernel-scope __local variables."""
+    return {d.name: fact(d, "ty") for d in k.local_decls
+            if isinstance(d, c_ast.Decl) and d.name}
 
 
 def _has_loop_or_branch(body) -> bool:
