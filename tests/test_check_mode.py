@@ -592,6 +592,43 @@ __kernel void k(__global int *a) {
            "(local linear id 0) read" in msg
 
 
+SEVERAL_READERS = """
+__kernel void k(__global int *out) {
+    __local int s[16];
+    int l = get_local_id(0);
+    s[l] = l;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    int v = s[0];
+    BARRIER
+    if (l == 0) s[0] = v + 1;
+    out[get_global_id(0)] = v;
+}"""
+
+
+@pytest.mark.parametrize("schedule", ["auto", "fibers"])
+def test_write_after_several_reads_race(schedule):
+    """Every work-item reads s[0], then work-item 0, the first reader, writes it with no
+    barrier between: the others' reads race with that write. In the regions schedule
+    the uniform loop between runs at group level, so every read comes before the write
+    (on fibers work-item 0 writes before the others read, a race found as such)."""
+    src = SEVERAL_READERS.replace("BARRIER",
+                                  "for (int k = 0; k < get_local_size(0); ++k) v &= ~k;")
+    msg = finding(build(src, f"-cl2c-check -cl2c-schedule={schedule}").k, (16,), (16,),
+                  np.zeros(16, np.int32))
+    assert "data race: " in msg and "of __local 's' at offset 0" in msg
+    if schedule == "auto":
+        assert "bug.cl:9:17: data race: write of __local 's' at offset 0, which several " \
+               "work-items of the group read with no barrier between" in msg
+        assert "work-item (0,0,0)" in msg
+
+
+def test_write_after_several_reads_behind_a_barrier_is_no_race():
+    out = np.zeros(16, np.int32)
+    src = SEVERAL_READERS.replace("BARRIER", "barrier(CLK_LOCAL_MEM_FENCE);")
+    build(src).k((16,), (16,), out)
+    assert (out == 0).all()
+
+
 def test_uniform_stores_are_no_race():
     """Every work-item storing the same value (Oclgrind does not report it either)."""
     src = """

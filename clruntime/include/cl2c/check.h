@@ -86,6 +86,16 @@ typedef struct cl2c_ck_launch {
 #define CL2C_CK_LID(w) ((w) >> 24 & 0xfffull)
 #define CL2C_CK_PHASE(w) ((w) >> 36 & 0xfffull)
 #define CL2C_CK_SERIAL(w) ((w) >> 48 & 0x3fffull)
+/* A read mark of several readers since the last write: local id 0xfff (several of the
+ * group, in its phase), and for __global memory read by several groups, group 0 too. A
+ * write then races with a read of one of them, the first reader's own write too. */
+#define CL2C_CK_SEVERAL (0xfffull << 24)
+static inline int cl2c_ck_several(uint64_t old, uint64_t me) {
+    return old != 0 && !(old & CL2C_CK_W) &&
+           (CL2C_CK_GROUP(old) == 0 ||
+            ((old & CL2C_CK_SEVERAL) == CL2C_CK_SEVERAL &&
+             CL2C_CK_GROUP(old) == CL2C_CK_GROUP(me) && CL2C_CK_PHASE(old) == CL2C_CK_PHASE(me)));
+}
 
 typedef struct cl2c_ck_thread {
     /* the hot part: what every access reads */
@@ -449,9 +459,16 @@ __attribute__((noinline, unused)) static void cl2c_ck_shadow(cl2c_ck_thread *t,
             const char *does = flags & CL2C_CK_WRITE ? "write" : "read";
             size_t other_group = (size_t)CL2C_CK_GROUP(who) - 1, other = CL2C_CK_LID(who);
             int same_group = CL2C_CK_GROUP(who) == CL2C_CK_GROUP(me);
-            if (!local && t->launch && t->launch->asked[0])
+            const int several = cl2c_ck_several(old, me);
+            if (!several && !local && t->launch && t->launch->asked[0])
                 same_group = cl2c_ck_asked_ids(t, who, &other_group, &other);
-            if (!same_group)
+            if (several)
+                cl2c_ck_finding(site,
+                                "data race: %s of %s '%s' at offset %zu, which several "
+                                "work-items of %s read %s", does, r->space, r->name, at,
+                                same_group ? "the group" : "other groups",
+                                same_group ? "with no barrier between" : "in this launch");
+            else if (!same_group)
                 cl2c_ck_finding(site,
                                 "data race: %s of %s '%s' at offset %zu, which a work-item "
                                 "of another group (linear id %u) %s in this launch",
@@ -466,11 +483,18 @@ __attribute__((noinline, unused)) static void cl2c_ck_shadow(cl2c_ck_thread *t,
             cl2c_ck_finding(site,
                             "read of uninitialised %s memory: '%s' at offset %zu, which no "
                             "work-item of the group wrote", r->space, r->name, at);
+        uint64_t mark = old;
         if (flags & CL2C_CK_WRITE)
-            __atomic_store_n(s, me | CL2C_CK_W | CL2C_CK_INIT, __ATOMIC_RELAXED);
-        else if (old == 0 || ((old & CL2C_CK_W) && who != me)) /* its own write stays one */
-            __atomic_store_n(s, me | (old & CL2C_CK_INIT) | (local ? 0 : CL2C_CK_INIT),
-                             __ATOMIC_RELAXED);
+            mark = me | CL2C_CK_W | CL2C_CK_INIT;
+        else if (who == me || cl2c_ck_several(old, me))
+            ;   /* its own read or write stays one; several readers stay several */
+        else if (old != 0 && !(old & CL2C_CK_W) && CL2C_CK_GROUP(who) != CL2C_CK_GROUP(me))
+            mark = (old & ~0xffffffull) | CL2C_CK_SEVERAL;       /* groups (__global) */
+        else if (old != 0 && !(old & CL2C_CK_W) && CL2C_CK_PHASE(who) == CL2C_CK_PHASE(me))
+            mark = old | CL2C_CK_SEVERAL;                        /* of the group */
+        else    /* the first access, or after a write or a read of an earlier phase */
+            mark = me | (old & CL2C_CK_INIT) | (local ? 0 : CL2C_CK_INIT);
+        if (mark != old) __atomic_store_n(s, mark, __ATOMIC_RELAXED);
     }
 }
 
@@ -517,9 +541,11 @@ static inline void *cl2c_ck_granule(cl2c_ck_thread *t, const cl2c_ck_range *r,
                 return p;
             }
         } else if (!stale && (old & CL2C_CK_INIT)) {
-            if (!(old & CL2C_CK_W)) return p; /* read, and only read, so far */
-            if ((old & CL2C_CK_WHO) == me) return p; /* its own write: stays one */
-            if (quiet) {
+            if ((old & CL2C_CK_WHO) == me) return p; /* its own read or write: stays */
+            if (!(old & CL2C_CK_W)) {
+                /* read only so far: by several already, or cl2c_ck_shadow says so */
+                if (cl2c_ck_several(old, me)) return p;
+            } else if (quiet) {
                 __atomic_store_n(s, me | CL2C_CK_INIT, __ATOMIC_RELAXED);
                 return p;
             }

@@ -231,8 +231,12 @@ static inline void cl2c_ck_mark_read(const cl2c_ck_thread *t, cl2c_ck_argr A, co
     const size_t oa = (uintptr_t)a - (uintptr_t)A.lo;
     const long long step = (long long)((uintptr_t)b - (uintptr_t)a);
     uint64_t *w = A.shadow;                 /* __local: this thread's words (plain) */
+    /* as cl2c_ck_shadow leaves a read: its own access stays; after a write or a read of
+     * an earlier phase, the reader's mark; after another's read of this phase, several */
 #define CL2C_CK_REREAD(old, me)                                                              \
-    ((old) & CL2C_CK_W && ((old) & CL2C_CK_WHO) != (me) ? (me) | CL2C_CK_INIT : (old))
+    (((old) & CL2C_CK_WHO) == (me) ? (old)                                                   \
+     : (old) & CL2C_CK_W || CL2C_CK_PHASE(old) != CL2C_CK_PHASE(me) ? (me) | CL2C_CK_INIT   \
+     : (old) | CL2C_CK_SEVERAL)
     if (n == ((size_t)1 << A.shift) && step == (long long)n && !(oa & (n - 1))) {
         /* a granule each, in a run: one loop that vectorises */
         uint64_t *run = w + (oa >> A.shift);
