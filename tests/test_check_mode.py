@@ -106,6 +106,34 @@ __kernel void k(__constant float *c, __global float *out) {
     assert "work-item (0,0,0) of group (1,0,0), global id (4,0,0)" in msg
 
 
+PROGRAM_CONSTANTS = """
+__constant float tab[4] = {1.0f, 2.0f, 3.0f, 4.0f};
+__constant int one = 1;
+__kernel void table(__global float *out, int n) {
+    __constant float *p = tab + 1;
+    out[get_global_id(0)] = p[(int) get_global_id(0) + n - 1];
+}
+__kernel void scalar(__global int *out, int n) {
+    __constant int *q = &one;
+    out[get_global_id(0)] = q[n];
+}"""
+
+
+def test_out_of_bounds_through_pointers_into_program_scope_constants():
+    prg = build(PROGRAM_CONSTANTS)
+    out, ints = f32(3), np.zeros(3, np.int32)
+    prg.table((3,), None, out, np.int32(0))
+    prg.scalar((3,), None, ints, np.int32(0))
+    assert out.tolist() == [1.0, 2.0, 3.0] and ints.tolist() == [1, 1, 1]
+    msg = finding(prg.table, (3,), None, out, np.int32(2))
+    assert "bug.cl:6:29: out-of-bounds read of 4 bytes at offset 16 of __constant 'tab' " \
+           "(16 bytes)" in msg
+    assert "work-item (2,0,0)" in msg
+    msg = finding(prg.scalar, (3,), None, ints, np.int32(-1))
+    assert "bug.cl:10:29: out-of-bounds read of 4 bytes at offset -4 of __constant 'one' " \
+           "(4 bytes)" in msg
+
+
 def test_out_of_bounds_struct_member():
     src = """
 typedef struct { int x; float y; } P;

@@ -62,7 +62,8 @@ def emit(program: LoweredProgram, source_name: str, output_name: str = "kernel.c
             type_chunks.append(_guarded_type(CGenerator(False).visit(node) + ";"))
     if storage:
         chunks.append(_program_initial_values(storage, env))
-    kernel_views = [_kernel_view(k, cl_std, renames) for k in program.kernels]
+    constants = [node for kind, node in program.program_scope if _is_constant(kind, node)]
+    kernel_views = [_kernel_view(k, cl_std, renames, constants) for k in program.kernels]
     context = dict(version=__version__, source=os.path.basename(source_name),
                    needs=[f"{m}({', '.join(args)})" for m, *args in program.needs],
                    program=chunks, kernels=kernel_views,
@@ -82,6 +83,12 @@ def emit(program: LoweredProgram, source_name: str, output_name: str = "kernel.c
         types=type_chunks, kernels=kernel_views, program_symbol=context["program_symbol"],
         checking=context["checking"])
     return Emitted(text, header)
+
+
+def _is_constant(kind: str, node) -> bool:
+    """A program-scope __constant variable (a C static)."""
+    return kind == "variable" and getattr(node, "space", None) == "constant" and \
+        bool(node.name)
 
 
 def _in_program_storage(kind: str, node) -> bool:
@@ -242,7 +249,7 @@ class _Param:
         self.__dict__.update(kw)
 
 
-def _kernel_view(k: KernelModel, cl_std: int, renames: dict[str, str]):
+def _kernel_view(k: KernelModel, cl_std: int, renames: dict[str, str], constants=()):
     decls = {p.name: p for p in k.info.node.decl.type.args.params
              if isinstance(p, c_ast.Decl)}
     entry, argv, locals_ = ["const cl2c_range *cl2c_r"], [], []
@@ -300,7 +307,7 @@ def _kernel_view(k: KernelModel, cl_std: int, renames: dict[str, str]):
         printf=k.printf,
         address_spaces=k.address_spaces, asan_locals=bool(k.local_bytes_poisoned),
         arg_infos=arg_infos, reqd_sizes=", ".join(str(n) for n in (reqd or (0, 0, 0))),
-        **_check_view(k, renames))
+        **_check_view(k, renames, constants))
 
 
 def _granule(t) -> int:
@@ -313,9 +320,10 @@ def _granule(t) -> int:
     return 2 if size and size % 4 == 0 else 0
 
 
-def _check_view(k: KernelModel, renames: dict[str, str]) -> dict:
+def _check_view(k: KernelModel, renames: dict[str, str], constants=()) -> dict:
     """What a checking build's entry registers: its buffers (argument index, name,
-    space, whether written, log2 of the shadow granule) and __local memory."""
+    space, whether written, log2 of the shadow granule), the program's __constant
+    variables (bounds only: accesses through pointers into them) and __local memory."""
     if not k.check:
         return dict(checking=False)
     buffers, locals_ = [], []
@@ -334,5 +342,6 @@ def _check_view(k: KernelModel, renames: dict[str, str]) -> dict:
             locals_.append(_Param(name=d.name, pointer=f"&cl2c_locals->{field}",
                                   size=f"sizeof cl2c_locals->{field}",
                                   shift=_granule(getattr(d, "ty", None))))
+    variables = [_Param(name=d.name, c_name=renames.get(d.name, d.name)) for d in constants]
     return dict(checking=True, collect=int(k.check == "collect"), check_buffers=buffers,
-                check_locals=locals_)
+                check_variables=variables, check_locals=locals_)

@@ -249,6 +249,20 @@ static inline void cl2c_ck_buffer(cl2c_ck_launch *L, unsigned index, const char 
     r->shadow = written ? cl2c_ck_shadow_for(r->lo, r->size, shift) : NULL;
 }
 
+/* A program-scope __constant variable: its bounds, for accesses through pointers into
+ * it (its own elements' indices are checked by the array's length). */
+static inline void cl2c_ck_variable(cl2c_ck_launch *L, const char *name, const void *p,
+                                    size_t size) {
+    if (L->nbuffers == CL2C_CK_MAX_RANGES || size == 0) return;
+    cl2c_ck_range *r = &L->buffers[L->nbuffers++];
+    r->name = name;
+    r->space = "__constant";
+    r->lo = (const char *)p;
+    r->size = size;
+    r->shift = 0;
+    r->shadow = NULL;
+}
+
 /* const and out of line: the address of a _Thread_local in a shared object costs a call
  * of __tls_get_addr, which GCC then makes once per function, out of the work-item loops
  * (a thread's state stays where it is; a fiber keeps its thread). */
