@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import copy
 import re
+from collections import Counter
 
 from pycparser import CParser, c_ast
 
@@ -81,9 +82,12 @@ def _field(node) -> str | None:
 
 
 def _escaping(body) -> set[str]:
-    """The arrays the function names other than as ``cl2c_locals->X[i]``."""
-    elements = {id(n.name) for n in walk(body) if isinstance(n, c_ast.ArrayRef)}
-    return {_field(n) for n in walk(body) if _field(n) and id(n) not in elements}
+    """The arrays the function names other than as ``cl2c_locals->X[i]``: more often
+    than it indexes them."""
+    named = Counter(_field(n) for n in walk(body) if _field(n))
+    indexed = Counter(_field(n.name) for n in walk(body)
+                      if isinstance(n, c_ast.ArrayRef) and _field(n.name))
+    return {name for name, count in named.items() if count > indexed[name]}
 
 
 def _item_loops(stmt, name: str) -> list:

@@ -231,6 +231,19 @@ __attribute__((cold, unused)) static int cl2c_ck_asked_ids(const cl2c_ck_thread 
            o[2] / a[2] == m[2] / a[2];
 }
 
+/* A range's place and name (its shadow is the caller's). */
+static inline cl2c_ck_range *cl2c_ck_range_at(cl2c_ck_range *r, const char *name,
+                                              const char *space, const void *p, size_t size,
+                                              unsigned shift) {
+    r->name = name;
+    r->space = space;
+    r->lo = (const char *)p;
+    r->size = size;
+    r->shift = shift;
+    r->shadow = NULL;
+    return r;
+}
+
 /* Buffer argument `index`: its size from cl2c_check_sizes; a shadow where it is
  * written (one shared by the launches on the same buffer: a buffer two host threads
  * write at once, in two launches, is not checked for races between them). */
@@ -240,12 +253,8 @@ static inline void cl2c_ck_buffer(cl2c_ck_launch *L, unsigned index, const char 
     if (p == NULL || index >= cl2c_ck_npending || cl2c_ck_pending[index] == 0 ||
         L->nbuffers == CL2C_CK_MAX_RANGES)
         return;
-    cl2c_ck_range *r = &L->buffers[L->nbuffers++];
-    r->name = name;
-    r->space = space;
-    r->lo = (const char *)p;
-    r->size = cl2c_ck_pending[index];
-    r->shift = shift;
+    cl2c_ck_range *r = cl2c_ck_range_at(&L->buffers[L->nbuffers++], name, space, p,
+                                        cl2c_ck_pending[index], shift);
     r->shadow = written ? cl2c_ck_shadow_for(r->lo, r->size, shift) : NULL;
 }
 
@@ -254,13 +263,7 @@ static inline void cl2c_ck_buffer(cl2c_ck_launch *L, unsigned index, const char 
 static inline void cl2c_ck_variable(cl2c_ck_launch *L, const char *name, const void *p,
                                     size_t size) {
     if (L->nbuffers == CL2C_CK_MAX_RANGES || size == 0) return;
-    cl2c_ck_range *r = &L->buffers[L->nbuffers++];
-    r->name = name;
-    r->space = "__constant";
-    r->lo = (const char *)p;
-    r->size = size;
-    r->shift = 0;
-    r->shadow = NULL;
+    cl2c_ck_range_at(&L->buffers[L->nbuffers++], name, "__constant", p, size, 0);
 }
 
 /* const and out of line: the address of a _Thread_local in a shared object costs a call
@@ -331,12 +334,8 @@ static inline void cl2c_ck_local(const char *name, const void *p, size_t size,
                                  unsigned shift) {
     cl2c_ck_thread *t = &cl2c_ck_tls;
     if (t->nlocals == CL2C_CK_MAX_RANGES || size == 0) return;
-    cl2c_ck_range *r = &t->locals[t->nlocals++];
-    r->name = name;
-    r->space = "__local";
-    r->lo = (const char *)p;
-    r->size = size;
-    r->shift = ((uintptr_t)p & 3) == 0 ? shift : 0;
+    cl2c_ck_range *r = cl2c_ck_range_at(&t->locals[t->nlocals++], name, "__local", p, size,
+                                        ((uintptr_t)p & 3) == 0 ? shift : 0);
     size_t at = (size_t)(r->lo - t->local_lo);
     r->shadow = t->local_shadow && at + size <= t->local_shadow_bytes ? t->local_shadow + at
                                                                        : NULL;
