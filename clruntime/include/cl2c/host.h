@@ -621,9 +621,20 @@ static inline void cl2c_local_poison(void *p, size_t bytes) {
 #endif
 }
 
+/* Each thread's block of __local memory starts on a page of its own (hardware
+ * prefetchers stay within a page). Blocks side by side, 1 KB a thread, made the tree
+ * reduction 1.45x slower at 16 threads on a 16-core Xeon, though no two threads
+ * write the same cache line. */
+#define CL2C_LOCAL_PAGE 4096
+
+static inline size_t cl2c_local_thread_stride(size_t per_thread) {
+    return (cl2c_local_round(per_thread) + CL2C_LOCAL_PAGE - 1) / CL2C_LOCAL_PAGE *
+           CL2C_LOCAL_PAGE;
+}
+
 static inline void cl2c_local_unpoison(void *p, size_t per_thread, int threads) {
 #ifdef CL2C_ASAN
-    ASAN_UNPOISON_MEMORY_REGION(p, cl2c_local_round(per_thread) * (size_t)threads);
+    ASAN_UNPOISON_MEMORY_REGION(p, cl2c_local_thread_stride(per_thread) * (size_t)threads);
 #else
     (void)p, (void)per_thread, (void)threads;
 #endif
@@ -632,8 +643,8 @@ static inline void cl2c_local_unpoison(void *p, size_t per_thread, int threads) 
 /* __local memory for every thread (each runs one work-group at a time): one
  * block of `per_thread` bytes per thread, aligned, never NULL. */
 static inline char *cl2c_local_alloc(size_t per_thread, int threads) {
-    size_t n = cl2c_local_round(per_thread) * (size_t)threads;
-    return (char *)aligned_alloc(CL2C_LOCAL_ALIGN, n ? n : CL2C_LOCAL_ALIGN);
+    size_t n = cl2c_local_thread_stride(per_thread) * (size_t)threads;
+    return (char *)aligned_alloc(CL2C_LOCAL_PAGE, n ? n : CL2C_LOCAL_PAGE);
 }
 
 #endif
