@@ -121,6 +121,10 @@ def _call_writes(call: c_ast.FuncCall) -> set:
         return {_ALL} if _const(args[8]) != 0 else set()
     if name == "CL2C_CK_ATOMIC":      # (base, p, local, site)
         return {_ALL} if _const(args[2]) != 0 else set()
+    if name == "CL2C_CK_GENERIC":     # (base, p, flags, site): maybe into __local memory
+        return {_ALL} if _const(args[2]) & 2 else set()
+    if name == "CL2C_CK_GENERIC_STORE":
+        return {_ALL}
     if name.startswith(("CL2C_CK_", "cl2c_ck_", "cl2c_get_")):
         return set()
     # any other call that may reach __local memory (atomics, vstore, ...): assume a write

@@ -1,6 +1,8 @@
 """Lowering pass of checking builds (-cl2c-check): every access to __global, __constant
 and __local memory goes through the runtime's check, every array index is checked
-against the array's length, every integer divisor against zero (clruntime check.h).
+against the array's length, every integer divisor against zero (clruntime check.h);
+accesses through pointers into private memory are checked for bounds
+(check_private_bounds.py).
 
 It runs on the C tree, after the other passes: an access ``E`` (``a[i]``, ``*p``,
 ``s->x``, ``a[i].s[0]``, ...) whose memory a pointer into one of those spaces reaches
@@ -23,6 +25,7 @@ from .. import types as ty
 from ..sema import Module
 from ..typed_ast import fact
 from .effects import call_of
+from .check_private_bounds import register_escaping
 from .check_ranges import (ARG, LOCAL, THREAD, arg_state, fixed_buffer_args, local_field,
                            local_state, unwritten_args)
 from .workitems import LOCALS
@@ -67,6 +70,7 @@ def instrument(module: Module, local_types: dict) -> tuple[Module, Sites]:
         rewriter.args_used = {}
         rewriter.locals_used = []
         f.node.body = rewriter.visit(f.node.body)
+        rewriter.accesses += register_escaping(f.node, THREAD)
         if rewriter.accesses:
             # the thread's checking state, once per call (a fiber keeps its thread)
             f.node.body.block_items = [thread_state()] + [
@@ -126,6 +130,10 @@ class _Rewriter:
                 # a store with its value: two work-items storing the same value are no
                 # race (Oclgrind's default too)
                 call = node.lvalue.expr
+                if call.name.name == "CL2C_CK_GENERIC":
+                    base, address, _, site = call.args.exprs
+                    return _call("CL2C_CK_GENERIC_STORE", [base, address, site, node.rvalue],
+                                 node.coord)
                 if call.name.name == "CL2C_CK_ARG":
                     arg, address, _, local, site = call.args.exprs
                     return _call("CL2C_CK_ARG_STORE", [arg, address, local, site,
@@ -245,7 +253,7 @@ class _Rewriter:
         """An lvalue ``node`` and the chain of sub-objects under it (members, elements
         of arrays) down to the pointer it dereferences."""
         space, pointer = self.chain(node)
-        if space not in _CHECKED_SPACES or mode == "addr":
+        if space not in _CHECKED_SPACES + ("private", "generic") or mode == "addr":
             return node
         if isinstance(self.type_of(node), ty.Array):
             return node          # an array named, which decays to a pointer: no access
@@ -254,6 +262,12 @@ class _Rewriter:
         base = copy.deepcopy(base) if base is not None else c_ast.ID("NULL")
         address = c_ast.UnaryOp("&", node, node.coord)
         self.accesses += 1
+        if space in ("private", "generic"):
+            # private: bounds only (check_private_bounds.py); generic (OpenCL C 2.0): as
+            # the buffer, __local or private variable the pointer points into
+            return c_ast.UnaryOp("*", _call(f"CL2C_CK_{space.upper()}", [
+                base, address, c_ast.Constant("int", str(flags)), self.site(node.coord)],
+                node.coord), node.coord)
         fixed = None       # the range is the same at every access: found once (check.h)
         if isinstance(base, c_ast.ID) and base.name in self.args and space != "local":
             self.args_used[base.name] = self.args[base.name]
@@ -328,7 +342,7 @@ def _is_checked(node) -> bool:
     """``*CL2C_CK_ACCESS(...)``, as ``access`` makes it."""
     return isinstance(node, c_ast.UnaryOp) and node.op == "*" and \
         isinstance(node.expr, c_ast.FuncCall) and isinstance(node.expr.name, c_ast.ID) and \
-        node.expr.name.name in ("CL2C_CK_ACCESS", "CL2C_CK_ARG")
+        node.expr.name.name in ("CL2C_CK_ACCESS", "CL2C_CK_ARG", "CL2C_CK_GENERIC")
 
 
 def _is_member_array(node, t) -> bool:

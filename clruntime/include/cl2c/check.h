@@ -44,6 +44,7 @@
 #define CL2C_CK_ATOMIC_ 4u    /* (an out-of-bounds finding's wording) */
 #define CL2C_CK_MAX_RANGES 64
 #define CL2C_CK_MAX_FINDINGS 64
+#define CL2C_CK_MAX_PRIVATES 32
 
 typedef struct cl2c_ck_site {
     const char *file;
@@ -123,6 +124,9 @@ typedef struct cl2c_ck_thread {
     const char *local_lo;
     uint64_t *local_shadow;
     size_t local_shadow_bytes;
+    /* private variables that pointers may point into, the most recent last */
+    int nprivates;
+    cl2c_ck_range privates[CL2C_CK_MAX_PRIVATES];
 } cl2c_ck_thread;
 
 static _Thread_local cl2c_ck_thread cl2c_ck_tls;
@@ -319,6 +323,7 @@ static inline void cl2c_ck_group(cl2c_ck_launch *L, const cl2c_workitem *g, int 
     if (++t->gen > 0xffffff) t->gen = 1;
     t->phase = 0;
     t->nlocals = 0;
+    t->nprivates = 0;
     for (int i = 0; i < 4; ++i) t->inited[i].lo = NULL;
     t->local_lo = (const char *)local_block;
     t->lid[0] = t->lid[1] = t->lid[2] = 0;
@@ -617,6 +622,76 @@ static inline void *cl2c_ck_atomic(cl2c_ck_thread *t, const void *base, const vo
 #define CL2C_CK_ATOMIC(base, p, local, site)                                                 \
     ((__typeof__(p))cl2c_ck_atomic(cl2c_ck_t, (const void *)(base), (p), sizeof *(p),       \
                                    (local), (site)))
+
+/* ---- pointers into private memory (cl2c/lower/check_private_bounds.py): bounds only.
+ * A private variable that a pointer may point into is registered where it is declared
+ * (again at each pass of a loop: it moves up to be the most recent); the oldest goes
+ * when there are too many. Stack frames nest, so the most recent variable holding an
+ * address is the live one there (until the group ends, variables of frames that
+ * returned stay, below the live ones that took their place). */
+static inline void cl2c_ck_private(cl2c_ck_thread *t, const char *name, const void *p,
+                                   size_t size) {
+    const char *lo = (const char *)p;
+    int n = t->nprivates, i = n - 1;
+    if (i >= 0 && t->privates[i].lo == lo) {        /* the most recent: in place */
+        t->privates[i].name = name;
+        t->privates[i].size = size;
+        return;
+    }
+    while (i >= 0 && t->privates[i].lo != lo) --i;
+    if (i < 0 && n == CL2C_CK_MAX_PRIVATES) i = 0;
+    if (i >= 0) {
+        memmove(&t->privates[i], &t->privates[i + 1], (size_t)(n - 1 - i) * sizeof *t->privates);
+        n--;
+    }
+    cl2c_ck_range_at(&t->privates[n], name, "__private", lo, size, 0);
+    t->nprivates = n + 1;
+}
+
+/* An access of n bytes at p through a pointer into private memory whose value is base:
+ * against the most recent registered variable that holds base; out of bounds, scratch
+ * memory. None holds it: not checked. */
+static inline void *cl2c_ck_private_access(cl2c_ck_thread *t, const void *base, void *p,
+                                           size_t n, unsigned flags, cl2c_ck_site *site) {
+    const char *b = (const char *)(base ? base : p), *a = (const char *)p;
+    for (int i = t->nprivates - 1; i >= 0; --i) {
+        const cl2c_ck_range *r = &t->privates[i];
+        if ((size_t)(b - r->lo) < r->size) {
+            if (__builtin_expect(n > r->size || (size_t)(a - r->lo) > r->size - n, 0))
+                return cl2c_ck_out(r, a, n, flags, site);
+            return p;
+        }
+    }
+    return p;
+}
+#define CL2C_CK_PRIVATE(base, p, flags, site)                                                \
+    ((__typeof__(p))cl2c_ck_private_access(cl2c_ck_t, (const void *)(base), (void *)(p),    \
+                                           sizeof(*(p)), (flags), (site)))
+
+/* An access through a generic pointer (OpenCL C 2.0): as one through a pointer into the
+ * buffer, __local variable or private variable that holds base, whichever does. */
+static inline void *cl2c_ck_generic_access(cl2c_ck_thread *t, const void *base, void *p,
+                                           size_t n, unsigned flags, cl2c_ck_site *site,
+                                           const void *value) {
+    const char *b = (const char *)(base ? base : p);
+    if (cl2c_ck_find(t->buffers, t->nbuffers, b) != NULL)
+        return cl2c_ck_access(t, base, p, n, flags, 0, site, value);
+    if (cl2c_ck_find(t->locals, t->nlocals, b) != NULL)
+        return cl2c_ck_access(t, base, p, n, flags, 1, site, value);
+    return cl2c_ck_private_access(t, base, p, n, flags, site);
+}
+#define CL2C_CK_GENERIC(base, p, flags, site)                                                \
+    ((__typeof__(p))cl2c_ck_generic_access(cl2c_ck_t, (const void *)(base), (void *)(p),    \
+                                           sizeof(*(p)), (flags), (site), NULL))
+#define CL2C_CK_GENERIC_STORE(base, p, site, ...)                                            \
+    __extension__({                                                                          \
+        __typeof__(p) cl2c_ck_p_ = (p);                                                      \
+        __typeof__(*cl2c_ck_p_) cl2c_ck_v_ = (__VA_ARGS__);                                  \
+        cl2c_ck_p_ = (__typeof__(p))cl2c_ck_generic_access(                                  \
+            cl2c_ck_t, (const void *)(base), (void *)cl2c_ck_p_, sizeof cl2c_ck_v_,          \
+            CL2C_CK_WRITE, (site), &cl2c_ck_v_);                                             \
+        *cl2c_ck_p_ = cl2c_ck_v_;                                                            \
+    })
 
 /* A buffer argument of a kernel that never changes it, found once per call of the
  * function (cl2c_ck_arg): its accesses (CL2C_CK_ARG) compare with these copies, which
