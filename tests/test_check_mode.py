@@ -134,6 +134,31 @@ def test_out_of_bounds_through_pointers_into_program_scope_constants():
            "(4 bytes)" in msg
 
 
+PROGRAM_GLOBALS = """
+global float table[4] = {1, 2, 3, 4};
+global int hits;
+float get(const global float *p, int i) { return p[i]; }
+__kernel void k(__global float *out, int n) {
+    const global float *p = table + 1;
+    out[get_global_id(0)] = get(p, n) + get(table, 0);
+    if (get_global_id(0) == 0) { global int *h = &hits; h[n] = 1; }
+}"""
+
+
+def test_out_of_bounds_through_pointers_into_program_scope_globals():
+    """OpenCL C 2.0's program-scope __global variables, reached through pointers."""
+    k = build(PROGRAM_GLOBALS, "-cl2c-check -cl-std=CL2.0").k
+    out = f32(3)
+    k((3,), None, out, np.int32(0))
+    assert out.tolist() == [3.0, 3.0, 3.0]
+    msg = finding(k, (3,), None, out, np.int32(3))
+    assert "bug.cl:4:50: out-of-bounds read of 4 bytes at offset 16 of __global 'table' " \
+           "(16 bytes)" in msg
+    msg = finding(k, (3,), None, out, np.int32(1))
+    assert "bug.cl:8:57: out-of-bounds write of 4 bytes at offset 4 of __global 'hits' " \
+           "(4 bytes)" in msg
+
+
 def test_out_of_bounds_struct_member():
     src = """
 typedef struct { int x; float y; } P;

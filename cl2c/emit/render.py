@@ -63,7 +63,8 @@ def emit(program: LoweredProgram, source_name: str, output_name: str = "kernel.c
     if storage:
         chunks.append(_program_initial_values(storage, env))
     constants = [node for kind, node in program.program_scope if _is_constant(kind, node)]
-    kernel_views = [_kernel_view(k, cl_std, renames, constants) for k in program.kernels]
+    kernel_views = [_kernel_view(k, cl_std, renames, constants, storage)
+                    for k in program.kernels]
     context = dict(version=__version__, source=os.path.basename(source_name),
                    needs=[f"{m}({', '.join(args)})" for m, *args in program.needs],
                    program=chunks, kernels=kernel_views,
@@ -249,7 +250,8 @@ class _Param:
         self.__dict__.update(kw)
 
 
-def _kernel_view(k: KernelModel, cl_std: int, renames: dict[str, str], constants=()):
+def _kernel_view(k: KernelModel, cl_std: int, renames: dict[str, str], constants=(),
+                 program_globals=()):
     decls = {p.name: p for p in k.info.node.decl.type.args.params
              if isinstance(p, c_ast.Decl)}
     entry, argv, locals_ = ["const cl2c_range *cl2c_r"], [], []
@@ -307,7 +309,7 @@ def _kernel_view(k: KernelModel, cl_std: int, renames: dict[str, str], constants
         printf=k.printf,
         address_spaces=k.address_spaces, asan_locals=bool(k.local_bytes_poisoned),
         arg_infos=arg_infos, reqd_sizes=", ".join(str(n) for n in (reqd or (0, 0, 0))),
-        **_check_view(k, renames, constants))
+        **_check_view(k, renames, constants, program_globals if k.info.globals else ()))
 
 
 def _granule(t) -> int:
@@ -320,10 +322,12 @@ def _granule(t) -> int:
     return 2 if size and size % 4 == 0 else 0
 
 
-def _check_view(k: KernelModel, renames: dict[str, str], constants=()) -> dict:
+def _check_view(k: KernelModel, renames: dict[str, str], constants=(),
+                program_globals=()) -> dict:
     """What a checking build's entry registers: its buffers (argument index, name,
     space, whether written, log2 of the shadow granule), the program's __constant
-    variables (bounds only: accesses through pointers into them) and __local memory."""
+    variables and the __global ones it uses (bounds only: accesses through pointers
+    into them) and __local memory."""
     if not k.check:
         return dict(checking=False)
     buffers, locals_ = [], []
@@ -342,6 +346,10 @@ def _check_view(k: KernelModel, renames: dict[str, str], constants=()) -> dict:
             locals_.append(_Param(name=d.name, pointer=f"&cl2c_locals->{field}",
                                   size=f"sizeof cl2c_locals->{field}",
                                   shift=_granule(getattr(d, "ty", None))))
-    variables = [_Param(name=d.name, c_name=renames.get(d.name, d.name)) for d in constants]
+    variables = [_Param(name=d.name, c_name=renames.get(d.name, d.name), space="__constant")
+                 for d in constants] + \
+        [_Param(name=d.name, space="__global",
+                c_name=f"((struct cl2c_globals *)cl2c_nd.globals)->{renames.get(d.name, d.name)}")
+         for d in program_globals if d.name]
     return dict(checking=True, collect=int(k.check == "collect"), check_buffers=buffers,
                 check_variables=variables, check_locals=locals_)

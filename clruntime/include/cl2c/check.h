@@ -262,12 +262,12 @@ static inline void cl2c_ck_buffer(cl2c_ck_launch *L, unsigned index, const char 
     r->shadow = written ? cl2c_ck_shadow_for(r->lo, r->size, shift) : NULL;
 }
 
-/* A program-scope __constant variable: its bounds, for accesses through pointers into
- * it (its own elements' indices are checked by the array's length). */
-static inline void cl2c_ck_variable(cl2c_ck_launch *L, const char *name, const void *p,
-                                    size_t size) {
+/* A program-scope __constant or __global variable: its bounds, for accesses through
+ * pointers into it (its own elements' indices are checked by the array's length). */
+static inline void cl2c_ck_variable(cl2c_ck_launch *L, const char *name, const char *space,
+                                    const void *p, size_t size) {
     if (L->nbuffers == CL2C_CK_MAX_RANGES || size == 0) return;
-    cl2c_ck_range_at(&L->buffers[L->nbuffers++], name, "__constant", p, size, 0);
+    cl2c_ck_range_at(&L->buffers[L->nbuffers++], name, space, p, size, 0);
 }
 
 /* const and out of line: the address of a _Thread_local in a shared object costs a call
