@@ -5,6 +5,7 @@ schedule (``loops`` and ``fibers`` run each work-item's loop as written; ``auto`
 and the kernels that do not qualify keep their work-item loops."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -222,7 +223,7 @@ def test_dead_floats_unmasked(programs, n, local):
     body = c.split("void dead_floats__group(")[1].split("while (cl2c_any)")[1]
     body = body.split("cl2c_run[cl2c_k] = ")[0]
     for dead in ("y", "w"):
-        assert f"\n{' ' * 14}{dead} = " in body and f"{dead} = (cl2c_in) ?" not in body, dead
+        assert re.search(rf"\n +{dead} = ", body) and f"{dead} = (cl2c_in) ?" not in body, dead
     for kept in ("x", "v"):
         assert f"{kept} = (cl2c_in) ?" in body, kept
     assert "u = (cl2c_in & cl2c_c1) ?" in body
@@ -230,3 +231,74 @@ def test_dead_floats_unmasked(programs, n, local):
     steps, _ = run_all(programs, "dead_floats", (n,), local, [a, None, None],
                        [np.zeros(n, np.int32), np.zeros(n, np.float32)])
     assert steps.min() < 50 and steps.max() == 1000     # the lanes diverge
+
+
+COUNTED = """
+__kernel void capped(__global uint *a, __global uint *steps, uint cap) {
+    size_t i = get_global_id(0);
+    uint x = a[i];
+    uint it = 3;
+    while (it <= cap && x > 1) {
+        x = (x & 1) ? 3 * x + 1 : x / 2;
+        it += 1;
+    }
+    a[i] = x;
+    steps[i] = it;
+}
+__kernel void capped_for(__global float *v, __global int *steps, int cap, float limit) {
+    size_t i = get_global_id(0);
+    float x = v[i];
+    int k;
+    for (k = 0; k < cap && x < limit; k++)
+        x = x * 1.5f + 0.25f;
+    v[i] = x;
+    steps[i] = k;
+}
+__kernel void not_counted(__global uint *a, __global uint *steps, uint cap) {
+    size_t i = get_global_id(0);
+    uint x = a[i];
+    uint it = 0;
+    while (it < cap && x > 1) {
+        if (x & 1)
+            it++;
+        x = (x & 1) ? 3 * x + 1 : x / 2;
+    }
+    a[i] = x;
+    steps[i] = it;
+}
+"""
+
+
+@pytest.mark.parametrize("cap", [0, 1, 3, 4, 60, 100000])
+@pytest.mark.parametrize("n, local", [(300, None), (256, (64,))])
+def test_a_uniform_counter_is_tested_once_a_step(cap, n, local):
+    """``it <= cap`` of a counter every running lane holds the same value of (it starts
+    at a constant and goes up by one each iteration) is tested once for the block: the
+    same bits as one work-item at a time, whether the cap or the data ends the loop."""
+    c = cl2c.translate(COUNTED, "c.cl").c_source
+    functions = c.split("static CL2C_NOINLINE void ")
+    uses = {f.split("__group(")[0]: "cl2c_steps" in f for f in functions[1:]}
+    assert uses == {"capped": True, "capped_for": True, "not_counted": False}
+    rng = np.random.default_rng(cap)
+    a = rng.integers(1, 5000, n).astype(np.uint32)
+    v = rng.uniform(0.0, 2.0, n).astype(np.float32)
+    outs = {}
+    for s in SCHEDULES:
+        prg = cl2c.Program(COUNTED, f"-cl2c-schedule={s}" if s != "auto" else "").build()
+        got = []
+        for name, first, dtype, bound in (("capped", a, np.uint32, np.uint32(cap)),
+                                          ("not_counted", a, np.uint32, np.uint32(cap))):
+            x, steps = first.copy(), np.zeros(n, dtype)
+            getattr(prg, name)((n,), local, x, steps, bound)
+            got += [x, steps]
+        x, steps = v.copy(), np.zeros(n, np.int32)
+        prg.capped_for((n,), local, x, steps, np.int32(min(cap, 2**31 - 1)),
+                       np.float32(1000.0))
+        outs[s] = got + [x, steps]
+    for s in SCHEDULES:
+        for mine, theirs in zip(outs[s], outs["loops"]):
+            np.testing.assert_array_equal(mine, theirs, err_msg=s)
+    steps = outs["auto"][1]
+    assert steps.max() <= max(cap + 1, 3)
+    if cap >= 60:
+        assert steps.min() < steps.max()        # the data, not the cap, ends some

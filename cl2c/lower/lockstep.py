@@ -16,6 +16,9 @@ rewrites such a work-item loop of a work-group function (regions/writer.py's
 - the statements after it run per lane again, reading the per-lane arrays.
 
 Work-items left over after the last whole block run in the original work-item loop.
+Where every running lane's iteration counter holds the same value (``it < max_iter``
+of a counter that starts at a constant and goes up by one each iteration), its bound is
+tested once a step for the block, not in each lane (10-20% on Mandelbrot).
 Running the work-items' statements phase by phase reorders them across work-items, as
 the ``omp simd`` loop already allows: a region has no barrier in it.
 
@@ -132,6 +135,7 @@ class _Lockstep:
         self.loop = loop
         self.taken = taken
         self.locals: dict[str, c_ast.Decl] = {}   # top-level declarations of the body
+        self.starts: dict[int, dict] = {}           # a for's `k = constant` (by loop)
         self.loops = 0                              # divergent loops in lock-step
 
     # -- what qualifies
@@ -171,6 +175,10 @@ class _Lockstep:
                     for d in init:
                         if isinstance(d, c_ast.Decl):
                             self.locals[d.name] = d
+                        elif isinstance(d, c_ast.Assignment) and d.op == "=" and \
+                                isinstance(d.lvalue, c_ast.ID) and \
+                                isinstance(d.rvalue, c_ast.Constant):
+                            self.starts[id(s)] = {d.lvalue.name: d.rvalue}
                     segment += init
                     s.init = None
                 phases += [segment, s]
@@ -300,10 +308,9 @@ class _Lockstep:
                                                copy.deepcopy(hi)),
                           c_ast.Assignment("+=", cn.ident(BASE), cn.ident(LANES)),
                           c_ast.Compound(code))
-        rest = self.loop
-        rest.init.decls[0].init = cn.ident(BASE)
-        return c_ast.Compound([_decl("int", BASE, lo), block, c_ast.Pragma("omp simd"),
-                               rest])
+        rest = self.loop        # not `omp simd`: its divergent loop does not vectorise
+        rest.init.decls[0].init = cn.ident(BASE)     # (and clang warns that it did not)
+        return c_ast.Compound([_decl("int", BASE, lo), block, rest])
 
     def _lane_loop(self, items, reduction=False) -> list:
         """``#pragma omp simd`` and ``for (int cl2c_k = 0; cl2c_k < CL2C_LANES; ++cl2c_k)``
@@ -357,6 +364,10 @@ class _Lockstep:
 
     def _lockstep(self, loop, lanes, written: set, later: set) -> list:
         """``while (cl2c_any)`` around the if-converted loop body over the lanes."""
+        counter = self._uniform_counter(loop)
+        if counter is not None:
+            loop = copy.copy(loop)          # its condition without the counter's bound
+            loop.cond = counter.rest
         conv = _IfConverter(loop, self._dead_floats(loop, later))
         body = conv.statements(loop.stmt)
         used = ids(loop)
@@ -369,7 +380,59 @@ class _Lockstep:
         inner = [c_ast.Assignment("=", cn.ident("cl2c_any"), cn.const_int(0))] + \
             self._lane_loop(items, reduction=True)
         written |= {n for n in loads if n in assigned}
-        return [c_ast.While(cn.ident("cl2c_any"), c_ast.Compound(inner))]
+        if counter is None:
+            return [c_ast.While(cn.ident("cl2c_any"), c_ast.Compound(inner))]
+        # every running lane's counter is the block's: its bound is tested once a step
+        inner = [counter.step] + inner + [
+            c_ast.Assignment("&=", cn.ident("cl2c_any"), counter.bound)]
+        return [c_ast.Compound([counter.decl,
+                                c_ast.While(cn.ident("cl2c_any"), c_ast.Compound(inner))])]
+
+    def _uniform_counter(self, loop):
+        """A counter that every running lane holds the same value of, and its bound:
+        ``while (it < max_iter && ...)`` where ``it`` starts at a constant, the loop
+        adds one to it on each iteration (``it++`` at the top of its body or as a
+        ``for``'s step, with no ``break`` or ``continue``) and nothing else assigns
+        it, and ``max_iter`` is the same for the whole block. Then ``it < max_iter``
+        holds for all running lanes or for none: a uniform counter (``cl2c_steps``)
+        tests it once a step, not each lane. None where there is no such counter."""
+        if "cl2c_steps" in self.taken or \
+                any(isinstance(n, (c_ast.Break, c_ast.Continue)) for n in walk(loop.stmt)):
+            return None
+        terms = _conjuncts(loop.cond)
+        nxt = getattr(loop, "next", None)
+        steps = nxt.exprs if isinstance(nxt, c_ast.ExprList) else [nxt] if nxt else []
+        body = loop.stmt.block_items if isinstance(loop.stmt, c_ast.Compound) else [loop.stmt]
+        for i, term in enumerate(terms):
+            if not (isinstance(term, c_ast.BinaryOp) and term.op in ("<", "<=") and
+                    isinstance(term.left, c_ast.ID)):
+                continue
+            name = term.left.name
+            decl = self.locals.get(name)
+            # where every lane's count starts: the for's `k = 0`, else the declaration's
+            start = self.starts.get(id(loop), {}).get(name)
+            if decl is None or not _is_scalar(decl) or \
+                    not isinstance(start or decl.init, c_ast.Constant) or \
+                    not _uniform(term.right, self.loop.stmt):
+                continue
+            increments = [e for e in list(body or []) + steps if _increment(e, name)]
+            writes = [n for n in walk(self.loop.stmt) if _update(n) == name or
+                      isinstance(n, c_ast.Assignment) and isinstance(n.lvalue, c_ast.ID) and
+                      n.lvalue.name == name]
+            if len(increments) != 1 or len(writes) != (2 if start is not None else 1):
+                continue
+            rest = terms[:i] + terms[i + 1:]
+            counter = _Counter()
+            d = copy.deepcopy(decl)
+            d.init = copy.deepcopy(start or decl.init)
+            _rename_decl(d, "cl2c_steps")
+            counter.decl = d
+            counter.step = c_ast.UnaryOp("++", cn.ident("cl2c_steps"))
+            counter.bound = c_ast.BinaryOp(term.op, cn.ident("cl2c_steps"),
+                                           copy.deepcopy(term.right))
+            counter.rest = _conjunction(rest)
+            return counter
+        return None
 
 
 class _IfConverter:
@@ -465,6 +528,67 @@ class _IfConverter:
             return c_ast.Assignment("=", cn.ident(x), new, e.coord)
         return c_ast.Assignment("=", cn.ident(x), c_ast.TernaryOp(_all(pred), new,
                                                                     cn.ident(x)), e.coord)
+
+
+class _Counter:
+    """A lock-step loop's uniform counter: its declaration, its step, its bound, and the
+    loop's condition without the bound (None: nothing left)."""
+    decl = step = bound = rest = None
+
+
+def _conjuncts(e) -> list:
+    """The terms of ``a && b && c`` (``e`` itself where it is no ``&&``)."""
+    if isinstance(e, c_ast.BinaryOp) and e.op == "&&":
+        return _conjuncts(e.left) + _conjuncts(e.right)
+    return [e] if e is not None else []
+
+
+def _conjunction(terms: list):
+    out = None
+    for t in terms:
+        out = t if out is None else c_ast.BinaryOp("&&", out, t)
+    return out
+
+
+def _increment(e, name: str) -> bool:
+    """``name++``, ``++name`` or ``name += 1`` as a statement."""
+    if isinstance(e, c_ast.UnaryOp) and e.op in ("++", "p++") and \
+            isinstance(e.expr, c_ast.ID) and e.expr.name == name:
+        return True
+    return isinstance(e, c_ast.Assignment) and e.op == "+=" and \
+        isinstance(e.lvalue, c_ast.ID) and e.lvalue.name == name and \
+        isinstance(e.rvalue, c_ast.Constant) and e.rvalue.value.rstrip("uUlL") == "1"
+
+
+def _uniform(e, work_item_body) -> bool:
+    """``e`` has one value for the whole block: constants and variables declared
+    outside the work-item loop (the group function's parameters and uniform values)
+    that the loop never assigns, with arithmetic."""
+    if isinstance(e, c_ast.Constant):
+        return True
+    if isinstance(e, c_ast.ID):
+        declared = {n.name for n in walk(work_item_body) if isinstance(n, c_ast.Decl)}
+        assigned = {_update(n) for n in walk(work_item_body)} | \
+            {n.lvalue.name for n in walk(work_item_body)
+             if isinstance(n, c_ast.Assignment) and isinstance(n.lvalue, c_ast.ID)}
+        return e.name not in declared and e.name not in assigned and \
+            not e.name.startswith("cl2c_")
+    if isinstance(e, c_ast.BinaryOp):
+        return e.op in ("+", "-", "*") and _uniform(e.left, work_item_body) and \
+            _uniform(e.right, work_item_body)
+    if isinstance(e, c_ast.Cast):
+        return _uniform(e.expr, work_item_body)
+    return False
+
+
+def _rename_decl(d: c_ast.Decl, name: str) -> None:
+    d.name = name
+    t = d.type
+    while not isinstance(t, c_ast.TypeDecl):
+        t = t.type
+    t.declname = name
+    d.quals = [q for q in d.quals if q != "const"]
+    t.quals = [q for q in t.quals if q != "const"]
 
 
 def _names_after(phases, i: int) -> set:
