@@ -6,20 +6,9 @@ compute what NumPy does and find nothing."""
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
 import cl2c
-
-
-def build(src: str, options: str = "-cl2c-check"):
-    return cl2c.Program(src, options=options, filename="bug.cl").build()
-
-
-def finding(kernel, gsize, lsize, *args) -> str:
-    with pytest.raises(cl2c.LaunchError) as info:
-        kernel(gsize, lsize, *args)
-    assert info.value.code == -1103, info.value
-    return str(info.value)
+from check_helpers import build, finding
 
 
 VECTORS = """

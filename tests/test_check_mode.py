@@ -9,19 +9,14 @@ import numpy as np
 import pytest
 
 import cl2c
+import check_helpers
+from check_helpers import build
 from cl2c.options import parse_options
 
 
-def build(src: str, options: str = "-cl2c-check", name: str = "bug.cl"):
-    return cl2c.Program(src, options=options, filename=name).build()
-
-
 def finding(kernel, gsize, lsize, *args) -> str:
-    """The message of the LaunchError the launch raises."""
-    with pytest.raises(cl2c.LaunchError) as info:
-        kernel(gsize, lsize, *args)
-    assert info.value.code == -1103 or info.value.code == -1100, info.value
-    return str(info.value)
+    """A finding, or barrier divergence (CL2C_BARRIER_DIVERGENCE)."""
+    return check_helpers.finding(kernel, gsize, lsize, *args, codes=(-1103, -1100))
 
 
 def collected(kernel, gsize, lsize, *args) -> list[str]:

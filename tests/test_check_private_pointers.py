@@ -9,19 +9,9 @@ import numpy as np
 import pytest
 
 import cl2c
+from check_helpers import build, finding
 
 SCHEDULES = ["", " -cl2c-schedule=fibers"]
-
-
-def build(src: str, options: str = "-cl2c-check"):
-    return cl2c.Program(src, options=options, filename="bug.cl").build()
-
-
-def finding(kernel, gsize, lsize, *args) -> str:
-    with pytest.raises(cl2c.LaunchError) as info:
-        kernel(gsize, lsize, *args)
-    assert info.value.code == -1103, info.value
-    return str(info.value)
 
 
 HELPERS = """

@@ -38,7 +38,7 @@ from pycparser import c_ast
 from ..typed_ast import fact, walk
 from . import cnodes as cn
 from .effects import is_pure
-from .regions.syntax import escaping_jumps, ids, replace_child
+from .regions.syntax import escaping_jumps, ids, replace_child, set_declname
 
 LANES = "CL2C_LANES"        # work-items per block (cl2c/regions.h)
 LANE = "cl2c_k"             # a lane's index in its block
@@ -425,7 +425,9 @@ class _Lockstep:
             counter = _Counter()
             d = copy.deepcopy(decl)
             d.init = copy.deepcopy(start or decl.init)
-            _rename_decl(d, "cl2c_steps")
+            set_declname(d, "cl2c_steps")
+            d.quals = [q for q in d.quals if q != "const"]      # it steps
+            d.type.quals = [q for q in d.type.quals if q != "const"]
             counter.decl = d
             counter.step = c_ast.UnaryOp("++", cn.ident("cl2c_steps"))
             counter.bound = c_ast.BinaryOp(term.op, cn.ident("cl2c_steps"),
@@ -579,16 +581,6 @@ def _uniform(e, work_item_body) -> bool:
     if isinstance(e, c_ast.Cast):
         return _uniform(e.expr, work_item_body)
     return False
-
-
-def _rename_decl(d: c_ast.Decl, name: str) -> None:
-    d.name = name
-    t = d.type
-    while not isinstance(t, c_ast.TypeDecl):
-        t = t.type
-    t.declname = name
-    d.quals = [q for q in d.quals if q != "const"]
-    t.quals = [q for q in t.quals if q != "const"]
 
 
 def _names_after(phases, i: int) -> set:
