@@ -868,6 +868,27 @@ int main(void) {
     assert out.startswith("-1103 kernel 'k': k.cl:4:5: out-of-bounds write"), out
 
 
+@pytest.mark.parametrize("kernel", ["", "__kernel void k(__global float *a) { a[0] = 1.0f; }"])
+def test_helpers_no_kernel_calls_compile_without_warnings(kernel, tmp_path):
+    """A checking build of a file whose helper no kernel calls (or with no kernel at
+    all): its checks go with it, and the C compiles clean (-Wall -Wextra -Werror)."""
+    import shutil
+    import subprocess
+    from cl2c.resources import runtime_include_dir
+    cc = shutil.which("cc") or shutil.which("gcc")
+    if cc is None:
+        pytest.skip("no C compiler")
+    src = """
+float get(__global const float *x, int i) { return x[i] / (float)(i % 3); }
+""" + kernel
+    t = cl2c.translate(src, "h.cl", options="-cl2c-check", output_name="h.c")
+    assert '{"h.cl", 2, ' not in t.c_source           # the helper's checks' places
+    (tmp_path / "h.c").write_text(t.c_source)
+    subprocess.run([cc, "-std=c11", "-O1", "-fopenmp", "-Wall", "-Wextra", "-Werror",
+                    f"-I{runtime_include_dir()}", "-c", "h.c", "-o", "h.o"],
+                   cwd=tmp_path, check=True)
+
+
 def test_cli_flag(tmp_path):
     from click.testing import CliRunner
     from cl2c.cli import main

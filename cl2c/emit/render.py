@@ -1,6 +1,7 @@
 """Stage 5: emission. The lowered program becomes C text through Jinja2 templates."""
 from __future__ import annotations
 
+import collections
 import copy
 import hashlib
 import os
@@ -71,12 +72,18 @@ def emit(program: LoweredProgram, source_name: str, output_name: str = "kernel.c
                    schedule_headers=sorted({k.schedule.header for k in program.kernels
                                             if k.schedule.header}),
                    uses_fp16=program.module.uses_fp16,
-                   checking=any(k.check for k in program.kernels),
+                   checking=program.checking,
                    check_sites=[f"static cl2c_ck_site {name} = {{{c_string(f)}, {line}, "
                                 f"{col}, 0, 0}};" for name, f, line, col in program.check_sites])
     context["program_symbol"] = program_symbol(output_name)
     context["program_globals"] = bool(storage)
     text = env.get_template("translation_unit.c.j2").render(**context)
+    if program.check_sites:
+        # the sites of helpers that were not emitted (no kernel calls them) go
+        uses = collections.Counter(re.findall(r"\bcl2c_ck_s\d+\b", text))
+        context["check_sites"] = [line for line in context["check_sites"]
+                                  if uses[line.split()[2]] > 1]
+        text = env.get_template("translation_unit.c.j2").render(**context)
     text = _resolve_tail_line(text, os.path.basename(output_name), line_directives)
     guard = re.sub(r"\W", "_", os.path.basename(output_name).upper()) + "_H"
     header = env.get_template("header.h.j2").render(

@@ -66,6 +66,7 @@ class LoweredProgram:
     program_scope: list               # (kind, node), in source order
     check_sites: list = field(default_factory=list)   # checking builds: (name, file,
                                                       # line, column) of each check
+    checking: bool = False            # a checking build (its helpers too: no kernel needed)
 
 
 def lower(module: Module, schedule: str = "auto", check_barriers: bool = False,
@@ -130,7 +131,7 @@ def lower(module: Module, schedule: str = "auto", check_barriers: bool = False,
             if kind == "function" and node is k.info.node and k.group_function is not None:
                 scope.append(("group_function", k.group_function))
     return LoweredProgram(module, needs, kernels, scope,
-                          sites.listed() if sites is not None else [])
+                          sites.listed() if sites is not None else [], bool(check))
 
 
 def hoist_function_statics(module: Module) -> Module:
