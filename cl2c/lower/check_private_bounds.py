@@ -40,11 +40,11 @@ def register_escaping(func: c_ast.FuncDef, thread: str) -> int:
         items = []
         for item in block.block_items or []:
             items.append(item)
-            if isinstance(item, c_ast.Decl) and id(item) in finder.escaping:
+            if isinstance(item, c_ast.Decl) and item in finder.escaping:
                 items.append(_registration(item, thread))
                 count += 1
         block.block_items = items
-    top = [_registration(p, thread) for p in params if id(p) in finder.escaping]
+    top = [_registration(p, thread) for p in params if p in finder.escaping]
     func.body.block_items = top + (func.body.block_items or [])
     return count + len(top)
 
@@ -80,7 +80,7 @@ class _Escapes:
 
     def __init__(self):
         self.scopes: list[dict] = []
-        self.escaping: set[int] = set()
+        self.escaping: set[c_ast.Decl] = set()      # (nodes hash by identity)
 
     def lookup(self, name):
         for scope in reversed(self.scopes):
@@ -142,4 +142,4 @@ class _Escapes:
         sized = isinstance(parent, c_ast.UnaryOp) and parent.op in ("sizeof", "_Alignof")
         decays = isinstance(fact(top, "ty"), ty.Array) and not sized
         if taken or decays:
-            self.escaping.add(id(decl))
+            self.escaping.add(decl)

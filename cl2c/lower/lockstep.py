@@ -135,7 +135,7 @@ class _Lockstep:
         self.loop = loop
         self.taken = taken
         self.locals: dict[str, c_ast.Decl] = {}   # top-level declarations of the body
-        self.starts: dict[int, dict] = {}           # a for's `k = constant` (by loop)
+        self.starts: dict[c_ast.For, dict] = {}     # a for's `k = constant`, by loop
         self.loops = 0                              # divergent loops in lock-step
 
     # -- what qualifies
@@ -178,7 +178,7 @@ class _Lockstep:
                         elif isinstance(d, c_ast.Assignment) and d.op == "=" and \
                                 isinstance(d.lvalue, c_ast.ID) and \
                                 isinstance(d.rvalue, c_ast.Constant):
-                            self.starts[id(s)] = {d.lvalue.name: d.rvalue}
+                            self.starts[s] = {d.lvalue.name: d.rvalue}
                     segment += init
                     s.init = None
                 phases += [segment, s]
@@ -410,7 +410,7 @@ class _Lockstep:
             name = term.left.name
             decl = self.locals.get(name)
             # where every lane's count starts: the for's `k = 0`, else the declaration's
-            start = self.starts.get(id(loop), {}).get(name)
+            start = self.starts.get(loop, {}).get(name)
             if decl is None or not _is_scalar(decl) or \
                     not isinstance(start or decl.init, c_ast.Constant) or \
                     not _uniform(term.right, self.loop.stmt):
