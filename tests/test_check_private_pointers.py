@@ -198,3 +198,39 @@ __kernel void k(__global int *flag, __global int *out) {
     flag, out = np.zeros(1, np.int32), np.zeros(16, np.int32)
     build(src, "-cl-std=CL2.0 -cl2c-check").k((16,), (4,), flag, out)
     assert flag[0] == 1 and (out == 2).all()
+
+
+def test_generic_pointers_in_vector_loads_stores_and_atomics():
+    """vloadn, vstoren and atomic functions through generic pointers: each checked as
+    one access into the memory the pointer points into."""
+    src = """
+float4 get(const float *p, int i) { return vload4(i, p); }
+void put(float *p, int i, float4 v) { vstore4(v, i, p); }
+void count(volatile int *c, int i) { atomic_inc(c + i); }
+__kernel void k(__global float *out, __global int *hits, __local float *t, int n) {
+    int l = get_local_id(0);
+    float mine[8];
+    put(mine, 0, (float4)(1.0f));
+    put(mine, 1, (float4)(2.0f));
+    put(t, l, get(mine, l % 2));
+    barrier(CLK_LOCAL_MEM_FENCE);
+    put(out, get_global_id(0) + n, get(t, l) + get(mine, n));
+    count(hits, n);
+}"""
+    k = build(src, "-cl-std=CL2.0 -cl2c-check").k
+    out, hits = np.zeros(4 * 8, np.float32), np.zeros(1, np.int32)
+    k((8,), (4,), out, hits, cl2c.LocalMemory(64), np.int32(0))
+    assert (out.reshape(8, 4)[:, 0] == np.where(np.arange(8) % 2, 2.0, 1.0) + 1.0).all()
+    assert hits[0] == 8
+    msg = finding(k, (4,), (4,), out, hits, cl2c.LocalMemory(48), np.int32(0))
+    assert "out-of-bounds write of 16 bytes at offset 48 of __local 't' (48 bytes)" in msg
+    msg = finding(k, (4,), (4,), out, hits, cl2c.LocalMemory(64), np.int32(2))
+    assert "out-of-bounds read of 16 bytes at offset 32 of __private 'mine' (32 bytes)" \
+        in msg
+    msg = finding(k, (4,), (4,), np.zeros(4 * 4, np.float32), np.zeros(2, np.int32),
+                  cl2c.LocalMemory(64), np.int32(1))
+    assert "out-of-bounds write of 16 bytes at offset 64 of __global 'out' (64 bytes)" in msg
+    msg = finding(k, (4,), (4,), np.zeros(4 * 5, np.float32), hits, cl2c.LocalMemory(64),
+                  np.int32(1))
+    assert "out-of-bounds atomic operation of 4 bytes at offset 4 of __global 'hits' " \
+           "(4 bytes)" in msg

@@ -123,7 +123,7 @@ def _call_writes(call: c_ast.FuncCall) -> set:
         return {_ALL} if _const(args[2]) != 0 else set()
     if name == "CL2C_CK_GENERIC":     # (base, p, flags, site): maybe into __local memory
         return {_ALL} if _const(args[2]) & 2 else set()
-    if name == "CL2C_CK_GENERIC_STORE":
+    if name in ("CL2C_CK_GENERIC_STORE", "CL2C_CK_GENERIC_ATOMIC"):
         return {_ALL}
     if name.startswith(("CL2C_CK_", "cl2c_ck_", "cl2c_get_")):
         return set()

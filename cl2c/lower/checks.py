@@ -213,7 +213,7 @@ class _Rewriter:
         else:
             return None
         space = pointer_type.space if isinstance(pointer_type, ty.Pointer) else None
-        if space not in _CHECKED_SPACES or len(args) != len(call.arg_types):
+        if space not in _CHECKED_SPACES + ("generic",) or len(args) != len(call.arg_types):
             return None
         base = _pointer_base(pointer)
         if isinstance(pointer, c_ast.UnaryOp) and pointer.op == "&" and \
@@ -221,15 +221,18 @@ class _Rewriter:
             return None          # an element of a __local array: its index is checked
         self.accesses += 1
         base = copy.deepcopy(base) if base is not None else c_ast.ID("NULL")
-        local = c_ast.Constant("int", "1" if space == "local" else "0")
+        # generic: maybe __local memory, for the phases' analysis (check_phases.py)
+        local = c_ast.Constant("int", "1" if space in ("local", "generic") else "0")
         site = self.site(node.coord)
         if call.kind == "builtin":
-            node.args.exprs[0] = _call("CL2C_CK_ATOMIC", [base, pointer, local, site],
-                                       node.coord)
+            node.args.exprs[0] = _call("CL2C_CK_GENERIC_ATOMIC", [base, pointer, site],
+                                       node.coord) if space == "generic" else \
+                _call("CL2C_CK_ATOMIC", [base, pointer, local, site], node.coord)
             return node
         load = call.kind in ("vload", "vload_half")
-        check, r = "cl2c_ck_access", base
-        if isinstance(base, c_ast.ID) and base.name in self.args and space != "local":
+        check, r = "cl2c_ck_generic_span" if space == "generic" else "cl2c_ck_access", base
+        if isinstance(base, c_ast.ID) and base.name in self.args and \
+                space not in ("local", "generic"):
             self.args_used[base.name] = self.args[base.name]
             r = c_ast.ID(ARG + base.name)
             check = "cl2c_ck_arg_read_" if load and base.name in self.unwritten \

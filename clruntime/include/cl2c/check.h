@@ -693,6 +693,32 @@ static inline void *cl2c_ck_generic_access(cl2c_ck_thread *t, const void *base, 
         *cl2c_ck_p_ = cl2c_ck_v_;                                                            \
     })
 
+/* A vector load or store through a generic pointer: the check of CL2C_CK_VLOAD and
+ * CL2C_CK_VSTORE, where the memory that base points into decides, not `local`. */
+static inline void *cl2c_ck_generic_span(cl2c_ck_thread *t, const void *base, void *p,
+                                         size_t n, unsigned flags, int local,
+                                         cl2c_ck_site *site, const void *value) {
+    (void)local;
+    return cl2c_ck_generic_access(t, base, p, n, flags, site, value);
+}
+
+/* An atomic function's object through a generic pointer: its bounds, in the buffer,
+ * __local variable or private variable that holds base. */
+static inline void *cl2c_ck_generic_atomic(cl2c_ck_thread *t, const void *base,
+                                           const volatile void *p, size_t n,
+                                           cl2c_ck_site *site) {
+    const char *b = base ? (const char *)base : (const char *)p;
+    if (cl2c_ck_find(t->buffers, t->nbuffers, b) != NULL)
+        return cl2c_ck_atomic(t, base, p, n, 0, site);
+    if (cl2c_ck_find(t->locals, t->nlocals, b) != NULL)
+        return cl2c_ck_atomic(t, base, p, n, 1, site);
+    return cl2c_ck_private_access(t, base, (void *)p, n,
+                                  CL2C_CK_READ | CL2C_CK_WRITE | CL2C_CK_ATOMIC_, site);
+}
+#define CL2C_CK_GENERIC_ATOMIC(base, p, site)                                                \
+    ((__typeof__(p))cl2c_ck_generic_atomic(cl2c_ck_t, (const void *)(base), (p), sizeof *(p), \
+                                           (site)))
+
 /* A buffer argument of a kernel that never changes it, found once per call of the
  * function (cl2c_ck_arg): its accesses (CL2C_CK_ARG) compare with these copies, which
  * stay in registers and out of the loops. */
