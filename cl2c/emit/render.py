@@ -1,7 +1,6 @@
 """Stage 5: emission. The lowered program becomes C text through Jinja2 templates."""
 from __future__ import annotations
 
-import collections
 import copy
 import hashlib
 import os
@@ -73,17 +72,10 @@ def emit(program: LoweredProgram, source_name: str, output_name: str = "kernel.c
                                             if k.schedule.header}),
                    uses_fp16=program.module.uses_fp16,
                    checking=program.checking,
-                   check_sites=[f"static cl2c_ck_site {name} = {{{c_string(f)}, {line}, "
-                                f"{col}, 0, 0}};" for name, f, line, col in program.check_sites])
+                   check_sites=_check_sites(program.check_sites, chunks))
     context["program_symbol"] = program_symbol(output_name)
     context["program_globals"] = bool(storage)
     text = env.get_template("translation_unit.c.j2").render(**context)
-    if program.check_sites:
-        # the sites of helpers that were not emitted (no kernel calls them) go
-        uses = collections.Counter(re.findall(r"\bcl2c_ck_s\d+\b", text))
-        context["check_sites"] = [line for line in context["check_sites"]
-                                  if uses[line.split()[2]] > 1]
-        text = env.get_template("translation_unit.c.j2").render(**context)
     text = _resolve_tail_line(text, os.path.basename(output_name), line_directives)
     guard = re.sub(r"\W", "_", os.path.basename(output_name).upper()) + "_H"
     header = env.get_template("header.h.j2").render(
@@ -91,6 +83,14 @@ def emit(program: LoweredProgram, source_name: str, output_name: str = "kernel.c
         types=type_chunks, kernels=kernel_views, program_symbol=context["program_symbol"],
         checking=context["checking"])
     return Emitted(text, header)
+
+
+def _check_sites(sites: list, chunks: list) -> list:
+    """The statics of the check sites that the emitted functions use: not those of
+    helpers that no kernel calls, which are not emitted."""
+    used = set(re.findall(r"\bcl2c_ck_s\d+\b", "\n".join(chunks))) if sites else set()
+    return [f"static cl2c_ck_site {name} = {{{c_string(f)}, {line}, {col}, 0, 0}};"
+            for name, f, line, col in sites if name in used]
 
 
 def _is_constant(kind: str, node) -> bool:
