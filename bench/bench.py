@@ -341,7 +341,13 @@ def main(argv=None) -> int:
     # PoCL's and Intel's build logs (pyopencl's CompilerWarning) are not news here.
     pywarnings.filterwarnings("ignore", message="Non-empty compiler output")
     cl2c_c = Cl2cContender(args.cl2c_options)
-    hand = HandContender(out_dir)
+    # libgomp, which cl2c's kernels and the hand C share, reads its wait policy once, as the
+    # first of them loads it: here the hand C, under cl2c's defaults, so that both run as a
+    # cl2c user's kernels do (unless OMP_WAIT_POLICY or GOMP_SPINCOUNT say otherwise).
+    from cl2c.threads import omp_defaults, wait_policy
+    omp_wait = wait_policy()
+    with omp_defaults():
+        hand = HandContender(out_dir)
     found, skipped = opencl_platforms.find_platforms(not args.no_pocl, not args.no_intel,
                                                      intel_reason)
     by_label = {"cl2c": cl2c_c, "hand C": hand, **{c.label: c for c in found}}
@@ -354,6 +360,7 @@ def main(argv=None) -> int:
     print(f"python {platform.python_version()}, numpy {np.__version__}, {os.cpu_count()} CPUs "
           f"({platform.processor() or platform.machine()}), "
           + ", ".join(f"{k}={v}" for k, v in env.items() if v))
+    print(f"OpenMP threads between launches (cl2c and hand C): {omp_wait}")
     print(f"load average (1 min) at start: {load:.2f}"
           + ("  <- the machine is busy: times will be noisy" if load > 0.5 else ""))
     for c in contenders:
@@ -391,7 +398,8 @@ def main(argv=None) -> int:
     results = {
         "machine": {"cpus": os.cpu_count(), "processor": platform.processor(),
                     "python": platform.python_version(), "numpy": np.__version__,
-                    "loadavg_start": load, "loadavg_end": os.getloadavg()[0], "env": env},
+                    "loadavg_start": load, "loadavg_end": os.getloadavg()[0], "env": env,
+                    "omp_wait": omp_wait},
         "args": vars(args), "contenders": {c.label: c.description for c in contenders},
         "skipped": skipped, "stream_triad": stream, "builds": builds, "rows": rows,
         "warnings": warnings, "wall_s": time.perf_counter() - wall}

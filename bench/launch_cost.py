@@ -7,8 +7,10 @@
 
 The kernels do next to nothing (global size 64), so the time is the launch: the Python
 side of ``Kernel.__call__`` and the C entry point. With local size None they are one
-work-group, which runs on the calling thread; "args3 x4" (local size 16: 4 groups) wakes
-the OpenMP team, whose threads wait between launches as OMP_WAIT_POLICY says. Each
+work-group, which runs on the calling thread; "args3 x4" (local size 16: 4 groups) and
+"args3 4096" (4,096 work-items, local size None: the bench's launch sequence, which cl2c
+cuts into a group per thread or more) wake the OpenMP team, whose threads wait between
+launches as OMP_WAIT_POLICY and GOMP_SPINCOUNT say. Each
 figure is the median of single launches timed one by one, and the wall time of 1,000
 launches in a row. The 3-argument kernel is the issue's yardstick: two float32 arrays and
 a scalar.
@@ -35,37 +37,39 @@ __kernel void args8(__global float *a, __global const float *b, __global const i
 { size_t i = get_global_id(0); if (i < n) a[i] = b[i] * s + c[i] * t + d[i] + m; }
 """
 N = 64
+WIDE = 4096
 
 
 def _arguments():
-    a = np.zeros(N, np.float32)
-    b = np.ones(N, np.float32)
+    a = np.zeros(WIDE, np.float32)
+    b = np.ones(WIDE, np.float32)
     c = np.arange(N, dtype=np.int32)
     d = np.ones(N, np.float32)
-    # label: (kernel, local size, arguments)
-    return {"args0": ("args0", None, ()), "args1": ("args1", None, (a,)),
-            "args3": ("args3", None, (a, b, 2.0)),
-            "args8": ("args8", None, (a, b, c, d, 2.0, N, 3, 0.5)),
-            "args3 x4": ("args3", 16, (a, b, 2.0))}
+    # label: (kernel, global size, local size, arguments)
+    return {"args0": ("args0", N, None, ()), "args1": ("args1", N, None, (a,)),
+            "args3": ("args3", N, None, (a, b, 2.0)),
+            "args8": ("args8", N, None, (a, b, c, d, 2.0, N, 3, 0.5)),
+            "args3 x4": ("args3", N, 16, (a, b, 2.0)),
+            "args3 4096": ("args3", WIDE, None, (a, b, 2.0))}
 
 
 def measure(launches: int, repeats: int) -> dict:
     import cl2c
     prg = cl2c.Program(SOURCE).build()
     result = {}
-    for label, (name, local, args) in _arguments().items():
+    for label, (name, size, local, args) in _arguments().items():
         kernel = prg.kernel(name)
         for _ in range(200):                       # warm up: threads started, caches hot
-            kernel(N, local, *args)
+            kernel(size, local, *args)
         clock = time.perf_counter_ns
         samples = []
         for _ in range(repeats):
             t0 = clock()
-            kernel(N, local, *args)
+            kernel(size, local, *args)
             samples.append(clock() - t0)
         t0 = time.perf_counter()
         for _ in range(launches):
-            kernel(N, local, *args)
+            kernel(size, local, *args)
         wall = time.perf_counter() - t0
         result[label] = {"median_us": statistics.median(samples) / 1e3,
                         "p10_us": statistics.quantiles(samples, n=10)[0] / 1e3,
@@ -112,9 +116,9 @@ def wait_policies(launches: int, repeats: int) -> dict:
 
 
 def _table(result: dict, launches: int) -> str:
-    lines = [f"{'kernel':9} {'median us':>10} {'p10 us':>8} {f'{launches} launches ms':>18}"]
+    lines = [f"{'kernel':10} {'median us':>10} {'p10 us':>8} {f'{launches} launches ms':>18}"]
     for name, r in result.items():
-        lines.append(f"{name:9} {r['median_us']:10.2f} {r['p10_us']:8.2f} "
+        lines.append(f"{name:10} {r['median_us']:10.2f} {r['p10_us']:8.2f} "
                      f"{r[f'wall_{launches}_ms']:18.2f}")
     return "\n".join(lines)
 

@@ -22,11 +22,24 @@ def affinity_kept():
 
 # What cl2c sets for libgomp where the user set neither OMP_WAIT_POLICY nor GOMP_SPINCOUNT:
 # threads that sleep between launches. libgomp's default spins 300,000 times first, which
-# saves a few microseconds per launch on an idle machine but takes cores from everything
-# else, and where cores are shared a launch then waits for a spinning thread that the
-# kernel preempted (bench/launch_cost.py --wait-policies: 1,000 launches of 4 groups took
-# 0.13 to 1.3 s spinning, 18 to 20 ms passive, on a loaded 2-core machine).
+# takes cores from everything else, and where cores are shared a launch then waits for a
+# spinning thread that the kernel preempted (bench/launch_cost.py --wait-policies, on the
+# project's 2-core machine: 1,000 launches of 4 groups took 0.13 to 1.3 s spinning, 18 to
+# 20 ms passive, beside busy processes; even a short spin, GOMP_SPINCOUNT=1000, made a
+# launch 61-66 µs against 14-28 there). On an idle machine spinning wins (6 µs a launch
+# against 50-80 µs to wake a sleeping thread there), so small launches of loop-free kernels
+# wake no thread at all (lower/launch_work.py).
 OMP_DEFAULTS = {"OMP_WAIT_POLICY": "passive"}
+_WAIT_SETTINGS = ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT")
+
+
+def wait_policy() -> str:
+    """How OpenMP's threads wait between launches, as a process that loads its first
+    kernel now gets it: the user's settings, or cl2c's."""
+    chosen = {name: os.environ[name] for name in _WAIT_SETTINGS if name in os.environ}
+    if chosen:
+        return ", ".join(f"{k}={v}" for k, v in chosen.items())
+    return "sleep (cl2c's default, OMP_WAIT_POLICY=passive)"
 
 
 @contextlib.contextmanager
@@ -35,7 +48,7 @@ def omp_defaults():
     read as it starts (with the first module); where the user chose either setting, or
     afterwards, the environment is as it was, so the processes the program starts
     inherit nothing from cl2c."""
-    chosen = any(name in os.environ for name in ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT"))
+    chosen = any(name in os.environ for name in _WAIT_SETTINGS)
     if not chosen:
         os.environ.update(OMP_DEFAULTS)
     try:

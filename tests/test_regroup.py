@@ -3,6 +3,10 @@
 dimensions, offsets and non-uniform 2.0 ranges; kernels that can tell keep theirs."""
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -63,3 +67,69 @@ def test_launch_checks_still_apply():
     prg = cl2c.Program(BLIND).build()
     with pytest.raises(cl2c.LaunchError, match="invalid work-group size"):
         prg.index3((100,), (16,), np.zeros(100, np.uint32))
+
+
+def _serial_items(src: str) -> int:
+    return cl2c.translate(src, "s.cl").program.kernels[0].serial_items
+
+
+def test_loop_free_kernels_bound_their_serial_launches():
+    """A launch small enough to run on the calling thread: the bound falls as the kernel
+    grows, counting a helper at each call; a loop anywhere leaves none."""
+    once = "float f(float x) { return x * x + 1.0f; }\n" \
+           "kernel void k(global float *a) { a[get_global_id(0)] = f(a[0]); }"
+    twice = "float f(float x) { return x * x + 1.0f; }\n" \
+            "kernel void k(global float *a) { a[get_global_id(0)] = f(a[0]) + f(a[1]); }"
+    looping_helper = "float f(float x) { for (int i = 0; i < 3; ++i) x *= x; return x; }\n" \
+                     "kernel void k(global float *a) { a[get_global_id(0)] = f(a[0]); }"
+    assert _serial_items(BLIND) > 1000
+    assert 1000 < _serial_items(twice) < _serial_items(once)
+    assert _serial_items(looping_helper) == 0
+    for why, src in SEES.items():        # they keep their groups: no regrouping, no bound
+        assert _serial_items(src) == 0, why
+
+
+@pytest.mark.parametrize("shape", ["1d", "2d"])
+def test_same_results_on_either_side_of_the_serial_bound(shape):
+    """Ranges just within and just beyond the bound: on the calling thread alone, then in
+    OpenMP's groups; the same work-items either way."""
+    n = _serial_items(BLIND)
+    prg = cl2c.Program(BLIND).build()
+    for items in (n - 1, n, n + 1, 4 * n):
+        gsize = (items,) if shape == "1d" else (items // 3, 3)
+        out = np.zeros(int(np.prod(gsize)), np.uint32)
+        prg.index3(gsize, None, out, global_offset=(7,) * len(gsize))
+        np.testing.assert_array_equal(out, reference(gsize, (7,) * len(gsize)))
+
+
+THREADS_SCRIPT = r"""
+import os, numpy as np, cl2c
+def threads():
+    return len(os.listdir("/proc/self/task"))
+prg = cl2c.Program('''
+kernel void small(global float *a) { a[get_global_id(0)] = 2.0f * a[get_global_id(0)]; }
+kernel void loops(global float *a) {
+    for (int i = 0; i < 2; ++i) a[get_global_id(0)] += 1.0f;
+}''').build()
+a = np.ones(1 << 20, np.float32)
+before = threads()
+prg.small(4096, None, a)
+alone = threads()
+prg.loops(4096, None, a)
+team = threads()
+print(before, alone, team, float(a[:4096].sum()), float(a[4096:].sum()))
+"""
+
+
+def test_a_small_launch_of_a_loop_free_kernel_wakes_no_thread():
+    """4,096 work-items of a loop-free kernel run on the calling thread (OpenMP starts no
+    thread for it); as many of a kernel with a loop start the team."""
+    if not os.path.isdir("/proc/self/task"):
+        pytest.skip("counting threads needs Linux's /proc/self/task")
+    env = dict(os.environ, OMP_NUM_THREADS="2")
+    res = subprocess.run([sys.executable, "-c", THREADS_SCRIPT], env=env, capture_output=True,
+                         text=True, timeout=300)
+    assert res.returncode == 0, res.stderr
+    before, alone, team, small, rest = res.stdout.split()
+    assert int(alone) == int(before) and int(team) > int(alone), res.stdout
+    assert float(small) == 4096 * 4.0 and float(rest) == (1 << 20) - 4096

@@ -302,7 +302,7 @@ def _kernel_view(k: KernelModel, cl_std: int, renames: dict[str, str], constants
         dynamic=k.schedule.dynamic or k.uneven, simd=k.simd and not k.check,
         uses_globals=k.info.globals,
         regroup=k.group_blind and k.schedule.regroups,
-        tile_rows=k.tile_rows,
+        tile_rows=k.tile_rows, serial_items=k.serial_items,
         entry_params=", ".join(entry), items_params=", ".join(items), params=argv,
         call_args=", ".join(call), image_args=images,
         rgbaf_call_args=", ".join(f"&{a}__rgbaf" if a in images else a for a in call),

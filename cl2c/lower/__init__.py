@@ -15,6 +15,7 @@ from ..sema import FunctionInfo, Module
 from ..timing import StageTimes
 from ..typed_ast import fact, walk
 from . import check_private_init, checks, declarations, schedules, workitems
+from .launch_work import serial_items
 from .effects import called_function
 from .expressions import lower_expressions
 from .contraction import contract
@@ -51,6 +52,8 @@ class KernelModel:
                                       # 2.0's last groups may be smaller, reqd or not
     tile_rows: int = 0                # rows of work-items its register tiles take
                                       # (lower/tiling.py): cl2c_regroup's rows a group
+    serial_items: int = 0             # launches of at most this many work-items run on
+                                      # the calling thread (launch_work.py); 0: none
 
     @property
     def interface(self) -> KernelInterface:
@@ -115,6 +118,8 @@ def lower(module: Module, schedule: str = "auto", check_barriers: bool = False,
             k.local_bytes_poisoned = "address" in sanitize
             k.uniform_groups = uniform_groups
             schedules.choose(k, module, schedule, check_barriers, bool(check))
+            if k.group_blind and k.schedule.regroups:
+                k.serial_items = serial_items(k.info, module.functions)
     called = _called_functions(module, kernels)
     for k in kernels:
         k.item_function = k.group_function is None or k.name in called
