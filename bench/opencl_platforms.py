@@ -1,5 +1,6 @@
-"""The OpenCL CPU platforms the bench races: PoCL (pyopencl's wheel) and Intel's oneAPI
-CPU runtime (PyPI `intel-opencl-rt`), both seen through pyopencl's ICD loader.
+"""The OpenCL CPU platforms the bench races: PoCL (pyopencl's wheel's, or Debian's where
+that one cannot build for the CPU) and Intel's oneAPI CPU runtime (PyPI
+`intel-opencl-rt`), all seen through pyopencl's ICD loader.
 
 The loader reads the vendor list from the folder $OCL_ICD_VENDORS names. When Intel's
 runtime is installed, `point_loader_at_runtimes` writes one `.icd` file per runtime
@@ -42,6 +43,32 @@ def pocl_library() -> Path | None:
     return lib if lib.is_file() else None
 
 
+def building_device(cl, devices: list):
+    """The first of ``devices`` that compiles a kernel, and why each one before it does
+    not (None where none does). pyopencl's wheel bundles PoCL 3.0 with LLVM 14, which
+    names no CPU after Zen 3: on a Zen 5 its builds fail ("unknown target CPU
+    'generic'"). Debian's PoCL 3.1 (package pocl-opencl-icd, which `.ci/run` installs)
+    picks its target by the CPU's features and builds there."""
+    problems = []
+    for device in devices:
+        try:
+            ctx = cl.Context([device])
+            cl.Program(ctx, "__kernel void probe(__global int *a) { *a = 1; }").build()
+            return device, problems
+        except Exception as e:  # noqa: BLE001 - any failure: try the next device
+            lines = [line.strip() for line in str(e).splitlines() if line.strip()]
+            said = next((line for line in lines if line.startswith("error:")),
+                        lines[0] if lines else type(e).__name__)
+            problems.append(f"{device.platform.version.strip()}: {said}")
+    return None, problems
+
+
+def system_icds() -> list[Path]:
+    """The vendors' .icd files of the system's loader (Debian's PoCL's among them)."""
+    folder = Path("/etc/OpenCL/vendors")
+    return sorted(folder.glob("*.icd")) if folder.is_dir() else []
+
+
 def intel_library() -> Path | None:
     """libintelocl.so of the installed `intel-opencl-rt` (in the environment's lib/)."""
     try:
@@ -71,6 +98,8 @@ def point_loader_at_runtimes(folder: Path) -> tuple[Path | None, str | None]:
     pocl = pocl_library()
     if pocl is not None:
         (folder / "pocl.icd").write_text(f"{pocl}\n")
+    for icd in system_icds():        # $OCL_ICD_VENDORS hides them otherwise
+        (folder / f"system-{icd.name}").write_text(icd.read_text())
     os.environ["OCL_ICD_VENDORS"] = str(folder)
     return intel, None
 
@@ -91,8 +120,12 @@ class OpenCLContender:
     def __init__(self, label: str, platform_name: str, cl):
         self.label = label
         self.cl = cl
-        platform = next(p for p in cl.get_platforms() if p.name.strip() == platform_name)
-        self.device = platform.get_devices(device_type=cl.device_type.CPU)[0]
+        devices = [d for p in cl.get_platforms() if p.name.strip() == platform_name
+                   for d in p.get_devices(device_type=cl.device_type.CPU)]
+        self.device, problems = building_device(cl, devices)
+        if self.device is None:
+            raise RuntimeError("; ".join(problems) or "no CPU device")
+        platform = self.device.platform
         self.ctx = cl.Context([self.device])
         self.queue = cl.CommandQueue(self.ctx)
         self.description = (f"{platform.name.strip()} {platform.version.strip()} / "

@@ -91,7 +91,12 @@ def _pocl_context():
                 devices = pocl or devices
             if not devices:
                 raise RuntimeError("no OpenCL device")
-            ctx = cl.Context(devices[:1])
+            device, problems = _opencl_platforms().building_device(cl, devices)
+            if device is None:
+                raise RuntimeError("it builds no kernel on this CPU: " + "; ".join(problems)
+                                   + " (Debian's pocl-opencl-icd builds where pyopencl's "
+                                   "bundled PoCL cannot)")
+            ctx = cl.Context([device])
             queue = cl.CommandQueue(ctx)
         except Exception as e:
             _pocl_state["error"] = (f"{_reference['platform']} not available: no usable "

@@ -291,9 +291,10 @@ if job["impl"] == "cl2c":
 else:
     import ctypes
     import pyopencl as cl
+    from opencl_platforms import building_device
     devices = [d for p in cl.get_platforms() for d in p.get_devices()]
     devices = [d for d in devices if "portable" in d.platform.name.lower()] or devices
-    ctx = cl.Context(devices[:1])
+    ctx = cl.Context([building_device(cl, devices)[0]])
     queue = cl.CommandQueue(ctx)
     prg = cl.Program(ctx, job["source"]).build()
     libc = ctypes.CDLL(None)
@@ -313,7 +314,8 @@ def _run(impl: str, source: str) -> dict[str, list[str]]:
     job = json.dumps({"impl": impl, "source": source, "runs": RUNS, "mark": MARK})
     # Python's stdout buffered, as it is by default on a pipe
     env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
-    env["PYTHONPATH"] = str(Path(cl2c.__file__).resolve().parent.parent)
+    env["PYTHONPATH"] = os.pathsep.join([str(Path(cl2c.__file__).resolve().parent.parent),
+                                         str(Path(__file__).resolve().parent.parent / "bench")])
     res = subprocess.run([sys.executable, "-c", _RUNNER], input=job, capture_output=True,
                          text=True, timeout=300, env=env)
     assert res.returncode == 0, f"{impl} run failed:\n{res.stderr[-3000:]}"
