@@ -333,8 +333,8 @@ def _check_view(k: KernelModel, renames: dict[str, str], constants=(),
                 program_globals=()) -> dict:
     """What a checking build's entry registers: its buffers (argument index, name,
     space, whether written, log2 of the shadow granule), the program's __constant
-    variables and the __global ones it uses (bounds only: accesses through pointers
-    into them) and __local memory."""
+    variables (bounds only: accesses through pointers into them; shift -1: no shadow),
+    the __global ones it uses (bounds and races) and __local memory."""
     if not k.check:
         return dict(checking=False)
     buffers, locals_ = [], []
@@ -353,9 +353,9 @@ def _check_view(k: KernelModel, renames: dict[str, str], constants=(),
             locals_.append(_Param(name=d.name, pointer=f"&cl2c_locals->{field}",
                                   size=f"sizeof cl2c_locals->{field}",
                                   shift=_granule(getattr(d, "ty", None))))
-    variables = [_Param(name=d.name, c_name=renames.get(d.name, d.name), space="__constant")
-                 for d in constants] + \
-        [_Param(name=d.name, space="__global",
+    variables = [_Param(name=d.name, c_name=renames.get(d.name, d.name), space="__constant",
+                        shift=-1) for d in constants] + \
+        [_Param(name=d.name, space="__global", shift=_granule(getattr(d, "ty", None)),
                 c_name=f"((struct cl2c_globals *)cl2c_nd.globals)->{renames.get(d.name, d.name)}")
          for d in program_globals if d.name]
     return dict(checking=True, collect=int(k.check == "collect"), check_buffers=buffers,

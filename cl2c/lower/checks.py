@@ -23,7 +23,7 @@ from pycparser import c_ast
 
 from .. import types as ty
 from ..sema import Module
-from ..typed_ast import fact
+from ..typed_ast import fact, make
 from .effects import call_of
 from .check_private_bounds import register_escaping
 from .check_ranges import (ARG, LOCAL, THREAD, arg_state, fixed_buffer_args, local_field,
@@ -154,6 +154,8 @@ class _Rewriter:
             return node
         if isinstance(node, c_ast.FuncCall):
             return self.call(node)
+        if isinstance(node, c_ast.ID) and _program_global(node):
+            return self.access(node, mode)
         if isinstance(node, c_ast.Decl):
             node.init = self.visit(node.init)
             return node
@@ -293,6 +295,12 @@ class _Rewriter:
                         [base, address, c_ast.Constant("int", str(flags)),
                          c_ast.Constant("int", "1" if space == "local" else "0"),
                          self.site(node.coord)], node.coord)
+        if isinstance(node, c_ast.ID):
+            # a program-scope variable's value keeps its type: a pointer read from one
+            # is the base of the accesses through it (_space, _base)
+            value = make(c_ast.UnaryOp, "*", checked, node.coord)
+            value.ty = fact(node, "ty")
+            return value
         return c_ast.UnaryOp("*", checked, node.coord)
 
     def chain(self, node):
@@ -314,8 +322,7 @@ class _Rewriter:
                     if isinstance(n.name, (c_ast.ArrayRef, c_ast.StructRef)):
                         n = n.name
                         continue
-                    n.name = self.visit(n.name, "addr")
-                    return None, None
+                    return self.root(n)
                 n.name = self.visit(n.name)
                 return _space(n.name), n.name
             if isinstance(n, c_ast.StructRef):
@@ -324,14 +331,24 @@ class _Rewriter:
                             (isinstance(n.name, c_ast.UnaryOp) and n.name.op == "*"):
                         n = n.name
                         continue
-                    n.name = self.visit(n.name, "addr")
-                    return None, None
+                    return self.root(n)
                 n.name = self.visit(n.name)
                 return _space(n.name), n.name
             if isinstance(n, c_ast.UnaryOp) and n.op == "*":
                 n.expr = self.visit(n.expr)
                 return _space(n.expr), n.expr
+            if isinstance(n, c_ast.ID) and _program_global(n):
+                return "global", None
             return None, None
+
+    def root(self, n):
+        """The end of a chain at a variable (``a`` of ``a[i].x``): a program-scope
+        __global one's memory is checked as a buffer's, found by the access's address;
+        other variables' are not checked here."""
+        if isinstance(n.name, c_ast.ID) and _program_global(n.name):
+            return "global", None
+        n.name = self.visit(n.name, "addr")
+        return None, None
 
     def type_of(self, node):
         t = fact(node, "ty")
@@ -339,6 +356,12 @@ class _Rewriter:
                 and node.name.name == LOCALS:
             t = self.locals_here.get(node.field.name)
         return t
+
+
+def _program_global(node: c_ast.ID) -> bool:
+    """A program-scope __global variable (OpenCL C 2.0), in the program's storage."""
+    symbol = fact(node, "symbol")
+    return symbol is not None and symbol.in_program_storage
 
 
 def _is_checked(node) -> bool:

@@ -10,14 +10,15 @@
  *   into a neighbouring buffer is still found. A site remembers its last range; the
  *   ranges of a kernel's unchanged buffer arguments and of its kernel-scope __local
  *   variables are found once per function (CL2C_CK_ARG, cl2c_ck_argr): the accesses'
- *   fast paths are then a few compares of registers, their cold paths out of line. Memory of no registered range (private
- *   memory, program-scope constants) is not checked here.
- * - Races: each written __global buffer has a shadow word per granule (4 bytes where
- *   the pointee's size is a multiple of 4, else 1), __local memory one per byte: the
- *   last access's group, local id, barrier phase and whether it wrote. Two accesses of
- *   different groups, or of different work-items of a group in one barrier phase, at
- *   least one a write, are a race. One reader is remembered per granule (a write after
- *   the reads of two others may go unseen); atomics are not instrumented.
+ *   fast paths are then a few compares of registers, their cold paths out of line.
+ *   Memory of no registered range is not checked here (private memory: check_private.h).
+ * - Races: each written __global buffer and each program-scope __global variable has a
+ *   shadow word per granule (4 bytes where the pointee's size is a multiple of 4, else
+ *   1), __local memory one per byte: the last access's group, local id, barrier phase
+ *   and whether it wrote. Two accesses of different groups, or of different work-items
+ *   of a group in one barrier phase, at least one a write, are a race. A granule that
+ *   several work-items read is marked so (CL2C_CK_SEVERAL); atomics are not
+ *   instrumented.
  * - Uninitialised __local memory: a read of a byte no work-item of the group wrote.
  * - Division: an integer divisor of zero.
  *
@@ -263,11 +264,14 @@ static inline void cl2c_ck_buffer(cl2c_ck_launch *L, unsigned index, const char 
 }
 
 /* A program-scope __constant or __global variable: its bounds, for accesses through
- * pointers into it (its own elements' indices are checked by the array's length). */
+ * pointers into it (its own elements' indices are checked by the array's length), and
+ * for a __global one (shift >= 0) a shadow, as a written buffer's, for races. */
 static inline void cl2c_ck_variable(cl2c_ck_launch *L, const char *name, const char *space,
-                                    const void *p, size_t size) {
+                                    const void *p, size_t size, int shift) {
     if (L->nbuffers == CL2C_CK_MAX_RANGES || size == 0) return;
-    cl2c_ck_range_at(&L->buffers[L->nbuffers++], name, space, p, size, 0);
+    const unsigned s = shift > 0 && ((uintptr_t)p & 3) == 0 ? (unsigned)shift : 0;
+    cl2c_ck_range *r = cl2c_ck_range_at(&L->buffers[L->nbuffers++], name, space, p, size, s);
+    if (shift >= 0) r->shadow = cl2c_ck_shadow_for(r->lo, r->size, s);
 }
 
 /* const and out of line: the address of a _Thread_local in a shared object costs a call
