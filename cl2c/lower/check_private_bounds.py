@@ -18,6 +18,7 @@ from pycparser import c_ast
 
 from .. import types as ty
 from ..typed_ast import fact
+from .effects import UPDATE, call_of
 
 REGISTER = "cl2c_ck_private"
 _NOT_PRIVATE = {"__local", "local", "__constant", "constant", "__global", "global",
@@ -62,6 +63,11 @@ def _registration(decl: c_ast.Decl, thread: str) -> c_ast.FuncCall:
         c_ast.ID(thread, at), c_ast.Constant("string", f'"{decl.name}"', at),
         c_ast.UnaryOp("&", c_ast.ID(decl.name, at), at),
         c_ast.UnaryOp("sizeof", c_ast.ID(decl.name, at), at)], at), at)
+
+
+def _updates_in_place(call: c_ast.FuncCall) -> bool:
+    found = call_of(call)
+    return found is not None and found.kind == UPDATE.kind and call.args is not None
 
 
 def _blocks(node):
@@ -112,6 +118,14 @@ class _Escapes:
             return
         if isinstance(node, (c_ast.ArrayRef, c_ast.StructRef, c_ast.ID)):
             self.chain(node, parent)
+            return
+        if isinstance(node, c_ast.FuncCall) and _updates_in_place(node):
+            # a vector's ++ or swizzle store, which lowering writes as a runtime helper
+            # taking the vector's address: it writes that vector's own components (in
+            # bounds by construction), so the address does not escape
+            for arg in node.args.exprs:
+                taken = isinstance(arg, c_ast.UnaryOp) and arg.op == "&"
+                self.visit(arg.expr if taken else arg, node)
             return
         for _, child in node.children():
             self.visit(child, node)
