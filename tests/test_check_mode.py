@@ -1028,3 +1028,28 @@ def test_regrouped_race_names_the_other_group_as_the_host_asked():
     offset, other_group, lid, group, gid = map(int, found.groups())
     assert gid == group * 16 + lid and offset == 4 * (gid % 64), msg
     assert other_group == ((gid + 64) % 128) // 16, msg
+
+
+MARKED = """
+__kernel void k(__global float *out, __global float *res, int far) {
+    int i = get_global_id(0);
+    out[i] = (float)i;
+    barrier(CLK_GLOBAL_MEM_FENCE);
+    res[i] = out[far ? (i + 8) % 16 : i ^ 1];
+}"""
+
+
+def test_stores_of_a_fast_version_leave_their_marks():
+    """The first region's stores run in a fast version, which writes their shadow words
+    after each row (cl2c_ck_mark, in vectorised runs). The second region reads them: a
+    neighbour's of the same group after the barrier is no race; another group's is."""
+    prg = build(MARKED, "-cl2c-check=collect")
+    assert "cl2c_ck_mark(" in prg.c_source
+    out, res = f32(16), f32(16)
+    assert collected(prg.k, (16,), (8,), out, res, np.int32(0)) == []
+    np.testing.assert_array_equal(res, (np.arange(16) ^ 1).astype(np.float32))
+    # a group's reads of the other's stores, whichever group ran first
+    found = collected(prg.k, (16,), (8,), out, res, np.int32(1))
+    assert any(re.search(r"bug.cl:6:14: data race: read of __global 'out' at offset "
+                         r"(0|32), which a work-item of another group \(linear id \d\) "
+                         r"wrote in this launch", f) for f in found), found

@@ -263,13 +263,17 @@ static inline void cl2c_ck_mark(const cl2c_ck_thread *t, cl2c_ck_argr A, const c
     const size_t oa = (uintptr_t)a - (uintptr_t)A.lo;
     const long long step = (long long)((uintptr_t)b - (uintptr_t)a);
     const uint64_t me0 = (local ? t->local_me0 : t->me0) | CL2C_CK_W | CL2C_CK_INIT;
-    if (local) {                /* this thread's words: plain stores, which vectorise */
-        if (n == ((size_t)1 << A.shift) && step == (long long)n) {
-            uint64_t *run = A.shadow + (oa >> A.shift);
-            for (long long j = 0; j <= m; ++j)
-                run[j] = me0 | (uint64_t)((llid + (size_t)j) & 0xfff) << 24;
-            return;
-        }
+    if (n == ((size_t)1 << A.shift) && step == (long long)n) {
+        /* a run of words, one a work-item: plain stores, which vectorise. __global
+         * words other threads may read meanwhile (relaxed atomic loads): aligned 8-byte
+         * elements of a vector store are each written whole on x86-64 and AArch64, so
+         * a reader sees the old word or the new one, as with atomic stores. */
+        uint64_t *run = A.shadow + (oa >> A.shift);
+        for (long long j = 0; j <= m; ++j)
+            run[j] = me0 | (uint64_t)((llid + (size_t)j) & 0xfff) << 24;
+        return;
+    }
+    if (local) {                /* this thread's words: plain stores */
         for (long long j = 0; j <= m; ++j) {
             const uint64_t word = me0 | (uint64_t)((llid + (size_t)j) & 0xfff) << 24;
             uint64_t *w = A.shadow + ((oa + (size_t)(j * step)) >> A.shift);
