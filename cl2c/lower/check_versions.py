@@ -418,8 +418,8 @@ class _Nest:
             rest.append(cn.call("cl2c_ck_box_index", c_ast.ArrayRef(cn.ident(IX),
                                                                     cn.const_int(r)),
                                 cn.const_int(na), cn.ident(COUNT), copy.deepcopy(n)))
-        test = rest[0]
-        for t in rest[1:]:
+        test = parse_expr(f"cl2c_ck_box_worth({na}, {COUNT})")
+        for t in rest:
             test = c_ast.BinaryOp("&&", test, t)
         test = c_ast.BinaryOp("||", tests[0], test)
         table = ", ".join("{" + ", ".join(str(c) for c in p) + "}" for p in points)

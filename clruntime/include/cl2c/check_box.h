@@ -24,6 +24,14 @@ static inline int cl2c_ck_box_empty(int axes, const long long *count) {
         if (count[a] <= 0) return 1;
     return 0;
 }
+/* Whether a box has work-items enough for its test and marks to cost less than the
+ * checks they spare: below 8, its checked loop runs (a tree reduction's last halving
+ * steps; 10% of its checked time at one thread, bench/check_cost.py). */
+static inline int cl2c_ck_box_worth(int axes, const long long *count) {
+    long long items = 1;
+    for (int a = 0; a < axes; ++a) items *= count[a];
+    return items >= 8;
+}
 /* Whether every value of the box lies in [lo, hi] (unsigned, wrapping): each corner
  * does, and along each axis the last value is count - 1 steps of the second's from the
  * origin (the arithmetic does not wrap between). */
