@@ -115,3 +115,28 @@ def test_correct_kernels_on_program_scope_globals_find_nothing(schedule):
     assert prg.fill.findings == [] and prg.read_back.findings == []
     np.testing.assert_array_equal(out, (63 - np.arange(64)) * 0.5 + 64)
 
+
+
+def test_more_program_scope_globals_than_the_shadow_cache_holds():
+    """Each checked launch registers every program-scope __global variable with a shadow
+    of its own. With more of them than the runtime keeps shadows between launches, a
+    launch must not evict (and free) the shadows it registered itself: work-item k
+    writes variable k and reads it back, which is no race."""
+    count = 40
+    decls = "\n".join(f"global int g{k};" for k in range(count))
+    cases = "\n".join(f"    case {k}: g{k} = k + 1; out[k] = g{k}; break;" for k in range(count))
+    src = f"""{decls}
+__kernel void k(__global int *out) {{
+    int k = (int)get_global_id(0);
+    switch (k) {{
+{cases}
+    }}
+}}"""
+    prg = build(src, "-cl-std=CL2.0 -cl2c-check=collect")
+    out = np.zeros(count, np.int32)
+    for _ in range(3):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", cl2c.CheckWarning)
+            prg.k((count,), (8,), out)
+        assert prg.k.findings == []
+        np.testing.assert_array_equal(out, np.arange(1, count + 1))

@@ -138,14 +138,19 @@ static _Thread_local char cl2c_ck_last[16384];
 CL2C_UNUSED static int cl2c_ck_serial_;
 
 /* Shadows outlive launches (zeroing a new one each time costs more than most kernels):
- * one per buffer address and size, the launch's number in each word. */
-#define CL2C_CK_SHADOWS 16
+ * one per buffer address and size, the launch's number in each word. A launch holds
+ * the shadows of its ranges until it ends (users): only a shadow no launch holds is
+ * evicted, the least recently used first, so a launch with many ranges (a program's
+ * __global variables each have one) never frees its own, nor another host thread's
+ * launch's. Where every slot is held, a range gets no shadow: no race checks for it. */
+#define CL2C_CK_SHADOWS CL2C_CK_MAX_RANGES
 static struct {
     const char *lo;
     size_t size;
     unsigned shift;
     uint64_t *shadow;
     int used;
+    int users;
 } cl2c_ck_shadows_[CL2C_CK_SHADOWS];
 static pthread_mutex_t cl2c_ck_shadows_lock_ = PTHREAD_MUTEX_INITIALIZER;
 CL2C_UNUSED static int cl2c_ck_shadows_clock_;
@@ -153,17 +158,20 @@ CL2C_UNUSED static int cl2c_ck_shadows_clock_;
 CL2C_UNUSED static uint64_t *cl2c_ck_shadow_for(const char *lo, size_t size, unsigned shift) {
     uint64_t *found = NULL;
     pthread_mutex_lock(&cl2c_ck_shadows_lock_);
-    int oldest = 0;
+    int oldest = -1;
     for (int i = 0; i < CL2C_CK_SHADOWS; ++i) {
         if (cl2c_ck_shadows_[i].shadow && cl2c_ck_shadows_[i].lo == lo &&
             cl2c_ck_shadows_[i].size == size && cl2c_ck_shadows_[i].shift == shift) {
             found = cl2c_ck_shadows_[i].shadow;
             cl2c_ck_shadows_[i].used = ++cl2c_ck_shadows_clock_;
+            cl2c_ck_shadows_[i].users++;
             break;
         }
-        if (cl2c_ck_shadows_[i].used < cl2c_ck_shadows_[oldest].used) oldest = i;
+        if (cl2c_ck_shadows_[i].users == 0 &&
+            (oldest < 0 || cl2c_ck_shadows_[i].used < cl2c_ck_shadows_[oldest].used))
+            oldest = i;
     }
-    if (found == NULL) {
+    if (found == NULL && oldest >= 0) {
         found = (uint64_t *)calloc((size >> shift) + 1, sizeof(uint64_t));
         if (found != NULL) {
             free(cl2c_ck_shadows_[oldest].shadow);
@@ -172,10 +180,23 @@ CL2C_UNUSED static uint64_t *cl2c_ck_shadow_for(const char *lo, size_t size, uns
             cl2c_ck_shadows_[oldest].shift = shift;
             cl2c_ck_shadows_[oldest].shadow = found;
             cl2c_ck_shadows_[oldest].used = ++cl2c_ck_shadows_clock_;
+            cl2c_ck_shadows_[oldest].users = 1;
         }
     }
     pthread_mutex_unlock(&cl2c_ck_shadows_lock_);
     return found;
+}
+
+/* A launch's end: it holds its ranges' shadows no more. */
+static inline void cl2c_ck_release_shadows(cl2c_ck_launch *L) {
+    pthread_mutex_lock(&cl2c_ck_shadows_lock_);
+    for (int r = 0; r < L->nbuffers; ++r)
+        for (int i = 0; L->buffers[r].shadow && i < CL2C_CK_SHADOWS; ++i)
+            if (cl2c_ck_shadows_[i].shadow == L->buffers[r].shadow) {
+                cl2c_ck_shadows_[i].users--;
+                break;
+            }
+    pthread_mutex_unlock(&cl2c_ck_shadows_lock_);
 }
 
 /* The byte sizes of the arguments of the next launch on this thread, in argument
@@ -360,6 +381,7 @@ static inline void cl2c_ck_group_end(void) {
 static inline int cl2c_ck_stopped(const cl2c_ck_launch *L) { return L->stop; }
 
 static inline int cl2c_ck_end(cl2c_ck_launch *L) {
+    cl2c_ck_release_shadows(L);
     pthread_mutex_destroy(&L->lock);
     cl2c_ck_npending = 0;
     memcpy(cl2c_ck_last, L->text, L->used + 1);
