@@ -15,7 +15,8 @@ from ..sema import FunctionInfo, Module
 from ..timing import StageTimes
 from ..typed_ast import fact, walk
 from . import check_private_init, checks, declarations, schedules, workitems
-from .launch_work import serial_items
+from .interleaving import pair_function, program_names
+from .launch_work import serial_items, work_nodes
 from .effects import called_function
 from .expressions import lower_expressions
 from .contraction import contract
@@ -54,6 +55,8 @@ class KernelModel:
                                       # (lower/tiling.py): cl2c_regroup's rows a group
     serial_items: int = 0             # launches of at most this many work-items run on
                                       # the calling thread (launch_work.py); 0: none
+    pair_function: object = None      # two work-items an iteration, interleaved
+                                      # (interleaving.py): the loops schedule's FuncDef
 
     @property
     def interface(self) -> KernelInterface:
@@ -112,6 +115,7 @@ def lower(module: Module, schedule: str = "auto", check_barriers: bool = False,
     kernels = [kernel_model(f, moved.get(f.name, []), module.functions, check_barriers)
                for f in module.kernels]
     with times.stage("lower: schedules"):
+        outside = program_names(module)
         for k in kernels:
             k.fiber_stack = fiber_stack
             k.check = check
@@ -120,6 +124,10 @@ def lower(module: Module, schedule: str = "auto", check_barriers: bool = False,
             schedules.choose(k, module, schedule, check_barriers, bool(check))
             if k.group_blind and k.schedule.regroups:
                 k.serial_items = serial_items(k.info, module.functions)
+                k.pair_function = pair_function(k, outside,
+                                                work_nodes(k.info, module.functions))
+                if k.pair_function is not None:
+                    k.reason += ", two an iteration, interleaved"
     called = _called_functions(module, kernels)
     for k in kernels:
         k.item_function = k.group_function is None or k.name in called
@@ -135,6 +143,8 @@ def lower(module: Module, schedule: str = "auto", check_barriers: bool = False,
         for k in kernels:
             if kind == "function" and node is k.info.node and k.group_function is not None:
                 scope.append(("group_function", k.group_function))
+            if kind == "function" and node is k.info.node and k.pair_function is not None:
+                scope.append(("pair_function", k.pair_function))
     return LoweredProgram(module, needs, kernels, scope,
                           sites.listed() if sites is not None else [], bool(check))
 

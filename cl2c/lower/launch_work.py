@@ -26,11 +26,11 @@ _LOOPS = (c_ast.For, c_ast.While, c_ast.DoWhile, c_ast.Goto)
 def serial_items(kernel: FunctionInfo, functions: dict) -> int:
     """The most work-items a launch of ``kernel`` runs on the calling thread; 0 if it
     has a loop (or calls a function that does)."""
-    nodes = _tree_size(kernel, functions)
+    nodes = work_nodes(kernel, functions)
     return 0 if nodes is None else SERIAL_WORK // max(1, nodes)
 
 
-def _tree_size(kernel: FunctionInfo, functions: dict) -> int | None:
+def work_nodes(kernel: FunctionInfo, functions: dict) -> int | None:
     """Nodes of the function's body plus its callees' at each call; None where there
     is a loop. Callees first, by an explicit stack (call chains may be long)."""
     sizes: dict[str, int | None] = {}

@@ -1,0 +1,162 @@
+"""Two work-items an iteration, statements interleaved (lower/interleaving.py): long
+loop-free kernels get a pair function, and give NumPy's and PoCL's results for every
+range shape (odd rows run their last work-item alone), in place and with aliased
+buffers; kernels where a copy could skip or mislead the other get none."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import cl2c
+from conftest import kernel_path, kernel_source
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _hash(x):
+    x = x.astype(np.uint32)
+    x ^= x >> 16
+    x *= np.uint32(0x7feb352d)
+    x ^= x >> 15
+    x *= np.uint32(0x846ca68b)
+    x ^= x >> 16
+    return x
+
+
+def scramble_reference(data, other, gsize):
+    """scramble in NumPy: (new data, out) for a 1- or 2-dimensional range."""
+    g0, g1 = gsize if len(gsize) == 2 else (gsize[0], 1)
+    y, x = np.mgrid[0:g1, 0:g0]
+    here = (x + 7 * y).astype(np.uint32).ravel()
+    lo = data.copy()
+    hlo = _hash(lo)
+    hhi = _hash(hlo ^ other)
+    v = [hlo, hhi, lo, here]
+    a = [v[0], v[1] + np.uint32(1), v[2] * np.uint32(3), v[3] ^ np.uint32(5)]
+    s = _hash(a[0] + a[1]) + _hash(a[2] - a[3])
+    s = np.where(s & 1, _hash(s), s)
+    t = _hash(s ^ v[3]) + _hash(v[0] + v[1]) + _hash(v[2]) + a[3]
+    index = np.arange(g0 * g1, dtype=np.uint32)
+    return s, t + np.uint32(g0) + index
+
+
+@pytest.fixture(scope="module")
+def program():
+    return cl2c.Program.from_file(kernel_path("interleaved.cl")).build()
+
+
+def _inputs(n, salt):
+    rng = np.random.default_rng(salt)
+    return (rng.integers(0, 2**32, n, dtype=np.uint32),
+            rng.integers(0, 2**32, n, dtype=np.uint32))
+
+
+def test_which_kernels_get_a_pair_function():
+    c = cl2c.translate(kernel_source("interleaved.cl"), "interleaved.cl").c_source
+    assert "scramble__pair(" in c and "two an iteration, interleaved" in c
+    assert "scramble_guarded__pair" not in c          # `return`: the copy would be skipped
+    assert "scramble_rows__pair" not in c             # a parameter changes: shared by both
+    bs = (ROOT / "bench" / "kernels" / "blackscholes.cl").read_text()
+    assert "blackscholes__pair(" in cl2c.translate(bs, "bs.cl").c_source
+    triad = (ROOT / "bench" / "kernels" / "triad.cl").read_text()
+    assert "__pair" not in cl2c.translate(triad, "triad.cl").c_source      # too short
+    # a long kernel whose local shadows a program-scope name: respelling would mislead
+    body = " + ".join(f"f(x ^ {k}u)" for k in range(12))
+    shadow = ("constant uint K = 3;\nuint f(uint x) { return x * x + (x >> 3) * K; }\n"
+              "kernel void k(global uint *d) { size_t i = get_global_id(0); uint x = d[i];\n"
+              f"  {{ uint K = x + 1; x = {body} + K; }}\n  d[i] = {body}; }}\n")
+    assert "k__pair" not in cl2c.translate(shadow, "s.cl").c_source
+    assert "k__pair(" in cl2c.translate(shadow.replace("uint K = x", "uint L = x")
+                                        .replace("+ K; }", "+ L; }"), "s.cl").c_source
+    # checking builds keep one work-item an iteration (their checks name it)
+    assert "__pair" not in cl2c.translate(bs, "bs.cl", options="-cl2c-check").c_source
+
+
+@pytest.mark.parametrize("gsize", [(1,), (2,), (3,), (17,), (1001,), (4096,), (65537,),
+                                   (37, 5), (64, 64), (3, 1000)])
+def test_as_numpy(program, gsize):
+    n = int(np.prod(gsize))
+    data, other = _inputs(n, n)
+    want_data, want_out = scramble_reference(data, other, gsize)
+    out = np.zeros(n, np.uint32)
+    program.scramble(gsize, None, data, other, out)
+    np.testing.assert_array_equal(data, want_data)
+    np.testing.assert_array_equal(out, want_out)
+
+
+def test_local_size_given(program):
+    """cl2c cuts the range its own way: a local size the host gives changes nothing."""
+    data, other = _inputs(1000, 5)
+    want_data, want_out = scramble_reference(data, other, (1000,))
+    out = np.zeros(1000, np.uint32)
+    program.scramble((1000,), (8,), data, other, out)
+    np.testing.assert_array_equal(data, want_data)
+    np.testing.assert_array_equal(out, want_out)
+
+
+def test_aliased_buffers(program):
+    """`other` is `data` itself: each work-item reads its element of both before it
+    writes, whichever work-item's statements run between."""
+    data, _ = _inputs(3001, 7)
+    want_data, want_out = scramble_reference(data, data.copy(), (3001,))
+    out = np.zeros(3001, np.uint32)
+    program.scramble((3001,), None, data, data, out)
+    np.testing.assert_array_equal(data, want_data)
+    np.testing.assert_array_equal(out, want_out)
+
+
+def test_as_pocl(program, pocl):
+    data, other = _inputs(5003, 11)
+    ref_data, ref_out = data.copy(), np.zeros(5003, np.uint32)
+    pocl(kernel_source("interleaved.cl"), "scramble", (5003,), None, ref_data, other.copy(),
+         ref_out)
+    out = np.zeros(5003, np.uint32)
+    program.scramble((5003,), None, data, other, out)
+    np.testing.assert_array_equal(data, ref_data)
+    np.testing.assert_array_equal(out, ref_out)
+
+
+def test_guarded_kernel_as_numpy(program):
+    data, other = _inputs(2048, 3)
+    n = 2000
+    lo = data[:n].copy()
+    s = _hash(_hash(lo) + _hash(other[:n])) + _hash(_hash(lo ^ np.uint32(3)) -
+                                                    _hash(lo + np.uint32(9)))
+    t = _hash(_hash(s) ^ _hash(s + np.uint32(1))) + \
+        _hash(_hash(s ^ np.uint32(2)) + _hash(s ^ np.uint32(4))) + np.arange(n, dtype=np.uint32)
+    out = np.zeros(2048, np.uint32)
+    untouched = data[n:].copy()
+    program.scramble_guarded((2048,), None, data, other, out, np.uint32(n))
+    np.testing.assert_array_equal(data[:n], s)
+    np.testing.assert_array_equal(out[:n], t)
+    np.testing.assert_array_equal(data[n:], untouched)
+
+
+def test_a_kernel_named_as_a_c_library_function():
+    """Its C function is respelled (div_cl); its pair function is found all the same."""
+    body = " + ".join(f"f(x ^ {k}u)" for k in range(12))
+    src = ("uint f(uint x) { return x * x + (x >> 3); }\n"
+           "kernel void div(global uint *d) { size_t i = get_global_id(0); uint x = d[i];\n"
+           f"  d[i] = {body}; }}\n")
+    assert "div__pair(" in cl2c.translate(src, "d.cl").c_source
+    d = np.arange(1001, dtype=np.uint32)
+    x = d.copy()
+    want = sum((((x ^ np.uint32(k)) * (x ^ np.uint32(k))) + ((x ^ np.uint32(k)) >> 3))
+               for k in range(12)).astype(np.uint32)
+    getattr(cl2c.Program(src).build(), "div")((1001,), None, d)
+    np.testing.assert_array_equal(d, want)
+
+
+def test_kernel_moving_its_parameters_as_numpy(program):
+    data, other = _inputs(2 * 1001, 13)
+    d, o = data.reshape(-1, 2).copy(), other.reshape(-1, 2)
+    s = _hash(_hash(d[:, 0]) + _hash(o[:, 1])) + _hash(_hash(d[:, 1] ^ np.uint32(3)) -
+                                                     _hash(o[:, 0] + np.uint32(9)))
+    t = _hash(_hash(s) ^ _hash(s + np.uint32(1))) + \
+        _hash(_hash(s ^ np.uint32(2)) + _hash(s ^ np.uint32(4))) + np.arange(1001, dtype=np.uint32)
+    out = np.zeros(1001, np.uint32)
+    program.scramble_rows((1001,), None, data, other, out)
+    np.testing.assert_array_equal(data.reshape(-1, 2), np.stack([s, t], 1))
+    np.testing.assert_array_equal(out, s ^ t)
