@@ -2,7 +2,7 @@
 
     python bench/exhaustive_ulp.py                 # all six functions, on every CPU
     python bench/exhaustive_ulp.py exp2 -j 2 --scalar --cc clang
-    python bench/exhaustive_ulp.py log --cc "gcc -U__FP_FAST_FMAF"   # as without fma
+    python bench/exhaustive_ulp.py log --cc "gcc -mno-fma -mno-avx512f"   # as without fma
 
 Each function of clruntime's math.h runs on every float, in a `#pragma omp simd` loop
 built with cl2c's own flags (so the vector code is what is measured; --scalar builds
@@ -118,7 +118,7 @@ def main() -> int:
                     help="only the inputs of these bits (a quick look)")
     ap.add_argument("--scalar", action="store_true", help="the scalar code, not the vector")
     ap.add_argument("--cc", default="gcc", help="the compiler and flags of its own "
-                    "(gcc; 'gcc -U__FP_FAST_FMAF': math.h's code for CPUs without fma)")
+                    "(gcc; 'gcc -mno-fma -mno-avx512f': math.h's code for CPUs without fma)")
     args = ap.parse_args()
     if set(args.functions) - set(FUNCTIONS):
         ap.error(f"not one of cl2c's own functions: {sorted(set(args.functions) - set(FUNCTIONS))}")
