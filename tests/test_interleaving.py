@@ -1,6 +1,6 @@
 """Two work-items an iteration, statements interleaved (lower/interleaving.py): long
 loop-free kernels get a pair function, and give NumPy's and PoCL's results for every
-range shape (odd rows run their last work-item alone), in place and with aliased
+range shape (a row's last work-items, fewer than two blocks, run one at a time), in place and with aliased
 buffers; kernels where a copy could skip or mislead the other get none."""
 from __future__ import annotations
 

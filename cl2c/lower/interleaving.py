@@ -11,10 +11,11 @@ the first one's stores (the buffers may alias), so the chains stay one after the
 
 The pair function ``k__pair`` has each top-level statement of kernel ``k`` twice: for
 the work-item at ``cl2c_l0`` and, with its variables respelled ``name__2``, for the one
-at ``cl2c_l0b`` (``CL2C_PAIR_PARAMS``, ``CL2C_WI_2`` in workitem.h). Each work-item keeps
-its own order; between the two, non-atomic accesses between synchronisation points are
-unordered in OpenCL (a conflict would be a data race), so any interleaving is one the
-device may run.
+at ``cl2c_l0b`` (``CL2C_PAIR_PARAMS``, ``CL2C_WI_2`` in workitem.h), a block
+(``CL2C_PAIR_BLOCK``, 16) after the first (templates/schedule_loops.c.j2). Each
+work-item keeps its own order; between the two, non-atomic accesses between
+synchronisation points are unordered in OpenCL (a conflict would be a data race), so
+any interleaving is one the device may run.
 
 Where: kernels whose range cl2c cuts itself (long rows), loop-free (launch_work.py), in
 normal builds, with no atomics (no ``omp simd`` then), images or printf; a body of
