@@ -68,15 +68,13 @@ def pair_function(k, outside: set[str], nodes: int | None) -> c_ast.FuncDef | No
         return None                                   # shadowing: names would mislead
     if _changed(items) & params:
         return None                 # a parameter is each work-item's own: one copy here
-    pair = copy.deepcopy(node)
-    name = node.decl.name + PAIR_SUFFIX
-    pair.decl.name = name
-    pair.decl.type.type.declname = name
-    context = pair.decl.type.args.params[0]
-    context.type.type.names = ["CL2C_PAIR_PARAMS"]
+    decl = copy.deepcopy(node.decl)
+    decl.name = decl.type.type.declname = node.decl.name + PAIR_SUFFIX
+    decl.type.args.params[0].type.type.names = ["CL2C_PAIR_PARAMS"]
+    first = copy.deepcopy(items)
     second = [_second(s, local) for s in copy.deepcopy(items)]
-    pair.body.block_items = [s for both in zip(copy.deepcopy(items), second) for s in both]
-    return pair
+    body = type(node.body)([s for both in zip(first, second) for s in both], node.body.coord)
+    return type(node)(decl, node.param_decls, body, node.coord)
 
 
 def _declared(items) -> set[str] | None:
@@ -118,11 +116,11 @@ def _second(stmt, local: set[str]):
     skip = set()
     for n in walk(stmt):
         if isinstance(n, c_ast.StructRef):
-            skip.add(id(n.field))
+            skip.add(n.field)
         elif isinstance(n, c_ast.NamedInitializer):
-            skip.update(id(x) for x in n.name)
+            skip.update(n.name)
     for n in walk(stmt):
-        if isinstance(n, c_ast.ID) and id(n) not in skip:
+        if isinstance(n, c_ast.ID) and n not in skip:
             if n.name in local:
                 n.name += SECOND
             elif n.name == "CL2C_WI":
