@@ -605,6 +605,72 @@ def test_fast_version_of_local_updates_falls_back_on_a_missing_barrier():
                      r"\(local linear id \d+\) wrote with no barrier between", msg), msg
 
 
+# Two passes of a uniform loop in one barrier phase: the second's accesses meet what the
+# first's read (or wrote) with no barrier between. The first pass has a fast version
+# (32 work-items) or its checks (4); so has the second (31 or 4). The fast versions'
+# tests answer from a summary of the __local shadow, and their read marks are written
+# only when something looks (check_box.h): each must still see the other's accesses.
+TWO_PASSES = """
+__kernel void k(__global const float *x, __global float *out, int a, int b, int d) {
+    __local float t[64];
+    int l = get_local_id(0);
+    t[l] = x[get_global_id(0)];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int k = 0; k < 2; ++k) {
+        if (l < a + k * b)
+            t[l + k * d] += t[l + 32 - k * 32];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (l == 0)
+        out[get_group_id(0)] = t[0] + t[40];
+}"""
+
+
+@pytest.mark.parametrize("a, b", [(32, -1), (32, -28), (4, 27)],
+                         ids=["fast-then-fast", "fast-then-checked", "checked-then-fast"])
+def test_a_write_after_a_read_in_one_phase_is_a_race(a, b):
+    # pass 2: work-item 0 writes t[33], which work-item 1 read in pass 1
+    prg = build(TWO_PASSES, "-cl2c-check=collect")
+    assert "cl2c_ck_box_update" in prg.c_source
+    found = collected(prg.k, (128,), (64,), np.arange(128, dtype=np.float32), f32(2),
+                      np.int32(a), np.int32(b), np.int32(33))
+    assert any("bug.cl:9:13: data race: write of __local 't' at offset 132, which "
+               "work-item (local linear id 1) read with no barrier between" in f
+               for f in found), found
+
+
+def test_own_words_again_in_one_phase_are_no_race():
+    # pass 2: each work-item writes the word it read in pass 1 and reads the one it wrote
+    prg = build(TWO_PASSES, "-cl2c-check=collect")
+    x, out, want = np.arange(128, dtype=np.float32), f32(2), f32(2)
+    args = (np.int32(32), np.int32(-1), np.int32(32))
+    assert collected(prg.k, (128,), (64,), x, out, *args) == []
+    build(TWO_PASSES, "").k((128,), (64,), x, want, *args)
+    np.testing.assert_array_equal(out, want)
+
+
+def test_fast_version_of_local_updates_falls_back_on_uninitialised_memory():
+    # only t[0..31] written: the update's reads of t[32..63] find nothing there
+    src = """
+__kernel void k(__global const float *x, __global float *out) {
+    __local float t[64];
+    int l = get_local_id(0);
+    if (l < 32)
+        t[l] = x[get_global_id(0)];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (l < 32)
+        t[l] += t[l + 32];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (l == 0)
+        out[get_group_id(0)] = t[0];
+}"""
+    prg = build(src, "-cl2c-check=collect")
+    assert "cl2c_ck_box_update" in prg.c_source
+    found = collected(prg.k, (128,), (64,), np.arange(128, dtype=np.float32), f32(2))
+    assert any("bug.cl:9:17: read of uninitialised __local memory: 't' at offset 128" in f
+               for f in found), found
+
+
 def test_global_race_between_groups():
     src = """
 __kernel void k(__global int *a) {

@@ -125,6 +125,22 @@ typedef struct cl2c_ck_thread {
     const char *local_lo;
     uint64_t *local_shadow;
     size_t local_shadow_bytes;
+    /* What the fast loops' marks left in the __local shadow (check_box.h), so that
+     * their tests need not read it word by word; indices of local_shadow's words. */
+    struct {
+        uint64_t gen;       /* [wlo, whi): every word written by this thread's gen-th group */
+        size_t wlo, whi;
+        uint64_t now;       /* the phase (local_me0) whose accesses the marks made... */
+        size_t plo, phi;    /* ...all lie in [plo, phi) */
+    } lsum;
+    struct {                /* a fast loop's reads of __local words, their marks not yet
+                             * written (cl2c_ck_reread): pending while n != 0 */
+        uint64_t *w;
+        unsigned shift;
+        size_t oa, n, llid;
+        long long step, m;
+    } lreads;
+    uint64_t local_slow;    /* local_me0 when a checked access last changed a __local word */
     /* private variables that pointers may point into, the most recent last */
     int nprivates;
     cl2c_ck_range privates[CL2C_CK_MAX_PRIVATES];
@@ -324,8 +340,12 @@ static inline void cl2c_ck_item(cl2c_ck_thread *t, size_t l0, size_t l1, size_t 
     t->local_me = t->local_me0 | who;
 }
 
-/* A region of the regions schedule begins: a barrier was passed. */
+/* A region of the regions schedule begins: a barrier was passed. A fast loop's read
+ * marks of the phase that ends need not be written: a later phase finds those words
+ * as it would find them written in an earlier phase (cl2c_ck_shadow: no race with
+ * either, and the written mark stays). */
 static inline void cl2c_ck_phase(cl2c_ck_thread *t) {
+    t->lreads.n = 0;
     t->phase++;
     cl2c_ck_rewho(t);
 }
@@ -347,6 +367,7 @@ static inline void cl2c_ck_group(cl2c_ck_launch *L, const cl2c_workitem *g, int 
     if (t->group == 0) t->group = 1;
     if (++t->gen > 0xffffff) t->gen = 1;
     t->phase = 0;
+    t->lreads.n = 0;
     t->nlocals = 0;
     t->nprivates = 0;
     for (int i = 0; i < 4; ++i) t->inited[i].lo = NULL;
@@ -474,6 +495,46 @@ static inline const cl2c_ck_range *cl2c_ck_range_of(const cl2c_ck_range *rs, int
     return cl2c_ck_search(rs, n, b, site);
 }
 
+/* The read marks of m + 1 work-items (local ids from llid on) that each read n bytes
+ * of __local memory, the first at offset oa of the words w, the next step bytes on, as
+ * cl2c_ck_shadow leaves a read: its own access stays; after a write or a read of an
+ * earlier phase, the reader's mark; after another's read of this phase, several. */
+__attribute__((noinline, unused)) static void cl2c_ck_reread(uint64_t *w, unsigned shift,
+                                                             uint64_t me0, size_t oa,
+                                                             long long step, long long m,
+                                                             size_t n, size_t llid) {
+#define CL2C_CK_REREAD(old, me)                                                              \
+    (((old) & CL2C_CK_WHO) == (me) ? (old)                                                   \
+     : (old) & CL2C_CK_W || CL2C_CK_PHASE(old) != CL2C_CK_PHASE(me) ? (me) | CL2C_CK_INIT   \
+     : (old) | CL2C_CK_SEVERAL)
+    if (n == ((size_t)1 << shift) && step == (long long)n && !(oa & (n - 1))) {
+        /* a granule each, in a run: one loop that vectorises */
+        uint64_t *run = w + (oa >> shift);
+        for (long long j = 0; j <= m; ++j) {
+            const uint64_t me = me0 | (uint64_t)((llid + (size_t)j) & 0xfff) << 24;
+            run[j] = CL2C_CK_REREAD(run[j], me);
+        }
+        return;
+    }
+    for (long long j = 0; j <= m; ++j) {
+        const uint64_t me = me0 | (uint64_t)((llid + (size_t)j) & 0xfff) << 24;
+        const size_t at = oa + (size_t)(j * step);
+        for (size_t i = at >> shift; i <= (at + n - 1) >> shift; ++i)
+            w[i] = CL2C_CK_REREAD(w[i], me);
+    }
+#undef CL2C_CK_REREAD
+}
+/* The pending read marks written (t->lreads), before anything else reads or writes the
+ * __local shadow in this phase: then it finds what the reads' checks would have left. */
+static inline void cl2c_ck_lreads_flush(cl2c_ck_thread *t) {
+    const size_t n = t->lreads.n;
+    if (__builtin_expect(n != 0, 0)) {
+        t->lreads.n = 0;
+        cl2c_ck_reread(t->lreads.w, t->lreads.shift, t->local_me0, t->lreads.oa,
+                       t->lreads.step, t->lreads.m, n, t->lreads.llid);
+    }
+}
+
 /* Every granule the access touches, against its shadow word. */
 __attribute__((noinline, unused)) static void cl2c_ck_shadow(cl2c_ck_thread *t,
                                                              const cl2c_ck_range *r,
@@ -482,6 +543,7 @@ __attribute__((noinline, unused)) static void cl2c_ck_shadow(cl2c_ck_thread *t,
                                                              cl2c_ck_site *site, int local,
                                                              const void *value) {
     cl2c_ck_who(t);
+    if (local) cl2c_ck_lreads_flush(t);
     uint64_t me = local ? t->local_me : t->me;
     size_t first = off >> r->shift, last = (off + n - 1) >> r->shift;
     for (size_t i = first; i <= last; ++i) {
@@ -538,7 +600,10 @@ __attribute__((noinline, unused)) static void cl2c_ck_shadow(cl2c_ck_thread *t,
             mark = old | CL2C_CK_SEVERAL;                        /* of the group */
         else    /* the first access, or after a write or a read of an earlier phase */
             mark = me | (old & CL2C_CK_INIT) | (local ? 0 : CL2C_CK_INIT);
-        if (mark != old) __atomic_store_n(s, mark, __ATOMIC_RELAXED);
+        if (mark != old) {
+            __atomic_store_n(s, mark, __ATOMIC_RELAXED);
+            if (local) t->local_slow = t->local_me0;
+        }
     }
 }
 
@@ -566,6 +631,7 @@ static inline void *cl2c_ck_granule(cl2c_ck_thread *t, const cl2c_ck_range *r,
                                     size_t n, unsigned flags, int local, cl2c_ck_site *site,
                                     const void *value) {
     const size_t g = (size_t)1 << shift;
+    if (local) cl2c_ck_lreads_flush(t);
     if (__builtin_expect(!t->fibers && (off & (g - 1)) + n <= g && n, 1)) {
         /* one granule */
         uint64_t *s = &shadow[off >> shift];
@@ -582,6 +648,7 @@ static inline void *cl2c_ck_granule(cl2c_ck_thread *t, const cl2c_ck_range *r,
             if (old == (me | CL2C_CK_W | CL2C_CK_INIT)) return p;
             if (stale || quiet) {
                 __atomic_store_n(s, me | CL2C_CK_W | CL2C_CK_INIT, __ATOMIC_RELAXED);
+                if (local) t->local_slow = t->local_me0;
                 return p;
             }
         } else if (!stale && (old & CL2C_CK_INIT)) {
@@ -591,6 +658,7 @@ static inline void *cl2c_ck_granule(cl2c_ck_thread *t, const cl2c_ck_range *r,
                 if (cl2c_ck_several(old, me)) return p;
             } else if (quiet) {
                 __atomic_store_n(s, me | CL2C_CK_INIT, __ATOMIC_RELAXED);
+                if (local) t->local_slow = t->local_me0;
                 return p;
             }
         } else if (stale && !local) {
@@ -906,8 +974,10 @@ CL2C_UNUSED static void *cl2c_ck_span(void *dst, size_t n, int fill, cl2c_ck_sit
         return dst;
     }
     if (fill && local && r->shadow) {
+        cl2c_ck_lreads_flush(t);
         uint64_t mark = CL2C_CK_INIT | t->gen | 0xfffull << 24 | 0xfffull << 36;
         for (size_t i = off >> r->shift; i <= (off + n - 1) >> r->shift; ++i) r->shadow[i] = mark;
+        t->local_slow = t->local_me0;
     }
     return dst;
 }

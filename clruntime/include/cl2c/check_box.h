@@ -63,6 +63,55 @@ static inline void cl2c_ck_box_bounds(cl2c_ck_argr A, const char *const *at, int
         if (o > *hi) *hi = o;
     }
 }
+/* ---- the summary of the __local shadow (t->lsum): what the marks below left, so that
+ * the tests need not read the words one by one (a tree reduction's halving steps spent
+ * a third of their checked time there). It answers only where it is sure: no checked
+ * access changed a __local word in this phase (t->local_slow), and it knows this group
+ * and phase; else the words are read. Indices are of t->local_shadow's words. */
+static inline size_t cl2c_ck_lword(const cl2c_ck_thread *t, cl2c_ck_argr A, size_t off) {
+    return (size_t)(A.shadow - t->local_shadow) + (off >> A.shift);
+}
+/* No word from lo to hi was accessed in this phase. */
+static inline int cl2c_ck_lsum_untouched(const cl2c_ck_thread *t, size_t lo, size_t hi) {
+    return t->local_slow != t->local_me0 &&
+           (t->lsum.now != t->local_me0 || hi < t->lsum.plo || lo >= t->lsum.phi);
+}
+/* ...and each was written by this group (in an earlier phase, then). */
+static inline int cl2c_ck_lsum_earlier(const cl2c_ck_thread *t, size_t lo, size_t hi) {
+    return t->lsum.gen == CL2C_CK_GROUP(t->local_me0) && lo >= t->lsum.wlo &&
+           hi < t->lsum.whi && cl2c_ck_lsum_untouched(t, lo, hi);
+}
+/* The marks of words lo to hi (some of them, where !all) in this phase; wrote: all
+ * written. */
+static inline void cl2c_ck_lsum_mark(cl2c_ck_thread *t, size_t lo, size_t hi, int wrote) {
+    if (t->lsum.now != t->local_me0) {
+        t->lsum.now = t->local_me0;
+        t->lsum.plo = lo;
+        t->lsum.phi = hi + 1;
+    } else {
+        if (lo < t->lsum.plo) t->lsum.plo = lo;
+        if (hi + 1 > t->lsum.phi) t->lsum.phi = hi + 1;
+    }
+    if (!wrote) return;
+    const uint64_t gen = CL2C_CK_GROUP(t->local_me0);
+    if (t->lsum.gen == gen && lo <= t->lsum.whi && hi + 1 >= t->lsum.wlo) {
+        if (lo < t->lsum.wlo) t->lsum.wlo = lo;     /* they meet: one run */
+        if (hi + 1 > t->lsum.whi) t->lsum.whi = hi + 1;
+    } else if (t->lsum.gen != gen || hi + 1 - lo > t->lsum.whi - t->lsum.wlo) {
+        t->lsum.gen = gen;                          /* else the longer run */
+        t->lsum.wlo = lo;
+        t->lsum.whi = hi + 1;
+    }
+}
+/* The words a mark of m + 1 work-items' n bytes, the first at offset oa, the next
+ * step bytes on, reaches (lowest, highest). */
+static inline void cl2c_ck_lsum_marked(cl2c_ck_thread *t, cl2c_ck_argr A, size_t oa,
+                                       long long step, long long m, size_t n, int wrote) {
+    if (m < 0 || n == 0) return;            /* an empty box's: no mark */
+    const size_t last = oa + (size_t)(m * step);
+    const size_t lo = step < 0 ? last : oa, hi = (step < 0 ? oa : last) + n - 1;
+    cl2c_ck_lsum_mark(t, cl2c_ck_lword(t, A, lo), cl2c_ck_lword(t, A, hi), wrote);
+}
 /* Bounds-only reads (CL2C_CK_ARG_READ): in range. A range with a shadow (another
  * argument is the same buffer) is no fast case. */
 static inline int cl2c_ck_box_in_range(cl2c_ck_argr A, const char *const *at, int axes,
@@ -128,7 +177,7 @@ cl2c_ck_box_fresh_rule(const cl2c_ck_thread *t, cl2c_ck_argr A, size_t o, const 
             }
     return !bad;
 }
-static inline int cl2c_ck_box_fresh(const cl2c_ck_thread *t, cl2c_ck_argr A,
+static inline int cl2c_ck_box_fresh(cl2c_ck_thread *t, cl2c_ck_argr A,
                                     const char *const *at, int axes, const long long *count,
                                     size_t n, int local, size_t llid) {
     if (!cl2c_ck_box_spans(A, at, axes, count, n) || (axes != 1 && axes != 3)) return 0;
@@ -142,6 +191,13 @@ static inline int cl2c_ck_box_fresh(const cl2c_ck_thread *t, cl2c_ck_argr A,
     const size_t o = (uintptr_t)at[0] - (uintptr_t)A.lo, g = (size_t)1 << A.shift;
     if (t->fibers || (o & (g - 1)) || (n & (g - 1))) return 0;
     if (!cl2c_ck_box_own(s, c, 3, n, g)) return 0;
+    if (local) {
+        size_t lo, hi;
+        cl2c_ck_box_bounds(A, at, axes, &lo, &hi);
+        if (cl2c_ck_lsum_untouched(t, cl2c_ck_lword(t, A, lo), cl2c_ck_lword(t, A, hi + n - 1)))
+            return 1;
+        cl2c_ck_lreads_flush(t);            /* the words are read: as checks left them */
+    }
     /* the common case, in few operations: no granule touched in this phase by the
      * group, nor in this launch by another (for __local memory: its word is another
      * group's or of an earlier phase; for __global, another launch's, or this group's
@@ -178,8 +234,10 @@ static inline int cl2c_ck_box_fresh(const cl2c_ck_thread *t, cl2c_ck_argr A,
 /* Whether the box's __local words from lo to hi (offsets) were all written by this
  * group in an earlier barrier phase (or read since): reads of them race with nothing
  * and find them initialised. */
-static inline int cl2c_ck_box_earlier(const cl2c_ck_thread *t, cl2c_ck_argr A, size_t lo,
+static inline int cl2c_ck_box_earlier(cl2c_ck_thread *t, cl2c_ck_argr A, size_t lo,
                                       size_t hi) {
+    if (cl2c_ck_lsum_earlier(t, cl2c_ck_lword(t, A, lo), cl2c_ck_lword(t, A, hi))) return 1;
+    cl2c_ck_lreads_flush(t);
     const uint64_t mask = 0xffffffull | 0xfffull << 36, me = t->local_me0 & mask;
     const uint64_t *w = A.shadow;           /* __local: this thread's words (plain) */
     int bad = 0;
@@ -231,47 +289,42 @@ static inline int cl2c_ck_box_apart(cl2c_ck_argr A, const char *const *a, const 
 }
 /* After a row's fast loop: the reads (cl2c_ck_box_reread) recorded, as their checks
  * would: a word a work-item wrote is next read by the row's work-items in turn. */
-static inline void cl2c_ck_mark_read(const cl2c_ck_thread *t, cl2c_ck_argr A, const char *a,
+static inline void cl2c_ck_mark_read(cl2c_ck_thread *t, cl2c_ck_argr A, const char *a,
                                      const char *b, long long m, size_t n, int local,
                                      size_t llid) {
     (void)local;
-    if (A.shadow == NULL) return;
+    if (A.shadow == NULL || m < 0 || n == 0) return;
     const size_t oa = (uintptr_t)a - (uintptr_t)A.lo;
     const long long step = (long long)((uintptr_t)b - (uintptr_t)a);
-    uint64_t *w = A.shadow;                 /* __local: this thread's words (plain) */
-    /* as cl2c_ck_shadow leaves a read: its own access stays; after a write or a read of
-     * an earlier phase, the reader's mark; after another's read of this phase, several */
-#define CL2C_CK_REREAD(old, me)                                                              \
-    (((old) & CL2C_CK_WHO) == (me) ? (old)                                                   \
-     : (old) & CL2C_CK_W || CL2C_CK_PHASE(old) != CL2C_CK_PHASE(me) ? (me) | CL2C_CK_INIT   \
-     : (old) | CL2C_CK_SEVERAL)
-    if (n == ((size_t)1 << A.shift) && step == (long long)n && !(oa & (n - 1))) {
-        /* a granule each, in a run: one loop that vectorises */
-        uint64_t *run = w + (oa >> A.shift);
-        for (long long j = 0; j <= m; ++j) {
-            const uint64_t me = t->local_me0 | (uint64_t)((llid + (size_t)j) & 0xfff) << 24;
-            run[j] = CL2C_CK_REREAD(run[j], me);
-        }
-        return;
-    }
-    for (long long j = 0; j <= m; ++j) {
-        const uint64_t me = t->local_me0 | (uint64_t)((llid + (size_t)j) & 0xfff) << 24;
-        const size_t at = oa + (size_t)(j * step);
-        for (size_t i = at >> A.shift; i <= (at + n - 1) >> A.shift; ++i)
-            w[i] = CL2C_CK_REREAD(w[i], me);
-    }
-#undef CL2C_CK_REREAD
+    cl2c_ck_lsum_marked(t, A, oa, step, m, n, 0);
+    /* written when something in this phase looks at the words, if anything does: a tree
+     * reduction's halving steps read words no one touches again before the barrier */
+    cl2c_ck_lreads_flush(t);
+    t->lreads.w = A.shadow;
+    t->lreads.shift = A.shift;
+    t->lreads.oa = oa;
+    t->lreads.step = step;
+    t->lreads.m = m;
+    t->lreads.llid = llid;
+    t->lreads.n = n;
 }
 /* After a row's fast loop: the shadow words of its stores (cl2c_ck_box_fresh), each
  * work-item's as its checked store would have left them (a: the first's address, b:
  * the second's, m + 1 work-items; llid: the first's local linear id). */
-static inline void cl2c_ck_mark(const cl2c_ck_thread *t, cl2c_ck_argr A, const char *a,
+static inline void cl2c_ck_mark(cl2c_ck_thread *t, cl2c_ck_argr A, const char *a,
                                 const char *b, long long m, size_t n, int local, size_t llid) {
     if (A.shadow == NULL) return;
     const size_t oa = (uintptr_t)a - (uintptr_t)A.lo;
     const long long step = (long long)((uintptr_t)b - (uintptr_t)a);
     const uint64_t me0 = (local ? t->local_me0 : t->me0) | CL2C_CK_W | CL2C_CK_INIT;
-    if (n == ((size_t)1 << A.shift) && step == (long long)n) {
+    /* every word of the span written where the work-items' whole granules follow each
+     * other */
+    const size_t g = (size_t)1 << A.shift;
+    if (local) cl2c_ck_lreads_flush(t);
+    if (local)
+        cl2c_ck_lsum_marked(t, A, oa, step, m, n,
+                            step == (long long)n && !(oa & (g - 1)) && !(n & (g - 1)));
+    if (n == g && step == (long long)n) {
         /* a run of words, one a work-item: plain stores, which vectorise. __global
          * words other threads may read meanwhile (relaxed atomic loads): aligned 8-byte
          * elements of a vector store are each written whole on x86-64 and AArch64, so
