@@ -310,7 +310,10 @@ def test_fission_choices():
     assert " *   stencil: regions (no barriers, but a work-group function vectorises better " \
            "(1 region; 1 guard as loop bounds))" in text
     assert " *   matmul: regions (" in text and "1 uniform loop around" in text
-    assert " *   early: loops (" in text
+    # its `return` a guard, moved into the uniform loop: the loop runs at group level
+    assert " *   early: regions (no barriers, but a work-group function vectorises better " \
+           "(3 regions; per-work-item arrays: s; recomputed: gid; 2 guards as loop bounds; " \
+           "1 uniform loop around the work-item loops))" in text
     assert "1 grid-stride loop interchanged" in text
     # the run of `in` two iterations ahead is prefetched; `out`, written, is not
     step = text.split("i__k += ")[1].split("\n")[0]
@@ -443,3 +446,99 @@ def test_non_uniform_groups_with_barriers(schedule):
         cl2c.Program.from_file(kernel_path("barriers.cl"),
                                options=f"-cl2c-schedule={schedule}").build().scan(
             (n,), (ls,), x, out, cl2c.LocalMemory(2 * ls * 4))
+
+
+EARLY_RETURNS = """
+__kernel void k(__global const float *x, __global const int *y, __global int *out,
+                int n, float t)
+{
+    int i = get_global_id(0);
+    if (i >= n || y[i] == 7)
+        return;
+    if (x[i] > t)
+        return;
+    if (!(y[i] & 1) && y[i] < -3)
+        return;
+    out[i] = 2 * y[i] + 1;
+}"""
+
+
+def test_early_returns_become_the_loop_bounds():
+    """`if (c) return;` heads become one guard `if (!c) {...}`, its integer comparisons
+    flipped (i < n: the loop's bounds) and the rest negated as they are: a float compared
+    with NaN neither returns nor flips, `&&` and `||` keep their order of evaluation."""
+    prg = cl2c.Program(EARLY_RETURNS).build()
+    assert "1 guard as loop bounds" in prg.c_source.split("*/")[0]
+    rng = np.random.default_rng(3)
+    x = rng.random(1000).astype(np.float32)
+    x[::7] = np.nan
+    y = rng.integers(-10, 10, 1000).astype(np.int32)
+    out = np.zeros(1000, np.int32)
+    prg.k((1000,), None, x, y, out, np.int32(990), np.float32(0.5))
+    i = np.arange(1000)
+    runs = (i < 990) & (y != 7) & ~(x > 0.5) & ~(((y & 1) == 0) & (y < -3))
+    np.testing.assert_array_equal(out, np.where(runs, 2 * y + 1, 0))
+
+
+GUARDED_LOOPS = """
+__kernel void mm(__global const float *A, __global const float *B, __global float *C,
+                 int M, int N, int K)
+{
+    int col = get_global_id(0);
+    int row = get_global_id(1);
+    if (row >= M || col >= N)
+        return;
+    float acc = 0.0f;
+    for (int k = 0; k < K; ++k)
+        acc += A[row * K + k] * B[k * N + col];
+    C[row * N + col] = acc;
+}
+
+// the guard reads what the loop writes: it stays around the loop
+__kernel void drain(__global float *x, int n, int K)
+{
+    int i = get_global_id(0);
+    if (i < n && x[i] > 0.0f) {
+        for (int k = 0; k < K; ++k)
+            x[i] -= 1.0f;
+    }
+}
+
+// a trip count of each work-item's own: the loop stays inside the guard
+__kernel void own_count(__global int *x, int n)
+{
+    int i = get_global_id(0);
+    if (i >= n)
+        return;
+    int s = 0;
+    for (int k = 0; k < i % 5; ++k)
+        s += k;
+    x[i] = s;
+}"""
+
+
+def test_guarded_loops_run_at_group_level():
+    """A guarded matmul's `k` loop moves out of its guard and runs at group level, the
+    guard the bounds of the work-item loops in it (every size, none a multiple of the
+    groups'); guards that the loop changes, and loops of each work-item's own count,
+    stay as they are."""
+    prg = cl2c.Program(GUARDED_LOOPS).build()
+    header = prg.c_source.split("*/")[0]
+    mm = next(ln for ln in header.splitlines() if ln.strip().startswith("*   mm:"))
+    assert "1 uniform loop around the work-item loops" in mm and "as loop bounds" in mm, mm
+    r = np.random.default_rng(4)
+    for m, n, k in ((37, 53, 29), (1, 1, 1), (64, 64, 64), (5, 300, 1)):
+        A = r.integers(-4, 5, (m, k)).astype(np.float32)
+        B = r.integers(-4, 5, (k, n)).astype(np.float32)
+        C = np.full((m, n), -1.0, np.float32)
+        prg.mm((n + 11, m + 3), None, A, B, C, np.int32(m), np.int32(n), np.int32(k))
+        np.testing.assert_array_equal(C, A @ B)
+    x = r.integers(-3, 4, 1000).astype(np.float32)
+    want = np.where(x > 0, x - 7, x)
+    want[990:] = x[990:]
+    prg.drain((1000,), None, x, np.int32(990), np.int32(7))
+    np.testing.assert_array_equal(x, want)
+    out = np.full(1000, -1, np.int32)
+    prg.own_count((1000,), None, out, np.int32(997))
+    i = np.arange(1000)
+    np.testing.assert_array_equal(out, np.where(i < 997, (i % 5) * (i % 5 - 1) // 2, -1))

@@ -1,7 +1,8 @@
 """Two work-items an iteration, statements interleaved (lower/interleaving.py): long
-loop-free kernels get a pair function, and give NumPy's and PoCL's results for every
-range shape (a row's last work-items, fewer than two blocks, run one at a time), in place and with aliased
-buffers; kernels where a copy could skip or mislead the other get none."""
+loop-free kernels get a pair function (or, guarded, pairs in their work-group function's
+bounded loop), and give NumPy's and PoCL's results for every range shape (a row's last
+work-items, fewer than two blocks, run one at a time) and guard, in place and with
+aliased buffers; kernels where a copy could skip or mislead the other get none."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -56,7 +57,11 @@ def _inputs(n, salt):
 def test_which_kernels_get_a_pair_function():
     c = cl2c.translate(kernel_source("interleaved.cl"), "interleaved.cl").c_source
     assert "scramble__pair(" in c and "two an iteration, interleaved" in c
-    assert "scramble_guarded__pair" not in c          # `return`: the copy would be skipped
+    header = c.split("*/")[0]
+    for guarded in ("scramble_guarded", "scramble_guarded2"):   # `return`s as loop bounds
+        line = next(ln for ln in header.splitlines() if ln.strip().startswith(f"*   {guarded}:"))
+        assert "regions" in line and "as loop bounds" in line and \
+            "two work-items an iteration, interleaved" in line, line
     assert "scramble_rows__pair" not in c             # a parameter changes: shared by both
     bs = (ROOT / "bench" / "kernels" / "blackscholes.cl").read_text()
     assert "blackscholes__pair(" in cl2c.translate(bs, "bs.cl").c_source
@@ -118,20 +123,56 @@ def test_as_pocl(program, pocl):
     np.testing.assert_array_equal(out, ref_out)
 
 
-def test_guarded_kernel_as_numpy(program):
-    data, other = _inputs(2048, 3)
-    n = 2000
-    lo = data[:n].copy()
-    s = _hash(_hash(lo) + _hash(other[:n])) + _hash(_hash(lo ^ np.uint32(3)) -
-                                                    _hash(lo + np.uint32(9)))
+def _guarded_reference(data, other, here):
+    """scramble_guarded's (s, t) of the work-items that pass the guard."""
+    s = _hash(_hash(data) + _hash(other)) + _hash(_hash(data ^ np.uint32(3)) -
+                                                  _hash(data + np.uint32(9)))
     t = _hash(_hash(s) ^ _hash(s + np.uint32(1))) + \
-        _hash(_hash(s ^ np.uint32(2)) + _hash(s ^ np.uint32(4))) + np.arange(n, dtype=np.uint32)
-    out = np.zeros(2048, np.uint32)
-    untouched = data[n:].copy()
-    program.scramble_guarded((2048,), None, data, other, out, np.uint32(n))
-    np.testing.assert_array_equal(data[:n], s)
-    np.testing.assert_array_equal(out[:n], t)
-    np.testing.assert_array_equal(data[n:], untouched)
+        _hash(_hash(s ^ np.uint32(2)) + _hash(s ^ np.uint32(4))) + here.astype(np.uint32)
+    return s, t
+
+
+@pytest.mark.parametrize("gsize, n", [(2048, 2000), (2048, 0), (2048, 5000), (1, 1),
+                                      (33, 20), (64, 64), (65537, 65000), (1000, 999)])
+def test_guarded_kernel_as_numpy(program, gsize, n):
+    data, other = _inputs(gsize, 3)
+    m = min(n, gsize)
+    s, t = _guarded_reference(data[:m], other[:m], np.arange(m))
+    out = np.zeros(gsize, np.uint32)
+    untouched = data[m:].copy()
+    program.scramble_guarded((gsize,), None, data, other, out, np.uint32(n))
+    np.testing.assert_array_equal(data[:m], s)
+    np.testing.assert_array_equal(out[:m], t)
+    np.testing.assert_array_equal(data[m:], untouched)
+    assert not out[m:].any()
+
+
+@pytest.mark.parametrize("gsize, w, h, skip", [((37, 5), 30, 4, 2), ((64, 64), 64, 64, 99),
+                                               ((1000, 3), 999, 2, 0), ((40, 2), 100, 100, 1)])
+def test_guarded_2d_kernel_as_numpy(program, gsize, w, h, skip):
+    g0, g1 = gsize
+    data, other = _inputs(g0 * g1, 17)
+    y, x = np.mgrid[0:g1, 0:g0]
+    inside = ((x < w) & (y < h) & (y != skip)).ravel()
+    s, t = _guarded_reference(data, other, (x + 7 * y).ravel())
+    want_data, want_out = np.where(inside, s, data), np.where(inside, t, 0)
+    out = np.zeros(g0 * g1, np.uint32)
+    program.scramble_guarded2(gsize, None, data, other, out, np.uint32(w), np.uint32(h),
+                              np.uint32(skip))
+    np.testing.assert_array_equal(data, want_data)
+    np.testing.assert_array_equal(out, want_out)
+
+
+def test_guarded_2d_kernel_as_pocl(program, pocl):
+    data, other = _inputs(129 * 7, 19)
+    args = (np.uint32(100), np.uint32(6), np.uint32(3))
+    ref_data, ref_out = data.copy(), np.zeros(129 * 7, np.uint32)
+    pocl(kernel_source("interleaved.cl"), "scramble_guarded2", (129, 7), None, ref_data,
+         other.copy(), ref_out, *args)
+    out = np.zeros(129 * 7, np.uint32)
+    program.scramble_guarded2((129, 7), None, data, other, out, *args)
+    np.testing.assert_array_equal(data, ref_data)
+    np.testing.assert_array_equal(out, ref_out)
 
 
 def test_a_kernel_named_as_a_c_library_function():

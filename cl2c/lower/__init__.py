@@ -15,7 +15,7 @@ from ..sema import FunctionInfo, Module
 from ..timing import StageTimes
 from ..typed_ast import fact, walk
 from . import check_private_init, checks, declarations, schedules, workitems
-from .interleaving import pair_function, program_names
+from .interleaving import pair_function, pairable, program_names
 from .launch_work import serial_items, work_nodes
 from .effects import called_function
 from .expressions import lower_expressions
@@ -55,8 +55,10 @@ class KernelModel:
                                       # (lower/tiling.py): cl2c_regroup's rows a group
     serial_items: int = 0             # launches of at most this many work-items run on
                                       # the calling thread (launch_work.py); 0: none
-    pair_function: object = None      # two work-items an iteration, interleaved
-                                      # (interleaving.py): the loops schedule's FuncDef
+    pairable: frozenset | None = None  # two work-items an iteration, interleaved
+                                      # (interleaving.py): the names the copies must not
+                                      # declare; None: one at a time
+    pair_function: object = None      # the loops schedule's FuncDef of the pairs
 
     @property
     def interface(self) -> KernelInterface:
@@ -121,11 +123,11 @@ def lower(module: Module, schedule: str = "auto", check_barriers: bool = False,
             k.check = check
             k.local_bytes_poisoned = "address" in sanitize
             k.uniform_groups = uniform_groups
+            k.pairable = pairable(k, outside, work_nodes(k.info, module.functions))
             schedules.choose(k, module, schedule, check_barriers, bool(check))
             if k.group_blind and k.schedule.regroups:
                 k.serial_items = serial_items(k.info, module.functions)
-                k.pair_function = pair_function(k, outside,
-                                                work_nodes(k.info, module.functions))
+                k.pair_function = pair_function(k)
                 if k.pair_function is not None:
                     k.reason += ", two an iteration, interleaved"
     called = _called_functions(module, kernels)

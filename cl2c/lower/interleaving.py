@@ -20,8 +20,10 @@ any interleaving is one the device may run.
 Where: kernels whose range cl2c cuts itself (long rows), loop-free (launch_work.py), in
 normal builds, with no atomics (no ``omp simd`` then), images or printf; a body of
 declarations, expression statements and ``if``s that do not return, as a ``return``
-in the first copy would skip the second; parameters only read (the two copies share
-them).
+in the first copy would skip the second; variables assigned only if the copies declare
+them (a parameter is each work-item's own: the two copies would share it). A guarded
+kernel (``if (i >= n) return;``) takes the regions schedule, whose writer pairs the
+statements of its bounded work-item loop with ``interleaved`` (regions/writer.py).
 """
 from __future__ import annotations
 
@@ -46,35 +48,54 @@ _PLAIN = (c_ast.Decl, c_ast.Assignment, c_ast.FuncCall, c_ast.UnaryOp, c_ast.Bin
           c_ast.Compound)
 
 
-def pair_function(k, outside: set[str], nodes: int | None) -> c_ast.FuncDef | None:
-    """Kernel model ``k``'s pair function, or None where it does not apply. ``outside``:
-    the names declared at program scope; ``nodes``: the size of a work-item's work
-    (launch_work.work_nodes), None with loops."""
-    if not (k.schedule.name == "loops" and k.simd and not k.check and k.serial_items > 0
-            and nodes is not None and nodes >= MIN_NODES and not k.printf
-            and not any(a.kind == "image" for a in k.args)):
+def pairable(k, outside: set[str], nodes: int | None) -> frozenset | None:
+    """Where kernel model ``k``'s work-items may run two an iteration (whatever its
+    schedule): the names its statements' copies must not declare (``outside``, the
+    program scope's, and its parameters); None where they may not. ``nodes``: the size
+    of a work-item's work (launch_work.work_nodes), None with loops."""
+    if not (k.group_blind and k.simd and not k.check and nodes is not None and
+            nodes >= MIN_NODES and not k.printf and not any(a.kind == "image" for a in k.args)):
+        return None
+    params = {p.name for p in k.info.node.decl.type.args.params
+              if isinstance(p, c_ast.Decl) and p.name}
+    return frozenset(outside | params)
+
+
+def pair_function(k) -> c_ast.FuncDef | None:
+    """The loops schedule's pair function of kernel model ``k``, or None where it does
+    not apply."""
+    if k.schedule.name != "loops" or k.pairable is None or k.serial_items <= 0:
         return None
     node = k.info.node
     items = list(node.body.block_items or [])
     if items and isinstance(items[-1], c_ast.Return) and items[-1].expr is None:
         items.pop()                                   # a last `return;` ends nothing
-    if not items or not all(isinstance(s, _PLAIN) for s in items) or \
-            any(isinstance(n, _JUMPS) for s in items for n in walk(s)):
+    body = interleaved(items, k.pairable)
+    if body is None:
         return None
-    params = {p.name for p in node.decl.type.args.params
-              if isinstance(p, c_ast.Decl) and p.name}
-    local = _declared(items)
-    if local is None or local & (outside | params):
-        return None                                   # shadowing: names would mislead
-    if _changed(items) & params:
-        return None                 # a parameter is each work-item's own: one copy here
     decl = copy.deepcopy(node.decl)
     decl.name = decl.type.type.declname = node.decl.name + PAIR_SUFFIX
     decl.type.args.params[0].type.type.names = ["CL2C_PAIR_PARAMS"]
+    return type(node)(decl, node.param_decls, type(node.body)(body, node.body.coord),
+                      node.coord)
+
+
+def interleaved(items: list, outside: frozenset) -> list | None:
+    """The statements ``items`` of the work-item at ``cl2c_l0`` and, respelled, of the
+    one at ``cl2c_l0b``, alternating; None where they cannot be: a jump, a declaration
+    of a type or a static, a name of ``outside`` declared, or a variable assigned that
+    they do not declare (a parameter is each work-item's own: one copy here)."""
+    if not items or not all(isinstance(s, _PLAIN) for s in items) or \
+            any(isinstance(n, _JUMPS) for s in items for n in walk(s)):
+        return None
+    local = _declared(items)
+    if local is None or local & outside:
+        return None                                   # shadowing: names would mislead
+    if _changed(items) - local:
+        return None
     first = copy.deepcopy(items)
     second = [_second(s, local) for s in copy.deepcopy(items)]
-    body = type(node.body)([s for both in zip(first, second) for s in both], node.body.coord)
-    return type(node)(decl, node.param_decls, body, node.coord)
+    return [s for both in zip(first, second) for s in both]
 
 
 def _declared(items) -> set[str] | None:

@@ -92,7 +92,8 @@ class Regions(Schedule):
         # a reqd_work_group_size is every group's size only where groups are uniform
         reqd = k.reqd_work_group_size if k.uniform_groups else None
         what = make_group_function(node, params, helpers, reqd,
-                                   simd, hoist_loops=True, checking=checking)
+                                   simd, hoist_loops=True, checking=checking,
+                                   pairable=getattr(k, "pairable", None))
         if state:
             items = node.body.block_items
             at = next(i for i, s in enumerate(items) if is_thread_state(s)) + 1

@@ -52,7 +52,8 @@ __kernel void breaks(__global const int *in, __global int *out, int n, int stop)
     out[gid] = acc;
 }
 
-// An early return before a uniform loop: stays on the loops schedule.
+// An early return before a uniform loop: a guard, moved into the loop, which runs at
+// group level (regions), the guard the bounds of its work-item loop.
 __kernel void early(__global const float *in, __global float *out, int n, int m)
 {
     int gid = get_global_id(0);

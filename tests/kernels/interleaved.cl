@@ -1,5 +1,6 @@
 // Kernels long enough and loop-free enough that cl2c runs two work-items an iteration,
-// their statements interleaved (lower/interleaving.py), and a guarded one it does not.
+// their statements interleaved (lower/interleaving.py), guarded ones too (their guards
+// the bounds of the regions schedule's work-item loop), and one it does not.
 typedef struct { uint lo, hi; } halves;
 
 uint hash(uint x)
@@ -38,13 +39,32 @@ kernel void scramble(global uint *data, global const uint *other, global uint *o
     out[i] = t + (uint)get_global_size(0) + (uint)get_global_linear_id();
 }
 
-// the same with a guard that returns: the second copy would be skipped, so no pair
+// the same with a guard that returns: it becomes the work-item loop's bounds, and the
+// work-items inside run in pairs
 kernel void scramble_guarded(global uint *data, global const uint *other,
                              global uint *out, uint n)
 {
     size_t i = get_global_id(0);
     if (i >= n)
         return;
+    uint lo = data[i];
+    uint s = hash(hash(lo) + hash(other[i])) + hash(hash(lo ^ 3) - hash(lo + 9));
+    uint t = hash(hash(s) ^ hash(s + 1)) + hash(hash(s ^ 2) + hash(s ^ 4)) + here();
+    data[i] = s;
+    out[i] = t;
+}
+
+// a 2-D range with a guard of both dimensions, in one condition, and a second guard
+kernel void scramble_guarded2(global uint *data, global const uint *other,
+                              global uint *out, uint w, uint h, uint skip)
+{
+    size_t x = get_global_id(0);
+    size_t y = get_global_id(1);
+    if (x >= w || y >= h)
+        return;
+    if (y == skip)
+        return;
+    size_t i = y * get_global_size(0) + x;
     uint lo = data[i];
     uint s = hash(hash(lo) + hash(other[i])) + hash(hash(lo ^ 3) - hash(lo + 9));
     uint t = hash(hash(s) ^ hash(s + 1)) + hash(hash(s ^ 2) + hash(s ^ 4)) + here();

@@ -28,7 +28,8 @@ from the facts on its node (effects.py), never from its name.
 ``make_group_function`` runs the parts in order:
 
 - ``inlining``: helpers that reach a barrier inlined, locals renamed apart;
-- ``prepare``: written parameters made locals, array sizes, ``sizeof`` by type;
+- ``prepare``: early returns as guards, guards moved into loops every work-item runs
+  alike, written parameters made locals, array sizes, ``sizeof`` by type;
 - ``grid_stride``: grid-stride loops interchanged (when loops are hoisted);
 - ``uniformity``: which variables and expressions are uniform (``Analysis``);
 - ``plan``: the group-level structure (``Builder``: regions, ``Once``, group-level
@@ -51,7 +52,8 @@ from .errors import NeedFibers, NotProvablyUniform
 from .grid_stride import interchange_grid_stride_loops
 from .inlining import inline_sync_calls, rename_locals
 from .plan import Builder, GroupLoop, all_items, phase_call
-from .prepare import complete_array_bounds, privatize_written_params, sizeof_by_type
+from .prepare import (complete_array_bounds, guards_into_loops, privatize_written_params,
+                      returns_as_guards, sizeof_by_type)
 from .privates import Privates
 from .spec_uniform import rewrite_loop
 from ..effects import builtin_name
@@ -62,7 +64,7 @@ from .writer import Writer
 
 def make_group_function(func: c_ast.FuncDef, params: dict, helpers: dict,
                         reqd: tuple | None, simd: bool, hoist_loops: bool,
-                        checking: bool = False) -> str:
+                        checking: bool = False, pairable=None) -> str:
     """Rewrite kernel ``func`` in place into its work-group function.
 
     params: {name: Decl} of the kernel's by-value parameters.
@@ -75,6 +77,9 @@ def make_group_function(func: c_ast.FuncDef, params: dict, helpers: dict,
     if any(isinstance(n, (c_ast.Goto, c_ast.Label)) for n in walk(body)):
         # a jump may cross a cut between regions; fibers keep each work-item's own flow
         raise NeedFibers("the kernel uses goto")
+    returns_as_guards(body)
+    if hoist_loops:
+        guards_into_loops(body)
     params = privatize_written_params(func, params)
     taken = {p.name for p in func.decl.type.args.params if getattr(p, "name", None)}
     rename_locals(body, taken | set(helpers))
@@ -85,7 +90,7 @@ def make_group_function(func: c_ast.FuncDef, params: dict, helpers: dict,
     builder = Builder(an, checking)
     items = builder.build(statements(body))
     priv = Privates(an, items)
-    writer = Writer(an, priv, builder, params, reqd, simd, checking)
+    writer = Writer(an, priv, builder, params, reqd, simd, checking, pairable)
     start = [phase_call()] if checking else []       # the group's first barrier phase
     func.body = c_ast.Compound(writer.prologue() + start + writer.items(items, top=True),
                                body.coord)
@@ -104,6 +109,8 @@ def make_group_function(func: c_ast.FuncDef, params: dict, helpers: dict,
     if writer.bounded:
         parts.append(f"{writer.bounded} guard{'s' if writer.bounded != 1 else ''} as "
                      f"loop bounds")
+    if writer.paired:
+        parts.append("two work-items an iteration, interleaved")
     loops = sum(1 for it in all_items(items) if isinstance(it, GroupLoop))
     if loops:
         parts.append(f"{loops} uniform loop{'s' if loops != 1 else ''} around the "

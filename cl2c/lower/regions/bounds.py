@@ -10,7 +10,7 @@ from pycparser import c_ast
 from ... import types as ty
 from ...typed_ast import fact
 from .. import cnodes as cn
-from ..effects import builtin_name, work_item_function
+from ..effects import builtin_name, is_pure, work_item_function
 from .privates import Privates
 from .syntax import INDEX, replace_child, set_name, statements, typename, walk
 from .uniformity import Analysis
@@ -62,7 +62,7 @@ class LoopBounds:
             return None, None, stmts
         guard = rest[0]
         self._lead = lead
-        los, his, outer = [], [], []
+        los, his, outer, inner = [], [], [], []
         for t in _conjuncts(guard.cond):
             b = self._affine_bound(t, lead)
             if b is not None:
@@ -70,6 +70,10 @@ class LoopBounds:
                     (los if kind == "lo" else his).append(value)
             elif self._l0_invariant(t):
                 outer.append(t)
+            elif _no_effects(t):
+                # tested in the loop, for the work-items within the bounds: the others
+                # would have skipped the body whatever it says
+                inner.append(t)
             else:
                 return None, None, stmts
         if not los and not his and not outer:
@@ -82,7 +86,10 @@ class LoopBounds:
         hi_expr = cn.ident("cl2c_ls0")
         for e in his:
             hi_expr = cn.call("cl2c_bound_hi", hi_expr, e)
-        return lo_expr, hi_expr, lead + statements(guard.iftrue)
+        body = statements(guard.iftrue)
+        if inner:
+            body = [c_ast.If(_conjunction(inner), guard.iftrue, None, guard.coord)]
+        return lo_expr, hi_expr, lead + body
 
     def _l0_invariant(self, e) -> bool:
         """Does ``e`` not depend on the local id 0 (so it can guard the whole
@@ -202,6 +209,18 @@ class LoopBounds:
             if isinstance(n, c_ast.BinaryOp) and n.op not in ("+", "-", "*"):
                 return False
         return True
+
+
+def _no_effects(e) -> bool:
+    """Evaluating ``e`` changes nothing (loads, arithmetic, pure builtins, work-item
+    functions): it may be evaluated for fewer work-items."""
+    for n in walk(e):
+        if isinstance(n, c_ast.Assignment) or \
+                isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--"):
+            return False
+        if isinstance(n, c_ast.FuncCall) and not (is_pure(n) or work_item_function(n)):
+            return False
+    return True
 
 
 def _conjunction(terms):

@@ -1,13 +1,196 @@
-"""Rewrites of a kernel before the regions analysis: parameters the kernel writes
-become locals, arrays get their sizes, and ``sizeof`` of a local names its type."""
+"""Rewrites of a kernel before the regions analysis: early returns become guards,
+parameters the kernel writes become locals, arrays get their sizes, and ``sizeof`` of a
+local names its type."""
 from __future__ import annotations
 
 import copy
 
 from pycparser import c_ast
 
+from ... import types as ty
+from ...typed_ast import fact, make
 from .. import cnodes as cn
-from .syntax import set_declname, typename, walk
+from ..effects import is_pure, work_item_function
+from .syntax import (assigned_names, contains_sync, escaping_jumps, ids, set_declname,
+                     statements, typename, walk)
+
+
+def returns_as_guards(body: c_ast.Compound) -> int:
+    """``if (c) return; rest`` among a kernel's top statements becomes ``if (!c) {
+    rest }`` where ``rest`` reaches no barrier (guards one after the other become one):
+    the same work-items run the same statements, and the guard can become the bounds of
+    the work-item loop (bounds.py), where a jump out of its body would keep the loop
+    from vectorising (Black-Scholes with ``if (i >= n) return;`` ran 20x slower).
+    Returns how many returns went."""
+    items = list(body.block_items or [])
+    for i, s in enumerate(items):
+        if _is_return_guard(s) and not any(contains_sync(r) for r in items[i + 1:]):
+            break
+    else:
+        return 0
+    conds, rest = [], items[i:]
+    while rest and _is_return_guard(rest[0]):
+        conds.append(_negated(rest.pop(0).cond))
+    cond = conds[0]
+    for c in conds[1:]:
+        cond = _bool_op("&&", cond, c)
+    inner = c_ast.Compound(rest, body.coord)
+    count = len(conds) + returns_as_guards(inner)
+    body.block_items = items[:i] + [c_ast.If(cond, inner, None, cond.coord)]
+    return count
+
+
+def guards_into_loops(body: c_ast.Compound) -> int:
+    """``if (g) { decls; for (...) S; rest }`` among a kernel's top statements becomes
+    ``decls; for (...) { if (g) S } if (g) { rest }``, where g reads no memory and the
+    body changes none of it, the loop's header reads only its counter and the kernel's
+    arguments (every work-item runs it the same), and the declarations' values are
+    computed from values alone. The loop then runs at group level, with the guarded
+    work-item loop inside it and the guard its bounds (bounds.py); a work-item loop
+    around a loop of each work-item's own does not vectorise (a guarded naive matmul ran
+    25x slower). Returns how many loops moved out of a guard."""
+    items = list(body.block_items or [])
+    declared = {n.name for n in walk(body) if isinstance(n, c_ast.Decl) and n.name}
+    constant = ids(body) - declared - assigned_names(body)   # arguments, program scope
+    moved = 0
+    for i, s in enumerate(items):
+        if not isinstance(s, c_ast.If) or s.iffalse is not None or contains_sync(s):
+            continue
+        inside = statements(s.iftrue)
+        out = _distributed(s.cond, inside, constant)
+        if out is None:
+            continue
+        names = {d.name for d in out if isinstance(d, c_ast.Decl)}
+        outside = [n for j, t in enumerate(items) if j != i for n in walk(t)]
+        if any(isinstance(n, c_ast.Decl) and n.name in names for n in outside):
+            continue                    # moved out, a declaration would meet another
+        items[i] = c_ast.Compound(out, s.coord)
+        moved += sum(isinstance(t, c_ast.For) for t in out)
+    body.block_items = items
+    return moved
+
+
+def _distributed(g, inside: list, constant: set) -> list | None:
+    """``inside`` with the guard ``g`` distributed (guards_into_loops), or None."""
+    if not _reads_values(g) or ids(g) & assigned_names(c_ast.Compound(inside)) or \
+            any(isinstance(n, c_ast.Return) for t in inside for n in walk(t)):
+        return None
+    out, pending, loops = [], [], 0
+
+    def flush():
+        if pending:
+            out.append(c_ast.If(copy.deepcopy(g), c_ast.Compound(list(pending)), None,
+                                g.coord))
+            pending.clear()
+
+    for t in inside:
+        if isinstance(t, c_ast.Decl):
+            if t.init is not None and not _reads_values(t.init):
+                return None
+            flush()
+            out.append(t)
+        elif isinstance(t, c_ast.For) and _uniform_header(t, constant) and \
+                not list(escaping_jumps(t.stmt, in_loop=True)) and \
+                not any(isinstance(n, (c_ast.Break, c_ast.Continue)) for n in walk(t.stmt)):
+            flush()
+            guarded = c_ast.If(copy.deepcopy(g), t.stmt, None, g.coord)
+            out.append(c_ast.For(t.init, t.cond, t.next, c_ast.Compound([guarded]), t.coord))
+            loops += 1
+        else:
+            pending.append(t)
+    flush()
+    return out if loops else None
+
+
+def _reads_values(e) -> bool:
+    """``e`` reads no memory and changes nothing: names, constants, arithmetic, pure
+    builtins and work-item functions."""
+    for n in walk(e):
+        if isinstance(n, (c_ast.ArrayRef, c_ast.Assignment, c_ast.InitList)) or \
+                isinstance(n, c_ast.StructRef) and n.type == "->" or \
+                isinstance(n, c_ast.UnaryOp) and n.op in ("*", "&", "++", "--", "p++", "p--"):
+            return False
+        if isinstance(n, c_ast.FuncCall) and not (is_pure(n) or work_item_function(n)):
+            return False
+    return True
+
+
+def _uniform_header(loop: c_ast.For, constant: set) -> bool:
+    """The loop's header reads only values, its counter's and ``constant`` names (and
+    group-wide work-item functions): every work-item runs it the same."""
+    counters = set()
+    init = loop.init
+    decls = init.decls if isinstance(init, c_ast.DeclList) else [init] \
+        if isinstance(init, c_ast.Decl) else []
+    for d in decls:
+        counters.add(d.name)
+        if d.init is not None and not (_reads_values(d.init) and ids(d.init) <= constant):
+            return False
+    if isinstance(init, c_ast.Assignment) and isinstance(init.lvalue, c_ast.ID):
+        counters.add(init.lvalue.name)
+        if not (_reads_values(init.rvalue) and ids(init.rvalue) <= constant):
+            return False
+    elif init is not None and not decls:
+        return False
+    for e in (loop.cond, loop.next):
+        if e is None:
+            return False
+        for n in walk(e):
+            if isinstance(n, c_ast.FuncCall) and work_item_function(n) == "item":
+                return False
+        if isinstance(e, c_ast.Assignment) or isinstance(e, c_ast.UnaryOp) and \
+                e.op in ("++", "--", "p++", "p--"):
+            target = e.lvalue if isinstance(e, c_ast.Assignment) else e.expr
+            if not (isinstance(target, c_ast.ID) and target.name in counters):
+                return False
+            rest = e.rvalue if isinstance(e, c_ast.Assignment) else None
+            if rest is not None and not (_reads_values(rest) and
+                                         ids(rest) <= constant | counters):
+                return False
+        elif not (_reads_values(e) and ids(e) <= constant | counters):
+            return False
+    return bool(counters)
+
+
+def _is_return_guard(s) -> bool:
+    if not isinstance(s, c_ast.If) or s.iffalse is not None:
+        return False
+    then = s.iftrue
+    while isinstance(then, c_ast.Compound) and len(then.block_items or []) == 1:
+        then = then.block_items[0]
+    return isinstance(then, c_ast.Return) and then.expr is None
+
+
+# !(a < b) is a >= b for integers and pointers (not for floats: NaN)
+_FLIPPED = {"<": ">=", ">=": "<", ">": "<=", "<=": ">"}
+
+
+def _negated(c):
+    """The condition ``!c``, as comparisons where it can: bounds.py reads those."""
+    if isinstance(c, c_ast.BinaryOp):
+        if c.op in ("&&", "||"):
+            return _bool_op("||" if c.op == "&&" else "&&", _negated(c.left), _negated(c.right))
+        if c.op in ("==", "!=") or (c.op in _FLIPPED and _exact(c.left) and _exact(c.right)):
+            flipped = {"==": "!=", "!=": "=="}.get(c.op) or _FLIPPED[c.op]
+            return _bool_op(flipped, c.left, c.right)
+    if isinstance(c, c_ast.UnaryOp) and c.op == "!":
+        return _bool_op("!=", c.expr, cn.const_int(0))
+    out = make(c_ast.UnaryOp, "!", c, c.coord)
+    out.ty = ty.INT
+    return out
+
+
+def _exact(e) -> bool:
+    """An integer or a pointer: ordered comparisons negate exactly."""
+    t = fact(e, "ty")
+    return t is not None and (isinstance(t, ty.Pointer) or
+                              (t.is_scalar and t.is_integer))
+
+
+def _bool_op(op, left, right):
+    out = make(c_ast.BinaryOp, op, left, right, left.coord)
+    out.ty = ty.INT
+    return out
 
 
 def privatize_written_params(func: c_ast.FuncDef, params: dict) -> dict:
