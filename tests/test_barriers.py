@@ -8,12 +8,16 @@ an fma.
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 import cl2c
 from cl2c.loader import LaunchError
 from conftest import kernel_path, kernel_source
+
+ROOT = Path(__file__).resolve().parent.parent
 
 SCHEDULES = ("regions", "fibers")
 
@@ -481,19 +485,6 @@ def test_early_returns_become_the_loop_bounds():
 
 
 GUARDED_LOOPS = """
-__kernel void mm(__global const float *A, __global const float *B, __global float *C,
-                 int M, int N, int K)
-{
-    int col = get_global_id(0);
-    int row = get_global_id(1);
-    if (row >= M || col >= N)
-        return;
-    float acc = 0.0f;
-    for (int k = 0; k < K; ++k)
-        acc += A[row * K + k] * B[k * N + col];
-    C[row * N + col] = acc;
-}
-
 // the guard reads what the loop writes: it stays around the loop
 __kernel void drain(__global float *x, int n, int K)
 {
@@ -518,20 +509,21 @@ __kernel void own_count(__global int *x, int n)
 
 
 def test_guarded_loops_run_at_group_level():
-    """A guarded matmul's `k` loop moves out of its guard and runs at group level, the
-    guard the bounds of the work-item loops in it (every size, none a multiple of the
-    groups'); guards that the loop changes, and loops of each work-item's own count,
-    stay as they are."""
+    """The example's guarded matmul: its `k` loop moves out of the guard and runs at
+    group level, the guard the bounds of the work-item loops in it (every size, none a
+    multiple of the groups'); guards that the loop changes, and loops of each
+    work-item's own count, stay as they are."""
+    mm = cl2c.Program.from_file(ROOT / "examples" / "kernels" / "matmul.cl").build()
+    header = mm.c_source.split("*/")[0]
+    assert "1 uniform loop around the work-item loops" in header and \
+        "as loop bounds" in header, header
     prg = cl2c.Program(GUARDED_LOOPS).build()
-    header = prg.c_source.split("*/")[0]
-    mm = next(ln for ln in header.splitlines() if ln.strip().startswith("*   mm:"))
-    assert "1 uniform loop around the work-item loops" in mm and "as loop bounds" in mm, mm
     r = np.random.default_rng(4)
     for m, n, k in ((37, 53, 29), (1, 1, 1), (64, 64, 64), (5, 300, 1)):
         A = r.integers(-4, 5, (m, k)).astype(np.float32)
         B = r.integers(-4, 5, (k, n)).astype(np.float32)
         C = np.full((m, n), -1.0, np.float32)
-        prg.mm((n + 11, m + 3), None, A, B, C, np.int32(m), np.int32(n), np.int32(k))
+        mm.matmul((n + 11, m + 3), None, A, B, C, np.int32(m), np.int32(n), np.int32(k))
         np.testing.assert_array_equal(C, A @ B)
     x = r.integers(-3, 4, 1000).astype(np.float32)
     want = np.where(x > 0, x - 7, x)
