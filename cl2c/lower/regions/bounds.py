@@ -10,9 +10,9 @@ from pycparser import c_ast
 from ... import types as ty
 from ...typed_ast import fact
 from .. import cnodes as cn
-from ..effects import builtin_name, is_pure, work_item_function
+from ..effects import builtin_name, work_item_function
 from .privates import Privates
-from .syntax import INDEX, replace_child, set_name, statements, typename, walk
+from .syntax import INDEX, no_effects, replace_child, set_name, statements, typename, walk
 from .uniformity import Analysis
 
 
@@ -70,7 +70,7 @@ class LoopBounds:
                     (los if kind == "lo" else his).append(value)
             elif self._l0_invariant(t):
                 outer.append(t)
-            elif _no_effects(t):
+            elif no_effects(t):
                 # tested in the loop, for the work-items within the bounds: the others
                 # would have skipped the body whatever it says
                 inner.append(t)
@@ -209,18 +209,6 @@ class LoopBounds:
             if isinstance(n, c_ast.BinaryOp) and n.op not in ("+", "-", "*"):
                 return False
         return True
-
-
-def _no_effects(e) -> bool:
-    """Evaluating ``e`` changes nothing (loads, arithmetic, pure builtins, work-item
-    functions): it may be evaluated for fewer work-items."""
-    for n in walk(e):
-        if isinstance(n, c_ast.Assignment) or \
-                isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--"):
-            return False
-        if isinstance(n, c_ast.FuncCall) and not (is_pure(n) or work_item_function(n)):
-            return False
-    return True
 
 
 def _conjunction(terms):

@@ -10,8 +10,8 @@ from pycparser import c_ast
 from ... import types as ty
 from ...typed_ast import fact, make
 from .. import cnodes as cn
-from ..effects import is_pure, work_item_function
-from .syntax import (assigned_names, contains_sync, escaping_jumps, ids, set_declname,
+from ..effects import work_item_function
+from .syntax import (assigned_names, contains_sync, ids, no_effects, set_declname,
                      statements, typename, walk)
 
 
@@ -90,7 +90,6 @@ def _distributed(g, inside: list, constant: set) -> list | None:
             flush()
             out.append(t)
         elif isinstance(t, c_ast.For) and _uniform_header(t, constant) and \
-                not list(escaping_jumps(t.stmt, in_loop=True)) and \
                 not any(isinstance(n, (c_ast.Break, c_ast.Continue)) for n in walk(t.stmt)):
             flush()
             guarded = c_ast.If(copy.deepcopy(g), t.stmt, None, g.coord)
@@ -105,14 +104,10 @@ def _distributed(g, inside: list, constant: set) -> list | None:
 def _reads_values(e) -> bool:
     """``e`` reads no memory and changes nothing: names, constants, arithmetic, pure
     builtins and work-item functions."""
-    for n in walk(e):
-        if isinstance(n, (c_ast.ArrayRef, c_ast.Assignment, c_ast.InitList)) or \
-                isinstance(n, c_ast.StructRef) and n.type == "->" or \
-                isinstance(n, c_ast.UnaryOp) and n.op in ("*", "&", "++", "--", "p++", "p--"):
-            return False
-        if isinstance(n, c_ast.FuncCall) and not (is_pure(n) or work_item_function(n)):
-            return False
-    return True
+    return no_effects(e) and not any(
+        isinstance(n, (c_ast.ArrayRef, c_ast.InitList)) or
+        isinstance(n, c_ast.StructRef) and n.type == "->" or
+        isinstance(n, c_ast.UnaryOp) and n.op in ("*", "&") for n in walk(e))
 
 
 def _uniform_header(loop: c_ast.For, constant: set) -> bool:

@@ -317,13 +317,14 @@ static inline void cl2c_ck_mark(cl2c_ck_thread *t, cl2c_ck_argr A, const char *a
     const size_t oa = (uintptr_t)a - (uintptr_t)A.lo;
     const long long step = (long long)((uintptr_t)b - (uintptr_t)a);
     const uint64_t me0 = (local ? t->local_me0 : t->me0) | CL2C_CK_W | CL2C_CK_INIT;
-    /* every word of the span written where the work-items' whole granules follow each
-     * other */
     const size_t g = (size_t)1 << A.shift;
-    if (local) cl2c_ck_lreads_flush(t);
-    if (local)
+    if (local) {
+        cl2c_ck_lreads_flush(t);
+        /* every word of the span written where the work-items' whole granules follow
+         * each other */
         cl2c_ck_lsum_marked(t, A, oa, step, m, n,
                             step == (long long)n && !(oa & (g - 1)) && !(n & (g - 1)));
+    }
     if (n == g && step == (long long)n) {
         /* a run of words, one a work-item: plain stores, which vectorise. __global
          * words other threads may read meanwhile (relaxed atomic loads): aligned 8-byte
