@@ -314,10 +314,12 @@ def test_fission_choices():
     assert " *   stencil: regions (no barriers, but a work-group function vectorises better " \
            "(1 region; 1 guard as loop bounds))" in text
     assert " *   matmul: regions (" in text and "1 uniform loop around" in text
-    # its `return` a guard, moved into the uniform loop: the loop runs at group level
+    # its `return` a guard, moved into the uniform loop: the loop runs at group level,
+    # in register tiles within the guard's bounds
     assert " *   early: regions (no barriers, but a work-group function vectorises better " \
            "(3 regions; per-work-item arrays: s; recomputed: gid; 2 guards as loop bounds; " \
-           "1 uniform loop around the work-item loops))" in text
+           "1 uniform loop around the work-item loops; 1 loop in register tiles of " \
+           "work-items))" in text
     assert "1 grid-stride loop interchanged" in text
     # the run of `in` two iterations ahead is prefetched; `out`, written, is not
     step = text.split("i__k += ")[1].split("\n")[0]

@@ -4,6 +4,9 @@ the same bits) against NumPy's, for local sizes of whole tiles (the tiled path) 
 (the loop as it was), under the auto schedule and the fibers schedule (never tiled)."""
 from __future__ import annotations
 
+import ctypes
+import mmap
+
 import numpy as np
 import pytest
 
@@ -27,7 +30,7 @@ def test_which_loops_are_tiled():
     header = c_source.split("*/")[0]
     lines = {line.split(":")[0].strip(" *"): line for line in header.splitlines()
              if ": " in line}
-    for name in ("matmul", "moments", "local_rows", "pull"):
+    for name in ("matmul", "moments", "local_rows", "pull", "guarded", "guarded_groups"):
         assert "1 loop in register tiles" in lines[name], lines[name]
     for name in ("writes", "counter"):
         assert "register tiles" not in lines[name], lines[name]
@@ -53,6 +56,46 @@ def test_matmul(programs, schedule, n, k, m, local):
     c = np.full((n, m), -1, np.float32)
     programs[schedule].matmul((m, n), local, a, b, c, np.int32(k), np.int32(m))
     np.testing.assert_array_equal(c, want)
+
+
+# (n, k, m, c0, global, local): guards that cut tiles' rows and columns, and groups the
+# size of a tile, smaller (the loop as it was) and wider (a tile and a cut one)
+GUARDED = [(64, 40, 96, 0, (96, 64), None), (61, 9, 90, 0, (96, 64), None),
+           (61, 9, 90, 7, (90, 61), None), (24, 5, 100, 40, (128, 24), (32, 8)),
+           (23, 6, 75, 0, (96, 24), (48, 8)), (20, 7, 50, 3, (64, 32), (16, 16)),
+           (5, 3, 33, 0, (33, 5), None), (16, 0, 32, 0, (32, 16), None)]
+
+
+def fenced(a: np.ndarray) -> np.ndarray:
+    """A copy of ``a`` that ends where an unreadable page begins: a read past its end
+    faults (a LaunchError), where it would otherwise read whatever lies there."""
+    page = mmap.PAGESIZE
+    body = -(-a.nbytes // page) * page
+    region = np.frombuffer(mmap.mmap(-1, body + page), np.uint8)
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.mprotect.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
+    assert libc.mprotect(region.ctypes.data + body, page, 0) == 0, ctypes.get_errno()
+    out = region[body - a.nbytes:body].view(a.dtype).reshape(a.shape)
+    out[...] = a
+    return out
+
+
+@pytest.mark.parametrize("n,k,m,c0,size,local", GUARDED)
+@pytest.mark.parametrize("options", ["", "-cl2c-check=collect"])
+def test_guarded_tiles(n, k, m, c0, size, local, options):
+    prg = cl2c.Program(SOURCE, options).build()
+    a, b, want = operands(n, k, m)
+    a, b = fenced(a), fenced(b)     # work-items the guard stops must not read them
+    c = np.full((n, m), -1, np.float32)
+    prg.guarded(size, local, a, b, c, np.int32(n), np.int32(k), np.int32(m), np.int32(c0))
+    want[:, :c0] = -1
+    np.testing.assert_array_equal(c, want)
+    if options:
+        assert prg.guarded.findings == []
+    if c0 == 0:
+        c = np.full((n, m), -1, np.float32)
+        prg.guarded_groups(size, local, a, b, c, np.int32(n), np.int32(k), np.int32(m))
+        np.testing.assert_array_equal(c, want)
 
 
 @pytest.mark.parametrize("n,k,m,local", SHAPES)

@@ -83,3 +83,31 @@ __kernel void pull(__global const float4 *pos, __global float4 *out, int n)
     }
     out[i] = acc;
 }
+
+// Work-items outside [c0, m) x [0, n) return early: the guard becomes the work-item
+// loop's bounds, tiles within them run whole and those across an edge as before.
+__kernel void guarded(__global const float *A, __global const float *B, __global float *C,
+                      int n, int k, int m, int c0)
+{
+    int col = get_global_id(0), row = get_global_id(1);
+    if (row >= n || col >= m || col < c0)
+        return;
+    float acc = 0.0f;
+    for (int i = 0; i < k; i++)
+        acc += A[row * k + i] * B[i * m + col];
+    C[row * m + col] = acc;
+}
+
+// The same with ids from the group's: it runs in the groups the host asks for.
+__kernel void guarded_groups(__global const float *A, __global const float *B,
+                             __global float *C, int n, int k, int m)
+{
+    int col = get_group_id(0) * get_local_size(0) + get_local_id(0);
+    int row = get_group_id(1) * get_local_size(1) + get_local_id(1);
+    if (col < m && row < n) {
+        float acc = 0.0f;
+        for (int i = 0; i < k; i++)
+            acc += A[row * k + i] * B[i * m + col];
+        C[row * m + col] = acc;
+    }
+}

@@ -10,7 +10,7 @@ from pycparser import c_ast
 from ... import types as ty
 from ...typed_ast import fact
 from .. import cnodes as cn
-from ..effects import builtin_name, work_item_function
+from ..effects import builtin_name, runtime_call, work_item_function
 from .privates import Privates
 from .syntax import INDEX, no_effects, replace_child, set_name, statements, typename, walk
 from .uniformity import Analysis
@@ -82,10 +82,10 @@ class LoopBounds:
         self.outer_guard = _conjunction([self._inline_remat(t) for t in outer])
         lo_expr = cn.const_int(0)
         for e in los:
-            lo_expr = cn.call("cl2c_bound_lo", lo_expr, e, cn.ident("cl2c_ls0"))
+            lo_expr = runtime_call("cl2c_bound_lo", lo_expr, e, cn.ident("cl2c_ls0"))
         hi_expr = cn.ident("cl2c_ls0")
         for e in his:
-            hi_expr = cn.call("cl2c_bound_hi", hi_expr, e)
+            hi_expr = runtime_call("cl2c_bound_hi", hi_expr, e)
         body = statements(guard.iftrue)
         if inner:
             body = [c_ast.If(_conjunction(inner), guard.iftrue, None, guard.coord)]

@@ -146,9 +146,10 @@ static inline cl2c_range cl2c_range_make(unsigned work_dim, const size_t *global
  * (at most CL2C_MAX_WORK_GROUP_SIZE work-items: what schedules size their arrays by). */
 static inline void cl2c_regroup(cl2c_workitem *nd, size_t threads, size_t tile_rows) {
     /* a kernel in register tiles (tile_rows: cl2c/lower/tiling.py) takes that many rows
-     * of the second dimension a group, where they divide it */
-    size_t l1 = tile_rows > 1 && nd->global_size[1] % tile_rows == 0 ? tile_rows : 1;
-    size_t rows = nd->global_size[1] / l1 * nd->global_size[2];
+     * of the second dimension a group (the last group the rows left, which runs its
+     * loops untiled) */
+    size_t l1 = tile_rows > 1 && nd->global_size[1] >= tile_rows ? tile_rows : 1;
+    size_t rows = (nd->global_size[1] + l1 - 1) / l1 * nd->global_size[2];
     size_t want = threads * 8;  /* iterations per thread, for OpenMP to balance */
     size_t l0 = nd->global_size[0];
     if (rows < want) {
