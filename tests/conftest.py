@@ -12,6 +12,8 @@ sets CL2C_INTEL=1) and skipped otherwise, so ``make test`` never runs them.
 """
 from __future__ import annotations
 
+import ctypes
+import mmap
 import os
 import shutil
 import sys
@@ -41,6 +43,20 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "intel" in item.keywords:
             item.add_marker(skip)
+
+
+def fenced(a: np.ndarray) -> np.ndarray:
+    """A copy of ``a`` that ends where an unreadable page begins: a read past its end
+    faults (a LaunchError), where it would otherwise read whatever lies there."""
+    page = mmap.PAGESIZE
+    body = -(-a.nbytes // page) * page
+    region = np.frombuffer(mmap.mmap(-1, body + page), np.uint8)
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.mprotect.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
+    assert libc.mprotect(region.ctypes.data + body, page, 0) == 0, ctypes.get_errno()
+    out = region[body - a.nbytes:body].view(a.dtype).reshape(a.shape)
+    out[...] = a
+    return out
 
 
 def kernel_path(name: str) -> Path:

@@ -15,7 +15,7 @@ import pytest
 
 import cl2c
 from cl2c.loader import LaunchError
-from conftest import kernel_path, kernel_source
+from conftest import fenced, kernel_path, kernel_source
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -536,3 +536,46 @@ def test_guarded_loops_run_at_group_level():
     prg.own_count((1000,), None, out, np.int32(997))
     i = np.arange(1000)
     np.testing.assert_array_equal(out, np.where(i < 997, (i % 5) * (i % 5 - 1) // 2, -1))
+
+
+GUARDED_PULL = """
+__kernel void pull(__global const float4 *pos, __global float4 *out, int n)
+{
+    int i = get_global_id(0);
+    if (i >= n)
+        return;
+    const float4 p = pos[i];
+    float4 acc = (float4)(0.0f);
+    for (int j = 0; j < n; j++) {
+        float4 q = pos[j];
+        float s = q.w;
+        acc.xyz += s * (q.xyz - p.xyz);
+    }
+    out[i] = acc;
+}"""
+
+
+@pytest.mark.parametrize("options", ["", "-cl2c-check=collect"])
+def test_a_guarded_loop_with_loads_before_it_runs_at_group_level(options):
+    """N-body's shape under ``if (i >= n) return;``: ``p``, loaded before the loop, is
+    declared for every work-item and loaded under the guard, and the loop runs at group
+    level (it ran 14x slower inside the guard). ``s`` is a local of the loop's body,
+    not a per-work-item array (the vectors' ``.s`` fields are no variable ``s``).
+    ``pos`` ends at an unreadable page: a work-item the guard stops must not load."""
+    prg = cl2c.Program(GUARDED_PULL, options).build()
+    header = prg.c_source.split("*/")[0]
+    if not options:                     # (a checking build keeps the loops schedule)
+        assert "per-work-item arrays: p (by component), acc (by component);" in header
+        assert "1 uniform loop around the work-item loops" in header and \
+            "as loop bounds" in header, header
+    r = np.random.default_rng(5)
+    for n in (1, 31, 100, 257):
+        pos = fenced(r.integers(-8, 8, (n, 4)).astype(np.float32))
+        out = np.full((n, 4), -1, np.float32)
+        prg.pull((-(-n // 64) * 64,), (64,), pos, out, np.int32(n))
+        p = pos.astype(np.int64)
+        want = (p[None, :, 3:] * (p[None, :, :3] - p[:, None, :3])).sum(axis=1)
+        np.testing.assert_array_equal(out[:, :3], want.astype(np.float32))
+        np.testing.assert_array_equal(out[:, 3], 0)
+        if options:
+            assert prg.pull.findings == []

@@ -4,14 +4,11 @@ the same bits) against NumPy's, for local sizes of whole tiles (the tiled path) 
 (the loop as it was), under the auto schedule and the fibers schedule (never tiled)."""
 from __future__ import annotations
 
-import ctypes
-import mmap
-
 import numpy as np
 import pytest
 
 import cl2c
-from conftest import kernel_source
+from conftest import fenced, kernel_source
 
 SOURCE = kernel_source("tiling.cl")
 RNG = np.random.default_rng(7)
@@ -64,20 +61,6 @@ GUARDED = [(64, 40, 96, 0, (96, 64), None), (61, 9, 90, 0, (96, 64), None),
            (61, 9, 90, 7, (90, 61), None), (24, 5, 100, 40, (128, 24), (32, 8)),
            (23, 6, 75, 0, (96, 24), (48, 8)), (20, 7, 50, 3, (64, 32), (16, 16)),
            (5, 3, 33, 0, (33, 5), None), (16, 0, 32, 0, (32, 16), None)]
-
-
-def fenced(a: np.ndarray) -> np.ndarray:
-    """A copy of ``a`` that ends where an unreadable page begins: a read past its end
-    faults (a LaunchError), where it would otherwise read whatever lies there."""
-    page = mmap.PAGESIZE
-    body = -(-a.nbytes // page) * page
-    region = np.frombuffer(mmap.mmap(-1, body + page), np.uint8)
-    libc = ctypes.CDLL(None, use_errno=True)
-    libc.mprotect.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
-    assert libc.mprotect(region.ctypes.data + body, page, 0) == 0, ctypes.get_errno()
-    out = region[body - a.nbytes:body].view(a.dtype).reshape(a.shape)
-    out[...] = a
-    return out
 
 
 @pytest.mark.parametrize("n,k,m,c0,size,local", GUARDED)

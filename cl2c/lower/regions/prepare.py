@@ -44,8 +44,9 @@ def guards_into_loops(body: c_ast.Compound) -> int:
     """``if (g) { decls; for (...) S; rest }`` among a kernel's top statements becomes
     ``decls; for (...) { if (g) S } if (g) { rest }``, where g reads no memory and the
     body changes none of it, the loop's header reads only its counter and the kernel's
-    arguments (every work-item runs it the same), and the declarations' values are
-    computed from values alone. The loop then runs at group level, with the guarded
+    arguments (every work-item runs it the same), and the declarations have no effect
+    (one that loads is declared before the loop and loaded under the guard, where the
+    work-items that fail it load nothing). The loop then runs at group level, with the guarded
     work-item loop inside it and the guard its bounds (bounds.py); a work-item loop
     around a loop of each work-item's own does not vectorise (a guarded naive matmul ran
     25x slower). Returns how many loops moved out of a guard."""
@@ -85,9 +86,14 @@ def _distributed(g, inside: list, constant: set) -> list | None:
 
     for t in inside:
         if isinstance(t, c_ast.Decl):
-            if t.init is not None and not _reads_values(t.init):
-                return None
             flush()
+            if t.init is not None and not _reads_values(t.init):
+                split = _split_load(t)
+                if split is None:
+                    return None
+                out.append(split[0])        # declared for all, loaded under the guard
+                pending.append(split[1])
+                continue
             out.append(t)
         elif isinstance(t, c_ast.For) and _uniform_header(t, constant) and \
                 not any(isinstance(n, (c_ast.Break, c_ast.Continue)) for n in walk(t.stmt)):
@@ -99,6 +105,23 @@ def _distributed(g, inside: list, constant: set) -> list | None:
             pending.append(t)
     flush()
     return out if loops else None
+
+
+def _split_load(d: c_ast.Decl):
+    """(``T x;``, ``x = init;``) for ``T x = init`` whose value loads memory and has no
+    effect (``float4 p = pos[i]``); ``const`` goes (sema checked that nothing assigns
+    ``x``). None for arrays, ``static`` and ``__local`` declarations, bit-fields."""
+    if not isinstance(d.type, (c_ast.TypeDecl, c_ast.PtrDecl)) or d.storage or \
+            d.bitsize is not None or isinstance(d.init, c_ast.InitList) or \
+            not no_effects(d.init):
+        return None
+    decl = copy.copy(d)
+    decl.type = copy.deepcopy(d.type)
+    decl.quals = [q for q in d.quals if q != "const"] if \
+        isinstance(d.type, c_ast.TypeDecl) else list(d.quals)
+    decl.type.quals = [q for q in decl.type.quals if q != "const"]
+    decl.init = None
+    return decl, c_ast.Assignment("=", cn.ident(d.name, d.coord), d.init, d.coord)
 
 
 def _reads_values(e) -> bool:

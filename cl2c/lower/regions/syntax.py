@@ -45,8 +45,18 @@ def no_effects(e) -> bool:
 
 
 def ids(node) -> set:
-    """The names of the identifiers in ``node``."""
-    return {n.name for n in walk(node) if isinstance(n, c_ast.ID)}
+    """The names of the identifiers in ``node``; not the fields of ``x.f`` (a vector's
+    ``.s`` is no variable ``s``: N-body's ``float s`` became a per-work-item array)."""
+    out, stack = set(), [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, c_ast.ID):
+            out.add(n.name)
+        elif isinstance(n, c_ast.StructRef):
+            stack.append(n.name)
+        elif n is not None:
+            stack.extend(child for _, child in n.children())
+    return out
 
 
 def escaping_jumps(node, in_loop=False, in_switch=False):
