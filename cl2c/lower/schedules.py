@@ -193,8 +193,10 @@ def _regions_if_better(k, module, checking: bool = False) -> None:
     """A barrier-free kernel gains from the work-group function when a uniform loop
     moves outside the work-item loop (the work-item loop inside it vectorises) or a
     guard becomes loop bounds, or a divergent loop runs in lock-step across work-items
-    (lockstep.py); not when that would store private arrays per work-item or
-    test a "returned" flag in every region, nor when privates would become arrays of
+    (lockstep.py); not when that would store private arrays per work-item (unless a
+    uniform loop moves out: the lecture's matmult_v5, its row of A a private array, ran
+    twice as fast so, and a guarded kernel with one 4.4x), nor test a "returned" flag in
+    every region, nor when privates would become arrays of
     structs per work-item (the vectorised loop transposes them: N-body's float4s ran
     1.3x slower so; vector privates go by component, one array each, and N-body runs
     4x faster so than in the loops schedule)."""
@@ -208,7 +210,8 @@ def _regions_if_better(k, module, checking: bool = False) -> None:
     # checking: the loops schedule, unless lock-step loops or fast versions gain
     gains = what.lockstep or what.versioned if checking else \
         what.loops or what.bounded or what.lockstep
-    if not gains or what.array_privates or what.done_flags or what.vector_privates:
+    if not gains or (what.array_privates and not what.loops) or what.done_flags or \
+            what.vector_privates:
         k.group_function, k.uneven = None, False
         return
     k.schedule = REGIONS
