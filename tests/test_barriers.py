@@ -8,6 +8,7 @@ an fma.
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -552,6 +553,21 @@ __kernel void pull(__global const float4 *pos, __global float4 *out, int n)
         acc.xyz += s * (q.xyz - p.xyz);
     }
     out[i] = acc;
+}
+
+// b is computed from a loaded value: it is set under the guard too (a work-item the
+// guard stops would otherwise read a, never set)
+__kernel void chain(__global const float *x, __global float *y, int n, int m)
+{
+    int i = get_global_id(0);
+    if (i >= n)
+        return;
+    float a = x[i];
+    float b = a * 2.0f;
+    float s = 0.0f;
+    for (int j = 0; j < m; ++j)
+        s += b * (float)j;
+    y[i] = s;
 }"""
 
 
@@ -568,6 +584,10 @@ def test_a_guarded_loop_with_loads_before_it_runs_at_group_level(options):
         assert "per-work-item arrays: p (by component), acc (by component);" in header
         assert "1 uniform loop around the work-item loops" in header and \
             "as loop bounds" in header, header
+        # chain's b from a, both under one guard
+        gap = r"(?:\s|#line [^\n]*)*"
+        assert re.search(rf"if \(i < n\){gap}\{{{gap}a = x\[i\];{gap}b\[cl2c_i\] = a \* 2\.0f;",
+                         prg.c_source), prg.c_source
     r = np.random.default_rng(5)
     for n in (1, 31, 100, 257):
         pos = fenced(r.integers(-8, 8, (n, 4)).astype(np.float32))
@@ -577,8 +597,12 @@ def test_a_guarded_loop_with_loads_before_it_runs_at_group_level(options):
         want = (p[None, :, 3:] * (p[None, :, :3] - p[:, None, :3])).sum(axis=1)
         np.testing.assert_array_equal(out[:, :3], want.astype(np.float32))
         np.testing.assert_array_equal(out[:, 3], 0)
+        x = fenced(r.integers(-8, 8, n).astype(np.float32))
+        y = np.full(n, -1, np.float32)
+        prg.chain((-(-n // 64) * 64,), (64,), x, y, np.int32(n), np.int32(9))
+        np.testing.assert_array_equal(y, x * 2 * 36)
         if options:
-            assert prg.pull.findings == []
+            assert prg.pull.findings == [] and prg.chain.findings == []
 
 
 GUARDED_ARRAY = """

@@ -84,16 +84,20 @@ def _distributed(g, inside: list, constant: set) -> list | None:
                                 g.coord))
             pending.clear()
 
+    loaded = set()                          # declared for all, set under the guard
     for t in inside:
         if isinstance(t, c_ast.Decl):
-            flush()
-            if t.init is not None and not _reads_values(t.init):
+            if t.init is not None and (not _reads_values(t.init) or ids(t.init) & loaded):
                 split = _split_load(t)
                 if split is None:
                     return None
+                if t.name in ids(c_ast.Compound(list(pending))):
+                    flush()                 # (they name another variable of that name)
                 out.append(split[0])        # declared for all, loaded under the guard
                 pending.append(split[1])
+                loaded.add(t.name)
                 continue
+            flush()
             out.append(t)
         elif isinstance(t, c_ast.For) and _uniform_header(t, constant) and \
                 not any(isinstance(n, (c_ast.Break, c_ast.Continue)) for n in walk(t.stmt)):
