@@ -212,7 +212,7 @@ class _Preprocessor(pcpp.Preprocessor):
                                     self._at(self.lastdirective))
                 self.return_code += 1
                 return io.StringIO("")
-            text = _without_empty_pragmas(decode(f.read(MAX_SOURCE_BYTES + 1),
+            text = _pcpp_safe(decode(f.read(MAX_SOURCE_BYTES + 1),
                                                  includepath))
         self.dependencies.append(includepath)
         self.reporter.sources.add(includepath, text)
@@ -295,7 +295,7 @@ def preprocess(text: str, filename: str, options: Options, reporter: Reporter,
         pp.define(f"{name} {value}")
     for name, value in options.defines.items():
         pp.define(f"{name} {value}")
-    pp.parse(_without_empty_pragmas(text), filename)
+    pp.parse(_pcpp_safe(text), filename)
     out = io.StringIO()
     try:
         pp.write(out)
@@ -315,12 +315,17 @@ def preprocess(text: str, filename: str, options: Options, reporter: Reporter,
 
 
 _EMPTY_PRAGMA = re.compile(r"^([ \t]*#[ \t]*pragma)[ \t]*$", re.M)
+# '#if' with no expression, or one cut short after '!' or '!defined' ('#if !' first in a
+# file is an IndexError in pcpp's include-guard test; an empty one an error with no line)
+_SHORT_IF = re.compile(r"^([ \t]*#[ \t]*(?:el)?if)\b([ \t]*(?:![ \t]*(?:defined[ \t]*"
+                       r"\(?[ \t]*)?)?)$", re.M)
 
 
-def _without_empty_pragmas(text: str) -> str:
+def _pcpp_safe(text: str) -> str:
     """A '#pragma' with nothing after it means nothing (C11 6.10.6), and pcpp fails on
-    one (an IndexError): it becomes an empty line."""
-    return _EMPTY_PRAGMA.sub("", text)
+    one (an IndexError): it becomes an empty line. A short '#if' gets parentheses, so
+    that pcpp reports it, with its line, as the malformed expression it is."""
+    return _SHORT_IF.sub(r"\1 (\2)", _EMPTY_PRAGMA.sub("", text))
 
 
 def _token_position(tokens, pp: _Preprocessor, reporter: Reporter) -> _Where | None:

@@ -152,6 +152,20 @@ INVALID = [
      "cannot combine with previous 'static' declaration specifier"),
     ("kernel void in(global int *in) { in[0] = 1; }\n", 1, 27,
      "parameter 'in' has the name of its kernel"),
+    # found by `make fuzz FUZZ_FLAGS=--compile` (piglit's store kernels, mutated): the C
+    # compiler's errors, or an internal error, before
+    ("kernel void k(global int *p) {\n  p[0] = 1; break; }\n", 2, 13,
+     "'break' statement not in loop or switch statement"),
+    ("kernel void k(global int *p) {\n  switch (p[0]) { case 0: break; }\n  continue; }\n",
+     3, 3, "'continue' statement not in loop statement"),
+    ("kernel void k(global int *p) {\n  for (;;) { default: p[0] = 1; } }\n", 2, 14,
+     "'default' statement not in switch statement"),
+    ("kernel void k(global int *p) {\n  if (p[0]) { case 1: p[0] = 1; } }\n", 2, 15,
+     "'case' statement not in switch statement"),
+    ("kernel void k(global int *p, global typedef int *q) { p[0] = 1; }\n", 1, 49,
+     "invalid storage class specifier 'typedef' in a function's parameter"),
+    ("void f(static int a) {}\nkernel void k(global int *p) { f(1); p[0] = 1; }\n", 1, 19,
+     "invalid storage class specifier 'static' in a function's parameter"),
 ]
 
 
@@ -299,6 +313,30 @@ def test_floating_constants_out_of_range_warn_and_emit_quiet_c(tmp_path, cc):
     assert res.returncode == 0, res.stderr
     with pytest.raises(cl2c.BuildError, match=r"fl.cl:2:10: error: magnitude"):
         cl2c.translate(source, "fl.cl", "-Werror")
+
+
+@pytest.mark.parametrize("directive,line", [
+    ("#if", 1), ("#if !", 1), ("#if ! defined", 1), ("#if !defined(", 1),
+    ("#define A 1\n#if", 2), ("#if 0\n#elif", 2)])
+def test_an_if_cut_short_is_an_error_with_its_line(directive, line):
+    """(pcpp raised an IndexError on '#if !' first in a file, and reported an empty
+    '#if' with no line; the fuzz corpus found them)"""
+    source = directive + "\n#endif\nkernel void k(global int *p) { p[0] = 1; }\n"
+    with pytest.raises(cl2c.BuildError) as e:
+        cl2c.translate(source, "if.cl")
+    assert f"if.cl:{line}:1: error: Could not evaluate expression" in str(e.value), \
+        str(e.value)
+
+
+def test_break_and_continue_where_they_belong():
+    source = ("kernel void k(global int *p) {\n"
+              "  for (int i = 0; i < 4; ++i) {\n"
+              "    switch (p[i]) { case 1: continue; default: break; }\n"
+              "    do { if (p[i] > 2) break; } while (0);\n"
+              "    p[i] += 1;\n"
+              "  }\n"
+              "}\n")
+    cl2c.translate(source, "ok.cl")
 
 
 def test_an_empty_pragma_means_nothing():

@@ -17,6 +17,7 @@ class Checker(c_ast.NodeVisitor):
         self.tags: list[dict[str, ty.Type]] = [{}]
         self.module: Module | None = None
         self.func: FunctionInfo | None = None
+        self.jump_targets: list[str] = []          # "loop"/"switch" around a statement
 
     # ---- entry --------------------------------------------------------------
     def analyze(self, ast: c_ast.FileAST) -> Module:

@@ -208,6 +208,11 @@ class Declarations(Checker):
             for p in params:
                 if isinstance(p, c_ast.EllipsisParam):
                     self.error("variadic functions are not allowed in OpenCL C", p)
+                storage = ["typedef"] if isinstance(p, c_ast.Typedef) else \
+                    [w for w in getattr(p, "storage", None) or [] if w != "register"]
+                if storage:
+                    self.error(f"invalid storage class specifier '{storage[0]}' in a "
+                               f"function's parameter", p)
                 pt, space, const = self.resolve(p.type)
                 if pt == ty.VOID:
                     continue

@@ -56,31 +56,43 @@ class Statements(Checker):
                 self.condition(node.cond)
             if node.next is not None:
                 self.expr(node.next)
-            self.statement(node.stmt)
+            self.body_of(node.stmt, "loop")
         finally:
             self.pop()
 
     def stmt_While(self, node):
         self.condition(node.cond)
-        self.statement(node.stmt)
+        self.body_of(node.stmt, "loop")
 
     def stmt_DoWhile(self, node):
-        self.statement(node.stmt)
+        self.body_of(node.stmt, "loop")
         self.condition(node.cond)
 
     def stmt_Switch(self, node):
         t = self.expr(node.cond)
         if not t.is_integer or t.is_vector:
             self.error("statement requires expression of integer type", node.cond)
-        self.statement(node.stmt)
+        self.body_of(node.stmt, "switch")
+
+    def body_of(self, stmt, kind: str):
+        """A loop's or a switch's body: where break (and continue, case, default) may be."""
+        self.jump_targets.append(kind)
+        try:
+            self.statement(stmt)
+        finally:
+            self.jump_targets.pop()
 
     def stmt_Case(self, node):
+        if "switch" not in self.jump_targets:
+            self.error("'case' statement not in switch statement", node)
         if self.const_int(node.expr) is None:
             self.error("case value is not an integer constant expression", node.expr)
         for s in node.stmts or []:
             self.statement(s)
 
     def stmt_Default(self, node):
+        if "switch" not in self.jump_targets:
+            self.error("'default' statement not in switch statement", node)
         for s in node.stmts or []:
             self.statement(s)
 
@@ -109,9 +121,17 @@ class Statements(Checker):
                 self.check_pointer_conversion(ret, t, node.expr, node.expr, "returning")
 
     def stmt_Break(self, node):
+        if not self.jump_targets:
+            self.error("'break' statement not in loop or switch statement", node)
+
+    def stmt_Continue(self, node):
+        if "loop" not in self.jump_targets:
+            self.error("'continue' statement not in loop statement", node)
+
+    def stmt_EmptyStatement(self, node):
         pass
 
-    stmt_Continue = stmt_EmptyStatement = stmt_StaticAssert = stmt_Break
+    stmt_StaticAssert = stmt_EmptyStatement
 
     def stmt_Pragma(self, node):
         self.check_pragma(node)
