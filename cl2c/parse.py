@@ -56,10 +56,16 @@ class _Parser(OpenCLCParser):
         self.attributes += attrs.exprs
         return attrs
 
-    def _build_declarations(self, *args, **kwargs):
+    def _build_declarations(self, spec, decls, *args, **kwargs):
+        # A declarator-less declaration whose last specifier is a struct or union (a
+        # fuzz mutant's 'void union x'): pycparser's test of a redeclared typedef name
+        # reads the specifier's .names (an AttributeError); it is invalid either way.
+        if decls and decls[0].get("bitsize") is None and decls[0].get("decl") is None and \
+                len(spec["type"]) >= 2 and not hasattr(spec["type"][-1], "names"):
+            self._parse_error("Invalid declaration", spec["type"][-1].coord)
         # Remember typedef names of vector types (typedef float4 v4): a literal
         # (v4)(1, 2, 3, 4) is a vector literal as much as (float4)(...) is.
-        declarations = super()._build_declarations(*args, **kwargs)
+        declarations = super()._build_declarations(spec, decls, *args, **kwargs)
         for d in declarations:
             if isinstance(d, c_ast.Typedef) and _is_vector_type_name(d, self._vector_typedefs):
                 self._vector_typedefs.add(d.name)

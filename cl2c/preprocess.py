@@ -12,6 +12,7 @@ import io
 import os
 import re
 import stat
+import traceback
 import struct
 import time
 from dataclasses import dataclass
@@ -308,6 +309,14 @@ def preprocess(text: str, filename: str, options: Options, reporter: Reporter,
         reporter.error(f"preprocessing took longer than {MAX_SECONDS:g} seconds (stopped)",
                        pp._at(e.directive) if e.directive is not None else None)
         return Preprocessed("", pp.dependencies)
+    except (IndexError, KeyError, AttributeError, TypeError, ValueError) as e:
+        if not _raised_in_pcpp(e):
+            raise
+        # pcpp fails so on some malformed directives ('#define' with no name)
+        directive = getattr(pp, "lastdirective", None)
+        reporter.error("malformed preprocessing directive",
+                       pp._at(directive) if directive is not None else None)
+        return Preprocessed("", pp.dependencies)
     result = out.getvalue()
     if not result.startswith("#line"):
         result = f'#line 1 "{line_marker_name(filename)}"\n' + result
@@ -319,6 +328,13 @@ _EMPTY_PRAGMA = re.compile(r"^([ \t]*#[ \t]*pragma)[ \t]*$", re.M)
 # file is an IndexError in pcpp's include-guard test; an empty one an error with no line)
 _SHORT_IF = re.compile(r"^([ \t]*#[ \t]*(?:el)?if)\b([ \t]*(?:![ \t]*(?:defined[ \t]*"
                        r"\(?[ \t]*)?)?)$", re.M)
+
+
+def _raised_in_pcpp(e: BaseException) -> bool:
+    """Did pcpp's own code raise ``e`` (not a hook of ours that it called)?"""
+    frames = traceback.extract_tb(e.__traceback__)
+    return bool(frames) and os.path.dirname(frames[-1].filename) == \
+        os.path.dirname(pcpp.__file__)
 
 
 def _pcpp_safe(text: str) -> str:

@@ -166,6 +166,23 @@ INVALID = [
      "invalid storage class specifier 'typedef' in a function's parameter"),
     ("void f(static int a) {}\nkernel void k(global int *p) { f(1); p[0] = 1; }\n", 1, 19,
      "invalid storage class specifier 'static' in a function's parameter"),
+    ("float f(float a) { return a; }\n"
+     "kernel void k(global float *p) { float3 v = 1.0f; p[0] = f(v); }\n", 2, 60,
+     "passing 'float3' to parameter of incompatible type 'float'"),
+    ("kernel void k(global float *p) { float3 v = 1.0f; float x = v; p[0] = x; }\n", 1, 61,
+     "initializing 'float' with an expression of incompatible type 'float3'"),
+    ("float f(float3 a) { return a; }\nkernel void k(global float *p) { p[0] = f(1.0f); }\n",
+     1, 28, "returning 'float3' from a function with incompatible result type 'float'"),
+    ("kernel void k(global void *p) { p[0] = 1; }\n", 1, 33,
+     "subscript of pointer to incomplete type 'void'"),
+    ("kernel void k(global void *p) { *p = 1; }\n", 1, 34,
+     "incomplete type 'void' is not assignable"),
+    ("kernel void k(global void *p) { (*p)++; }\n", 1, 35,
+     "cannot increment value of type 'void'"),
+    ("#define A 1\nkernel void k(global int *p) { p[0] = A; }\n#define\n", 3, 1,
+     "malformed preprocessing directive"),
+    ("kernel void k(global int *p) {\n  int union x; p[0] = 1; }\n", 2, 13,
+     "Invalid declaration"),
 ]
 
 

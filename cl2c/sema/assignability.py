@@ -43,6 +43,15 @@ class Assignability(Checker):
         if t is not None and isinstance(t, ty.Array):
             self.error("array type is not assignable", node)
 
+    @staticmethod
+    def incompatible(target, value) -> bool:
+        """A value of type ``value`` does not convert implicitly to ``target``: vectors
+        of another type, a vector to a scalar, another struct or union (spec 6.2: a
+        scalar does convert to a vector)."""
+        return (target.is_vector and value.is_vector and target != value) or \
+            (target.is_scalar and value.is_vector) or \
+            (isinstance(target, ty.Record) and target != value)
+
     def check_pointer_conversion(self, target, value, value_node, node, what):
         """Implicit pointer conversions keep the address space (spec 6.5), except to the
         generic one (OpenCL C 2.0) and for null pointer constants. A pointer and an

@@ -43,6 +43,8 @@ class Calls(Checker):
                 if at == ty.VOID:
                     self.error(f"passing 'void' to parameter of incompatible type '{pt}'", a)
                 self.check_pointer_conversion(pt, at, a, a, f"passing to '{name}'")
+                if self.incompatible(pt, at):
+                    self.error(f"passing '{at}' to parameter of incompatible type '{pt}'", a)
             node.call = Call("function", name, arg_types=tuple(arg_types))
             if self.func is not None:
                 self.func.callees.add(name)

@@ -141,6 +141,9 @@ class Declarations(Checker):
                     self.error(f"initializing '{t}' with an expression of incompatible type "
                                f"'void'", node.init)
                 self.check_pointer_conversion(t, value, node.init, node.init, "initializing")
+                if self.incompatible(t, value):
+                    self.error(f"initializing '{t}' with an expression of incompatible type "
+                               f"'{value}'", node.init)
             if isinstance(t, ty.Array) and t.length is None:
                 length = len(node.init.exprs) if isinstance(node.init, c_ast.InitList) else None
                 if isinstance(node.init, c_ast.Constant) and node.init.type == "string":

@@ -95,6 +95,8 @@ class Expressions(Checker):
             self.error("subscripted value is not an array or pointer", node)
         if not index.is_integer or index.is_vector:
             self.error("array subscript is not an integer", node.subscript)
+        if base.pointee == ty.VOID:
+            self.error("subscript of pointer to incomplete type 'void'", node)
         self._check_not_half(base.pointee, node)
         return base.pointee
 
@@ -173,6 +175,9 @@ class Expressions(Checker):
             self._check_not_half(t.pointee, node)
             return t.pointee
         if op in ("++", "--", "p++", "p--"):
+            if t == ty.VOID:
+                self.error(f"cannot {'increment' if '+' in op else 'decrement'} value of type "
+                           f"'void'", node)
             if t.is_float:
                 self.error(f"cannot {'increment' if '+' in op else 'decrement'} value of type "
                            f"'{t}' (++ and -- do not apply to floating-point types, spec "
@@ -259,16 +264,14 @@ class Expressions(Checker):
             self._atomic_access(target, node)
         value = self.rvalue(node.rvalue)
         self.check_assignable(node.lvalue)
+        if target == ty.VOID:
+            self.error("incomplete type 'void' is not assignable", node.lvalue)
         if value == ty.VOID:
             self.error(f"assigning to '{target}' from incompatible type 'void'", node)
         if node.op != "=":
             value = self.binary_type(node, node.op[:-1], target, value)
         self.check_pointer_conversion(target, value, node.rvalue, node, "assigning to")
-        if target.is_vector and value.is_vector and target != value:
-            self.error(f"assigning to '{target}' from incompatible type '{value}'", node)
-        if target.is_scalar and value.is_vector:
-            self.error(f"assigning to '{target}' from incompatible type '{value}'", node)
-        if isinstance(target, ty.Record) and target != value:
+        if self.incompatible(target, value):
             self.error(f"assigning to '{target}' from incompatible type '{value}'", node)
         return target
 

@@ -119,6 +119,9 @@ class Statements(Checker):
                     self.error(f"returning '{t}' from a function with result type '{ret}'",
                                node.expr)
                 self.check_pointer_conversion(ret, t, node.expr, node.expr, "returning")
+                if ret != ty.VOID and self.incompatible(ret, t):
+                    self.error(f"returning '{t}' from a function with incompatible result "
+                               f"type '{ret}'", node.expr)
 
     def stmt_Break(self, node):
         if not self.jump_targets:
