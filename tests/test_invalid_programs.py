@@ -183,6 +183,14 @@ INVALID = [
      "malformed preprocessing directive"),
     ("kernel void k(global int *p) {\n  int union x; p[0] = 1; }\n", 2, 13,
      "Invalid declaration"),
+    ("void g(void) {}\nkernel void k(global int *p) { p[0] = g; }\n", 2, 39,
+     "function 'g' used as a value (OpenCL C has no function pointers)"),
+    ("kernel void k(global float4 *p, global half *h) { p[0] = (0, h); }\n", 1, 51,
+     "assigning to 'float4' from incompatible type '__global half *'"),
+    ("kernel void k(global long *p) { p[0] = 1 && vstore4((long4)0, 0, p); }\n", 1, 40,
+     "invalid operands to binary expression ('int' and 'void')"),
+    ("kernel void k(global ushort2 *p) { int3 a = 1; ushort2 v = { a, 2 }; p[0] = v; }\n",
+     1, 62, "initializing 'ushort' with an expression of incompatible type 'int3'"),
 ]
 
 

@@ -46,11 +46,13 @@ class Assignability(Checker):
     @staticmethod
     def incompatible(target, value) -> bool:
         """A value of type ``value`` does not convert implicitly to ``target``: vectors
-        of another type, a vector to a scalar, another struct or union (spec 6.2: a
-        scalar does convert to a vector)."""
+        of another type, a vector to a scalar, another struct or union, a pointer to a
+        vector or a record (spec 6.2: a scalar does convert to a vector)."""
         return (target.is_vector and value.is_vector and target != value) or \
             (target.is_scalar and value.is_vector) or \
-            (isinstance(target, ty.Record) and target != value)
+            (isinstance(target, ty.Record) and target != value) or \
+            (isinstance(value, ty.Pointer) and (target.is_vector or
+                                                  isinstance(target, ty.Record)))
 
     def check_pointer_conversion(self, target, value, value_node, node, what):
         """Implicit pointer conversions keep the address space (spec 6.5), except to the

@@ -184,7 +184,11 @@ class Declarations(Checker):
             if isinstance(e, c_ast.InitList):
                 self.init_list(e, target)
             else:
-                self.expr(e)
+                value = self.expr(e)
+                if target is not None and target.is_scalar and \
+                        (value.is_vector or isinstance(value, ty.Record)):
+                    self.error(f"initializing '{target}' with an expression of incompatible "
+                               f"type '{value}'", e)
         node.ty = t
 
     # ---- functions -----------------------------------------------------------------

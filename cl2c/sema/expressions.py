@@ -77,6 +77,9 @@ class Expressions(Checker):
                 self.error(f"use of undeclared identifier '{node.name}'", node)
         if sym.kind == "typedef":
             self.error(f"unexpected type name '{node.name}': expected expression", node)
+        if sym.kind == "func":
+            self.error(f"function '{node.name}' used as a value (OpenCL C has no function "
+                       f"pointers)", node)
         node.symbol = sym
         if sym.kind == "param" and self.func is not None:
             self.func.used_params.add(sym.name)
@@ -226,6 +229,8 @@ class Expressions(Checker):
         if op in ("&&", "||"):
             if a.is_vector or b.is_vector:
                 return self._mask_type(self.binary_vector(node, a, b, op))
+            if any(x.is_void or not (x.is_scalar or isinstance(x, ty.Pointer)) for x in (a, b)):
+                self.error(f"invalid operands to binary expression ('{a}' and '{b}')", node)
             return ty.INT
         if a.is_vector or b.is_vector:
             v = self.binary_vector(node, a, b, op)
