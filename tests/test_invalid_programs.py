@@ -191,6 +191,10 @@ INVALID = [
      "invalid operands to binary expression ('int' and 'void')"),
     ("kernel void k(global ushort2 *p) { int3 a = 1; ushort2 v = { a, 2 }; p[0] = v; }\n",
      1, 62, "initializing 'ushort' with an expression of incompatible type 'int3'"),
+    ("kernel void k(global long *p) { p[0] = !vstore4((long4)0, 0, p); }\n", 1, 41,
+     "invalid argument type 'void' to unary expression"),
+    ("void f { int i = 0; }\nkernel void k(global int *p) { p[0] = 1; }\n", 1, 6,
+     "expected '(' after the name of function 'f'"),
 ]
 
 

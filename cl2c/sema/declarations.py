@@ -194,6 +194,8 @@ class Declarations(Checker):
     # ---- functions -----------------------------------------------------------------
     def function(self, node: c_ast.FuncDef):
         decl = node.decl
+        if not isinstance(decl.type, c_ast.FuncDecl):   # 'void f { ... }'
+            self.error(f"expected '(' after the name of function '{decl.name}'", decl)
         funcspec = [f for f in (decl.funcspec or []) if isinstance(f, str)]
         is_kernel = any(f in ("__kernel", "kernel") for f in funcspec)
         ftype, _, _ = self.resolve(decl.type)

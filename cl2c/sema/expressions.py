@@ -187,6 +187,8 @@ class Expressions(Checker):
                            f"6.3.c)", node)
             self.check_assignable(node.expr)
             return t
+        if op in ("!", "-", "+", "~") and (t.is_void or isinstance(t, ty.Record)):
+            self.error(f"invalid argument type '{t}' to unary expression", node)
         if op == "!":
             if t.is_vector:
                 return self._mask_type(t)
