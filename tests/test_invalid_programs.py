@@ -195,6 +195,13 @@ INVALID = [
      "invalid argument type 'void' to unary expression"),
     ("void f { int i = 0; }\nkernel void k(global int *p) { p[0] = 1; }\n", 1, 6,
      "expected '(' after the name of function 'f'"),
+    # found by `make fuzz FUZZ_FLAGS=--compile` with seeds 17 and 18
+    ("kernel void k(global long *p) { & atom_xor(p, 1L); }\n", 1, 35,
+     "cannot take the address of an rvalue of type 'long'"),
+    ("kernel void k(global int *p) { int __local g = 1; p[0] = g; }\n", 1, 48,
+     "'__local' variable 'g' cannot have an initializer (OpenCL C 6.5.2)"),
+    ("kernel void k(global int *p, float) { p[0] = 1; }\n", 1, 30,
+     "parameter of type 'float': its name is omitted"),
 ]
 
 

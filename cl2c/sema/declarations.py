@@ -133,6 +133,9 @@ class Declarations(Checker):
                             program=static_storage), node)
         node.ty, node.space = t, space
         if node.init is not None:
+            if space == "local":
+                self.error(f"'__local' variable '{node.name}' cannot have an initializer "
+                           f"(OpenCL C 6.5.2)", node.init)
             if isinstance(node.init, c_ast.InitList):
                 self.init_list(node.init, t)
             else:
@@ -225,6 +228,9 @@ class Declarations(Checker):
                 pt, space, const = self.resolve(p.type)
                 if pt == ty.VOID:
                     continue
+                if not p.name:
+                    self.error(f"parameter of type '{pt}': its name is omitted (a function "
+                               f"definition names its parameters)", p)
                 if isinstance(pt, ty.Array):
                     pt = ty.Pointer(pt.elem, space, const)
                 if ty.scalar_of(pt) == ty.HALF and not self.fp16:

@@ -148,6 +148,10 @@ class Expressions(Checker):
             return ty.INT
         if op == "&":
             t = self.expr(node.expr)
+            if not isinstance(node.expr, (c_ast.ID, c_ast.ArrayRef, c_ast.StructRef,
+                                          c_ast.CompoundLiteral)) and \
+                    not (isinstance(node.expr, c_ast.UnaryOp) and node.expr.op == "*"):
+                self.error(f"cannot take the address of an rvalue of type '{t}'", node)
             sym = self._base_symbol(node.expr)
             space = sym.space if sym else "private"
             if isinstance(node.expr, c_ast.UnaryOp) and node.expr.op == "*":
