@@ -202,6 +202,8 @@ INVALID = [
      "'__local' variable 'g' cannot have an initializer (OpenCL C 6.5.2)"),
     ("kernel void k(global int *p, float) { p[0] = 1; }\n", 1, 30,
      "parameter of type 'float': its name is omitted"),
+    ("kernel void k(global int *p, global union u *q) { p[0] = q[0].a; }\n", 1, 58,
+     "subscript of pointer to incomplete type 'union u'"),
 ]
 
 

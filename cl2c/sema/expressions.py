@@ -8,6 +8,7 @@ from .. import literals
 from .. import types as ty
 from .checker import Checker
 from .model import Symbol, components_of, constant_type
+from .type_names import incomplete
 
 
 class Expressions(Checker):
@@ -98,8 +99,8 @@ class Expressions(Checker):
             self.error("subscripted value is not an array or pointer", node)
         if not index.is_integer or index.is_vector:
             self.error("array subscript is not an integer", node.subscript)
-        if base.pointee == ty.VOID:
-            self.error("subscript of pointer to incomplete type 'void'", node)
+        if base.pointee == ty.VOID or incomplete(base.pointee):
+            self.error(f"subscript of pointer to incomplete type '{base.pointee}'", node)
         self._check_not_half(base.pointee, node)
         return base.pointee
 
