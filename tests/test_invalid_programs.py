@@ -204,6 +204,8 @@ INVALID = [
      "parameter of type 'float': its name is omitted"),
     ("kernel void k(global int *p, global union u *q) { p[0] = q[0].a; }\n", 1, 58,
      "subscript of pointer to incomplete type 'union u'"),
+    ("struct S { int a; };\nkernel void k(global int *p) { struct S s = { 1 }; p[0] = s; }\n",
+     2, 52, "assigning to 'int' from incompatible type 'struct S'"),
 ]
 
 

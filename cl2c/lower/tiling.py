@@ -41,6 +41,7 @@ import copy
 
 from pycparser import c_ast
 
+from .. import types as ty
 from ..typed_ast import walk
 from . import cnodes as cn
 from .effects import UPDATE, call_of, is_pure, work_item_function
@@ -306,11 +307,6 @@ class _Plan:
                                           cn.const_int(self.rows)), cols)
         nest = copy.deepcopy(self.outer)
         nest.stmt = rows
-        whole = c_ast.BinaryOp("==", c_ast.BinaryOp("%", cn.ident("cl2c_ls0"),
-                                                    self._cols()), cn.const_int(0))
-        if self.rows > 1:
-            whole = c_ast.BinaryOp("&&", c_ast.BinaryOp("==", c_ast.BinaryOp(
-                "%", cn.ident("cl2c_ls1"), cn.const_int(self.rows)), cn.const_int(0)), whole)
         if self.bounded:
             # tiles on the group's or the guard's edges run the loop as it was, for
             # their work-items; a group smaller than a tile runs it whole
@@ -320,6 +316,13 @@ class _Plan:
             if self.rows > 1:
                 whole = c_ast.BinaryOp("&&", whole, c_ast.BinaryOp(
                     ">=", cn.ident("cl2c_ls1"), cn.const_int(self.rows)))
+        else:
+            whole = c_ast.BinaryOp("==", c_ast.BinaryOp("%", cn.ident("cl2c_ls0"),
+                                                        self._cols()), cn.const_int(0))
+            if self.rows > 1:
+                whole = c_ast.BinaryOp("&&", c_ast.BinaryOp("==", c_ast.BinaryOp(
+                    "%", cn.ident("cl2c_ls1"), cn.const_int(self.rows)), cn.const_int(0)),
+                    whole)
         if self.known:
             return c_ast.Compound([nest])
         return c_ast.If(whole, c_ast.Compound([nest]), c_ast.Compound([loop]))
@@ -406,10 +409,7 @@ class _Plan:
                 if _is_element(child, self.tiled):
                     replace_child(n, name, _tile_ref(child.name.name))
         l0 = _const_decl("int", "cl2c_l0",
-                         c_ast.BinaryOp("+", c_ast.Cast(c_ast.Typename(
-                             None, [], None, c_ast.TypeDecl(None, [], None,
-                                                            c_ast.IdentifierType(["int"]))),
-                             cn.ident("cl2c_t0")), cn.ident("cl2c_c")))
+                         c_ast.BinaryOp("+", _int(cn.ident("cl2c_t0")), cn.ident("cl2c_c")))
         columns = c_ast.For(c_ast.DeclList([_decl("int", "cl2c_c", cn.const_int(0))]),
                             c_ast.BinaryOp("<", cn.ident("cl2c_c"), self._cols()),
                             c_ast.UnaryOp("++", cn.ident("cl2c_c")),
@@ -485,8 +485,7 @@ def _used_decls(decls: list, roots: list, keep_unused: bool = False) -> list:
 
 def _int(e):
     """``(int) e``"""
-    return c_ast.Cast(c_ast.Typename(None, [], None, c_ast.TypeDecl(
-        None, [], None, c_ast.IdentifierType(["int"]))), e)
+    return cn.cast(ty.INT, e)
 
 
 def _header_ok(loop: c_ast.For) -> bool:

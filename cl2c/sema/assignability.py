@@ -46,10 +46,10 @@ class Assignability(Checker):
     @staticmethod
     def incompatible(target, value) -> bool:
         """A value of type ``value`` does not convert implicitly to ``target``: vectors
-        of another type, a vector to a scalar, another struct or union, a pointer to a
-        vector or a record (spec 6.2: a scalar does convert to a vector)."""
+        of another type, a vector or a record to a scalar, another struct or union, a
+        pointer to a vector or a record (spec 6.2: a scalar does convert to a vector)."""
         return (target.is_vector and value.is_vector and target != value) or \
-            (target.is_scalar and value.is_vector) or \
+            (target.is_scalar and (value.is_vector or isinstance(value, ty.Record))) or \
             (isinstance(target, ty.Record) and target != value) or \
             (isinstance(value, ty.Pointer) and (target.is_vector or
                                                   isinstance(target, ty.Record)))

@@ -188,8 +188,8 @@ class Declarations(Checker):
                 self.init_list(e, target)
             else:
                 value = self.expr(e)
-                if target is not None and target.is_scalar and \
-                        (value.is_vector or isinstance(value, ty.Record)):
+                # (a scalar's place only: initializer_target does not follow brace elision)
+                if target is not None and target.is_scalar and self.incompatible(target, value):
                     self.error(f"initializing '{target}' with an expression of incompatible "
                                f"type '{value}'", e)
         node.ty = t
