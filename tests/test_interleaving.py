@@ -1,8 +1,9 @@
-"""Two work-items an iteration, statements interleaved (lower/interleaving.py): long
-loop-free kernels get a pair function (or, guarded, pairs in their work-group function's
-bounded loop), and give NumPy's and PoCL's results for every range shape (a row's last
-work-items, fewer than two blocks, run one at a time) and guard, in place and with
-aliased buffers; kernels where a copy could skip or mislead the other get none."""
+"""Work-items four (or two) an iteration, statements interleaved (lower/interleaving.py):
+long loop-free kernels get an interleaved function (or, guarded, interleaved blocks in
+their work-group function's bounded loop), and give NumPy's and PoCL's results for every
+range shape (a row's last work-items, fewer than four blocks, run one at a time) and
+guard, in place and with aliased buffers; kernels where a copy could skip or mislead
+another get none."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -54,33 +55,45 @@ def _inputs(n, salt):
             rng.integers(0, 2**32, n, dtype=np.uint32))
 
 
-def test_which_kernels_get_a_pair_function():
-    c = cl2c.translate(kernel_source("interleaved.cl"), "interleaved.cl").c_source
-    assert "scramble__pair(" in c and "two an iteration, interleaved" in c
+def _schedule_line(c: str, kernel: str) -> str:
     header = c.split("*/")[0]
+    return next(ln for ln in header.splitlines() if ln.strip().startswith(f"*   {kernel}:"))
+
+
+def test_which_kernels_get_an_interleaved_function():
+    c = cl2c.translate(kernel_source("interleaved.cl"), "interleaved.cl").c_source
+    assert "scramble__interleaved(" in c and \
+        "4 an iteration, interleaved" in _schedule_line(c, "scramble")
+    # four copies: the last one's work-item and variables
+    assert "size_t cl2c_l0_4," in c and "CL2C_WI_4" in c and "lo__4" in c
     for guarded in ("scramble_guarded", "scramble_guarded2"):   # `return`s as loop bounds
-        line = next(ln for ln in header.splitlines() if ln.strip().startswith(f"*   {guarded}:"))
+        line = _schedule_line(c, guarded)
         assert "regions" in line and "as loop bounds" in line and \
-            "two work-items an iteration, interleaved" in line, line
-    assert "scramble_rows__pair" not in c             # a parameter changes: shared by both
+            "4 work-items an iteration, interleaved" in line, line
+    assert "scramble_rows__interleaved" not in c      # a parameter changes: shared by all
     bs = (ROOT / "bench" / "kernels" / "blackscholes.cl").read_text()
-    assert "blackscholes__pair(" in cl2c.translate(bs, "bs.cl").c_source
+    assert "blackscholes__interleaved(" in cl2c.translate(bs, "bs.cl").c_source
     triad = (ROOT / "bench" / "kernels" / "triad.cl").read_text()
-    assert "__pair" not in cl2c.translate(triad, "triad.cl").c_source      # too short
+    assert "__interleaved" not in cl2c.translate(triad, "triad.cl").c_source   # too short
+    # mostly memory accesses (float4 stores): two ways, not four
+    vec = cl2c.translate(kernel_source("vectors.cl"), "vectors.cl").c_source
+    assert "2 an iteration, interleaved" in _schedule_line(vec, "vec")
+    assert "size_t cl2c_l0_2," in vec and "cl2c_l0_3" not in vec
     # a long kernel whose local shadows a program-scope name: respelling would mislead
     body = " + ".join(f"f(x ^ {k}u)" for k in range(12))
     shadow = ("constant uint K = 3;\nuint f(uint x) { return x * x + (x >> 3) * K; }\n"
               "kernel void k(global uint *d) { size_t i = get_global_id(0); uint x = d[i];\n"
               f"  {{ uint K = x + 1; x = {body} + K; }}\n  d[i] = {body}; }}\n")
-    assert "k__pair" not in cl2c.translate(shadow, "s.cl").c_source
-    assert "k__pair(" in cl2c.translate(shadow.replace("uint K = x", "uint L = x")
-                                        .replace("+ K; }", "+ L; }"), "s.cl").c_source
+    assert "k__interleaved" not in cl2c.translate(shadow, "s.cl").c_source
+    assert "k__interleaved(" in cl2c.translate(shadow.replace("uint K = x", "uint L = x")
+                                               .replace("+ K; }", "+ L; }"), "s.cl").c_source
     # checking builds keep one work-item an iteration (their checks name it)
-    assert "__pair" not in cl2c.translate(bs, "bs.cl", options="-cl2c-check").c_source
+    assert "__interleaved" not in cl2c.translate(bs, "bs.cl", options="-cl2c-check").c_source
 
 
-@pytest.mark.parametrize("gsize", [(1,), (2,), (3,), (17,), (1001,), (4096,), (65537,),
-                                   (37, 5), (64, 64), (3, 1000)])
+@pytest.mark.parametrize("gsize", [(1,), (2,), (3,), (17,), (63,), (64,), (65,), (1001,),
+                                   (4096,), (65537,), (37, 5), (64, 64), (3, 1000),
+                                   (127, 3)])
 def test_as_numpy(program, gsize):
     n = int(np.prod(gsize))
     data, other = _inputs(n, n)
@@ -176,12 +189,13 @@ def test_guarded_2d_kernel_as_pocl(program, pocl):
 
 
 def test_a_kernel_named_as_a_c_library_function():
-    """Its C function is respelled (div_cl); its pair function is found all the same."""
+    """Its C function is respelled (div_cl); its interleaved function is found all the
+    same."""
     body = " + ".join(f"f(x ^ {k}u)" for k in range(12))
     src = ("uint f(uint x) { return x * x + (x >> 3); }\n"
            "kernel void div(global uint *d) { size_t i = get_global_id(0); uint x = d[i];\n"
            f"  d[i] = {body}; }}\n")
-    assert "div__pair(" in cl2c.translate(src, "d.cl").c_source
+    assert "div__interleaved(" in cl2c.translate(src, "d.cl").c_source
     d = np.arange(1001, dtype=np.uint32)
     x = d.copy()
     want = sum((((x ^ np.uint32(k)) * (x ^ np.uint32(k))) + ((x ^ np.uint32(k)) >> 3))

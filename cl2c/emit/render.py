@@ -12,6 +12,7 @@ from pycparser import c_ast
 
 from ..version import __version__
 from ..lower import KernelModel, LoweredProgram
+from ..lower import interleaving
 from ..lower.workitems import is_type_declaration
 from ..resources import templates_dir
 from ..source_text import line_marker_name
@@ -211,13 +212,13 @@ def _program_item(kind: str, node, kernels: dict, gen: CGenerator) -> list[str]:
         return [f"/* Kernel {name} as a work-group function (regions schedule): the code "
                 f"between\n * barriers runs as loops over the work-items of the group. */",
                 gen.visit(node)]
-    if kind == "pair_function":
+    if kind == "interleaved_function":
         node.decl.storage = []
         node.decl.funcspec = ["static", "CL2C_ALWAYS_INLINE"]
-        name = node.decl.name[:-len("__pair")]
-        return [f"/* Kernel {name} for two work-items at once, cl2c_l0's and cl2c_l0b's, "
-                f"statement by\n * statement: their chains of operations overlap "
-                f"(lower/interleaving.py). */", gen.visit(node)]
+        name = node.decl.name[:-len(interleaving.SUFFIX)]
+        return [f"/* Kernel {name} for several work-items at once, cl2c_l0's and the "
+                f"cl2c_l0_<n>'s,\n * statement by statement: their chains of operations "
+                f"overlap (lower/interleaving.py). */", gen.visit(node)]
     if kind == "prototype":
         node.storage = []
         node.funcspec = ["static", "inline"]
@@ -311,7 +312,8 @@ def _kernel_view(k: KernelModel, cl_std: int, renames: dict[str, str], constants
         regroup=k.group_blind and k.schedule.regroups,
         tile_rows=k.tile_rows, serial_items=k.serial_items,
         entry_params=", ".join(entry), items_params=", ".join(items), params=argv,
-        call_args=", ".join(call), image_args=images, pair=k.pair_function.decl.name if k.pair_function else "",
+        call_args=", ".join(call), image_args=images, interleaved=k.interleaved_function.decl.name if k.interleaved_function else "",
+        ways=k.interleavable.ways if k.interleavable else 1,
         item_args="".join(", " + a for a in call[1:]),
         rgbaf_call_args=", ".join(f"&{a}__rgbaf" if a in images else a for a in call),
         local_params=locals_, local_bytes=" + ".join(offsets),

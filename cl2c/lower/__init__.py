@@ -15,8 +15,8 @@ from ..sema import FunctionInfo, Module
 from ..timing import StageTimes
 from ..typed_ast import fact, walk
 from . import check_private_init, checks, declarations, schedules, workitems
-from .interleaving import pair_function, pairable, program_names
-from .launch_work import serial_items, work_nodes
+from .interleaving import Interleaving, interleavable, interleaved_function, program_names
+from .launch_work import serial_items, work
 from .effects import called_function
 from .expressions import lower_expressions
 from .contraction import contract
@@ -55,10 +55,9 @@ class KernelModel:
                                       # (lower/tiling.py): cl2c_regroup's rows a group
     serial_items: int = 0             # launches of at most this many work-items run on
                                       # the calling thread (launch_work.py); 0: none
-    pairable: frozenset | None = None  # two work-items an iteration, interleaved
-                                      # (interleaving.py): the names the copies must not
-                                      # declare; None: one at a time
-    pair_function: object = None      # the loops schedule's FuncDef of the pairs
+    interleavable: Interleaving | None = None  # work-items an iteration, interleaved
+                                      # (interleaving.py); None: one at a time
+    interleaved_function: object = None  # the loops schedule's FuncDef of the ways
 
     @property
     def interface(self) -> KernelInterface:
@@ -123,13 +122,13 @@ def lower(module: Module, schedule: str = "auto", check_barriers: bool = False,
             k.check = check
             k.local_bytes_poisoned = "address" in sanitize
             k.uniform_groups = uniform_groups
-            k.pairable = pairable(k, outside, work_nodes(k.info, module.functions))
+            k.interleavable = interleavable(k, outside, work(k.info, module.functions))
             schedules.choose(k, module, schedule, check_barriers, bool(check))
             if k.group_blind and k.schedule.regroups:
                 k.serial_items = serial_items(k.info, module.functions)
-                k.pair_function = pair_function(k)
-                if k.pair_function is not None:
-                    k.reason += ", two an iteration, interleaved"
+                k.interleaved_function = interleaved_function(k)
+                if k.interleaved_function is not None:
+                    k.reason += f", {k.interleavable.ways} an iteration, interleaved"
     called = _called_functions(module, kernels)
     for k in kernels:
         k.item_function = k.group_function is None or k.name in called
@@ -145,8 +144,9 @@ def lower(module: Module, schedule: str = "auto", check_barriers: bool = False,
         for k in kernels:
             if kind == "function" and node is k.info.node and k.group_function is not None:
                 scope.append(("group_function", k.group_function))
-            if kind == "function" and node is k.info.node and k.pair_function is not None:
-                scope.append(("pair_function", k.pair_function))
+            if kind == "function" and node is k.info.node and \
+                    k.interleaved_function is not None:
+                scope.append(("interleaved_function", k.interleaved_function))
     return LoweredProgram(module, needs, kernels, scope,
                           sites.listed() if sites is not None else [], bool(check))
 

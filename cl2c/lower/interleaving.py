@@ -1,44 +1,76 @@
-"""Two work-items an iteration, their statements interleaved (the loops schedule).
+"""Work-items four (or two) an iteration, their statements interleaved (the loops
+schedule).
 
 A loop-free kernel is a chain of dependent operations per work-item. Black-Scholes's is
-a division, a log, a division and two exps: once vectorised, about 200 instructions an
+a division, a log, a division and three exps: once vectorised, about 200 instructions an
 iteration of its work-item loop, and the CPU's out-of-order window holds about two
-iterations, too few to hide the chain's latency. Two work-items in one iteration, their
-statements alternating, give the CPU independent work within its window: on a Zen 5
-core 1.85 -> 1.33 ns an option (GCC 12 and clang 14 alike). Calling the kernel twice an
-iteration does not do it: the compiler may not move the second work-item's loads above
-the first one's stores (the buffers may alias), so the chains stay one after the other.
+iterations, too few to hide the chain's latency. Several work-items in one iteration,
+their statements alternating, give the CPU independent work within its window. On a
+Zen 5 core, Black-Scholes in cache (GCC 12): 1.92 ns an option one at a time, 1.44 two
+at a time, 1.27 three, 1.24 four, 1.24 six (clang 14: 1.45 two, 1.26 four). Four it
+is, though the copies' values no longer fit the registers (the spills cost less than
+the waits they replace); but not where the work is mostly memory accesses: a kernel of
+float4 stores (tests/kernels/vectors.cl's ``vec``, 26 nodes an access) ran 1.6x slower
+four at a time than two, and there it is two. Calling the kernel several times an
+iteration does not do it: the compiler may not move a later work-item's loads above an
+earlier one's stores (the buffers may alias), so the chains stay one after the other.
 
-The pair function ``k__pair`` has each top-level statement of kernel ``k`` twice: for
-the work-item at ``cl2c_l0`` and, with its variables respelled ``name__2``, for the one
-at ``cl2c_l0b`` (``CL2C_PAIR_PARAMS``, ``CL2C_WI_2`` in workitem.h), a block
-(``CL2C_PAIR_BLOCK``, 16) after the first (templates/schedule_loops.c.j2). Each
-work-item keeps its own order; between the two, non-atomic accesses between
-synchronisation points are unordered in OpenCL (a conflict would be a data race), so
-any interleaving is one the device may run.
+The function ``k__interleaved`` has each top-level statement of kernel ``k`` once a
+way: for the work-item at ``cl2c_l0`` and, with its variables respelled ``name__2``,
+``name__3``, ..., for those at ``cl2c_l0_2``, ``cl2c_l0_3``, ... (``CL2C_WI_2``, ... in
+workitem.h), each a block (``CL2C_WAY_BLOCK``, 16) after the one before
+(templates/schedule_loops.c.j2). Each work-item keeps its own order; between them,
+non-atomic accesses between synchronisation points are unordered in OpenCL (a conflict
+would be a data race), so any interleaving is one the device may run.
 
 Where: kernels whose range cl2c cuts itself (long rows), loop-free (launch_work.py), in
 normal builds, with no atomics (no ``omp simd`` then), images or printf; a body of
 declarations, expression statements and ``if``s that do not return, as a ``return``
-in the first copy would skip the second; variables assigned only if the copies declare
-them (a parameter is each work-item's own: the two copies would share it). A guarded
-kernel (``if (i >= n) return;``) takes the regions schedule, whose writer pairs the
-statements of its bounded work-item loop with ``interleaved`` (regions/writer.py).
+in the first copy would skip the others; variables assigned only if the copies declare
+them (a parameter is each work-item's own: the copies would share it). A guarded
+kernel (``if (i >= n) return;``) takes the regions schedule, whose writer interleaves
+the statements of its bounded work-item loop with ``interleaved`` (regions/writer.py).
 """
 from __future__ import annotations
 
 import copy
+from dataclasses import dataclass
 
 from pycparser import c_ast
 
 from ..typed_ast import walk
+from .launch_work import Work
 
 # A work-item's work, in nodes of its C tree (helpers' at each call), from which it
 # pays: below, the CPU overlaps iterations itself (the triad, 23 nodes, and the copy
-# gained nothing, and each array became two streams); Black-Scholes has 303.
+# gained nothing from two ways); Black-Scholes has 303.
 MIN_NODES = 128
-PAIR_SUFFIX = "__pair"
-SECOND = "__2"             # the second work-item's variables: name__2 (reserved_names.py)
+# Nodes of work an access to memory from which four ways pay: Black-Scholes has 61
+# (303 nodes, 5 accesses), tests/kernels/interleaved.cl's scramble 108 (1.2x from two
+# to four ways, one thread), vectors.cl's vec 26 (1.6x slower).
+CHAIN_NODES = 40
+MAX_WAYS = 4               # workitem.h has CL2C_WI_2 .. CL2C_WI_4
+SUFFIX = "__interleaved"
+
+
+@dataclass(frozen=True)
+class Interleaving:
+    """How a kernel's work-items run interleaved: ``ways`` an iteration, their copies
+    declaring none of the names ``outside`` (the program scope's and the kernel's
+    parameters)."""
+    ways: int
+    outside: frozenset
+
+
+def copy_suffix(way: int) -> str:
+    """The suffix of way ``way``'s variables (1-based; the first keeps its names):
+    name__2, name__3, ... (reserved_names.py)."""
+    return f"__{way}"
+
+
+def way_id(way: int) -> str:
+    """The local id 0 of way ``way``'s work-item (the first's is cl2c_l0)."""
+    return f"cl2c_l0_{way}"
 
 # statements that leave a copy early, or jump: a copy must run to its end
 _JUMPS = (c_ast.Return, c_ast.Goto, c_ast.Label, c_ast.Break, c_ast.Continue, c_ast.Switch,
@@ -48,54 +80,60 @@ _PLAIN = (c_ast.Decl, c_ast.Assignment, c_ast.FuncCall, c_ast.UnaryOp, c_ast.Bin
           c_ast.Compound)
 
 
-def pairable(k, outside: set[str], nodes: int | None) -> frozenset | None:
-    """Where kernel model ``k``'s work-items may run two an iteration (whatever its
-    schedule): the names its statements' copies must not declare (``outside``, the
-    program scope's, and its parameters); None where they may not. ``nodes``: the size
-    of a work-item's work (launch_work.work_nodes), None with loops."""
-    if not (k.group_blind and k.simd and not k.check and nodes is not None and
-            nodes >= MIN_NODES and not k.printf and not any(a.kind == "image" for a in k.args)):
+def interleavable(k, outside: set[str], work: Work | None) -> Interleaving | None:
+    """How kernel model ``k``'s work-items may run interleaved (whatever its schedule),
+    ``outside`` the program scope's names; None where they may not. ``work``: a
+    work-item's work (launch_work.work), None with loops."""
+    if not (k.group_blind and k.simd and not k.check and work is not None and
+            work.nodes >= MIN_NODES and not k.printf and
+            not any(a.kind == "image" for a in k.args)):
         return None
     params = {p.name for p in k.info.node.decl.type.args.params
               if isinstance(p, c_ast.Decl) and p.name}
-    return frozenset(outside | params)
+    ways = MAX_WAYS if work.nodes >= CHAIN_NODES * max(1, work.accesses) else 2
+    return Interleaving(ways, frozenset(outside | params))
 
 
-def pair_function(k) -> c_ast.FuncDef | None:
-    """The loops schedule's pair function of kernel model ``k``, or None where it does
-    not apply."""
-    if k.schedule.name != "loops" or k.pairable is None or k.serial_items <= 0:
+def interleaved_function(k) -> c_ast.FuncDef | None:
+    """The loops schedule's interleaved function of kernel model ``k``, or None where it
+    does not apply."""
+    if k.schedule.name != "loops" or k.interleavable is None or k.serial_items <= 0:
         return None
     node = k.info.node
     items = list(node.body.block_items or [])
     if items and isinstance(items[-1], c_ast.Return) and items[-1].expr is None:
         items.pop()                                   # a last `return;` ends nothing
-    body = interleaved(items, k.pairable)
+    body = interleaved(items, k.interleavable)
     if body is None:
         return None
     decl = copy.deepcopy(node.decl)
-    decl.name = decl.type.type.declname = node.decl.name + PAIR_SUFFIX
-    decl.type.args.params[0].type.type.names = ["CL2C_PAIR_PARAMS"]
+    decl.name = decl.type.type.declname = node.decl.name + SUFFIX
+    params = decl.type.args.params
+    params[1:1] = [c_ast.Decl(way_id(w), [], [], [], [],
+                              c_ast.TypeDecl(way_id(w), [], None,
+                                             c_ast.IdentifierType(["size_t"])), None, None)
+                   for w in range(2, k.interleavable.ways + 1)]
     return type(node)(decl, node.param_decls, type(node.body)(body, node.body.coord),
                       node.coord)
 
 
-def interleaved(items: list, outside: frozenset) -> list | None:
-    """The statements ``items`` of the work-item at ``cl2c_l0`` and, respelled, of the
-    one at ``cl2c_l0b``, alternating; None where they cannot be: a jump, a declaration
-    of a type or a static, a name of ``outside`` declared, or a variable assigned that
-    they do not declare (a parameter is each work-item's own: one copy here)."""
+def interleaved(items: list, how: Interleaving) -> list | None:
+    """The statements ``items`` of the work-item at ``cl2c_l0`` and, respelled, of those
+    at ``cl2c_l0_2`` .. (``how.ways`` in all), alternating; None where they cannot be: a
+    jump, a declaration of a type or a static, a name of ``how.outside`` declared, or a
+    variable assigned that they do not declare (a parameter is each work-item's own: one
+    copy here)."""
     if not items or not all(isinstance(s, _PLAIN) for s in items) or \
             any(isinstance(n, _JUMPS) for s in items for n in walk(s)):
         return None
     local = _declared(items)
-    if local is None or local & outside:
+    if local is None or local & how.outside:
         return None                                   # shadowing: names would mislead
     if _changed(items) - local:
         return None
-    first = copy.deepcopy(items)
-    second = [_second(s, local) for s in copy.deepcopy(items)]
-    return [s for both in zip(first, second) for s in both]
+    ways = [copy.deepcopy(items)] + [[_respelled(s, local, w) for s in copy.deepcopy(items)]
+                                     for w in range(2, how.ways + 1)]
+    return [s for each in zip(*ways) for s in each]
 
 
 def _declared(items) -> set[str] | None:
@@ -131,9 +169,10 @@ def _changed(items) -> set[str]:
     return out
 
 
-def _second(stmt, local: set[str]):
-    """``stmt`` for the second work-item: its variables and the work-item context
+def _respelled(stmt, local: set[str], way: int):
+    """``stmt`` for way ``way``'s work-item: its variables and the work-item context
     respelled (members and designators keep their names)."""
+    suffix = copy_suffix(way)
     skip = set()
     for n in walk(stmt):
         if isinstance(n, c_ast.StructRef):
@@ -143,13 +182,13 @@ def _second(stmt, local: set[str]):
     for n in walk(stmt):
         if isinstance(n, c_ast.ID) and n not in skip:
             if n.name in local:
-                n.name += SECOND
+                n.name += suffix
             elif n.name == "CL2C_WI":
-                n.name = "CL2C_WI_2"
+                n.name = f"CL2C_WI_{way}"
             elif n.name == "cl2c_l0":
-                n.name = "cl2c_l0b"
+                n.name = way_id(way)
         elif isinstance(n, c_ast.Decl) and n.name in local:
-            n.name += SECOND
+            n.name += suffix
             inner = n.type
             while not isinstance(inner, c_ast.TypeDecl):
                 inner = inner.type

@@ -12,8 +12,11 @@ A kernel with a loop has no such bound: its launches keep the team.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from pycparser import c_ast
 
+from .. import types as ty
 from ..sema import FunctionInfo
 from ..typed_ast import walk
 from .effects import called_function
@@ -26,14 +29,43 @@ _LOOPS = (c_ast.For, c_ast.While, c_ast.DoWhile, c_ast.Goto)
 def serial_items(kernel: FunctionInfo, functions: dict) -> int:
     """The most work-items a launch of ``kernel`` runs on the calling thread; 0 if it
     has a loop (or calls a function that does)."""
-    nodes = work_nodes(kernel, functions)
-    return 0 if nodes is None else SERIAL_WORK // max(1, nodes)
+    w = work(kernel, functions)
+    return 0 if w is None else SERIAL_WORK // max(1, w.nodes)
 
 
-def work_nodes(kernel: FunctionInfo, functions: dict) -> int | None:
-    """Nodes of the function's body plus its callees' at each call; None where there
-    is a loop. Callees first, by an explicit stack (call chains may be long)."""
-    sizes: dict[str, int | None] = {}
+@dataclass(frozen=True)
+class Work:
+    """A loop-free work-item's work: nodes of its C tree and, among them, accesses to
+    memory outside the work-item (global or constant: an element read or written, or
+    a pointer to it passed to a call), helpers' counted at each call."""
+    nodes: int
+    accesses: int
+
+    def __add__(self, other: "Work") -> "Work":
+        return Work(self.nodes + other.nodes, self.accesses + other.accesses)
+
+
+def _shared_pointer(node) -> bool:
+    t = getattr(node, "ty", None)
+    return isinstance(t, ty.Pointer) and t.space in ("global", "constant")
+
+
+def _is_access(node) -> bool:
+    if isinstance(node, c_ast.ArrayRef):
+        return _shared_pointer(node.name)
+    if isinstance(node, c_ast.UnaryOp) and node.op == "*" or \
+            isinstance(node, c_ast.StructRef) and node.type == "->":
+        return _shared_pointer(node.expr if isinstance(node, c_ast.UnaryOp) else node.name)
+    if isinstance(node, c_ast.FuncCall) and node.args is not None and \
+            called_function(node) is None:           # a helper's accesses are its own
+        return any(_shared_pointer(a) for a in node.args.exprs)
+    return False
+
+
+def work(kernel: FunctionInfo, functions: dict) -> Work | None:
+    """The work of the function's body plus its callees' at each call; None where
+    there is a loop. Callees first, by an explicit stack (call chains may be long)."""
+    sizes: dict[str, Work | None] = {}
     pending: set[str] = set()
     stack = [(kernel, False)]
     while stack:
@@ -50,14 +82,14 @@ def work_nodes(kernel: FunctionInfo, functions: dict) -> int | None:
             stack.append((f, True))
             stack += [(functions[c], False) for c in set(calls) if c not in sizes]
             continue
-        size = 0
+        size = Work(0, 0)
         for node in walk(f.node.body):
             if isinstance(node, _LOOPS):
                 size = None
                 break
-            size += 1
+            size += Work(1, _is_access(node))
         if size is not None:
             callee_sizes = [sizes.get(c) for c in calls]
-            size = None if None in callee_sizes else size + sum(callee_sizes)
+            size = None if None in callee_sizes else sum(callee_sizes, size)
         sizes[f.name] = size
     return sizes[kernel.name]

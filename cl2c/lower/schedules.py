@@ -93,7 +93,7 @@ class Regions(Schedule):
         reqd = k.reqd_work_group_size if k.uniform_groups else None
         what = make_group_function(node, params, helpers, reqd,
                                    simd, hoist_loops=True, checking=checking,
-                                   pairable=getattr(k, "pairable", None))
+                                   interleavable=getattr(k, "interleavable", None))
         if state:
             items = node.body.block_items
             at = next(i for i, s in enumerate(items) if is_thread_state(s)) + 1

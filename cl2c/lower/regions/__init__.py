@@ -64,7 +64,7 @@ from .writer import Writer
 
 def make_group_function(func: c_ast.FuncDef, params: dict, helpers: dict,
                         reqd: tuple | None, simd: bool, hoist_loops: bool,
-                        checking: bool = False, pairable=None) -> str:
+                        checking: bool = False, interleavable=None) -> str:
     """Rewrite kernel ``func`` in place into its work-group function.
 
     params: {name: Decl} of the kernel's by-value parameters.
@@ -90,7 +90,7 @@ def make_group_function(func: c_ast.FuncDef, params: dict, helpers: dict,
     builder = Builder(an, checking)
     items = builder.build(statements(body))
     priv = Privates(an, items)
-    writer = Writer(an, priv, builder, params, reqd, simd, checking, pairable)
+    writer = Writer(an, priv, builder, params, reqd, simd, checking, interleavable)
     start = [phase_call()] if checking else []       # the group's first barrier phase
     func.body = c_ast.Compound(writer.prologue() + start + writer.items(items, top=True),
                                body.coord)
@@ -109,8 +109,8 @@ def make_group_function(func: c_ast.FuncDef, params: dict, helpers: dict,
     if writer.bounded:
         parts.append(f"{writer.bounded} guard{'s' if writer.bounded != 1 else ''} as "
                      f"loop bounds")
-    if writer.paired:
-        parts.append("two work-items an iteration, interleaved")
+    if writer.interleaving:
+        parts.append(f"{writer.interleavable.ways} work-items an iteration, interleaved")
     loops = sum(1 for it in all_items(items) if isinstance(it, GroupLoop))
     if loops:
         parts.append(f"{loops} uniform loop{'s' if loops != 1 else ''} around the "

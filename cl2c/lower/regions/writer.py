@@ -13,7 +13,7 @@ from pycparser import c_ast, c_parser
 from ... import types as ty
 from .. import cnodes as cn
 from ..effects import call_of, is_atomic
-from ..interleaving import interleaved
+from ..interleaving import interleaved, way_id
 from .bounds import LoopBounds
 from .plan import Builder, Collective, GroupIf, GroupLoop, Once, Region
 from .privates import Privates
@@ -45,13 +45,13 @@ class Writer:
     """Writes the work-group function of a kernel from its plan."""
 
     def __init__(self, an: Analysis, priv: Privates, builder: Builder, params: dict,
-                 reqd, simd: bool, checking: bool = False, pairable=None):
+                 reqd, simd: bool, checking: bool = False, interleavable=None):
         self.an, self.priv, self.builder = an, priv, builder
         self.checking = checking      # checking mode: who runs, and each region a phase
         self.reqd = reqd
         self.simd = simd
-        self.pairable = pairable      # two work-items an iteration (interleaving.py)
-        self.paired = False
+        self.interleavable = interleavable  # work-items an iteration (interleaving.py)
+        self.interleaving = False
         self.labels = 0
         self.promoted = {d.name for d in priv.promoted}
         # vector privates stored as a structure of arrays: one array per component
@@ -247,8 +247,8 @@ class Writer:
             bounds[0].init, bounds[1].init = lo, hi
         bounds += bases
         simd = self.simd and not any(is_atomic(n) for s in stmts for n in walk(s))
-        pairs = self._pairs(inner, hi is not None) if simd else None
-        loop = bounds + (pairs or ([c_ast.Pragma("omp simd"), inner] if simd else [inner]))
+        ways = self._ways(inner, hi is not None) if simd else None
+        loop = bounds + (ways or ([c_ast.Pragma("omp simd"), inner] if simd else [inner]))
         if self.bounds.outer_guard is not None:
             # the guard's terms that do not depend on the local id 0 (they may use
             # l1 and l2, the enclosing loops' ids)
@@ -261,30 +261,33 @@ class Writer:
         outer.stmt.stmt = c_ast.Compound(loop)
         return [outer]
 
-    def _pairs(self, inner: c_ast.For, bounded: bool) -> list | None:
-        """The work-item loop of a loop-free kernel's one region as loops.py's pairs
-        have it (interleaving.py): blocks of CL2C_PAIR_BLOCK work-items, each with the
-        next block, their statements alternating; the rest one at a time. None where
-        that does not apply."""
-        if self.pairable is None or len(self.priv.regions) != 1 or self.done:
+    def _ways(self, inner: c_ast.For, bounded: bool) -> list | None:
+        """The work-item loop of a loop-free kernel's one region as the loops schedule's
+        interleaved function has it (interleaving.py): blocks of CL2C_WAY_BLOCK
+        work-items, each with the next blocks (one a way), their statements alternating;
+        the rest one at a time. None where that does not apply."""
+        if self.interleavable is None or len(self.priv.regions) != 1 or self.done:
             return None
-        body = interleaved(list(inner.stmt.block_items), self.pairable)
+        body = interleaved(list(inner.stmt.block_items), self.interleavable)
         if body is None:
             return None
-        self.paired = True
+        self.interleaving = True
         lo, hi = ("(int) cl2c_lo", "(int) cl2c_hi") if bounded else ("0", "(int) cl2c_ls0")
+        ways = self.interleavable.ways
+        ids = ", ".join(f"{way_id(w)} = cl2c_l0 + {w - 1} * CL2C_WAY_BLOCK"
+                        for w in range(2, ways + 1))
         skeleton = _snippet(
-            f"const int cl2c_pairs = ({hi} - {lo}) / (2 * CL2C_PAIR_BLOCK);"
-            f"for (int cl2c_b = {lo}; cl2c_b < {lo} + 2 * CL2C_PAIR_BLOCK * cl2c_pairs;"
-            f"     cl2c_b += 2 * CL2C_PAIR_BLOCK)"
-            f"  for (int cl2c_l0 = cl2c_b; cl2c_l0 < cl2c_b + CL2C_PAIR_BLOCK; ++cl2c_l0) {{"
-            f"    const int cl2c_l0b = cl2c_l0 + CL2C_PAIR_BLOCK;"
+            f"const int cl2c_blocks = ({hi} - {lo}) / ({ways} * CL2C_WAY_BLOCK);"
+            f"for (int cl2c_b = {lo}; cl2c_b < {lo} + {ways} * CL2C_WAY_BLOCK * cl2c_blocks;"
+            f"     cl2c_b += {ways} * CL2C_WAY_BLOCK)"
+            f"  for (int cl2c_l0 = cl2c_b; cl2c_l0 < cl2c_b + CL2C_WAY_BLOCK; ++cl2c_l0) {{"
+            f"    const int {ids};"
             f"  }}")
-        pairs = skeleton[1].stmt
-        pairs.stmt.block_items += body
-        skeleton[1].stmt = c_ast.Compound([c_ast.Pragma("omp simd"), pairs])
+        blocks = skeleton[1].stmt
+        blocks.stmt.block_items += body
+        skeleton[1].stmt = c_ast.Compound([c_ast.Pragma("omp simd"), blocks])
         inner.init.decls[0].init = _snippet(
-            f"int x = {lo} + 2 * CL2C_PAIR_BLOCK * cl2c_pairs;")[0].init
+            f"int x = {lo} + {ways} * CL2C_WAY_BLOCK * cl2c_blocks;")[0].init
         return skeleton + [c_ast.Pragma("omp simd"), inner]
 
     def _soa_copies(self, stmts) -> list:

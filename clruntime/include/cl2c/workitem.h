@@ -25,11 +25,13 @@ typedef struct cl2c_workitem {
     CL2C_UNUSED const cl2c_workitem *cl2c_wi, CL2C_UNUSED size_t cl2c_l0,          \
         CL2C_UNUSED size_t cl2c_l1, CL2C_UNUSED size_t cl2c_l2
 #define CL2C_WI cl2c_wi, cl2c_l0, cl2c_l1, cl2c_l2
-/* A kernel's pair function (lower/interleaving.py): a second work-item, at cl2c_l0b,
- * CL2C_PAIR_BLOCK work-items after the first (16 floats: an AVX-512 vector) */
-#define CL2C_PAIR_PARAMS CL2C_WI_PARAMS, size_t cl2c_l0b
-#define CL2C_WI_2 cl2c_wi, cl2c_l0b, cl2c_l1, cl2c_l2
-#define CL2C_PAIR_BLOCK 16
+/* A kernel's interleaved function (lower/interleaving.py): up to three more work-items,
+ * at cl2c_l0_2 .. cl2c_l0_4, each CL2C_WAY_BLOCK work-items after the one before (16
+ * floats: an AVX-512 vector) */
+#define CL2C_WI_2 cl2c_wi, cl2c_l0_2, cl2c_l1, cl2c_l2
+#define CL2C_WI_3 cl2c_wi, cl2c_l0_3, cl2c_l1, cl2c_l2
+#define CL2C_WI_4 cl2c_wi, cl2c_l0_4, cl2c_l1, cl2c_l2
+#define CL2C_WAY_BLOCK 16
 #define CL2C_WI_ARGS const cl2c_workitem *w, size_t l0, size_t l1, size_t l2
 
 CL2C_INLINE size_t cl2c_lid_(size_t l0, size_t l1, size_t l2, cl2c_uint d) {
