@@ -13,6 +13,7 @@ directory every time.
 """
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 import json
@@ -175,6 +176,13 @@ def host_target(native: bool = True) -> Target:
     return _remembered_target(root, target_environment(), native)
 
 
+# What the probe decides: every field of a Target but the environment's and the
+# sanitizers (a build's own choice). All of them are remembered: a field left out would
+# come back as its default in every process after the first (fast_fma did).
+_PROBED = tuple(f.name for f in dataclasses.fields(Target)
+                if f.name not in ("cc", "env_cflags", "env_ldflags", "sanitize"))
+
+
 @functools.lru_cache(maxsize=None)
 def _remembered_target(root: Path, environment: tuple, native: bool) -> Target:
     cc, cflags, ldflags = environment
@@ -184,13 +192,14 @@ def _remembered_target(root: Path, environment: tuple, native: bool) -> Target:
     body = _read_sealed(path)
     if body is not None:
         try:
-            return Target(cc, cflags, ldflags, **json.loads(body))
+            probed = json.loads(body)
+            # one of fewer fields (an older cl2c's) is probed again and replaced
+            if isinstance(probed, dict) and sorted(probed) == sorted(_PROBED):
+                return Target(cc, cflags, ldflags, **probed)
         except (ValueError, TypeError):
             cachedir.corrupt(path, "it is not the compiler probe cl2c writes")
     target = Target.host(native)
-    _write_sealed(path, json.dumps({
-        "native": target.native, "has_float16": target.has_float16,
-        "version": target.version, "cpu": target.cpu}).encode())
+    _write_sealed(path, json.dumps({name: getattr(target, name) for name in _PROBED}).encode())
     return target
 
 

@@ -2,6 +2,8 @@
 compile failure of generated code is a BuildError naming the kernel."""
 from __future__ import annotations
 
+import dataclasses
+import json
 import os
 import subprocess
 import sys
@@ -182,3 +184,34 @@ def test_a_cache_hit_in_a_new_process_runs_no_compiler(tmp_path):
     wrapper.write_text(wrapper.read_text() + "# upgraded\n")
     run()
     assert mark.exists() and "--version" in mark.read_text()
+
+
+REMEMBERED_SCRIPT = r"""
+import dataclasses, json
+from cl2c import cache
+print(json.dumps(dataclasses.asdict(cache.host_target())))
+"""
+
+
+def test_the_remembered_probe_is_the_probe(tmp_path):
+    """Every field the probe decides comes back from the cache in a new process (fast_fma
+    once did not: every process after the first had FP_FAST_FMAF undefined), and a probe
+    file with fewer fields, as an older cl2c wrote, is probed again and replaced."""
+    from cl2c import cache
+    env = dict(os.environ, CL2C_CACHE_DIR=str(tmp_path))
+    env.pop("CL2C_NO_CACHE", None)
+
+    def remembered() -> dict:
+        res = subprocess.run([sys.executable, "-c", REMEMBERED_SCRIPT], env=env,
+                             capture_output=True, text=True, timeout=120)
+        assert res.returncode == 0, res.stdout + res.stderr
+        return json.loads(res.stdout)
+
+    probed = json.loads(json.dumps(dataclasses.asdict(Target.host())))
+    assert remembered() == probed                     # probed, and written
+    assert remembered() == probed                     # read back
+    (path,) = tmp_path.rglob("probe_*.json")
+    older = {k: probed[k] for k in ("native", "has_float16", "version", "cpu")}
+    cache._write_sealed(path, json.dumps(older).encode())
+    assert remembered() == probed
+    assert sorted(json.loads(cache._read_sealed(path))) == sorted(cache._PROBED)
