@@ -79,12 +79,23 @@ static struct {
 static atomic_int cl2c_guard_slots_taken_;
 
 /* Per thread: where its current work-group started, and which group that is. */
-static _Thread_local cl2c_jmp_buf *cl2c_guard_jmp_;
+typedef struct cl2c_guard_thread_state_ {
+    cl2c_jmp_buf *jmp;
+    size_t group[3];
+    int stack_ready;
+    int slot;                                          /* index + 1; 0: none */
+} cl2c_guard_thread_state_;
+static _Thread_local cl2c_guard_thread_state_ cl2c_guard_tls_;
 static _Thread_local volatile sig_atomic_t cl2c_guard_signo_;
-static _Thread_local size_t cl2c_guard_group_[3];
-static _Thread_local int cl2c_guard_stack_ready_;
-static _Thread_local int cl2c_guard_slot_;           /* index + 1; 0: none */
 static _Thread_local char cl2c_guard_note_[200];      /* cl2c_fb_fault_note's */
+
+/* const and out of line: the address of a _Thread_local in a shared object costs a call
+ * of __tls_get_addr, which GCC then makes once per function, out of the group loop, where
+ * arming and disarming each group made two or three (5-8% of the tree reduction on one
+ * thread, 65536 groups of 256). A thread's state stays where it is. */
+__attribute__((const, noinline, unused)) static cl2c_guard_thread_state_ *cl2c_guard_self_(void) {
+    return &cl2c_guard_tls_;
+}
 
 static void cl2c_guard_say_(const char *s) {
     ssize_t rc = write(2, s, strlen(s));
@@ -111,7 +122,7 @@ static void cl2c_guard_handler_(int sig, siginfo_t *info, void *context) {
     int i = 0;
     while (i < CL2C_GUARD_SIGNALS_ - 1 && cl2c_guard_signals_[i] != sig)
         ++i;
-    cl2c_jmp_buf *jb = cl2c_guard_jmp_;
+    cl2c_jmp_buf *jb = cl2c_guard_tls_.jmp;
     if (sig == SIGINT) {
         if (cl2c_guard_prev_[i].sa_handler == SIG_IGN)
             return;             /* ignored by the host (this was installed for a moment) */
@@ -120,7 +131,7 @@ static void cl2c_guard_handler_(int sig, siginfo_t *info, void *context) {
             cl2c_guard_chain_(i, sig, info, context);
             int taken = atomic_load(&cl2c_guard_slots_taken_);
             for (int s = 0; s < taken && s < CL2C_GUARD_SLOTS_; ++s)
-                if (s + 1 != cl2c_guard_slot_ && atomic_load(&cl2c_guard_slots_[s].armed))
+                if (s + 1 != cl2c_guard_tls_.slot && atomic_load(&cl2c_guard_slots_[s].armed))
                     pthread_kill(atomic_load(&cl2c_guard_slots_[s].thread), SIGINT);
         }
         if (jb == NULL)
@@ -130,7 +141,7 @@ static void cl2c_guard_handler_(int sig, siginfo_t *info, void *context) {
         return;
     }
     /* out of the group: a fault of the kernel's, or SIGINT in a group that may never end */
-    cl2c_guard_jmp_ = NULL;
+    cl2c_guard_tls_.jmp = NULL;
     cl2c_guard_signo_ = sig;
     cl2c_fb_fault_note(info != NULL ? (uintptr_t)info->si_addr : 0, cl2c_guard_note_,
                        sizeof cl2c_guard_note_);
@@ -140,7 +151,7 @@ static void cl2c_guard_handler_(int sig, siginfo_t *info, void *context) {
 /* fiber.h's SIGSEGV handler asks first: a fault while a group of this thread is armed
  * is the guard's (this does not return then). */
 static int cl2c_guard_fiber_hook_(int sig, siginfo_t *info, void *context) {
-    if (cl2c_guard_jmp_ == NULL || (info != NULL && info->si_code <= 0))
+    if (cl2c_guard_tls_.jmp == NULL || (info != NULL && info->si_code <= 0))
         return 0;
     /* fiber.h's handler runs with the signal blocked, and the jump does not restore the
      * mask: unblock it, or the thread's next fault kills the process */
@@ -155,11 +166,11 @@ static int cl2c_guard_fiber_hook_(int sig, siginfo_t *info, void *context) {
 /* An alternate signal stack for this thread where it has none, so that a stack
  * overflow can be reported too (kept for the thread's life). */
 static void cl2c_guard_thread_(void) {
-    cl2c_guard_stack_ready_ = 1;
+    cl2c_guard_tls_.stack_ready = 1;
     int s = atomic_fetch_add(&cl2c_guard_slots_taken_, 1);
     if (s < CL2C_GUARD_SLOTS_) {
         atomic_store(&cl2c_guard_slots_[s].thread, pthread_self());
-        cl2c_guard_slot_ = s + 1;
+        cl2c_guard_tls_.slot = s + 1;
     }
     stack_t old;
     if (sigaltstack(NULL, &old) == 0 && !(old.ss_flags & SS_DISABLE))
@@ -215,21 +226,23 @@ static inline int cl2c_guard_stopped(const cl2c_guard *g) {
 
 /* At the start of a work-group: faults of this thread jump to `jb`. */
 static inline void cl2c_guard_arm(cl2c_jmp_buf *jb, size_t g0, size_t g1, size_t g2) {
-    if (!cl2c_guard_stack_ready_)
+    cl2c_guard_thread_state_ *self = cl2c_guard_self_();
+    if (!self->stack_ready)
         cl2c_guard_thread_();
-    cl2c_guard_group_[0] = g0;
-    cl2c_guard_group_[1] = g1;
-    cl2c_guard_group_[2] = g2;
-    cl2c_guard_jmp_ = jb;
-    if (cl2c_guard_slot_)
-        atomic_store_explicit(&cl2c_guard_slots_[cl2c_guard_slot_ - 1].armed, 1,
+    self->group[0] = g0;
+    self->group[1] = g1;
+    self->group[2] = g2;
+    self->jmp = jb;
+    if (self->slot)
+        atomic_store_explicit(&cl2c_guard_slots_[self->slot - 1].armed, 1,
                               memory_order_relaxed);
 }
 
 static inline void cl2c_guard_disarm(void) {
-    cl2c_guard_jmp_ = NULL;
-    if (cl2c_guard_slot_)
-        atomic_store_explicit(&cl2c_guard_slots_[cl2c_guard_slot_ - 1].armed, 0,
+    cl2c_guard_thread_state_ *self = cl2c_guard_self_();
+    self->jmp = NULL;
+    if (self->slot)
+        atomic_store_explicit(&cl2c_guard_slots_[self->slot - 1].armed, 0,
                               memory_order_relaxed);
 }
 
@@ -241,7 +254,7 @@ static inline void cl2c_guard_faulted(cl2c_guard *g) {
 #pragma omp critical(cl2c_guard)
     if (!g->stop) {
         g->signo = cl2c_guard_signo_;
-        memcpy(g->group, cl2c_guard_group_, sizeof g->group);
+        memcpy(g->group, cl2c_guard_tls_.group, sizeof g->group);
         memcpy(g->note, cl2c_guard_note_, sizeof g->note);
         g->stop = 1;
     }
