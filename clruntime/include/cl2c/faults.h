@@ -79,21 +79,21 @@ static struct {
 static atomic_int cl2c_guard_slots_taken_;
 
 /* Per thread: where its current work-group started, and which group that is. */
-typedef struct cl2c_guard_thread_state_ {
+typedef struct cl2c_guard_thread {
     cl2c_jmp_buf *jmp;
     size_t group[3];
     int stack_ready;
     int slot;                                          /* index + 1; 0: none */
-} cl2c_guard_thread_state_;
-static _Thread_local cl2c_guard_thread_state_ cl2c_guard_tls_;
+} cl2c_guard_thread;
+static _Thread_local cl2c_guard_thread cl2c_guard_tls_;
 static _Thread_local volatile sig_atomic_t cl2c_guard_signo_;
 static _Thread_local char cl2c_guard_note_[200];      /* cl2c_fb_fault_note's */
 
-/* const and out of line: the address of a _Thread_local in a shared object costs a call
- * of __tls_get_addr, which GCC then makes once per function, out of the group loop, where
- * arming and disarming each group made two or three (5-8% of the tree reduction on one
- * thread, 65536 groups of 256). A thread's state stays where it is. */
-__attribute__((const, noinline, unused)) static cl2c_guard_thread_state_ *cl2c_guard_self_(void) {
+/* This thread's state, found once per thread and launch, before its group loop: the
+ * address of a _Thread_local in a shared object costs a call of __tls_get_addr, and
+ * arming and disarming each group made two or three (bench/group_cost.py). Out of line:
+ * GCC then makes the call once where it cannot hoist it. */
+__attribute__((noinline, unused)) static cl2c_guard_thread *cl2c_guard_this_thread(void) {
     return &cl2c_guard_tls_;
 }
 
@@ -165,7 +165,7 @@ static int cl2c_guard_fiber_hook_(int sig, siginfo_t *info, void *context) {
 
 /* An alternate signal stack for this thread where it has none, so that a stack
  * overflow can be reported too (kept for the thread's life). */
-static void cl2c_guard_thread_(void) {
+static void cl2c_guard_thread_setup_(void) {
     cl2c_guard_tls_.stack_ready = 1;
     int s = atomic_fetch_add(&cl2c_guard_slots_taken_, 1);
     if (s < CL2C_GUARD_SLOTS_) {
@@ -224,11 +224,12 @@ static inline int cl2c_guard_stopped(const cl2c_guard *g) {
     return g->stop || cl2c_guard_interrupted_;
 }
 
-/* At the start of a work-group: faults of this thread jump to `jb`. */
-static inline void cl2c_guard_arm(cl2c_jmp_buf *jb, size_t g0, size_t g1, size_t g2) {
-    cl2c_guard_thread_state_ *self = cl2c_guard_self_();
+/* At the start of a work-group: faults of this thread (`self`, cl2c_guard_this_thread's)
+ * jump to `jb`. */
+static inline void cl2c_guard_arm(cl2c_guard_thread *self, cl2c_jmp_buf *jb, size_t g0,
+                                  size_t g1, size_t g2) {
     if (!self->stack_ready)
-        cl2c_guard_thread_();
+        cl2c_guard_thread_setup_();
     self->group[0] = g0;
     self->group[1] = g1;
     self->group[2] = g2;
@@ -238,8 +239,7 @@ static inline void cl2c_guard_arm(cl2c_jmp_buf *jb, size_t g0, size_t g1, size_t
                               memory_order_relaxed);
 }
 
-static inline void cl2c_guard_disarm(void) {
-    cl2c_guard_thread_state_ *self = cl2c_guard_self_();
+static inline void cl2c_guard_disarm(cl2c_guard_thread *self) {
     self->jmp = NULL;
     if (self->slot)
         atomic_store_explicit(&cl2c_guard_slots_[self->slot - 1].armed, 0,
@@ -247,8 +247,8 @@ static inline void cl2c_guard_disarm(void) {
 }
 
 /* Back from a fault of this thread's group: the launch stops. */
-static inline void cl2c_guard_faulted(cl2c_guard *g) {
-    cl2c_guard_disarm();
+static inline void cl2c_guard_faulted(cl2c_guard *g, cl2c_guard_thread *self) {
+    cl2c_guard_disarm(self);
     if (cl2c_guard_signo_ == SIGINT)
         return;                 /* interrupted, not faulted: cl2c_guard_interrupted_ */
 #pragma omp critical(cl2c_guard)
