@@ -122,10 +122,11 @@ def lower(module: Module, schedule: str = "auto", check_barriers: bool = False,
             k.check = check
             k.local_bytes_poisoned = "address" in sanitize
             k.uniform_groups = uniform_groups
-            k.interleavable = interleavable(k, outside, work(k.info, module.functions))
+            k_work = work(k.info, module.functions)
+            k.interleavable = interleavable(k, outside, k_work)
             schedules.choose(k, module, schedule, check_barriers, bool(check))
             if k.group_blind and k.schedule.regroups:
-                k.serial_items = serial_items(k.info, module.functions)
+                k.serial_items = serial_items(k_work)
                 k.interleaved_function = interleaved_function(k)
                 if k.interleaved_function is not None:
                     k.reason += f", {k.interleavable.ways} an iteration, interleaved"

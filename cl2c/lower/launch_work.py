@@ -26,10 +26,9 @@ SERIAL_WORK = 1 << 19
 _LOOPS = (c_ast.For, c_ast.While, c_ast.DoWhile, c_ast.Goto)
 
 
-def serial_items(kernel: FunctionInfo, functions: dict) -> int:
-    """The most work-items a launch of ``kernel`` runs on the calling thread; 0 if it
-    has a loop (or calls a function that does)."""
-    w = work(kernel, functions)
+def serial_items(w: Work | None) -> int:
+    """The most work-items a launch of a kernel of work ``w`` (``work``) runs on the
+    calling thread; 0 if it has a loop (or calls a function that does)."""
     return 0 if w is None else SERIAL_WORK // max(1, w.nodes)
 
 
