@@ -2,14 +2,15 @@
  * silently, and Ctrl-C must stop an endless kernel.
  *
  * While launches run, SIGSEGV, SIGBUS and SIGFPE raised by kernel code end the launch
- * with CL2C_KERNEL_FAULT (host.h) instead of killing the process: each work-group
- * starts with a setjmp that its thread's handler (on an alternate signal stack of that
- * thread) jumps back to; the groups not yet run are skipped. SIGINT is passed on to the
- * handler it replaced (Python's, which then raises KeyboardInterrupt; for a C host whose
- * SIGINT was the default, it is raised again once the handlers are back) and stops the
- * launch with CL2C_INTERRUPTED: the groups not started are skipped, and the threads
- * inside one jump out of it (a group may never end). The handlers are installed while
- * at least one launch of this file runs, and the previous ones put back after.
+ * with CL2C_KERNEL_FAULT (host.h) instead of killing the process: each thread that runs
+ * work-groups makes one setjmp before its first, which its handler (on an alternate
+ * signal stack of that thread) jumps back to; the groups not yet run are skipped. SIGINT
+ * is passed on to the handler it replaced (Python's, which then raises KeyboardInterrupt;
+ * for a C host whose SIGINT was the default, it is raised again once the handlers are
+ * back) and stops the launch with CL2C_INTERRUPTED: the groups not started are skipped,
+ * and the threads running groups jump out (a group may never end). The handlers are
+ * installed while at least one launch of this file runs, and the previous ones put back
+ * after.
  *
  * In the fibers schedule the jump leaves the group's fibers (cl2c_fiber_abandon): the
  * message names the work-item too (its local id), and says so when its fiber's stack
@@ -37,18 +38,13 @@
 #include "host.h"
 #include "workgroup.h"
 
-/* The jump back to a group's start: GCC's and clang's builtins where there are (three
- * stores, where sigsetjmp costs tens of nanoseconds a group), else POSIX's. Neither
- * restores the signal mask: the handler runs with SA_NODEFER. */
-#if defined(__GNUC__) || defined(__clang__)
-typedef void *cl2c_jmp_buf[5];
-#define cl2c_setjmp(jb) __builtin_setjmp(jb)
-#define cl2c_longjmp_(jb) __builtin_longjmp(jb, 1)
-#else
+/* The jump back to a thread's groups: POSIX's, made once a thread and launch. It does not
+ * restore the signal mask: the handler runs with SA_NODEFER. (Not GCC's __builtin_setjmp:
+ * GCC 12 dropped the path back from it in the function that an OpenMP region becomes,
+ * where nothing that GCC sees can jump.) */
 typedef sigjmp_buf cl2c_jmp_buf;
 #define cl2c_setjmp(jb) sigsetjmp(jb, 0)
 #define cl2c_longjmp_(jb) siglongjmp(jb, 1)
-#endif
 
 typedef struct cl2c_guard {
     const char *kernel;
@@ -67,10 +63,10 @@ static int cl2c_guard_users_[2];   /* launches: all of them, those containing fa
 static volatile sig_atomic_t cl2c_guard_interrupted_;
 
 /* The threads that have run groups (a slot each, the first 256), and whether they run
- * one now: SIGINT is passed on to those, so that a group that never ends stops too.
- * A cache line each: every group sets and clears its thread's `armed`, and slots that
+ * groups now: SIGINT is passed on to those, so that a group that never ends stops too.
+ * A cache line each: when every group set and cleared its thread's `armed`, slots that
  * shared a line made each group wait for the line to come back from another core
- * (bench/group_cost.py: 131072 groups of 16 took 2.4 ms on 16 threads, now 0.58 ms). */
+ * (bench/group_cost.py: 131072 groups of 16 took 2.4 ms on 16 threads, then 0.58 ms). */
 enum { CL2C_GUARD_SLOTS_ = 256 };
 static struct {
     _Alignas(64) _Atomic(pthread_t) thread;
@@ -78,10 +74,11 @@ static struct {
 } cl2c_guard_slots_[CL2C_GUARD_SLOTS_];
 static atomic_int cl2c_guard_slots_taken_;
 
-/* Per thread: where its current work-group started, and which group that is. */
+/* Per thread: where a fault of its groups goes, and which group runs. Volatile: only the
+ * handler reads them, and a compiler that sees no read removes the stores. */
 typedef struct cl2c_guard_thread {
-    cl2c_jmp_buf *jmp;
-    size_t group[3];
+    cl2c_jmp_buf *volatile jmp;
+    volatile size_t group[3];
     int stack_ready;
     int slot;                                          /* index + 1; 0: none */
 } cl2c_guard_thread;
@@ -225,19 +222,22 @@ static inline int cl2c_guard_stopped(const cl2c_guard *g) {
     return g->stop || cl2c_guard_interrupted_;
 }
 
-/* At the start of a work-group: faults of this thread (`self`, cl2c_guard_this_thread's)
- * jump to `jb`. */
-static inline void cl2c_guard_arm(cl2c_guard_thread *self, cl2c_jmp_buf *jb, size_t g0,
-                                  size_t g1, size_t g2) {
+/* Before a thread's first work-group: faults of this thread (`self`,
+ * cl2c_guard_this_thread's) jump to `jb`. */
+static inline void cl2c_guard_arm(cl2c_guard_thread *self, cl2c_jmp_buf *jb) {
     if (!self->stack_ready)
         cl2c_guard_thread_setup_();
-    self->group[0] = g0;
-    self->group[1] = g1;
-    self->group[2] = g2;
     self->jmp = jb;
     if (self->slot)
         atomic_store_explicit(&cl2c_guard_slots_[self->slot - 1].armed, 1,
                               memory_order_relaxed);
+}
+
+/* At the start of each work-group: which one a fault is in. */
+static inline void cl2c_guard_at(cl2c_guard_thread *self, size_t g0, size_t g1, size_t g2) {
+    self->group[0] = g0;
+    self->group[1] = g1;
+    self->group[2] = g2;
 }
 
 static inline void cl2c_guard_disarm(cl2c_guard_thread *self) {
@@ -255,7 +255,8 @@ static inline void cl2c_guard_faulted(cl2c_guard *g, cl2c_guard_thread *self) {
 #pragma omp critical(cl2c_guard)
     if (!g->stop) {
         g->signo = cl2c_guard_signo_;
-        memcpy(g->group, cl2c_guard_tls_.group, sizeof g->group);
+        for (int d = 0; d < 3; ++d)
+            g->group[d] = self->group[d];
         memcpy(g->note, cl2c_guard_note_, sizeof g->note);
         g->stop = 1;
     }

@@ -36,6 +36,19 @@ static inline int cl2c_thread_num(void) { return 0; }
 static inline void cl2c_set_num_threads(int n) { (void)n; }
 #endif
 
+/* In a parallel region: this thread's share [*first, *end) of n things, as OpenMP's
+ * static schedule cuts them (the first n % threads threads take one more). */
+static inline void cl2c_share(size_t n, size_t *first, size_t *end) {
+#ifdef _OPENMP
+    const size_t threads = (size_t)omp_get_num_threads(), t = (size_t)omp_get_thread_num();
+#else
+    const size_t threads = 1, t = 0;
+#endif
+    const size_t q = n / threads, r = n % threads;
+    *first = t * q + (t < r ? t : r);
+    *end = *first + q + (t < r);
+}
+
 /* ---- Error codes: OpenCL's values --------------------------------------- */
 
 #define CL2C_SUCCESS 0

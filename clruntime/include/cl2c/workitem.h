@@ -130,4 +130,25 @@ static inline void cl2c_group_set(cl2c_workitem *w, const cl2c_workitem *range, 
     }
 }
 
+/* The group `at` places after (0,0,0), dimension 0 fastest. */
+static inline void cl2c_group_of(const cl2c_workitem *range, size_t at, size_t *g0, size_t *g1,
+                                 size_t *g2) {
+    *g0 = at % range->num_groups[0];
+    at /= range->num_groups[0];
+    *g1 = at % range->num_groups[1];
+    *g2 = at / range->num_groups[1];
+}
+
+/* The group after (g0, g1, g2), without cl2c_group_of's divisions. */
+static inline void cl2c_group_next(const cl2c_workitem *range, size_t *g0, size_t *g1,
+                                   size_t *g2) {
+    if (++*g0 == range->num_groups[0]) {
+        *g0 = 0;
+        if (++*g1 == range->num_groups[1]) {
+            *g1 = 0;
+            ++*g2;
+        }
+    }
+}
+
 #endif
