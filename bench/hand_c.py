@@ -2,7 +2,10 @@
 shared library, loaded with ctypes, called like a kernel.
 
 Flags: $CC (default gcc) -O3 -march=native -fopenmp -fno-math-errno; the last is
-also in cl2c's flags (OpenCL C has no errno), so both get one-instruction sqrt.
+also in cl2c's flags (OpenCL C has no errno), so both get one-instruction sqrt. On a
+CPU with AVX-512, -mprefer-vector-width=512 too, as cl2c has (target.py): GCC tunes
+Intel's Xeons for 256-bit vectors, and matmul.c's 8x32 block, written for 32 zmm
+registers, then spilled (5x slower single-threaded on a 16-core Xeon, GCC 13).
 libmvec supplies the vector expf/logf of blackscholes.c.
 """
 from __future__ import annotations
@@ -29,10 +32,20 @@ def compiler() -> list[str]:
     return shlex.split(os.environ.get("CC") or "gcc")
 
 
+def wide_vectors() -> list[str]:
+    """-mprefer-vector-width=512 where -march=native has AVX-512."""
+    try:
+        macros = subprocess.run([*compiler(), "-march=native", "-dM", "-E", "-x", "c",
+                                 os.devnull], capture_output=True, text=True).stdout
+    except OSError:
+        return []
+    return ["-mprefer-vector-width=512"] if "__AVX512F__" in macros else []
+
+
 def build(out_dir: Path) -> tuple[ctypes.CDLL, dict]:
     """Compile (unless the sources and the command are unchanged) and load."""
     sources = sorted(HAND_DIR.glob("*.c"))
-    cmd_base = [*compiler(), *CFLAGS]
+    cmd_base = [*compiler(), *CFLAGS, *wide_vectors()]
     digest = hashlib.sha256(shlex.join(cmd_base + LIBS).encode())
     for f in sorted(HAND_DIR.glob("*.[ch]")):
         digest.update(f.name.encode() + f.read_bytes())
@@ -73,7 +86,7 @@ class HandContender:
     def __init__(self, out_dir: Path):
         self.lib, self.build_info = build(out_dir)
         self.description = (f"hand-written C+OpenMP, bench/hand/*.c: "
-                            f"{shlex.join([*compiler(), *CFLAGS[:4]])}")
+                            f"{shlex.join([*compiler(), *CFLAGS[:4], *wide_vectors()])}")
 
     def launcher(self, case, args: list):
         name, picks = case.hand

@@ -84,6 +84,22 @@ def test_flags_and_identity():
     assert cmd[:3] == ["gcc", "-m64", "-DX=1"] and "-L/x" in cmd and "-shared" in cmd
 
 
+def test_wide_vectors_where_the_cpu_has_avx512():
+    """Native code for a CPU with AVX-512 prefers 512-bit vectors (GCC tunes Intel's Xeons
+    for 256), as the probe reads -march=native's macros; portable code does not, nor code
+    whose $CFLAGS choose a width."""
+    wide, flag = Target(avx512=True), "-mprefer-vector-width=512"
+    assert flag in wide.compile_flags() and flag not in Target().compile_flags()
+    assert flag not in wide.portable().compile_flags()
+    chosen = dataclasses.replace(wide, env_cflags=("-mprefer-vector-width=256",))
+    assert flag not in chosen.compile_flags()
+    host = Target.host()
+    macros = subprocess.run([*host.cc, *host.env_cflags, "-march=native", "-dM", "-E", "-x",
+                             "c", os.devnull], capture_output=True, text=True).stdout
+    assert host.avx512 == ("__AVX512F__" in macros)
+    assert not Target.host(native=False).avx512
+
+
 def test_host_target_reads_the_environment(monkeypatch):
     monkeypatch.setenv("CFLAGS", "-DCL2C_TEST_X=1")
     monkeypatch.setenv("CPPFLAGS", "-DCL2C_TEST_Y=1")
