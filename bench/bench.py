@@ -25,7 +25,13 @@ import time
 import warnings as pywarnings
 from pathlib import Path
 
-import numpy as np
+# NumPy's references (A @ B) run on OpenBLAS's threads, which spin for a while after each
+# call: they took half the cores from the kernels timed next (tiled matmul 1.0 -> 1.8 ms
+# on 2 cores, and worse on 16). The references need no threads of their own.
+for _blas_threads in ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_blas_threads, "1")
+
+import numpy as np  # noqa: E402  (after the BLAS settings, which it reads once)
 
 BENCH_DIR = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH_DIR))
