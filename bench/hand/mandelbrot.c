@@ -1,9 +1,11 @@
 /* mandelbrot.cl by hand: the kernel's per-pixel escape loop is data-dependent (a
  * divergent branch). Here W neighbouring pixels iterate in lock-step, branch-free: a
- * pixel that has escaped keeps its z and stops counting, and the block stops when all
- * W have. W = 64 is four AVX-512 vectors whose dependency chains overlap: 2.5x faster
- * than one vector (W = 16), single-threaded on Zen 4. Rows are handed out
- * dynamically (their cost varies a lot). */
+ * pixel stops counting once it has escaped (a sticky mask), and the block stops when all
+ * W have. z steps on unmasked (an escaped pixel's z is never read), so no select sits
+ * on the dependency chain, and each step squares zr and zi once, for the test and the
+ * step (2.6x faster than masking z on Zen 5). W = 64 is four AVX-512 vectors whose
+ * dependency chains overlap (1.4x faster than W = 32, on a par with 128). Rows are
+ * handed out dynamically (their cost varies a lot). */
 #include "hand.h"
 
 enum { W = 64 };
@@ -31,22 +33,23 @@ void hand_mandelbrot(unsigned *restrict out, float x0, float y0, float dx, float
         for (; px0 + W <= width; px0 += W) {
             float cr[W], zr[W], zi[W];
             unsigned it[W];
+            int run[W];
             for (int l = 0; l < W; l++) {
                 cr[l] = x0 + (px0 + l) * dx;
                 zr[l] = zi[l] = 0.0f;
                 it[l] = 0;
+                run[l] = 1;
             }
             for (unsigned k = 0; k < max_iter; k++) {
                 int active = 0;
                 #pragma omp simd reduction(| : active)
                 for (int l = 0; l < W; l++) {
-                    const int in = zr[l] * zr[l] + zi[l] * zi[l] <= 4.0f;
-                    const float t = zr[l] * zr[l] - zi[l] * zi[l] + cr[l];
-                    const float nzi = 2.0f * zr[l] * zi[l] + ci;
-                    zr[l] = in ? t : zr[l];
-                    zi[l] = in ? nzi : zi[l];
-                    it[l] += in;
-                    active |= in;
+                    const float rr = zr[l] * zr[l], ii = zi[l] * zi[l];
+                    run[l] &= rr + ii <= 4.0f;
+                    it[l] += run[l];
+                    zi[l] = 2.0f * zr[l] * zi[l] + ci;
+                    zr[l] = rr - ii + cr[l];
+                    active |= run[l];
                 }
                 if (!active)
                     break;
