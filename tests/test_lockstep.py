@@ -167,7 +167,10 @@ def test_after_barrier(n, local):
 @pytest.mark.parametrize("w, h, local", [(256, 64, None), (100, 30, None), (64, 64, (32, 2))])
 def test_bench_mandelbrot(w, h, local):
     """The bench's kernel, bit for bit the same in lock-step as one work-item at a time."""
-    assert "1 divergent loop in lock-step" in cl2c.translate(MANDELBROT, "m.cl").c_source
+    c = cl2c.translate(MANDELBROT, "m.cl").c_source
+    assert "1 divergent loop in lock-step" in c
+    # zr * zr and zi * zi are in the condition and the body: tested at the top, together
+    assert "const int cl2c_in = cl2c_run[cl2c_k] & (" in c
     x0, x1, y0, y1 = -2.0, 0.6, -1.2, 1.2
     outs = {}
     for s in SCHEDULES:
@@ -180,6 +183,28 @@ def test_bench_mandelbrot(w, h, local):
     for s in SCHEDULES:
         np.testing.assert_array_equal(outs[s], outs["loops"], err_msg=s)
     assert outs["auto"].max() == 200 and outs["auto"].min() < 5
+
+
+@pytest.mark.parametrize("n, local", [(1000, None), (256, (64,)), (77, None)])
+def test_condition_tested_at_the_top(programs, n, local):
+    """A condition that shares a computation with the body is tested at the top of each
+    step (the compiler computes the shared part once); a for's step and a break keep
+    their places. Every schedule gives Python's answer."""
+    body = cl2c.translate(KERNELS, "k.cl").c_source.split("void shared_step__group(")[1]
+    assert "const int cl2c_in = cl2c_run[cl2c_k] & (" in body.split("\n}\n")[0]
+    a = np.random.default_rng(12).integers(0, 100000, n).astype(np.uint32)
+    out, steps = run_all(programs, "shared_step", (n,), local, [a, None, None],
+                         [np.zeros(n, np.uint32), np.zeros(n, np.uint32)])
+    for i, x in enumerate(a.tolist()):
+        j = k = 0
+        while (x * 3) % 7 != 0 and j < 64:
+            x = (x * 3) % 1009 + j
+            k += 1
+            if x == 500:
+                break
+            j += 2
+        assert (out[i], steps[i]) == (x, k), i
+    assert steps.min() == 0 and steps.max() > 5         # the lanes diverge
 
 
 @pytest.mark.parametrize("n, local", [(500, None), (256, (64,)), (100, (50,))])
@@ -220,7 +245,7 @@ def test_dead_floats_unmasked(programs, n, local):
     of the body; a float read after the loop, one assigned under an if and one computed by
     integer arithmetic keep theirs. The results agree bit for bit under every schedule."""
     c = cl2c.translate(KERNELS, "k.cl").c_source
-    body = c.split("void dead_floats__group(")[1].split("while (cl2c_any)")[1]
+    body = c.split("void dead_floats__group(")[1].split("while (cl2c_any")[1]
     body = body.split("cl2c_run[cl2c_k] = ")[0]
     for dead in ("y", "w"):
         assert re.search(rf"\n +{dead} = ", body) and f"{dead} = (cl2c_in) ?" not in body, dead

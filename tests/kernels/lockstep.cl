@@ -186,3 +186,18 @@ kernel void dead_floats(global const float *a, global int *steps, global float *
     steps[i] = k;
     out[i] = x;
 }
+
+// The condition and the body both compute x * 3u: the lanes test it at the top of each
+// step, next to the body (a for with a step of two, and a break).
+__kernel void shared_step(__global const uint *a, __global uint *out, __global uint *steps) {
+    size_t i = get_global_id(0);
+    uint x = a[i], n = 0;
+    for (uint j = 0; (x * 3u) % 7u != 0u && j < 64u; j += 2u) {
+        x = (x * 3u) % 1009u + j;
+        n++;
+        if (x == 500u)
+            break;
+    }
+    out[i] = x;
+    steps[i] = n;
+}
