@@ -207,6 +207,24 @@ def test_condition_tested_at_the_top(programs, n, local):
     assert steps.min() == 0 and steps.max() > 5         # the lanes diverge
 
 
+@pytest.mark.parametrize("n, local", [(1000, None), (256, (64,)), (77, None)])
+def test_conditions_that_are_not_comparisons(programs, n, local):
+    """``if (x & 4)``, ``if (x % 5)`` and ``while (x)`` under every schedule, against
+    Python: a predicate that is not a comparison still counts as 1."""
+    body = cl2c.translate(KERNELS, "k.cl").c_source.split("void truthy__group(")[1]
+    body = body.split("\n}\n")[0]
+    assert "while (cl2c_any" in body
+    a = np.random.default_rng(13).integers(0, 1 << 20, n).astype(np.int32)
+    out, = run_all(programs, "truthy", (n,), local, [a, None], [np.zeros(n, np.int32)])
+    for i, x in enumerate(a.tolist()):
+        s = k = 0
+        while x:
+            s += 3 if x & 4 else 0
+            k += 1 if x % 5 else 0
+            x >>= 1
+        assert out[i] == s * 1000 + k, i
+
+
 @pytest.mark.parametrize("n, local", [(500, None), (256, (64,)), (100, (50,))])
 def test_mixed_types_and_forever(programs, n, local):
     assert "mixed: regions" in cl2c.translate(KERNELS, "k.cl").c_source

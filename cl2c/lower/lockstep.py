@@ -347,7 +347,7 @@ class _Lockstep:
             # top of each step
             tested_before = not isinstance(following, c_ast.DoWhile) and \
                 following.cond is not None and not _tests_at_top(following)
-            enter = _strict(following.cond) if tested_before else cn.const_int(1)
+            enter = _predicate(following.cond) if tested_before else cn.const_int(1)
         # a lane variable declared without a value starts at 0: every phase after this
         # one loads it, the divergent loops on every iteration
         stmts = [_zeroed(s) if isinstance(s, c_ast.Decl) and s.name in lanes and
@@ -465,7 +465,7 @@ class _IfConverter:
         self.steps = nxt.exprs if isinstance(nxt, c_ast.ExprList) else [nxt] if nxt else []
 
     def prologue(self) -> list:
-        cond = _strict(self.loop.cond) if self.at_top else None
+        cond = _predicate(self.loop.cond) if self.at_top else None
         items = [_decl("int", "cl2c_in", _lane("cl2c_run") if cond is None
                        else c_ast.BinaryOp("&", _lane("cl2c_run"), cond))]
         items[0].type.quals = items[0].quals = ["const"]
@@ -481,7 +481,7 @@ class _IfConverter:
         run = _lane("cl2c_run")
         left = c_ast.BinaryOp("&", cn.ident("cl2c_in"), c_ast.UnaryOp("!", cn.ident("cl2c_out"))) \
             if self.breaks else cn.ident("cl2c_in")
-        cond = None if self.at_top else _strict(self.loop.cond)
+        cond = None if self.at_top else _predicate(self.loop.cond)
         if not self.steps:
             return [c_ast.Assignment("=", run, left if cond is None
                                      else c_ast.BinaryOp("&", left, cond))]
@@ -510,7 +510,7 @@ class _IfConverter:
         if isinstance(s, c_ast.If):
             self.conds += 1
             c = f"cl2c_c{self.conds}"
-            d = _decl("int", c, _strict(s.cond))
+            d = _decl("int", c, _predicate(s.cond))
             d.type.quals = d.quals = ["const"]
             then = self._convert(s.iftrue, pred + [cn.ident(c)])
             other = self._convert(s.iffalse, pred + [c_ast.UnaryOp("!", cn.ident(c))])
@@ -673,20 +673,34 @@ def _strict(e):
     then vectorises nothing). Every lane computes every value anyway."""
     e = copy.deepcopy(e)
 
-    def truth(x):
-        if isinstance(x, c_ast.BinaryOp) and x.op in _TRUTH or \
-                isinstance(x, c_ast.UnaryOp) and x.op == "!":
-            return x
-        return c_ast.BinaryOp("!=", x, cn.const_int(0))
-
     def visit(x):
         for name, child in list(x.children()):
             replace_child(x, name, visit(child))
         if isinstance(x, c_ast.BinaryOp) and x.op in ("&&", "||"):
-            return c_ast.BinaryOp("&" if x.op == "&&" else "|", truth(x.left), truth(x.right))
+            return c_ast.BinaryOp("&" if x.op == "&&" else "|", _truth(x.left), _truth(x.right))
         return x
 
     return visit(e) if e is not None else None
+
+
+def _predicate(cond):
+    """Condition ``cond`` as 0 or 1, branch-free (``_strict``): predicates combine with
+    ``&``, so ``if (x & 4)`` must give 1, not 4."""
+    return _truth(_strict(cond)) if cond is not None else None
+
+
+def _truth(x):
+    """``x`` itself where it is 0 or 1 already, else ``x != 0``."""
+    return x if _is_truth(x) else c_ast.BinaryOp("!=", x, cn.const_int(0))
+
+
+def _is_truth(x) -> bool:
+    """A comparison, ``!``, or ``&`` and ``|`` of such (``_strict``'s ``&&`` and
+    ``||``): 0 or 1."""
+    if isinstance(x, c_ast.UnaryOp):
+        return x.op == "!"
+    return isinstance(x, c_ast.BinaryOp) and (
+        x.op in _TRUTH or x.op in ("&", "|") and _is_truth(x.left) and _is_truth(x.right))
 
 
 def _assigned_names(s) -> set:
