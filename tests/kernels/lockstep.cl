@@ -204,7 +204,7 @@ __kernel void shared_step(__global const uint *a, __global uint *out, __global u
 
 // Conditions that are not comparisons (x & 4, x % 5, a while on x itself): a lane's
 // predicate is 0 or 1 all the same. (`if (x & 4)` once gave 4, which `&` with the
-// running lane's 1 turned into 0.)
+// running lane's 1 turned into 0.) n++ under a predicate becomes n += predicate.
 __kernel void truthy(__global const int *a, __global int *out) {
     int i = get_global_id(0);
     int x = a[i], s = 0, n = 0;
