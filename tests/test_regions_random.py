@@ -17,14 +17,14 @@ import numpy as np
 import pytest
 
 import cl2c
+from random_kernels import guard, if_else
 
 L = 64                      # the local size (reqd_work_group_size) and __local array
 GLOBAL = 256
 
 
-def _affine(r: random.Random) -> str:
-    return r.choice(["lid", "gid", "(lid + 3)", "(2 * lid)", "(gid - 5)", "(lid - 7)",
-                     "(int)get_local_id(0)", "(int)get_global_id(0)"])
+IDS = ["lid", "gid", "(lid + 3)", "(2 * lid)", "(gid - 5)", "(lid - 7)",
+       "(int)get_local_id(0)", "(int)get_global_id(0)"]
 
 
 def _bound(r: random.Random) -> str:
@@ -32,17 +32,7 @@ def _bound(r: random.Random) -> str:
 
 
 def _guard(r: random.Random) -> str:
-    k = r.random()
-    if k < 0.5:
-        return f"{_affine(r)} {r.choice(['<', '<=', '>', '>='])} {_bound(r)}"
-    if k < 0.7:
-        return (f"({_affine(r)} {r.choice(['<', '>='])} {_bound(r)}) && "
-                f"({_affine(r)} {r.choice(['<', '>', '!='])} {_bound(r)})")
-    if k < 0.8:
-        return f"lid & {r.choice([1, 2, 4])}"
-    if k < 0.9:
-        return f"!({_affine(r)} < {_bound(r)})"
-    return f"({_affine(r)} == {_bound(r)}) || ({_affine(r)} < {_bound(r)})"
+    return guard(r, IDS, _bound)
 
 
 def _index(r: random.Random) -> str:
@@ -58,11 +48,7 @@ def _stmt(r: random.Random, depth: int = 0) -> str:
     if k < 0.45:
         return f"t = t * 3 + l[{_index(r)}];"
     if k < 0.75 and depth < 2:
-        more = _stmt(r, depth + 1) if r.random() < 0.5 else ""
-        s = f"if ({_guard(r)}) {{ {_stmt(r, depth + 1)} {more} }}"
-        if r.random() < 0.3:
-            s += f" else {{ {_stmt(r, depth + 1)} }}"
-        return s
+        return if_else(r, _guard(r), _stmt, depth)
     return r.choice(["acc ^= t;", "t += lid;", "acc -= gid;", f"acc += {r.randint(1, 9)};"])
 
 

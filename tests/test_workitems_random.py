@@ -17,13 +17,12 @@ import numpy as np
 import pytest
 
 import cl2c
+from random_kernels import guard, if_else
 
 N = 1000
 
 
-def _affine(r: random.Random) -> str:
-    return r.choice(["gid", "(gid + 3)", "(2 * gid)", "(gid - 5)", "lid",
-                     "(int)get_global_id(0)", "grp"])
+IDS = ["gid", "(gid + 3)", "(2 * gid)", "(gid - 5)", "lid", "(int)get_global_id(0)", "grp"]
 
 
 def _bound(r: random.Random) -> str:
@@ -31,17 +30,7 @@ def _bound(r: random.Random) -> str:
 
 
 def _guard(r: random.Random) -> str:
-    k = r.random()
-    if k < 0.45:
-        return f"{_affine(r)} {r.choice(['<', '<=', '>', '>='])} {_bound(r)}"
-    if k < 0.65:
-        return (f"({_affine(r)} {r.choice(['<', '>='])} {_bound(r)}) && "
-                f"({_affine(r)} {r.choice(['<', '>', '!='])} {_bound(r)})")
-    if k < 0.75:
-        return f"gid & {r.choice([1, 2, 4])}"
-    if k < 0.85:
-        return f"t {r.choice(['<', '>'])} {r.randint(-50, 50)}"
-    return f"!({_affine(r)} < {_bound(r)})"
+    return guard(r, IDS, _bound, data=("t",))
 
 
 def _index(r: random.Random) -> str:
@@ -66,11 +55,7 @@ def _stmt(r: random.Random, depth: int = 0) -> str:
     if k < 0.55:
         return "t = t * 3 + (int)(g * 4.0f);"
     if k < 0.8 and depth < 2:
-        more = _stmt(r, depth + 1) if r.random() < 0.5 else ""
-        s = f"if ({_guard(r)}) {{ {_stmt(r, depth + 1)} {more} }}"
-        if r.random() < 0.3:
-            s += f" else {{ {_stmt(r, depth + 1)} }}"
-        return s
+        return if_else(r, _guard(r), _stmt, depth)
     if k < 0.9 and depth < 2:
         trips = r.choice(["4", "m % 7", "n % 5"])
         return f"for (int j = 0; j < {trips}; j++) {{ {_stmt(r, depth + 1)} }}"

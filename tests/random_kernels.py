@@ -1,0 +1,36 @@
+"""Pieces of the random kernels that test_*_random.py generate: guards over work-item
+ids and arguments, in every form the schedules treat apart."""
+from __future__ import annotations
+
+import random
+from typing import Callable
+
+
+def guard(r: random.Random, ids: list[str], bound: Callable[[random.Random], str],
+          data: tuple[str, ...] = ()) -> str:
+    """A condition: an id against a bound, a conjunction or disjunction of such, a
+    negation, the id's bits (``ids[0] & 2``), or a private value (``data``) against a
+    constant."""
+    k = r.random()
+    if k < 0.45:
+        return f"{r.choice(ids)} {r.choice(['<', '<=', '>', '>='])} {bound(r)}"
+    if k < 0.65:
+        return (f"({r.choice(ids)} {r.choice(['<', '>='])} {bound(r)}) && "
+                f"({r.choice(ids)} {r.choice(['<', '>', '!='])} {bound(r)})")
+    if k < 0.75:
+        return f"{ids[0]} & {r.choice([1, 2, 4])}"
+    if k < 0.82 and data:
+        return f"{r.choice(data)} {r.choice(['<', '>'])} {r.randint(-50, 50)}"
+    if k < 0.9:
+        return f"!({r.choice(ids)} < {bound(r)})"
+    return f"({r.choice(ids)} == {bound(r)}) || ({r.choice(ids)} < {bound(r)})"
+
+
+def if_else(r: random.Random, cond: str, stmt: Callable[[random.Random, int], str],
+            depth: int) -> str:
+    """``if (cond) { one or two statements }``, sometimes with an ``else``."""
+    more = stmt(r, depth + 1) if r.random() < 0.5 else ""
+    s = f"if ({cond}) {{ {stmt(r, depth + 1)} {more} }}"
+    if r.random() < 0.3:
+        s += f" else {{ {stmt(r, depth + 1)} }}"
+    return s
