@@ -41,9 +41,11 @@ def operands(n, k, m):
     return (a if k else np.zeros(1, np.float32)), (b if k else np.zeros(1, np.float32)), want
 
 
-# (n, k, m, local): None regroups into whole tiles where m is a multiple of 32 and n of 8
+# (n, k, m, local): None regroups into whole tiles, up to four by four (cl2c_regroup_tiles):
+# 72 x 200 and 136 x 260 leave cut groups of rows and columns beside whole ones
 SHAPES = [(64, 40, 96, None), (48, 7, 64, (32, 8)), (24, 33, 64, (64, 8)),
-          (32, 16, 32, (16, 16)), (20, 9, 70, None), (9, 5, 33, (3, 3)), (16, 0, 32, None)]
+          (32, 16, 32, (16, 16)), (20, 9, 70, None), (9, 5, 33, (3, 3)), (16, 0, 32, None),
+          (72, 11, 200, None), (136, 5, 260, None)]
 
 
 @pytest.mark.parametrize("schedule", ["auto", "fibers"])
