@@ -37,12 +37,14 @@ from __future__ import annotations
 
 import copy
 
-from pycparser import c_ast, c_generator
+from pycparser import c_ast
 
-from ..typed_ast import fact, walk
+from ..typed_ast import walk
 from . import cnodes as cn
-from .effects import is_pure
-from .regions.syntax import escaping_jumps, ids, replace_child, set_declname
+from .predicates import (branch_free, conjoin, conjunction, conjuncts, float_valued,
+                         is_increment, predicate, pure, tests_at_top, unit_step,
+                         update_target)
+from .regions.syntax import escaping_jumps, ids, set_declname
 
 LANES = "CL2C_LANES"        # work-items per block (cl2c/regions.h)
 LANE = "cl2c_k"             # a lane's index in its block
@@ -52,7 +54,6 @@ BASE = "cl2c_b"             # the local id 0 of a block's first lane
 _SCALARS = {"float", "double", "int", "short", "char", "long", "unsigned", "signed", "_Bool",
             "size_t", "ptrdiff_t", "intptr_t", "uintptr_t", "cl2c_char", "cl2c_uchar",
             "cl2c_ushort", "cl2c_uint", "cl2c_long", "cl2c_ulong", "cl2c_half"}
-_UPDATES = ("++", "--", "p++", "p--")
 _LOOPS = (c_ast.For, c_ast.While, c_ast.DoWhile)
 
 
@@ -102,34 +103,6 @@ def _is_scalar(d) -> bool:
     return isinstance(d, c_ast.Decl) and isinstance(t, c_ast.TypeDecl) and \
         isinstance(t.type, c_ast.IdentifierType) and set(t.type.names) <= _SCALARS and \
         not (d.storage or [])
-
-
-def _pure(e) -> bool:
-    """``e`` reads private values and computes: no memory access, effect or fault."""
-    if e is None or isinstance(e, (c_ast.ID, c_ast.Constant, c_ast.Typename)):
-        return True
-    if isinstance(e, c_ast.BinaryOp):
-        return _pure(e.left) and _pure(e.right)
-    if isinstance(e, c_ast.UnaryOp):
-        return e.op in ("-", "+", "!", "~", "sizeof") and _pure(e.expr)
-    if isinstance(e, c_ast.TernaryOp):
-        return _pure(e.cond) and _pure(e.iftrue) and _pure(e.iffalse)
-    if isinstance(e, c_ast.Cast):
-        return _pure(e.expr)
-    if isinstance(e, c_ast.FuncCall):
-        # integer division reaches here as a runtime helper that cannot trap
-        return is_pure(e) and all(_pure(a) for a in (e.args.exprs if e.args else []))
-    return False
-
-
-def _update(e) -> str | None:
-    """The private variable the expression statement ``e`` assigns (``x = ...``,
-    ``x += ...``, ``x++``), or None when it is something else."""
-    if isinstance(e, c_ast.Assignment) and isinstance(e.lvalue, c_ast.ID) and _pure(e.rvalue):
-        return e.lvalue.name
-    if isinstance(e, c_ast.UnaryOp) and e.op in _UPDATES and isinstance(e.expr, c_ast.ID):
-        return e.expr.name
-    return None
 
 
 class _Lockstep:
@@ -205,22 +178,22 @@ class _Lockstep:
 
     def _divergent(self, loop) -> bool:
         """Can the lanes run ``loop`` in lock-step, masked?"""
-        if not _pure(loop.cond):
+        if not pure(loop.cond):
             return False
         nxt = getattr(loop, "next", None)
         steps = nxt.exprs if isinstance(nxt, c_ast.ExprList) else [nxt] if nxt else []
-        if any(_update(e) is None for e in steps):
+        if any(update_target(e) is None for e in steps):
             return False
         if isinstance(loop, c_ast.For) and isinstance(loop.init, c_ast.DeclList) and \
-                not all(_is_scalar(d) and _pure(d.init) for d in loop.init.decls):
+                not all(_is_scalar(d) and pure(d.init) for d in loop.init.decls):
             return False
         if isinstance(loop, c_ast.For) and loop.init is not None and \
-                not isinstance(loop.init, c_ast.DeclList) and _update(loop.init) is None:
+                not isinstance(loop.init, c_ast.DeclList) and update_target(loop.init) is None:
             return False
         inner: dict[str, c_ast.Decl] = {}
         if not self._convertible(loop.stmt, inner):
             return False
-        assigned = {_update(e) for e in steps} | self._assigned(loop.stmt)
+        assigned = {update_target(e) for e in steps} | self._assigned(loop.stmt)
         if isinstance(loop, c_ast.For) and isinstance(loop.init, c_ast.DeclList):
             declared = {d.name: d for d in loop.init.decls}
         else:
@@ -236,15 +209,15 @@ class _Lockstep:
             return all(self._convertible(t, inner) for t in s.block_items or [])
         if isinstance(s, c_ast.Decl):
             inner[s.name] = s
-            return _is_scalar(s) and _pure(s.init)
+            return _is_scalar(s) and pure(s.init)
         if isinstance(s, c_ast.If):
-            return _pure(s.cond) and self._convertible(s.iftrue, inner) and \
+            return pure(s.cond) and self._convertible(s.iftrue, inner) and \
                 self._convertible(s.iffalse, inner)
-        return _update(s) is not None
+        return update_target(s) is not None
 
     @staticmethod
     def _assigned(s) -> set:
-        return {_update(n) for n in walk(s) if _update(n) is not None}
+        return {update_target(n) for n in walk(s) if update_target(n) is not None}
 
     def _lane_variables(self, phases) -> list | None:
         """The body's top-level variables that a later phase reads or writes: they live
@@ -346,8 +319,8 @@ class _Lockstep:
             # every lane enters a do-while, and a loop that tests its condition at the
             # top of each step
             tested_before = not isinstance(following, c_ast.DoWhile) and \
-                following.cond is not None and not _tests_at_top(following)
-            enter = _predicate(following.cond) if tested_before else cn.const_int(1)
+                following.cond is not None and not tests_at_top(following)
+            enter = predicate(following.cond) if tested_before else cn.const_int(1)
         # a lane variable declared without a value starts at 0: every phase after this
         # one loads it, the divergent loops on every iteration
         stmts = [_zeroed(s) if isinstance(s, c_ast.Decl) and s.name in lanes and
@@ -370,7 +343,7 @@ class _Lockstep:
 
     def _lockstep(self, loop, lanes, written: set, later: set) -> list:
         """``while (cl2c_any)`` around the if-converted loop body over the lanes."""
-        at_top = _tests_at_top(loop)
+        at_top = tests_at_top(loop)
         counter = self._uniform_counter(loop)
         if counter is not None:
             loop = copy.copy(loop)          # its condition without the counter's bound
@@ -379,7 +352,7 @@ class _Lockstep:
         body = conv.statements(loop.stmt)
         used = ids(loop)
         loads = [n for n in lanes if n in used]
-        assigned = self._assigned(loop.stmt) | {_update(e) for e in conv.steps}
+        assigned = self._assigned(loop.stmt) | {update_target(e) for e in conv.steps}
         stores = [c_ast.Assignment("=", _lane(n), cn.ident(n)) for n in loads if n in assigned]
         items = [self._load(n, written, zero=True) for n in loads] + conv.prologue() + body + \
             conv.epilogue() + \
@@ -410,7 +383,7 @@ class _Lockstep:
         if "cl2c_steps" in self.taken or \
                 any(isinstance(n, (c_ast.Break, c_ast.Continue)) for n in walk(loop.stmt)):
             return None
-        terms = _conjuncts(loop.cond)
+        terms = conjuncts(loop.cond)
         nxt = getattr(loop, "next", None)
         steps = nxt.exprs if isinstance(nxt, c_ast.ExprList) else [nxt] if nxt else []
         body = loop.stmt.block_items if isinstance(loop.stmt, c_ast.Compound) else [loop.stmt]
@@ -426,8 +399,8 @@ class _Lockstep:
                     not isinstance(start or decl.init, c_ast.Constant) or \
                     not _uniform(term.right, self.loop.stmt):
                 continue
-            increments = [e for e in list(body or []) + steps if _increment(e, name)]
-            writes = [n for n in walk(self.loop.stmt) if _update(n) == name or
+            increments = [e for e in list(body or []) + steps if is_increment(e, name)]
+            writes = [n for n in walk(self.loop.stmt) if update_target(n) == name or
                       isinstance(n, c_ast.Assignment) and isinstance(n.lvalue, c_ast.ID) and
                       n.lvalue.name == name]
             if len(increments) != 1 or len(writes) != (2 if start is not None else 1):
@@ -443,7 +416,7 @@ class _Lockstep:
             counter.step = c_ast.UnaryOp("++", cn.ident("cl2c_steps"))
             counter.bound = c_ast.BinaryOp(term.op, cn.ident("cl2c_steps"),
                                            copy.deepcopy(term.right))
-            counter.rest = _conjunction(rest)
+            counter.rest = conjunction(rest)
             return counter
         return None
 
@@ -465,7 +438,7 @@ class _IfConverter:
         self.steps = nxt.exprs if isinstance(nxt, c_ast.ExprList) else [nxt] if nxt else []
 
     def prologue(self) -> list:
-        cond = _predicate(self.loop.cond) if self.at_top else None
+        cond = predicate(self.loop.cond) if self.at_top else None
         items = [_decl("int", "cl2c_in", _lane("cl2c_run") if cond is None
                        else c_ast.BinaryOp("&", _lane("cl2c_run"), cond))]
         items[0].type.quals = items[0].quals = ["const"]
@@ -481,7 +454,7 @@ class _IfConverter:
         run = _lane("cl2c_run")
         left = c_ast.BinaryOp("&", cn.ident("cl2c_in"), c_ast.UnaryOp("!", cn.ident("cl2c_out"))) \
             if self.breaks else cn.ident("cl2c_in")
-        cond = None if self.at_top else _predicate(self.loop.cond)
+        cond = None if self.at_top else predicate(self.loop.cond)
         if not self.steps:
             return [c_ast.Assignment("=", run, left if cond is None
                                      else c_ast.BinaryOp("&", left, cond))]
@@ -505,12 +478,12 @@ class _IfConverter:
             return [c_ast.Compound(out)] if out else []
         if isinstance(s, c_ast.Decl):
             # assigned under a predicate: never indeterminate
-            s.init = _strict(s.init) if s.init is not None else cn.const_int(0)
+            s.init = branch_free(s.init) if s.init is not None else cn.const_int(0)
             return [s]
         if isinstance(s, c_ast.If):
             self.conds += 1
             c = f"cl2c_c{self.conds}"
-            d = _decl("int", c, _predicate(s.cond))
+            d = _decl("int", c, predicate(s.cond))
             d.type.quals = d.quals = ["const"]
             then = self._convert(s.iftrue, pred + [cn.ident(c)])
             other = self._convert(s.iffalse, pred + [c_ast.UnaryOp("!", cn.ident(c))])
@@ -518,10 +491,10 @@ class _IfConverter:
         if isinstance(s, (c_ast.Break, c_ast.Continue)):
             out = []
             if isinstance(s, c_ast.Break):
-                out.append(c_ast.Assignment("|=", cn.ident("cl2c_out"), _all(pred)))
+                out.append(c_ast.Assignment("|=", cn.ident("cl2c_out"), conjoin(pred)))
             rest = pred[1:]
             out.append(c_ast.Assignment("&=", cn.ident("cl2c_go"),
-                                        c_ast.UnaryOp("!", _all(rest))) if rest
+                                        c_ast.UnaryOp("!", conjoin(rest))) if rest
                        else c_ast.Assignment("=", cn.ident("cl2c_go"), cn.const_int(0)))
             return out
         return [self._assign(s, pred, self.free if pred[0].name == "cl2c_in" and
@@ -534,20 +507,20 @@ class _IfConverter:
         ``new`` from any values is defined (float arithmetic)."""
         if isinstance(e, c_ast.Assignment):
             x = e.lvalue.name
-            new = _strict(e.rvalue)
+            new = branch_free(e.rvalue)
             if e.op != "=":
                 new = c_ast.BinaryOp(e.op[:-1], cn.ident(x), new)
         else:
             x = e.expr.name
             new = c_ast.BinaryOp("+" if "+" in e.op else "-", cn.ident(x), cn.const_int(1))
-        if x in free and _float_valued(new, free):
+        if x in free and float_valued(new, free):
             return c_ast.Assignment("=", cn.ident(x), new, e.coord)
-        step = _unit_step(e)
+        step = unit_step(e)
         if step is not None:
             # x++ under P as x += P (P is 0 or 1): an add, not a compare and a select
             # (1.1x on Mandelbrot)
-            return c_ast.Assignment(step, cn.ident(x), _all(pred), e.coord)
-        return c_ast.Assignment("=", cn.ident(x), c_ast.TernaryOp(_all(pred), new,
+            return c_ast.Assignment(step, cn.ident(x), conjoin(pred), e.coord)
+        return c_ast.Assignment("=", cn.ident(x), c_ast.TernaryOp(conjoin(pred), new,
                                                                     cn.ident(x)), e.coord)
 
 
@@ -555,45 +528,6 @@ class _Counter:
     """A lock-step loop's uniform counter: its declaration, its step, its bound, and the
     loop's condition without the bound (None: nothing left)."""
     decl = step = bound = rest = None
-
-
-def _conjuncts(e) -> list:
-    """The terms of ``a && b && c`` (``e`` itself where it is no ``&&``)."""
-    if isinstance(e, c_ast.BinaryOp) and e.op == "&&":
-        return _conjuncts(e.left) + _conjuncts(e.right)
-    return [e] if e is not None else []
-
-
-def _conjunction(terms: list):
-    out = None
-    for t in terms:
-        out = t if out is None else c_ast.BinaryOp("&&", out, t)
-    return out
-
-
-def _increment(e, name: str) -> bool:
-    """``name++``, ``++name`` or ``name += 1`` as a statement."""
-    if isinstance(e, c_ast.UnaryOp) and e.op in ("++", "p++") and \
-            isinstance(e.expr, c_ast.ID) and e.expr.name == name:
-        return True
-    return isinstance(e, c_ast.Assignment) and e.op == "+=" and \
-        isinstance(e.lvalue, c_ast.ID) and e.lvalue.name == name and \
-        isinstance(e.rvalue, c_ast.Constant) and e.rvalue.value.rstrip("uUlL") == "1"
-
-
-def _unit_step(e) -> str | None:
-    """``+=`` or ``-=`` for ``x++``, ``x--``, ``x += 1`` or ``x -= 1`` of an integer
-    ``x`` (not a bool, whose ``+= 2`` is not ``++`` twice); None for anything else."""
-    if isinstance(e, c_ast.UnaryOp) and e.op in _UPDATES:
-        x, op = e.expr, "+=" if "+" in e.op else "-="
-    elif isinstance(e, c_ast.Assignment) and e.op in ("+=", "-=") and \
-            isinstance(e.rvalue, c_ast.Constant) and e.rvalue.type == "int" and \
-            e.rvalue.value.rstrip("uUlL") == "1":
-        x, op = e.lvalue, e.op
-    else:
-        return None
-    t = fact(x, "ty")
-    return op if t is not None and t.is_scalar and t.kind == "int" else None
 
 
 def _uniform(e, work_item_body) -> bool:
@@ -604,7 +538,7 @@ def _uniform(e, work_item_body) -> bool:
         return True
     if isinstance(e, c_ast.ID):
         declared = {n.name for n in walk(work_item_body) if isinstance(n, c_ast.Decl)}
-        assigned = {_update(n) for n in walk(work_item_body)} | \
+        assigned = {update_target(n) for n in walk(work_item_body)} | \
             {n.lvalue.name for n in walk(work_item_body)
              if isinstance(n, c_ast.Assignment) and isinstance(n.lvalue, c_ast.ID)}
         return e.name not in declared and e.name not in assigned and \
@@ -628,103 +562,8 @@ def _is_floating(d) -> bool:
     return _is_scalar(d) and set(d.type.type.names) <= {"float", "double"}
 
 
-def _float_valued(e, floats: set) -> bool:
-    """``e`` computes a float or double with float operations only, from constants,
-    the variables ``floats`` and other scalars read as they are: its value is defined
-    whatever they hold (no integer operation that could overflow, no conversion of a
-    float to an integer)."""
-    t = fact(e, "ty")
-    if isinstance(e, c_ast.ID):
-        return e.name in floats or t is not None and t.is_scalar and t.is_float
-    if isinstance(e, c_ast.Constant):
-        return e.type in ("float", "double")
-    if isinstance(e, c_ast.UnaryOp):
-        return e.op in ("-", "+") and _float_valued(e.expr, floats)
-    if isinstance(e, c_ast.BinaryOp):
-        if e.op not in ("+", "-", "*", "/"):
-            return False
-        sides = (e.left, e.right)
-        return any(_float_valued(x, floats) for x in sides) and \
-            all(_float_valued(x, floats) or _read(x) for x in sides)
-    if isinstance(e, c_ast.FuncCall):
-        args = e.args.exprs if e.args else []
-        return t is not None and t.is_scalar and t.is_float and is_pure(e) and \
-            all(_float_valued(a, floats) or _read(a) for a in args)
-    return False
-
-
-def _tests_at_top(loop) -> bool:
-    """Does the lock-step loop test its condition at the top of each step, next to the
-    body, rather than after it? Where the condition and the body compute the same value
-    (Mandelbrot's ``zi * zi``), then the compiler computes it once a step (1.16x faster);
-    elsewhere at the bottom, which spares the last step, where no lane runs."""
-    if isinstance(loop, c_ast.DoWhile) or loop.cond is None:
-        return False
-    render = c_generator.CGenerator().visit
-    shared = {render(n) for n in walk(loop.cond) if _computed(n)}
-    return any(render(n) in shared for n in walk(loop.stmt) if _computed(n))
-
-
-def _computed(e) -> bool:
-    """An arithmetic value or a call: worth computing once (a name or constant is not)."""
-    return isinstance(e, c_ast.BinaryOp) and e.op not in _TRUTH or \
-        isinstance(e, c_ast.FuncCall)
-
-
-def _read(e) -> bool:
-    """A constant or a variable's value: reading it is defined whatever it holds."""
-    return isinstance(e, (c_ast.ID, c_ast.Constant))
-
-
-def _all(pred: list):
-    """The conjunction of predicate terms (each 0 or 1)."""
-    out = copy.deepcopy(pred[0])
-    for p in pred[1:]:
-        out = c_ast.BinaryOp("&", out, copy.deepcopy(p))
-    return out
-
-
-_TRUTH = ("<", ">", "<=", ">=", "==", "!=", "&&", "||")
-
-
-def _strict(e):
-    """A copy of pure expression ``e`` with ``&&`` and ``||`` as ``&`` and ``|`` of 0 or
-    1: both sides computed, no branch (gcc keeps a short-circuit as control flow, and
-    then vectorises nothing). Every lane computes every value anyway."""
-    e = copy.deepcopy(e)
-
-    def visit(x):
-        for name, child in list(x.children()):
-            replace_child(x, name, visit(child))
-        if isinstance(x, c_ast.BinaryOp) and x.op in ("&&", "||"):
-            return c_ast.BinaryOp("&" if x.op == "&&" else "|", _truth(x.left), _truth(x.right))
-        return x
-
-    return visit(e) if e is not None else None
-
-
-def _predicate(cond):
-    """Condition ``cond`` as 0 or 1, branch-free (``_strict``): predicates combine with
-    ``&``, so ``if (x & 4)`` must give 1, not 4."""
-    return _truth(_strict(cond)) if cond is not None else None
-
-
-def _truth(x):
-    """``x`` itself where it is 0 or 1 already, else ``x != 0``."""
-    return x if _is_truth(x) else c_ast.BinaryOp("!=", x, cn.const_int(0))
-
-
-def _is_truth(x) -> bool:
-    """A comparison, ``!``, or ``&`` and ``|`` of such (``_strict``'s ``&&`` and
-    ``||``): 0 or 1."""
-    if isinstance(x, c_ast.UnaryOp):
-        return x.op == "!"
-    return isinstance(x, c_ast.BinaryOp) and (
-        x.op in _TRUTH or x.op in ("&", "|") and _is_truth(x.left) and _is_truth(x.right))
-
-
 def _assigned_names(s) -> set:
-    return {_update(n) for n in walk(s) if _update(n) is not None} | \
+    return {update_target(n) for n in walk(s) if update_target(n) is not None} | \
         {n.lvalue.name for n in walk(s)
          if isinstance(n, c_ast.Assignment) and isinstance(n.lvalue, c_ast.ID)}
 
