@@ -11,8 +11,9 @@ rewrites such a work-item loop of a work-group function (regions/writer.py's
   per-lane arrays (``zr__lanes``) and whether each lane enters the loop (``cl2c_run``);
 - the divergent loop becomes ``while (any lane runs)`` around a vectorisable loop over the
   lanes whose body is if-converted: each assignment is ``x = active ? new : x`` (an
-  integer's ``x++`` is ``x += active``), an ``if`` a predicate, ``break`` and ``continue`` clear the lane's predicate, so the
-  compiler sees straight-line code and makes masked vector operations of it;
+  integer's ``x++`` is ``x += active``), an ``if`` a predicate, ``break`` and
+  ``continue`` clear the lane's predicate, so the compiler sees straight-line code and
+  makes masked vector operations of it;
 - the statements after it run per lane again, reading the per-lane arrays.
 
 Work-items left over after the last whole block run in the original work-item loop.
@@ -317,10 +318,10 @@ class _Lockstep:
         enter = None
         if following is not None:
             # every lane enters a do-while, and a loop that tests its condition at the
-            # top of each step
-            tested_before = not isinstance(following, c_ast.DoWhile) and \
+            # top of each step; the others as their condition says
+            by_condition = not isinstance(following, c_ast.DoWhile) and \
                 following.cond is not None and not tests_at_top(following)
-            enter = predicate(following.cond) if tested_before else cn.const_int(1)
+            enter = predicate(following.cond) if by_condition else cn.const_int(1)
         # a lane variable declared without a value starts at 0: every phase after this
         # one loads it, the divergent loops on every iteration
         stmts = [_zeroed(s) if isinstance(s, c_ast.Decl) and s.name in lanes and

@@ -14,6 +14,7 @@ from .effects import is_pure
 from .regions.syntax import replace_child
 
 UPDATES = ("++", "--", "p++", "p--")
+_TRUTH = ("<", ">", "<=", ">=", "==", "!=", "&&", "||")     # values 0 or 1
 
 
 def pure(e) -> bool:
@@ -139,8 +140,6 @@ def conjoin(pred: list):
     return out
 
 
-_TRUTH = ("<", ">", "<=", ">=", "==", "!=", "&&", "||")
-
 
 def branch_free(e):
     """A copy of pure expression ``e`` with ``&&`` and ``||`` as ``&`` and ``|`` of 0 or
@@ -159,8 +158,8 @@ def branch_free(e):
 
 
 def predicate(cond):
-    """Condition ``cond`` as 0 or 1, branch-free (``branch_free``): predicates combine with
-    ``&``, so ``if (x & 4)`` must give 1, not 4."""
+    """Condition ``cond`` as 0 or 1, branch-free (``branch_free``): predicates combine
+    with ``&``, so ``if (x & 4)`` must give 1, not 4."""
     return _truth(branch_free(cond)) if cond is not None else None
 
 
