@@ -1,0 +1,84 @@
+"""Random 2D kernels with a uniform inner loop (lower/tiling.py's register tiles, in the
+groups cl2c_regroup_tiles makes) against fibers, bit for bit.
+
+Each kernel has one to three accumulators over a ``k`` loop whose trip count and step
+come from the arguments or constants, loads at computed indices, ``fmax``, a
+``continue`` or a private update in the loop, and a guard (none, an early ``return`` or
+an ``if`` around the loop); five ranges each, with local sizes None (cl2c's groups),
+whole tiles and cut ones (12 rows, where no tile of 8 fits twice).
+"""
+from __future__ import annotations
+
+import random
+import re
+
+import numpy as np
+import pytest
+
+import cl2c
+
+N = 48
+
+
+def kernel(seed: int) -> str:
+    r = random.Random(seed)
+    accs = r.randint(1, 3)
+    decls = " ".join(f"float acc{i} = {r.choice(['0.0f', '1.0f', 'b[col % N]'])};"
+                     for i in range(accs))
+    trips = r.choice(["K", "K - 1", "(K + row % 3)", "16", "(K / 2)"])
+    step = r.choice(["k++", "k += 2", "++k"])
+    terms = []
+    for i in range(accs):
+        e = r.choice(["a[(row * K + k) % (N * N)] * b[(k * N + col) % (N * N)]",
+                      "a[(row + k) % (N * N)]",
+                      f"b[(k * N + col) % (N * N)] * {r.choice(['2.0f', 'acc0', 's'])}",
+                      "(float)k * a[col % (N * N)]"])
+        op = r.choice(["+=", "-=", "fmax"])
+        terms.append(f"acc{i} = fmax(acc{i}, {e});" if op == "fmax" else f"acc{i} {op} {e};")
+    if r.random() < 0.3:
+        terms.insert(0, "if (k % 3 == 0) continue;" if r.random() < 0.5 else "s += 0.5f;")
+    loop = f"for (int k = 0; k < {trips}; {step}) {{ {' '.join(terms)} }}"
+    guard = r.choice(["", "if (row >= M || col >= N) return;", "if (row < M && col < N)"])
+    core = f"{guard} {{ {loop} }}" if guard.startswith("if (row <") else f"{guard} {loop}"
+    total = " + ".join(f"acc{i}" for i in range(accs))
+    return f"""
+__kernel void k{seed}(__global const float *a, __global const float *b, __global float *c,
+                      int M, int K) {{
+    int col = get_global_id(0), row = get_global_id(1);
+    float s = 0.0f;
+    {decls}
+    {core}
+    if (row < M && col < N) c[row * N + col] = {total} + s;
+}}"""
+
+
+SEEDS = range(1, 61)
+# global size, local size, M, K
+RANGES = (((N, N), None, N, 32), ((N, N), (16, 8), 40, 7), ((N, 40), (48, 8), 33, 20),
+          ((64, 64), (32, 16), N, 16), ((N, N), (8, 8), 5, 3), ((N, 44), None, N, 9),
+          ((N, N), (16, 12), 30, 5))      # groups of 12 rows: no whole tiles of 8
+
+
+@pytest.fixture(scope="module")
+def source():
+    return f"#define N {N}\n" + "\n".join(kernel(s) for s in SEEDS)
+
+
+def test_random_tiled_loops_agree_with_fibers(source):
+    c = cl2c.translate(source, "random.cl").c_source
+    tiled = re.findall(r"\*   k\d+: [^\n]*register tiles", c)
+    assert len(tiled) >= 30, "most of the kernels must run in register tiles"
+    default = cl2c.Program(source).build()
+    fibers = cl2c.Program(source, "-cl2c-schedule=fibers").build()
+    rng = np.random.default_rng(2)
+    a = rng.random(N * N).astype(np.float32)
+    b = rng.random(N * N).astype(np.float32)
+    for seed in SEEDS:
+        for gsize, local, m, k in RANGES:
+            outs = []
+            for prg in (default, fibers):
+                o = np.full(N * N, -7, np.float32)
+                getattr(prg, f"k{seed}")(gsize, local, a, b, o, np.int32(m), np.int32(k))
+                outs.append(o.view(np.int32))
+            np.testing.assert_array_equal(outs[0], outs[1], err_msg=f"seed {seed}, range "
+                                          f"{gsize}/{local}, M {m}, K {k}:{kernel(seed)}")
