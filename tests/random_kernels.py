@@ -3,7 +3,10 @@ ids and arguments, in every form the schedules treat apart."""
 from __future__ import annotations
 
 import random
+import re
 from typing import Callable
+
+import cl2c
 
 
 def guard(r: random.Random, ids: list[str], bound: Callable[[random.Random], str],
@@ -34,3 +37,12 @@ def if_else(r: random.Random, cond: str, stmt: Callable[[random.Random, int], st
     if r.random() < 0.3:
         s += f" else {{ {stmt(r, depth + 1)} }}"
     return s
+
+
+def programs(source: str, reference: str):
+    """The generated kernels built as cl2c builds them by default and under the
+    ``reference`` schedule, and each kernel's default schedule line (``k12``: 12)."""
+    c = cl2c.translate(source, "random.cl").c_source
+    schedules = {int(m.group(1)): m.group(2) for m in re.finditer(r"\*   k(\d+): ([^\n]*)", c)}
+    return (cl2c.Program(source).build(),
+            cl2c.Program(source, f"-cl2c-schedule={reference}").build(), schedules)
