@@ -19,8 +19,10 @@ Legality: the loop's body is one work-item loop nest that writes nothing but its
 locals and its work-item's elements ``X[cl2c_i]`` of per-work-item arrays, and calls
 nothing that has effects; its header reads values the body does not write. Then no
 work-item sees another's writes inside the loop, and each still runs the loop's steps in
-order: running them tile by tile instead of step by step changes no result. A group
-whose local sizes are not whole tiles runs the loop as it was.
+order: running them tile by tile instead of step by step changes no result. Where the
+local size is not known, a tile that reaches past the group's edge runs the loop as it
+was, for its work-items (a group cut by the range's edge still runs its whole tiles in
+registers), and a group smaller than a tile runs the loop as it was.
 
 A work-item loop bounded by a guard (``if (row < n && col < m)``: the row's part an
 ``if`` around the loop, the column's its bounds, regions/bounds.py) runs in tiles too,
@@ -252,7 +254,8 @@ class _Plan:
             and cond.right.expr.name == "cl2c_ls0" and \
             isinstance(inner.init.decls[0].init, c_ast.Constant) and \
             inner.init.decls[0].init.value == "0"
-        if not whole and not (guard is not None or _bounds_of(inner)):
+        if not whole and not (guard is not None or _bounds_of(inner)) or \
+                whole and guard is not None:    # (bounds.py bounds a guarded loop)
             return None
         row_items = items[:-2]
         if not all(isinstance(d, c_ast.Decl) and _reads_only(d) for d in row_items):
@@ -307,29 +310,29 @@ class _Plan:
                                           cn.const_int(self.rows)), cols)
         nest = copy.deepcopy(self.outer)
         nest.stmt = rows
-        if self.bounded:
+        if self.bounded or not self.known:
             # tiles on the group's or the guard's edges run the loop as it was, for
-            # their work-items; a group smaller than a tile runs it whole
+            # their work-items (a group cut by the range's edge still runs its whole
+            # tiles in registers); a group smaller than a tile runs it whole
             cols.stmt = c_ast.Compound(self._full_test() + [
                 c_ast.If(cn.ident("cl2c_full"), tile, c_ast.Compound([self._partial()]))])
-            whole = c_ast.BinaryOp(">=", cn.ident("cl2c_ls0"), self._cols())
-            if self.rows > 1:
-                whole = c_ast.BinaryOp("&&", whole, c_ast.BinaryOp(
-                    ">=", cn.ident("cl2c_ls1"), cn.const_int(self.rows)))
-        else:
-            whole = c_ast.BinaryOp("==", c_ast.BinaryOp("%", cn.ident("cl2c_ls0"),
-                                                        self._cols()), cn.const_int(0))
-            if self.rows > 1:
-                whole = c_ast.BinaryOp("&&", c_ast.BinaryOp("==", c_ast.BinaryOp(
-                    "%", cn.ident("cl2c_ls1"), cn.const_int(self.rows)), cn.const_int(0)),
-                    whole)
         if self.known:
             return c_ast.Compound([nest])
+        whole = c_ast.BinaryOp(">=", cn.ident("cl2c_ls0"), self._cols())
+        if self.rows > 1:
+            whole = c_ast.BinaryOp("&&", whole, c_ast.BinaryOp(
+                ">=", cn.ident("cl2c_ls1"), cn.const_int(self.rows)))
         return c_ast.If(whole, c_ast.Compound([nest]), c_ast.Compound([loop]))
 
     def _full_test(self) -> list:
         """``cl2c_full``: is the tile at (cl2c_t0, cl2c_t1) within the group, and does
         every work-item of it pass the row's guard and the work-item loop's bounds?"""
+        room = c_ast.BinaryOp("&&", c_ast.BinaryOp(
+            "<=", c_ast.BinaryOp("+", cn.ident("cl2c_t1"), cn.const_int(self.rows)),
+            cn.ident("cl2c_ls1")), c_ast.BinaryOp(
+            "<=", c_ast.BinaryOp("+", cn.ident("cl2c_t0"), self._cols()), cn.ident("cl2c_ls0")))
+        if not self.bounded:        # the group's edges are the work-item loop's bounds
+            return [_decl("int", "cl2c_full", room)]
         init, hi = _bounds_of(self.inner)
         t0 = _int(cn.ident("cl2c_t0"))
         inside = c_ast.BinaryOp("&&", c_ast.BinaryOp("<=", copy.deepcopy(init), t0),
@@ -343,10 +346,6 @@ class _Plan:
                 "=", cn.ident("cl2c_full"), cn.const_int(0)))]
         roots = [init, hi] + ([self.guard] if self.guard is not None else [])
         test = _used_decls(self.lead, roots + test) + test
-        room = c_ast.BinaryOp("&&", c_ast.BinaryOp(
-            "<=", c_ast.BinaryOp("+", cn.ident("cl2c_t1"), cn.const_int(self.rows)),
-            cn.ident("cl2c_ls1")), c_ast.BinaryOp(
-            "<=", c_ast.BinaryOp("+", cn.ident("cl2c_t0"), self._cols()), cn.ident("cl2c_ls0")))
         rows = _counted("cl2c_r", self.rows, c_ast.Compound([self._row_l1()] + test))
         rows.cond = c_ast.BinaryOp("&&", cn.ident("cl2c_full"), rows.cond)
         return [_decl("int", "cl2c_full", room), rows]
@@ -362,9 +361,10 @@ class _Plan:
         init, hi = inner.init.decls[0].init, inner.cond.right
         t0 = _int(cn.ident("cl2c_t0"))
         end = c_ast.BinaryOp("+", copy.deepcopy(t0), self._cols())
+        first = copy.deepcopy(t0) if not self.bounded else c_ast.TernaryOp(
+            c_ast.BinaryOp(">", init, t0), copy.deepcopy(init), copy.deepcopy(t0))
         items[-2:-2] = [
-            _const_decl("int", "cl2c_from", c_ast.TernaryOp(
-                c_ast.BinaryOp(">", init, t0), copy.deepcopy(init), copy.deepcopy(t0))),
+            _const_decl("int", "cl2c_from", first),
             _const_decl("int", "cl2c_to", c_ast.TernaryOp(
                 c_ast.BinaryOp("<", hi, end), copy.deepcopy(hi), copy.deepcopy(end)))]
         inner.init.decls[0].init = cn.ident("cl2c_from")
