@@ -151,9 +151,14 @@ class Target:
     def shared_library_command(self, c_file: str, out: str, include_dir: str) -> list[str]:
         """The command that builds a plain shared library (``cl2c --shared``), with the
         flags in distutils' order: the environment's first, cl2c's after them."""
+        return self.extension_command(c_file, out, include_dir, [])
+
+    def extension_command(self, c_file: str, out: str, include_dir: str,
+                          more_includes: list[str]) -> list[str]:
+        """That command for a Python extension module (``more_includes``: Python's)."""
         return [*self.cc, *self.env_cflags, *self.compile_flags(), "-fPIC", "-shared",
-                f"-I{include_dir}", c_file, "-o", out, *self.env_ldflags,
-                *self.link_flags(), "-lm"]
+                f"-I{include_dir}", *(f"-I{d}" for d in more_includes), c_file, "-o", out,
+                *self.env_ldflags, *self.link_flags()]
 
     def identity(self) -> str:
         """Everything the compile step reads, for the cache key."""

@@ -353,7 +353,7 @@ def test_a_killed_build_is_cleaned_up_by_the_next(tmp_path, cc):
     import shutil
     started = tmp_path / "started"
     wrapper = tmp_path / "slow-cc"
-    wrapper.write_text(f'#!/bin/sh\ncase " $* " in *" -c "*)\n'
+    wrapper.write_text(f'#!/bin/sh\ncase " $* " in *" -shared "*)\n'
                        f'  if [ -n "$CL2C_TEST_SLOW" ]; then touch "{started}"; sleep 60; fi;;\n'
                        f'esac\nexec "{shutil.which(cc)}" "$@"\n')
     wrapper.chmod(0o755)
