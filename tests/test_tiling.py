@@ -170,6 +170,35 @@ def test_known_local_sizes_fit_the_tiles(tw, th, tile, one):
     np.testing.assert_array_equal(c, want)
 
 
+# The same product with no reqd_work_group_size: the group's width is not known, but
+# Bs[k][tx] allows none wider than TW. Tiles of CL2C_TILE_COLS (32) columns would be
+# dead code that reads past Bs's rows, which GCC proves at -O2 and warns of
+# ("iteration 16 invokes undefined behavior"); 16-wide arrays take 16-column tiles
+# (a 16 x 16 launch then runs tiled), narrower ones none.
+@pytest.mark.parametrize("tw,tile", [(16, "[8][16]"), (8, None), (32, "[8][CL2C_TILE_COLS]")])
+def test_arrays_narrower_than_a_tile_narrow_it(tw, tile, cc, tmp_path):
+    import subprocess
+    from cl2c.resources import runtime_include_dir
+    source = TILED.replace("__kernel __attribute__((reqd_work_group_size(TW, TH, 1)))",
+                           "__kernel")
+    options = f"-DTW={tw} -DTH={tw}"
+    c_source = cl2c.translate(source, "tiled.cl", options).c_source
+    if tile is None:
+        assert "acc__tile" not in c_source
+    else:
+        assert f"acc__tile{tile}" in c_source
+    (tmp_path / "k.c").write_text(c_source)
+    subprocess.run([cc, "-std=c11", "-O2", "-fopenmp", "-Wall", "-Wextra", "-Werror",
+                    f"-I{runtime_include_dir()}", "-c", "k.c", "-o", "k.o"],
+                   cwd=tmp_path, check=True)
+    program = cl2c.Program(source, options).build()
+    for n in (96, 160):
+        a, b, want = operands(n, n, n)
+        c = np.full((n, n), -1, np.float32)
+        program.tiled((n, n), (tw, tw), a, b, c, np.int32(n))
+        np.testing.assert_array_equal(c, want)
+
+
 # The tile stays in registers through the loop over t only where nothing else in that
 # loop uses acc: here a step between the tiles halves it, so the tile is copied in and
 # out around each k loop, as before.

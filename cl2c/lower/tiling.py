@@ -22,7 +22,11 @@ work-item sees another's writes inside the loop, and each still runs the loop's 
 order: running them tile by tile instead of step by step changes no result. Where the
 local size is not known, a tile that reaches past the group's edge runs the loop as it
 was, for its work-items (a group cut by the range's edge still runs its whole tiles in
-registers), and a group smaller than a tile runs the loop as it was.
+registers), and a group smaller than a tile runs the loop as it was. An array that the
+body indexes by a value that changes along the row (``Bs[k][lx]``) bounds the width of
+any group the kernel allows: shorter than CL2C_TILE_COLS, it narrows the tiles to 16
+columns (or, shorter than 16, leaves the loop untiled), since wider tiles would be dead
+code that GCC proves out of bounds, and warns of.
 
 A work-item loop bounded by a guard (``if (row < n && col < m)``: the row's part an
 ``if`` around the loop, the column's its bounds, regions/bounds.py) runs in tiles too,
@@ -263,6 +267,13 @@ class _Plan:
         tiled = _tiled_arrays(inner.stmt, arrays)
         if not tiled:
             return None
+        bound = _column_bound(inner.stmt)
+        if bound is not None and bound < _cols_value(cols):
+            # no group that the body's arrays allow is a tile wide (GCC proves the tile
+            # out of bounds and warns): tiles of 16 columns where they allow 16
+            if cols != COLS or bound < 16:
+                return None
+            cols = 16
         # the loop's header must not read what the body writes (it is rerun per tile),
         # nor may the row's guard or the work-item loop's bounds (tested per tile)
         tests = [s.cond, s.next] + ([guard.cond] if guard else []) + \
@@ -452,6 +463,20 @@ class _Plan:
 def _cols_value(cols) -> int:
     """A tile's columns as a number (CL2C_TILE_COLS's value, or 16)."""
     return _COLS_VALUE if cols == COLS else cols
+
+
+def _column_bound(body: c_ast.Compound) -> int | None:
+    """The length of the shortest array that the work-item loop's ``body`` indexes by
+    a value that changes along a row of work-items (``Bs[k][lx]``), or None."""
+    varying = {"cl2c_l0"}
+    for d in body.block_items or []:
+        if isinstance(d, c_ast.Decl) and d.init is not None and ids(d.init) & varying:
+            varying.add(d.name)
+    lengths = [n.name.ty.length for n in walk(body)
+               if isinstance(n, c_ast.ArrayRef) and ids(n.subscript) & varying and
+               isinstance(getattr(n.name, "ty", None), ty.Array) and
+               n.name.ty.length is not None]
+    return min(lengths, default=None)
 
 
 def _per_row(tiled: dict, cols) -> int:
