@@ -148,6 +148,14 @@ void tiled(__global const float *A, __global const float *B, __global float *C, 
 """
 
 
+def assert_tile(c_source: str, tile: str | None):
+    """The C has a tile of that shape (``[rows][cols]``), or none (None)."""
+    if tile is None:
+        assert "acc__tile" not in c_source
+    else:
+        assert f"acc__tile{tile}" in c_source
+
+
 # (tw, th, the tile's shape, or None; whether the group is one tile, which stays in
 # registers through the loop over t)
 @pytest.mark.parametrize("tw,th,tile,one", [
@@ -156,10 +164,8 @@ void tiled(__global const float *A, __global const float *B, __global float *C, 
 def test_known_local_sizes_fit_the_tiles(tw, th, tile, one):
     options = f"-DTW={tw} -DTH={th}"
     c_source = cl2c.translate(TILED, "tiled.cl", options).c_source
-    if tile is None:
-        assert "acc__tile" not in c_source
-    else:
-        assert f"acc__tile{tile}" in c_source
+    assert_tile(c_source, tile)
+    if tile is not None:
         assert "% CL2C_TILE_COLS" not in c_source and "% 8" not in c_source
         first_copy = c_source.index("acc__tile[cl2c_r][cl2c_c] = acc[")
         assert (first_copy < c_source.index("for (int t = 0")) == one
@@ -183,10 +189,7 @@ def test_arrays_narrower_than_a_tile_narrow_it(tw, tile, cc, tmp_path):
                            "__kernel")
     options = f"-DTW={tw} -DTH={tw}"
     c_source = cl2c.translate(source, "tiled.cl", options).c_source
-    if tile is None:
-        assert "acc__tile" not in c_source
-    else:
-        assert f"acc__tile{tile}" in c_source
+    assert_tile(c_source, tile)
     (tmp_path / "k.c").write_text(c_source)
     subprocess.run([cc, "-std=c11", "-O2", "-fopenmp", "-Wall", "-Wextra", "-Werror",
                     f"-I{runtime_include_dir()}", "-c", "k.c", "-o", "k.o"],
