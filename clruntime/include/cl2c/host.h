@@ -23,6 +23,7 @@
 #define CL2C_HOST_H
 
 #include <stdlib.h>
+#include <string.h>
 #include "workitem.h"
 
 #ifdef _OPENMP
@@ -687,10 +688,19 @@ static inline void cl2c_local_unpoison(void *p, size_t per_thread, int threads) 
 }
 
 /* __local memory for every thread (each runs one work-group at a time): one
- * block of `per_thread` bytes per thread, aligned, never NULL. */
+ * block of `per_thread` bytes per thread, aligned, zeroed, NULL when out of memory.
+ * OpenCL leaves __local memory undefined at a group's start, but kernels read it
+ * (PyOpenCL's scan reads flags that no work-item wrote): zeroed, a launch computes
+ * the same whatever the process did before it, whichever way its program was built,
+ * and as PoCL does. Each thread's later groups find what its previous group left. */
 static inline char *cl2c_local_alloc(size_t per_thread, int threads) {
     size_t n = cl2c_local_thread_stride(per_thread) * (size_t)threads;
-    return (char *)aligned_alloc(CL2C_LOCAL_PAGE, n ? n : CL2C_LOCAL_PAGE);
+    if (n == 0)
+        n = CL2C_LOCAL_PAGE;
+    char *p = (char *)aligned_alloc(CL2C_LOCAL_PAGE, n);
+    if (p != NULL)
+        memset(p, 0, n);
+    return p;
 }
 
 #endif

@@ -82,6 +82,9 @@ CL2C_INLINE char *cl2c_scratch(size_t bytes) {
             fputs(msg, stderr);
             abort();
         }
+        /* zeroed, as __local memory is (host.h): a private read before any write
+         * gives what it gives whatever ran in this process before */
+        memset(cl2c_scratch_block, 0, cl2c_scratch_capacity);
     }
     return cl2c_scratch_block;
 }
