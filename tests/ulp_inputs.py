@@ -145,7 +145,17 @@ def sample(f: str, t: FloatType, k: int, r: np.random.Generator) -> tuple:
                   + wide)
         pick = r.random(k)
         x = np.where(pick < 0.2, s.cast(y * r.integers(-40, 40, k) + y / 2), x)
-        return x.astype(t.dtype), y
+        # remquo's 7 quotient bits: ties of quotients past 128 (x = (q + 1/2) y, exact for
+        # y of 2 bits), the widest ratios (subnormal y), signed zeros
+        short_y = s.cast(r.choice([-3.0, -2, -1, 1, 2, 3], k)
+                         * np.exp2(r.integers(emin - p + 2, emax - p, k)))
+        tie = s.cast(short_y * (r.integers(-2 ** (p - 3), 2 ** (p - 3), k) + 0.5))
+        x = np.where((pick >= 0.2) & (pick < 0.35), tie, x)
+        y = np.where((pick >= 0.2) & (pick < 0.35), short_y, y)
+        x = np.where((pick >= 0.35) & (pick < 0.45), s.logu(k, emax - p, emax + 1), x)
+        y = np.where((pick >= 0.35) & (pick < 0.45), s.logu(k, emin - p, emin + p), y)
+        x = np.where((pick >= 0.45) & (pick < 0.5), r.choice([-0.0, 0.0], k), x)
+        return x.astype(t.dtype), y.astype(t.dtype)
     if f in ("fma", "mad"):
         x, y, z = s.mix(k, wide), s.mix(k, wide), s.mix(k, wide)
         pick = r.random(k)

@@ -350,6 +350,15 @@ def remquo_quotient(x, y):
     return out
 
 
+def remquo_quotient_ok(got: int, want, x, y) -> bool:
+    """remquo's *quo against the quotient remquo_quotient gives: 0 where the result is a
+    NaN (7.5.1); else the sign of x/y and the integral quotient's low 7 bits (1.13.2)."""
+    if want is None:
+        return got == 0
+    negative = np.signbit(x) != np.signbit(y)
+    return abs(got) % 128 == abs(want) % 128 and (got == 0 or (got < 0) == negative)
+
+
 def _minmax_mag(bigger):
     def fn(t, x, y):
         ax, ay = np.abs(x), np.abs(y)

@@ -494,19 +494,25 @@ CL2C_INLINE float cl2c_sincos_float(float x, float *c) {
     return CL2C_VF(sin, x);
 }
 CL2C_INLINE double cl2c_sincos_double(double x, double *c) { *c = cos(x); return sin(x); }
-/* remquo stores 0 where it returns a NaN (C leaves the quotient unspecified there). The
- * quotient has at least the 3 low bits that the spec asks for (glibc gives exactly 3). */
-CL2C_INLINE float cl2c_remquo_float(float x, float y, int *q) {
-    float r = remquof(x, y, q);
-    if (isnan(r))
-        *q = 0;
-    return r;
-}
+/* remquo: the remainder is remainder's (exact); the quotient's 7 low bits with the sign of
+ * x/y (the spec's) come from |x| reduced modulo 128|y| by fmod, exactly: that takes away an
+ * even multiple of |y|, so the remainder and the parity of a tie stay, and leaves a quotient
+ * of at most 128, which one rounded division recovers exactly (the C library's remquo
+ * gives only 3 bits). NaN and 0 where x is infinite, y zero or either NaN (7.5.1). Float
+ * and half take this double form: their remainders are exact in double and in their type. */
 CL2C_INLINE double cl2c_remquo_double(double x, double y, int *q) {
-    double r = remquo(x, y, q);
-    if (isnan(r))
-        *q = 0;
-    return r;
+    *q = 0;
+    if (isnan(x) || isnan(y) || isinf(x) || y == 0)
+        return remainder(x, y);                           /* a NaN */
+    double ax = fabs(x), ay = fabs(y), m = 128 * ay;
+    double r = isfinite(m) ? fmod(ax, m) : ax;            /* else |x| / |y| <= 128 already */
+    double rem = remainder(r, ay);
+    int k = (int)rint(r / ay - rem / ay) & 127;
+    *q = !signbit(x) != !signbit(y) ? -k : k;
+    return signbit(x) ? -rem : rem;
+}
+CL2C_INLINE float cl2c_remquo_float(float x, float y, int *q) {
+    return (float)cl2c_remquo_double(x, y, q);
 }
 /* The sign of Gamma(x) for lgamma_r: 0 at the poles, x zero or a negative integer (the
  * spec's rule; -inf counts as one), -1 on the intervals (-2k - 1, -2k), else 1. */
