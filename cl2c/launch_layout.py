@@ -10,6 +10,10 @@ from .cltypes import SCALARS
 
 VALUES_AT = 128              # where a frame's argument values start, after the range
 SIZE_LIMIT = 1 << 64         # a size_t holds less
+# The alignment of each __local block (CL2C_LOCAL_ALIGN in clruntime/include/cl2c/host.h)
+# and of a program's __global variables: the most a variable there can ask.
+STORAGE_ALIGN = 128
+MAX_WORK_GROUP_SIZE = 4096   # work-items in a group (CL2C_MAX_WORK_GROUP_SIZE, host.h)
 
 
 def program_globals(module):
@@ -20,7 +24,7 @@ def program_globals(module):
     size = lib.cl2c_globals_size() if hasattr(lib, "cl2c_globals_size") else 0
     if size == 0:
         return ffi.NULL
-    storage = aligned_empty(size, 128)     # as __local blocks: any vector type fits
+    storage = aligned_empty(size, STORAGE_ALIGN)
     storage[:] = 0
     pointer = ffi.from_buffer(storage)
     lib.cl2c_globals_init(pointer)

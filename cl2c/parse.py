@@ -16,9 +16,10 @@ from .typed_ast import typed, walk
 
 _COORD = re.compile(r"^(?P<file>.*?):(?P<line>\d+)(?::(?P<col>\d+))?: (?P<msg>.*)$", re.S)
 
-# Attributes cl2c reads (sema: reqd_work_group_size, a record's aligned and packed) or
-# may ignore, changing nothing a kernel computes: OpenCL C's (spec 6.11) and the GCC and
-# clang ones kernels carry for their host compilers. Others are ignored with a warning, as
+# Attributes cl2c reads (sema/attributes.py: a kernel's work-group sizes, a record's or a
+# variable's aligned, a record's packed) or may ignore, changing nothing a kernel
+# computes: OpenCL C's (spec 6.11) and the GCC and clang ones kernels carry for their
+# host compilers. Others are ignored with a warning, as
 # clang's -Wunknown-attributes does.
 KNOWN_ATTRIBUTES = frozenset({
     "aligned", "packed", "endian", "reqd_work_group_size", "work_group_size_hint",
@@ -48,6 +49,22 @@ class _Parser(OpenCLCParser):
         super().__init__(*args, **kwargs)
         self._vector_typedefs: set[str] = set()
         self.attributes: list[c_ast.Node] = []     # every attribute read, in order
+
+    def _parse_attribute(self):
+        # vec_type_hint takes a type name (spec 6.11.2), as vec_step does: a call whose
+        # one argument is a Typename (an ID where the name is no type, which sema reports)
+        tok = self._peek()
+        if tok is not None and tok.type == "ID" and tok.value in ("vec_type_hint",
+                                                                  "__vec_type_hint__"):
+            mark = self._mark()
+            self._advance()
+            result = self._try_parse_paren_type_name()
+            if result is not None:
+                coord = self._tok_coord(tok)
+                return c_ast.FuncCall(c_ast.ID(tok.value, coord),
+                                      c_ast.ExprList([result[0]], coord), coord)
+            self._reset(mark)
+        return super()._parse_attribute()
 
     def _parse_attribute_decl(self):
         # pycparserext drops the attributes of parameters and declarators: remember each
@@ -307,14 +324,22 @@ def unknown_attributes(attributes) -> list[tuple[str, object]]:
     ``name``)."""
     out = []
     for a in attributes:
-        named = a.name if isinstance(a, c_ast.FuncCall) else a
-        if isinstance(named, c_ast.ID) and named.name:
-            name = named.name
-            bare = name[2:-2] if len(name) > 4 and name.startswith("__") and \
-                name.endswith("__") else name
-            if bare not in KNOWN_ATTRIBUTES:
-                out.append((name, named.coord))
+        bare = attribute_name(a)
+        if bare is not None and bare not in KNOWN_ATTRIBUTES:
+            named = a.name if isinstance(a, c_ast.FuncCall) else a
+            out.append((named.name, named.coord))
     return out
+
+
+def attribute_name(attribute) -> str | None:
+    """The name of one attribute as read (``aligned`` or ``aligned(64)``), without the
+    ``__name__`` underscores, or None."""
+    named = attribute.name if isinstance(attribute, c_ast.FuncCall) else attribute
+    if not isinstance(named, c_ast.ID) or not named.name:
+        return None
+    name = named.name
+    return name[2:-2] if len(name) > 4 and name.startswith("__") and name.endswith("__") \
+        else name
 
 
 class _Normalizer(c_ast.NodeVisitor):

@@ -84,8 +84,6 @@ def predefined_macros(options: Options, target: Target) -> dict[str, str]:
                                    "__attribute__((vec_type_hint(typen)))",
         "kernel_exec(X, typen)": "__kernel __attribute__((work_group_size_hint(X, 1, 1))) "
                                  "__attribute__((vec_type_hint(typen)))",
-        # A type inside an attribute does not parse; the hint means nothing to cl2c.
-        "vec_type_hint(T)": "vec_type_hint(0)",
         "NULL": "((void *)0)",
         "true": "1", "false": "0",
         "CLK_LOCAL_MEM_FENCE": "1", "CLK_GLOBAL_MEM_FENCE": "2", "CLK_IMAGE_MEM_FENCE": "4",

@@ -12,6 +12,7 @@ from pycparser import c_ast
 
 from ..diagnostics import Reporter
 from .assignability import Assignability
+from .attributes import Attributes
 from .calls import Calls
 from .declarations import Declarations
 from .expressions import Expressions
@@ -23,11 +24,11 @@ from .type_names import TypeNames
 from .whole_program import WholeProgram
 
 
-class Analyzer(Declarations, TypeNames, Statements, Expressions, Assignability, Calls,
-               Folding, WholeProgram):
-    """The checker, one part per module: declarations, types as written, statements,
-    expressions, assignability, calls, constant folding, whole-program facts; scopes and
-    the entry in checker.py."""
+class Analyzer(Declarations, TypeNames, Attributes, Statements, Expressions, Assignability,
+               Calls, Folding, WholeProgram):
+    """The checker, one part per module: declarations, types as written, attributes,
+    statements, expressions, assignability, calls, constant folding, whole-program facts;
+    scopes and the entry in checker.py."""
 
 
 def analyze(ast: c_ast.FileAST, reporter: Reporter, cl_std: int = 120,

@@ -1,8 +1,6 @@
 """Declarations, types as written, functions and kernels (spec 6.1-6.8)."""
 from __future__ import annotations
 
-import re
-
 from pycparser import c_ast
 
 from .. import builtins as bi
@@ -119,6 +117,7 @@ class Declarations(Checker):
             if space == "constant" and node.init is None:
                 self.error(f"variable '{node.name}' in the __constant address space must be "
                            f"initialized", node)
+        self.variable_alignment(node, t, space)
         if t == ty.VOID or incomplete(t):
             self.declare(Symbol(node.name, ty.INT, "var", node=node))
             self.error(f"variable '{node.name}' has incomplete type '{t}'", node)
@@ -211,7 +210,7 @@ class Declarations(Checker):
         if is_kernel and ftype.ret != ty.VOID:
             self.error(f"kernel '{name}' must return void", decl)
         info = FunctionInfo(name, node, ftype, [], is_kernel,
-                            self._kernel_attributes(decl) if is_kernel else {})
+                            self.kernel_attributes(decl) if is_kernel else {})
         self.module.functions[name] = info
         self.func = info
         self.push()
@@ -262,16 +261,3 @@ class Declarations(Checker):
         if isinstance(t, ty.Pointer):
             return f"{self._type_name(t.pointee)}*"
         return t.name if hasattr(t, "name") and isinstance(getattr(t, "name"), str) else str(t)
-
-    def _kernel_attributes(self, decl) -> dict:
-        attrs = {}
-        text = " ".join(_attr_text(f) for f in decl.funcspec or [] if isinstance(f, c_ast.Node))
-        m = re.search(r"reqd_work_group_size\s*\(\s*(\d+)\s*,\s*(\d+)\s*,\s*(\d+)\s*\)", text)
-        if m:
-            attrs["reqd_work_group_size"] = tuple(int(x) for x in m.groups())
-        return attrs
-
-
-def _attr_text(node) -> str:
-    from pycparserext.ext_c_generator import OpenCLCGenerator
-    return OpenCLCGenerator().visit(node) if isinstance(node, c_ast.Node) else str(node)

@@ -6,6 +6,8 @@ from pycparser import c_ast
 from pycparserext.ext_c_parser import AttributeSpecifier
 
 from .. import types as ty
+from ..parse import attribute_name
+from .attributes import attributes_of
 from .checker import Checker
 from .model import ACCESS_QUALIFIERS, SPACE_QUALIFIERS, Symbol
 
@@ -171,19 +173,12 @@ class TypeNames(Checker):
         """(packed, aligned bytes) of a record's __attribute__ specifiers. aligned takes
         an integer constant expression (pyopencl-complex.h: ``2*sizeof(float)``)."""
         packed, align = False, 0
-        for spec in specs:
-            exprs = spec.exprlist.exprs if isinstance(spec, AttributeSpecifier) else []
-            for e in exprs:
-                call = isinstance(e, c_ast.FuncCall) and isinstance(e.name, c_ast.ID)
-                name = e.name.name if call else e.name if isinstance(e, c_ast.ID) else None
-                if name in ("packed", "__packed__"):
-                    packed = True
-                elif name in ("aligned", "__aligned__") and call and e.args and e.args.exprs:
-                    value = self.const_int(e.args.exprs[0])
-                    if value is None or value <= 0 or value & (value - 1):
-                        self.error("requested alignment is not a positive power of 2",
-                                   e.args.exprs[0])
-                    align = max(align, value)
+        for e in attributes_of(s for s in specs if isinstance(s, AttributeSpecifier)):
+            name = attribute_name(e)
+            if name == "packed":
+                packed = True
+            elif name == "aligned":
+                align = max(align, self.alignment(e) or 0)
         return packed, align
 
     def enum(self, node) -> ty.Enum:

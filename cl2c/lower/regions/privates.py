@@ -6,6 +6,7 @@ from __future__ import annotations
 from pycparser import c_ast
 
 from ..effects import work_item_function
+from .errors import NeedFibers
 from .plan import Region, all_items
 from .syntax import LID, assigned_names, base_ids, ids, walk
 from .uniformity import Analysis, is_scalar_decl
@@ -54,6 +55,9 @@ class Privates:
             d = an.decls[name]
             if self._rematerializable(name, d, single, set()):
                 self.remat[name] = d
+            elif d.align:       # _Alignas (sema/attributes.py): per-work-item rows lose it
+                raise NeedFibers(f"the private variable '{name}' has an alignment attribute "
+                                 f"and lives across a barrier")
             else:
                 self.promoted.append(d)
         # what a recomputed variable is computed from is recomputed too
