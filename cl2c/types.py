@@ -352,6 +352,19 @@ def initializer_target(t: Type, index: int) -> Type:
     return t
 
 
+def scalar_count(t: Type) -> int:
+    """The scalars a brace initializer of ``t`` fills with its braces elided (C11 6.7.9):
+    an array's elements', a vector's components, a struct's fields', a union's first."""
+    if isinstance(t, Array):
+        return (t.length or 0) * scalar_count(t.elem)
+    if isinstance(t, Vector):
+        return t.n
+    if isinstance(t, Record):
+        counts = [scalar_count(f) for _, f in t.fields]
+        return counts[0] if t.union and counts else sum(counts)
+    return 1
+
+
 def type_size(t: Type) -> int:
     if isinstance(t, Enum):
         return 4

@@ -214,6 +214,43 @@ def test_function_statics_are_the_programs(schedule):
     assert o.tolist() == [2] * 8
 
 
+SIZED_BY_INITIALIZER = r"""
+global char msg[] = "text\n";
+global int tab[] = {3, 1, 4, [6] = 9};
+global int2 pairs[][2] = {1, 2, 3, 4, 5};
+constant char cmsg[] = {"ab"};
+kernel void read(global int *out)
+{
+    int i = get_global_id(0);
+    out[i] = i < sizeof(msg) ? msg[i] : -1;
+    out[8 + i] = i < sizeof(tab) / sizeof(tab[0]) ? tab[i] : -1;
+    out[16 + i] = i < sizeof(pairs) / sizeof(pairs[0][0]) ? pairs[i / 2][i % 2].y : -1;
+    out[24 + i] = i < sizeof(cmsg) ? cmsg[i] : -1;
+    if (i < 7)
+        tab[i] += 1;        /* __global: written, then read again at the next launch */
+}
+"""
+
+
+@pytest.mark.parametrize("schedule", SCHEDULES)
+def test_arrays_sized_by_their_initializers(schedule):
+    """char msg[] = "text", brace initializers with a designator and elided braces: the
+    lengths C11 6.7.9 gives them (strings with their NUL, the last element reached),
+    the initializers' values, zeros after them (the exact values, from the source by
+    hand; PoCL 3.1 lacks program-scope variables)."""
+    options = CL20 if schedule == "auto" else f"{CL20} -cl2c-schedule={schedule}"
+    prg = cl2c.Program(SIZED_BY_INITIALIZER, options).build()
+    out = np.zeros(32, np.int32)
+    prg.read(8, None, out)
+    assert out[:8].tolist() == [ord(c) for c in "text\n"] + [0, -1, -1]
+    assert out[8:16].tolist() == [3, 1, 4, 0, 0, 0, 9, -1]
+    # pairs is int2[2][2] (five ints fill 2.5 int2s): .y of 1,2 / 3,4 / 5,0 / 0,0
+    assert out[16:24].tolist() == [2, 4, 0, 0, -1, -1, -1, -1]
+    assert out[24:32].tolist() == [ord("a"), ord("b"), 0, -1, -1, -1, -1, -1]
+    prg.read(8, None, out)
+    assert out[8:16].tolist() == [4, 2, 5, 1, 1, 1, 10, -1]
+
+
 @pytest.mark.intel
 @pytest.mark.parametrize("schedule", SCHEDULES)
 def test_same_as_intel(schedule):

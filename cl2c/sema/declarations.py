@@ -147,11 +147,11 @@ class Declarations(Checker):
                     self.error(f"initializing '{t}' with an expression of incompatible type "
                                f"'{value}'", node.init)
             if isinstance(t, ty.Array) and t.length is None:
-                length = len(node.init.exprs) if isinstance(node.init, c_ast.InitList) else None
-                if isinstance(node.init, c_ast.Constant) and node.init.type == "string":
-                    length = literals.string_length(node.init.value) + 1
+                length = self._initialized_length(node.init, t)
                 t = ty.Array(t.elem, length)
                 node.ty, node.space = t, space
+                if length is not None:      # the C declaration says it too: a program
+                    node.type.dim = c_ast.Constant("int", str(length))  # variable's field
                 self.scopes[-1][node.name] = Symbol(node.name, t, "var", space, const, node,
                                                     c_name=home, program=static_storage)
         elif isinstance(t, ty.Array) and t.length is None and \
@@ -159,6 +159,36 @@ class Declarations(Checker):
             self.error(f"definition of variable '{node.name}' with array type needs an "
                        f"explicit size or an initializer", node)
         return "variable"
+
+    def _initialized_length(self, init, t: ty.Array) -> int | None:
+        """The length an initializer gives an array declared without one (C11 6.7.9):
+        a string's characters and its NUL, or the last element a brace initializer
+        reaches, through designators ([k] = ...) and brace elision ({1, 2, 3, 4} for
+        int[][2] is two elements)."""
+        if isinstance(init, c_ast.InitList) and len(init.exprs) == 1 and \
+                t.elem.is_integer and t.elem.size == 1:
+            init = init.exprs[0]            # char s[] = {"text"}
+        if isinstance(init, c_ast.Constant) and init.type == "string":
+            return literals.string_length(init.value) + 1
+        if not isinstance(init, c_ast.InitList):
+            return None
+        per = max(1, ty.scalar_count(t.elem))   # the scalars of one element
+        at = end = 0                        # in scalars
+        for e in init.exprs:
+            whole = at % per == 0           # at an element's start
+            if isinstance(e, c_ast.NamedInitializer) and \
+                    not isinstance(e.name[0], c_ast.ID):
+                at, whole = self.const_int(e.name[0]) * per, True
+            value = e.expr if isinstance(e, c_ast.NamedInitializer) else e
+            if whole and (isinstance(e, c_ast.NamedInitializer) or
+                          isinstance(value, c_ast.InitList) or
+                          getattr(value, "ty", None) == t.elem or
+                          isinstance(value, c_ast.Constant) and value.type == "string"):
+                at += per                   # the element, whole
+            else:
+                at += 1                     # one scalar of it (brace elision)
+            end = max(end, at)
+        return -(-end // per)
 
     def _program_scope_space(self, node: c_ast.Decl, space: str) -> str:
         """The address space of a program-scope variable: __constant, or from OpenCL C
