@@ -66,7 +66,8 @@ class SourceMap:
         text = self.files.get(name)
         if text is None:
             try:
-                with open(name, encoding="utf-8", errors="replace") as f:
+                # (utf-8-sig: without a byte-order mark, as source_text.decode reads it)
+                with open(name, encoding="utf-8-sig", errors="replace") as f:
                     text = f.read()
             except OSError:
                 return None

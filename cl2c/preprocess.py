@@ -23,7 +23,8 @@ import pcpp
 from .diagnostics import Diagnostic, Reporter
 from .images import CHANNEL_ORDERS, CHANNEL_TYPES, SAMPLER_FLAGS
 from .options import Options
-from .source_text import MAX_SOURCE_BYTES, decode, from_line_marker, line_marker_name
+from .source_text import (MAX_SOURCE_BYTES, decode, from_line_marker, line_marker_name,
+                          without_bom)
 from .target import Target
 
 def _to_float(value: float) -> float:
@@ -283,6 +284,7 @@ class _Where(NamedTuple):
 def preprocess(text: str, filename: str, options: Options, reporter: Reporter,
                target: Target) -> Preprocessed:
     """Run the preprocessor over one translation unit; errors go to ``reporter``."""
+    text = without_bom(text)            # (text from Python, not read by decode())
     reporter.sources.add(filename, text)
     pp = _Preprocessor(reporter)
     directory = os.path.dirname(filename)

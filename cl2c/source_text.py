@@ -11,6 +11,7 @@ import re
 from .diagnostics import BuildError, Diagnostic, SourceMap
 
 _REPLACEMENT = "\ufffd"
+BOM = "\ufeff"
 # The largest source file cl2c reads (a kernel of a million lines is a fraction of it):
 # a device such as /dev/zero, or a runaway generated file, is an error, not all memory.
 MAX_SOURCE_BYTES = 16 << 20
@@ -35,7 +36,17 @@ def read_source(path: str) -> str:
         return decode(f.read(MAX_SOURCE_BYTES + 1), path)
 
 
+def without_bom(text: str) -> str:
+    """The text without a leading byte-order mark, which Windows editors write and
+    clang skips (its columns on line 1 count from after it, as ours then do)."""
+    return text[1:] if text.startswith(BOM) else text
+
+
 def decode(data: bytes, name: str) -> str:
+    return without_bom(_decode(data, name))
+
+
+def _decode(data: bytes, name: str) -> str:
     if len(data) > MAX_SOURCE_BYTES:
         raise BuildError([Diagnostic("error", f"source file larger than "
                                               f"{MAX_SOURCE_BYTES >> 20} MiB", name)])

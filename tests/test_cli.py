@@ -444,6 +444,43 @@ def test_from_file_reports_bytes_that_are_not_utf8(tmp_path):
         cl2c.Program.from_file(path)
 
 
+# ---- a byte-order mark and CRLF line ends (what Windows editors write) ---------------
+
+BOM = b"\xef\xbb\xbf"
+BOM_KERNEL = (b"kernel void k(global int *o) {\r\n"
+              b"    o[get_global_id(0)] = 7 * (int)get_global_id(0);\r\n}\r\n")
+
+
+def test_bom_and_crlf_file_builds_and_runs(tmp_path):
+    import numpy as np
+
+    import cl2c
+    (tmp_path / "h.h").write_bytes(BOM + b"#define SEVEN 7\r\n")
+    (tmp_path / "k.cl").write_bytes(BOM + b'#include "h.h"\r\n' +
+                                    BOM_KERNEL.replace(b"7 *", b"SEVEN *"))
+    res = cl2c_cli("k.cl", "-o", "k.c", cwd=tmp_path)
+    assert res.returncode == 0 and not res.stderr, res.stderr
+    for prg in (cl2c.Program.from_file(tmp_path / "k.cl").build(),
+                cl2c.Program((BOM + BOM_KERNEL).decode()).build()):   # a str with one
+        out = np.zeros(5, np.int32)
+        prg.k((5,), None, out)
+        assert out.tolist() == [0, 7, 14, 21, 28]
+
+
+@pytest.mark.parametrize("where", ["k.cl", "h.h"])
+def test_columns_on_line_one_after_a_bom(tmp_path, where):
+    """The column counts from after the mark, and the caret stands under the name in
+    the quoted line (which has no mark)."""
+    bad = b"kernel void k(global int *o) { o[0] = x; }\r\n"
+    (tmp_path / "h.h").write_bytes(BOM + (bad if where == "h.h" else b"\r\n"))
+    (tmp_path / "k.cl").write_bytes(BOM + (bad if where == "k.cl" else b'#include "h.h"\n'))
+    res = cl2c_cli("k.cl", "-fsyntax-only", cwd=tmp_path)
+    assert res.returncode == 1, res.stderr
+    first, quoted, caret = res.stderr.splitlines()[:3]
+    assert first.endswith(f"{where}:1:39: error: use of undeclared identifier 'x'"), first
+    assert quoted == bad.decode().rstrip() and caret == " " * 38 + "^"
+
+
 # ---- #error and #warning ---------------------------------------------------------------
 
 ERROR_SRC = "#ifndef SIZE\n#error SIZE is not set\n#endif\n" + HELLO
