@@ -67,11 +67,13 @@ class Assignability(Checker):
                        f"from '{value}'", node)
         if not (isinstance(target, ty.Pointer) and isinstance(value, ty.Pointer)):
             return
-        if target.space == value.space or target.space == "generic" and \
-                value.space != "constant" or self._null_pointer(value_node):
-            return
-        self.error(f"{what} '{target}' from '{value}' changes the address space of the "
-                   f"pointer", node)
+        if not (target.space == value.space or target.space == "generic" and
+                value.space != "constant" or self._null_pointer(value_node)):
+            self.error(f"{what} '{target}' from '{value}' changes the address space of the "
+                       f"pointer", node)
+        if not _compatible_pointees(target.pointee, value.pointee):
+            self.reporter.warning("incompatible pointer types " + _INCOMPATIBLE[
+                what.split()[0]].format(target=target, value=value), node.coord)
 
     def _null_pointer(self, node) -> bool:
         while isinstance(node, c_ast.Cast):
@@ -85,3 +87,32 @@ class Assignability(Checker):
         if len(spaces) == 2 and ("generic" not in spaces or "constant" in spaces):
             self.error(f"casting '{src}' to '{t}' changes the address space of the pointer "
                        f"(only to or from the generic address space, not __constant)", node)
+
+
+# clang's -Wincompatible-pointer-types, by the conversion's kind (check_pointer_conversion's
+# ``what``)
+_INCOMPATIBLE = {
+    "initializing": "initializing '{target}' with an expression of type '{value}'",
+    "assigning": "assigning to '{target}' from '{value}'",
+    "passing": "passing '{value}' to parameter of type '{target}'",
+    "returning": "returning '{value}' from a function with result type '{target}'"}
+
+
+def _compatible_pointees(a: ty.Type, b: ty.Type) -> bool:
+    """Pointers to ``a`` and ``b`` convert implicitly without clang's warning of
+    incompatible pointer types: the same type, void, or (-Wpointer-sign, which cl2c
+    leaves to clang) integers that differ only in sign. Below the first level only
+    qualifiers may differ (another clang warning's)."""
+    if a == b or ty.VOID in (a, b):
+        return True
+    if isinstance(a, ty.Pointer) and isinstance(b, ty.Pointer):
+        return _unqualified(a) == _unqualified(b)
+    integers = [isinstance(t, (ty.Scalar, ty.Enum)) and t.is_integer and t != ty.BOOL
+                for t in (a, b)]
+    return all(integers) and ty.type_size(a) == ty.type_size(b)
+
+
+def _unqualified(t: ty.Type) -> ty.Type:
+    if isinstance(t, ty.Pointer):
+        return ty.Pointer(_unqualified(t.pointee), t.space)
+    return t
