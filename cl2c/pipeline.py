@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pycparser.c_parser import Coord
+
 from . import reserved_names
 from . import sema as sema_stage
 from .deep_stack import deep_stack
@@ -72,6 +74,9 @@ def analyze(text: str, source_name: str = "<kernel>", options=None,
         extensions = target.extensions_for(opts.cl_std, opts.removed_extensions)
         module = sema_stage.analyze(ast, reporter, opts.cl_std, extensions)
         reserved_names.restore(reporter, spelled)
+    if not module.kernels:          # (an empty file): a program with nothing to launch
+        reporter.warning("no kernels in this program (no function is declared __kernel)",
+                         Coord(source_name, None))
     reporter.check()
     return module, pre, reporter, opts
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import re
 import stat
 import subprocess
 import sys
@@ -406,6 +407,27 @@ def test_shared_library_to_stdout_is_refused(tmp_path):
     res = cl2c_cli("h.cl", "--shared", "-o", "-", cwd=tmp_path)
     assert res.returncode == 2 and "standard output" in res.stderr
     assert not (tmp_path / "-").exists()
+
+
+# ---- a program without kernels ---------------------------------------------------------
+
+NO_KERNELS = "warning: no kernels in this program (no function is declared __kernel)"
+
+
+@pytest.mark.parametrize("source", ["", "\n// nothing yet\n",
+                                    "int helper(int x) { return x + 1; }\n"])
+def test_a_program_without_kernels_warns(tmp_path, source):
+    """An empty file (or one of helpers only) builds a program with nothing to launch:
+    a warning from the command line and from Python; -w silences it, -Werror fails."""
+    import cl2c
+    (tmp_path / "e.cl").write_text(source)
+    res = cl2c_cli("e.cl", "-o", "e.c", cwd=tmp_path)
+    assert res.returncode == 0 and res.stderr.strip() == f"e.cl: {NO_KERNELS}", res.stderr
+    assert cl2c_cli("e.cl", "-Werror", "-o", "e.c", cwd=tmp_path).returncode == 1
+    with pytest.warns(cl2c.BuildWarning, match=re.escape(NO_KERNELS)):
+        prg = cl2c.Program(source, filename="e.cl").build()
+    assert prg.build_log == f"e.cl: {NO_KERNELS}"
+    assert cl2c.Program(source, "-w").build().build_log == ""
 
 
 # ---- bytes that are not UTF-8 --------------------------------------------------------
