@@ -103,10 +103,18 @@ class Builtin:
                                  # different functions, as overloads do in clang)
 
     @property
+    def has_effects(self) -> bool:
+        """It acts beyond its value: a synchronisation point, a fence or an image write
+        (``effects``), or it writes through a pointer parameter (the atomics, fract's
+        and sincos's results, the async copies' destinations)."""
+        return self.sync or self.effects or \
+            any(p.endswith("*") and not p.startswith("const ") for p in self.params)
+
+    @property
     def pure(self) -> bool:
         """Its value depends on its arguments (and the work-item) only: it writes
         nothing, reads no memory and is no synchronisation point."""
-        return not (self.sync or self.effects or self.reads or
+        return not (self.has_effects or self.reads or
                     any(p.endswith("*") for p in self.params))
 
     @property

@@ -88,16 +88,3 @@ def component(base, index: int, coord=None):
     """``base.s[index]``: one component of a vector value, an lvalue if base is."""
     return c_ast.ArrayRef(c_ast.StructRef(base, ".", ident("s", coord), coord),
                           const_int(index, coord), coord)
-
-
-def is_pure(node) -> bool:
-    """True if evaluating ``node`` twice cannot change what a program does."""
-    if isinstance(node, (c_ast.ID, c_ast.Constant)):
-        return True
-    if isinstance(node, c_ast.FuncCall):
-        return False
-    if isinstance(node, c_ast.Assignment):
-        return False
-    if isinstance(node, c_ast.UnaryOp) and node.op in ("++", "--", "p++", "p--"):
-        return False
-    return all(is_pure(child) for _, child in node.children())

@@ -29,7 +29,7 @@ from ..sema.model import Call
 from ..typed_ast import fact, make
 from . import cnodes as cn
 from .regions.syntax import replace_child
-from .sequencing import functions_with_effects, has_effects
+from .effects import functions_with_effects, has_effects
 
 _FLOATS = (ty.FLOAT, ty.DOUBLE)
 

@@ -1,10 +1,11 @@
-"""What a call in the lowered tree does, read from the facts on its node.
+"""What a call does, read from the facts on its node; and the one test of whether an
+expression has effects (``has_effects``), which every pass asks.
 
-Every call that lowering makes carries a ``call`` fact (typed_ast.py): sema's
-resolution for an OpenCL call (a builtin's row, a conversion, a load or store, a user
-function) or ``OPERATOR`` for a runtime helper that implements an operator. The
-work-group passes ask here whether a call synchronises, depends on the work-item or
-has effects: never by the C name of the function it calls.
+Every call carries a ``call`` fact (typed_ast.py): sema's resolution for an OpenCL call
+(a builtin's row, a conversion, a load or store, a user function) or, for one that
+lowering makes, ``OPERATOR`` for a runtime helper that implements an operator. The
+passes ask here whether a call synchronises, depends on the work-item or has effects:
+never by the C name of the function it calls.
 """
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ from pycparser import c_ast
 
 from .. import builtins as bi
 from ..sema import Call
-from ..typed_ast import fact, make
+from .. import types as ty
+from ..typed_ast import fact, make, walk
 from . import cnodes as cn
 
 # Runtime helpers of operators, swizzles, splats and conversions: values of their
@@ -20,7 +22,10 @@ from . import cnodes as cn
 OPERATOR = Call("operator", "")
 # ... and those that write through their first argument (++ on a vector, a swizzle store).
 UPDATE = Call("update", "")
-_PURE_KINDS = {"operator", "convert", "as", "vec_step"}
+_VALUE_KINDS = {"operator", "convert", "as", "vec_step"}
+# ... and the calls (not builtin rows) that read memory but write none
+_READING_KINDS = {"vload", "vload_half", "address_space"}
+UPDATES = ("++", "--", "p++", "p--")
 
 
 def runtime_call(name: str, *args, call: Call = OPERATOR, coord=None) -> c_ast.FuncCall:
@@ -85,15 +90,87 @@ def work_item_function(node) -> str | None:
     return "group" if row.group_uniform else "item"
 
 
-def is_pure(node) -> bool:
+def value_of_arguments(node) -> bool:
     """The call's value depends on its arguments only: no effects, no memory read, not
     a synchronisation point, not a work-item function."""
     call = call_of(node)
     if call is None:
         return False
-    if call.kind in _PURE_KINDS:
+    if call.kind in _VALUE_KINDS:
         return True
     return call.kind == "builtin" and call.row.pure and not call.row.workitem
+
+
+def call_has_effects(node, writers=None) -> bool:
+    """The call acts beyond its value: a builtin whose row says so (Builtin.has_effects),
+    a store, printf, a runtime update, a user function among ``writers`` (any user
+    function where that is None), a call a pass made without saying."""
+    call = call_of(node)
+    if call is None:
+        return True
+    if call.kind == "builtin":
+        return call.row.has_effects
+    if call.kind == "function":
+        return writers is None or call.name in writers
+    return call.kind not in _VALUE_KINDS | _READING_KINDS
+
+
+def has_effects(node, writers=None) -> bool:
+    """Evaluating ``node`` changes something (assigns, increments, calls one with
+    effects): it may not be evaluated twice, or skipped, or moved past another
+    expression with effects. ``writers``: the user functions with effects
+    (``functions_with_effects``); None counts every one."""
+    for n in walk(node):
+        if isinstance(n, c_ast.Assignment) or isinstance(n, c_ast.UnaryOp) and n.op in UPDATES:
+            return True
+        if isinstance(n, c_ast.FuncCall) and call_has_effects(n, writers):
+            return True
+    return False
+
+
+def functions_with_effects(module) -> set:
+    """User functions that write memory other than their own locals, or call one
+    that does (a fixpoint over the call graph)."""
+    writers = set()
+    changed = True
+    while changed:
+        changed = False
+        for name, f in module.functions.items():
+            if name not in writers and _writes_beyond_locals(f.node.body, writers):
+                writers.add(name)
+                changed = True
+    return writers
+
+
+def _writes_beyond_locals(body, writers: set) -> bool:
+    for n in walk(body):
+        if isinstance(n, c_ast.FuncCall) and call_has_effects(n, writers):
+            return True
+        target = assigned_lvalue(n)
+        if target is not None and not local_object(target):
+            return True
+    return False
+
+
+def local_object(node) -> bool:
+    """An lvalue inside a local variable (not reached through a pointer)."""
+    while isinstance(node, (c_ast.ArrayRef, c_ast.StructRef)):
+        if isinstance(node, c_ast.StructRef) and node.type == "->":
+            return False
+        if isinstance(node, c_ast.ArrayRef) and isinstance(fact(node.name, "ty"), ty.Pointer):
+            return False
+        node = node.name
+    symbol = fact(node, "symbol") if isinstance(node, c_ast.ID) else None
+    return symbol is not None and symbol.kind in ("var", "param") and not symbol.program
+
+
+def assigned_lvalue(node):
+    """The lvalue that ``node`` (an assignment or increment) writes, else None."""
+    if isinstance(node, c_ast.Assignment):
+        return node.lvalue
+    if isinstance(node, c_ast.UnaryOp) and node.op in UPDATES:
+        return node.expr
+    return None
 
 
 def is_atomic(node) -> bool:

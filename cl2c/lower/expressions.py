@@ -20,7 +20,7 @@ from ..sema import Module
 from ..typed_ast import fact, make
 from . import cnodes as cn
 from .calls import CallLowering
-from .effects import UPDATE, runtime_call
+from .effects import UPDATE, has_effects, runtime_call
 
 _BINARY_HELPERS = {"+": "add", "-": "sub", "*": "mul", "/": "div", "%": "rem", "&": "and",
                    "|": "or", "^": "xor", "<<": "shl", ">>": "shr", "==": "eq", "!=": "ne",
@@ -94,19 +94,6 @@ class ExpressionLowering(CallLowering, Transformer):
                 expr = cn.cast(dst.elem, expr, coord)
             return self.splat(expr, dst, coord)
         return expr
-
-    def pure(self, node) -> bool:
-        if isinstance(node, c_ast.FuncCall):
-            call = fact(node, "call")
-            if call is None or call.kind in ("function", "printf"):
-                return False
-            args = node.args.exprs if node.args else []
-            return all(self.pure(a) for a in args)
-        if isinstance(node, (c_ast.Assignment,)):
-            return False
-        if isinstance(node, c_ast.UnaryOp) and node.op in ("++", "--", "p++", "p--"):
-            return False
-        return all(self.pure(c) for _, c in node.children())
 
     # ---- functions and declarations ------------------------------------------------
     def lower_FuncDef(self, node):
@@ -314,9 +301,6 @@ class ExpressionLowering(CallLowering, Transformer):
             rv = self.coerce(self.visit(node.rvalue), value_t, target_t, node.coord)
             if op == "=":
                 return c_ast.Assignment("=", lv, rv, node.coord)
-            if not self.pure(node.lvalue):
-                raise UnsupportedError("compound assignment to a vector lvalue with side "
-                                       "effects is not supported yet")
             name = _BINARY_HELPERS[op[:-1]]
             fn = self.vec_helper(name, f"CL2C_VEC_{name.upper()}", target_t)
             return c_ast.Assignment("=", lv, runtime_call(fn, self._relower(node.lvalue), rv),
@@ -325,8 +309,7 @@ class ExpressionLowering(CallLowering, Transformer):
         rv = self.visit(node.rvalue)
         if op in ("<<=", ">>=") and isinstance(target_t, ty.Scalar):
             rv = self.shift_count(rv, node.rvalue, ty.integer_promote(target_t))
-        if op in ("/=", "%=") and isinstance(target_t, ty.Scalar) and self.pure(node.lvalue):
-            # (an lvalue with effects, a[i++] /= b, keeps C's operator: it may still trap)
+        if op in ("/=", "%=") and isinstance(target_t, ty.Scalar):
             helper = _integer_division(op[0], target_t, value_t, rv)
             if helper is not None:
                 value = runtime_call(helper, self._relower(node.lvalue), rv, coord=node.coord)
@@ -336,15 +319,13 @@ class ExpressionLowering(CallLowering, Transformer):
 
     def _relower(self, node):
         # Lowering mutates nodes in place; to use an lvalue twice, lower a fresh
-        # copy whose nodes carry the same types.
+        # copy whose nodes carry the same types. (Its effects, a[atomic_inc(p)], are
+        # temporaries already: sequencing.py.)
         return self.visit(copy.deepcopy(node))
 
     def swizzle_assignment(self, node, comps, target_t, value_t):
         base, comps = self.swizzle_base(node.lvalue, comps)
         base_t = self.vector_type_of(base)
-        if not self.pure(base):
-            raise UnsupportedError("assignment to a swizzle of an expression with side effects "
-                                   "is not supported yet")
         value = self.coerce(self.visit(node.rvalue), value_t, target_t, node.coord)
         if node.op != "=":
             name = _BINARY_HELPERS[node.op[:-1]]
@@ -387,7 +368,7 @@ class ExpressionLowering(CallLowering, Transformer):
         for p in parts:
             pt = self.type_of(p)
             if isinstance(pt, ty.Vector):
-                if not self.pure(p):
+                if has_effects(p):
                     raise UnsupportedError("a vector literal part with side effects is not "
                                            "supported yet")
                 lowered = self.visit(p)

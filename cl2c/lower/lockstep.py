@@ -43,7 +43,7 @@ from pycparser import c_ast
 from ..typed_ast import walk
 from . import cnodes as cn
 from .predicates import (branch_free, conjoin, conjunction, conjuncts, float_valued,
-                         is_increment, predicate, pure, tests_at_top, unit_step,
+                         is_increment, lane_safe, predicate, tests_at_top, unit_step,
                          update_target)
 from .regions.syntax import escaping_jumps, ids, set_declname
 
@@ -179,14 +179,14 @@ class _Lockstep:
 
     def _divergent(self, loop) -> bool:
         """Can the lanes run ``loop`` in lock-step, masked?"""
-        if not pure(loop.cond):
+        if not lane_safe(loop.cond):
             return False
         nxt = getattr(loop, "next", None)
         steps = nxt.exprs if isinstance(nxt, c_ast.ExprList) else [nxt] if nxt else []
         if any(update_target(e) is None for e in steps):
             return False
         if isinstance(loop, c_ast.For) and isinstance(loop.init, c_ast.DeclList) and \
-                not all(_is_scalar(d) and pure(d.init) for d in loop.init.decls):
+                not all(_is_scalar(d) and lane_safe(d.init) for d in loop.init.decls):
             return False
         if isinstance(loop, c_ast.For) and loop.init is not None and \
                 not isinstance(loop.init, c_ast.DeclList) and update_target(loop.init) is None:
@@ -210,9 +210,9 @@ class _Lockstep:
             return all(self._convertible(t, inner) for t in s.block_items or [])
         if isinstance(s, c_ast.Decl):
             inner[s.name] = s
-            return _is_scalar(s) and pure(s.init)
+            return _is_scalar(s) and lane_safe(s.init)
         if isinstance(s, c_ast.If):
-            return pure(s.cond) and self._convertible(s.iftrue, inner) and \
+            return lane_safe(s.cond) and self._convertible(s.iftrue, inner) and \
                 self._convertible(s.iffalse, inner)
         return update_target(s) is not None
 

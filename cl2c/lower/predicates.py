@@ -1,5 +1,5 @@
 """Expressions of if-converted lock-step code (lockstep.py): what a lane may compute
-whatever it holds (``pure``, ``float_valued``), conditions as branch-free predicates of 0
+whatever it holds (``lane_safe``, ``float_valued``), conditions as branch-free predicates of 0
 or 1 (``branch_free``, ``predicate``, ``conjoin``), and the updates and loop shapes the
 pass rewrites (``update_target``, ``unit_step``, ``tests_at_top``)."""
 from __future__ import annotations
@@ -10,35 +10,38 @@ from pycparser import c_ast, c_generator
 
 from ..typed_ast import fact, walk
 from . import cnodes as cn
-from .effects import is_pure
+from .effects import UPDATES, value_of_arguments
 from .regions.syntax import replace_child
 
-UPDATES = ("++", "--", "p++", "p--")
 _TRUTH = ("<", ">", "<=", ">=", "==", "!=", "&&", "||")     # values 0 or 1
 
 
-def pure(e) -> bool:
-    """``e`` reads private values and computes: no memory access, effect or fault."""
+def lane_safe(e) -> bool:
+    """``e`` reads private values and computes: no memory access, effect or fault, so a
+    lane may compute it whatever it holds (an effect is never lane-safe: see
+    effects.has_effects for the test of effects alone)."""
     if e is None or isinstance(e, (c_ast.ID, c_ast.Constant, c_ast.Typename)):
         return True
     if isinstance(e, c_ast.BinaryOp):
-        return pure(e.left) and pure(e.right)
+        return lane_safe(e.left) and lane_safe(e.right)
     if isinstance(e, c_ast.UnaryOp):
-        return e.op in ("-", "+", "!", "~", "sizeof") and pure(e.expr)
+        return e.op in ("-", "+", "!", "~", "sizeof") and lane_safe(e.expr)
     if isinstance(e, c_ast.TernaryOp):
-        return pure(e.cond) and pure(e.iftrue) and pure(e.iffalse)
+        return lane_safe(e.cond) and lane_safe(e.iftrue) and lane_safe(e.iffalse)
     if isinstance(e, c_ast.Cast):
-        return pure(e.expr)
+        return lane_safe(e.expr)
     if isinstance(e, c_ast.FuncCall):
         # integer division reaches here as a runtime helper that cannot trap
-        return is_pure(e) and all(pure(a) for a in (e.args.exprs if e.args else []))
+        return value_of_arguments(e) and \
+            all(lane_safe(a) for a in (e.args.exprs if e.args else []))
     return False
 
 
 def update_target(e) -> str | None:
     """The private variable the expression statement ``e`` assigns (``x = ...``,
     ``x += ...``, ``x++``), or None when it is something else."""
-    if isinstance(e, c_ast.Assignment) and isinstance(e.lvalue, c_ast.ID) and pure(e.rvalue):
+    if isinstance(e, c_ast.Assignment) and isinstance(e.lvalue, c_ast.ID) and \
+            lane_safe(e.rvalue):
         return e.lvalue.name
     if isinstance(e, c_ast.UnaryOp) and e.op in UPDATES and isinstance(e.expr, c_ast.ID):
         return e.expr.name
@@ -104,7 +107,7 @@ def float_valued(e, floats: set) -> bool:
             all(float_valued(x, floats) or _read(x) for x in sides)
     if isinstance(e, c_ast.FuncCall):
         args = e.args.exprs if e.args else []
-        return t is not None and t.is_scalar and t.is_float and is_pure(e) and \
+        return t is not None and t.is_scalar and t.is_float and value_of_arguments(e) and \
             all(float_valued(a, floats) or _read(a) for a in args)
     return False
 
@@ -142,7 +145,7 @@ def conjoin(pred: list):
 
 
 def branch_free(e):
-    """A copy of pure expression ``e`` with ``&&`` and ``||`` as ``&`` and ``|`` of 0 or
+    """A copy of lane-safe expression ``e`` with ``&&`` and ``||`` as ``&`` and ``|`` of 0 or
     1: both sides computed, no branch (gcc keeps a short-circuit as control flow, and
     then vectorises nothing). Every lane computes every value anyway."""
     e = copy.deepcopy(e)

@@ -25,6 +25,8 @@ from ..sema import Module
 from ..sema.model import Symbol
 from ..typed_ast import fact, make, walk
 from . import cnodes as cn
+from .effects import UPDATES, assigned_lvalue, call_has_effects, functions_with_effects, has_effects, \
+    local_object
 
 _SEQUENCED = ("&&", "||")
 _UNEVALUATED = ("sizeof", "_Alignof", "__alignof__")
@@ -35,77 +37,6 @@ def sequence_operands(module: Module) -> Module:
     for f in module.functions.values():
         _Sequencer(writers, _address_taken(f.node.body)).compound(f.node.body)
     return module
-
-
-# ---- what has effects -----------------------------------------------------------------
-
-def _call_has_effects(node, writers: set) -> bool:
-    call = fact(node, "call")
-    if call is None:
-        return True
-    if call.kind == "function":
-        return call.name in writers
-    row = call.row
-    if row is None:
-        return True                        # printf and the like
-    return row.sync or row.effects or \
-        (any(p.endswith("*") for p in row.params) and not row.name.startswith("vload"))
-
-
-def has_effects(node, writers: set) -> bool:
-    for n in walk(node):
-        if isinstance(n, c_ast.Assignment):
-            return True
-        if isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--"):
-            return True
-        if isinstance(n, c_ast.FuncCall) and _call_has_effects(n, writers):
-            return True
-    return False
-
-
-def functions_with_effects(module: Module) -> set:
-    """User functions that write memory other than their own locals, or call one
-    that does (a fixpoint over the call graph)."""
-    writers = set()
-    changed = True
-    while changed:
-        changed = False
-        for name, f in module.functions.items():
-            if name not in writers and _writes_beyond_locals(f.node.body, writers):
-                writers.add(name)
-                changed = True
-    return writers
-
-
-def _writes_beyond_locals(body, writers: set) -> bool:
-    for n in walk(body):
-        if isinstance(n, c_ast.FuncCall) and _call_has_effects(n, writers):
-            return True
-        target = _assigned(n)
-        if target is not None and not _local_object(target):
-            return True
-    return False
-
-
-def _local_object(node) -> bool:
-    """An lvalue inside a local variable (not reached through a pointer)."""
-    while isinstance(node, (c_ast.ArrayRef, c_ast.StructRef)):
-        if isinstance(node, c_ast.StructRef) and node.type == "->":
-            return False
-        if isinstance(node, c_ast.ArrayRef) and isinstance(fact(node.name, "ty"), ty.Pointer):
-            return False
-        node = node.name
-    symbol = fact(node, "symbol") if isinstance(node, c_ast.ID) else None
-    return symbol is not None and symbol.kind in ("var", "param") and not symbol.program
-
-
-def _assigned(node):
-    """The lvalue that ``node`` (an assignment or increment) writes, else None."""
-    if isinstance(node, c_ast.Assignment):
-        return node.lvalue
-    if isinstance(node, c_ast.UnaryOp) and node.op in ("++", "--", "p++", "p--"):
-        return node.expr
-    return None
 
 
 def _address_taken(body) -> set:
@@ -192,7 +123,7 @@ class _Sequencer:
         if isinstance(e, c_ast.UnaryOp):
             if e.op not in _UNEVALUATED:
                 e.expr = self.expr(e.expr, temps)
-            return e
+            return self.update(e, e.expr, temps) if e.op in UPDATES else e
         if isinstance(e, c_ast.BinaryOp):
             e.left, e.right = self.expr(e.left, temps), self.expr(e.right, temps)
             if e.op in _SEQUENCED:
@@ -225,7 +156,7 @@ class _Sequencer:
             return e
         if isinstance(e, c_ast.Assignment):
             e.lvalue, e.rvalue = self.expr(e.lvalue, temps), self.expr(e.rvalue, temps)
-            return e
+            return self.update(e, e.lvalue, temps) if e.op != "=" else e
         if isinstance(e, c_ast.ExprList):
             e.exprs = [self.expr(x, temps) for x in e.exprs]
             return e
@@ -236,6 +167,26 @@ class _Sequencer:
             e.name = self.expr(e.name, temps)
             return e
         return e
+
+    def update(self, e, lvalue, temps: list):
+        """A compound assignment or an increment ``e`` of ``lvalue`` evaluates the lvalue
+        once (``a[atomic_inc(p)] /= b``), but its lowering may read it and write it
+        apart (a vector's, a swizzle's, an integer division's): the parts of the lvalue
+        with effects become temporaries. The value assigned goes before them where the
+        order matters, as clang evaluates it first."""
+        parts = [(n, a) for n, a in _lvalue_operands(lvalue)
+                 if has_effects(getattr(n, a), self.writers)]
+        if not parts:
+            return e
+        assignments = []
+        if isinstance(e, c_ast.Assignment):
+            value_effects = has_effects(e.rvalue, self.writers)
+            if any(self.conflict(e.rvalue, value_effects, getattr(n, a), True)
+                   for n, a in parts):
+                e.rvalue = self.temporary(e.rvalue, temps, assignments)
+        for n, a in parts:
+            setattr(n, a, self.temporary(getattr(n, a), temps, assignments))
+        return self.in_order(assignments, e)
 
     def hoist(self, operands: list, temps: list) -> list:
         """Replace the operands that must be evaluated before the ones after them by
@@ -248,22 +199,27 @@ class _Sequencer:
             later = range(i + 1, len(operands))
             if not any(self.conflict(o, effects[i], operands[j], effects[j]) for j in later):
                 continue
-            t = fact(o, "ty")
-            if not isinstance(t, (ty.Scalar, ty.Vector, ty.Pointer)) or t == ty.VOID:
-                continue            # (records: C compilers agree on few such programs)
-            self.count += 1
-            name = f"cl2c_seq{self.count}"
-            symbol = Symbol(name, t, "var")
-            decl = make(c_ast.Decl, name, [], [], [], [], cn.declarator(t, name, o.coord),
-                        None, None, coord=o.coord)
-            decl.ty, decl.space = t, "private"
-            temps.append(decl)
-            target = self.ident(name, t, symbol, o.coord)
-            assign = make(c_ast.Assignment, "=", target, o, o.coord)
-            assign.ty = t
-            assignments.append(assign)
-            operands[i] = self.ident(name, t, symbol, o.coord)
+            operands[i] = self.temporary(o, temps, assignments)
         return assignments
+
+    def temporary(self, o, temps: list, assignments: list):
+        """A temporary that holds the value of ``o``: declared into ``temps``, assigned
+        by what goes into ``assignments``; ``o`` itself where its type has none
+        (records: C compilers agree on few such programs)."""
+        t = fact(o, "ty")
+        if not isinstance(t, (ty.Scalar, ty.Vector, ty.Pointer)) or t == ty.VOID:
+            return o
+        self.count += 1
+        name = f"cl2c_seq{self.count}"
+        symbol = Symbol(name, t, "var")
+        decl = make(c_ast.Decl, name, [], [], [], [], cn.declarator(t, name, o.coord),
+                    None, None, coord=o.coord)
+        decl.ty, decl.space = t, "private"
+        temps.append(decl)
+        assign = make(c_ast.Assignment, "=", self.ident(name, t, symbol, o.coord), o, o.coord)
+        assign.ty = t
+        assignments.append(assign)
+        return self.ident(name, t, symbol, o.coord)
 
     @staticmethod
     def ident(name, t, symbol, coord):
@@ -287,12 +243,12 @@ class _Sequencer:
         private variables whose address is never taken; else None."""
         names = set()
         for n in walk(writer):
-            if isinstance(n, c_ast.FuncCall) and _call_has_effects(n, self.writers):
+            if isinstance(n, c_ast.FuncCall) and call_has_effects(n, self.writers):
                 return None
-            target = _assigned(n)
+            target = assigned_lvalue(n)
             if target is None:
                 continue
-            if not isinstance(target, c_ast.ID) or not _local_object(target) or \
+            if not isinstance(target, c_ast.ID) or not local_object(target) or \
                     target.name in self.addressed:
                 return None
             names.add(target.name)
@@ -302,7 +258,7 @@ class _Sequencer:
     def assigned_names(writer) -> set:
         names = set()
         for n in walk(writer):
-            target = _assigned(n)
+            target = assigned_lvalue(n)
             while isinstance(target, (c_ast.ArrayRef, c_ast.StructRef)):
                 target = target.name
             if isinstance(target, c_ast.ID):
@@ -342,3 +298,27 @@ class _Sequencer:
         out.ty = fact(e, "ty")
         out.space = fact(e, "space")
         return out
+
+
+def _lvalue_operands(lvalue) -> list:
+    """The values an lvalue is computed from, left to right, as (node, attribute): the
+    subscripts of ``a[i][j]``, the pointer of ``*p``, ``p->f`` and ``p[i]``."""
+    out = []
+    node = lvalue
+    while True:
+        if isinstance(node, c_ast.ArrayRef):
+            out.append((node, "subscript"))
+            if isinstance(fact(node.name, "ty"), ty.Pointer):
+                out.append((node, "name"))
+                break
+        elif isinstance(node, c_ast.StructRef):
+            if node.type == "->":
+                out.append((node, "name"))
+                break
+        elif isinstance(node, c_ast.UnaryOp) and node.op == "*":
+            out.append((node, "expr"))
+            break
+        else:
+            break
+        node = node.name
+    return out[::-1]

@@ -50,7 +50,7 @@ from pycparser import c_ast
 from .. import types as ty
 from ..typed_ast import walk
 from . import cnodes as cn
-from .effects import UPDATE, call_of, is_pure, work_item_function
+from .effects import UPDATE, call_of, value_of_arguments, work_item_function
 from .regions.syntax import escaping_jumps, ids, replace_child, replace_node
 
 COLS = "CL2C_TILE_COLS"       # work-items of a tile's row (regions.h)
@@ -192,7 +192,7 @@ def _harmless_call(node, local=frozenset()) -> bool:
         first = node.args.exprs[0] if node.args and node.args.exprs else None
         return isinstance(first, c_ast.UnaryOp) and first.op == "&" and \
             isinstance(first.expr, c_ast.ID) and first.expr.name in local
-    return is_pure(node) or work_item_function(node) is not None
+    return value_of_arguments(node) or work_item_function(node) is not None
 
 
 def _reads_only(e) -> bool:

@@ -10,9 +10,9 @@ from pycparser import c_ast
 from ... import types as ty
 from ...typed_ast import fact
 from .. import cnodes as cn
-from ..effects import builtin_name, runtime_call, work_item_function
+from ..effects import builtin_name, has_effects, runtime_call, work_item_function
 from .privates import Privates
-from .syntax import INDEX, no_effects, replace_child, set_name, statements, typename, walk
+from .syntax import INDEX, replace_child, set_name, statements, typename, walk
 from .uniformity import Analysis
 
 
@@ -70,7 +70,7 @@ class LoopBounds:
                     (los if kind == "lo" else his).append(value)
             elif self._l0_invariant(t):
                 outer.append(t)
-            elif no_effects(t):
+            elif not has_effects(t):
                 # tested in the loop, for the work-items within the bounds: the others
                 # would have skipped the body whatever it says
                 inner.append(t)

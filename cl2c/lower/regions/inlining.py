@@ -7,7 +7,7 @@ import copy
 
 from pycparser import c_ast
 
-from ..effects import called_function, is_pure
+from ..effects import called_function, has_effects
 from .errors import NeedFibers
 from .syntax import contains_sync, replace_child, retyped, set_declname, walk
 
@@ -131,7 +131,7 @@ def _inline(call: c_ast.FuncCall, f: c_ast.FuncDef, result=None) -> c_ast.Compou
         last = block.pop()          # its value: stored in ``result``, or dropped
         if result is not None:
             block.append(c_ast.Assignment("=", copy.deepcopy(result), last.expr, last.coord))
-        elif not is_pure(last.expr):
+        elif has_effects(last.expr):
             block.append(last.expr)
     for n in block:
         if any(isinstance(j, c_ast.Return) for j in walk(n)):

@@ -10,8 +10,8 @@ from pycparser import c_ast
 from ... import types as ty
 from ...typed_ast import fact, make
 from .. import cnodes as cn
-from ..effects import work_item_function
-from .syntax import (assigned_names, contains_sync, ids, no_effects, set_declname,
+from ..effects import has_effects, value_of_arguments, work_item_function
+from .syntax import (assigned_names, contains_sync, ids, set_declname,
                      statements, typename, walk)
 
 
@@ -117,7 +117,7 @@ def _split_load(d: c_ast.Decl):
     ``x``). None for arrays, ``static`` and ``__local`` declarations, bit-fields."""
     if not isinstance(d.type, (c_ast.TypeDecl, c_ast.PtrDecl)) or d.storage or \
             d.bitsize is not None or isinstance(d.init, c_ast.InitList) or \
-            not no_effects(d.init):
+            has_effects(d.init):
         return None
     decl = copy.copy(d)
     decl.type = copy.deepcopy(d.type)
@@ -131,8 +131,10 @@ def _split_load(d: c_ast.Decl):
 def _reads_values(e) -> bool:
     """``e`` reads no memory and changes nothing: names, constants, arithmetic, pure
     builtins and work-item functions."""
-    return no_effects(e) and not any(
+    return not has_effects(e) and not any(
         isinstance(n, (c_ast.ArrayRef, c_ast.InitList)) or
+        isinstance(n, c_ast.FuncCall) and not (value_of_arguments(n) or
+                                               work_item_function(n)) or
         isinstance(n, c_ast.StructRef) and n.type == "->" or
         isinstance(n, c_ast.UnaryOp) and n.op in ("*", "&") for n in walk(e))
 

@@ -9,7 +9,7 @@ from pycparser import c_ast
 
 from ...typed_ast import walk
 from .. import cnodes as cn
-from ..effects import is_pure, synchronises, work_item_function
+from ..effects import synchronises
 
 LID = ("cl2c_l0", "cl2c_l1", "cl2c_l2")
 INDEX = "cl2c_i"          # the local linear id inside a work-item loop
@@ -30,18 +30,6 @@ def statements(node) -> list:
 def contains_sync(node, syncing_functions=frozenset()) -> bool:
     """Does ``node`` reach a barrier (or call one of ``syncing_functions``)?"""
     return any(synchronises(n, syncing_functions) for n in walk(node))
-
-
-def no_effects(e) -> bool:
-    """Evaluating ``e`` changes nothing (loads, arithmetic, pure builtins, work-item
-    functions): it may be evaluated for fewer work-items, or more often."""
-    for n in walk(e):
-        if isinstance(n, c_ast.Assignment) or \
-                isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--"):
-            return False
-        if isinstance(n, c_ast.FuncCall) and not (is_pure(n) or work_item_function(n)):
-            return False
-    return True
 
 
 def ids(node) -> set:

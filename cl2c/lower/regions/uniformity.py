@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
-from ..effects import is_pure, work_item_function
+from ..effects import value_of_arguments, work_item_function
 from .errors import NeedFibers, NotProvablyUniform
 from .syntax import (INDEX, assigned_names, base_ids, contains_sync, escaping_jumps,
                      statements, walk)
@@ -64,7 +64,7 @@ class Analysis:
             args = e.args.exprs if e.args else []
             if work_item_function(e) == "group":       # args[0] is CL2C_WI
                 return all(self.is_uniform(a) for a in args[1:])
-            return is_pure(e) and all(self.is_uniform(a) for a in args)
+            return value_of_arguments(e) and all(self.is_uniform(a) for a in args)
         if isinstance(e, c_ast.UnaryOp):
             if e.op == "sizeof":
                 return True
