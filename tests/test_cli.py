@@ -208,7 +208,7 @@ def test_not_supported_yet(tmp_path):
         "__kernel void k(__global int4 *p)\n"
         "{\n"
         "    int i = 0;\n"
-        "    p[i++] += (int4)(1);\n"
+        "    p[0] = (int4)((int2)(1), p[i++].xy);\n"
         "}\n")
     res = cl2c_cli("gt.cl", "-o", "gt.c", cwd=tmp_path)
     err = _assert_diagnostic(res, "gt.cl:4:")

@@ -21,12 +21,13 @@ from __future__ import annotations
 from pycparser import c_ast
 
 from .. import types as ty
+from ..diagnostics import UnsupportedError
 from ..sema import Module
 from ..sema.model import Symbol
 from ..typed_ast import fact, make, walk
 from . import cnodes as cn
-from .effects import UPDATES, assigned_lvalue, call_has_effects, functions_with_effects, has_effects, \
-    local_object
+from .effects import (UPDATES, assigned_lvalue, call_has_effects, functions_with_effects,
+                      has_effects, local_object)
 
 _SEQUENCED = ("&&", "||")
 _UNEVALUATED = ("sizeof", "_Alignof", "__alignof__")
@@ -185,7 +186,11 @@ class _Sequencer:
                    for n, a in parts):
                 e.rvalue = self.temporary(e.rvalue, temps, assignments)
         for n, a in parts:
-            setattr(n, a, self.temporary(getattr(n, a), temps, assignments))
+            part = self.temporary(getattr(n, a), temps, assignments)
+            if part is getattr(n, a):
+                raise UnsupportedError("an update of an lvalue whose pointer to an unnamed "
+                                       "struct has side effects is not supported yet", e.coord)
+            setattr(n, a, part)
         return self.in_order(assignments, e)
 
     def hoist(self, operands: list, temps: list) -> list:
@@ -205,9 +210,11 @@ class _Sequencer:
     def temporary(self, o, temps: list, assignments: list):
         """A temporary that holds the value of ``o``: declared into ``temps``, assigned
         by what goes into ``assignments``; ``o`` itself where its type has none
-        (records: C compilers agree on few such programs)."""
+        (records: C compilers agree on few such programs; a pointer to a struct
+        without a tag, which C cannot name here)."""
         t = fact(o, "ty")
-        if not isinstance(t, (ty.Scalar, ty.Vector, ty.Pointer)) or t == ty.VOID:
+        if not isinstance(t, (ty.Scalar, ty.Vector, ty.Pointer)) or t == ty.VOID or \
+                not _nameable(t):
             return o
         self.count += 1
         name = f"cl2c_seq{self.count}"
@@ -302,23 +309,45 @@ class _Sequencer:
 
 def _lvalue_operands(lvalue) -> list:
     """The values an lvalue is computed from, left to right, as (node, attribute): the
-    subscripts of ``a[i][j]``, the pointer of ``*p``, ``p->f`` and ``p[i]``."""
+    subscripts of ``a[i][j]``, the pointer of ``*p``, ``p->f`` and ``p[i]`` (the
+    operands of ``p + i`` there)."""
     out = []
     node = lvalue
     while True:
         if isinstance(node, c_ast.ArrayRef):
             out.append((node, "subscript"))
             if isinstance(fact(node.name, "ty"), ty.Pointer):
-                out.append((node, "name"))
+                out += _pointer_operands(node, "name")[::-1]
                 break
         elif isinstance(node, c_ast.StructRef):
             if node.type == "->":
-                out.append((node, "name"))
+                out += _pointer_operands(node, "name")[::-1]
                 break
         elif isinstance(node, c_ast.UnaryOp) and node.op == "*":
-            out.append((node, "expr"))
+            out += _pointer_operands(node, "expr")[::-1]
             break
         else:
             break
         node = node.name
     return out[::-1]
+
+
+def _nameable(t) -> bool:
+    """A type C can name in a declaration of its own: not a pointer to an untagged
+    struct (which a typedef names in the source)."""
+    while isinstance(t, ty.Pointer):
+        t = t.pointee
+    return not isinstance(t, ty.Record) or bool(t.tag)
+
+
+def _pointer_operands(parent, attr) -> list:
+    """(parent, attr) for the pointer ``parent.attr``; for ``p + i`` or ``p - i``, the
+    operands' (a temporary of an integer is one C can always declare), left to right."""
+    e = getattr(parent, attr)
+    if not (isinstance(e, c_ast.BinaryOp) and e.op in ("+", "-")):
+        return [(parent, attr)]
+    if isinstance(fact(e.left, "ty"), (ty.Pointer, ty.Array)):
+        return _pointer_operands(e, "left") + [(e, "right")]
+    if isinstance(fact(e.right, "ty"), (ty.Pointer, ty.Array)):
+        return [(e, "left")] + _pointer_operands(e, "right")
+    return [(parent, attr)]
