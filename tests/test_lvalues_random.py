@@ -165,3 +165,19 @@ def test_the_issue_updates_call_atomic_inc_once(pocl):
         v, p = np.arange(8, dtype=np.float32).reshape(2, 4), np.zeros(1, np.int32)
         run("add", v, p, np.array([[10, 20]], np.float32))
         assert v.tolist() == [[10, 21, 2, 3], [4, 5, 6, 7]] and p[0] == 1
+
+
+def test_an_update_through_a_pointer_to_an_unnamed_struct_with_effects_is_refused():
+    # C cannot declare the temporary that would evaluate q++ once: a diagnostic, not
+    # q++ twice (a scalar's update evaluates it once in C: that one works)
+    source = ("typedef struct { int4 v; } S;\n"
+              "__kernel void k(__global S *q) {\n"
+              "    (q++)->v.xy += (int2)(1, 2);\n"
+              "}\n")
+    with pytest.raises(cl2c.BuildError) as info:
+        cl2c.translate(source, "bad.cl")
+    lines = str(info.value).splitlines()
+    assert lines[0].startswith("bad.cl:3:6: error: assignment to a swizzle of an expression "
+                               "with side effects is not supported yet"), lines
+    assert lines[2] == " " * 5 + "^"
+    cl2c.translate(source.replace("->v.xy += (int2)(1, 2)", "->v.x /= 3"), "good.cl")

@@ -12,8 +12,8 @@ from __future__ import annotations
 from pycparser import c_ast
 
 from .. import builtins as bi
-from ..sema import Call
 from .. import types as ty
+from ..sema import Call
 from ..typed_ast import fact, make, walk
 from . import cnodes as cn
 

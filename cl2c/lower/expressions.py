@@ -301,6 +301,9 @@ class ExpressionLowering(CallLowering, Transformer):
             rv = self.coerce(self.visit(node.rvalue), value_t, target_t, node.coord)
             if op == "=":
                 return c_ast.Assignment("=", lv, rv, node.coord)
+            if has_effects(node.lvalue):     # (sequencing.py could not hold them)
+                raise UnsupportedError("compound assignment to a vector lvalue with side "
+                                       "effects is not supported yet")
             name = _BINARY_HELPERS[op[:-1]]
             fn = self.vec_helper(name, f"CL2C_VEC_{name.upper()}", target_t)
             return c_ast.Assignment("=", lv, runtime_call(fn, self._relower(node.lvalue), rv),
@@ -309,7 +312,10 @@ class ExpressionLowering(CallLowering, Transformer):
         rv = self.visit(node.rvalue)
         if op in ("<<=", ">>=") and isinstance(target_t, ty.Scalar):
             rv = self.shift_count(rv, node.rvalue, ty.integer_promote(target_t))
-        if op in ("/=", "%=") and isinstance(target_t, ty.Scalar):
+        if op in ("/=", "%=") and isinstance(target_t, ty.Scalar) and \
+                not has_effects(node.lvalue):
+            # (sequencing.py left effects in the lvalue, (q++)->f /= b with q an unnamed
+            # struct's pointer: C's operator evaluates it once, and may still trap)
             helper = _integer_division(op[0], target_t, value_t, rv)
             if helper is not None:
                 value = runtime_call(helper, self._relower(node.lvalue), rv, coord=node.coord)
@@ -320,12 +326,15 @@ class ExpressionLowering(CallLowering, Transformer):
     def _relower(self, node):
         # Lowering mutates nodes in place; to use an lvalue twice, lower a fresh
         # copy whose nodes carry the same types. (Its effects, a[atomic_inc(p)], are
-        # temporaries already: sequencing.py.)
+        # temporaries already where C can declare them: sequencing.py.)
         return self.visit(copy.deepcopy(node))
 
     def swizzle_assignment(self, node, comps, target_t, value_t):
         base, comps = self.swizzle_base(node.lvalue, comps)
         base_t = self.vector_type_of(base)
+        if has_effects(base):               # (sequencing.py could not hold them)
+            raise UnsupportedError("assignment to a swizzle of an expression with side effects "
+                                   "is not supported yet")
         value = self.coerce(self.visit(node.rvalue), value_t, target_t, node.coord)
         if node.op != "=":
             name = _BINARY_HELPERS[node.op[:-1]]

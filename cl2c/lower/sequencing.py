@@ -21,7 +21,6 @@ from __future__ import annotations
 from pycparser import c_ast
 
 from .. import types as ty
-from ..diagnostics import UnsupportedError
 from ..sema import Module
 from ..sema.model import Symbol
 from ..typed_ast import fact, make, walk
@@ -173,8 +172,9 @@ class _Sequencer:
         """A compound assignment or an increment ``e`` of ``lvalue`` evaluates the lvalue
         once (``a[atomic_inc(p)] /= b``), but its lowering may read it and write it
         apart (a vector's, a swizzle's, an integer division's): the parts of the lvalue
-        with effects become temporaries. The value assigned goes before them where the
-        order matters, as clang evaluates it first."""
+        with effects become temporaries (where C can declare them: lowering refuses the
+        rest). The value assigned goes before them where the order matters, as clang
+        evaluates it first."""
         parts = [(n, a) for n, a in _lvalue_operands(lvalue)
                  if has_effects(getattr(n, a), self.writers)]
         if not parts:
@@ -186,11 +186,7 @@ class _Sequencer:
                    for n, a in parts):
                 e.rvalue = self.temporary(e.rvalue, temps, assignments)
         for n, a in parts:
-            part = self.temporary(getattr(n, a), temps, assignments)
-            if part is getattr(n, a):
-                raise UnsupportedError("an update of an lvalue whose pointer to an unnamed "
-                                       "struct has side effects is not supported yet", e.coord)
-            setattr(n, a, part)
+            setattr(n, a, self.temporary(getattr(n, a), temps, assignments))
         return self.in_order(assignments, e)
 
     def hoist(self, operands: list, temps: list) -> list:
