@@ -78,6 +78,22 @@ def test_builtin_rows_say_what_the_work_group_passes_ask():
     assert not row("mem_fence").pure and row("sqrt").pure
 
 
+def test_builtin_rows_say_which_have_effects():
+    # what writes through a pointer parameter, synchronises, fences or writes an image
+    # has effects; what only reads (through a const pointer, an image) has none
+    from cl2c import builtins as bi
+    rows = [r for name in ("atomic_inc", "atom_add", "atomic_fetch_add", "fract", "sincos",
+                           "remquo", "frexp", "lgamma_r", "async_work_group_copy",
+                           "async_work_group_strided_copy", "barrier", "work_group_reduce_add",
+                           "mem_fence", "write_imagef", "wait_group_events")
+            for r in bi.BY_NAME[name]]
+    assert all(r.has_effects for r in rows), [r for r in rows if not r.has_effects]
+    rows = [r for name in ("sqrt", "dot", "get_local_id", "read_imagef", "prefetch",
+                           "get_image_width", "shuffle")
+            for r in bi.BY_NAME[name]]
+    assert not any(r.has_effects for r in rows), [r for r in rows if r.has_effects]
+
+
 # ---- schedules ----------------------------------------------------------------------
 
 def test_options_and_cli_take_the_schedules_of_the_registry():
