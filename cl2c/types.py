@@ -341,30 +341,6 @@ def width(t: Type) -> int:
     return t.n if isinstance(t, Vector) else 1
 
 
-def initializer_target(t: Type, index: int) -> Type:
-    """The type that item ``index`` of a brace initializer for ``t`` initializes."""
-    if isinstance(t, Array):
-        return t.elem
-    if isinstance(t, Record) and index < len(t.fields):
-        return t.fields[index][1]
-    if isinstance(t, Vector):
-        return t.elem
-    return t
-
-
-def scalar_count(t: Type) -> int:
-    """The scalars a brace initializer of ``t`` fills with its braces elided (C11 6.7.9):
-    an array's elements', a vector's components, a struct's fields', a union's first."""
-    if isinstance(t, Array):
-        return (t.length or 0) * scalar_count(t.elem)
-    if isinstance(t, Vector):
-        return t.n
-    if isinstance(t, Record):
-        counts = [scalar_count(f) for _, f in t.fields]
-        return counts[0] if t.union and counts else sum(counts)
-    return 1
-
-
 def type_size(t: Type) -> int:
     if isinstance(t, Enum):
         return 4

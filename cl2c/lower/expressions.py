@@ -17,6 +17,7 @@ from pycparser import c_ast
 from .. import types as ty
 from ..diagnostics import UnsupportedError
 from ..sema import Module
+from ..sema.initializers import is_braced_string, items
 from ..typed_ast import fact, make
 from . import cnodes as cn
 from .calls import CallLowering
@@ -123,10 +124,12 @@ class ExpressionLowering(CallLowering, Transformer):
         return node
 
     def init_list(self, node: c_ast.InitList, t: ty.Type):
+        """A fully braced initializer (sema made it one), its items converted to the
+        types of the places they initialize."""
+        if is_braced_string(node, t):
+            return node
         out = []
-        for i, e in enumerate(node.exprs):
-            target = ty.initializer_target(t, i)
-            inner = e.expr if isinstance(e, c_ast.NamedInitializer) else e
+        for e, (_, inner, target) in zip(node.exprs, items(node, t)):
             if isinstance(inner, c_ast.InitList):
                 lowered = self.init_list(inner, target)
             else:

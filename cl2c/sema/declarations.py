@@ -6,6 +6,7 @@ from pycparser import c_ast
 from .. import builtins as bi
 from .. import literals
 from .. import types as ty
+from . import initializers
 from .checker import Checker
 from .model import FunctionInfo, Param, SemaError, Symbol
 from .type_names import incomplete
@@ -136,7 +137,7 @@ class Declarations(Checker):
                 self.error(f"'__local' variable '{node.name}' cannot have an initializer "
                            f"(OpenCL C 6.5.2)", node.init)
             if isinstance(node.init, c_ast.InitList):
-                self.init_list(node.init, t)
+                node.init = self.init_list(node.init, t)
             else:
                 value = self.rvalue(node.init)
                 if value == ty.VOID:
@@ -162,33 +163,15 @@ class Declarations(Checker):
 
     def _initialized_length(self, init, t: ty.Array) -> int | None:
         """The length an initializer gives an array declared without one (C11 6.7.9):
-        a string's characters and its NUL, or the last element a brace initializer
-        reaches, through designators ([k] = ...) and brace elision ({1, 2, 3, 4} for
-        int[][2] is two elements)."""
-        if isinstance(init, c_ast.InitList) and len(init.exprs) == 1 and \
-                t.elem.is_integer and t.elem.size == 1:
+        a string's characters and its NUL, or the last element a fully braced
+        initializer reaches."""
+        if isinstance(init, c_ast.InitList) and initializers.is_braced_string(init, t):
             init = init.exprs[0]            # char s[] = {"text"}
-        if isinstance(init, c_ast.Constant) and init.type == "string":
+        if initializers.is_string(init):
             return literals.string_length(init.value) + 1
         if not isinstance(init, c_ast.InitList):
             return None
-        per = max(1, ty.scalar_count(t.elem))   # the scalars of one element
-        at = end = 0                        # in scalars
-        for e in init.exprs:
-            whole = at % per == 0           # at an element's start
-            if isinstance(e, c_ast.NamedInitializer) and \
-                    not isinstance(e.name[0], c_ast.ID):
-                at, whole = self.const_int(e.name[0]) * per, True
-            value = e.expr if isinstance(e, c_ast.NamedInitializer) else e
-            if whole and (isinstance(e, c_ast.NamedInitializer) or
-                          isinstance(value, c_ast.InitList) or
-                          getattr(value, "ty", None) == t.elem or
-                          isinstance(value, c_ast.Constant) and value.type == "string"):
-                at += per                   # the element, whole
-            else:
-                at += 1                     # one scalar of it (brace elision)
-            end = max(end, at)
-        return -(-end // per)
+        return initializers.braced_length(init, t)
 
     def _program_scope_space(self, node: c_ast.Decl, space: str) -> str:
         """The address space of a program-scope variable: __constant, or from OpenCL C
@@ -208,20 +191,33 @@ class Declarations(Checker):
                        f"__global or __constant address space", node)
         return space
 
-    def init_list(self, node: c_ast.InitList, t: ty.Type):
-        for i, e in enumerate(node.exprs):
-            target = ty.initializer_target(t, i)
+    def init_list(self, node: c_ast.InitList, t: ty.Type) -> c_ast.InitList:
+        """``node`` fully braced (sema/initializers.py), each item checked against the
+        place it initializes."""
+        self._type_items(node)
+        braced = initializers.fully_braced(self, node, t, lambda e: e.ty)
+        self._check_items(braced, t)
+        return braced
+
+    def _type_items(self, node: c_ast.InitList):
+        for e in node.exprs:
             if isinstance(e, c_ast.NamedInitializer):
                 e = e.expr
             if isinstance(e, c_ast.InitList):
-                self.init_list(e, target)
+                self._type_items(e)
             else:
-                value = self.expr(e)
-                # (a scalar's place only: initializer_target does not follow brace elision)
-                if target is not None and target.is_scalar and self.incompatible(target, value):
-                    self.error(f"initializing '{target}' with an expression of incompatible "
-                               f"type '{value}'", e)
+                self.expr(e)
+
+    def _check_items(self, node: c_ast.InitList, t: ty.Type):
         node.ty = t
+        if initializers.is_braced_string(node, t):
+            return
+        for _, value, target in initializers.items(node, t):
+            if isinstance(value, c_ast.InitList):
+                self._check_items(value, target)
+            elif target.is_scalar and self.incompatible(target, value.ty):
+                self.error(f"initializing '{target}' with an expression of incompatible "
+                           f"type '{value.ty}'", value)
 
     # ---- functions -----------------------------------------------------------------
     def function(self, node: c_ast.FuncDef):

@@ -356,7 +356,7 @@ class Expressions(Checker):
 
     def expr_CompoundLiteral(self, node):
         t, _, _ = self.resolve(node.type)
-        self.init_list(node.init, t)
+        node.init = self.init_list(node.init, t)
         return t
 
     def expr_InitList(self, node):

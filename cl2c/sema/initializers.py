@@ -1,0 +1,200 @@
+"""Brace initializers, fully braced (C11 6.7.9).
+
+OpenCL C, like C, lets an initializer elide the braces of subaggregates
+(``int m[2][2] = {1, 2, 3, 4}``) and mix designators in (``{[1] = 5, 6}``). The C that
+cl2c writes must not lean on that (GCC and clang warn -Wmissing-braces, and a vector is
+a struct in the runtime), so sema rewrites every brace initializer into the fully braced
+one that gives the same values to the same places: each subaggregate its own braces, a
+designator ``[k]`` or ``.name`` only where an item does not follow the one before it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+from pycparser import c_ast
+
+from .. import types as ty
+from ..typed_ast import make
+
+
+def is_aggregate(t: ty.Type) -> bool:
+    """A type whose brace initializer lists its members (a vector's are components)."""
+    return isinstance(t, (ty.Array, ty.Vector, ty.Record))
+
+
+def member_count(t: ty.Type) -> int | None:
+    """The members a brace list of ``t`` fills in order (None: an array of unknown
+    length, as many as it is given); a union's first member only."""
+    if isinstance(t, ty.Array):
+        return t.length
+    if isinstance(t, ty.Vector):
+        return t.n
+    if isinstance(t, ty.Record):
+        return min(1, len(t.fields)) if t.union else len(t.fields)
+    return 1
+
+
+def member_type(t: ty.Type, pos: int) -> ty.Type:
+    if isinstance(t, (ty.Array, ty.Vector)):
+        return t.elem
+    return t.fields[pos][1]
+
+
+def items(node: c_ast.InitList, t: ty.Type):
+    """(position, value, the type it initializes) of each item of a fully braced list of
+    ``t``, following its one-level designators."""
+    pos = 0
+    for e in node.exprs:
+        value = e
+        if isinstance(e, c_ast.NamedInitializer):
+            d, value = e.name[0], e.expr
+            pos = next(i for i, (n, _) in enumerate(t.fields) if n == d.name) \
+                if isinstance(d, c_ast.ID) else int(d.value)
+        yield pos, value, member_type(t, pos) if is_aggregate(t) else t
+        pos += 1
+
+
+def braced_length(node: c_ast.InitList, t: ty.Array) -> int:
+    """The length a fully braced list gives an array declared without one."""
+    return max((pos + 1 for pos, _, _ in items(node, t)), default=0)
+
+
+@dataclass
+class _Aggregate:
+    """An object being initialized: its members' values by position, each an
+    expression or an _Aggregate."""
+    t: ty.Type
+    members: dict = field(default_factory=dict)
+    coord: object = None
+
+    def child(self, pos: int) -> _Aggregate:
+        """The member at ``pos`` as an aggregate to fill in (kept if already one)."""
+        m = self.members.get(pos)
+        if not isinstance(m, _Aggregate):
+            m = self.members[pos] = _Aggregate(member_type(self.t, pos), coord=self.coord)
+        return m
+
+    def init_list(self) -> c_ast.InitList:
+        out, expected = [], 0
+        for pos in sorted(self.members):
+            m = self.members[pos]
+            value = m.init_list() if isinstance(m, _Aggregate) else m
+            if pos != expected:
+                d = c_ast.ID(self.t.fields[pos][0]) if isinstance(self.t, ty.Record) \
+                    else c_ast.Constant("int", str(pos))
+                value = make(c_ast.NamedInitializer, [d], value, value.coord)
+            out.append(value)
+            expected = pos + 1
+        return make(c_ast.InitList, out, self.coord)
+
+
+class _Filler:
+    """Places the items of one written brace list (C11 6.7.9p17-20): the cursor is the
+    path of open subobjects, from the list's own object to the innermost one whose
+    braces were elided, each with the position its next item goes to."""
+
+    def __init__(self, checker, type_of: Callable):
+        self.checker, self.type_of = checker, type_of
+
+    def fill(self, agg: _Aggregate, node: c_ast.InitList) -> _Aggregate:
+        path = [[agg, 0]]
+        for e in node.exprs:
+            value = e
+            if isinstance(e, c_ast.NamedInitializer):
+                path, value = self.designate(agg, e), e.expr
+            self.place(path, value, e)
+        return agg
+
+    def designate(self, agg: _Aggregate, e: c_ast.NamedInitializer) -> list:
+        """The cursor at the subobject a designation names; initialization goes on in
+        order from there."""
+        path = [[agg, 0]]
+        designators = list(e.name)
+        while designators:
+            d = designators.pop(0)
+            top = path[-1][0]
+            if isinstance(d, c_ast.ID):
+                if not isinstance(top.t, ty.Record):
+                    self.checker.error(f"field designator '.{d.name}' for a non-struct, "
+                                       f"non-union type '{top.t}'", e)
+                pos, through = self.field_position(top.t, d.name, e)
+                designators[:0] = through
+            else:
+                if not isinstance(top.t, (ty.Array, ty.Vector)):
+                    self.checker.error(f"array designator for a non-array type "
+                                       f"'{top.t}'", e)
+                pos = self.checker.const_int(d)
+                count = member_count(top.t)
+                if pos is None or pos < 0 or count is not None and pos >= count:
+                    self.checker.error(f"array designator index out of range for type "
+                                       f"'{top.t}'", d)
+            path[-1][1] = pos
+            if designators:
+                path.append([top.child(pos), 0])
+        return path
+
+    def field_position(self, rec: ty.Record, name: str, e) -> tuple[int, list]:
+        """The position of field ``name`` in ``rec``, and the designators that go on to
+        it through an unnamed member holding it."""
+        for i, (fname, ftype) in enumerate(rec.fields):
+            if fname == name:
+                return i, []
+            if fname is None and isinstance(ftype, ty.Record) and \
+                    ftype.field_type(name) is not None:
+                return i, [c_ast.ID(name)]
+        self.checker.error(f"no member named '{name}' in '{rec}'", e)
+
+    def place(self, path: list, value, where) -> None:
+        """Puts ``value`` at the cursor, opening subaggregates whose braces are elided
+        (p20), and moves the cursor on."""
+        while True:
+            agg, pos = path[-1]
+            count = member_count(agg.t)
+            if count is not None and pos >= count:
+                if len(path) == 1:
+                    self.checker.error(f"excess elements in initializer of type "
+                                       f"'{agg.t}'", where)
+                path.pop()
+                path[-1][1] += 1
+                continue
+            target = member_type(agg.t, pos) if is_aggregate(agg.t) else agg.t
+            if isinstance(value, c_ast.InitList):
+                agg.members[pos] = value if not is_aggregate(target) or \
+                    is_braced_string(value, target) else \
+                    self.fill(_Aggregate(target, coord=value.coord), value)
+            elif is_aggregate(target) and not self.whole(value, target):
+                path.append([agg.child(pos), 0])
+                continue
+            else:
+                agg.members[pos] = value
+            path[-1][1] = pos + 1
+            return
+
+    def whole(self, value, t: ty.Type) -> bool:
+        """Whether an expression initializes all of aggregate ``t`` (a struct, union or
+        vector of its type, a string for a char array) rather than its first scalar."""
+        if is_string(value):
+            return is_char_array(t)
+        return self.type_of(value) == t
+
+
+def is_string(node) -> bool:
+    return isinstance(node, c_ast.Constant) and node.type == "string"
+
+
+def is_char_array(t: ty.Type) -> bool:
+    return isinstance(t, ty.Array) and t.elem.is_integer and t.elem.size == 1
+
+
+def is_braced_string(node: c_ast.InitList, t: ty.Type) -> bool:
+    """char s[] = {"text"}: a string in braces, all of a char array's initializer."""
+    return is_char_array(t) and len(node.exprs) == 1 and is_string(node.exprs[0])
+
+
+def fully_braced(checker, node: c_ast.InitList, t: ty.Type, type_of) -> c_ast.InitList:
+    """``node``, an initializer of ``t`` whose expressions sema has typed, fully
+    braced; ``checker`` reports a misplaced item and folds designators."""
+    if not is_aggregate(t) or is_braced_string(node, t):
+        return node                     # int x = {1}; char s[] = {"text"}
+    return _Filler(checker, type_of).fill(_Aggregate(t, coord=node.coord), node).init_list()
