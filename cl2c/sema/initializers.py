@@ -77,6 +77,8 @@ class _Aggregate:
 
     def init_list(self) -> c_ast.InitList:
         out, expected = [], 0
+        if self.leaves_fields_out():
+            expected = -1           # a designator says so (-Wmissing-field-initializers)
         for pos in sorted(self.members):
             m = self.members[pos]
             value = m.init_list() if isinstance(m, _Aggregate) else m
@@ -87,6 +89,13 @@ class _Aggregate:
             out.append(value)
             expected = pos + 1
         return make(c_ast.InitList, out, self.coord)
+
+
+    def leaves_fields_out(self) -> bool:
+        """A struct's list that stops before its last field (the rest are zero)."""
+        t = self.t
+        return isinstance(t, ty.Record) and not t.union and bool(self.members) and \
+            max(self.members) < len(t.fields) - 1 and t.fields[min(self.members)][0]
 
 
 class _Filler:
