@@ -5,6 +5,7 @@ worked out by hand from the initializers in kernels/initializers.cl, and PoCL (c
 agrees with them."""
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 
@@ -84,3 +85,13 @@ def test_no_missing_braces(compiler, source, options, tmp_path):
                            "-Werror", f"-I{runtime_include_dir()}", "-c", str(c_file),
                            "-o", str(tmp_path / "k.o")], capture_output=True, text=True)
     assert proc.returncode == 0 and "warning:" not in proc.stderr, proc.stderr
+
+
+@pytest.mark.parametrize("init,message", [
+    ("int a[2] = {1, 2, 3}", "1:54: error: excess elements in initializer of type 'int[2]'"),
+    ("int a[2] = {[5] = 1}", "array designator index out of range for type 'int[2]'"),
+    ("int a[2] = {.x = 1}", "field designator '.x' for a non-struct, non-union type")])
+def test_misplaced_items_are_errors(init, message):
+    source = f"__kernel void k(__global int *o) {{ {init}; o[0] = a[0]; }}\n"
+    with pytest.raises(cl2c.BuildError, match=re.escape(message)):
+        cl2c.translate(source, "k.cl")
