@@ -128,10 +128,19 @@ class ExpressionLowering(CallLowering, Transformer):
         types of the places they initialize."""
         if is_braced_string(node, t):
             return node
+        if isinstance(t, ty.Vector):
+            # The runtime's vector is a struct holding an array: one more brace.
+            return c_ast.InitList([c_ast.InitList(
+                self.components(t, node.exprs, node.coord), node.coord)], node.coord)
         out = []
         for e, (_, inner, target) in zip(node.exprs, items(node, t)):
             if isinstance(inner, c_ast.InitList):
                 lowered = self.init_list(inner, target)
+            elif isinstance(target, ty.Vector) and \
+                    not isinstance(self.type_of(inner), ty.Vector) and not has_effects(inner):
+                # A splat as a list: a constant one where the object is static.
+                lowered = self.init_list(make(c_ast.InitList, [inner] + [
+                    copy.deepcopy(inner) for _ in range(target.n - 1)], inner.coord), target)
             else:
                 lowered = self.coerce(self.visit(inner), self.type_of(inner), target)
             if isinstance(e, c_ast.NamedInitializer):
@@ -140,9 +149,6 @@ class ExpressionLowering(CallLowering, Transformer):
             else:
                 out.append(lowered)
         node.exprs = out
-        if isinstance(t, ty.Vector):
-            # The runtime's vector is a struct holding an array: one more brace.
-            return c_ast.InitList([node], node.coord)
         return node
 
     def lower_Struct(self, node):
@@ -376,6 +382,12 @@ class ExpressionLowering(CallLowering, Transformer):
         return node
 
     def vector_literal(self, t: ty.Vector, parts, coord):
+        init = c_ast.InitList([c_ast.InitList(self.components(t, parts, coord), coord)],
+                              coord)
+        return c_ast.CompoundLiteral(cn.typename(t, coord), init, coord)
+
+    def components(self, t: ty.Vector, parts, coord) -> list:
+        """The components of ``t`` that ``parts`` (scalars and vectors) list in order."""
         items = []
         for p in parts:
             pt = self.type_of(p)
@@ -391,8 +403,7 @@ class ExpressionLowering(CallLowering, Transformer):
                 items.append(self.visit(p))
             else:
                 items.append(cn.cast(t.elem, self.visit(p), coord))
-        init = c_ast.InitList([c_ast.InitList(items, coord)], coord)
-        return c_ast.CompoundLiteral(cn.typename(t, coord), init, coord)
+        return items
 
     def lower_TernaryOp(self, node):
         t = self.type_of(node)

@@ -210,12 +210,13 @@ class Declarations(Checker):
 
     def _check_items(self, node: c_ast.InitList, t: ty.Type):
         node.ty = t
-        if initializers.is_braced_string(node, t):
-            return
+        if initializers.is_braced_string(node, t) or t.is_vector:
+            return                  # (a vector's items: initializers.vector_list)
         for _, value, target in initializers.items(node, t):
             if isinstance(value, c_ast.InitList):
                 self._check_items(value, target)
-            elif target.is_scalar and self.incompatible(target, value.ty):
+            elif (target.is_scalar or target.is_vector) and \
+                    self.incompatible(target, value.ty):
                 self.error(f"initializing '{target}' with an expression of incompatible "
                            f"type '{value.ty}'", value)
 

@@ -6,6 +6,12 @@ cl2c writes must not lean on that (GCC and clang warn -Wmissing-braces, and a ve
 a struct in the runtime), so sema rewrites every brace initializer into the fully braced
 one that gives the same values to the same places: each subaggregate its own braces, a
 designator ``[k]`` or ``.name`` only where an item does not follow the one before it.
+
+A vector is no aggregate there, as in clang (and so PoCL and Intel's runtime; the spec
+is silent): a scalar item where a vector goes initializes that whole vector (a splat),
+so ``float4 v[2] = {1, 2, 3, 4}`` is (1,1,1,1), (2,2,2,2) and two excess items. A brace
+list for a vector lists its components, a vector item giving as many as it has, all of
+them or none. Excess items in a list are dropped, with clang's warning.
 """
 from __future__ import annotations
 
@@ -19,8 +25,8 @@ from ..typed_ast import make
 
 
 def is_aggregate(t: ty.Type) -> bool:
-    """A type whose brace initializer lists its members (a vector's are components)."""
-    return isinstance(t, (ty.Array, ty.Vector, ty.Record))
+    """A type whose members items fill with its braces elided (not a vector's)."""
+    return isinstance(t, (ty.Array, ty.Record))
 
 
 def member_count(t: ty.Type) -> int | None:
@@ -28,15 +34,13 @@ def member_count(t: ty.Type) -> int | None:
     length, as many as it is given); a union's first member only."""
     if isinstance(t, ty.Array):
         return t.length
-    if isinstance(t, ty.Vector):
-        return t.n
     if isinstance(t, ty.Record):
         return min(1, len(t.fields)) if t.union else len(t.fields)
     return 1
 
 
 def member_type(t: ty.Type, pos: int) -> ty.Type:
-    if isinstance(t, (ty.Array, ty.Vector)):
+    if isinstance(t, ty.Array):
         return t.elem
     return t.fields[pos][1]
 
@@ -106,14 +110,71 @@ class _Filler:
     def __init__(self, checker, type_of: Callable):
         self.checker, self.type_of = checker, type_of
 
+    def braced(self, node: c_ast.InitList, t: ty.Type):
+        """A written brace list of ``t``: an _Aggregate to fill in further, or the
+        list or expression it stands for."""
+        if is_braced_string(node, t):
+            return node
+        if isinstance(t, ty.Vector):
+            return self.vector_list(node, t)
+        if not is_aggregate(t):
+            return self.scalar(node)
+        return self.fill(_Aggregate(t, coord=node.coord), node)
+
     def fill(self, agg: _Aggregate, node: c_ast.InitList) -> _Aggregate:
         path = [[agg, 0]]
         for e in node.exprs:
             value = e
             if isinstance(e, c_ast.NamedInitializer):
                 path, value = self.designate(agg, e), e.expr
-            self.place(path, value, e)
+            if not self.place(path, value, e):
+                # clang stops at the first item past the end, designated or not
+                self.checker.reporter.warning(f"excess elements in {kind_of(agg.t)} "
+                                              f"initializer", e.coord)
+                break
         return agg
+
+    def scalar(self, node: c_ast.InitList):
+        """A scalar's brace list ({x}, {{x}}): x, the items after it excess."""
+        while isinstance(node, c_ast.InitList):
+            if not node.exprs:
+                self.checker.error("scalar initializer cannot be empty", node)
+            if len(node.exprs) > 1:
+                self.checker.reporter.warning("excess elements in scalar initializer",
+                                              node.exprs[1].coord)
+            node = node.exprs[0]
+            if isinstance(node, c_ast.NamedInitializer):
+                self.checker.error("designator in initializer for scalar type", node)
+        return node
+
+    def vector_list(self, node: c_ast.InitList, t: ty.Vector) -> c_ast.InitList:
+        """A vector's brace list: its components in order, a vector item (of the same
+        component type) giving all of its own, like a vector literal (OpenCL C 6.1.6);
+        clang wants all of them or none."""
+        if not node.exprs:
+            return node
+        parts, count = [], 0
+        for e in node.exprs[:t.n]:
+            if isinstance(e, c_ast.NamedInitializer):
+                self.checker.error(f"designator in initializer for scalar type "
+                                   f"'{t.elem}'", e)
+            e = self.scalar(e)
+            et = self.type_of(e)
+            if et.is_vector and et.elem == t.elem:
+                count += et.n
+            elif et.is_vector or self.checker.incompatible(t.elem, et):
+                self.checker.error(f"initializing '{t.elem}' with an expression of "
+                                   f"incompatible type '{et}'", e)
+            else:
+                count += 1
+            parts.append(e)
+        if count != t.n:
+            self.checker.error(f"too {'few' if count < t.n else 'many'} elements in vector "
+                               f"initialization (expected {t.n} elements, have {count})",
+                               node)
+        if len(node.exprs) > t.n:
+            self.checker.error("excess elements in vector initializer", node.exprs[t.n])
+        return make(c_ast.InitList, parts, node.coord)
 
     def designate(self, agg: _Aggregate, e: c_ast.NamedInitializer) -> list:
         """The cursor at the subobject a designation names; initialization goes on in
@@ -130,9 +191,9 @@ class _Filler:
                 pos, through = self.field_position(top.t, d.name, e)
                 designators[:0] = through
             else:
-                if not isinstance(top.t, (ty.Array, ty.Vector)):
+                if not isinstance(top.t, ty.Array):
                     self.checker.error(f"array designator for a non-array type "
-                                       f"'{top.t}'", e)
+                                       f"'{top.t}'", d)
                 pos = self.checker.const_int(d)
                 count = member_count(top.t)
                 if pos is None or pos < 0 or count is not None and pos >= count:
@@ -154,31 +215,28 @@ class _Filler:
                 return i, [c_ast.ID(name)]
         self.checker.error(f"no member named '{name}' in '{rec}'", e)
 
-    def place(self, path: list, value, where) -> None:
+    def place(self, path: list, value, where) -> bool:
         """Puts ``value`` at the cursor, opening subaggregates whose braces are elided
-        (p20), and moves the cursor on."""
+        (p20), and moves the cursor on; False if the list's own object is full."""
         while True:
             agg, pos = path[-1]
             count = member_count(agg.t)
             if count is not None and pos >= count:
                 if len(path) == 1:
-                    self.checker.error(f"excess elements in initializer of type "
-                                       f"'{agg.t}'", where)
+                    return False
                 path.pop()
                 path[-1][1] += 1
                 continue
-            target = member_type(agg.t, pos) if is_aggregate(agg.t) else agg.t
+            target = member_type(agg.t, pos)
             if isinstance(value, c_ast.InitList):
-                agg.members[pos] = value if not is_aggregate(target) or \
-                    is_braced_string(value, target) else \
-                    self.fill(_Aggregate(target, coord=value.coord), value)
+                agg.members[pos] = self.braced(value, target)
             elif is_aggregate(target) and not self.whole(value, target):
                 path.append([agg.child(pos), 0])
                 continue
             else:
                 agg.members[pos] = value
             path[-1][1] = pos + 1
-            return
+            return True
 
     def whole(self, value, t: ty.Type) -> bool:
         """Whether an expression initializes all of aggregate ``t`` (a struct, union or
@@ -186,6 +244,13 @@ class _Filler:
         if is_string(value):
             return is_char_array(t)
         return self.type_of(value) == t
+
+
+def kind_of(t: ty.Type) -> str:
+    """What clang calls an aggregate in its diagnostics."""
+    if isinstance(t, ty.Record):
+        return "union" if t.union else "struct"
+    return "array"
 
 
 def is_string(node) -> bool:
@@ -204,6 +269,9 @@ def is_braced_string(node: c_ast.InitList, t: ty.Type) -> bool:
 def fully_braced(checker, node: c_ast.InitList, t: ty.Type, type_of) -> c_ast.InitList:
     """``node``, an initializer of ``t`` whose expressions sema has typed, fully
     braced; ``checker`` reports a misplaced item and folds designators."""
-    if not is_aggregate(t) or is_braced_string(node, t):
-        return node                     # int x = {1}; char s[] = {"text"}
-    return _Filler(checker, type_of).fill(_Aggregate(t, coord=node.coord), node).init_list()
+    braced = _Filler(checker, type_of).braced(node, t)
+    if isinstance(braced, _Aggregate):
+        return braced.init_list()
+    if not isinstance(braced, c_ast.InitList):      # int x = {{1}, 2}: {1}
+        return make(c_ast.InitList, [braced], node.coord)
+    return braced
