@@ -17,6 +17,7 @@ from pycparser import c_ast
 from .. import types as ty
 from ..diagnostics import UnsupportedError
 from ..sema import Module
+from ..sema.constant_init import is_folded_constant
 from ..sema.initializers import is_braced_string, items
 from ..typed_ast import fact, make
 from . import cnodes as cn
@@ -71,6 +72,7 @@ class ExpressionLowering(CallLowering, Transformer):
         self.module = module
         self.needs: set[tuple] = set()
         self.func = None
+        self.constant_init = False      # lowering an initializer of a C static
 
     # ---- helpers -----------------------------------------------------------------
     @staticmethod
@@ -106,11 +108,19 @@ class ExpressionLowering(CallLowering, Transformer):
     def lower_Decl(self, node):
         t = fact(node, "ty")
         if node.init is not None:
+            # A C static's initializer is a C constant expression: vectors braced lists
+            # of their components (sema/constant_init.py accepted only what folds).
+            self.constant_init = fact(node, "space") == "constant" or \
+                ("static" in (node.storage or []) or self.func is None) and \
+                fact(node, "space") != "global"
             if isinstance(node.init, c_ast.InitList):
                 node.init = self.init_list(node.init, t)
+            elif self.constant_init and isinstance(t, ty.Vector):
+                node.init = self.braced_vector(t, self.splat_parts(node.init, t), node.coord)
             else:
                 src = self.type_of(node.init)
                 node.init = self.coerce(self.visit(node.init), src, t, node.coord)
+            self.constant_init = False
         if node.bitsize is not None:
             node.bitsize = self.visit(node.bitsize)
         node.type = self.visit(node.type)
@@ -129,9 +139,7 @@ class ExpressionLowering(CallLowering, Transformer):
         if is_braced_string(node, t):
             return node
         if isinstance(t, ty.Vector):
-            # The runtime's vector is a struct holding an array: one more brace.
-            return c_ast.InitList([c_ast.InitList(
-                self.components(t, node.exprs, node.coord), node.coord)], node.coord)
+            return self.braced_vector(t, node.exprs, node.coord)
         out = []
         for e, (_, inner, target) in zip(node.exprs, items(node, t)):
             if isinstance(inner, c_ast.InitList):
@@ -141,6 +149,8 @@ class ExpressionLowering(CallLowering, Transformer):
                 # A splat as a list: a constant one where the object is static.
                 lowered = self.init_list(make(c_ast.InitList, [inner] + [
                     copy.deepcopy(inner) for _ in range(target.n - 1)], inner.coord), target)
+            elif self.constant_init and isinstance(target, ty.Vector):
+                lowered = self.braced_vector(target, [inner], inner.coord)
             else:
                 lowered = self.coerce(self.visit(inner), self.type_of(inner), target)
             if isinstance(e, c_ast.NamedInitializer):
@@ -246,7 +256,9 @@ class ExpressionLowering(CallLowering, Transformer):
             name = {"-": "neg", "~": "bnot", "!": "lnot"}[op]
             fn = self.vec_helper(name, f"CL2C_VEC_{name.upper()}", inner_t)
             return runtime_call(fn, expr, coord=node.coord)
-        node.expr = self.visit(node.expr)
+        folding, self.constant_init = self.constant_init, self.constant_init and op != "&"
+        node.expr = self.visit(node.expr)       # (&a is a's address, not its value)
+        self.constant_init = folding
         return node
 
     def swizzle_incdec(self, node, comps, t: ty.Vector):
@@ -382,16 +394,85 @@ class ExpressionLowering(CallLowering, Transformer):
         return node
 
     def vector_literal(self, t: ty.Vector, parts, coord):
-        init = c_ast.InitList([c_ast.InitList(self.components(t, parts, coord), coord)],
+        return c_ast.CompoundLiteral(cn.typename(t, coord),
+                                     self.braced_vector(t, parts, coord), coord)
+
+    def braced_vector(self, t: ty.Vector, parts, coord) -> c_ast.InitList:
+        """The braced list of a vector's components: the runtime's vector is a struct
+        holding an array, one more brace."""
+        return c_ast.InitList([c_ast.InitList(self.components(t, parts, coord), coord)],
                               coord)
-        return c_ast.CompoundLiteral(cn.typename(t, coord), init, coord)
+
+    def splat_parts(self, expr, t: ty.Vector) -> list:
+        """The parts of a vector literal of type ``t`` that ``expr`` converts to."""
+        if isinstance(self.type_of(expr), ty.Vector):
+            return [expr]
+        return [expr] + [copy.deepcopy(expr) for _ in range(t.n - 1)]
+
+    def constant_components(self, node, t: ty.Vector) -> list:
+        """The components of vector constant expression ``node`` (of type ``t``), each a C
+        constant expression: what sema/constant_init.py accepts, operators applied
+        component by component as OpenCL defines them for vectors."""
+        coord = node.coord
+        if isinstance(node, c_ast.Cast):
+            if isinstance(node.expr, c_ast.ExprList):
+                parts = node.expr.exprs
+                if len(parts) == 1:
+                    parts = self.splat_parts(parts[0], t)
+                return self.components(t, parts, coord)
+            src = self.type_of(node.expr)
+            if isinstance(src, ty.Vector):
+                return self.constant_components(node.expr, src)
+            if src == ty.BOOL and t.elem.is_integer:
+                # true is -1 (all bits set) in an integer vector (spec 6.2.2)
+                parts = [c_ast.UnaryOp("-", cn.cast(ty.INT, self.visit(e), coord), coord)
+                         for e in self.splat_parts(node.expr, t)]
+                return [cn.cast(t.elem, p, coord) for p in parts]
+            return self.components(t, self.splat_parts(node.expr, t), coord)
+        if isinstance(node, c_ast.ID):
+            # a __constant vector: its own (lowered, braced) initializer's components
+            init = fact(node, "symbol").node.init
+            return [copy.deepcopy(e) for e in init.exprs[0].exprs]
+        if isinstance(node, c_ast.UnaryOp):
+            inner_t = self.type_of(node.expr)
+            items = self.constant_components(node.expr, inner_t)
+            if node.op == "+":
+                return items
+            if node.op == "!":         # true is -1
+                return [cn.cast(t.elem, c_ast.UnaryOp("-", c_ast.UnaryOp("!", e, coord),
+                                                      coord), coord) for e in items]
+            return [cn.cast(t.elem, c_ast.UnaryOp(node.op, e, coord), coord) for e in items]
+        if isinstance(node, c_ast.BinaryOp):
+            lt, rt = self.type_of(node.left), self.type_of(node.right)
+            v = lt if isinstance(lt, ty.Vector) else rt
+            left = self.components(v, self.splat_parts(node.left, v), coord)
+            right = self.components(v, self.splat_parts(node.right, v), coord)
+            out = []
+            for a, b in zip(left, right):
+                if node.op in ("<<", ">>"):     # the count modulo the width (6.3.j)
+                    b = c_ast.BinaryOp("&", b, cn.const_int(v.elem.bits - 1), coord)
+                e = c_ast.BinaryOp(node.op, a, b, coord)
+                if node.op in _COMPARISONS or node.op in ("&&", "||"):
+                    e = c_ast.UnaryOp("-", e, coord)        # true is -1
+                out.append(cn.cast(t.elem, e, coord))
+            return out
+        if isinstance(node, c_ast.TernaryOp):   # a scalar condition
+            cond = self.visit(node.cond)
+            a = self.components(t, self.splat_parts(node.iftrue, t), coord)
+            b = self.components(t, self.splat_parts(node.iffalse, t), coord)
+            return [c_ast.TernaryOp(cond if k == 0 else copy.deepcopy(cond), x, y, coord)
+                    for k, (x, y) in enumerate(zip(a, b))]
+        raise UnsupportedError("this vector initializer of static storage is not "
+                               "supported yet")
 
     def components(self, t: ty.Vector, parts, coord) -> list:
         """The components of ``t`` that ``parts`` (scalars and vectors) list in order."""
         items = []
         for p in parts:
             pt = self.type_of(p)
-            if isinstance(pt, ty.Vector):
+            if isinstance(pt, ty.Vector) and self.constant_init:
+                items.extend(self.constant_components(p, pt))
+            elif isinstance(pt, ty.Vector):
                 if has_effects(p):
                     raise UnsupportedError("a vector literal part with side effects is not "
                                            "supported yet")
@@ -421,6 +502,13 @@ class ExpressionLowering(CallLowering, Transformer):
 
     def lower_ID(self, node):
         sym = fact(node, "symbol")
+        if self.constant_init and is_folded_constant(sym) and \
+                isinstance(sym.type, ty.Scalar):
+            # its value: C reads no variable in a constant expression
+            init = sym.node.init
+            if isinstance(init, c_ast.InitList):
+                init = init.exprs[0]
+            return cn.cast(sym.type, copy.deepcopy(init), node.coord)
         if sym is not None and sym.kind == "const" and sym.c_name != node.name:
             node.name = sym.c_name      # memory_order_relaxed: CL2C_MEMORY_ORDER_RELAXED
         return node

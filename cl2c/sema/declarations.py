@@ -8,6 +8,7 @@ from .. import literals
 from .. import types as ty
 from . import initializers
 from .checker import Checker
+from .constant_init import first_non_constant, has_static_storage
 from .model import FunctionInfo, Param, SemaError, Symbol
 from .type_names import incomplete
 
@@ -147,6 +148,10 @@ class Declarations(Checker):
                 if self.incompatible(t, value):
                     self.error(f"initializing '{t}' with an expression of incompatible type "
                                f"'{value}'", node.init)
+            sym = self.lookup(node.name)
+            bad = first_non_constant(node.init) if has_static_storage(sym) else None
+            if bad is not None:
+                self.error("initializer element is not a compile-time constant", bad)
             if isinstance(t, ty.Array) and t.length is None:
                 length = self._initialized_length(node.init, t)
                 t = ty.Array(t.elem, length)
