@@ -1,5 +1,6 @@
 """Launch every kernel of one .cl file with arguments made from its interface, and print
-what the launches computed (a digest of every buffer after it) as JSON on stdout.
+what the launches computed (a digest of every buffer after it) as JSON into OUT (not
+stdout: kernels may printf).
 
 tests/test_build_paths.py runs this in fresh processes, one for each way a build can go
 (translate and compile, a hit found after translating, a hit found from the source
@@ -7,7 +8,7 @@ alone), and compares what they print. Before the launches it dirties the C heap 
 pattern the caller picks, as a process that did other work first would: memory that a
 kernel reads before anything wrote it must not make the paths differ.
 
-    python build_paths_run.py FILE.cl PATTERN [OPTIONS]
+    python build_paths_run.py FILE.cl PATTERN OUT [OPTIONS]
 """
 from __future__ import annotations
 
@@ -66,7 +67,7 @@ def argument(arg, rng):
     if base.kind == "f":
         flat = rng.uniform(0.0, 1.0, count * lanes).astype(base)
     else:
-        flat = rng.integers(0, 8, count * lanes).astype(base)
+        flat = rng.integers(1, 8, count * lanes).astype(base)   # no 0: while (n != 1)
     if arg.kind == "buffer":
         return flat.view(dt)
     return flat.view(dt)[0]
@@ -107,7 +108,7 @@ def launch_all(prg, pattern: int) -> dict:
     return results
 
 
-def main(path: str, pattern: int, options: str) -> None:
+def main(path: str, pattern: int, out: str, options: str) -> None:
     dirty_heap(pattern)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -115,8 +116,10 @@ def main(path: str, pattern: int, options: str) -> None:
     path_taken = ("translated and compiled" if not prg.from_cache else
                   "translated, then found compiled" if prg._translation is not None else
                   "found from the source")
-    json.dump({"path": path_taken, "results": launch_all(prg, pattern)}, sys.stdout)
+    results = launch_all(prg, pattern)
+    with open(out, "w", encoding="utf-8") as f:
+        json.dump({"path": path_taken, "results": results}, f)
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], int(sys.argv[2]), sys.argv[3] if len(sys.argv) > 3 else "")
+    main(sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4] if len(sys.argv) > 4 else "")

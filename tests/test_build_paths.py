@@ -24,7 +24,7 @@ RUNNER = Path(__file__).with_name("build_paths_run.py")
 # Options a file's kernels need beyond the default; the rest build with none.
 OPTIONS = {"atomics_c11.cl": "-cl-std=CL2.0", "generic_spaces.cl": "-cl-std=CL2.0",
            "program_globals.cl": "-cl-std=CL2.0", "subgroups.cl": "-cl-std=CL2.0",
-           "collectives.cl": "-cl-std=CL2.0"}
+           "collectives.cl": "-cl-std=CL2.0", "matmul.cl": "-DDIM=16"}
 PATHS = ("translated and compiled", "translated, then found compiled",
          "found from the source")
 
@@ -32,15 +32,19 @@ PATHS = ("translated and compiled", "translated, then found compiled",
 def _run(path: Path, pattern: int, cache: Path) -> dict:
     env = dict(os.environ, CL2C_CACHE_DIR=str(cache))
     env.pop("CL2C_NO_CACHE", None)
-    done = subprocess.run([sys.executable, str(RUNNER), str(path), str(pattern),
+    out = cache.parent / f"results_{pattern}.json"
+    done = subprocess.run([sys.executable, str(RUNNER), str(path), str(pattern), str(out),
                            OPTIONS.get(path.name, "")], env=env, capture_output=True,
                           text=True, timeout=600)
     assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
+    return json.loads(out.read_text(encoding="utf-8"))
 
 
 @pytest.mark.parametrize("path", sorted(KERNELS_DIR.glob("*.cl")), ids=lambda p: p.name)
 def test_every_build_path_gives_the_same_results(path, tmp_path):
+    if path.name == "images.cl":
+        pytest.skip("its kernels all take images, which build_paths_run.py does not make "
+                    "(test_images.py runs them on every schedule)")
     cache = tmp_path / "cache"
     runs = [_run(path, 0xA5, cache)]
     for manifest in cache.rglob("src_*.json"):     # the source-keyed entries only
