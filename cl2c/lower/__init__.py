@@ -148,6 +148,7 @@ def lower(module: Module, schedule: str = "auto", check_barriers: bool = False,
             if kind == "function" and node is k.info.node and \
                     k.interleaved_function is not None:
                 scope.append(("interleaved_function", k.interleaved_function))
+    scope = _without_unread_constants(scope, kernels)
     return LoweredProgram(module, needs, kernels, scope,
                           sites.listed() if sites is not None else [], bool(check))
 
@@ -187,6 +188,30 @@ def _called_functions(module: Module, kernels) -> set[str]:
                 seen.add(name)
                 todo.append(module.functions[name].node)
     return seen
+
+
+def _is_constant(kind: str, node) -> bool:
+    return kind == "variable" and fact(node, "space") == "constant" and bool(node.name)
+
+
+def _without_unread_constants(scope: list, kernels) -> list:
+    """``scope`` less the __constant variables that nothing emitted reads: neither a
+    function, a type or a __global variable, nor a constant read (transitively) by one
+    of those. An initializer that read one has its value folded in (expressions.py),
+    and a helper no kernel calls is gone: C would have an unused static const
+    (clang's -Wunused-const-variable), and dead code."""
+    constants = {node.name: node for kind, node in scope if _is_constant(kind, node)}
+    roots = [node for kind, node in scope if not _is_constant(kind, node)] + \
+        [d for k in kernels for d in k.local_decls]
+    read: set[str] = set()
+    todo = list(roots)
+    while todo:
+        for n in walk(todo.pop()):
+            if isinstance(n, c_ast.ID) and n.name in constants and n.name not in read:
+                read.add(n.name)
+                todo.append(constants[n.name])
+    return [(kind, node) for kind, node in scope
+            if not _is_constant(kind, node) or node.name in read]
 
 
 def kernel_model(f: FunctionInfo, local_decls, functions=None,
