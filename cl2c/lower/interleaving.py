@@ -75,6 +75,8 @@ def way_id(way: int) -> str:
 # statements that leave a copy early, or jump: a copy must run to its end
 _JUMPS = (c_ast.Return, c_ast.Goto, c_ast.Label, c_ast.Break, c_ast.Continue, c_ast.Switch,
           c_ast.For, c_ast.While, c_ast.DoWhile)
+# the names through which a statement reads its work-item's ids (respelled a way)
+_WORK_ITEM = ("CL2C_WI", "cl2c_l0")
 _PLAIN = (c_ast.Decl, c_ast.Assignment, c_ast.FuncCall, c_ast.UnaryOp, c_ast.BinaryOp,
           c_ast.Cast, c_ast.ExprList, c_ast.TernaryOp, c_ast.EmptyStatement, c_ast.If,
           c_ast.Compound)
@@ -119,13 +121,16 @@ def interleaved_function(k) -> c_ast.FuncDef | None:
 
 def interleaved(items: list, how: Interleaving) -> list | None:
     """The statements ``items`` of the work-item at ``cl2c_l0`` and, respelled, of those
-    at ``cl2c_l0_2`` .. (``how.ways`` in all), alternating; None where they cannot be: a
-    jump, a declaration of a type or a static, a name of ``how.outside`` declared, or a
-    variable assigned that they do not declare (a parameter is each work-item's own: one
-    copy here)."""
+    at ``cl2c_l0_2`` .. (``how.ways`` in all), alternating; None where they cannot be
+    or need not be: no id read (the work-items are alike), a jump, a declaration of a
+    type or a static, a name of ``how.outside`` declared, or a variable assigned that
+    they do not declare (a parameter is each work-item's own: one copy here)."""
     if not items or not all(isinstance(s, _PLAIN) for s in items) or \
             any(isinstance(n, _JUMPS) for s in items for n in walk(s)):
         return None
+    if not any(isinstance(n, c_ast.ID) and n.name in _WORK_ITEM for s in items
+               for n in walk(s)):
+        return None             # no id read: every copy would do what the first does
     local = _declared(items)
     if local is None or local & how.outside:
         return None                                   # shadowing: names would mislead
