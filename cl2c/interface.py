@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import types as ty
+from .extents import Access
 
 
 @dataclass(frozen=True)
@@ -21,6 +22,8 @@ class Arg:
     const: bool            # the pointee (or the value) is const
     written: bool          # for buffers: the kernel may write through it
     type_name: str         # as the kernel writes it: "float*", "int4", "S"
+    # for buffers: the accesses every work-item makes at a known index (extents.py)
+    accesses: tuple[Access, ...] = ()
 
     def info(self) -> "ArgInfo":
         space = "global" if self.kind == "image" else \
@@ -50,7 +53,8 @@ class KernelInterface:
         return {"name": self.name,
                 "params": [{"name": a.name, "kind": a.kind, "type": type_to_json(a.type),
                             "space": a.space, "const": bool(a.const),
-                            "written": bool(a.written), "type_name": a.type_name}
+                            "written": bool(a.written), "type_name": a.type_name,
+                            "accesses": [x.to_json() for x in a.accesses]}
                            for a in self.args],
                 "reqd_work_group_size": list(self.reqd_work_group_size)
                 if self.reqd_work_group_size else None,
@@ -59,7 +63,9 @@ class KernelInterface:
     @classmethod
     def from_json(cls, d: dict) -> "KernelInterface":
         args = tuple(Arg(p["name"], p["kind"], type_from_json(p["type"]), p["space"],
-                         p["const"], p["written"], p["type_name"]) for p in d["params"])
+                         p["const"], p["written"], p["type_name"],
+                         tuple(Access.from_json(x) for x in p.get("accesses", ())))
+                     for p in d["params"])
         reqd = tuple(d["reqd_work_group_size"]) if d["reqd_work_group_size"] else None
         return cls(d["name"], args, reqd, d.get("schedule", ""), d.get("printf", False))
 

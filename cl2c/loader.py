@@ -22,6 +22,7 @@ import warnings
 import numpy as np
 
 from . import cache
+from . import extents
 from . import types as ty
 from .diagnostics import BuildError
 from .images import Image, Sampler
@@ -290,6 +291,14 @@ class Kernel:
         self._globals = int(self._ffi.cast("uintptr_t", program._globals)) \
             if program._globals is not None else 0
         self._prepare_arguments()
+        # buffers with accesses of a known index (extents.py): (their place among the
+        # buffer pointers, the argument), and the integer arguments those indices take
+        places = {i: j for j, (i, _) in enumerate(self._buffers)}
+        self._extents = [(places[i], p) for i, p in enumerate(self._params) if p.accesses]
+        self._extent_args = sorted(extents.argument_indices(
+            [a for _, p in self._extents for a in p.accesses]))
+        self._extent_places = [j for j, _ in self._extents]
+        self._extents_passed: set = set()
 
     @property
     def num_args(self) -> int:
@@ -326,6 +335,8 @@ class Kernel:
                 self._pack_slowly(frame, nd, args)
             if self._printf and sys.stdout is not None:
                 sys.stdout.flush()
+            if self._extents:
+                self._check_extents(nd, args, held)
             if self._checking:
                 self._check_sizes(args)
             code = self._fn(frame.range, frame.argv)
@@ -345,6 +356,46 @@ class Kernel:
                 message = message.removeprefix(f"kernel '{self.name}': ")
             raise LaunchError(self.name, code, message)
         return None
+
+    def _check_extents(self, nd, args, held):
+        """Refuse a launch whose every work-item makes an access past the end of a buffer
+        (or before its start): such writes corrupt the heap, and may not even fault.
+        What a launch's range, integer arguments and buffer sizes passed is remembered
+        (working it out costs tens of microseconds, a launch a few)."""
+        try:        # (a null pointer has no len, an unhashable argument no hash)
+            key = (nd, *[len(held[j]) for j in self._extent_places],
+                   *[args[k] for k in self._extent_args])
+            if key in self._extents_passed:
+                return
+        except TypeError:
+            key = None
+        sizes = [len(held[j]) if held[j] else 0 for j in self._extent_places]
+        values = {k: extents.as_int(args[k]) for k in self._extent_args}
+        if None in values.values():
+            return
+        if len(nd) == 4:        # the short form: 1-D, no offset
+            launch = extents.launch_values(1, (nd[1],), (0,), values)
+        else:
+            launch = extents.launch_values(nd[0], nd[1:4], nd[7:10], values)
+        for (_, p), nbytes in zip(self._extents, sizes):
+            if launch is None or nbytes == 0:       # no work-items; a null pointer
+                continue
+            elements = nbytes // max(1, ty.type_size(p.type.pointee))
+            for writes in (True, False):
+                spans = [s for s in (extents.touched(a, *launch) for a in p.accesses
+                                     if a.writes == writes) if s is not None]
+                if not spans:
+                    continue
+                first, last = min(s[0] for s in spans), max(s[1] for s in spans)
+                if first < 0 or last >= elements:
+                    raise KernelArgError(
+                        f"kernel '{self.name}' {'writes' if writes else 'reads'} "
+                        f"`{p.name}[{first}..{last}]` but the buffer holds {elements} "
+                        f"element{'s' if elements != 1 else ''}")
+        if key is not None:
+            if len(self._extents_passed) >= 64:
+                self._extents_passed.clear()
+            self._extents_passed.add(key)
 
     # ---- checking mode ----------------------------------------------------------------
     def _check_sizes(self, args):

@@ -21,6 +21,7 @@ from .effects import called_function
 from .expressions import lower_expressions
 from .contraction import contract
 from .sequencing import sequence_operands
+from .unconditional import unconditional_accesses
 
 
 @dataclass
@@ -83,6 +84,8 @@ def lower(module: Module, schedule: str = "auto", check_barriers: bool = False,
     """The passes in order, each taking the module (its tree) and returning it rewritten;
     then each kernel's interface and schedule."""
     times = times or StageTimes()
+    # The accesses every work-item makes, on sema's tree: the passes rewrite it.
+    accesses = {f.name: unconditional_accesses(f) for f in module.kernels}
     # Contraction first: it reads the expressions as the source wrote them.
     with times.stage("lower: contraction"):
         module = contract(module)
@@ -113,7 +116,8 @@ def lower(module: Module, schedule: str = "auto", check_barriers: bool = False,
         module, sites = checks.instrument(module, local_types)
         # uninitialised private variables: their flags are privates the schedules carry
         module = check_private_init.instrument(module, sites)
-    kernels = [kernel_model(f, moved.get(f.name, []), module.functions, check_barriers)
+    kernels = [kernel_model(f, moved.get(f.name, []), module.functions, check_barriers,
+                            accesses[f.name])
                for f in module.kernels]
     with times.stage("lower: schedules"):
         outside = program_names(module)
@@ -215,8 +219,9 @@ def _without_unread_constants(scope: list, kernels) -> list:
 
 
 def kernel_model(f: FunctionInfo, local_decls, functions=None,
-                 check_barriers: bool = False) -> KernelModel:
-    """The kernel's interface; its schedule comes after (schedules.choose)."""
+                 check_barriers: bool = False, accesses=None) -> KernelModel:
+    """The kernel's interface; its schedule comes after (schedules.choose).
+    ``accesses``: unconditional_accesses' of the kernel."""
     args = []
     for p in f.params:
         written = p.written
@@ -228,7 +233,8 @@ def kernel_model(f: FunctionInfo, local_decls, functions=None,
             kind, written = "sampler", False
         else:
             kind = "value"
-        args.append(Arg(p.name, kind, p.type, p.space, p.const, written, p.type_name))
+        args.append(Arg(p.name, kind, p.type, p.space, p.const, written, p.type_name,
+                        (accesses or {}).get(p.name, ()) if kind == "buffer" else ()))
     functions = functions or {}
     # Atomics: the work-item loop must not be ``omp simd`` (lanes would race on
     # __local read-modify-writes, which are plain, and on the order of returned values).
