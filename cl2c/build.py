@@ -51,7 +51,8 @@ def cdef_for(kernel_names: list[str]) -> str:
             "size_t cl2c_globals_size(void);\nvoid cl2c_globals_init(void *storage);\n"
             "int cl2c_loader_checking(void);\n"
             "void cl2c_loader_check_sizes(const size_t *sizes, unsigned n);\n"
-            "const char *cl2c_loader_check_findings(void);\n" +
+            "const char *cl2c_loader_check_findings(void);\n"
+            "void cl2c_loader_after_fork(void);\n" +
             "".join(f"int cl2c_argv_{n}(const cl2c_range *range, void *const *args);\n"
                     for n in kernel_names))
 
@@ -75,6 +76,14 @@ static int cl2c_loader_checking(void) { return 0; }
 static void cl2c_loader_check_sizes(const size_t *s, unsigned n) { (void)s; (void)n; }
 static const char *cl2c_loader_check_findings(void) { return ""; }
 #endif
+/* In a child of fork(): libgomp's threads are not there, and the calling thread, if it had
+ * run a parallel region, would wait for them forever at its next one; its launches run on
+ * it alone. (LLVM's libomp, clang's, starts its threads again by itself.) */
+static void cl2c_loader_after_fork(void) {
+#if defined(_OPENMP) && !defined(__clang__)
+    cl2c_set_num_threads(1);
+#endif
+}
 """
 
 

@@ -51,6 +51,21 @@ CHECK_FAILED = -1103
 _DETAILED = (-5, -59, FIBER_BARRIER_DIVERGENCE, KERNEL_FAULT, CHECK_FAILED)
 
 
+# A module that can set a child of fork() to launch on its calling thread alone (build.py's
+# cl2c_loader_after_fork): libgomp's threads do not survive a fork, and a launch in the
+# child would wait for them forever. All modules share the one OpenMP runtime: one will do.
+_fork_lib = None
+
+
+def _after_fork_in_child():
+    if _fork_lib is not None:
+        _fork_lib.cl2c_loader_after_fork()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
 class CheckWarning(UserWarning):
     """Checking mode with -cl2c-check=collect found bugs in a launch (one warning per
     launch; ``Kernel.findings`` has them one by one)."""
@@ -280,6 +295,9 @@ class Kernel:
         # checking builds: each launch passes its buffers' byte sizes; findings of the
         # last launch (-cl2c-check=collect), one string each
         self._checking = hasattr(lib, "cl2c_loader_checking") and lib.cl2c_loader_checking()
+        global _fork_lib
+        if _fork_lib is None and hasattr(lib, "cl2c_loader_after_fork"):
+            _fork_lib = lib
         self.findings: list[str] = []
         self._params = interface.args
         self.arg_info = [a.info() for a in interface.args]
