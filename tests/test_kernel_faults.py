@@ -155,8 +155,10 @@ print("after", int(a[0]), flush=True)
 
 
 @pytest.mark.parametrize("threads", ["1", "2"])
-def test_ctrl_c_stops_an_endless_kernel(threads):
-    proc = subprocess.Popen([sys.executable, "-c", ENDLESS], stdout=subprocess.PIPE,
+@pytest.mark.parametrize("schedule", ["", "-cl2c-schedule=fibers"])
+def test_ctrl_c_stops_an_endless_kernel(threads, schedule):
+    script = ENDLESS.replace("cl2c.Program(src)", f"cl2c.Program(src, {schedule!r})")
+    proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True,
                             env=dict(os.environ, OMP_NUM_THREADS=threads),
                             # SIGINT as a terminal gives it (a background job ignores it)
@@ -241,3 +243,54 @@ def test_a_fault_in_a_fiber_is_a_launch_error(threads):
     assert res.returncode == 0, f"the process died ({res.returncode}): {res.stderr}"
     assert [line.split(":")[0] for line in res.stdout.splitlines()[-5:-1]] == [
         "LaunchError -1101 kernel 'wild'", "LaunchError -1101 kernel 'deep'"] * 2, res.stdout
+
+
+EVERY_THREAD = r"""
+import ctypes
+import mmap
+import numpy as np
+import cl2c
+src = '''
+__kernel void guarded(__global float *out, int n)
+{
+    size_t i = get_global_id(0);
+    if (i < n)                        // the guard: no check before the launch sees it
+        out[i] = (float)i;
+}
+'''
+prg = cl2c.Program(src, "%s").build()
+# 1000 floats followed by 8 MiB that no access may touch: every thread's groups fault
+# there (past a heap buffer, they would corrupt the heap, or another mapping, first)
+libc = ctypes.CDLL(None, use_errno=True)
+libc.mmap.restype = ctypes.c_void_p
+libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int,
+                      ctypes.c_int, ctypes.c_long]
+libc.mprotect.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
+page = mmap.PAGESIZE
+base = libc.mmap(None, page + (8 << 20), 0,       # PROT_NONE
+                 mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS, -1, 0)
+assert base not in (None, ctypes.c_void_p(-1).value)
+assert libc.mprotect(base, page, mmap.PROT_READ | mmap.PROT_WRITE) == 0
+short = np.frombuffer((ctypes.c_float * (page // 4)).from_address(base), np.float32)[-1000:]
+for _ in range(2):
+    try:
+        prg.guarded((1 << 20,), None, short, 1 << 20)
+        print("no error")
+    except cl2c.LaunchError as e:
+        print("LaunchError", e.code, e)
+out = np.zeros(1 << 20, np.float32)
+prg.guarded((1 << 20,), None, out, 1 << 20)
+print("after", bool((out == np.arange(1 << 20)).all()))
+"""
+
+
+@pytest.mark.parametrize("schedule", ["", "-cl2c-schedule=fibers"])
+def test_faults_on_every_thread_of_the_team_end_the_launch(schedule):
+    """Each thread of the team that faults leaves its groups and the parallel region
+    ends: a LaunchError, twice, and the next launch is right."""
+    res = _child(EVERY_THREAD % schedule, OMP_NUM_THREADS="4")
+    assert res.returncode == 0, f"the process died ({res.returncode}): {res.stderr}"
+    *errors, after = res.stdout.strip().splitlines()[-3:]
+    for error in errors:
+        assert error.startswith("LaunchError -1101 kernel 'guarded': SIGSEGV"), error
+    assert after == "after True", res.stdout
