@@ -310,9 +310,11 @@ class Kernel:
             if program._globals is not None else 0
         self._prepare_arguments()
         # buffers with accesses of a known index (extents.py): (their place among the
-        # buffer pointers, the argument), and the integer arguments those indices take
+        # buffer pointers, the argument), and the integer arguments those indices take.
+        # Not in checking builds: their checks stop such an access, and name its line.
         places = {i: j for j, (i, _) in enumerate(self._buffers)}
-        self._extents = [(places[i], p) for i, p in enumerate(self._params) if p.accesses]
+        self._extents = [(places[i], p) for i, p in enumerate(self._params)
+                         if p.accesses and not self._checking]
         self._extent_args = sorted(extents.argument_indices(
             [a for _, p in self._extents for a in p.accesses]))
         self._extent_places = [j for j, _ in self._extents]
