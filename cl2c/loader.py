@@ -383,8 +383,7 @@ class Kernel:
         What a launch's range, integer arguments and buffer sizes passed is remembered
         (working it out costs tens of microseconds, a launch a few)."""
         try:        # (a null pointer has no len, an unhashable argument no hash)
-            key = (nd, *[len(held[j]) for j in self._extent_places],
-                   *[args[k] for k in self._extent_args])
+            key = (nd, *map(len, held), *map(args.__getitem__, self._extent_args))
             if key in self._extents_passed:
                 return
         except TypeError:

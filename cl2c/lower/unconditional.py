@@ -253,4 +253,4 @@ class _Reader:
 # Statements that end the part every work-item runs.
 _STATEMENTS = (c_ast.If, c_ast.For, c_ast.While, c_ast.DoWhile, c_ast.Switch, c_ast.Return,
                c_ast.Goto, c_ast.Label, c_ast.Break, c_ast.Continue, c_ast.Case,
-               c_ast.Default, c_ast.Pragma, c_ast.Decl, c_ast.Compound, c_ast.DeclList)
+               c_ast.Default, c_ast.Pragma, c_ast.StaticAssert)
