@@ -192,11 +192,13 @@ def _build_directory(root: Path):
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def build_shared_library(c_source: str, out: str, target: Target, source_name: str,
-                         kernel_names: list[str]) -> None:
-    """A plain shared library of the kernels' C entry points (``cl2c --shared``)."""
+def build_shared_library(c_source: str, target: Target, source_name: str,
+                         kernel_names: list[str]) -> bytes:
+    """The bytes of a plain shared library of the kernels' C entry points (``cl2c
+    --shared``), built in a directory of its own: where it goes is the caller's
+    business, and the caller's errors."""
     with tempfile.TemporaryDirectory(prefix="cl2c-") as tmp:
-        c_path = os.path.join(tmp, "kernel.c")
+        c_path, out = os.path.join(tmp, "kernel.c"), os.path.join(tmp, "kernel.so")
         with open(c_path, "w") as f:
             f.write(c_source)
         cmd = target.shared_library_command(c_path, out, str(runtime_include_dir()))
@@ -208,6 +210,8 @@ def build_shared_library(c_source: str, out: str, target: Target, source_name: s
                              f"{shlex.join(cmd)}: {e}", bug=False) from None
         if proc.returncode != 0:
             raise what.error(_FAILED, f"{shlex.join(cmd)}\n{proc.stderr}")
+        with open(out, "rb") as f:
+            return f.read()
 
 
 def _suffix() -> str:

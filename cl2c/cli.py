@@ -10,12 +10,9 @@ probed target, as ``Program.build`` does.
 """
 from __future__ import annotations
 
-import contextlib
 import os
 import shlex
-import stat
 import sys
-import tempfile
 
 import click
 
@@ -23,61 +20,12 @@ from .lower.schedules import names as schedule_names
 from .version import __version__
 from .diagnostics import BuildError, render
 from .options import parse_options
+from .outputs import OutputError, Outputs
 from .pipeline import run_preprocessor, translate
 from .resources import runtime_include_dir
 from .source_text import decode, read_source
 from .target import Target
 from .timing import StageTimes
-
-
-class _OutputError(Exception):
-    """An output file cannot be written; the message says which and why."""
-
-
-def _write_if_changed(path: str, text: str) -> None:
-    """Write an output as a C compiler does: through a symbolic link, into a device or
-    FIFO as it is; a regular file is replaced atomically, and an unchanged one only
-    touched, so that Make sees it up to date and does not run cl2c again."""
-    if path == "-":
-        sys.stdout.write(text)
-        return
-    real = os.path.realpath(path)
-    try:
-        st = os.stat(real)
-    except FileNotFoundError:
-        st = None
-    except OSError as e:
-        raise _OutputError(f"cannot write '{path}': {e.strerror}") from None
-    if st is not None and stat.S_ISDIR(st.st_mode):
-        raise _OutputError(f"cannot write '{path}': it is a directory")
-    try:
-        if st is not None and not stat.S_ISREG(st.st_mode):
-            with open(real, "w", encoding="utf-8") as f:    # /dev/null, a FIFO: never replaced
-                f.write(text)
-            return
-        if st is not None and st.st_size == len(text.encode()):
-            with open(real, encoding="utf-8", errors="replace") as f:
-                if f.read() == text:
-                    os.utime(real)
-                    return
-        _replace_atomically(real, text)
-    except OSError as e:
-        raise _OutputError(f"cannot write '{path}': {e.strerror or e}") from None
-
-
-def _replace_atomically(path: str, text: str) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=".cl2c-", dir=os.path.dirname(path))
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; a compiler's output follows umask
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
 
 
 def _depfile(target: str, source: str, deps: list[str]) -> str:
@@ -185,10 +133,21 @@ def main(source, output, defines, includes, cl_std, cl_ext, no_warnings, werror,
     if compiles and out == "-":
         raise click.UsageError("a shared library cannot go to standard output: give -o FILE")
     cc_target = Target.host() if compiles else Target.assumed()
+    main_out = (output or "-") if preprocess_only else out
+    dep_path = None
+    if make_deps or depfile:
+        dep_path = depfile or (os.path.splitext(out)[0] + ".d" if out != "-" else "kernel.d")
+    outputs = Outputs(source)
     try:
+        if not syntax_only:
+            outputs.claim(main_out, "the output file")
+            if header and not preprocess_only:
+                outputs.claim(header, "the header")
+        if dep_path:
+            outputs.claim(dep_path, "the dependency file")
         if preprocess_only:
             pre, _ = run_preprocessor(text, name, options, cc_target)
-            _write_if_changed(output or "-", pre.text)
+            outputs.stage(main_out, pre.text)
             deps = pre.dependencies
         else:
             c_name = os.path.basename(out) if out != "-" else "kernel.c"
@@ -202,32 +161,33 @@ def main(source, output, defines, includes, cl_std, cl_ext, no_warnings, werror,
             if not syntax_only:
                 with times.stage("C compile" if shared else "write"):
                     if shared:
-                        _build_shared(tr, out)
+                        outputs.stage(out, _build_shared(tr), executable=True)
                     else:
-                        _write_if_changed(out, tr.c_source)
+                        outputs.stage(out, tr.c_source)
                 if header:
-                    _write_if_changed(header, tr.emitted.header)
+                    outputs.stage(header, tr.emitted.header)
             if time_report:
                 click.echo(times.report(name), err=True)
-        if make_deps or depfile:
+        if dep_path:
             target = dep_target or (out if out != "-" else "-")
-            dep_path = depfile or (os.path.splitext(out)[0] + ".d" if out != "-"
-                                   else "kernel.d")
-            _write_if_changed(dep_path, _depfile(target, name, deps))
+            outputs.stage(dep_path, _depfile(target, name, deps))
+        outputs.commit()
     except BuildError as e:
         _fail(e.diagnostics, e.sources)
         sys.exit(1)
-    except _OutputError as e:
+    except OutputError as e:
         click.echo(f"cl2c: error: {e}", err=True)
         sys.exit(1)
+    finally:
+        outputs.discard()
 
 
-def _build_shared(tr, out: str) -> None:
+def _build_shared(tr) -> bytes:
     from .build import build_shared_library
     target = tr.target.sanitized(tr.options.sanitize) if tr.options.sanitize else tr.target
     try:
-        build_shared_library(tr.c_source, out, target, tr.source_name,
-                             [k.name for k in tr.kernels])
+        return build_shared_library(tr.c_source, target, tr.source_name,
+                                    [k.name for k in tr.kernels])
     except BuildError as e:   # cl2c's failure, not the kernel's: exit 2
         _fail(e.diagnostics)
         sys.exit(2)

@@ -402,6 +402,83 @@ def test_unwritable_output_is_an_error_and_leaves_nothing(tmp_path, where):
     assert left == []
 
 
+@pytest.mark.parametrize("args", [["-o", "k.cl"], ["-o", "k.c", "-H", "k.cl"],
+                                  ["-o", "k.c", "-MD", "-MF", "k.cl"], ["-o", "./k.cl"],
+                                  ["-o", "hard.c"], ["-o", "link.c"], ["--shared", "-o", "k.cl"],
+                                  ["-E", "-o", "k.cl"]])
+def test_an_output_that_is_the_input_is_refused(tmp_path, args):
+    """As gcc refuses it: the same file by any name (a hard or symbolic link too), and the
+    kernel source is left as it was."""
+    src = tmp_path / "k.cl"
+    src.write_text(HELLO)
+    os.link(src, tmp_path / "hard.c")
+    (tmp_path / "link.c").symlink_to(src)
+    res = cl2c_cli("k.cl", *args, cwd=tmp_path)
+    assert res.returncode == 1, res.stderr
+    assert "is the input file 'k.cl'" in res.stderr and "Traceback" not in res.stderr
+    assert src.read_text() == HELLO
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["hard.c", "k.cl", "link.c"]
+
+
+def test_a_default_output_that_is_the_input_is_refused(tmp_path):
+    (tmp_path / "k.c").write_text(HELLO)      # cl2c k.c would write k.c
+    res = cl2c_cli("k.c", cwd=tmp_path)
+    assert res.returncode == 1 and "is the input file 'k.c'" in res.stderr, res.stderr
+    assert (tmp_path / "k.c").read_text() == HELLO
+
+
+@pytest.mark.parametrize("args", [["-o", "k.c", "-H", "./k.c"], ["-o", "k.c", "-MD", "-MF", "k.c"],
+                                  ["-o", "k.c", "-H", "k.h", "-MD", "-MF", "k.h"]])
+def test_two_outputs_that_are_one_file_are_refused(tmp_path, args):
+    (tmp_path / "k.cl").write_text(HELLO)
+    res = cl2c_cli("k.cl", *args, cwd=tmp_path)
+    assert res.returncode == 1 and "is also the" in res.stderr, res.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["k.cl"]
+
+
+@pytest.mark.parametrize("args,why", [
+    (["-H", "missing/k.h"], "there is no directory 'missing'"),
+    (["-MD", "-MF", "file.txt/k.d"], "'file.txt' is not a directory"),
+    (["-H", "adir"], "it is a directory"),
+])
+def test_a_failing_output_writes_none_of_them(tmp_path, args, why):
+    """All outputs or none: the .c is neither made nor replaced when the header or the
+    dependency file cannot be written."""
+    (tmp_path / "k.cl").write_text(HELLO)
+    (tmp_path / "file.txt").write_text("")
+    (tmp_path / "adir").mkdir()
+    (tmp_path / "old.c").write_text("old")
+    for out in ("new.c", "old.c"):
+        res = cl2c_cli("k.cl", "-o", out, *args, cwd=tmp_path)
+        assert res.returncode == 1
+        assert res.stderr == f"cl2c: error: cannot write '{args[-1]}': {why}\n"
+    assert not (tmp_path / "new.c").exists() and (tmp_path / "old.c").read_text() == "old"
+    assert not [p for p in tmp_path.rglob(".cl2c-*")]
+
+
+@pytest.mark.parametrize("where,why", [("file.txt/k.so", "'file.txt' is not a directory"),
+                                       ("missing/k.so", "there is no directory 'missing'")])
+def test_a_shared_library_that_cannot_be_written_says_why(tmp_path, where, why):
+    """Not "the C compiler failed (a cl2c bug)": the user's mistake, named."""
+    (tmp_path / "k.cl").write_text(HELLO)
+    (tmp_path / "file.txt").write_text("")
+    res = cl2c_cli("k.cl", "--shared", "-o", where, cwd=tmp_path)
+    assert res.returncode == 1
+    assert res.stderr == f"cl2c: error: cannot write '{where}': {why}\n"
+
+
+def test_all_outputs_of_a_shared_library_build(tmp_path):
+    """--shared with a header and a dependency file: each written, the library
+    executable as a linker makes it."""
+    (tmp_path / "k.cl").write_text(HELLO)
+    res = cl2c_cli("k.cl", "--shared", "-o", "k.so", "-H", "k.h", "-MD", cwd=tmp_path)
+    assert res.returncode == 0, res.stderr
+    assert (tmp_path / "k.so").read_bytes()[:4] == b"\x7fELF"
+    assert os.stat(tmp_path / "k.so").st_mode & 0o100
+    assert "cl2c_kernel_hello_kernel" in (tmp_path / "k.h").read_text()
+    assert (tmp_path / "k.d").read_text().startswith("k.so: k.cl")
+
+
 def test_shared_library_to_stdout_is_refused(tmp_path):
     (tmp_path / "h.cl").write_text(HELLO)
     res = cl2c_cli("h.cl", "--shared", "-o", "-", cwd=tmp_path)
