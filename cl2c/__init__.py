@@ -3,7 +3,8 @@ from .diagnostics import BuildError, Diagnostic
 from .version import __version__
 
 __all__ = ["BuildError", "Diagnostic", "translate", "Program", "Kernel", "LocalMemory",
-           "KernelArgError", "LaunchError", "BuildWarning", "CacheWarning", "CheckWarning",
+           "KernelArgError", "LaunchError", "BuildWarning", "BufferWarning", "CacheWarning",
+           "CheckWarning",
            "cltypes", "load", "Image", "Sampler",
            "device", "__version__"]
 
@@ -32,7 +33,7 @@ def __getattr__(name):
         from .pipeline import translate
         return translate
     if name in ("Program", "Kernel", "LocalMemory", "KernelArgError", "LaunchError",
-                "BuildWarning", "CheckWarning"):
+                "BuildWarning", "BufferWarning", "CheckWarning"):
         from . import loader
         return getattr(loader, name)
     if name in ("Image", "Sampler"):

@@ -21,7 +21,7 @@ import warnings
 
 import numpy as np
 
-from . import cache
+from . import buffer_kinds, cache
 from . import extents
 from . import types as ty
 from .diagnostics import BuildError
@@ -38,6 +38,11 @@ class BuildWarning(UserWarning):
 
 class KernelArgError(TypeError, ValueError):
     """A wrong argument or launch size in a kernel call."""
+
+
+class BufferWarning(UserWarning):
+    """An array of other numbers than a buffer's pointee (float64 for ``float *``) whose
+    bytes are reinterpreted, as ``strict_buffers=False`` asks."""
 
 
 # cl2c's own launch errors (clruntime host.h): work-items of a group disagreed on their
@@ -95,12 +100,13 @@ class Program:
     """An OpenCL C program: build it, then call its kernels as attributes."""
 
     def __init__(self, source: str, options: str | list[str] | None = None,
-                 filename: str = "<kernel>", strict_buffers: bool = False):
+                 filename: str = "<kernel>", strict_buffers: bool | None = None):
         self.source = source
         self.options = options
         self.filename = filename
         # A buffer argument takes any C-contiguous buffer of whole pointee elements, as
-        # PyOpenCL's buffers do; strict: only arrays of the pointee's dtype (its checks).
+        # PyOpenCL's buffers do, but not an array of other numbers (buffer_kinds); False:
+        # that too, with a BufferWarning; True: only arrays of the pointee's dtype.
         self.strict_buffers = strict_buffers
         self._translation = None
         self._module = None
@@ -112,7 +118,7 @@ class Program:
 
     @classmethod
     def from_file(cls, path: str | os.PathLike, options=None,
-                  strict_buffers: bool = False) -> "Program":
+                  strict_buffers: bool | None = None) -> "Program":
         path = os.fspath(path)
         from .source_text import read_source
         return cls(read_source(path), options, filename=path, strict_buffers=strict_buffers)
@@ -627,6 +633,8 @@ class Kernel:
                                      f"array is read-only")
             if self.program.strict_buffers:
                 self._check_dtype(p, arr)
+            else:
+                self._check_numbers(p, value, arr.dtype)
             arr = arr.reshape(-1).view(np.uint8)
         self._check_size(p, arr.nbytes)
         align = ty.type_align(p.type.pointee)
@@ -650,6 +658,21 @@ class Kernel:
         if nbytes % size:
             raise KernelArgError(f"{self._where(p)}: {nbytes} bytes are not a whole number "
                                  f"of {pointee} elements ({size} bytes each)")
+
+    def _check_numbers(self, p, value, got):
+        """An array of other numbers than the pointee's: an error, or with
+        strict_buffers=False a warning that its bytes are reinterpreted."""
+        want = buffer_kinds.mismatch(p.type.pointee, got)
+        if want is None:
+            return
+        article = "an" if got.name.startswith("i") else "a"
+        what = f"{self._where(p)}: {article} {got} array for `{p.type_name}`"
+        fix = f"pass {p.name}.astype(np.{want})"
+        if self.program.strict_buffers is None:
+            raise KernelArgError(f"{what} ({fix}, or strict_buffers=False to reinterpret "
+                                 f"its bytes)")
+        warnings.warn(f"{what}: its bytes are reinterpreted, as strict_buffers=False asks "
+                      f"({fix} to convert it)", BufferWarning, stacklevel=_outside_cl2c())
 
     def _check_dtype(self, p, arr):
         pointee = p.type.pointee
@@ -711,6 +734,16 @@ class Kernel:
         return data
 
 
+def _outside_cl2c() -> int:
+    """The stacklevel for warnings.warn, called where this is, of the first caller
+    outside cl2c: the user's line that passed the argument."""
+    here = os.path.dirname(__file__)
+    frame, level = sys._getframe(1), 1
+    while frame is not None and frame.f_code.co_filename.startswith(here + os.sep):
+        frame, level = frame.f_back, level + 1
+    return level
+
+
 def _scalar_bytes(value, dt: np.dtype, where: str) -> bytes:
     if isinstance(value, np.ndarray) and value.shape == ():
         value = value[()]
@@ -736,5 +769,5 @@ def _scalar_bytes(value, dt: np.dtype, where: str) -> bytes:
     return np.array(fv, dtype=dt).tobytes()
 
 
-__all__ = ["Program", "Kernel", "LocalMemory", "ArgInfo", "KernelArgError", "LaunchError",
-           "BuildError"]
+__all__ = ["Program", "Kernel", "LocalMemory", "ArgInfo", "KernelArgError", "BufferWarning",
+           "LaunchError", "BuildError"]

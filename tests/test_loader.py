@@ -63,13 +63,23 @@ def test_wrong_dtype_int_for_float(strict):
     _assert_names(err, "scale", "in")
 
 
-def test_any_dtype_of_whole_elements_without_strict(prg):
-    """As PyOpenCL's buffers: bytes are bytes, whatever the array's dtype."""
+def test_other_numbers_reinterpreted_only_when_asked():
+    """strict_buffers=False: as PyOpenCL's buffers, bytes are bytes whatever the array's
+    dtype, with a warning at the caller's line; by default, an error."""
+    loose = cl2c.Program.from_file(kernel_path("loader.cl"), strict_buffers=False).build()
     x = _f32(8)
     out = np.zeros(8, np.float64)              # 64 bytes: 16 floats
-    prg.scale(8, None, out, x.view(np.int32), 3.0, 8)
+    with pytest.warns(cl2c.BufferWarning, match="its bytes are reinterpreted") as record:
+        loose.scale(8, None, out, x.view(np.int32), 3.0, 8)
+    assert {w.filename for w in record} == {__file__}
+    messages = sorted(str(w.message) for w in record)
+    assert "'in' (float*): an int32 array for `float*`" in messages[0], messages
+    assert "'out' (float*): a float64 array for `float*`" in messages[1], messages
     np.testing.assert_array_equal(out.view(np.float32)[:8], x * np.float32(3))
     np.testing.assert_array_equal(out.view(np.float32)[8:], 0)
+    default = cl2c.Program.from_file(kernel_path("loader.cl")).build()
+    with pytest.raises(cl2c.KernelArgError, match="pass out.astype"):
+        default.scale(8, None, out, x, 3.0, 8)
 
 
 def test_non_contiguous(prg):
