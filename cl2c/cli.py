@@ -80,14 +80,22 @@ def _fail(diags, sources=None) -> None:
 @click.option("--no-line-directives", is_flag=True, help="Leave out #line directives.")
 @click.option("--time", "time_report", is_flag=True,
               help="Print the time of each stage (as -ftime-report) on standard error.")
+@click.option("--cflags", type=click.Choice(["native", "portable"]), is_flag=False,
+              flag_value="native", default=None, metavar="[=native|portable]",
+              help="Print the flags that Program.build compiles kernels with, for $CC (for "
+                   "a build system's kernel sources; 'portable': for any CPU of the "
+                   "architecture, not -march=native).")
 @click.option("--cmakedir", is_flag=True, help="Print the folder of cl2c's CMake module.")
 @click.option("--includedir", is_flag=True, help="Print the folder of the runtime headers.")
 @click.version_option(__version__, "--version", prog_name="cl2c")
 def main(source, output, defines, includes, cl_std, cl_ext, no_warnings, werror,
          preprocess_only, syntax_only, header,
          make_deps, depfile, dep_target, shared, schedule, check, sanitize, extra_options,
-         no_line_directives, time_report, cmakedir, includedir):
+         no_line_directives, time_report, cflags, cmakedir, includedir):
     """Translate an OpenCL C kernel file to C11 + OpenMP."""
+    if cflags:
+        click.echo(shlex.join(Target.host(native=cflags == "native").compile_flags()))
+        return
     if includedir:
         click.echo(str(runtime_include_dir()))
         return

@@ -127,6 +127,82 @@ def exercise(build, run, build_dir: Path, generated: Path, program: Path, source
     check_signal(run(), 5)
 
 
+# ---- the kernels' C compiled as Program.build compiles it -----------------------------
+
+def _kernel_commands(commands_json: Path) -> list[list[str]]:
+    """The compile commands of the generated saxpy.c and smooth.c, from a
+    compile_commands.json."""
+    import json
+    entries = json.loads(commands_json.read_text())
+    got = [shlex.split(e["command"]) if "command" in e else e["arguments"] for e in entries
+           if Path(e["file"]).name in ("saxpy.c", "smooth.c")]
+    assert len(got) == 2, entries
+    return got
+
+
+def assert_compiled_as_the_python_route(commands: list[list[str]], env, native: bool):
+    """Each command has every flag of `cl2c --cflags` (-O3, vector math, ...), -O3 the
+    last -O (whatever the build type put before it), -march=native only if native."""
+    kind = "native" if native else "portable"
+    flags = shlex.split(_run(["cl2c", f"--cflags={kind}"], dict(env, CC=CC)).stdout)
+    assert "-O3" in flags and "-DCL2C_VECTOR_MATH" in flags and \
+        ("-march=native" in flags) == native, flags
+    for cmd in commands:
+        missing = [f for f in flags if f not in cmd and f != "-fopenmp"]
+        assert not missing, (missing, cmd)
+        assert [f for f in cmd if f.startswith("-O")][-1] == "-O3", cmd
+        assert ("-march=native" in cmd) == native, cmd
+
+
+@needs_cc
+@pytest.mark.parametrize("build_type", [None, "Debug"])
+@pytest.mark.parametrize("native", [True, False])
+def test_cmake_compiles_kernels_optimised(build_type, native, env, tmp_path):
+    cmake = _tool("cmake", env)
+    if cmake is None:
+        pytest.skip("cmake is not installed")
+    src, _ = _copy_example("cmake_program", tmp_path)
+    build_dir = tmp_path / "build"
+    cmakedir = _run(["cl2c", "--cmakedir"], env).stdout.strip()
+    options = [f"-DCMAKE_BUILD_TYPE={build_type}"] if build_type else []
+    options += [] if native else ["-DCL2C_NATIVE=OFF"]
+    _run([cmake, "-S", src, "-B", build_dir, "-G", "Unix Makefiles",
+          f"-DCMAKE_C_COMPILER={shutil.which(CC)}", f"-Dcl2c_DIR={cmakedir}",
+          "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON", *options], env)
+    assert_compiled_as_the_python_route(
+        _kernel_commands(build_dir / "compile_commands.json"), env, native)
+
+
+@needs_cc
+@pytest.mark.parametrize("native", [True, False])
+def test_make_compiles_kernels_optimised(native, env, tmp_path):
+    make = _tool("make", env)
+    if make is None:
+        pytest.skip("make is not installed")
+    src, _ = _copy_example("make_program", tmp_path)
+    out = _run([make, "-n", "-C", src, f"CC={CC}", f"CL2C_NATIVE={int(native)}"], env).stdout
+    commands = [shlex.split(line) for line in out.splitlines()
+                if re.search(r"-c -o build/(saxpy|smooth)\.o", line)]
+    assert len(commands) == 2, out
+    assert_compiled_as_the_python_route(commands, env, native)
+
+
+@needs_cc
+@pytest.mark.parametrize("native", [True, False])
+def test_meson_compiles_kernels_optimised(native, env, tmp_path):
+    meson = _tool("meson", env)
+    if meson is None:
+        pytest.skip("meson is not installed (the test extra installs it: pip install '.[test]')")
+    if _tool("ninja", env) is None:
+        pytest.skip("ninja is not installed (the test extra installs it: pip install '.[test]')")
+    src, _ = _copy_example("meson_program", tmp_path)
+    build_dir = tmp_path / "build"
+    _run([meson, "setup", build_dir, src, f"-Dcl2c_native={str(native).lower()}"],
+         dict(env, CC=CC))
+    assert_compiled_as_the_python_route(
+        _kernel_commands(build_dir / "compile_commands.json"), env, native)
+
+
 # ---- CMake ------------------------------------------------------------------------------
 
 def test_cmakedir_holds_the_package(env):

@@ -11,11 +11,18 @@
 # and links OpenMP (and libm). OPTIONS go to cl2c as they are: -D, -I, -cl-std=,
 # --options='<OpenCL build options>', --schedule=.
 #
+# The kernels' C is compiled as Program.build compiles it (`cl2c --cflags`: -O3,
+# -march=native, vector math, ...) whatever CMAKE_BUILD_TYPE says: kernels are the hot
+# code of a program that has them, and a Debug build of the rest still wants them fast.
+#
 # Cache variables:
 #   CL2C_EXECUTABLE   the cl2c command: a path, or a list such as "python3;-m;cl2c.cli".
 #                     Default: the cl2c of the Python environment this file belongs to,
 #                     else the first on PATH.
 #   CL2C_INCLUDE_DIR  the runtime headers (`cl2c --includedir`).
+#   CL2C_NATIVE       ON (default, unless cross-compiling): kernels for this machine's
+#                     CPU (-march=native); OFF: for any CPU of the architecture, for
+#                     binaries that run elsewhere.
 # Also set: cl2c_VERSION.
 
 include_guard(GLOBAL)
@@ -53,8 +60,40 @@ execute_process(COMMAND ${CL2C_EXECUTABLE} --version OUTPUT_VARIABLE _cl2c_versi
                 RESULT_VARIABLE _cl2c_status OUTPUT_STRIP_TRAILING_WHITESPACE)
 string(REGEX REPLACE ".*version ([0-9][^ \n]*).*" "\\1" cl2c_VERSION "${_cl2c_version}")
 
+if(CMAKE_CROSSCOMPILING)
+  set(_cl2c_native_default OFF)
+else()
+  set(_cl2c_native_default ON)
+endif()
+option(CL2C_NATIVE "cl2c: compile kernels for this machine's CPU (-march=native)"
+       ${_cl2c_native_default})
+
 find_library(CL2C_MATH_LIBRARY m)
 mark_as_advanced(CL2C_MATH_LIBRARY CL2C_INCLUDE_DIR)
+
+# The flags Program.build compiles kernels with, for this project's C compiler (cl2c
+# probes it), less -fopenmp: OpenMP::OpenMP_C says how this compiler does OpenMP.
+function(_cl2c_kernel_flags out)
+  if(CL2C_NATIVE)
+    set(_kind native)
+  else()
+    set(_kind portable)
+  endif()
+  get_property(_flags GLOBAL PROPERTY "_CL2C_CFLAGS_${_kind}")
+  if(NOT _flags)
+    execute_process(COMMAND "${CMAKE_COMMAND}" -E env "CC=${CMAKE_C_COMPILER}"
+                            ${CL2C_EXECUTABLE} --cflags=${_kind}
+                    OUTPUT_VARIABLE _flags ERROR_VARIABLE _error RESULT_VARIABLE _status
+                    OUTPUT_STRIP_TRAILING_WHITESPACE)
+    if(NOT _status EQUAL 0)
+      message(FATAL_ERROR "cl2c: `cl2c --cflags=${_kind}` failed (${_status}): ${_error}")
+    endif()
+    separate_arguments(_flags UNIX_COMMAND "${_flags}")
+    list(REMOVE_ITEM _flags -fopenmp)
+    set_property(GLOBAL PROPERTY "_CL2C_CFLAGS_${_kind}" "${_flags}")
+  endif()
+  set(${out} "${_flags}" PARENT_SCOPE)
+endfunction()
 
 # cl2c_add_kernels(<target> <file.cl>... [OPTIONS <cl2c option>...])
 function(cl2c_add_kernels target)
@@ -89,6 +128,7 @@ function(cl2c_add_kernels target)
     set(_tool_depends "${CL2C_EXECUTABLE}")    # a new cl2c translates again
   endif()
 
+  _cl2c_kernel_flags(_cflags)
   set(_dir "${CMAKE_CURRENT_BINARY_DIR}/cl2c/${target}")
   file(MAKE_DIRECTORY "${_dir}")
   get_property(_stems TARGET "${target}" PROPERTY CL2C_KERNEL_STEMS)
@@ -116,7 +156,7 @@ function(cl2c_add_kernels target)
       VERBATIM COMMAND_EXPAND_LISTS)
     cmake_policy(POP)
     set_source_files_properties("${_dir}/${_stem}.c" PROPERTIES
-      COMPILE_OPTIONS "$<$<C_COMPILER_ID:GNU,Clang,AppleClang>:-fno-strict-aliasing;-fno-math-errno>")
+      COMPILE_OPTIONS "$<$<C_COMPILER_ID:GNU,Clang,AppleClang>:${_cflags}>")
     target_sources("${target}" PRIVATE "${_dir}/${_stem}.c" "${_dir}/${_stem}.h")
   endforeach()
   set_property(TARGET "${target}" PROPERTY CL2C_KERNEL_STEMS "${_stems}")
