@@ -147,7 +147,7 @@ def main(source, output, defines, includes, cl_std, cl_ext, no_warnings, werror,
         dep_path = depfile or (os.path.splitext(out)[0] + ".d" if out != "-" else "kernel.d")
     outputs = Outputs(source)
     try:
-        if not syntax_only:
+        if preprocess_only or not syntax_only:
             outputs.claim(main_out, "the output file")
             if header and not preprocess_only:
                 outputs.claim(header, "the header")
