@@ -89,6 +89,13 @@ def test_preprocess_to_file(tmp_path):
     assert "int x = 2;" in (tmp_path / "k.i").read_text()
 
 
+def test_preprocess_only_writes_its_output_even_with_syntax_only(tmp_path):
+    (tmp_path / "k.cl").write_text("#define TWO 2\nint x = TWO;\n")
+    res = cl2c_cli("-E", "-fsyntax-only", "k.cl", "-o", "k.i", cwd=tmp_path)
+    assert res.returncode == 0, res.stderr
+    assert "int x = 2;" in (tmp_path / "k.i").read_text()
+
+
 def test_depfile_lists_included_header(tmp_path):
     inc = tmp_path / "include"
     inc.mkdir()
