@@ -304,6 +304,18 @@ def test_includedir_flag(tmp_path):
     assert res.stdout.strip() == str(runtime_include_dir())
 
 
+@pytest.mark.parametrize("kind", ["", "=native", "=portable"])
+def test_cflags_are_those_program_build_uses(tmp_path, kind):
+    """For build systems (CMake's cl2c_add_kernels, Make, Meson): the very flags of the
+    Python route, for $CC."""
+    from cl2c.target import Target
+    res = cl2c_cli(f"--cflags{kind}", cwd=tmp_path)
+    assert res.returncode == 0, res.stderr
+    native = kind != "=portable"
+    assert res.stdout.split() == Target.host(native=native).compile_flags()
+    assert ("-march=native" in res.stdout.split()) == native and "-O3" in res.stdout
+
+
 SHARED_TYPE = "typedef struct {{ float x, y; }} point;\n" \
               "__kernel void {name}(__global point *p) {{ p[0].x += p[0].y; }}\n"
 
