@@ -157,10 +157,15 @@ try:                                   # the launch checks of a built program
 except cl2c.LaunchError as e:
     assert "work-group size" in str(e), e
 try:
-    prg.saxpy(4, None, np.zeros(3, np.int16), np.zeros(4, np.float32), 1.0)
+    prg.saxpy(4, None, np.zeros(6, np.uint8), np.zeros(4, np.float32), 1.0)
     raise AssertionError("6 bytes were accepted for float*")
 except cl2c.KernelArgError as e:
     assert "not a whole number of float elements" in str(e), e
+try:
+    prg.saxpy(4, None, np.zeros(4, np.float64), np.zeros(4, np.float32), 1.0)
+    raise AssertionError("a float64 array was accepted for float*")
+except cl2c.KernelArgError as e:
+    assert "a float64 array for `float*`" in str(e), e
 prg.strict_buffers = True
 try:
     prg.saxpy(4, None, np.zeros(4, np.float64), np.zeros(4, np.float32), 1.0)
