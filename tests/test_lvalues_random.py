@@ -25,9 +25,11 @@ VECS = 4                # int4s and float4s of a row; struct elements
 
 
 def _index(r: random.Random) -> str:
-    """An index in 0..3 whose evaluation has effects."""
+    """An index in 0..3 whose evaluation has effects, or calls that lowering rewrites
+    (get_global_id gains the work-item: an lvalue lowered twice got it twice)."""
     return r.choice(["(atomic_inc(c) & 3)", "(atomic_dec(c) & 3)", "bump(c)", "(bump(c) ^ 1)",
-                     "(++i & 3)", "(i-- & 3)", "(i++ & 3)"])
+                     "(++i & 3)", "(i-- & 3)", "(i++ & 3)", "(get_global_id(0) & 3)",
+                     "abs((int)get_local_id(0) - 2)"])
 
 
 def _int_value(r: random.Random) -> str:

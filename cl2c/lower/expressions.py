@@ -318,6 +318,7 @@ class ExpressionLowering(CallLowering, Transformer):
         if comps is not None and len(comps) > 1:
             return self.swizzle_assignment(node, comps, target_t, value_t)
         if isinstance(target_t, ty.Vector):
+            read = self._unlowered(node.lvalue) if op != "=" else None
             lv = self.visit(node.lvalue)
             rv = self.coerce(self.visit(node.rvalue), value_t, target_t, node.coord)
             if op == "=":
@@ -327,8 +328,9 @@ class ExpressionLowering(CallLowering, Transformer):
                                        "effects is not supported yet")
             name = _BINARY_HELPERS[op[:-1]]
             fn = self.vec_helper(name, f"CL2C_VEC_{name.upper()}", target_t)
-            return c_ast.Assignment("=", lv, runtime_call(fn, self._relower(node.lvalue), rv),
+            return c_ast.Assignment("=", lv, runtime_call(fn, self.visit(read), rv),
                                     node.coord)
+        read = self._unlowered(node.lvalue) if op in ("/=", "%=") else None
         lv = self.visit(node.lvalue)
         rv = self.visit(node.rvalue)
         if op in ("<<=", ">>=") and isinstance(target_t, ty.Scalar):
@@ -339,16 +341,19 @@ class ExpressionLowering(CallLowering, Transformer):
             # struct's pointer: C's operator evaluates it once, and may still trap)
             helper = _integer_division(op[0], target_t, value_t, rv)
             if helper is not None:
-                value = runtime_call(helper, self._relower(node.lvalue), rv, coord=node.coord)
+                value = runtime_call(helper, self.visit(read), rv, coord=node.coord)
                 return c_ast.Assignment("=", lv, cn.cast(target_t, value, node.coord),
                                         node.coord)
         return c_ast.Assignment(op, lv, rv, node.coord)
 
-    def _relower(self, node):
-        # Lowering mutates nodes in place; to use an lvalue twice, lower a fresh
-        # copy whose nodes carry the same types. (Its effects, a[atomic_inc(p)], are
-        # temporaries already where C can declare them: sequencing.py.)
-        return self.visit(copy.deepcopy(node))
+    @staticmethod
+    def _unlowered(node):
+        # Lowering mutates nodes in place; to use an lvalue twice, lower a copy taken
+        # before the first lowering, whose nodes carry the same types (a copy taken
+        # after it got get_global_id's work-item argument twice). Its effects,
+        # a[atomic_inc(p)], are temporaries already where C can declare them:
+        # sequencing.py.
+        return copy.deepcopy(node)
 
     def swizzle_assignment(self, node, comps, target_t, value_t):
         base, comps = self.swizzle_base(node.lvalue, comps)
@@ -360,10 +365,10 @@ class ExpressionLowering(CallLowering, Transformer):
         if node.op != "=":
             name = _BINARY_HELPERS[node.op[:-1]]
             fn = self.vec_helper(name, f"CL2C_VEC_{name.upper()}", target_t)
-            value = runtime_call(fn, self._relower(node.lvalue), value)
+            value = runtime_call(fn, self.visit(self._unlowered(node.lvalue)), value)
         n = len(comps)
         self.need("CL2C_SWIZZLE_SET", base_t.elem.name, base_t.n, n)
-        target = self._relower(base)
+        target = self.visit(self._unlowered(base))
         if isinstance(node.lvalue, c_ast.StructRef) and node.lvalue.type == "->":
             ptr = target
         else:
@@ -476,10 +481,9 @@ class ExpressionLowering(CallLowering, Transformer):
                 if has_effects(p):
                     raise UnsupportedError("a vector literal part with side effects is not "
                                            "supported yet")
-                lowered = self.visit(p)
-                for k in range(pt.n):
-                    items.append(cn.component(lowered if k == 0 else self._relower(p), k,
-                                              coord))
+                copies = [self._unlowered(p) for _ in range(pt.n - 1)]
+                lowered = [self.visit(p)] + [self.visit(c) for c in copies]
+                items.extend(cn.component(e, k, coord) for k, e in enumerate(lowered))
             elif pt == t.elem:
                 items.append(self.visit(p))
             else:
