@@ -24,9 +24,11 @@ import cl2c
 from cl2c import cltypes, types as ty
 from cl2c.launch_layout import dtype_for
 
-ELEMENTS = 2048           # a buffer's elements, with as many on each side of it
-GLOBAL = (32, 8)          # the launch; a required work-group size replaces the local size
-LOCAL = (8, 2)
+ELEMENTS = 65536          # a buffer's elements, with as many on each side of it
+# The launch: one dimension (a kernel written for one, launched in two, would race with
+# itself), 16 groups; a required work-group size replaces the local size.
+GLOBAL = (256,)
+LOCAL = (16,)
 
 
 def dirty_heap(pattern: int) -> None:
@@ -91,9 +93,9 @@ def launch_all(prg, pattern: int) -> dict:
         if any(v is None for v in args):
             results[name] = "not launched: an image or sampler argument"
             continue
-        local = tuple(iface.reqd_work_group_size[:2]) if iface.reqd_work_group_size \
-            else LOCAL
-        global_ = tuple(g * l // gl for g, l, gl in zip(GLOBAL, local, LOCAL))
+        reqd = iface.reqd_work_group_size
+        local = tuple(reqd[:2 if reqd[1] > 1 else 1]) if reqd else LOCAL
+        global_ = tuple(l * (16 if i == 0 else 1) for i, l in enumerate(local))
         dirty_heap(pattern)          # last: making the arguments takes memory too
         try:
             kernel(global_, local, *map(middle, args))
