@@ -190,11 +190,7 @@ def test_make_compiles_kernels_optimised(native, env, tmp_path):
 @needs_cc
 @pytest.mark.parametrize("native", [True, False])
 def test_meson_compiles_kernels_optimised(native, env, tmp_path):
-    meson = _tool("meson", env)
-    if meson is None:
-        pytest.skip("meson is not installed (the test extra installs it: pip install '.[test]')")
-    if _tool("ninja", env) is None:
-        pytest.skip("ninja is not installed (the test extra installs it: pip install '.[test]')")
+    meson = _meson(env)
     src, _ = _copy_example("meson_program", tmp_path)
     build_dir = tmp_path / "build"
     _run([meson, "setup", build_dir, src, f"-Dcl2c_native={str(native).lower()}"],
@@ -305,13 +301,19 @@ def test_make_example(env, tmp_path):
 
 # ---- Meson ------------------------------------------------------------------------------
 
-@needs_cc
-def test_meson_example(env, tmp_path):
+def _meson(env) -> str:
+    """meson's path, where it and ninja are installed; else the test is skipped."""
     meson = _tool("meson", env)
     if meson is None:
         pytest.skip("meson is not installed (the test extra installs it: pip install '.[test]')")
     if _tool("ninja", env) is None:
         pytest.skip("ninja is not installed (the test extra installs it: pip install '.[test]')")
+    return meson
+
+
+@needs_cc
+def test_meson_example(env, tmp_path):
+    meson = _meson(env)
     src, sources = _copy_example("meson_program", tmp_path)
     build_dir = tmp_path / "build"
     _run([meson, "setup", build_dir, src], env)
