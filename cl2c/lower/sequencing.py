@@ -156,7 +156,9 @@ class _Sequencer:
             return e
         if isinstance(e, c_ast.Assignment):
             e.lvalue, e.rvalue = self.expr(e.lvalue, temps), self.expr(e.rvalue, temps)
-            return self.update(e, e.lvalue, temps) if e.op != "=" else e
+            # a store to a swizzle is lowered as an update of its vector too
+            swizzle = len(fact(e.lvalue, "components") or ()) > 1
+            return self.update(e, e.lvalue, temps) if e.op != "=" or swizzle else e
         if isinstance(e, c_ast.ExprList):
             e.exprs = [self.expr(x, temps) for x in e.exprs]
             return e
