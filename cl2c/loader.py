@@ -114,6 +114,7 @@ class Program:
         self._globals = None       # its own program-scope __global variables (2.0)
         self.build_seconds = None
         self.from_cache = None
+        self.sanitized = False     # built with -cl2c-sanitize=...
         self.build_log = ""        # the translator's warnings, as clGetProgramBuildInfo has
 
     @classmethod
@@ -137,6 +138,7 @@ class Program:
         with times.stage("target"):
             target = cache.host_target()   # probed once per compiler and CPU: it compiles
             sanitize = parse_options(self.options).sanitize
+            self.sanitized = bool(sanitize)
             if sanitize:
                 from .sanitizers import require_runtime
                 require_runtime(sanitize, target)
@@ -317,10 +319,12 @@ class Kernel:
         self._prepare_arguments()
         # buffers with accesses of a known index (extents.py): (their place among the
         # buffer pointers, the argument), and the integer arguments those indices take.
-        # Not in checking builds: their checks stop such an access, and name its line.
+        # Not in checking or sanitized builds: their checks stop such an access, and
+        # name its line.
         places = {i: j for j, (i, _) in enumerate(self._buffers)}
+        checked = self._checking or getattr(program, "sanitized", False)
         self._extents = [(places[i], p) for i, p in enumerate(self._params)
-                         if p.accesses and not self._checking]
+                         if p.accesses and not checked]
         self._extent_args = sorted(extents.argument_indices(
             [a for _, p in self._extents for a in p.accesses]))
         self._extent_places = [j for j, _ in self._extents]

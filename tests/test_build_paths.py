@@ -30,7 +30,9 @@ PATHS = ("translated and compiled", "translated, then found compiled",
 
 
 def _run(path: Path, pattern: int, cache: Path) -> dict:
-    env = dict(os.environ, CL2C_CACHE_DIR=str(cache))
+    # one thread: arguments made up may make groups race, which would then differ
+    # from run to run, not from path to path
+    env = dict(os.environ, CL2C_CACHE_DIR=str(cache), OMP_NUM_THREADS="1")
     env.pop("CL2C_NO_CACHE", None)
     out = cache.parent / f"results_{pattern}.json"
     done = subprocess.run([sys.executable, str(RUNNER), str(path), str(pattern), str(out),
