@@ -207,11 +207,9 @@ def _program_item(kind: str, node, kernels: dict, gen: CGenerator) -> list[str]:
         return out
     if kind == "group_function":
         node.decl.storage = []
-        node.decl.funcspec = ["static", "CL2C_NOINLINE"]   # see schedule_loops.c.j2
-        name = node.decl.name[:-len("__group")]
-        return [f"/* Kernel {name} as a work-group function (regions schedule): the code "
-                f"between\n * barriers runs as loops over the work-items of the group. */",
-                gen.visit(node)]
+        node.decl.funcspec = ["static", "CL2C_NOINLINE"]   # see Schedule.group_comment
+        kernel = next(k for k in kernels.values() if any(f is node for f in k.group_functions))
+        return [kernel.schedule.group_comment(kernel.name, node.decl.name), gen.visit(node)]
     if kind == "interleaved_function":
         node.decl.storage = []
         node.decl.funcspec = ["static", "CL2C_ALWAYS_INLINE"]

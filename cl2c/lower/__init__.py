@@ -22,6 +22,7 @@ from .expressions import lower_expressions
 from .contraction import contract
 from .sequencing import sequence_operands
 from .unconditional import unconditional_accesses
+from ..workgroup.loops import group_functions as loops_group_functions
 
 
 @dataclass
@@ -36,7 +37,8 @@ class KernelModel:
     reqd_work_group_size: tuple | None
     simd: bool = True
     local_decls: list = field(default_factory=list)   # types they use, then the __local Decls
-    group_function: object = None     # the regions schedule's FuncDef
+    group_functions: list = field(default_factory=list)  # its work-group functions
+                                      # (FuncDefs), the entry's first
     check_barriers: bool = False
     check: str = ""                   # checking mode: "stop", "collect" or "" (off)
     local_bytes_poisoned: bool = False  # -cl2c-sanitize=address: red zones after __local
@@ -134,9 +136,11 @@ def lower(module: Module, schedule: str = "auto", check_barriers: bool = False,
                 k.interleaved_function = interleaved_function(k)
                 if k.interleaved_function is not None:
                     k.reason += f", {k.interleavable.ways} an iteration, interleaved"
+            if k.schedule is schedules.LOOPS:
+                k.group_functions = loops_group_functions(k)
     called = _called_functions(module, kernels)
     for k in kernels:
-        k.item_function = k.group_function is None or k.name in called
+        k.item_function = not k.group_functions or k.name in called
     emitted = called | {k.name for k in kernels if k.item_function}
     scope = []
     for kind, node in module.program_scope:
@@ -147,11 +151,11 @@ def lower(module: Module, schedule: str = "auto", check_barriers: bool = False,
                 module.functions[name].is_kernel:
             scope.append((kind, node))
         for k in kernels:
-            if kind == "function" and node is k.info.node and k.group_function is not None:
-                scope.append(("group_function", k.group_function))
             if kind == "function" and node is k.info.node and \
                     k.interleaved_function is not None:
                 scope.append(("interleaved_function", k.interleaved_function))
+            if kind == "function" and node is k.info.node:
+                scope += [("group_function", f) for f in k.group_functions]
     scope = _without_unread_constants(scope, kernels)
     return LoweredProgram(module, needs, kernels, scope,
                           sites.listed() if sites is not None else [], bool(check))
@@ -183,7 +187,7 @@ def hoist_function_statics(module: Module) -> Module:
 def _called_functions(module: Module, kernels) -> set[str]:
     """The user functions the emitted code calls: from each kernel's entry (its
     work-group function, or its work-item function), transitively."""
-    todo = [k.group_function or k.info.node for k in kernels]
+    todo = [f for k in kernels for f in k.group_functions or [k.info.node]]
     seen: set[str] = set()
     while todo:
         for n in walk(todo.pop()):

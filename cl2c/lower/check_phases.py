@@ -24,44 +24,41 @@ from .. import types as ty
 from ..typed_ast import fact
 from .check_ranges import LOCAL
 from .workitems import LOCALS
+from ..workgroup.ir import GroupFunction, Once, c_parts, item_lists
 
 _ALL = "*"      # every __local variable may be written
 
 
-def quiet_local_reads(fn: c_ast.FuncDef) -> int:
-    """Rewrite the quiet reads of group function ``fn``; returns how many."""
-    if _written(fn.body, outside_items_only=True):
+def quiet_local_reads(gf: GroupFunction) -> int:
+    """Rewrite the quiet reads of work-group function ``gf``; returns how many."""
+    prologue = [(s, False) for s in gf.prologue]
+    if any(_written(part, True, inside) for part, inside in prologue + list(c_parts(gf.items))):
         return 0
     count = 0
-    for block in _blocks(fn.body):
-        items = block.block_items or []
-        at = [i for i, s in enumerate(items) if _is_phase(s)]
-        ends = at[1:] + ([len(items)] if block is fn.body else [])
+    for items, top in item_lists(gf.items):
+        at = [i for i, it in enumerate(items) if isinstance(it, Once) and _is_phase(it.node)]
+        ends = at[1:] + ([len(items)] if top else [])
         for start, end in zip(at, ends):
-            span = c_ast.Compound(items[start + 1:end])
+            span = items[start + 1:end]
             if _is_closed(span):
-                written = _written(span)
+                parts = list(c_parts(span))
+                written = set().union(*(_written(p, False, inside) for p, inside in parts))
                 if _ALL not in written:
-                    count += _rewrite_reads(span, written)
+                    count += sum(_rewrite_reads(p, written) for p, _ in parts)
     return count
 
 
-def _is_closed(span, inside: bool = False) -> bool:
+def _is_closed(span: list) -> bool:
     """No phase begins in ``span`` and the group does not jump out of it (work-item
     loops' own ``continue`` aside)."""
-    if isinstance(span, c_ast.For) and _is_item_loop(span):
-        inside = True
-    if _is_phase(span) or not inside and isinstance(
-            span, (c_ast.Break, c_ast.Continue, c_ast.Return, c_ast.Goto)):
+    return all(_is_closed_c(part, inside) for part, inside in c_parts(span))
+
+
+def _is_closed_c(node, inside: bool) -> bool:
+    if _is_phase(node) or not inside and isinstance(
+            node, (c_ast.Break, c_ast.Continue, c_ast.Return, c_ast.Goto)):
         return False
-    return all(_is_closed(c, inside) for _, c in span.children())
-
-
-def _blocks(node):
-    if isinstance(node, c_ast.Compound):
-        yield node
-    for _, child in node.children():
-        yield from _blocks(child)
+    return all(_is_closed_c(c, inside) for _, c in node.children())
 
 
 def _is_phase(s) -> bool:
@@ -86,21 +83,13 @@ def _const(arg) -> int:
 
 def _written(node, outside_items_only: bool = False, inside: bool = False) -> set:
     """The __local variables ``node`` may write (_ALL: any); with outside_items_only,
-    only writes outside the work-item loops."""
+    only writes outside the work-item loops (``inside``: ``node`` is in one)."""
     out: set = set()
-    if isinstance(node, c_ast.For) and _is_item_loop(node):
-        inside = True
     if isinstance(node, c_ast.FuncCall) and not (outside_items_only and inside):
         out |= _call_writes(node)
     for _, child in node.children():
         out |= _written(child, outside_items_only, inside)
     return out
-
-
-def _is_item_loop(node: c_ast.For) -> bool:
-    init = node.init
-    decls = init.decls if isinstance(init, c_ast.DeclList) else []
-    return any(isinstance(d, c_ast.Decl) and d.name == "cl2c_l0" for d in decls)
 
 
 def _call_writes(call: c_ast.FuncCall) -> set:

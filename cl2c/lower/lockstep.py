@@ -46,6 +46,8 @@ from .predicates import (branch_free, conjoin, conjunction, conjuncts, float_val
                          is_increment, lane_safe, predicate, tests_at_top, unit_step,
                          update_target)
 from .regions.syntax import escaping_jumps, ids, set_declname
+from ..workgroup import write
+from ..workgroup.ir import GroupFunction, c_parts, work_item_loops
 
 LANES = "CL2C_LANES"        # work-items per block (cl2c/regions.h)
 LANE = "cl2c_k"             # a lane's index in its block
@@ -58,24 +60,20 @@ _SCALARS = {"float", "double", "int", "short", "char", "long", "unsigned", "sign
 _LOOPS = (c_ast.For, c_ast.While, c_ast.DoWhile)
 
 
-def lockstep_divergent_loops(func: c_ast.FuncDef) -> int:
-    """Rewrite, in work-group function ``func``, each vectorisable work-item loop that
-    holds divergent loops the lanes can run in lock-step; returns how many such loops."""
-    taken = ids(func.body)
-    found = []
-    for block in walk(func.body):
-        if isinstance(block, c_ast.Compound) and block.block_items:
-            items = block.block_items
-            for i in range(len(items) - 1):
-                if _is_simd(items[i]) and _work_item_loop(items[i + 1]):
-                    found.append((block, items[i], items[i + 1]))
+def lockstep_divergent_loops(gf: GroupFunction) -> int:
+    """Run, in work-group function ``gf``, each vectorisable work-item loop that holds
+    divergent loops the lanes can run in lock-step so (its ``lanes``); returns how many
+    divergent loops."""
+    taken = set().union(*(ids(s) for s in gf.prologue),
+                        *(ids(part) for part, _ in c_parts(gf.items)))
     done = 0
-    for block, pragma, loop in found:
-        lockstep = _Lockstep(loop, taken)
+    for loop in list(work_item_loops(gf.items)):
+        if not loop.simd or loop.ways > 1:
+            continue
+        lockstep = _Lockstep(write.inner_loop(loop), taken)
         new = lockstep.rewrite()
         if new is not None:
-            i = next(i for i, s in enumerate(block.block_items) if s is pragma)
-            block.block_items[i:i + 2] = [new]
+            loop.lanes = [new]
             done += lockstep.loops
     return done
 
@@ -84,19 +82,6 @@ def _is_check_item(s) -> bool:
     """``cl2c_ck_item(...);``: checking builds say which work-item runs (check.h)."""
     return isinstance(s, c_ast.FuncCall) and isinstance(s.name, c_ast.ID) and \
         s.name.name == "cl2c_ck_item"
-
-
-def _is_simd(s) -> bool:
-    return isinstance(s, c_ast.Pragma) and s.string.strip() == "omp simd"
-
-
-def _work_item_loop(s) -> bool:
-    """``for (int cl2c_l0 = LO; cl2c_l0 < HI; ++cl2c_l0) {...}`` as writer.py makes it."""
-    return isinstance(s, c_ast.For) and isinstance(s.init, c_ast.DeclList) and \
-        len(s.init.decls) == 1 and s.init.decls[0].name == "cl2c_l0" and \
-        isinstance(s.cond, c_ast.BinaryOp) and s.cond.op == "<" and \
-        isinstance(s.cond.left, c_ast.ID) and s.cond.left.name == "cl2c_l0" and \
-        isinstance(s.stmt, c_ast.Compound)
 
 
 def _is_scalar(d) -> bool:

@@ -22,6 +22,8 @@ from .lockstep import lockstep_divergent_loops
 from .tiling import ROWS, tile_uniform_loops
 from .unrolling import unroll_halving_loops
 from .regions import NeedFibers, make_group_function
+from ..workgroup import write
+from ..workgroup.loops import IMAGES_SUFFIX
 
 AUTO = "auto"
 
@@ -47,6 +49,10 @@ class Schedule:
         file's header comment, or raises NeedFibers when the kernel does not fit."""
         return None
 
+    def group_comment(self, kernel: str, function: str) -> str:
+        """The comment above ``function``, one of ``kernel``'s work-group functions."""
+        return f"/* Kernel {kernel}'s work-group function ({self.name} schedule). */"
+
     def __str__(self) -> str:
         return self.name
 
@@ -59,11 +65,26 @@ class Loops(Schedule):
         return f"kernel '{f.name}' has barriers: the 'loops' schedule cannot run it" \
             if f.sync else None
 
+    def group_comment(self, kernel, function):
+        if function.endswith(IMAGES_SUFFIX):
+            return (f"/* The same for images all of RGBA float, the common format: on "
+                    f"copies of their\n * descriptors that say so as constants, so that "
+                    f"reads and writes test no format\n * (images.h). */")
+        return (f"/* Kernel {kernel}'s work-items of one group. A function of its own, out "
+                f"of line: in\n * the function that holds the thread's setjmp (faults.h) "
+                f"GCC 13 inlines no helper, and a\n * loop that calls one does not "
+                f"vectorise. */")
+
 
 class Regions(Schedule):
     name = "regions"
     summary = "the kernel cut at its barriers, each region a loop over the work-items"
     header = "cl2c/regions.h"
+
+    def group_comment(self, kernel, function):
+        return (f"/* Kernel {kernel} as a work-group function (regions schedule): the "
+                f"code between\n * barriers runs as loops over the work-items of the "
+                f"group. */")
 
     def prepare(self, k, module):
         """The work-group function of ``k`` (a copy: the work-item function stays for
@@ -94,20 +115,23 @@ class Regions(Schedule):
         what = make_group_function(node, params, helpers, reqd,
                                    simd, hoist_loops=True, checking=checking,
                                    interleavable=getattr(k, "interleavable", None))
+        gf = what.function
         if state:
-            items = node.body.block_items
-            at = next(i for i, s in enumerate(items) if is_thread_state(s)) + 1
-            node.body.block_items = items[:at] + state + items[at:]
+            at = next(i for i, s in enumerate(gf.prologue) if is_thread_state(s)) + 1
+            gf.prologue[at:at] = state
+        # the passes on the work-group function as data
         if checking:
             from .check_phases import quiet_local_reads
-            quiet_local_reads(node)
+            quiet_local_reads(gf)
         # then divergent loops in its work-item loops run in lock-step, if-converted
-        what.lockstep = lockstep_divergent_loops(node) \
+        what.lockstep = lockstep_divergent_loops(gf) \
             if simd and not (checking and k.info.sync) else 0
         k.uneven = bool(what.lockstep)
         if what.lockstep:
             what.add(f"{what.lockstep} divergent loop{'s' if what.lockstep != 1 else ''} "
                      f"in lock-step across work-items")
+        # the passes on its C, which are yet to move onto the IR
+        node = write.group_function(gf)
         if checking and simd:
             # checked work-item loops that a test before them can settle run unchecked
             what.versioned = version_checked_loops(node, helpers)
@@ -133,7 +157,7 @@ class Regions(Schedule):
         if split:
             what.add(f"__local counters {', '.join(sorted(set(split)))} counted in "
                      f"{COPIES} copies")
-        k.group_function = node
+        k.group_functions = [node]
         return what
 
 
@@ -212,7 +236,7 @@ def _regions_if_better(k, module, checking: bool = False) -> None:
         what.loops or what.bounded or what.lockstep
     if not gains or (what.array_privates and not what.loops) or what.done_flags or \
             what.vector_privates:
-        k.group_function, k.uneven = None, False
+        k.group_functions, k.uneven = [], False
         return
     k.schedule = REGIONS
     k.reason = f"no barriers, but a work-group function vectorises better ({what})"

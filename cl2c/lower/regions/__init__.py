@@ -51,7 +51,7 @@ from pycparser import c_ast
 from .errors import NeedFibers, NotProvablyUniform
 from .grid_stride import interchange_grid_stride_loops
 from .inlining import inline_sync_calls, rename_locals
-from .plan import Builder, GroupLoop, all_items, phase_call
+from .plan import Builder, GroupLoop, Once, all_items, phase_call
 from .prepare import (complete_array_bounds, guards_into_loops, privatize_written_params,
                       returns_as_guards, sizeof_by_type)
 from .privates import Privates
@@ -60,16 +60,19 @@ from ..effects import builtin_name
 from .syntax import replace_child, statements, walk
 from .uniformity import Analysis
 from .writer import Writer
+from ...workgroup import ir
+from ...workgroup.names import LOCAL_SIZE
 
 
 def make_group_function(func: c_ast.FuncDef, params: dict, helpers: dict,
                         reqd: tuple | None, simd: bool, hoist_loops: bool,
-                        checking: bool = False, interleavable=None) -> str:
-    """Rewrite kernel ``func`` in place into its work-group function.
+                        checking: bool = False, interleavable=None) -> "Description":
+    """Make kernel ``func`` (rewritten in place) into its work-group function, as IR
+    (``.function``: write.py prints it).
 
     params: {name: Decl} of the kernel's by-value parameters.
     helpers: {name: FuncDef} of the lowered helper functions (for inlining).
-    Returns a short description of what was done (for the emitted comment).
+    Returns it with a short description of what was done (for the emitted comment).
     Raises NeedFibers when the kernel cannot be expressed this way.
     """
     body = func.body
@@ -91,10 +94,9 @@ def make_group_function(func: c_ast.FuncDef, params: dict, helpers: dict,
     items = builder.build(statements(body))
     priv = Privates(an, items)
     writer = Writer(an, priv, builder, params, reqd, simd, checking, interleavable)
-    start = [phase_call()] if checking else []       # the group's first barrier phase
-    func.body = c_ast.Compound(writer.prologue() + start + writer.items(items, top=True),
-                               body.coord)
-    _known_local_sizes(func.body)
+    start = [Once(phase_call())] if checking else []     # the group's first barrier phase
+    gf = ir.GroupFunction(func, writer.prologue(), start + writer.items(items))
+    _known_local_sizes(gf)
     params = func.decl.type.args.params
     params[0] = c_ast.Decl(None, [], [], [], [], c_ast.TypeDecl(
         None, [], None, c_ast.IdentifierType(["CL2C_GROUP_PARAMS"])), None, None)
@@ -120,22 +122,35 @@ def make_group_function(func: c_ast.FuncDef, params: dict, helpers: dict,
     big = [d.name for d in priv.promoted if not isinstance(d.type, c_ast.TypeDecl)]
     wide = [d.name for d in priv.promoted
             if _is_vector_or_record(d.type) and d.name not in writer.soa]
-    return GroupFunction("; ".join(parts), loops, writer.bounded, big, writer.done, wide)
+    return Description(gf, "; ".join(parts), loops, writer.bounded, big, writer.done, wide)
 
 
-def _known_local_sizes(body) -> None:
+def _known_local_sizes(gf: ir.GroupFunction) -> None:
     """``get_local_size(d)`` of a constant ``d`` becomes ``cl2c_ls<d>``: the same value
     (the group's), and a constant under reqd_work_group_size, where a loop on it (a tree
     reduction's halving steps) then has a trip count the compiler knows."""
-    for parent in walk(body):
-        for name, child in parent.children():
-            if isinstance(child, c_ast.FuncCall) and \
-                    builtin_name(child) == "get_local_size" and child.args and \
-                    len(child.args.exprs) == 2 and \
-                    isinstance(child.args.exprs[1], c_ast.Constant) and \
-                    child.args.exprs[1].value in ("0", "1", "2"):
-                replace_child(parent, name,
-                              c_ast.ID(f"cl2c_ls{child.args.exprs[1].value}", child.coord))
+    for it in ir.all_items(gf.items):       # (an expression that is the call itself)
+        if isinstance(it, ir.WorkItemLoop):
+            it.first, it.end, it.row_guard = (_known_size(e) or e for e in (
+                it.first, it.end, it.row_guard))
+        elif isinstance(it, (ir.GroupIf, ir.GroupLoop)) and getattr(it.node, "cond", None):
+            it.node.cond = _known_size(it.node.cond) or it.node.cond
+    for part, _ in ir.c_parts(gf.items):
+        for parent in walk(part):
+            for name, child in parent.children():
+                size = _known_size(child)
+                if size is not None:
+                    replace_child(parent, name, size)
+
+
+def _known_size(e) -> c_ast.ID | None:
+    """``cl2c_ls<d>`` for ``get_local_size(d)`` of a constant ``d``, else None."""
+    if isinstance(e, c_ast.FuncCall) and builtin_name(e) == "get_local_size" and \
+            e.args and len(e.args.exprs) == 2 and \
+            isinstance(e.args.exprs[1], c_ast.Constant) and \
+            e.args.exprs[1].value in ("0", "1", "2"):
+        return c_ast.ID(LOCAL_SIZE[int(e.args.exprs[1].value)], e.coord)
+    return None
 
 
 def _analysis(body, params: set, hoist_loops: bool) -> Analysis:
@@ -163,11 +178,13 @@ def _is_vector_or_record(t) -> bool:
     return bool(names) and names[-1].startswith("cl2c_") and names[-1][-1].isdigit()
 
 
-class GroupFunction:
-    """What make_group_function did, for the schedule choice and the comment."""
+class Description:
+    """What make_group_function made (``function``, the IR) and did, for the schedule
+    choice and the comment."""
 
-    def __init__(self, description, loops, bounded, array_privates, done_flags,
+    def __init__(self, function, description, loops, bounded, array_privates, done_flags,
                  vector_privates=(), lockstep=0):
+        self.function = function
         self.description = description
         self.loops = loops                    # uniform loops hoisted over the regions
         self.bounded = bounded                # guards turned into loop bounds

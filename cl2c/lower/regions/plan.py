@@ -6,67 +6,16 @@ once, and a read of the result."""
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field
 
 from pycparser import c_ast
 
+from ...workgroup.ir import (Collective, GroupIf, GroupLoop, Once,  # noqa: F401
+                             Region, all_items)
 from .. import cnodes as cn
 from ..effects import collective, is_barrier, is_collective
 from .errors import NeedFibers
 from .syntax import COUNT, at, replace_node, statements, walk
 from .uniformity import Analysis
-
-
-# ---- the group-level structure ------------------------------------------------------------
-
-@dataclass
-class Region:
-    """Statements every work-item runs, one after the other, between two cuts."""
-    stmts: list = field(default_factory=list)
-    returns: bool = False
-
-
-@dataclass
-class Once:
-    """A statement that runs once per group (uniform declarations and updates)."""
-    node: object
-
-
-@dataclass
-class GroupIf:
-    node: c_ast.If
-    then: list
-    other: list
-
-
-@dataclass
-class GroupLoop:
-    node: object          # For, While or DoWhile; its body is replaced by ``body``
-    body: list
-
-
-@dataclass
-class Collective:
-    """``result = work_group_<op>(arg)``: the argument is stored per work-item in
-    a region, the operation runs once, the result is read after it."""
-    name: str             # runtime name, e.g. cl2c_work_group_reduce_add_int
-    ctype: str            # C type of the value
-    result: str           # variable that receives the result
-    decl: c_ast.Decl      # its declaration (type), initializer removed
-    arg: object
-    extra: list           # broadcast coordinates (uniform)
-    coord: object = None
-
-
-def all_items(items):
-    """Every item of a group-level structure, nested ones included, in order."""
-    for it in items:
-        yield it
-        if isinstance(it, GroupIf):
-            yield from all_items(it.then)
-            yield from all_items(it.other)
-        elif isinstance(it, GroupLoop):
-            yield from all_items(it.body)
 
 
 # ---- building the structure ---------------------------------------------------------------

@@ -8,38 +8,21 @@ from __future__ import annotations
 
 import copy
 
-from pycparser import c_ast, c_parser
+from pycparser import c_ast
 
 from ... import types as ty
 from .. import cnodes as cn
 from ..effects import call_of, is_atomic
-from ..interleaving import interleaved, way_id
+from ..interleaving import interleaved
+from ...workgroup.ir import WorkItemLoop
+from ...workgroup.names import LOCAL_SIZE, NEXT
+from ...workgroup.write import item_body, snippet
 from .bounds import LoopBounds
 from .plan import Builder, Collective, GroupIf, GroupLoop, Once, Region
 from .privates import Privates
 from .syntax import (COUNT, INDEX, assigned_names, at, base_ids, ids, replace_child,
                      retyped, set_name, typename, walk)
 from .uniformity import Analysis
-
-_TYPEDEFS = ("typedef int size_t; typedef int ptrdiff_t; typedef int cl2c_workitem; "
-             "typedef int cl2c_uint; typedef int cl2c_ck_thread;")
-
-
-def _snippet(code: str) -> list:
-    """Block items of C code (boilerplate is clearer written as C than as nodes), without
-    positions: they are the schedule's, not lines of the .cl file."""
-    ast = c_parser.CParser().parse(_TYPEDEFS + " void f(void) {" + code + "}")
-    items = list(ast.ext[-1].body.block_items or [])
-    for item in items:
-        _forget_coords(item)
-    return items
-
-
-def _forget_coords(node) -> None:
-    node.coord = None
-    for _, child in node.children():
-        _forget_coords(child)
-
 
 class Writer:
     """Writes the work-group function of a kernel from its plan."""
@@ -78,12 +61,12 @@ class Writer:
         code = (f"const size_t cl2c_ls0 = {ls[0]}, cl2c_ls1 = {ls[1]}, cl2c_ls2 = {ls[2]};"
                 f"const size_t {COUNT} = cl2c_ls0 * cl2c_ls1 * cl2c_ls2;"
                 "const size_t cl2c_l0 = 0, cl2c_l1 = 0, cl2c_l2 = 0;")
-        items = _snippet(code)
+        items = snippet(code)
         for d in items:
             d.funcspec = ["CL2C_UNUSED"]
         items.insert(0, cn.ident("CL2C_GROUP_COPY"))
         if self.checking:
-            items += _snippet("cl2c_ck_thread *const cl2c_ck_t = cl2c_ck_self();")
+            items += snippet("cl2c_ck_thread *const cl2c_ck_t = cl2c_ck_self();")
             items[-1].funcspec = ["CL2C_UNUSED"]
         arrays = []    # (name, element Typename)
         for d in self.priv.promoted:
@@ -107,7 +90,7 @@ class Writer:
                                                       c_ast.UnaryOp("sizeof", t)),
                                   cn.const_int(64))
             total = size if total is None else c_ast.BinaryOp("+", total, size)
-        items += _snippet("char *cl2c_mem;")
+        items += snippet("char *cl2c_mem;")
         items[-1].init = cn.call("cl2c_scratch", total)
         for name, t in arrays:
             ptr = c_ast.PtrDecl([], retyped(copy.deepcopy(t.type), name))
@@ -115,7 +98,7 @@ class Writer:
                 "cl2c_take", c_ast.UnaryOp("&", cn.ident("cl2c_mem")),
                 c_ast.BinaryOp("*", cn.ident(COUNT), c_ast.UnaryOp("sizeof", t))), None))
         if self.done:
-            items += _snippet("__builtin_memset(cl2c_done, 0, cl2c_nwi);")
+            items += snippet("__builtin_memset(cl2c_done, 0, cl2c_nwi);")
         return items
 
     # -- rewriting region statements
@@ -191,27 +174,23 @@ class Writer:
                 self._index_promoted(child)
 
     # -- the group-level code
-    def items(self, items: list, top: bool = False) -> list:
+    def items(self, items: list) -> list:
+        """The plan's items, each region a work-item loop."""
         out = []
         for it in items:
-            if isinstance(it, Once):
-                out.append(it.node)
-            elif isinstance(it, Region):
-                out.extend(self.region(it))
+            if isinstance(it, Region):
+                out.append(self.region(it))
             elif isinstance(it, GroupIf):
-                node = it.node
-                node.iftrue = c_ast.Compound(self.items(it.then), node.coord)
-                node.iffalse = c_ast.Compound(self.items(it.other), node.coord) \
-                    if it.other else None
-                out.append(node)
+                out.append(GroupIf(it.node, self.items(it.then), self.items(it.other)))
             elif isinstance(it, GroupLoop):
-                it.node.stmt = c_ast.Compound(self.items(it.body), it.node.coord)
-                out.append(it.node)
+                out.append(GroupLoop(it.node, self.items(it.body)))
             elif isinstance(it, Collective):        # pragma: no cover (built as Once/Region)
                 raise AssertionError("collective left in the structure")
+            else:
+                out.append(it)
         return out
 
-    def region(self, r: Region) -> list:
+    def region(self, r: Region) -> WorkItemLoop:
         stmts = list(r.stmts)
         label = None
         top = {id(s) for s in stmts if isinstance(s, c_ast.Return)}
@@ -219,76 +198,36 @@ class Writer:
                             for s in stmts for n in walk(s))
         if nested_return:
             self.labels += 1
-            label = f"cl2c_next{self.labels}"
+            label = f"{NEXT}{self.labels}"
         stmts = [self._returns(s, label) for s in stmts]
         lo, hi, stmts = self.bounds.of_region(stmts)
         stmts = self._soa_copies(stmts)
-        head = _snippet(f"const size_t {INDEX} = cl2c_l0 + cl2c_ls0 * "
-                        f"(cl2c_l1 + cl2c_ls1 * cl2c_l2);")
-        head[0].funcspec = ["CL2C_UNUSED"]
-        if self.checking:
-            head += _snippet(f"cl2c_ck_item(cl2c_ck_t, cl2c_l0, cl2c_l1, cl2c_l2, {INDEX});")
-        if self.done:
-            head += _snippet(f"if (cl2c_done[{INDEX}]) continue;")
-        tail = [c_ast.Label(label, c_ast.EmptyStatement())] if label else []
         bases = self.bounds.affine_ids(stmts)
-        # The work-item loop counts in int (a group holds at most 4096 work-items):
-        # ids then stay affine in it, and the compiler sees contiguous accesses.
-        inner = c_ast.For(
-            c_ast.DeclList([_snippet("int cl2c_l0 = 0;")[0]]),
-            c_ast.BinaryOp("<", cn.ident("cl2c_l0"), _int(cn.ident("cl2c_hi") if hi else
-                                                          cn.ident("cl2c_ls0"))),
-            c_ast.UnaryOp("++", cn.ident("cl2c_l0")),
-            c_ast.Compound(head + stmts + tail))
-        bounds = []
-        if hi:
-            inner.init.decls[0].init = _int(cn.ident("cl2c_lo"))
-            bounds = _snippet("const size_t cl2c_lo = 0, cl2c_hi = 0;")
-            bounds[0].init, bounds[1].init = lo, hi
-        bounds += bases
-        simd = self.simd and not any(is_atomic(n) for s in stmts for n in walk(s))
-        ways = self._ways(inner, hi is not None) if simd else None
-        loop = bounds + (ways or ([c_ast.Pragma("omp simd"), inner] if simd else [inner]))
-        if self.bounds.outer_guard is not None:
+        reqd = self.reqd
+        loop = WorkItemLoop(
+            stmts, sizes=LOCAL_SIZE, first=lo if hi else None, end=hi, row_items=bases,
+            rows=not (reqd and reqd[1] == 1 and reqd[2] == 1),
             # the guard's terms that do not depend on the local id 0 (they may use
             # l1 and l2, the enclosing loops' ids)
-            loop = [c_ast.If(self.bounds.outer_guard, c_ast.Compound(loop), None)]
-        reqd = self.reqd
-        if reqd and reqd[1] == 1 and reqd[2] == 1:
-            return [c_ast.Compound(loop)]
-        outer = _snippet("for (size_t cl2c_l2 = 0; cl2c_l2 < cl2c_ls2; ++cl2c_l2)"
-                         " for (size_t cl2c_l1 = 0; cl2c_l1 < cl2c_ls1; ++cl2c_l1) {}")[0]
-        outer.stmt.stmt = c_ast.Compound(loop)
-        return [outer]
+            row_guard=self.bounds.outer_guard,
+            simd=self.simd and not any(is_atomic(n) for s in stmts for n in walk(s)),
+            checked=self.checking, skips_done=self.done, end_label=label)
+        if loop.simd:
+            self._interleave(loop)
+        return loop
 
-    def _ways(self, inner: c_ast.For, bounded: bool) -> list | None:
+    def _interleave(self, loop: WorkItemLoop) -> None:
         """The work-item loop of a loop-free kernel's one region as the loops schedule's
         interleaved function has it (interleaving.py): blocks of CL2C_WAY_BLOCK
         work-items, each with the next blocks (one a way), their statements alternating;
-        the rest one at a time. None where that does not apply."""
+        the rest one at a time. Left as it is where that does not apply."""
         if self.interleavable is None or len(self.priv.regions) != 1 or self.done:
-            return None
-        body = interleaved(list(inner.stmt.block_items), self.interleavable)
+            return
+        body = interleaved(item_body(loop), self.interleavable)
         if body is None:
-            return None
+            return
         self.interleaving = True
-        lo, hi = ("(int) cl2c_lo", "(int) cl2c_hi") if bounded else ("0", "(int) cl2c_ls0")
-        ways = self.interleavable.ways
-        ids = ", ".join(f"{way_id(w)} = cl2c_l0 + {w - 1} * CL2C_WAY_BLOCK"
-                        for w in range(2, ways + 1))
-        skeleton = _snippet(
-            f"const int cl2c_blocks = ({hi} - {lo}) / ({ways} * CL2C_WAY_BLOCK);"
-            f"for (int cl2c_b = {lo}; cl2c_b < {lo} + {ways} * CL2C_WAY_BLOCK * cl2c_blocks;"
-            f"     cl2c_b += {ways} * CL2C_WAY_BLOCK)"
-            f"  for (int cl2c_l0 = cl2c_b; cl2c_l0 < cl2c_b + CL2C_WAY_BLOCK; ++cl2c_l0) {{"
-            f"    const int {ids};"
-            f"  }}")
-        blocks = skeleton[1].stmt
-        blocks.stmt.block_items += body
-        skeleton[1].stmt = c_ast.Compound([c_ast.Pragma("omp simd"), blocks])
-        inner.init.decls[0].init = _snippet(
-            f"int x = {lo} + {ways} * CL2C_WAY_BLOCK * cl2c_blocks;")[0].init
-        return skeleton + [c_ast.Pragma("omp simd"), inner]
+        loop.ways, loop.interleaved = self.interleavable.ways, body
 
     def _soa_copies(self, stmts) -> list:
         """A vector private stored as a structure of arrays is a local of the work-item

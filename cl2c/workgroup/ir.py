@@ -1,0 +1,136 @@
+"""The work-group function as data.
+
+A kernel's work-group function is a list of items: statements run once per group
+(``Once``), uniform ifs and loops around items (``GroupIf``, ``GroupLoop``, in
+lower/regions/plan.py, where the schedule builds them), and loops over the group's
+work-items (``WorkItemLoop``). The schedules build it, the passes read and change it,
+and write.py prints it: the work-item loop is written there and nowhere else.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class WorkItemLoop:
+    """A loop over the work-items of a group: local id 0 innermost, from ``first``
+    (None: 0) to ``end`` (None: the group's size), inside loops over the rows (local ids 1
+    and 2) unless the group is one row. ``body``: C statements of one work-item."""
+    body: list
+    counter: str = "int"       # C type of the local id 0 (int keeps ids affine in it)
+    sizes: tuple = ()          # C expressions (text) of the group's three sizes
+    first: object = None
+    end: object = None
+    rows: bool = True          # loops over local ids 1 and 2 around it
+    row_items: list = field(default_factory=list)  # declarations before it, per row
+    row_guard: object = None   # a test of the row around it (the guard's terms that do
+                               # not depend on local id 0)
+    simd: bool = True          # ``omp simd``: its work-items may run in lanes
+    index: bool = True         # declares the local linear id (names.INDEX)
+    checked: bool = False      # checking builds: says which work-item runs
+    skips_done: bool = False   # work-items that returned skip it
+    end_label: str | None = None  # a label at the end of the body (a nested return)
+    ways: int = 1              # work-items an iteration, interleaved (interleaving.py)
+    interleaved: list | None = None  # the body of ``ways`` work-items, interleaved
+    lanes: list | None = None  # the loop run in blocks of lanes in lock-step (lockstep.py):
+                               # C statements in its place
+
+
+@dataclass
+class Region:
+    """Statements every work-item runs, one after the other, between two cuts."""
+    stmts: list = field(default_factory=list)
+    returns: bool = False
+
+
+@dataclass
+class Once:
+    """A statement that runs once per group (uniform declarations and updates)."""
+    node: object
+
+
+@dataclass
+class GroupIf:
+    node: object          # the If; its branches are replaced by ``then`` and ``other``
+    then: list
+    other: list
+
+
+@dataclass
+class GroupLoop:
+    node: object          # For, While or DoWhile; its body is replaced by ``body``
+    body: list
+
+
+@dataclass
+class Collective:
+    """``result = work_group_<op>(arg)``: the argument is stored per work-item in
+    a region, the operation runs once, the result is read after it."""
+    name: str             # runtime name, e.g. cl2c_work_group_reduce_add_int
+    ctype: str            # C type of the value
+    result: str           # variable that receives the result
+    decl: object          # its Decl (type), initializer removed
+    arg: object
+    extra: list           # broadcast coordinates (uniform)
+    coord: object = None
+
+
+def all_items(items):
+    """Every item of a group-level structure, nested ones included, in order."""
+    for it in items:
+        yield it
+        if isinstance(it, GroupIf):
+            yield from all_items(it.then)
+            yield from all_items(it.other)
+        elif isinstance(it, GroupLoop):
+            yield from all_items(it.body)
+
+
+@dataclass
+class GroupFunction:
+    """A kernel's work-group function: its definition (write.py gives it its body), the
+    declarations at its top, and its items."""
+    func: object               # the FuncDef
+    prologue: list             # C declarations: sizes, per-work-item storage
+    items: list
+
+
+def work_item_loops(items):
+    """The work-item loops among ``items``, nested ones included, in order."""
+    return (it for it in all_items(items) if isinstance(it, WorkItemLoop))
+
+
+def item_lists(items, top: bool = True):
+    """(list, top) for ``items`` and each list of items nested in it (an if's branches,
+    a loop's body); ``top`` for the function's own."""
+    yield items, top
+    for it in items:
+        if isinstance(it, GroupIf):
+            yield from item_lists(it.then, False)
+            yield from item_lists(it.other, False)
+        elif isinstance(it, GroupLoop):
+            yield from item_lists(it.body, False)
+
+
+def c_parts(items):
+    """(C node, inside) for each piece of C in ``items``, nested ones included:
+    ``inside`` where a work-item runs it (a work-item loop's body), not the group."""
+    for it in items:
+        if isinstance(it, Once):
+            yield it.node, False
+        elif isinstance(it, GroupIf):
+            yield it.node.cond, False
+            yield from c_parts(it.then)
+            yield from c_parts(it.other)
+        elif isinstance(it, GroupLoop):
+            for name in ("init", "cond", "next"):
+                part = getattr(it.node, name, None)
+                if part is not None:
+                    yield part, False
+            yield from c_parts(it.body)
+        elif isinstance(it, WorkItemLoop):
+            for part in [*it.row_items, it.row_guard, it.first, it.end]:
+                if part is not None:
+                    yield part, False
+            for part in [*it.body, *(it.interleaved or ()), *(it.lanes or ())]:
+                yield part, True

@@ -1,0 +1,78 @@
+"""The loops schedule's work-group function: one work-item loop (ir.WorkItemLoop) that
+calls the kernel's work-item function, printed by write.py like every other.
+
+It is a function of its own, out of line: in the function that holds the thread's
+setjmp (faults.h) GCC 13 inlines no helper, and a loop that calls one does not
+vectorise. A kernel that takes images has a second one for images all of RGBA float,
+the common format: on copies of their descriptors that say so as constants, so that
+reads and writes test no format (images.h).
+"""
+from __future__ import annotations
+
+import copy
+
+from pycparser import c_ast
+
+from ..lower import cnodes as cn
+from ..sema.model import Call
+from ..typed_ast import make
+from .ir import WorkItemLoop
+from .names import (CHECK_THREAD, GROUP, GROUP_POINTER, LOCAL_ID, UNUSED, way_id)
+from .write import snippet, work_item_loop
+
+SUFFIX, IMAGES_SUFFIX = "__items", "__items_rgbaf"
+_SIZES = tuple(f"{GROUP}.local_size[{d}]" for d in range(3))
+
+
+def group_functions(k) -> list:
+    """Kernel model ``k``'s work-group functions in the loops schedule: the one that
+    runs its work-items, and the one for RGBA float images where it takes images."""
+    images = [a.name for a in k.args if a.kind == "image"]
+    out = [_function(k, SUFFIX, [])]
+    if images:
+        out.append(_function(k, IMAGES_SUFFIX, images))
+    return out
+
+
+def _function(k, suffix: str, images: list) -> c_ast.FuncDef:
+    node = k.info.node
+    # (the kernel's __local variables' struct among them, where it has some)
+    params = [_param(p) for p in node.decl.type.args.params[1:]]
+    pointer = snippet(f"const cl2c_workitem *{GROUP_POINTER};")[0]
+    names = [p.name for p in params]
+    body = snippet(f"const cl2c_workitem {GROUP} = *{GROUP_POINTER};")
+    for name in images:
+        body += snippet(f"cl2c_image {name}__rgbaf = cl2c_image_rgba_float({name});")
+    if k.check:
+        body += snippet(f"cl2c_ck_thread *const {CHECK_THREAD} = cl2c_ck_self();")
+    args = [c_ast.UnaryOp("&", cn.ident(f"{n}__rgbaf")) if n in images else cn.ident(n)
+            for n in names]
+    ids = [c_ast.UnaryOp("&", cn.ident(GROUP))] + [cn.ident(i) for i in LOCAL_ID]
+    loop = WorkItemLoop([_call(node.decl.name, ids + args)], counter="size_t",
+                        sizes=_SIZES, simd=k.simd and not k.check, index=bool(k.check),
+                        checked=bool(k.check))
+    interleaved = k.interleaved_function
+    if interleaved is not None:
+        ways = [cn.ident(way_id(w)) for w in range(2, k.interleavable.ways + 1)]
+        loop.ways = k.interleavable.ways
+        loop.interleaved = [_call(interleaved.decl.name, ids + ways + args)]
+    body += work_item_loop(loop)
+    name = f"{k.name}{suffix}"
+    decl = c_ast.Decl(name, [], [], [], ["static", "CL2C_NOINLINE"], c_ast.FuncDecl(
+        c_ast.ParamList([pointer] + params), c_ast.TypeDecl(
+            name, [], None, c_ast.IdentifierType(["void"]))), None, None)
+    return make(c_ast.FuncDef, decl, None, c_ast.Compound(body))
+
+
+def _param(p: c_ast.Decl) -> c_ast.Decl:
+    """A kernel parameter as the group function takes it (it passes every one on)."""
+    p = copy.deepcopy(p)
+    p.funcspec = [f for f in p.funcspec or [] if f != UNUSED]
+    return p
+
+
+def _call(name: str, args: list) -> c_ast.FuncCall:
+    """A call of user function ``name`` (the kernel's work-item function), saying so."""
+    call = make(c_ast.FuncCall, cn.ident(name), c_ast.ExprList(args))
+    call.call = Call("function", name)
+    return call

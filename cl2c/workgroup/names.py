@@ -1,0 +1,26 @@
+"""The C names the work-group function is written with, defined once: the writer
+prints them and the passes that read the printed C import them from here."""
+from __future__ import annotations
+
+LOCAL_ID = ("cl2c_l0", "cl2c_l1", "cl2c_l2")      # a work-item loop's local ids
+LOCAL_SIZE = ("cl2c_ls0", "cl2c_ls1", "cl2c_ls2")  # the group's sizes (regions schedule)
+INDEX = "cl2c_i"          # the local linear id inside a work-item loop
+COUNT = "cl2c_nwi"        # work-items in the group
+FIRST, END = "cl2c_lo", "cl2c_hi"   # a bounded work-item loop's first local id 0 and end
+DONE = "cl2c_done"        # per work-item: it returned, later regions skip it
+NEXT = "cl2c_next"        # label prefix: the end of a region's body (a nested return)
+SCRATCH = "cl2c_mem"      # the group's per-work-item storage, taken array by array
+COLLECTIVE = "cl2c_wg"    # prefix of a work-group function's per-work-item buffer
+GROUP = "cl2c_grp"        # the group's work-item context (cl2c_workitem)
+GROUP_POINTER = "cl2c_wg"  # its pointer, the loops schedule's parameter
+CHECK_THREAD = "cl2c_ck_t"  # checking builds: the thread's checking state
+CHECK_ITEM = "cl2c_ck_item"  # checking builds: which work-item runs (check.h)
+WAY_BLOCK = "CL2C_WAY_BLOCK"  # interleaved work-items: a way's block (workitem.h)
+BLOCKS = "cl2c_blocks"    # interleaved: whole blocks of ways in the loop
+BLOCK = "cl2c_b"          # interleaved: the local id 0 of a block's first work-item
+UNUSED = "CL2C_UNUSED"    # a declaration that may go unread
+
+
+def way_id(way: int) -> str:
+    """The local id 0 of way ``way``'s work-item (the first's is LOCAL_ID[0])."""
+    return f"{LOCAL_ID[0]}_{way}"

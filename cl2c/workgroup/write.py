@@ -1,0 +1,155 @@
+"""The one writer of work-item loops: a ``WorkItemLoop`` (ir.py) to C statements.
+
+Both schedules that run work-items as loops print theirs here: the regions schedule
+(each region of a work-group function) and the loops schedule (its one loop calling
+the work-item function). C that is boilerplate is clearer written as C than as nodes:
+``snippet`` parses it.
+"""
+from __future__ import annotations
+
+from pycparser import c_ast, c_parser
+
+from .. import types as ty
+from ..lower import cnodes as cn
+from .ir import GroupFunction, GroupIf, GroupLoop, Once, WorkItemLoop
+from .names import (BLOCK, BLOCKS, CHECK_ITEM, CHECK_THREAD, DONE, END, FIRST, INDEX,
+                    LOCAL_ID, UNUSED, WAY_BLOCK, way_id)
+
+_TYPEDEFS = ("typedef int size_t; typedef int ptrdiff_t; typedef int cl2c_workitem; "
+             "typedef int cl2c_uint; typedef int cl2c_ck_thread; typedef int cl2c_image;")
+
+
+def snippet(code: str) -> list:
+    """Block items of C code, without positions: they are the schedule's, not lines of
+    the .cl file."""
+    ast = c_parser.CParser().parse(_TYPEDEFS + " void f(void) {" + code + "}")
+    items = list(ast.ext[-1].body.block_items or [])
+    for item in items:
+        _forget_coords(item)
+    return items
+
+
+def _forget_coords(node) -> None:
+    node.coord = None
+    for _, child in node.children():
+        _forget_coords(child)
+
+
+def group_function(gf: GroupFunction):
+    """The C definition of work-group function ``gf`` (its FuncDef, given its body)."""
+    gf.func.body = c_ast.Compound(gf.prologue + items(gf.items), gf.func.body.coord)
+    return gf.func
+
+
+def items(group_items: list) -> list:
+    """C statements of the items of a work-group function."""
+    out = []
+    for it in group_items:
+        if isinstance(it, Once):
+            out.append(it.node)
+        elif isinstance(it, WorkItemLoop):
+            out.extend(work_item_loop(it))
+        elif isinstance(it, GroupIf):
+            node = it.node
+            node.iftrue = c_ast.Compound(items(it.then), node.coord)
+            node.iffalse = c_ast.Compound(items(it.other), node.coord) if it.other else None
+            out.append(node)
+        elif isinstance(it, GroupLoop):
+            it.node.stmt = c_ast.Compound(items(it.body), it.node.coord)
+            out.append(it.node)
+        else:                                   # pragma: no cover
+            raise AssertionError(f"{type(it).__name__} left in a work-group function")
+    return out
+
+
+def item_body(loop: WorkItemLoop) -> list:
+    """What one work-item of ``loop`` runs: its index, the checking build's note of who
+    runs, the skip of a work-item that returned, the body, the end label."""
+    l0, l1, l2 = LOCAL_ID
+    s0, s1, _ = loop.sizes
+    head = []
+    if loop.index:
+        head += snippet(f"const size_t {INDEX} = {l0} + {s0} * ({l1} + {s1} * {l2});")
+        head[-1].funcspec = [UNUSED]
+    if loop.checked:
+        head += snippet(f"{CHECK_ITEM}({CHECK_THREAD}, {l0}, {l1}, {l2}, {INDEX});")
+    if loop.skips_done:
+        head += snippet(f"if ({DONE}[{INDEX}]) continue;")
+    tail = [c_ast.Label(loop.end_label, c_ast.EmptyStatement())] if loop.end_label else []
+    return head + list(loop.body) + tail
+
+
+def inner_loop(loop: WorkItemLoop) -> c_ast.For:
+    """The loop over local id 0 of ``loop``, one work-item an iteration."""
+    l0 = LOCAL_ID[0]
+    bounded = loop.end is not None
+    start = snippet(f"{loop.counter} {l0} = 0;")[0]
+    if bounded:
+        start.init = _counter(loop, cn.ident(FIRST))
+    return c_ast.For(c_ast.DeclList([start]), c_ast.BinaryOp(
+        "<", cn.ident(l0), _counter(loop, cn.ident(END) if bounded else
+                                    snippet(f"x = {loop.sizes[0]};")[0].rvalue)),
+        c_ast.UnaryOp("++", cn.ident(l0)), c_ast.Compound(item_body(loop)))
+
+
+def work_item_loop(loop: WorkItemLoop) -> list:
+    """``loop`` as C statements."""
+    bounded = loop.end is not None
+    first = _cast(loop, FIRST) if bounded else "0"
+    end = _cast(loop, END if bounded else loop.sizes[0])
+    inner = inner_loop(loop)
+    row = []
+    if bounded:
+        row = snippet(f"const size_t {FIRST} = 0, {END} = 0;")
+        row[0].init, row[1].init = loop.first, loop.end
+    row += loop.row_items
+    if loop.lanes is not None:
+        row += loop.lanes
+    elif loop.ways > 1:
+        row += _ways(loop, inner, first, end)
+    else:
+        row += [c_ast.Pragma("omp simd"), inner] if loop.simd else [inner]
+    if loop.row_guard is not None:
+        row = [c_ast.If(loop.row_guard, c_ast.Compound(row), None)]
+    if not loop.rows:
+        return [c_ast.Compound(row)]
+    l0, l1, l2 = LOCAL_ID
+    _, s1, s2 = loop.sizes
+    rows = snippet(f"for (size_t {l2} = 0; {l2} < {s2}; ++{l2})"
+                   f" for (size_t {l1} = 0; {l1} < {s1}; ++{l1}) {{}}")[0]
+    rows.stmt.stmt = c_ast.Compound(row)
+    return [rows]
+
+
+def _cast(loop: WorkItemLoop, value: str) -> str:
+    """``value`` as the loop counter's type (int counters: the bounds are size_t)."""
+    return f"({loop.counter}) {value}" if loop.counter == "int" else value
+
+
+def _counter(loop: WorkItemLoop, e):
+    """Expression ``e`` (a size_t bound) as the loop counter's type."""
+    return cn.cast(ty.INT, e) if loop.counter == "int" else e
+
+
+def _ways(loop: WorkItemLoop, inner: c_ast.For, first: str, end: str) -> list:
+    """Blocks of WAY_BLOCK work-items, each with the next ``ways - 1`` blocks, their
+    statements alternating (loop.interleaved); the rest one at a time (``inner``)."""
+    l0, ways, counter = LOCAL_ID[0], loop.ways, loop.counter
+    step = f"{ways} * {WAY_BLOCK}"
+    ids = ", ".join(f"{way_id(w)} = {l0} + {w - 1} * {WAY_BLOCK}" for w in range(2, ways + 1))
+    skeleton = snippet(
+        f"const {counter} {BLOCKS} = ({end} - {first}) / ({step});"
+        f"for ({counter} {BLOCK} = {first}; {BLOCK} < {first} + {step} * {BLOCKS};"
+        f"     {BLOCK} += {step})"
+        f"  for ({counter} {l0} = {BLOCK}; {l0} < {BLOCK} + {WAY_BLOCK}; ++{l0}) {{"
+        f"    const {counter} {ids};"
+        f"  }}")
+    blocks = skeleton[1].stmt
+    blocks.stmt.block_items += loop.interleaved
+    skeleton[1].stmt = c_ast.Compound([c_ast.Pragma("omp simd"), blocks])
+    inner.init.decls[0].init = snippet(f"{counter} x = {first} + {step} * {BLOCKS};")[0].init
+    return skeleton + [c_ast.Pragma("omp simd"), inner]
+
+
+__all__ = ["snippet", "group_function", "items", "item_body", "inner_loop",
+           "work_item_loop"]
