@@ -9,8 +9,9 @@ from pycparser import CParser, c_ast
 
 from ..typed_ast import fact, walk
 from .regions.syntax import base_ids, statements
+from ..workgroup.names import L0, L1, L2
 
-COUNTER = "cl2c_l0"
+COUNTER = L0               # the work-item loop's counter
 ITEM = "cl2c_ck_item"
 
 # integer types a variant index may pass through (the runtime's and C's spellings)
@@ -69,10 +70,10 @@ def counted_loop(s, name=None):
 def row_loops(s):
     """([(cl2c_l2, 0, cl2c_ls2), (cl2c_l1, 0, cl2c_ls1)], body) of the regions writer's
     loops over a group's rows."""
-    outer = counted_loop(s, "cl2c_l2")
+    outer = counted_loop(s, L2)
     if outer is None:
         return None
-    inner = counted_loop(outer[4], "cl2c_l1")
+    inner = counted_loop(outer[4], L1)
     if inner is None:
         return None
     return [outer[:3], inner[:3]], inner[4]

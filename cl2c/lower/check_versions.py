@@ -54,6 +54,8 @@ from .check_nests import (COUNTER, ITEM, as_long_long, called, changed_names,
 from .effects import builtin_name, work_item_function
 from .regions.syntax import ids, replace_child, statements
 from .workitems import LOCALS
+from ..workgroup import names as wg
+from ..workgroup.names import L1, L2
 
 READ, STORE, LREAD = "CL2C_CK_ARG_READ", "CL2C_CK_ARG_STORE", "CL2C_CK_LREAD"
 ARG = "CL2C_CK_ARG"           # a full check: of __local memory, a read (WREAD) or an update
@@ -65,8 +67,7 @@ COUNT, BASE, MARK = "cl2c_ck_count", "cl2c_ck_base", "cl2c_ck_mk"
 _INT_CONSTANTS = ("int", "unsigned int", "long int", "unsigned long int", "long long int",
                   "unsigned long long int", "char")
 # names the schedule's own code gives integer values (regions/writer.py, bounds.py)
-_GENERATED_INTS = ("cl2c_ls0", "cl2c_ls1", "cl2c_ls2", "cl2c_l1", "cl2c_l2", "cl2c_lo",
-                   "cl2c_hi", "cl2c_i", "cl2c_nwi")
+_GENERATED_INTS = (*wg.LOCAL_SIZE, L1, L2, wg.FIRST, wg.END, wg.INDEX, wg.COUNT)
 
 
 def version_checked_loops(func: c_ast.FuncDef, helpers: dict) -> int:
@@ -212,7 +213,7 @@ class _Nest:
         if any(a is None for a in accesses):
             return None
         if len(self.axes) > 1 and any(a.kind in (STORE, UPDATE) for a in accesses) and \
-                self.axis_names[0] not in ("cl2c_l2", "cl2c_l1"):
+                self.axis_names[0] not in (L2, L1):
             return None             # a store in a uniform loop: not for the box's test
         known = checks + [x for a in accesses for x, _ in a.indices]
         for n in walk(loop.stmt):
@@ -307,7 +308,7 @@ class _Nest:
             if builtin_name(x) in ("get_local_id", "get_global_id") and len(args) == 2 and \
                     isinstance(args[1], c_ast.Constant):
                 d = args[1].value.rstrip("uU")
-                name = {"0": COUNTER, "1": "cl2c_l1", "2": "cl2c_l2"}.get(d)
+                name = {"0": COUNTER, "1": L1, "2": L2}.get(d)
                 if name is None or name == COUNTER and row or name not in self.axis_names:
                     return none
                 return frozenset([name])

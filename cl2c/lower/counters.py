@@ -39,13 +39,14 @@ from pycparser import CParser, c_ast
 from .. import types as ty
 from ..typed_ast import walk
 from .workitems import LOCALS
+from ..workgroup.names import L0, L1, L2
 
 COPIES = 4
 MAX_ELEMENTS = 1024          # 4 copies of 4 KB of uint at most, on the thread's stack
 MAX_BODY = 120               # nodes of a work-item loop's body that are copied four times
 _UPDATE = re.compile(r"cl2c_atomic_(add|sub|inc|dec)_local_(u?int|u?long)")
-_ITEM = "cl2c_l0"
-_ROWS = {"cl2c_l1", "cl2c_l2"}
+_ITEM = L0
+_ROWS = {L1, L2}
 _LOOPS = (c_ast.For, c_ast.While, c_ast.DoWhile)
 _BODIES = ("stmt", "iftrue", "iffalse")          # (a statement's own slots)
 _JUMPS = (c_ast.Continue, c_ast.Break, c_ast.Return, c_ast.Goto, c_ast.Label)

@@ -40,6 +40,7 @@ from pycparser import c_ast
 
 from ..typed_ast import walk
 from .launch_work import Work
+from ..workgroup.names import L0
 
 # A work-item's work, in nodes of its C tree (helpers' at each call), from which it
 # pays: below, the CPU overlaps iterations itself (the triad, 23 nodes, and the copy
@@ -76,7 +77,7 @@ def way_id(way: int) -> str:
 _JUMPS = (c_ast.Return, c_ast.Goto, c_ast.Label, c_ast.Break, c_ast.Continue, c_ast.Switch,
           c_ast.For, c_ast.While, c_ast.DoWhile)
 # the names through which a statement reads its work-item's ids (respelled a way)
-_WORK_ITEM = ("CL2C_WI", "cl2c_l0")
+_WORK_ITEM = ("CL2C_WI", L0)
 _PLAIN = (c_ast.Decl, c_ast.Assignment, c_ast.FuncCall, c_ast.UnaryOp, c_ast.BinaryOp,
           c_ast.Cast, c_ast.ExprList, c_ast.TernaryOp, c_ast.EmptyStatement, c_ast.If,
           c_ast.Compound)
@@ -99,7 +100,7 @@ def interleavable(k, outside: set[str], work: Work | None) -> Interleaving | Non
 def interleaved_function(k) -> c_ast.FuncDef | None:
     """The loops schedule's interleaved function of kernel model ``k``, or None where it
     does not apply."""
-    if k.schedule.name != "loops" or k.interleavable is None or k.serial_items <= 0:
+    if not k.schedule.calls_item_function or k.interleavable is None or k.serial_items <= 0:
         return None
     node = k.info.node
     items = list(node.body.block_items or [])
@@ -190,7 +191,7 @@ def _respelled(stmt, local: set[str], way: int):
                 n.name += suffix
             elif n.name == "CL2C_WI":
                 n.name = f"CL2C_WI_{way}"
-            elif n.name == "cl2c_l0":
+            elif n.name == L0:
                 n.name = way_id(way)
         elif isinstance(n, c_ast.Decl) and n.name in local:
             n.name += suffix

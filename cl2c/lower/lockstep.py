@@ -2,8 +2,8 @@
 
 A work-item loop whose body holds a loop with a data-dependent trip count (Mandelbrot's
 escape loop) does not vectorise: gcc refuses a loop with control flow in it. This pass
-rewrites such a work-item loop of a work-group function (regions/writer.py's
-``#pragma omp simd`` loops over ``cl2c_l0``) into blocks of ``CL2C_LANES`` work-items
+rewrites such a work-item loop of a work-group function (a vectorisable ``WorkItemLoop``
+of its IR, workgroup/ir.py: the pass sets its ``lanes``) into blocks of ``CL2C_LANES`` work-items
 (regions.h: four vectors of the target's width) that run in lock-step:
 
 - the statements before the divergent loop run for every lane of the block, in a
@@ -48,6 +48,7 @@ from .predicates import (branch_free, conjoin, conjunction, conjuncts, float_val
 from .regions.syntax import escaping_jumps, ids, set_declname
 from ..workgroup import write
 from ..workgroup.ir import GroupFunction, c_parts, work_item_loops
+from ..workgroup.names import L0
 
 LANES = "CL2C_LANES"        # work-items per block (cl2c/regions.h)
 LANE = "cl2c_k"             # a lane's index in its block
@@ -278,8 +279,8 @@ class _Lockstep:
     def _lane_loop(self, items, reduction=False) -> list:
         """``#pragma omp simd`` and ``for (int cl2c_k = 0; cl2c_k < CL2C_LANES; ++cl2c_k)``
         around ``items``, with the local id 0 where they read it."""
-        if any("cl2c_l0" in ids(s) for s in items):
-            l0 = _decl("int", "cl2c_l0", c_ast.BinaryOp("+", cn.ident(BASE), cn.ident(LANE)))
+        if any(L0 in ids(s) for s in items):
+            l0 = _decl("int", L0, c_ast.BinaryOp("+", cn.ident(BASE), cn.ident(LANE)))
             l0.quals = ["const"]
             l0.type.quals = ["const"]
             items = [l0] + items

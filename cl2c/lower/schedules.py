@@ -35,6 +35,10 @@ class Schedule:
     dynamic = False                # groups may take very unequal times: OpenMP hands
                                    # them out dynamically
     regroups = True                # may cut a group-blind kernel's range its own way
+    calls_item_function = False    # its work-group function calls the work-item
+                                   # function (which an interleaved twin may join)
+    own_stacks = False             # work-items run on stacks of their own (a fault
+                                   # leaves them; checking sees each work-item apart)
 
     @property
     def template(self) -> str:
@@ -60,6 +64,7 @@ class Schedule:
 class Loops(Schedule):
     name = "loops"
     summary = "one vectorisable loop over the work-items of a group (no barriers)"
+    calls_item_function = True
 
     def refusal(self, f):
         return f"kernel '{f.name}' has barriers: the 'loops' schedule cannot run it" \
@@ -167,6 +172,7 @@ class Fibers(Schedule):
     header = "cl2c/fiber.h"
     dynamic = True
     regroups = False               # a fiber stack per work-item: groups stay small
+    own_stacks = True
 
 
 SCHEDULES = {s.name: s for s in (Loops(), Regions(), Fibers())}

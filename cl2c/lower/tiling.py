@@ -52,10 +52,10 @@ from ..typed_ast import walk
 from . import cnodes as cn
 from .effects import UPDATE, call_of, value_of_arguments, work_item_function
 from .regions.syntax import escaping_jumps, ids, replace_child, replace_node
+from ..workgroup.names import INDEX, L0, L1, L2, LS0, LS1
 
 COLS = "CL2C_TILE_COLS"       # work-items of a tile's row (regions.h)
 ROWS = 8                      # rows of a tile, and what cl2c_regroup makes a group's
-INDEX = "cl2c_i"
 _TILE_BYTES = 1024            # tile values in registers: 16 of AVX-512's 32 (8 x 32 floats)
 _SIZES = {"float": 4, "int": 4, "unsigned": 4, "cl2c_uint": 4, "double": 8, "long": 8,
           "cl2c_long": 8, "cl2c_ulong": 8, "short": 2, "cl2c_ushort": 2, "cl2c_half": 2,
@@ -233,8 +233,8 @@ class _Plan:
         body = [x for x in (s.stmt.block_items or [])
                 if not isinstance(x, c_ast.EmptyStatement)] \
             if isinstance(s.stmt, c_ast.Compound) else []
-        if len(body) != 1 or not _loop_var(body[0], "cl2c_l2") or \
-                not _loop_var(body[0].stmt, "cl2c_l1") or \
+        if len(body) != 1 or not _loop_var(body[0], L2) or \
+                not _loop_var(body[0].stmt, L1) or \
                 not isinstance(body[0].stmt.stmt, c_ast.Compound):
             return None
         outer = body[0]
@@ -248,14 +248,14 @@ class _Plan:
                 return None
             items = items[:-1] + guarded
         if len(items) < 2 or not isinstance(items[-2], c_ast.Pragma) or \
-                items[-2].string.strip() != "omp simd" or not _loop_var(items[-1], "cl2c_l0"):
+                items[-2].string.strip() != "omp simd" or not _loop_var(items[-1], L0):
             return None
         inner = items[-1]
         cond = inner.cond
         whole = isinstance(cond, c_ast.BinaryOp) and cond.op == "<" and \
-            isinstance(cond.left, c_ast.ID) and cond.left.name == "cl2c_l0" and \
+            isinstance(cond.left, c_ast.ID) and cond.left.name == L0 and \
             isinstance(cond.right, c_ast.Cast) and isinstance(cond.right.expr, c_ast.ID) \
-            and cond.right.expr.name == "cl2c_ls0" and \
+            and cond.right.expr.name == LS0 and \
             isinstance(inner.init.decls[0].init, c_ast.Constant) and \
             inner.init.decls[0].init.value == "0"
         if not whole and not (guard is not None or _bounds_of(inner)) or \
@@ -313,10 +313,10 @@ class _Plan:
         tile = c_ast.Compound(self._tile_decls() + self.copies(True) + [self.steps()] +
                               self.copies(False))
         cols = c_ast.For(c_ast.DeclList([_decl("size_t", "cl2c_t0", cn.const_int(0))]),
-                         c_ast.BinaryOp("<", cn.ident("cl2c_t0"), cn.ident("cl2c_ls0")),
+                         c_ast.BinaryOp("<", cn.ident("cl2c_t0"), cn.ident(LS0)),
                          c_ast.Assignment("+=", cn.ident("cl2c_t0"), self._cols()), tile)
         rows = c_ast.For(c_ast.DeclList([_decl("size_t", "cl2c_t1", cn.const_int(0))]),
-                         c_ast.BinaryOp("<", cn.ident("cl2c_t1"), cn.ident("cl2c_ls1")),
+                         c_ast.BinaryOp("<", cn.ident("cl2c_t1"), cn.ident(LS1)),
                          c_ast.Assignment("+=", cn.ident("cl2c_t1"),
                                           cn.const_int(self.rows)), cols)
         nest = copy.deepcopy(self.outer)
@@ -329,10 +329,10 @@ class _Plan:
                 c_ast.If(cn.ident("cl2c_full"), tile, c_ast.Compound([self._partial()]))])
         if self.known:
             return c_ast.Compound([nest])
-        whole = c_ast.BinaryOp(">=", cn.ident("cl2c_ls0"), self._cols())
+        whole = c_ast.BinaryOp(">=", cn.ident(LS0), self._cols())
         if self.rows > 1:
             whole = c_ast.BinaryOp("&&", whole, c_ast.BinaryOp(
-                ">=", cn.ident("cl2c_ls1"), cn.const_int(self.rows)))
+                ">=", cn.ident(LS1), cn.const_int(self.rows)))
         return c_ast.If(whole, c_ast.Compound([nest]), c_ast.Compound([loop]))
 
     def _full_test(self) -> list:
@@ -340,8 +340,8 @@ class _Plan:
         every work-item of it pass the row's guard and the work-item loop's bounds?"""
         room = c_ast.BinaryOp("&&", c_ast.BinaryOp(
             "<=", c_ast.BinaryOp("+", cn.ident("cl2c_t1"), cn.const_int(self.rows)),
-            cn.ident("cl2c_ls1")), c_ast.BinaryOp(
-            "<=", c_ast.BinaryOp("+", cn.ident("cl2c_t0"), self._cols()), cn.ident("cl2c_ls0")))
+            cn.ident(LS1)), c_ast.BinaryOp(
+            "<=", c_ast.BinaryOp("+", cn.ident("cl2c_t0"), self._cols()), cn.ident(LS0)))
         if not self.bounded:        # the group's edges are the work-item loop's bounds
             return [_decl("int", "cl2c_full", room)]
         init, hi = _bounds_of(self.inner)
@@ -384,14 +384,14 @@ class _Plan:
                                                              (body.block_items or [])))
         rows.cond = c_ast.BinaryOp("&&", rows.cond, c_ast.BinaryOp(
             "<", c_ast.BinaryOp("+", cn.ident("cl2c_t1"), cn.ident("cl2c_r")),
-            cn.ident("cl2c_ls1")))
+            cn.ident(LS1)))
         loop = copy.deepcopy(self.loop)
         loop.stmt = c_ast.Compound([rows])
         return loop
 
     @staticmethod
     def _row_l1() -> c_ast.Decl:
-        l1 = _const_decl("size_t", "cl2c_l1", c_ast.BinaryOp("+", cn.ident("cl2c_t1"),
+        l1 = _const_decl("size_t", L1, c_ast.BinaryOp("+", cn.ident("cl2c_t1"),
                                                               cn.ident("cl2c_r")))
         l1.funcspec = ["CL2C_UNUSED"]       # (where neither guard nor bounds use the row)
         return l1
@@ -419,13 +419,13 @@ class _Plan:
             for name, child in list(n.children()):
                 if _is_element(child, self.tiled):
                     replace_child(n, name, _tile_ref(child.name.name))
-        l0 = _const_decl("int", "cl2c_l0",
+        l0 = _const_decl("int", L0,
                          c_ast.BinaryOp("+", _int(cn.ident("cl2c_t0")), cn.ident("cl2c_c")))
         columns = c_ast.For(c_ast.DeclList([_decl("int", "cl2c_c", cn.const_int(0))]),
                             c_ast.BinaryOp("<", cn.ident("cl2c_c"), self._cols()),
                             c_ast.UnaryOp("++", cn.ident("cl2c_c")),
                             c_ast.Compound([l0] + (body.block_items or [])))
-        l1 = _const_decl("size_t", "cl2c_l1", c_ast.BinaryOp("+", cn.ident("cl2c_t1"),
+        l1 = _const_decl("size_t", L1, c_ast.BinaryOp("+", cn.ident("cl2c_t1"),
                                                               cn.ident("cl2c_r")))
         row = _counted("cl2c_r", r, c_ast.Compound(
             [l1] + copy.deepcopy(self.row_items) + [c_ast.Pragma("omp simd"), columns]))
@@ -440,11 +440,11 @@ class _Plan:
         """The tile's values in from the per-work-item arrays, or back out."""
         index = c_ast.BinaryOp("+", c_ast.BinaryOp("+", cn.ident("cl2c_t0"),
                                                    cn.ident("cl2c_c")),
-                               c_ast.BinaryOp("*", cn.ident("cl2c_ls0"), c_ast.BinaryOp(
+                               c_ast.BinaryOp("*", cn.ident(LS0), c_ast.BinaryOp(
                                    "+", c_ast.BinaryOp("+", cn.ident("cl2c_t1"),
                                                        cn.ident("cl2c_r")),
-                                   c_ast.BinaryOp("*", cn.ident("cl2c_ls1"),
-                                                  cn.ident("cl2c_l2")))))
+                                   c_ast.BinaryOp("*", cn.ident(LS1),
+                                                  cn.ident(L2)))))
         out = []
         for a in self.tiled:
             element = c_ast.ArrayRef(cn.ident(a), copy.deepcopy(index))
@@ -468,7 +468,7 @@ def _cols_value(cols) -> int:
 def _column_bound(body: c_ast.Compound) -> int | None:
     """The length of the shortest array that the work-item loop's ``body`` indexes by
     a value that changes along a row of work-items (``Bs[k][lx]``), or None."""
-    varying = {"cl2c_l0"}
+    varying = {L0}
     for d in body.block_items or []:
         if isinstance(d, c_ast.Decl) and d.init is not None and ids(d.init) & varying:
             varying.add(d.name)
@@ -489,7 +489,7 @@ def _bounds_of(inner: c_ast.For) -> tuple:
     ++cl2c_l0)``, expressions that only read; () where it has another shape."""
     cond, init = inner.cond, inner.init.decls[0].init
     if isinstance(cond, c_ast.BinaryOp) and cond.op == "<" and \
-            isinstance(cond.left, c_ast.ID) and cond.left.name == "cl2c_l0" and \
+            isinstance(cond.left, c_ast.ID) and cond.left.name == L0 and \
             init is not None and _reads_only(init) and _reads_only(cond.right) and \
             isinstance(inner.next, c_ast.UnaryOp) and inner.next.op in ("++", "p++"):
         return init, cond.right
@@ -589,16 +589,16 @@ def _one_sided_loads(body: c_ast.Compound, counters: set, arrays: dict) -> bool:
     """Does every load of the body depend on the loop's counters or on the work-item,
     never on both? (N-body's ``pos[j]``, and its own position; not a matrix product's
     ``B[k * n + col]``, which a one-row tile would read down a column.)"""
-    lane = {"cl2c_l0", INDEX}
+    lane = {L0, INDEX}
     steps = set(counters)
     local = {d.name: d for d in walk(body) if isinstance(d, c_ast.Decl)}
     for n in walk(body):                 # locals, in order, with what their values use
         if isinstance(n, c_ast.Decl) and n.init is not None:
-            used = ids(n.init) | ({"cl2c_l0"} if _item_call(n.init) else set())
+            used = ids(n.init) | ({L0} if _item_call(n.init) else set())
             lane |= {n.name} if used & lane else set()
             steps |= {n.name} if used & steps else set()
         elif isinstance(n, c_ast.Assignment) and isinstance(n.lvalue, c_ast.ID):
-            used = ids(n.rvalue) | ({"cl2c_l0"} if _item_call(n.rvalue) else set())
+            used = ids(n.rvalue) | ({L0} if _item_call(n.rvalue) else set())
             lane |= {n.lvalue.name} if used & lane else set()
             steps |= {n.lvalue.name} if used & steps else set()
     for n in walk(body):

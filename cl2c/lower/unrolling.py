@@ -14,6 +14,7 @@ from __future__ import annotations
 from pycparser import c_ast
 
 from ..typed_ast import walk
+from ..workgroup.names import L0
 
 PRAGMA = "unroll 16"                 # OpenCL C's spelling (cgen.py writes GCC's)
 _STEPS = {"/=": "2", ">>=": "1", "*=": "2", "<<=": "1"}
@@ -57,7 +58,7 @@ def _constant(e, value: str) -> bool:
 
 def _has_work_item_loop(body) -> bool:
     return any(isinstance(n, c_ast.For) and isinstance(n.init, c_ast.DeclList) and
-               any(d.name == "cl2c_l0" for d in n.init.decls) for n in walk(body))
+               any(d.name == L0 for d in n.init.decls) for n in walk(body))
 
 
 def _has_pragma(items, i) -> bool:

@@ -24,3 +24,6 @@ UNUSED = "CL2C_UNUSED"    # a declaration that may go unread
 def way_id(way: int) -> str:
     """The local id 0 of way ``way``'s work-item (the first's is LOCAL_ID[0])."""
     return f"{LOCAL_ID[0]}_{way}"
+
+L0, L1, L2 = LOCAL_ID
+LS0, LS1, LS2 = LOCAL_SIZE

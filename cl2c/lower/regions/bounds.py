@@ -14,6 +14,7 @@ from ..effects import builtin_name, has_effects, runtime_call, work_item_functio
 from .privates import Privates
 from .syntax import INDEX, replace_child, set_name, statements, typename, walk
 from .uniformity import Analysis
+from ...workgroup.names import L0, LS0
 
 
 class LoopBounds:
@@ -48,7 +49,7 @@ class LoopBounds:
             decl.init = c_ast.Cast(typename(d.type), base)
             bases.append(decl)
             d = stmts[i] = copy.deepcopy(d)     # the original also defines recomputations
-            d.init = c_ast.BinaryOp("+", cn.ident(name), cn.ident("cl2c_l0"))
+            d.init = c_ast.BinaryOp("+", cn.ident(name), cn.ident(L0))
         return bases
 
     def of_region(self, stmts):
@@ -82,8 +83,8 @@ class LoopBounds:
         self.outer_guard = _conjunction([self._inline_remat(t) for t in outer])
         lo_expr = cn.const_int(0)
         for e in los:
-            lo_expr = runtime_call("cl2c_bound_lo", lo_expr, e, cn.ident("cl2c_ls0"))
-        hi_expr = cn.ident("cl2c_ls0")
+            lo_expr = runtime_call("cl2c_bound_lo", lo_expr, e, cn.ident(LS0))
+        hi_expr = cn.ident(LS0)
         for e in his:
             hi_expr = runtime_call("cl2c_bound_hi", hi_expr, e)
         body = statements(guard.iftrue)
@@ -95,7 +96,7 @@ class LoopBounds:
         """Does ``e`` not depend on the local id 0 (so it can guard the whole
         loop over it)? Uniform values and ids of dimensions 1 and 2."""
         for n in walk(e):
-            if isinstance(n, c_ast.ID) and n.name in ("cl2c_l0", INDEX, "CL2C_WI") and \
+            if isinstance(n, c_ast.ID) and n.name in (L0, INDEX, "CL2C_WI") and \
                     not isinstance(e, c_ast.FuncCall):
                 if n.name != "CL2C_WI":
                     return False

@@ -8,12 +8,9 @@ import copy
 from pycparser import c_ast
 
 from ...typed_ast import walk
+from ...workgroup.names import COUNT, INDEX, LOCAL_ID as LID
 from .. import cnodes as cn
 from ..effects import synchronises
-
-LID = ("cl2c_l0", "cl2c_l1", "cl2c_l2")
-INDEX = "cl2c_i"          # the local linear id inside a work-item loop
-COUNT = "cl2c_nwi"        # work-items in the group
 
 
 # ---- shapes of the tree (walk is typed_ast's) -----------------------------------------

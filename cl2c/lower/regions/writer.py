@@ -15,7 +15,7 @@ from .. import cnodes as cn
 from ..effects import call_of, is_atomic
 from ..interleaving import interleaved
 from ...workgroup.ir import WorkItemLoop
-from ...workgroup.names import LOCAL_SIZE, NEXT
+from ...workgroup.names import LOCAL_ID, LOCAL_SIZE, NEXT
 from ...workgroup.write import item_body, snippet
 from .bounds import LoopBounds
 from .plan import Builder, Collective, GroupIf, GroupLoop, Once, Region
@@ -58,9 +58,11 @@ class Writer:
         # reqd_work_group_size makes the work-item loops' trip counts constants
         ls = [str(n) for n in self.reqd] if self.reqd else \
             [f"cl2c_wi->local_size[{d}]" for d in range(3)]
-        code = (f"const size_t cl2c_ls0 = {ls[0]}, cl2c_ls1 = {ls[1]}, cl2c_ls2 = {ls[2]};"
-                f"const size_t {COUNT} = cl2c_ls0 * cl2c_ls1 * cl2c_ls2;"
-                "const size_t cl2c_l0 = 0, cl2c_l1 = 0, cl2c_l2 = 0;")
+        sizes = ", ".join(f"{n} = {v}" for n, v in zip(LOCAL_SIZE, ls))
+        zeros = ", ".join(f"{n} = 0" for n in LOCAL_ID)
+        code = (f"const size_t {sizes};"
+                f"const size_t {COUNT} = {' * '.join(LOCAL_SIZE)};"
+                f"const size_t {zeros};")
         items = snippet(code)
         for d in items:
             d.funcspec = ["CL2C_UNUSED"]
