@@ -135,6 +135,8 @@ class Regions(Schedule):
         if what.lockstep:
             what.add(f"{what.lockstep} divergent loop{'s' if what.lockstep != 1 else ''} "
                      f"in lock-step across work-items")
+        # halving loops of a known local size have known trip counts: unrolled
+        unrolled = unroll_halving_loops(gf) if reqd is not None and not checking else 0
         # the passes on its C, which are yet to move onto the IR
         node = write.group_function(gf)
         if checking and simd:
@@ -153,8 +155,6 @@ class Regions(Schedule):
         if tiles:
             what.add(f"{len(tiles)} loop{'s' if len(tiles) != 1 else ''} in register tiles "
                      f"of work-items")
-        # halving loops of a known local size have known trip counts: unrolled
-        unrolled = unroll_halving_loops(node) if reqd is not None and not checking else 0
         if unrolled:
             what.add(f"{unrolled} halving loop{'s' if unrolled != 1 else ''} unrolled")
         # __local counters that a statement only adds to: counted in copies

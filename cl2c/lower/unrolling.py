@@ -13,27 +13,27 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
-from ..typed_ast import walk
-from ..workgroup.names import L0
+from ..workgroup.ir import GroupFunction, GroupLoop, Once, item_lists, work_item_loops
 
 PRAGMA = "unroll 16"                 # OpenCL C's spelling (cgen.py writes GCC's)
 _STEPS = {"/=": "2", ">>=": "1", "*=": "2", "<<=": "1"}
 _BINARY = {"/": "2", ">>": "1", "*": "2", "<<": "1"}
 
 
-def unroll_halving_loops(func: c_ast.FuncDef) -> int:
-    """Ask for complete unrolling of each uniform loop of work-group function ``func``
+def unroll_halving_loops(gf: GroupFunction) -> int:
+    """Ask for complete unrolling of each uniform loop of work-group function ``gf``
     that halves or doubles its counter around a work-item loop; returns how many."""
-    found = []
-    for block in walk(func.body):
-        if isinstance(block, c_ast.Compound):
-            for i, s in enumerate(block.block_items or []):
-                if _halving(s) and _has_work_item_loop(s.stmt) and \
-                        not _has_pragma(block.block_items, i):
-                    found.append((block, i))
-    for block, i in reversed(found):        # later indices first: earlier ones stay
-        block.block_items.insert(i, c_ast.Pragma(PRAGMA))
-    return len(found)
+    found = 0
+    for items, _ in list(item_lists(gf.items)):
+        for i in reversed(range(len(items))):   # later indices first: earlier ones stay
+            it = items[i]
+            if isinstance(it, GroupLoop) and _halving(it.node) and \
+                    any(True for _ in work_item_loops(it.body)) and \
+                    not (i > 0 and isinstance(items[i - 1], Once) and
+                         isinstance(items[i - 1].node, c_ast.Pragma)):
+                items.insert(i, Once(c_ast.Pragma(PRAGMA)))
+                found += 1
+    return found
 
 
 def _halving(s) -> bool:
@@ -54,12 +54,3 @@ def _halving(s) -> bool:
 
 def _constant(e, value: str) -> bool:
     return isinstance(e, c_ast.Constant) and e.value.rstrip("uUlL") == value
-
-
-def _has_work_item_loop(body) -> bool:
-    return any(isinstance(n, c_ast.For) and isinstance(n.init, c_ast.DeclList) and
-               any(d.name == L0 for d in n.init.decls) for n in walk(body))
-
-
-def _has_pragma(items, i) -> bool:
-    return i > 0 and isinstance(items[i - 1], c_ast.Pragma)
