@@ -21,7 +21,7 @@ import warnings
 
 import numpy as np
 
-from . import buffer_kinds, cache
+from . import buffer_kinds, cache, error_codes
 from . import extents
 from . import types as ty
 from .diagnostics import BuildError
@@ -45,15 +45,16 @@ class BufferWarning(UserWarning):
     bytes are reinterpreted, as ``strict_buffers=False`` asks."""
 
 
-# cl2c's own launch errors (clruntime host.h): work-items of a group disagreed on their
-# barriers (-cl2c-check-barriers); the kernel faulted; SIGINT stopped the launch.
-FIBER_BARRIER_DIVERGENCE = -1100
-KERNEL_FAULT = -1101
-INTERRUPTED = -1102
-# checking mode (-cl2c-check) found a bug in the kernel (the first finding stops it)
-CHECK_FAILED = -1103
+# cl2c's own launch errors (error_codes): work-items of a group disagreed on their
+# barriers (-cl2c-check-barriers); the kernel faulted; SIGINT stopped the launch; checking
+# mode (-cl2c-check) found a bug in the kernel (the first finding stops it).
+FIBER_BARRIER_DIVERGENCE = error_codes.value("BARRIER_DIVERGENCE")
+KERNEL_FAULT = error_codes.value("KERNEL_FAULT")
+INTERRUPTED = error_codes.value("INTERRUPTED")
+CHECK_FAILED = error_codes.value("CHECK_FAILED")
 # codes whose detail (which group, why) is the launching thread's last error
-_DETAILED = (-5, -59, FIBER_BARRIER_DIVERGENCE, KERNEL_FAULT, CHECK_FAILED)
+_DETAILED = (error_codes.value("OUT_OF_RESOURCES"), error_codes.value("INVALID_OPERATION"),
+             FIBER_BARRIER_DIVERGENCE, KERNEL_FAULT, CHECK_FAILED)
 
 
 # A module that can set a child of fork() to launch on its calling thread alone (build.py's

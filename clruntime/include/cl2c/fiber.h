@@ -25,7 +25,7 @@
  * With check != 0 each barrier phase also records the first work-item to reach a barrier
  * (and its line) and the first to finish; a second line, or a finish and a barrier in the
  * same phase, is barrier divergence: the message is kept (cl2c_fiber_last_error) and the
- * thread switches straight back to run_group, which returns CL2C_FIBER_BARRIER_DIVERGENCE.
+ * thread switches straight back to run_group, which returns CL2C_BARRIER_DIVERGENCE.
  * The suspended work-items of that group are dropped (their stacks are simply reused).
  *
  * Memory: all state is per thread (_Thread_local): each OpenMP thread runs one group at a
@@ -53,7 +53,7 @@
  * translation units and the generated C of several .cl files linked into one program. Each
  * translation unit then has its own thread state, pools and handler (the handlers chain).
  * Only one run_group may be active per thread per translation unit at a time (a nested call
- * returns CL2C_FIBER_INVALID_OPERATION).
+ * returns CL2C_INVALID_OPERATION).
  *
  * Rules for code running in a fiber: no OpenMP construct (parallel, critical, locks...) may
  * span a barrier, because the thread's OpenMP state is not switched with the fiber;
@@ -96,13 +96,10 @@
 
 /* ------------------------------------------------------------------ public interface -- */
 
-/* Error codes: OpenCL's where one fits, and one of cl2c's own. */
-#define CL2C_FIBER_SUCCESS 0
-#define CL2C_FIBER_OUT_OF_RESOURCES (-5)          /* CL_OUT_OF_RESOURCES: stacks */
-#define CL2C_FIBER_INVALID_VALUE (-30)            /* CL_INVALID_VALUE: a null fn */
-#define CL2C_FIBER_INVALID_WORK_GROUP_SIZE (-54)  /* CL_INVALID_WORK_GROUP_SIZE */
-#define CL2C_FIBER_INVALID_OPERATION (-59)        /* CL_INVALID_OPERATION: nested */
-#define CL2C_FIBER_BARRIER_DIVERGENCE (-1100)     /* cl2c: work-items disagree on barriers */
+/* Error codes (errors.h): OpenCL's where one fits (CL2C_OUT_OF_RESOURCES: stacks;
+ * CL2C_INVALID_VALUE: a null fn; CL2C_INVALID_WORK_GROUP_SIZE; CL2C_INVALID_OPERATION:
+ * nested), and cl2c's own CL2C_BARRIER_DIVERGENCE: work-items disagree on barriers. */
+#include "errors.h"
 
 #ifndef CL2C_FIBER_DEFAULT_STACK_SIZE
 #define CL2C_FIBER_DEFAULT_STACK_SIZE ((size_t)64 << 10)
@@ -443,7 +440,7 @@ static int cl2c_fb_pool_reserve(struct cl2c_fb_thread *t, size_t n, size_t stack
     if (usable < stack || n > SIZE_MAX / stride || n > SIZE_MAX / sizeof(struct cl2c_fb_fiber)) {
         cl2c_fb_set_error(t, "kernel '%s': %zu work-item stacks of %zu bytes do not fit in the "
                           "address space", kernel, n, stack);
-        return CL2C_FIBER_OUT_OF_RESOURCES;
+        return CL2C_OUT_OF_RESOURCES;
     }
     cl2c_fb_pool_free(t);
     size_t size = n * stride;
@@ -463,7 +460,7 @@ static int cl2c_fb_pool_reserve(struct cl2c_fb_thread *t, size_t n, size_t stack
         free(fibers);
         cl2c_fb_set_error(t, "kernel '%s': cannot allocate %zu work-item stacks of %zu bytes "
                           "(%zu bytes of address space, errno %d)", kernel, n, stack, size, e);
-        return CL2C_FIBER_OUT_OF_RESOURCES;
+        return CL2C_OUT_OF_RESOURCES;
     }
     unsigned char *base = (unsigned char *)m;
     for (size_t i = 0; i < n; ++i) {
@@ -475,7 +472,7 @@ static int cl2c_fb_pool_reserve(struct cl2c_fb_thread *t, size_t n, size_t stack
                               kernel, i, n, e,
                               e == ENOMEM ? "; each stack and its guard are two memory "
                                             "mappings: see vm.max_map_count" : "");
-            return CL2C_FIBER_OUT_OF_RESOURCES;
+            return CL2C_OUT_OF_RESOURCES;
         }
     }
     for (size_t i = 0; i < n; ++i) {
@@ -483,7 +480,7 @@ static int cl2c_fb_pool_reserve(struct cl2c_fb_thread *t, size_t n, size_t stack
             munmap(m, size);
             free(fibers);
             cl2c_fb_set_error(t, "kernel '%s': cannot make a fiber context", kernel);
-            return CL2C_FIBER_OUT_OF_RESOURCES;
+            return CL2C_OUT_OF_RESOURCES;
         }
     }
     t->map = base;
@@ -571,7 +568,7 @@ static inline __attribute__((always_inline)) void cl2c_fb_go(struct cl2c_fb_thre
 }
 
 __attribute__((noreturn, noinline)) static void cl2c_fb_diverged(struct cl2c_fb_thread *t) {
-    t->status = CL2C_FIBER_BARRIER_DIVERGENCE;
+    t->status = CL2C_BARRIER_DIVERGENCE;
     cl2c_fb_go(t, &t->cur->ctx, NULL, 1);
     abort(); /* a dropped work-item is never resumed */
 }
@@ -683,17 +680,17 @@ static inline int cl2c_fiber_run_group(const char *kernel_name, cl2c_fiber_fn fn
     if (t->cur) {
         cl2c_fb_set_error(t, "kernel '%s': cl2c_fiber_run_group called from inside a work-item "
                           "of kernel '%s'", k, t->kernel);
-        return CL2C_FIBER_INVALID_OPERATION;
+        return CL2C_INVALID_OPERATION;
     }
     if (!fn) {
         cl2c_fb_set_error(t, "kernel '%s': no work-item function", k);
-        return CL2C_FIBER_INVALID_VALUE;
+        return CL2C_INVALID_VALUE;
     }
     size_t n = ls0 * ls1;
     if (!ls0 || !ls1 || !ls2 || n / ls1 != ls0 || n > SIZE_MAX / ls2) {
         cl2c_fb_set_error(t, "kernel '%s': invalid work-group size (%zu,%zu,%zu)", k, ls0, ls1,
                           ls2);
-        return CL2C_FIBER_INVALID_WORK_GROUP_SIZE;
+        return CL2C_INVALID_WORK_GROUP_SIZE;
     }
     n *= ls2;
     size_t stack = cl2c_fb_stack_size(stack_size);
@@ -710,7 +707,7 @@ static inline int cl2c_fiber_run_group(const char *kernel_name, cl2c_fiber_fn fn
     t->arg = ctx;
     t->kernel = k;
     t->check = check != 0;
-    t->status = CL2C_FIBER_SUCCESS;
+    t->status = CL2C_SUCCESS;
     t->live = n;
     cl2c_fb_new_phase(t);
 

@@ -24,6 +24,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include "errors.h"
 #include "workitem.h"
 
 #ifdef _OPENMP
@@ -50,61 +51,10 @@ static inline void cl2c_share(size_t n, size_t *first, size_t *end) {
     *end = *first + q + (t < r);
 }
 
-/* ---- Error codes: OpenCL's values --------------------------------------- */
-
-#define CL2C_SUCCESS 0
-#define CL2C_OUT_OF_RESOURCES (-5)
-#define CL2C_OUT_OF_HOST_MEMORY (-6)
-#define CL2C_INVALID_VALUE (-30)
-#define CL2C_INVALID_KERNEL (-48)
-#define CL2C_INVALID_ARG_VALUE (-50)
-#define CL2C_INVALID_ARG_SIZE (-51)
-#define CL2C_INVALID_KERNEL_ARGS (-52)
-#define CL2C_INVALID_WORK_DIMENSION (-53)
-#define CL2C_INVALID_WORK_GROUP_SIZE (-54)
-#define CL2C_INVALID_WORK_ITEM_SIZE (-55)
-#define CL2C_INVALID_GLOBAL_OFFSET (-56)
-#define CL2C_INVALID_OPERATION (-59)
-#define CL2C_INVALID_GLOBAL_WORK_SIZE (-63)
-/* cl2c's own: a launch that failed while it ran (the calling thread's last error,
- * cl2c_fiber_last_error, says which work-group and why). */
-#define CL2C_BARRIER_DIVERGENCE (-1100)
-#define CL2C_KERNEL_FAULT (-1101)
-#define CL2C_INTERRUPTED (-1102)
-#define CL2C_CHECK_FAILED (-1103)
+/* ---- Limits (error codes: errors.h, generated from cl2c/error_codes.py) -- */
 
 #define CL2C_MAX_WORK_GROUP_SIZE 4096
 #define CL2C_LOCAL_ALIGN 128
-
-static inline const char *cl2c_error_string(int code) {
-    switch (code) {
-    case CL2C_SUCCESS: return "success";
-    case CL2C_OUT_OF_RESOURCES:
-        return "out of resources (the fibers schedule could not allocate its work-item stacks)";
-    case CL2C_OUT_OF_HOST_MEMORY: return "out of host memory";
-    case CL2C_INVALID_VALUE: return "invalid value (a NULL range?)";
-    case CL2C_INVALID_KERNEL: return "invalid kernel (NULL kernel information)";
-    case CL2C_INVALID_ARG_VALUE: return "invalid argument value (a null buffer?)";
-    case CL2C_INVALID_ARG_SIZE: return "invalid argument size (a __local argument of 0 bytes?)";
-    case CL2C_INVALID_KERNEL_ARGS: return "kernel arguments not set";
-    case CL2C_INVALID_WORK_DIMENSION: return "work_dim must be 1, 2 or 3";
-    case CL2C_INVALID_WORK_GROUP_SIZE:
-        return "invalid work-group size (it must divide the global size under OpenCL 1.2, "
-               "match reqd_work_group_size, and hold at most 4096 work-items)";
-    case CL2C_INVALID_WORK_ITEM_SIZE: return "a local size is zero";
-    case CL2C_INVALID_GLOBAL_OFFSET: return "global offset plus global size overflows";
-    case CL2C_INVALID_GLOBAL_WORK_SIZE: return "a global size is zero";
-    case CL2C_INVALID_OPERATION:
-        return "invalid operation (a launch of the fibers schedule from inside a work-item)";
-    case CL2C_BARRIER_DIVERGENCE:
-        return "barrier divergence: the work-items of a group disagreed on their barriers";
-    case CL2C_KERNEL_FAULT:
-        return "the kernel faulted (SIGSEGV, SIGBUS or SIGFPE) and the launch stopped";
-    case CL2C_INTERRUPTED: return "interrupted (SIGINT): the launch stopped between work-groups";
-    case CL2C_CHECK_FAILED: return "checking mode (-cl2c-check) found a bug in the kernel";
-    default: return "unknown error";
-    }
-}
 
 /* ---- NDRanges ------------------------------------------------------------ */
 
@@ -420,8 +370,6 @@ enum {
 #define CL2C_MEM_OBJECT_IMAGE1D 0x10F4
 #define CL2C_MEM_OBJECT_IMAGE1D_ARRAY 0x10F5
 #define CL2C_MEM_OBJECT_IMAGE1D_BUFFER 0x10F6
-#define CL2C_INVALID_IMAGE_FORMAT_DESCRIPTOR (-39)
-#define CL2C_INVALID_IMAGE_SIZE (-40)
 
 /* Channels stored by a channel order (CL_R 0x10B0 ... CL_ABGR 0x10C3), 0 if unknown. */
 static inline unsigned cl2c_order_channels_(unsigned order) {
