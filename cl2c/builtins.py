@@ -32,6 +32,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import types as ty
+from .language_version import CL1_0, CL2_0, CL3_0, LanguageVersion
 
 # ---- type families ---------------------------------------------------------
 
@@ -96,7 +97,7 @@ class Builtin:
     effects: bool = False        # acts beyond its value (fences; pointer parameters,
                                  # atomics and sync are effects by their rows already)
     macro: str = ""              # runtime macro that instantiates the row for T, on use
-    since: int = 100             # the OpenCL C version that has it (200: 2.0)
+    since: LanguageVersion = CL1_0  # the OpenCL C version that has it
     reads: bool = False          # reads memory its arguments do not show (an image's)
     exact: bool = False          # arguments of fixed scalar types must be of exactly
                                  # those types (image coordinates: int and float choose
@@ -168,41 +169,41 @@ _add(_rows("get_local_linear_id", [], "size_t", "-", workitem=True))
 # barriers (lower/regions/ cuts the kernel there; fibers switch there).
 _add(_rows("barrier", ["uint"], "void", "-", sync=True, c_name="cl2c_barrier"))
 _add(_rows("work_group_barrier", ["uint"], "void", "-", sync=True, c_name="cl2c_barrier",
-           since=200))
+           since=CL2_0))
 _add(_rows("work_group_barrier", ["uint", "int"], "void", "-", sync=True,
-           c_name="cl2c_barrier2", since=200))
+           c_name="cl2c_barrier2", since=CL2_0))
 _add(_rows("work_group_all work_group_any", ["int"], "int", "-", sync=True, workitem=True,
-           since=200))
+           since=CL2_0))
 _add(_rows("work_group_reduce_add work_group_reduce_min work_group_reduce_max "
            "work_group_scan_inclusive_add work_group_scan_inclusive_min "
            "work_group_scan_inclusive_max work_group_scan_exclusive_add "
            "work_group_scan_exclusive_min work_group_scan_exclusive_max", ["T"], "T", "W",
-           sync=True, workitem=True, since=200))
+           sync=True, workitem=True, since=CL2_0))
 for coordinates in (1, 2, 3):
     _add(_rows("work_group_broadcast", ["T"] + ["size_t"] * coordinates, "T", "W", sync=True,
                workitem=True, c_name=f"cl2c_work_group_broadcast{coordinates}_{{T}}",
-               since=200))
+               since=CL2_0))
 
 # cl_khr_subgroups (2.0): a sub-group is the whole work-group, so its functions are
 # the work-group's, with the sub-group local id its local linear id.
 _add(_rows("get_sub_group_size get_max_sub_group_size get_num_sub_groups "
            "get_enqueued_num_sub_groups get_sub_group_id", [], "uint", "-", workitem=True,
-           group_uniform=True, since=200))
-_add(_rows("get_sub_group_local_id", [], "uint", "-", workitem=True, since=200))
+           group_uniform=True, since=CL2_0))
+_add(_rows("get_sub_group_local_id", [], "uint", "-", workitem=True, since=CL2_0))
 _add(_rows("sub_group_barrier", ["uint"], "void", "-", sync=True, c_name="cl2c_barrier",
-           since=200))
+           since=CL2_0))
 _add(_rows("sub_group_barrier", ["uint", "int"], "void", "-", sync=True,
-           c_name="cl2c_barrier2", since=200))
+           c_name="cl2c_barrier2", since=CL2_0))
 for op in ("all", "any"):
     _add(_rows(f"sub_group_{op}", ["int"], "int", "-", sync=True, workitem=True,
-               c_name=f"cl2c_work_group_{op}", since=200))
+               c_name=f"cl2c_work_group_{op}", since=CL2_0))
 for op in ("reduce_add", "reduce_min", "reduce_max", "scan_inclusive_add",
            "scan_inclusive_min", "scan_inclusive_max", "scan_exclusive_add",
            "scan_exclusive_min", "scan_exclusive_max"):
     _add(_rows(f"sub_group_{op}", ["T"], "T", "W", sync=True, workitem=True,
-               c_name=f"cl2c_work_group_{op}_{{T}}", since=200))
+               c_name=f"cl2c_work_group_{op}_{{T}}", since=CL2_0))
 _add(_rows("sub_group_broadcast", ["T", "uint"], "T", "W", sync=True, workitem=True,
-           c_name="cl2c_work_group_broadcast_linear_{T}", since=200))
+           c_name="cl2c_work_group_broadcast_linear_{T}", since=CL2_0))
 
 # 6.12.2 math functions
 _add(_rows("acos acosh acospi asin asinh asinpi atan atanh atanpi cbrt ceil cos cosh cospi "
@@ -232,7 +233,7 @@ _add(_rows("abs", ["T"], "U", "I"))
 _add(_rows("abs_diff", ["T", "T"], "U", "I"))
 _add(_rows("add_sat sub_sat hadd rhadd mul_hi rotate", ["T", "T"], "T", "I"))
 _add(_rows("clz popcount", ["T"], "T", "I"))
-_add(_rows("ctz", ["T"], "T", "I", since=200))
+_add(_rows("ctz", ["T"], "T", "I", since=CL2_0))
 _add(_rows("mad_hi mad_sat", ["T", "T", "T"], "T", "I"))
 _add(_rows("mad24", ["T", "T", "T"], "T", "I32"))
 _add(_rows("mul24", ["T", "T"], "T", "I32"))
@@ -322,13 +323,13 @@ def _c11_rows(name, params, ret, family, orders):
     for space, spaces in (("global", _ANYWHERE), ("local", "local")):
         ps = [f"{spaces} atomic T*"] + params
         c = f"cl2c_{name}_{space}_{{T}}"
-        _add(_rows(name, ps, ret, family, c_name=c, since=200))
+        _add(_rows(name, ps, ret, family, c_name=c, since=CL2_0))
         if orders:
             explicit = f"cl2c_{name}_explicit_{space}_{{T}}"
             _add(_rows(name + "_explicit", ps + ["memory_order"] * orders, ret, family,
-                       c_name=explicit, since=200))
+                       c_name=explicit, since=CL2_0))
             _add(_rows(name + "_explicit", ps + ["memory_order"] * orders + ["memory_scope"],
-                       ret, family, c_name=explicit + "_scope", since=200))
+                       ret, family, c_name=explicit + "_scope", since=CL2_0))
 
 
 # atomic_init: a plain store, the object's first value (spec: not atomic)
@@ -345,7 +346,7 @@ for _op in ("add", "sub", "or", "xor", "and", "min", "max"):
 _c11_rows("atomic_flag_test_and_set", [], "bool", "Afl", 1)
 _c11_rows("atomic_flag_clear", [], "void", "Afl", 1)
 _add(_rows("atomic_work_item_fence", ["cl_mem_fence_flags", "memory_order", "memory_scope"],
-           "void", "-", effects=True, since=200))
+           "void", "-", effects=True, since=CL2_0))
 
 
 # 6.12.12 miscellaneous vector functions: the result has x's element type and the
@@ -376,7 +377,7 @@ def _image_rows(image: str, coords: tuple) -> None:
     depth = image.endswith("_depth_t")
     short = image.removesuffix("_t")
     kinds = ("f",) if depth else ("f", "i", "ui", "h")
-    access_since = (("read_only", 100), ("read_write", 200))
+    access_since = (("read_only", CL1_0), ("read_write", CL2_0))
     for k in kinds:
         pixel = "float" if depth else _PIXEL[k]
         name = f"read_image{k}"
@@ -389,7 +390,7 @@ def _image_rows(image: str, coords: tuple) -> None:
             _add(_rows(name, [f"{access} {image}", coords[0]], pixel, "-",
                        c_name=f"cl2c_{name}_{short}_{coords[0]}", reads=True, exact=True,
                        since=since))
-        for access, since in (("write_only", 100), ("read_write", 200)):
+        for access, since in (("write_only", CL1_0), ("read_write", CL2_0)):
             name = f"write_image{k}"
             _add(_rows(name, [f"{access} {image}", coords[0], pixel], "void", "-",
                        c_name=f"cl2c_{name}_{short}_{coords[0]}", effects=True, exact=True,
@@ -398,7 +399,7 @@ def _image_rows(image: str, coords: tuple) -> None:
 
 def _image_query_rows(names: str, images, ret: str, c_name: str = "") -> None:
     for image in images:
-        for access, since in (("read_only", 100), ("write_only", 100), ("read_write", 200)):
+        for access, since in (("read_only", CL1_0), ("write_only", CL1_0), ("read_write", CL2_0)):
             for name in names.split():
                 _add(_rows(name, [f"{access} {image}"], ret, "-",
                            c_name=c_name or f"cl2c_{name}", since=since))
@@ -460,16 +461,16 @@ NOT_YET.update(dict.fromkeys(
 # Identifiers the spec defines as constants of a type (6.12.2), spelled in C by
 # the runtime under the C name: (type, C name, the OpenCL C version that has it).
 CONSTANTS = {
-    "INFINITY": (ty.FLOAT, "INFINITY", 100),
-    "NAN": (ty.FLOAT, "NAN", 100),
-    "HUGE_VALF": (ty.FLOAT, "HUGE_VALF", 100),
-    "HUGE_VAL": (ty.DOUBLE, "HUGE_VAL", 100),
+    "INFINITY": (ty.FLOAT, "INFINITY", CL1_0),
+    "NAN": (ty.FLOAT, "NAN", CL1_0),
+    "HUGE_VALF": (ty.FLOAT, "HUGE_VALF", CL1_0),
+    "HUGE_VAL": (ty.DOUBLE, "HUGE_VAL", CL1_0),
 }
 # The enumerators of memory_order and memory_scope (OpenCL C 2.0, 6.13.11.4;
 # sub_group and all_devices: 3.0), as atomics.h spells them.
-CONSTANTS.update({f"memory_order_{o}": (ty.INT, f"CL2C_MEMORY_ORDER_{o.upper()}", 200)
+CONSTANTS.update({f"memory_order_{o}": (ty.INT, f"CL2C_MEMORY_ORDER_{o.upper()}", CL2_0)
                   for o in ("relaxed", "acquire", "release", "acq_rel", "seq_cst")})
 CONSTANTS.update({f"memory_scope_{s}": (ty.INT, f"CL2C_MEMORY_SCOPE_{s.upper()}", since)
-                  for s, since in (("work_item", 200), ("work_group", 200), ("device", 200),
-                                   ("all_svm_devices", 200), ("sub_group", 300),
-                                   ("all_devices", 300))})
+                  for s, since in (("work_item", CL2_0), ("work_group", CL2_0), ("device", CL2_0),
+                                   ("all_svm_devices", CL2_0), ("sub_group", CL3_0),
+                                   ("all_devices", CL3_0))})

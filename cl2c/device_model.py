@@ -33,12 +33,9 @@ def device(options: str | list[str] | None = None, target: Target | None = None)
     opts = parse_options(options)
     target = target or Target.host()
     return Device(name="cl2c (C11 + OpenMP on the host CPU)",
-                  version=f"OpenCL {_dotted(opts.device_version)} cl2c {__version__}",
-                  opencl_c_version=f"OpenCL C {_dotted(opts.cl_std)} cl2c {__version__}",
+                  version=f"OpenCL {opts.device_version.dotted} cl2c {__version__}",
+                  opencl_c_version=f"OpenCL C {opts.cl_std.dotted} cl2c {__version__}",
                   extensions=target.extensions_for(opts.cl_std, opts.removed_extensions),
                   features=target.features(opts.cl_std, opts.removed_extensions),
                   fast_fma=target.fast_fma)
 
-
-def _dotted(version: int) -> str:
-    return f"{version // 100}.{version // 10 % 10}"

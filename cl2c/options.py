@@ -6,8 +6,7 @@ import shlex
 from dataclasses import dataclass, field
 
 from .diagnostics import BuildError, Diagnostic
-
-CL_STD_VERSIONS = {"CL1.0": 100, "CL1.1": 110, "CL1.2": 120, "CL2.0": 200, "CL3.0": 300}
+from .language_version import CL1_2, VERSIONS, LanguageVersion
 
 # Options of the OpenCL spec (5.8.4) that change nothing for cl2c, accepted so
 # that build strings written for other implementations work unchanged.
@@ -23,7 +22,7 @@ _ACCEPTED_FLAGS = {
 class Options:
     defines: dict[str, str] = field(default_factory=dict)
     include_dirs: list[str] = field(default_factory=list)
-    cl_std: int = 120
+    cl_std: LanguageVersion = CL1_2
     schedule: str = "auto"
     flags: list[str] = field(default_factory=list)
     check_barriers: bool = False   # fibers that report barrier divergence
@@ -36,18 +35,17 @@ class Options:
 
     @property
     def cl_std_name(self) -> str:
-        return {v: k for k, v in CL_STD_VERSIONS.items()}[self.cl_std]
+        return self.cl_std.name
 
     @property
-    def device_version(self) -> int:
-        """The OpenCL version of the device a build models (__OPENCL_VERSION__): 1.2
-        for OpenCL C 1.x, else the version asked for."""
-        return max(self.cl_std, 120)
+    def device_version(self) -> LanguageVersion:
+        """The OpenCL version of the device a build models (__OPENCL_VERSION__)."""
+        return self.cl_std.device_version
 
     def key(self) -> str:
         """A stable text for cache keys."""
         defs = ";".join(f"{k}={v}" for k, v in sorted(self.defines.items()))
-        return f"D[{defs}] I[{';'.join(self.include_dirs)}] std={self.cl_std} " \
+        return f"D[{defs}] I[{';'.join(self.include_dirs)}] std={self.cl_std.number} " \
                f"sched={self.schedule} check={int(self.check_barriers)}{self.check} " \
                f"sanitize={','.join(self.sanitize)} " \
                f"stack={self.fiber_stack} warnings={self.warnings} " \
@@ -89,10 +87,10 @@ def parse_options(text: str | list[str] | None) -> Options:
             opts.include_dirs.append(path)
         elif w.startswith("-cl-std="):
             std = w.split("=", 1)[1]
-            if std not in CL_STD_VERSIONS:
+            if std not in VERSIONS:
                 raise _fail(f"invalid value '{std}' in '{w}' "
-                            f"(expected one of {', '.join(CL_STD_VERSIONS)})")
-            opts.cl_std = CL_STD_VERSIONS[std]
+                            f"(expected one of {', '.join(VERSIONS)})")
+            opts.cl_std = VERSIONS[std]
         elif w.startswith("-cl-ext="):
             opts.removed_extensions += _removed_extensions(w)
         elif w.startswith("-cl2c-schedule="):

@@ -11,6 +11,7 @@ from pycparserext.ext_c_parser import (_ATTRIBUTE_TOKENS, _OCL_TYPE_QUALIFIERS,
 
 from . import types as ty
 from .diagnostics import Diagnostic, Reporter
+from .language_version import CL1_2, LanguageVersion
 from .source_text import from_line_marker
 from .typed_ast import typed, walk
 
@@ -292,11 +293,11 @@ def _prelude() -> str:
 
 
 def parse(text: str, filename: str, reporter: Reporter,
-          cl_std: int = 120) -> c_ast.FileAST | None:
+          cl_std: LanguageVersion = CL1_2) -> c_ast.FileAST | None:
     """The typed tree (typed_ast.py) of a translation unit, or None after reporting a
     syntax error."""
     parser = _Parser()
-    if cl_std >= 200:
+    if cl_std.generic_address_space:
         # generic and __generic (OpenCL C 2.0 keywords, which pycparserext does not
         # know) lex as an address space qualifier token; sema reads the word (generic)
         parser.clex._extra_keywords = {**parser.clex._extra_keywords,

@@ -93,7 +93,8 @@ def translate(text: str, source_name: str = "<kernel>", options=None,
     try:
         program = lower(module, opts.schedule, check_barriers=opts.check_barriers,
                         fiber_stack=opts.fiber_stack, times=times, check=opts.check,
-                        sanitize=opts.sanitize, uniform_groups=opts.cl_std < 200)
+                        sanitize=opts.sanitize,
+                        uniform_groups=not opts.cl_std.non_uniform_work_groups)
     except UnsupportedError as e:
         from .diagnostics import at
         diag = at(e.coord, "error", str(e)) if e.coord else Diagnostic("error", str(e),

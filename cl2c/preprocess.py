@@ -74,8 +74,8 @@ IMAGE_MACROS = {**{k: str(v) for k, v in SAMPLER_FLAGS.items()},
 def predefined_macros(options: Options, target: Target) -> dict[str, str]:
     """Every macro a kernel sees before its first line."""
     macros = {
-        "__OPENCL_VERSION__": str(options.device_version),
-        "__OPENCL_C_VERSION__": str(options.cl_std),
+        "__OPENCL_VERSION__": str(options.device_version.number),
+        "__OPENCL_C_VERSION__": str(options.cl_std.number),
         "CL_VERSION_1_0": "100", "CL_VERSION_1_1": "110", "CL_VERSION_1_2": "120",
         "CL_VERSION_2_0": "200", "CL_VERSION_3_0": "300",
         "__ENDIAN_LITTLE__": "1",
@@ -95,7 +95,7 @@ def predefined_macros(options: Options, target: Target) -> dict[str, str]:
         macros["__FAST_RELAXED_MATH__"] = "1"
     removed = options.removed_extensions
     macros.update({ext: "1" for ext in target.extensions_for(options.cl_std, removed)})
-    if options.cl_std >= 200:
+    if options.cl_std.atomic_types:
         # the atomic types' initializers (6.13.11.1, 6.13.11.8)
         macros.update({"ATOMIC_VAR_INIT(V)": "(V)", "ATOMIC_FLAG_INIT": "0"})
     macros.update({feature: "1" for feature in target.features(options.cl_std, removed)})

@@ -20,6 +20,8 @@ import subprocess
 import sysconfig
 from dataclasses import dataclass, replace
 
+from .language_version import CL1_0, CL2_0, LanguageVersion
+
 # Extensions cl2c implements; each is also a predefined macro (spec 9.1). cl_khr_fp16
 # joins them where the compiler has _Float16 (clruntime's scalars.h).
 EXTENSIONS = (
@@ -31,7 +33,7 @@ EXTENSIONS = (
     "cl_khr_subgroups",
 )
 # Extensions that exist from an OpenCL C version on (the others: any version).
-EXTENSION_SINCE = {"cl_khr_subgroups": 200}
+EXTENSION_SINCE = {"cl_khr_subgroups": CL2_0}
 
 # OpenCL C 3.0's optional features (spec 6.2.1) cl2c implements; each is a predefined macro
 # under -cl-std=CL3.0. Not: pipes, device-side enqueue.
@@ -112,18 +114,18 @@ class Target:
     def extensions(self) -> tuple[str, ...]:
         return EXTENSIONS + (("cl_khr_fp16",) if self.has_float16 else ())
 
-    def extensions_for(self, cl_std: int, removed=()) -> tuple[str, ...]:
+    def extensions_for(self, cl_std: LanguageVersion, removed=()) -> tuple[str, ...]:
         """The extensions a kernel built for OpenCL C ``cl_std`` sees, less those
         ``removed`` (-cl-ext=-name; removing a feature removes its extension)."""
         removed = _with_partners(removed)
         return tuple(e for e in self.extensions
-                     if EXTENSION_SINCE.get(e, 0) <= cl_std and e not in removed)
+                     if EXTENSION_SINCE.get(e, CL1_0) <= cl_std and e not in removed)
 
-    def features(self, cl_std: int, removed=()) -> tuple[str, ...]:
+    def features(self, cl_std: LanguageVersion, removed=()) -> tuple[str, ...]:
         """The OpenCL C 3.0 features a kernel of version ``cl_std`` sees (none before
         3.0), less those ``removed``."""
         removed = _with_partners(removed)
-        return tuple(f for f in FEATURES if f not in removed) if cl_std >= 300 else ()
+        return tuple(f for f in FEATURES if f not in removed) if cl_std.feature_macros else ()
 
     def compile_flags(self) -> list[str]:
         """cl2c's own compile flags (the compiler and $CFLAGS come on top)."""

@@ -35,6 +35,8 @@ import cl2c
 from cl2c import builtins as bi
 from cl2c import types as ty
 from cl2c.diagnostics import BuildError
+from cl2c.language_version import CL1_2, LanguageVersion
+from cl2c.options import parse_options
 from cl2c.resources import runtime_include_dir
 
 SOURCE_NAME = "t.cl"
@@ -79,8 +81,7 @@ class Case:
 
     def options(self) -> str:
         # a row of a later OpenCL C than 1.2 (work_group_*, ctz) under its version
-        std = f"-cl-std=CL{self.row.since // 100}.{self.row.since // 10 % 10} " \
-            if self.row.since > 120 else ""
+        std = f"-cl-std={self.row.since.name} " if self.row.since > CL1_2 else ""
         return f"{std}-cl2c-schedule={self.schedule}"
 
     def runtime_names(self) -> tuple:
@@ -192,10 +193,10 @@ def image_parameter(t: ty.Image) -> str:
     return f"{t.access}_{t.name.removesuffix('_t')}"
 
 
-def image_parameters(cl_std: int) -> str:
+def image_parameters(cl_std: LanguageVersion) -> str:
     """Every image type (and access qualifier the version has) and a sampler, as the
     parameters of each function of a unit: what image functions' cases pass."""
-    access = ty.IMAGE_ACCESS if cl_std >= 200 else ty.IMAGE_ACCESS[:2]
+    access = ty.IMAGE_ACCESS if cl_std.read_write_images else ty.IMAGE_ACCESS[:2]
     images = [ty.Image(name, a) for name in ty.IMAGE_KINDS for a in access]
     return ", ".join([f"{t} {image_parameter(t)}" for t in images] + ["sampler_t smp"])
 
@@ -306,8 +307,7 @@ def program(cases: list) -> tuple[str, dict]:
     groups: dict[str, list] = {}
     for c in cases:
         groups.setdefault(c.group, []).append(c)
-    std = re.search(r"-cl-std=CL(\d)\.(\d)", cases[0].options()) if cases else None
-    cl_std = int(std[1]) * 100 + int(std[2]) * 10 if std else 120
+    cl_std = parse_options(cases[0].options()).cl_std if cases else CL1_2
     params = "global uchar *g, local uchar *l, constant uchar *c, " + image_parameters(cl_std)
     arguments = ", ".join(p.split()[-1].lstrip("*") for p in params.split(", "))
     functions = []

@@ -14,6 +14,7 @@ from ..version import __version__
 from ..lower import KernelModel, LoweredProgram
 from ..lower import interleaving
 from ..lower.workitems import is_type_declaration
+from ..language_version import CL1_2, LanguageVersion
 from ..resources import templates_dir
 from ..source_text import line_marker_name
 from . import c_names
@@ -37,7 +38,7 @@ def _environment() -> jinja2.Environment:
 
 
 def emit(program: LoweredProgram, source_name: str, output_name: str = "kernel.c",
-         cl_std: int = 120, line_directives: bool = True) -> Emitted:
+         cl_std: LanguageVersion = CL1_2, line_directives: bool = True) -> Emitted:
     nodes = [node for _, node in program.program_scope] + \
         [d for k in program.kernels for d in k.local_decls]
     renames = c_names.renames_for(nodes)
@@ -263,7 +264,7 @@ class _Param:
         self.__dict__.update(kw)
 
 
-def _kernel_view(k: KernelModel, cl_std: int, renames: dict[str, str], constants=(),
+def _kernel_view(k: KernelModel, cl_std: LanguageVersion, renames: dict[str, str], constants=(),
                  program_globals=()):
     decls = {p.name: p for p in k.info.node.decl.type.args.params
              if isinstance(p, c_ast.Decl)}
@@ -317,7 +318,7 @@ def _kernel_view(k: KernelModel, cl_std: int, renames: dict[str, str], constants
         local_params=locals_, local_bytes=" + ".join(offsets),
         locals_struct=bool(k.local_decls), locals_offset=locals_offset,
         reqd=f"(const size_t[3]){{{reqd[0]}, {reqd[1]}, {reqd[2]}}}" if reqd else "NULL",
-        non_uniform=1 if cl_std >= 200 else 0,
+        non_uniform=1 if cl_std.non_uniform_work_groups else 0,
         group_call_args=", ".join(["&cl2c_grp"] + call[1:]),
         fiber_fields=fields, fiber_values=values, fiber_call_args=", ".join(fcall),
         fiber_stack=k.fiber_stack, check=int(k.check_barriers or bool(k.check)),

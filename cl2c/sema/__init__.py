@@ -11,6 +11,7 @@ from __future__ import annotations
 from pycparser import c_ast
 
 from ..diagnostics import Reporter
+from ..language_version import CL1_2, LanguageVersion
 from .assignability import Assignability
 from .attributes import Attributes
 from .calls import Calls
@@ -31,7 +32,7 @@ class Analyzer(Declarations, TypeNames, Attributes, Statements, Expressions, Ass
     scopes and the entry in checker.py."""
 
 
-def analyze(ast: c_ast.FileAST, reporter: Reporter, cl_std: int = 120,
+def analyze(ast: c_ast.FileAST, reporter: Reporter, cl_std: LanguageVersion = CL1_2,
             extensions=()) -> Module:
     """The checked module of ``ast``, for a target that offers ``extensions``."""
     return Analyzer(reporter, cl_std, extensions).analyze(ast)

@@ -11,6 +11,7 @@ from .. import builtins as bi
 from .. import builtins_match
 from .. import printf_format
 from .. import types as ty
+from ..language_version import CL2_0
 from .checker import Checker
 from .model import Call, SemaError
 
@@ -97,17 +98,16 @@ class Calls(Checker):
                            f"read_write image is read without a sampler", node)
 
     def _later_version(self, node, name, since):
-        version = f"{since // 100}.{since // 10 % 10}"
-        self.error(f"{name}() is an OpenCL C {version} function: build with "
-                   f"-cl-std=CL{version}", node)
+        self.error(f"{name}() is an OpenCL C {since.dotted} function: build with "
+                   f"-cl-std={since.name}", node)
 
     def address_space_query(self, node, name, arg_types):
         """to_global, to_local, to_private (the pointer in that address space, or NULL
         if it points elsewhere) and get_fence (the fence flags of the memory it points
         to) of OpenCL C 2.0 (6.13.9), on a pointer to any type: so not table rows. The
         pointer converts to a generic one (spec 6.5.5), as __constant ones cannot."""
-        if self.cl_std < 200:
-            self._later_version(node, name, 200)
+        if not self.cl_std.generic_address_space:
+            self._later_version(node, name, CL2_0)
         ptr = arg_types[0] if len(arg_types) == 1 else None
         if not isinstance(ptr, ty.Pointer) or ptr.space == "constant":
             shown = ", ".join(str(t) for t in arg_types)

@@ -5,11 +5,12 @@ from pycparser import c_ast
 
 from .. import types as ty
 from ..diagnostics import Reporter
+from ..language_version import CL1_2, LanguageVersion
 from .model import FunctionInfo, Module, SemaError, Symbol
 
 
 class Checker(c_ast.NodeVisitor):
-    def __init__(self, reporter: Reporter, cl_std: int = 120, extensions=()):
+    def __init__(self, reporter: Reporter, cl_std: LanguageVersion = CL1_2, extensions=()):
         self.reporter = reporter
         self.cl_std = cl_std
         self.offered = frozenset(extensions)     # the target's OpenCL extensions

@@ -112,7 +112,8 @@ class Declarations(Checker):
             space, const = "constant", True
         if program_scope:
             space = self._program_scope_space(node, space)
-        elif "static" in (node.storage or []) and self.cl_std >= 200 and self.func is not None:
+        elif "static" in (node.storage or []) and self.cl_std.program_scope_variables \
+                and self.func is not None:
             # 2.0: a static variable in a function lives in the program's storage
             space = self._program_scope_space(node, space)
             static_storage = space == "global"
@@ -181,7 +182,7 @@ class Declarations(Checker):
     def _program_scope_space(self, node: c_ast.Decl, space: str) -> str:
         """The address space of a program-scope variable: __constant, or from OpenCL C
         2.0 on also __global, which is the default there (spec 6.5)."""
-        if self.cl_std < 200:
+        if not self.cl_std.program_scope_variables:
             if space != "constant" and "static" not in (node.storage or []):
                 self.error(f"program scope variable '{node.name}' must be declared in the "
                            f"__constant address space", node)

@@ -340,7 +340,8 @@ class Expressions(Checker):
             return t
         src = self.rvalue(node.expr)
         self._check_not_half(t, node)
-        if self.cl_std >= 200 and isinstance(t, ty.Pointer) and isinstance(src, ty.Pointer):
+        if self.cl_std.generic_address_space and isinstance(t, ty.Pointer) \
+                and isinstance(src, ty.Pointer):
             self._check_pointer_cast(src, t, node)
         if t.is_vector and src.is_vector and t != src:
             self.error(f"invalid conversion between vector types '{src}' and '{t}'", node)

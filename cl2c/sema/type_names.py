@@ -82,7 +82,7 @@ class TypeNames(Checker):
         if not isinstance(base, ty.Image):
             self.error(f"access qualifier '{qualifier}' can only be used for image types, "
                        f"not '{base}'", node)
-        if access == "read_write" and self.cl_std < 200:
+        if access == "read_write" and not self.cl_std.read_write_images:
             self.error("read_write images are an OpenCL C 2.0 feature: build with "
                        "-cl-std=CL2.0 or later", node)
         return ty.Image(base.name, access)
@@ -94,7 +94,7 @@ class TypeNames(Checker):
         return any(q in SPACE_QUALIFIERS for q in self._quals(node))
 
     def _default_space(self) -> str:
-        return "generic" if self.cl_std >= 200 else "private"
+        return "generic" if self.cl_std.generic_address_space else "private"
 
     def base_type(self, node) -> tuple[ty.Type, str, bool]:
         if isinstance(node, c_ast.IdentifierType):
@@ -105,7 +105,7 @@ class TypeNames(Checker):
                 return t, "private", False
             if len(names) == 1:
                 t = ty.named_type(names[0])
-                if isinstance(t, ty.Atomic) and self.cl_std < 200:
+                if isinstance(t, ty.Atomic) and not self.cl_std.atomic_types:
                     self.error(f"'{names[0]}' is an OpenCL C 2.0 type: build with "
                                f"-cl-std=CL2.0 or later", node)
                 if t is not None:
