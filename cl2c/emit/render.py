@@ -18,6 +18,7 @@ from ..language_version import CL1_2, LanguageVersion
 from ..resources import templates_dir
 from ..source_text import line_marker_name
 from . import c_names
+from .. import declarators
 from .. import types as ty
 from .cgen import CGenerator
 
@@ -235,11 +236,7 @@ def _program_item(kind: str, node, kernels: dict, gen: CGenerator) -> list[str]:
 
 def _type_text(decl: c_ast.Decl) -> str:
     """The C type of a parameter declaration, without its name."""
-    t = copy.deepcopy(decl.type)
-    inner = t
-    while not isinstance(inner, c_ast.TypeDecl):
-        inner = inner.type
-    inner.declname = None
+    t = declarators.declaring(copy.deepcopy(decl.type), None)
     return CGenerator(False)._generate_type(t, emit_declname=False).strip()
 
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pycparser import c_ast
 
 from .. import builtins as bi
+from .. import declarators
 from .. import types as ty
 from ..interface import Arg, KernelInterface
 from ..sema import FunctionInfo, Module
@@ -172,11 +173,7 @@ def hoist_function_statics(module: Module) -> Module:
             for item in block.block_items:
                 if isinstance(item, c_ast.Decl) and "static" in (item.storage or []) and \
                         getattr(item, "space", None) == "global":
-                    item.name = f"{f.name}__{item.name}"
-                    declarator = item.type
-                    while not isinstance(declarator, c_ast.TypeDecl):
-                        declarator = declarator.type
-                    declarator.declname = item.name
+                    declarators.rename(item, f"{f.name}__{item.name}")
                     module.program_scope.append(("variable", item))
                 else:
                     kept.append(item)

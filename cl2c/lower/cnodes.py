@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
+from .. import declarators
 from .. import types as ty
 from ..typed_ast import make
 
@@ -59,7 +60,7 @@ def declarator(t: ty.Type, name: str | None, coord=None):
     if isinstance(t, ty.Pointer):
         inner = declarator(t.pointee, name, coord)
         if t.const:
-            _innermost(inner).quals = ["const"]
+            declarators.type_decl(inner).quals = ["const"]
         return c_ast.PtrDecl([], inner, coord)
     if isinstance(t, ty.Array):
         return c_ast.ArrayDecl(declarator(t.elem, name, coord),
@@ -68,12 +69,6 @@ def declarator(t: ty.Type, name: str | None, coord=None):
         node = (c_ast.Union if t.union else c_ast.Struct)(t.tag, None, coord)
         return c_ast.TypeDecl(name, [], None, node, coord)
     return c_ast.TypeDecl(name, [], None, c_ast.IdentifierType([c_type_name(t)], coord), coord)
-
-
-def _innermost(node):
-    while not isinstance(node, c_ast.TypeDecl):
-        node = node.type
-    return node
 
 
 def cast(t: ty.Type, expr, coord=None) -> c_ast.Cast:

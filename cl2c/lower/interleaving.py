@@ -38,6 +38,7 @@ from dataclasses import dataclass
 
 from pycparser import c_ast
 
+from .. import declarators
 from ..typed_ast import walk
 from .launch_work import Work
 from ..workgroup.names import L0
@@ -194,11 +195,7 @@ def _respelled(stmt, local: set[str], way: int):
             elif n.name == L0:
                 n.name = way_id(way)
         elif isinstance(n, c_ast.Decl) and n.name in local:
-            n.name += suffix
-            inner = n.type
-            while not isinstance(inner, c_ast.TypeDecl):
-                inner = inner.type
-            inner.declname = n.name
+            declarators.rename(n, n.name + suffix)
     return stmt
 
 

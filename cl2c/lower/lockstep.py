@@ -40,6 +40,7 @@ import copy
 
 from pycparser import c_ast
 
+from .. import declarators
 from ..typed_ast import walk
 from . import cnodes as cn
 from .predicates import (branch_free, conjoin, conjunction, conjuncts, float_valued,
@@ -248,9 +249,7 @@ class _Lockstep:
         code = []
         for name in lanes:
             d = copy.deepcopy(self.locals[name])
-            t = d.type
-            while not isinstance(t, c_ast.TypeDecl):
-                t = t.type
+            t = declarators.type_decl(d.type)
             # the variable's own const goes (the array is written); a pointee's stays
             top = d.type
             top.quals = [q for q in top.quals if q != "const"]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
+from .. import declarators
 from ..sema import FunctionInfo, Module
 from ..typed_ast import fact, walk
 from . import cnodes as cn
@@ -128,11 +129,7 @@ def _rename_types(kernel: str, types: list, trees: list) -> None:
             elif isinstance(n, c_ast.IdentifierType):
                 n.names = [renames.get(name, name) for name in n.names]
             elif isinstance(n, c_ast.Typedef) and n.name in renames:
-                n.name = renames[n.name]
-                declarator = n.type
-                while not isinstance(declarator, c_ast.TypeDecl):
-                    declarator = declarator.type
-                declarator.declname = n.name
+                declarators.rename(n, renames[n.name])
             elif isinstance(n, c_ast.Enumerator) and n.name in renames:
                 n.name = renames[n.name]
             elif isinstance(n, c_ast.ID) and n.name in renames and \

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pycparser import c_ast
 from pycparserext.ext_c_parser import AttributeSpecifier
 
+from .. import declarators
 from .. import types as ty
 from ..launch_layout import MAX_WORK_GROUP_SIZE, STORAGE_ALIGN
 from ..parse import attribute_name
@@ -31,10 +32,7 @@ def attributes_of(specs) -> list[c_ast.Node]:
 def _declarator_attributes(decl: c_ast.Decl) -> list[c_ast.Node]:
     """The attributes written after a variable's declarator (``float t[16]
     __attribute__((aligned(64)))``), which pycparserext keeps on its innermost TypeDecl."""
-    inner = decl.type
-    while not isinstance(inner, c_ast.TypeDecl) and hasattr(inner, "type"):
-        inner = inner.type
-    return attributes_of([getattr(inner, "attributes", None)])
+    return attributes_of([getattr(declarators.inner(decl.type), "attributes", None)])
 
 
 class Attributes(Checker):

@@ -4,6 +4,7 @@ from __future__ import annotations
 from pycparser import c_ast
 
 from .. import builtins as bi
+from .. import declarators
 from .. import literals
 from .. import types as ty
 from . import initializers
@@ -187,9 +188,7 @@ class Declarations(Checker):
                 self.error(f"program scope variable '{node.name}' must be declared in the "
                            f"__constant address space", node)
             return space
-        own = node.type
-        while isinstance(own, c_ast.ArrayDecl):
-            own = own.type
+        own = declarators.inner(node.type, through=(c_ast.ArrayDecl,))
         if space == "private" and not self._explicit_space(own):
             return "global"
         if space not in ("global", "constant"):

@@ -13,6 +13,7 @@ import copy
 
 from pycparser import c_ast
 
+from ... import declarators
 from ... import types as ty
 from ...typed_ast import fact, make
 from .. import cnodes as cn
@@ -145,9 +146,4 @@ def _typename_of(d: c_ast.Decl) -> c_ast.Typename:
 
 
 def _retype(t, name):
-    t = copy.deepcopy(t)
-    inner = t
-    while not isinstance(inner, c_ast.TypeDecl):
-        inner = inner.type
-    inner.declname = name
-    return t
+    return declarators.declaring(copy.deepcopy(t), name)

@@ -7,6 +7,7 @@ import copy
 
 from pycparser import c_ast
 
+from ... import declarators
 from ...typed_ast import walk
 from ...workgroup.names import COUNT, INDEX, LOCAL_ID as LID
 from .. import cnodes as cn
@@ -106,11 +107,7 @@ def at(name: str):
 
 def set_declname(decl: c_ast.Decl, name: str) -> None:
     """Rename declaration ``decl``."""
-    decl.name = name
-    t = decl.type
-    while not isinstance(t, c_ast.TypeDecl):
-        t = t.type
-    t.declname = name
+    declarators.rename(decl, name)
 
 
 # ---- type names ---------------------------------------------------------------------------
@@ -124,10 +121,7 @@ def typename(t) -> c_ast.Typename:
 
 def retyped(t, name):
     """``t`` (a declarator chain) declaring ``name``; returns t."""
-    inner = t
-    while not isinstance(inner, c_ast.TypeDecl):
-        inner = inner.type
-    inner.declname = name
+    inner = declarators.type_decl(declarators.declaring(t, name))
     inner.quals = [q for q in inner.quals or [] if q != "const"]
     return t
 

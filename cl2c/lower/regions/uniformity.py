@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
+from ... import declarators
 from ..effects import value_of_arguments, work_item_function
 from .errors import NeedFibers, NotProvablyUniform
 from .syntax import (INDEX, assigned_names, base_ids, contains_sync, escaping_jumps,
@@ -206,9 +207,7 @@ class Analysis:
 
 def is_scalar_decl(d: c_ast.Decl) -> bool:
     """Scalars, vectors and pointers: values a group can hold once."""
-    t = d.type
-    while isinstance(t, c_ast.PtrDecl):
-        t = t.type
+    t = declarators.inner(d.type, through=(c_ast.PtrDecl,))
     if not isinstance(t, c_ast.TypeDecl):
         return False
     return "volatile" not in (d.type.quals or []) and \
