@@ -28,6 +28,8 @@ import time
 import warnings
 from pathlib import Path
 
+from . import outputs
+
 
 class CacheWarning(UserWarning):
     """The kernel cache is not used as configured, or one of its entries was bad
@@ -176,17 +178,9 @@ def read_verified(path: Path) -> bytes | None:
 def write_atomic(path: Path, data: bytes) -> bool:
     """Write ``path`` so that a reader sees the old file or the whole new one; False
     (warned once) when the directory refuses."""
-    tmp = None
     try:
-        fd, tmp = tempfile.mkstemp(prefix=temp_prefix("tmp"), dir=path.parent)
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, path)
-        return True
+        return outputs.write_atomic(path, data, prefix=temp_prefix("tmp"))
     except OSError as e:
-        if tmp is not None:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
         _warn_once("write", path.parent, f"cl2c: cannot write the kernel cache "
                                          f"{path.parent} ({e.strerror or e}); kernels "
                                          f"built now are not cached")

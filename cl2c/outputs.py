@@ -9,6 +9,10 @@ dependency file leaves no generated C behind.
 Outputs are written as a C compiler writes them: through a symbolic link, into a device
 or FIFO as it is; a regular file is replaced atomically, and an unchanged one only
 touched, so that Make sees it up to date and does not run cl2c again.
+
+:func:`stage_beside` and :func:`write_atomic` are cl2c's one way of writing a file that a
+reader sees whole or not at all (a temporary file beside it, renamed onto it): the CLI's
+outputs, the kernel cache (cachedir.py) and the setuptools hook's C files use them.
 """
 from __future__ import annotations
 
@@ -19,6 +23,44 @@ import stat
 import sys
 import tempfile
 from dataclasses import dataclass
+
+
+def stage_beside(path: str | os.PathLike, data: bytes, mode: int | None = None,
+                 prefix: str = ".cl2c-") -> str:
+    """A new temporary file in ``path``'s directory (one rename away from ``path``) that
+    holds ``data``; its permissions ``mode`` less the umask (None: mkstemp's 0600).
+    Raises OSError, leaving nothing behind."""
+    fd, tmp = tempfile.mkstemp(prefix=prefix, dir=os.path.dirname(os.fspath(path)) or ".")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        if mode is not None:
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(tmp, mode & ~umask)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    return tmp
+
+
+def write_atomic(path: str | os.PathLike, data: bytes, mode: int | None = None,
+                 prefix: str = ".cl2c-", keep_unchanged: bool = False) -> bool:
+    """Write ``path`` so that a reader sees the old file or the whole new one (mode and
+    prefix: :func:`stage_beside`'s). ``keep_unchanged``: a file that holds ``data``
+    already is left as it is, its time too (so that Make or setuptools sees it up to
+    date). Whether it was written; raises OSError, leaving no temporary file."""
+    if keep_unchanged and _holds(os.fspath(path), data):
+        return False
+    tmp = stage_beside(path, data, mode, prefix)
+    try:
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    return True
 
 
 class OutputError(Exception):
@@ -102,16 +144,8 @@ class Outputs:
             return              # /dev/null, a FIFO: written as it is, never replaced
         if out.st is not None and out.st.st_size == len(data) and _holds(out.real, data):
             return              # unchanged: only touched
-        try:
-            fd, out.tmp = tempfile.mkstemp(prefix=".cl2c-", dir=os.path.dirname(out.real))
-        except OSError as e:
-            raise OutputError(_cannot_write(path, e)) from None
-        try:
-            with os.fdopen(fd, "wb") as f:
-                f.write(data)
-            umask = os.umask(0)
-            os.umask(umask)     # mkstemp makes 0600; a compiler's output follows umask
-            os.chmod(out.tmp, (0o777 if executable else 0o666) & ~umask)
+        try:    # (a compiler's output follows the umask)
+            out.tmp = stage_beside(out.real, data, 0o777 if executable else 0o666)
         except OSError as e:
             raise OutputError(_cannot_write(path, e)) from None
 

@@ -21,6 +21,7 @@ probed (for _Float16) when build_ext runs, not when setup() registers the module
 """
 from __future__ import annotations
 
+import io
 import os
 import re
 
@@ -124,6 +125,7 @@ def generate(spec: _Spec, build_temp: str, target=None) -> tuple[str, list[str]]
     from setuptools.errors import CompileError
     from .aot import module_source
     from .diagnostics import BuildError
+    from .outputs import write_atomic
     from .pipeline import translate
     from .target import Target
     with open(spec.source, encoding="utf-8") as f:
@@ -140,17 +142,10 @@ def generate(spec: _Spec, build_temp: str, target=None) -> tuple[str, list[str]]
     ffi.set_source(spec.module, source)
     os.makedirs(build_temp, exist_ok=True)
     c_file = os.path.join(build_temp, spec.module + ".c")
-    staged = c_file + ".new"
-    ffi.emit_c_code(staged)
-    try:
-        with open(c_file, encoding="utf-8") as old, open(staged, encoding="utf-8") as new:
-            same = old.read() == new.read()
-    except OSError:
-        same = False
-    if same:
-        os.unlink(staged)
-    else:
-        os.replace(staged, c_file)
+    c_text = io.StringIO()
+    ffi.emit_c_code(c_text)
+    # an unchanged file keeps its time: setuptools compiles it again only when it changed
+    write_atomic(c_file, c_text.getvalue().encode(), mode=0o666, keep_unchanged=True)
     return c_file, list(tr.preprocessed.dependencies)
 
 
