@@ -4,7 +4,7 @@ from .version import __version__
 
 __all__ = ["BuildError", "Diagnostic", "translate", "Program", "Kernel", "LocalMemory",
            "KernelArgError", "LaunchError", "BuildWarning", "BufferWarning", "CacheWarning",
-           "CheckWarning",
+           "CheckWarning", "BinaryError",
            "cltypes", "load", "Image", "Sampler",
            "device", "__version__"]
 
@@ -39,6 +39,9 @@ def __getattr__(name):
     if name in ("Image", "Sampler"):
         from . import images
         return getattr(images, name)
+    if name == "BinaryError":
+        from .binary import BinaryError
+        return BinaryError
     if name == "CacheWarning":
         from .cachedir import CacheWarning
         return CacheWarning

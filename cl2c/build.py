@@ -269,8 +269,26 @@ def _load(module_name: str, data: bytes, what: _Subject, named: bool = False):
             error = error or e
     else:
         raise what.error("the compiled translation does not load", str(error)) from None
+    module._cl2c_image = data      # what a program binary carries (binary.py)
     sys.modules[module_name] = module
     return module
+
+
+def load_image(module_name: str, data: bytes, source_name: str, kernel_names: list[str],
+               named: bool = False):
+    """The extension module ``module_name`` from the bytes of its library (a program
+    binary's), through the same private copy as a cache entry: no compiler. BuildError
+    where it does not load."""
+    return _load(module_name, data, _Subject(source_name, kernel_names), named)
+
+
+def image_of(module) -> bytes:
+    """The bytes of the library an extension module was loaded from."""
+    data = getattr(module, "_cl2c_image", None)
+    if data is None:                # loaded from a file of its own (cl2c.load's modules)
+        with open(module.__file__, "rb") as f:
+            data = f.read()
+    return data
 
 
 def _import_extension(module_name: str, path: str):

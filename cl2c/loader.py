@@ -117,6 +117,9 @@ class Program:
         self.from_cache = None
         self.sanitized = False     # built with -cl2c-sanitize=...
         self.build_log = ""        # the translator's warnings, as clGetProgramBuildInfo has
+        self._target = None        # what built it (binary.py records its facts)
+        self._binary = None        # the program binary it was loaded from (binary.py)
+        self._c_source = None      # its generated C, where a binary carried it
 
     @classmethod
     def from_file(cls, path: str | os.PathLike, options=None,
@@ -134,6 +137,7 @@ class Program:
                                f" it has no source to build")
         if options is not None:
             self.options = options
+        self._binary = self._c_source = None
         start = time.perf_counter()
         times = StageTimes()
         with times.stage("target"):
@@ -144,6 +148,7 @@ class Program:
                 from .sanitizers import require_runtime
                 require_runtime(sanitize, target)
                 target = target.sanitized(sanitize)
+            self._target = target
         with times.stage("cache lookup"):
             source_key = cache.source_key(self.source, self.filename,
                                           parse_options(self.options).key(),
@@ -209,6 +214,31 @@ class Program:
         prg.from_cache = False
         return prg
 
+    def to_bytes(self) -> bytes:
+        """This program as a program binary (cl2c/binary.py): source and options, and
+        once built its compiled library and kernels, which ``Program.from_bytes`` loads
+        with no compiler."""
+        from .binary import to_bytes
+        return to_bytes(self)
+
+    @classmethod
+    def from_bytes(cls, data, strict_buffers: bool | None = None) -> "Program":
+        """The program of a binary from ``to_bytes``: built from its library (no compiler,
+        no translation), or unbuilt where it held only source. Raises cl2c.BinaryError
+        where it is damaged, from another cl2c, or its library cannot run here."""
+        from .binary import from_bytes
+        return from_bytes(data, strict_buffers)
+
+    def __reduce__(self):
+        # A pickle carries the program binary; unpickling loads its library (a worker
+        # needs no compiler), or builds from its source where the library cannot run
+        # there. A program of cl2c.load() pickles as its module's name.
+        if self.source is None and self._module is not None:
+            from . import load
+            return load, (self._module.__name__,)
+        from .binary import restore
+        return restore, (self.to_bytes(), self.strict_buffers)
+
     @property
     def device(self):
         """The OpenCL device this program's options model (cl2c.device_model.Device): OpenCL C
@@ -225,6 +255,8 @@ class Program:
     def c_source(self) -> str:
         self._require_built()
         if self._translation is None:
+            if self._c_source is not None:      # a program binary carried it
+                return self._c_source
             if self.source is None:
                 raise RuntimeError(f"program '{self.filename}' was loaded precompiled "
                                    f"(cl2c.load); its C source is not kept")
