@@ -18,7 +18,8 @@ Sections (INFO is the only one always there; a reader skips tags it does not kno
     INFO  ``key=value`` lines (UTF-8, one line each): the facts that decide where the
           library can run (``cl2c``, ``translator`` and ``runtime`` digests, ``machine``,
           ``system``, ``native``, ``cpu``, ``cpu_flags``, ``python_abi``, ``sanitize``) and
-          what it is (``module``, ``kernels``, ``compiler``, ``target``)
+          what it is (``module``, ``kernels``, ``compiler``, ``target``; with a shared library,
+          ``program_symbol``, the name of its ``cl2c_program_info``)
     NAME  the source's file name (diagnostics name it)
     OPTS  the build options, one string
     SRC   the OpenCL C source (the tag is ``SRC `` with a space): what a rebuild needs
@@ -420,6 +421,9 @@ def restore(data: bytes, strict_buffers: bool | None = None):
 
 # ---- building one (the build service) ------------------------------------------------
 
+_C_FILE = "kernel.c"     # the generated file's name, which names its cl2c_program_info
+
+
 def compile_binary(source: str, options=None, filename: str = "<kernel>",
                    libraries=("shared",), native: bool = True) -> tuple[bytes, str]:
     """Translate and compile ``source`` into a binary holding ``libraries`` ("shared",
@@ -435,7 +439,8 @@ def compile_binary(source: str, options=None, filename: str = "<kernel>",
         from .sanitizers import require_runtime
         require_runtime(sanitize, target)
         target = target.sanitized(sanitize)
-    tr = translate(source, filename, options, target=target)
+    from .emit.render import program_symbol
+    tr = translate(source, filename, options, target=target, output_name=_C_FILE)
     names = [k.name for k in tr.kernels]
     libs, module_name = {}, None
     if "extension" in libraries:
@@ -444,6 +449,8 @@ def compile_binary(source: str, options=None, filename: str = "<kernel>",
     if "shared" in libraries:
         libs["shared"] = build_shared_library(tr.c_source, target, filename, names)
     info = binary_info(target, module_name, names, "extension" in libs)
+    if "shared" in libs:        # where the platform finds the kernels' cl2c_kernel_info
+        info["program_symbol"] = program_symbol(_C_FILE)
     binary = ProgramBinary(info, source, _options_text(options), filename, tr.c_source,
                            tr.warnings, [k.interface.to_json() for k in tr.kernels], libs)
     return binary.encode(), tr.warnings

@@ -1,0 +1,137 @@
+"""``python -m cl2c.build_service``: a program binary for a host that is not Python.
+
+The OpenCL platform (a C library) reaches the translator through this, as a child
+process: files in, files out, the log in a file (or on stderr), nothing on stdout.
+
+    python -m cl2c.build_service --source FILE --output FILE [--log FILE]
+        [--options TEXT] [--filename NAME] [--library shared|extension|both] [--portable]
+
+Pass values that may begin with ``-`` as ``--options=TEXT``. ``--source``: the OpenCL C source (``-`` for standard input). ``--options``: the build
+options as ``clBuildProgram`` takes them (``-cl-std=CL3.0``, ``-D``, ``-I``, ...; relative
+paths start at the working directory, which the child inherits). ``--filename``: the name
+diagnostics give the source (by default its path). ``--library``: which compiled library
+the binary holds (binary.py): ``shared`` (the default: the C entry points, for the
+platform), ``extension`` (for ``cl2c.Program``) or both. ``--portable``: code for any CPU
+of this architecture, not only this one.
+
+Exit status: 0, built: the binary is at ``--output`` (written whole or not at all) and the
+log holds the warnings, if any; 1, the program does not build: the log holds the
+diagnostics, ``file:line:col: error: ...``, and ``--output`` is not written; 2, a usage
+error (bad arguments, a file that cannot be read or written), said on stderr and in the
+log; 3, an internal error (a cl2c bug), with its traceback in the log.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import traceback
+import warnings
+
+BUILT, FAILED, USAGE, INTERNAL = 0, 1, 2, 3
+_LIBRARIES = {"shared": ("shared",), "extension": ("extension",),
+              "both": ("shared", "extension")}
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        self.print_usage(sys.stderr)
+        print(f"cl2c.build_service: error: {message}", file=sys.stderr)
+        sys.exit(USAGE)
+
+
+def _arguments(argv):
+    p = _Parser(prog="python -m cl2c.build_service",
+                description="Build an OpenCL C program into a cl2c program binary.")
+    p.add_argument("--source", required=True, help="the OpenCL C source file (- for stdin)")
+    p.add_argument("--output", required=True, help="where the program binary goes")
+    p.add_argument("--log", help="where the build log goes (default: stderr)")
+    p.add_argument("--options", default="", help="build options, as clBuildProgram's")
+    p.add_argument("--filename", help="the source's name in diagnostics")
+    p.add_argument("--library", choices=sorted(_LIBRARIES), default="shared",
+                   help="the compiled library the binary holds (default: shared)")
+    p.add_argument("--portable", action="store_true",
+                   help="code for any CPU of this architecture (not -march=native)")
+    return p.parse_args(argv)
+
+
+def _write_atomic(path: str, data: bytes) -> None:
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=".cl2c-binary-", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)      # as open() would have made it
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def run(argv=None) -> int:
+    args = _arguments(argv)
+    log_parts: list[str] = []
+
+    def finish(status: int) -> int:
+        text = "".join(p if p.endswith("\n") else p + "\n" for p in log_parts if p)
+        if args.log:
+            try:
+                with open(args.log, "w") as f:
+                    f.write(text)
+            except OSError as e:
+                print(f"cl2c.build_service: cannot write the log {args.log}: "
+                      f"{e.strerror or e}", file=sys.stderr)
+                return USAGE
+        elif text:
+            sys.stderr.write(text)
+        return status
+
+    from .diagnostics import BuildError
+    from .source_text import decode
+    name = args.filename or ("<stdin>" if args.source == "-" else args.source)
+    try:
+        if args.source == "-":
+            data = sys.stdin.buffer.read()
+        else:
+            with open(args.source, "rb") as f:
+                data = f.read()
+    except OSError as e:
+        message = f"cl2c.build_service: cannot read {args.source}: {e.strerror or e}"
+        log_parts.append(message)
+        if args.log:
+            print(message, file=sys.stderr)
+        return finish(USAGE)
+    try:
+        from .binary import compile_binary
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            source = decode(data, name)
+            binary, build_log = compile_binary(source, args.options or None, name,
+                                               _LIBRARIES[args.library],
+                                               native=not args.portable)
+        log_parts.append(build_log)
+        log_parts.extend(f"cl2c: warning: {w.message}" for w in caught)
+    except BuildError as e:
+        log_parts.append(e.render())
+        return finish(FAILED)
+    except Exception:                              # a cl2c bug: say so, with where
+        log_parts.append("cl2c: internal error (a cl2c bug; please report it with the "
+                         "kernel):\n" + traceback.format_exc())
+        return finish(INTERNAL)
+    try:
+        _write_atomic(args.output, binary)
+    except OSError as e:
+        message = f"cl2c.build_service: cannot write {args.output}: {e.strerror or e}"
+        log_parts.append(message)
+        if args.log:
+            print(message, file=sys.stderr)
+        return finish(USAGE)
+    return finish(BUILT)
+
+
+if __name__ == "__main__":
+    sys.exit(run())
