@@ -1,0 +1,294 @@
+"""Program binaries (cl2c/binary.py): one serialised form for Program.to_bytes, pickles and
+the build service; loaded with no compiler and no translation; refused when damaged."""
+from __future__ import annotations
+
+import ctypes
+import json
+import os
+import pickle
+import struct
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import cl2c
+from cl2c import binary
+from cl2c.binary import BinaryError, ProgramBinary
+
+SOURCE = """
+#define SCALE 3.0f
+__kernel void saxpy(__global float *y, __global const float *x, float a) {
+    size_t i = get_global_id(0);
+    y[i] = a * x[i] + y[i];
+}
+__kernel void group_sums(__global const float4 *x, __global float *out, __local float *tmp) {
+    size_t l = get_local_id(0);
+    float4 v = x[get_global_id(0)];
+    tmp[l] = (v.x + v.y + v.z + v.w) * SCALE;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (l == 0) {
+        float s = 0.0f;
+        for (size_t j = 0; j < get_local_size(0); j++)
+            s += tmp[j];
+        out[get_group_id(0)] = s;
+    }
+}
+"""
+OPTIONS = "-DUNUSED=1 -cl-fast-relaxed-math"
+ROOT = Path(cl2c.__file__).resolve().parent.parent
+
+# What a worker runs on the program it gets (pickled or as a binary file): both kernels,
+# compared with NumPy; then it pickles the program again and runs that copy, and reports
+# whether anything of the translator was imported and how long the load took.
+WORKER = textwrap.dedent("""
+    import json, pickle, sys, time
+    import numpy as np
+    import cl2c
+    data = open(sys.argv[2], "rb").read()
+    start = time.perf_counter()
+    prg = pickle.loads(data) if sys.argv[1] == "pickle" else cl2c.Program.from_bytes(data)
+    seconds = time.perf_counter() - start
+    def check(prg):
+        rng = np.random.default_rng(1)
+        x = rng.standard_normal(256).astype(np.float32)
+        y = rng.standard_normal(256).astype(np.float32)
+        want = np.float32(2.5) * x + y
+        prg.saxpy((256,), None, y, x, np.float32(2.5))
+        v = rng.standard_normal((64, 4)).astype(np.float32)
+        out = np.zeros(4, np.float32)
+        prg.group_sums((64,), (16,), v, out, cl2c.LocalMemory(16 * 4))
+        sums = (v.reshape(4, 16, 4).sum(axis=(1, 2)) * 3).astype(np.float32)
+        return bool(np.allclose(y, want, rtol=1e-5, atol=1e-5)) and \\
+            bool(np.allclose(out, sums, rtol=1e-4, atol=1e-4))
+    first = check(prg)
+    again = check(pickle.loads(pickle.dumps(prg)))
+    translator = sorted(m for m in sys.modules
+                        if m.split(".")[0] in ("pycparser", "pycparserext", "jinja2")
+                        or m in ("cl2c.pipeline", "cl2c.parse", "cl2c.preprocess"))
+    print(json.dumps({"ok": first and again, "translator": translator, "seconds": seconds,
+                      "options": prg.options, "filename": prg.filename,
+                      "kernels": prg.kernel_names}))
+""")
+
+
+def _without_compiler(tmp_path: Path) -> dict:
+    """An environment with no C compiler to find: PATH an empty folder, $CC a missing
+    program, a fresh kernel cache."""
+    empty = tmp_path / "empty-path"
+    empty.mkdir(exist_ok=True)
+    env = dict(os.environ, PATH=str(empty), CC="/nonexistent/cc",
+               CL2C_CACHE_DIR=str(tmp_path / "worker-cache"), PYTHONPATH=str(ROOT))
+    env.pop("CL2C_NO_CACHE", None)
+    return env
+
+
+def _run_worker(tmp_path: Path, mode: str, data: bytes) -> dict:
+    path = tmp_path / f"program.{mode}"
+    path.write_bytes(data)
+    proc = subprocess.run([sys.executable, "-c", WORKER, mode, str(path)],
+                          env=_without_compiler(tmp_path), capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout.splitlines()[-1])
+
+
+@pytest.fixture(scope="module")
+def built():
+    return cl2c.Program(SOURCE, OPTIONS, filename="sums.cl").build()
+
+
+@pytest.fixture(scope="module")
+def data(built):
+    return built.to_bytes()
+
+
+def test_layout(data):
+    magic, version, header, size = struct.unpack_from("<8sIIQ", data)
+    assert (magic, version, header) == (b"CL2CBIN\0", binary.FORMAT_VERSION, 64)
+    assert size == len(data) - 64
+    b = ProgramBinary.decode(data)
+    assert b.source == SOURCE and b.options == OPTIONS and b.filename == "sums.cl"
+    assert b.info["kernels"] == "saxpy group_sums" and list(b.libraries) == ["extension"]
+    assert "cl2c_argv_saxpy" in b.c_source
+    assert [k["name"] for k in b.kernels] == ["saxpy", "group_sums"]
+
+
+def test_round_trip_without_compiler(tmp_path, data):
+    result = _run_worker(tmp_path, "binary", data)
+    assert result["ok"] and result["translator"] == []
+    assert result["options"] == OPTIONS and result["filename"] == "sums.cl"
+    assert result["kernels"] == ["saxpy", "group_sums"]
+
+
+def test_pickle_without_compiler(tmp_path, built):
+    result = _run_worker(tmp_path, "pickle", pickle.dumps(built))
+    assert result["ok"] and result["translator"] == []
+
+
+def test_pickle_unbuilt():
+    prg = pickle.loads(pickle.dumps(cl2c.Program(SOURCE, ["-DUNUSED=1"], "sums.cl",
+                                                 strict_buffers=True)))
+    assert (prg.source, prg.options, prg.filename, prg.strict_buffers) == \
+        (SOURCE, "-DUNUSED=1", "sums.cl", True)
+    with pytest.raises(RuntimeError, match="not built"):
+        prg.kernel_names
+    x = np.ones(8, np.float32)
+    y = np.zeros(8, np.float32)
+    prg.build().saxpy((8,), None, y, x, np.float32(2))
+    assert (y == 2).all()
+
+
+def test_loaded_program_keeps_what_it_was(built, data):
+    prg = cl2c.Program.from_bytes(data)
+    assert prg.c_source == built.c_source and prg.kernel_names == built.kernel_names
+    assert prg.to_bytes() == data
+
+
+def _refused(data, reason):
+    with pytest.raises(BinaryError) as info:
+        cl2c.Program.from_bytes(data)
+    assert info.value.reason == reason, str(info.value)
+    return str(info.value)
+
+
+@pytest.mark.parametrize("where", [0, 9, 20, 40, 64, 70, -1000, -1])
+def test_flipped_byte_refused(data, where):
+    damaged = bytearray(data)
+    damaged[where] ^= 0x20
+    reason = "format" if 0 <= where < 12 else "damaged"    # the magic, format version
+    _refused(bytes(damaged), reason)
+
+
+@pytest.mark.parametrize("keep", [0, 5, 30, 63, 64, 100, -1])
+def test_truncated_refused(data, keep):
+    message = _refused(data[:keep], "format" if 0 <= keep < 8 else "damaged")
+    assert "magic" in message if 0 <= keep < 8 else "truncated" in message
+
+
+def test_extended_refused(data):
+    assert "truncated or extended" in _refused(data + b"\0", "damaged")
+
+
+def test_wrong_magic_refused(data):
+    assert "not a cl2c program binary" in _refused(b"\x7fELF" + data[4:], "format")
+    _refused(b"", "format")
+    with pytest.raises(BinaryError, match="bytes, not str"):
+        cl2c.Program.from_bytes("CL2CBIN")
+
+
+def test_other_format_version_refused(data):
+    other = data[:8] + struct.pack("<I", binary.FORMAT_VERSION + 1) + data[12:]
+    assert f"format version {binary.FORMAT_VERSION + 1}" in _refused(other, "format")
+
+
+def _altered(data, **info):
+    b = ProgramBinary.decode(data)
+    b.info.update(info)
+    return b.encode()
+
+
+def test_other_cl2c_refused_and_rebuilt_by_pickles(data):
+    other = _altered(data, cl2c="0.0.1")
+    assert "cl2c 0.0.1" in _refused(other, "version")
+    _refused(_altered(data, translator="0" * 64), "version")
+    _refused(_altered(data, runtime="0" * 64), "version")
+    # a pickle rebuilds from the source where a compiler is (here)
+    with pytest.warns(binary.BinaryRebuildWarning, match="cl2c 0.0.1"):
+        prg = binary.restore(other)
+    y = np.zeros(4, np.float32)
+    prg.saxpy((4,), None, y, np.ones(4, np.float32), np.float32(3))
+    assert (y == 3).all()
+
+
+def test_other_target_refused(data):
+    assert "avx9000" in _refused(_altered(data, cpu_flags=ProgramBinary.decode(data)
+                                          .info["cpu_flags"] + " avx9000"), "target")
+    _refused(_altered(data, machine="riscv128"), "target")
+    _refused(_altered(data, python_abi=".cpython-99-x.so"), "target")
+    # a flag that says where a CPU runs, not what it executes, is no reason
+    cl2c.Program.from_bytes(_altered(data, cpu_flags=ProgramBinary.decode(data)
+                                     .info["cpu_flags"] + " hypervisor"))
+
+
+def test_forged_module_name_refused(data):
+    assert "module name" in _refused(_altered(data, module="os"), "damaged")
+
+
+def test_rebuild_without_compiler_says_both(tmp_path, data):
+    path = tmp_path / "other.bin"
+    path.write_bytes(_altered(data, cl2c="0.0.1"))
+    code = ("import sys, cl2c.binary as b\n"
+            "try:\n    b.restore(open(sys.argv[1], 'rb').read())\n"
+            "except b.BinaryError as e:\n    print(e.reason, e); sys.exit(7)\n")
+    proc = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True,
+                          text=True, env=_without_compiler(tmp_path), timeout=120)
+    assert proc.returncode == 7, proc.stderr
+    assert proc.stdout.startswith("version") and "building from its source failed" in \
+        proc.stdout
+
+
+# ---- the build service -----------------------------------------------------------------
+
+def _service(tmp_path, source: str, *args):
+    src = tmp_path / "prog.cl"
+    src.write_text(source)
+    out, log = tmp_path / "prog.bin", tmp_path / "prog.log"
+    proc = subprocess.run([sys.executable, "-m", "cl2c.build_service", "--source", str(src),
+                           "--output", str(out), "--log", str(log), *args],
+                          capture_output=True, text=True, timeout=300,
+                          env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    return proc, out, log.read_text() if log.exists() else None
+
+
+def test_service_syntax_error(tmp_path):
+    bad = "__kernel void k(__global int *a) {\n    a[get_global_id(0)] = 1 +;\n}\n"
+    proc, out, log = _service(tmp_path, bad, "--filename", "bad.cl")
+    assert proc.returncode == 1, proc.stderr
+    assert "bad.cl:2:30: error:" in log and not out.exists()
+    assert proc.stdout == ""
+
+
+def test_service_bad_option(tmp_path):
+    proc, out, log = _service(tmp_path, SOURCE, "--options=-no-such-option")
+    assert proc.returncode == 1 and "-no-such-option" in log and not out.exists()
+
+
+def test_service_usage_errors(tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "cl2c.build_service", "--source",
+                           str(tmp_path / "missing.cl"), "--output", str(tmp_path / "x")],
+                          capture_output=True, text=True, env=dict(os.environ,
+                                                                   PYTHONPATH=str(ROOT)))
+    assert proc.returncode == 2 and "cannot read" in proc.stderr
+    proc = subprocess.run([sys.executable, "-m", "cl2c.build_service"], capture_output=True,
+                          text=True, env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    assert proc.returncode == 2 and "required" in proc.stderr
+
+
+def test_service_builds_a_binary_that_loads(tmp_path):
+    proc, out, log = _service(tmp_path, SOURCE, f"--options={OPTIONS}", "--library", "both")
+    assert proc.returncode == 0, log
+    data = out.read_bytes()
+    b = ProgramBinary.decode(data)
+    assert sorted(b.libraries) == ["extension", "shared"] and b.options == OPTIONS
+    # the shared library, as the platform loads it: the C entry points and program info
+    lib_path = tmp_path / "prog.so"
+    lib_path.write_bytes(b.libraries["shared"])
+    lib = ctypes.CDLL(str(lib_path))
+    for name in ("cl2c_argv_saxpy", "cl2c_kernel_group_sums", b.info["program_symbol"]):
+        assert getattr(lib, name)
+    # the extension, as a worker with no compiler loads it
+    result = _run_worker(tmp_path, "binary", data)
+    assert result["ok"] and result["translator"] == []
+
+
+def test_service_shared_only_is_refused_by_python(tmp_path):
+    proc, out, log = _service(tmp_path, SOURCE, "--portable")
+    assert proc.returncode == 0, log
+    b = ProgramBinary.decode(out.read_bytes())
+    assert list(b.libraries) == ["shared"] and b.info["native"] == "0"
+    message = _refused(out.read_bytes(), "library")
+    assert "no extension library" in message
