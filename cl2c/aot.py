@@ -89,4 +89,11 @@ def load(module_name: str):
                                   filename=meta.get("source", module_name))
 
 
+def load_again(module_name: str, strict_buffers: bool | None = None):
+    """What a pickled program of ``load`` unpickles through: the module, imported again."""
+    prg = load(module_name)
+    prg.strict_buffers = strict_buffers
+    return prg
+
+
 __all__ = ["load", "LoadError", "metadata", "kernels_from_metadata", "module_source"]

@@ -252,6 +252,18 @@ def here_facts() -> dict[str, str]:
     return _facts
 
 
+def required_facts() -> dict[str, str]:
+    """What a binary's INFO must say to be usable in this process (``unusable``'s checks,
+    for a reader in another language): equal values, but ``cpu_flags``, which must hold
+    every flag of a native binary's but ``ignored_cpu_flags``."""
+    facts = here_facts()
+    return {"format": str(FORMAT_VERSION), "cl2c": __version__,
+            "translator": _translator_digest(), "runtime": _runtime_digest(),
+            "machine": facts["machine"], "system": facts["system"],
+            "python_abi": facts["python_abi"], "cpu_flags": facts["cpu_flags"],
+            "ignored_cpu_flags": " ".join(sorted(_NOT_ISA))}
+
+
 def _cpu() -> tuple[str, str]:
     """(model name, instruction-set flags) from /proc/cpuinfo (x86: ``flags``, Arm:
     ``Features``), where there is one."""

@@ -19,6 +19,12 @@ log holds the warnings, if any; 1, the program does not build: the log holds the
 diagnostics, ``file:line:col: error: ...``, and ``--output`` is not written; 2, a usage
 error (bad arguments, a file that cannot be read or written), said on stderr and in the
 log; 3, an internal error (a cl2c bug), with its traceback in the log.
+
+``python -m cl2c.build_service --facts`` prints, one ``key=value`` a line, what a binary's
+INFO section must say to be usable here (``cl2c``, ``translator``, ``runtime``,
+``machine``, ``system``, ``python_abi``; ``cpu_flags``: this CPU's, which must include
+every flag of a native binary's but ``hypervisor``), so that the platform can check a
+binary in C, with no Python, as binary.py does.
 """
 from __future__ import annotations
 
@@ -44,8 +50,10 @@ class _Parser(argparse.ArgumentParser):
 def _arguments(argv):
     p = _Parser(prog="python -m cl2c.build_service",
                 description="Build an OpenCL C program into a cl2c program binary.")
-    p.add_argument("--source", required=True, help="the OpenCL C source file (- for stdin)")
-    p.add_argument("--output", required=True, help="where the program binary goes")
+    p.add_argument("--source", help="the OpenCL C source file (- for stdin)")
+    p.add_argument("--output", help="where the program binary goes")
+    p.add_argument("--facts", action="store_true",
+                   help="print what a binary's INFO must say to be usable here, and exit")
     p.add_argument("--log", help="where the build log goes (default: stderr)")
     p.add_argument("--options", default="", help="build options, as clBuildProgram's")
     p.add_argument("--filename", help="the source's name in diagnostics")
@@ -53,7 +61,19 @@ def _arguments(argv):
                    help="the compiled library the binary holds (default: shared)")
     p.add_argument("--portable", action="store_true",
                    help="code for any CPU of this architecture (not -march=native)")
-    return p.parse_args(argv)
+    args = p.parse_args(argv)
+    if not args.facts and not (args.source and args.output):
+        p.error("the following arguments are required: --source, --output")
+    return args
+
+
+def _print_facts() -> int:
+    """The INFO facts a binary must match here (binary.py's checks; cpu_flags: a native
+    binary's flags must all be among these), one ``key=value`` a line."""
+    from .binary import required_facts
+    for key, value in required_facts().items():
+        print(f"{key}={value}")
+    return BUILT
 
 
 def _write_atomic(path: str, data: bytes) -> None:
@@ -74,6 +94,8 @@ def _write_atomic(path: str, data: bytes) -> None:
 
 def run(argv=None) -> int:
     args = _arguments(argv)
+    if args.facts:
+        return _print_facts()
     log_parts: list[str] = []
 
     def finish(status: int) -> int:

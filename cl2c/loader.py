@@ -234,8 +234,8 @@ class Program:
         # needs no compiler), or builds from its source where the library cannot run
         # there. A program of cl2c.load() pickles as its module's name.
         if self.source is None and self._module is not None:
-            from . import load
-            return load, (self._module.__name__,)
+            from .aot import load_again
+            return load_again, (self._module.__name__, self.strict_buffers)
         from .binary import restore
         return restore, (self.to_bytes(), self.strict_buffers)
 

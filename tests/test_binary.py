@@ -292,3 +292,16 @@ def test_service_shared_only_is_refused_by_python(tmp_path):
     assert list(b.libraries) == ["shared"] and b.info["native"] == "0"
     message = _refused(out.read_bytes(), "library")
     assert "no extension library" in message
+
+
+def test_service_facts_match_what_binaries_say(data):
+    proc = subprocess.run([sys.executable, "-m", "cl2c.build_service", "--facts"],
+                          capture_output=True, text=True, timeout=120,
+                          env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    assert proc.returncode == 0, proc.stderr
+    facts = dict(line.split("=", 1) for line in proc.stdout.splitlines())
+    info = ProgramBinary.decode(data).info
+    assert facts["format"] == str(binary.FORMAT_VERSION)
+    for key in ("cl2c", "translator", "runtime", "machine", "system", "python_abi"):
+        assert facts[key] == info[key], key
+    assert set(info["cpu_flags"].split()) <= set(facts["cpu_flags"].split())

@@ -173,6 +173,14 @@ try:
 except cl2c.KernelArgError as e:
     assert "expected dtype float32" in str(e), e
 
+# It pickles as its module's name (and its strictness), and comes back the same.
+import pickle
+again = pickle.loads(pickle.dumps(prg))
+assert again.strict_buffers is True and again.kernel_names == prg.kernel_names
+out = np.zeros(4, np.float32)
+again.saxpy(4, None, np.ones(4, np.float32), out, 2.0)
+assert (out == 2).all(), out
+
 # Neither the translator nor a compiler driver was imported.
 for name in ("cl2c.pipeline", "cl2c.build", "pycparser", "pcpp", "setuptools"):
     assert name not in sys.modules, name
