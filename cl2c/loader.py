@@ -367,6 +367,11 @@ class Kernel:
     def num_args(self) -> int:
         return len(self._params)
 
+    def __reduce__(self):
+        # as its program (a program binary) and its name: a task that takes a kernel
+        # travels as one that takes the program
+        return _kernel_of, (self.program, self.name)
+
     def __repr__(self):
         args = ", ".join(f"{a.type_name} {a.name}" for a in self.arg_info)
         return f"<cl2c.Kernel {self.name}({args})>"
@@ -769,6 +774,10 @@ class Kernel:
         if len(data) != size:
             raise KernelArgError(f"{self._where(p)}: expected {size} bytes, got {len(data)}")
         return data
+
+
+def _kernel_of(program: Program, name: str) -> Kernel:
+    return program.kernel(name)
 
 
 def _outside_cl2c() -> int:

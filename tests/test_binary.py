@@ -129,6 +129,14 @@ def test_pickle_without_compiler(tmp_path, built):
     assert result["ok"] and result["translator"] == []
 
 
+def test_pickled_kernels_share_their_program(built):
+    saxpy, sums = pickle.loads(pickle.dumps((built.saxpy, built.group_sums)))
+    assert saxpy.program is sums.program and saxpy.name == "saxpy"
+    y = np.zeros(4, np.float32)
+    saxpy((4,), None, y, np.ones(4, np.float32), np.float32(5))
+    assert (y == 5).all()
+
+
 def test_pickle_unbuilt():
     prg = pickle.loads(pickle.dumps(cl2c.Program(SOURCE, ["-DUNUSED=1"], "sums.cl",
                                                  strict_buffers=True)))
