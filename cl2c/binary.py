@@ -377,6 +377,12 @@ def from_bytes(data, strict_buffers: bool | None = None, rebuild: bool = False):
             return prg
     if not (rebuild and problem.rebuildable):
         raise problem
+    import shutil
+    from .target import target_environment
+    compiler = target_environment()[0][0]
+    if shutil.which(compiler) is None:     # say so before translating for nothing
+        raise BinaryError(f"{problem}; it cannot be built from its source here either: "
+                          f"no C compiler ('{compiler}' is not found)", problem.reason)
     prg = Program(binary.source, binary.options or None, binary.filename, strict_buffers)
     try:
         with warnings.catch_warnings():

@@ -22,8 +22,6 @@ import sysconfig
 import tempfile
 from pathlib import Path
 
-from filelock import FileLock
-
 from . import cache, cachedir
 from .diagnostics import BuildError, Diagnostic
 from .resources import runtime_include_dir
@@ -166,6 +164,7 @@ def _load_entry(module_name: str, path: Path, what: _Subject, named: bool = Fals
 def _locked(path: Path):
     """The build lock of one entry; without it where it cannot be taken (the writes
     are atomic either way: at worst two processes build the same thing)."""
+    from filelock import FileLock     # here: loading a built module takes no lock (70 ms)
     lock = FileLock(str(path))
     try:
         lock.acquire()
