@@ -325,7 +325,7 @@ def to_bytes(program) -> bytes:
                           f"(cl2c.load): it has no source to put in a binary", "library")
     if program._module is None:
         from .target import Target
-        info = binary_info(Target.assumed(), None, [], False)
+        info = binary_info(Target.assumed(native=False), None, [], False)   # no CPU facts
         return ProgramBinary(info, program.source, _options_text(program.options),
                              program.filename).encode()
     from .build import image_of
