@@ -313,3 +313,21 @@ def test_service_facts_match_what_binaries_say(data):
     for key in ("cl2c", "translator", "runtime", "machine", "system", "python_abi"):
         assert facts[key] == info[key], key
     assert set(info["cpu_flags"].split()) <= set(facts["cpu_flags"].split())
+
+
+def test_service_warnings_from_stdin(tmp_path):
+    source = "#warning careful\n__kernel void k(__global int *a) { a[0] = 1; }\n"
+    cmd = [sys.executable, "-m", "cl2c.build_service", "--source", "-", "--filename",
+           "w.cl", "--output", str(tmp_path / "w.bin")]
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    proc = subprocess.run(cmd, input=source, capture_output=True, text=True, env=env,
+                          timeout=300)
+    # no --log: the log is on stderr, and the binary keeps it as its build log
+    assert proc.returncode == 0 and proc.stdout == ""
+    assert proc.stderr.startswith("w.cl:1:1: warning: #warning careful"), proc.stderr
+    assert ProgramBinary.decode((tmp_path / "w.bin").read_bytes()).build_log.startswith(
+        "w.cl:1:1: warning: #warning careful")
+    proc = subprocess.run(cmd[:-2] + ["--output", str(tmp_path / "e.bin"), "--options=-Werror"],
+                          input=source, capture_output=True, text=True, env=env, timeout=300)
+    assert proc.returncode == 1 and "w.cl:1:1: error: #warning careful" in proc.stderr
+    assert not (tmp_path / "e.bin").exists()
