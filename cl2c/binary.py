@@ -59,7 +59,11 @@ from .version import __version__
 
 MAGIC = b"CL2CBIN\0"
 FORMAT_VERSION = 1
-_HEADER = struct.Struct("<8sIIQ32s8x")
+# the header's fields and their struct codes: the one description that the Struct and
+# the C macros (c_definitions) are made from
+_HEADER_FIELDS = (("magic", "8s"), ("format_version", "I"), ("header_size", "I"),
+                  ("payload_size", "Q"), ("sha256", "32s"), ("reserved", "8x"))
+_HEADER = struct.Struct("<" + "".join(code for _, code in _HEADER_FIELDS))
 HEADER_SIZE = _HEADER.size              # 64
 _SECTION = struct.Struct("<4sQ")
 
@@ -262,6 +266,32 @@ def required_facts() -> dict[str, str]:
             "machine": facts["machine"], "system": facts["system"],
             "python_abi": facts["python_abi"], "cpu_flags": facts["cpu_flags"],
             "ignored_cpu_flags": " ".join(sorted(_NOT_ISA))}
+
+
+def c_definitions() -> str:
+    """The format as C macros, for a reader in C (the platform) to derive from this one
+    description: the magic, version, header layout, section tags, and the facts a binary
+    must match in this installation (``required_facts``, but the CPU's, which a reader
+    takes from its own machine)."""
+    from .emit.render import c_string
+    lines = ["/* cl2c program binaries (cl2c/binary.py); generated, do not edit */",
+             f"#define CL2C_BINARY_MAGIC {c_string(MAGIC.decode('ascii').rstrip(chr(0)))}",
+             f"#define CL2C_BINARY_MAGIC_SIZE {len(MAGIC)}",
+             f"#define CL2C_BINARY_FORMAT {FORMAT_VERSION}u",
+             f"#define CL2C_BINARY_HEADER_SIZE {HEADER_SIZE}u",
+             f"#define CL2C_BINARY_SECTION_HEADER_SIZE {_SECTION.size}u"]
+    for i, (name, _) in enumerate(_HEADER_FIELDS[1:-1], 1):
+        at = struct.calcsize("<" + "".join(code for _, code in _HEADER_FIELDS[:i]))
+        lines.append(f"#define CL2C_BINARY_AT_{name.upper()} {at}u")
+    tags = {"INFO": b"INFO", "KERNELS": b"KERN", **{k.upper(): v for k, v in
+                                                      _TEXT_TAGS.items()},
+            **{f"LIBRARY_{k.upper()}": v for k, v in LIBRARY_TAGS.items()}}
+    for name, tag in tags.items():
+        lines.append(f"#define CL2C_BINARY_TAG_{name} {c_string(tag.decode('ascii'))}")
+    for key, value in required_facts().items():
+        if key not in ("cpu_flags", "format"):
+            lines.append(f"#define CL2C_BINARY_REQUIRE_{key.upper()} {c_string(value)}")
+    return "\n".join(lines) + "\n"
 
 
 def _cpu() -> tuple[str, str]:

@@ -331,3 +331,32 @@ def test_service_warnings_from_stdin(tmp_path):
                           input=source, capture_output=True, text=True, env=env, timeout=300)
     assert proc.returncode == 1 and "w.cl:1:1: error: #warning careful" in proc.stderr
     assert not (tmp_path / "e.bin").exists()
+
+
+def test_c_reads_a_binary_with_the_generated_definitions(tmp_path, cc):
+    """The platform's side: C that knows the format from binary.c_definitions() alone
+    finds the shared library and refuses a binary of another cl2c or format."""
+    (tmp_path / "cl2c_binary.h").write_text(binary.c_definitions())
+    exe = tmp_path / "reader"
+    subprocess.run([cc, "-std=c11", "-Wall", "-Wextra", "-Werror", f"-I{tmp_path}",
+                    str(Path(__file__).parent / "c" / "binary_reader.c"), "-o", str(exe)],
+                   check=True, capture_output=True, text=True)
+    proc, out, log = _service(tmp_path, SOURCE)
+    assert proc.returncode == 0, log
+    data = out.read_bytes()
+    b = ProgramBinary.decode(data)
+
+    def read(blob: bytes):
+        path = tmp_path / "in.bin"
+        path.write_bytes(blob)
+        r = subprocess.run([str(exe), str(path)], capture_output=True, text=True)
+        return r.returncode, r.stdout.split("\n")
+
+    status, lines = read(data)
+    assert status == 0, lines
+    assert lines[:3] == [f"program_symbol {b.info['program_symbol']}",
+                         "kernels saxpy group_sums", f"shared {len(b.libraries['shared'])}"]
+    assert read(data[:-1]) == (1, ["refused truncated", ""])
+    assert read(b"\x7fELF" + data[4:]) == (1, ["refused magic", ""])
+    assert read(data[:8] + struct.pack("<I", 2) + data[12:]) == (1, ["refused format", ""])
+    assert read(_altered(data, translator="0" * 64)) == (1, ["refused translator", ""])
