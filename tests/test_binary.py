@@ -360,3 +360,16 @@ def test_c_reads_a_binary_with_the_generated_definitions(tmp_path, cc):
     assert read(b"\x7fELF" + data[4:]) == (1, ["refused magic", ""])
     assert read(data[:8] + struct.pack("<I", 2) + data[12:]) == (1, ["refused format", ""])
     assert read(_altered(data, translator="0" * 64)) == (1, ["refused translator", ""])
+
+
+def test_program_globals_start_afresh():
+    src = """global int counter = 5;
+    kernel void bump(global int *out) { out[0] = counter; counter += 1; }"""
+    prg = cl2c.Program(src, "-cl-std=CL2.0").build()
+    out = np.zeros(1, np.int32)
+    prg.bump((1,), (1,), out)
+    copy = pickle.loads(pickle.dumps(prg))
+    copy.bump((1,), (1,), out)
+    assert out[0] == 5                 # its own variables, from their initial values
+    prg.bump((1,), (1,), out)
+    assert out[0] == 6
