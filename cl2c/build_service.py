@@ -4,10 +4,10 @@ The OpenCL platform (a C library) reaches the translator through this, as a chil
 process: files in, files out, the log in a file (or on stderr), nothing on stdout.
 
     python -m cl2c.build_service --source FILE --output FILE [--log FILE]
-        [--options TEXT] [--filename NAME] [--library shared|extension|both] [--portable]
+        [--options=TEXT] [--filename NAME] [--library shared|extension|both] [--portable]
 
-Pass values that may begin with ``-`` as ``--options=TEXT``. ``--source``: the OpenCL C source (``-`` for standard input). ``--options``: the build
-options as ``clBuildProgram`` takes them (``-cl-std=CL3.0``, ``-D``, ``-I``, ...; relative
+``--source``: the OpenCL C source (``-`` for standard input). ``--options``: the build
+options (given as ``--options=TEXT``, since they begin with ``-``) as ``clBuildProgram`` takes them (``-cl-std=CL3.0``, ``-D``, ``-I``, ...; relative
 paths start at the working directory, which the child inherits). ``--filename``: the name
 diagnostics give the source (by default its path). ``--library``: which compiled library
 the binary holds (binary.py): ``shared`` (the default: the C entry points, for the
