@@ -6,9 +6,27 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .options import parse_options
+from .launch_layout import MAX_WORK_GROUP_SIZE
+from .options import CL_STD_VERSIONS, parse_options
 from .target import Target
 from .version import __version__
+
+
+# The runtime's limits, as clGetDeviceInfo reports them (the platform library's
+# device_facts.py writes them into it). Compute units and memory sizes are the machine's
+# and are read where the library runs.
+WORK_ITEM_DIMENSIONS = 3
+# __local memory comes from the heap, a block for each thread (host.h): no size is
+# refused; this is what the device promises, the size of a large L2.
+LOCAL_MEM_SIZE = 256 << 10
+MAX_PARAMETER_SIZE = 1024       # the spec's minimum; arguments travel by pointer
+# CL_DEVICE_PREFERRED_ and NATIVE_VECTOR_WIDTH_*: one 128-bit register of each type
+# (the baseline of x86-64 and AArch64; the work-item loops vectorise across work-items
+# whatever a kernel's vectors); half and double are 0 where their extension is absent.
+VECTOR_WIDTHS = {"char": 16, "short": 8, "int": 4, "long": 2, "float": 4, "double": 2,
+                 "half": 8}
+# the OpenCL C versions -cl-std= takes, as (major, minor)
+OPENCL_C_VERSIONS = tuple((v // 100, v // 10 % 10) for v in sorted(CL_STD_VERSIONS.values()))
 
 
 @dataclass(frozen=True)
@@ -20,6 +38,8 @@ class Device:
     features: tuple[str, ...]  # OpenCL C 3.0's optional features (none before 3.0)
     fast_fma: bool = False     # FP_FAST_FMAF: fma is fast, and a * b + c contracted
                                # (FP_CONTRACT, on by default) is one fma
+    max_work_group_size: int = MAX_WORK_GROUP_SIZE
+    local_mem_size: int = LOCAL_MEM_SIZE
 
     @property
     def extensions_string(self) -> str:

@@ -1,0 +1,116 @@
+"""Builds the platform library (``cl2c --icd``) and the folder that registers it with
+the ICD loaders: ``libcl2c_icd.so`` and ``cl2c.icd`` (one line, the library's
+absolute path), the folder to name in ``OCL_ICD_VENDORS``.
+
+The library is compiled from clruntime/platform/*.c and the C that generate.py and
+device_facts.py write, with the compiler cl2c builds kernels with ($CC, else Python's;
+$CFLAGS and $LDFLAGS), into cl2c's cache under a key of all of that: a changed source,
+device model or compiler gives a new folder. The folder is built under a temporary name
+and renamed into place under a file lock, so two processes never see half of one."""
+from __future__ import annotations
+
+import hashlib
+import os
+import shlex
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+from filelock import FileLock
+
+from .. import cache, cachedir
+from ..resources import runtime_dir
+from ..target import target_environment
+from ..version import __version__
+from . import device_facts, generate
+
+LIBRARY = "libcl2c_icd.so"
+ICD_FILE = "cl2c.icd"
+# -fvisibility=hidden: only the loader's three symbols leave the library (icd.h)
+_FLAGS = ("-std=c11", "-O2", "-fPIC", "-shared", "-fvisibility=hidden", "-pthread",
+          "-Wall", "-Wextra")
+
+
+class IcdBuildError(RuntimeError):
+    """The C compiler failed on the platform library (a cl2c bug, or no compiler)."""
+
+
+def source_dir() -> Path:
+    return runtime_dir() / "platform"
+
+
+def sources() -> dict[str, str]:
+    """The hand-written C: file name -> text."""
+    return {p.name: p.read_text() for p in sorted(source_dir().iterdir())
+            if p.suffix in (".c", ".h")}
+
+
+def generated(written: dict[str, str]) -> dict[str, str]:
+    """The generated C for the hand-written ``written``: file name -> text."""
+    return {"cl2c_cl_types.h": generate.types_header(),
+            "cl2c_entry_points.h": generate.entry_points_header(),
+            "device_facts.h": device_facts.header(),
+            "dispatch.c": generate.dispatch_source(generate.implemented(written))}
+
+
+def compile_command(c_files: list[str], include_dirs: list[str], out: str) -> list[str]:
+    cc, cflags, ldflags = target_environment()
+    return [*cc, *cflags, *_FLAGS, *(f"-I{d}" for d in include_dirs), *c_files,
+            "-o", out, *ldflags]
+
+
+def _key(files: dict[str, str]) -> str:
+    h = hashlib.sha256(__version__.encode())
+    h.update(shlex.join(compile_command(["X"], [], "Y")).encode())
+    for name, text in sorted(files.items()):
+        h.update(f"\0{name}\0{text}".encode())
+    return h.hexdigest()[:24]
+
+
+def icd_folder() -> Path:
+    """The folder for OCL_ICD_VENDORS, built first where it is not there yet."""
+    written = sources()
+    files = {**written, **generated(written)}
+    root = (cache.usable_root() if cache.cache_enabled() else None) or cachedir.private_root()
+    if root is None:
+        raise IcdBuildError("no directory to build the platform library in")
+    final = root / f"icd-{_key(files)}"
+    if _complete(final):
+        return final
+    with FileLock(str(root / f"{final.name}.lock")):
+        if _complete(final):
+            return final
+        cachedir.remove_stale(root)
+        tmp = Path(tempfile.mkdtemp(prefix=cachedir.temp_prefix("build"), dir=root))
+        try:
+            _build(files, tmp, final)
+            if final.exists():             # an incomplete one, left by a crash
+                shutil.rmtree(final, ignore_errors=True)
+            os.replace(tmp, final)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+    return final
+
+
+def _complete(folder: Path) -> bool:
+    return (folder / ICD_FILE).is_file() and (folder / LIBRARY).is_file()
+
+
+def _build(files: dict[str, str], tmp: Path, final: Path) -> None:
+    """Compile into ``tmp`` the library and the .icd file that names it at ``final``."""
+    src = tmp / "src"
+    src.mkdir()
+    for name, text in files.items():
+        (src / name).write_text(text)
+    c_files = sorted(str(src / n) for n in files if n.endswith(".c"))
+    cmd = compile_command(c_files, [str(src)], str(tmp / LIBRARY))
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    except OSError as e:
+        raise IcdBuildError(f"cannot run the C compiler: {shlex.join(cmd)}: {e}") from None
+    if proc.returncode != 0:
+        raise IcdBuildError(f"the C compiler failed on the platform library (a cl2c bug; "
+                            f"please report it):\n{shlex.join(cmd)}\n"
+                            f"{(proc.stdout + proc.stderr)[-4000:]}")
+    (tmp / ICD_FILE).write_text(str(final / LIBRARY) + "\n")

@@ -1,0 +1,194 @@
+/* cl2c's OpenCL platform library: what its files share. The object layouts, the
+ * handle checks, the lock and the answers of the info queries.
+ *
+ * Every object starts with the loader's dispatch table pointer (cl_khr_icd: the ICD
+ * loader calls through it) and a magic number that names its kind: a handle is checked
+ * by that number before it is used, so a freed or foreign handle gives the spec's
+ * CL_INVALID_* code instead of a crash where the memory is still readable. */
+#ifndef CL2C_ICD_H
+#define CL2C_ICD_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cl2c_entry_points.h"
+
+/* The library exports only what the loader looks up by name; the rest is reached
+ * through the dispatch table (and never clashes with libOpenCL's own clFoo). */
+#define CL2C_EXPORT __attribute__((visibility("default")))
+
+enum cl2c_magic {
+    CL2C_MAGIC_PLATFORM = 0x6c326301, CL2C_MAGIC_DEVICE, CL2C_MAGIC_CONTEXT,
+    CL2C_MAGIC_QUEUE, CL2C_MAGIC_MEM, CL2C_MAGIC_EVENT, CL2C_MAGIC_PROGRAM,
+    CL2C_MAGIC_KERNEL, CL2C_MAGIC_SAMPLER,
+    CL2C_MAGIC_FREED = 0x6c3263ff     /* what a freed object's magic becomes */
+};
+
+/* The head of every object. */
+struct cl2c_object {
+    const struct cl2c_dispatch *dispatch;
+    enum cl2c_magic magic;
+    atomic_uint refs;
+};
+
+static inline bool cl2c_is(const void *handle, enum cl2c_magic magic)
+{
+    return handle != NULL && ((const struct cl2c_object *)handle)->magic == magic;
+}
+
+void cl2c_object_init(struct cl2c_object *o, enum cl2c_magic magic);
+/* Drop a reference; true when it was the last (the caller frees). */
+bool cl2c_object_release(struct cl2c_object *o);
+
+/* ---- platform and device (platform.c, device.c) ---- */
+struct _cl_platform_id { struct cl2c_object obj; };
+struct _cl_device_id { struct cl2c_object obj; };
+extern struct _cl_platform_id cl2c_the_platform;
+extern struct _cl_device_id cl2c_the_device;
+/* The OpenCL version served: 12 or 30 (CL2C_ICD_VERSION, read once). */
+int cl2c_api_version(void);
+cl_ulong cl2c_now_ns(void);
+#define CL2C_MAKE_VERSION(major, minor, patch) \
+    ((cl_version)(((major) << 22) | ((minor) << 12) | (patch)))
+/* `names` (NULL-terminated) as cl_name_versions of version 1.0.0, at most `max`. */
+size_t cl2c_name_versions(const char *const *names, cl_name_version *out, size_t max);
+
+/* ---- contexts (context.c) ---- */
+/* A destructor callback of a context or a memory object (one of the two set). */
+struct cl2c_destructor {
+    struct cl2c_destructor *next;
+    cl2c_context_destructor_notify context_notify;
+    cl2c_mem_notify mem_notify;
+    void *user_data;
+};
+
+#define CL2C_MAX_CONTEXT_PROPERTIES 16
+struct _cl_context {
+    struct cl2c_object obj;
+    cl_context_properties properties[CL2C_MAX_CONTEXT_PROPERTIES];
+    cl_uint num_properties;          /* entries in properties, the 0 included; 0: none */
+    cl2c_context_notify notify;
+    void *notify_data;
+    struct cl2c_destructor *destructors;
+};
+void cl2c_context_release(cl_context c);
+
+/* ---- the lock: events' states and queues' lists change under it ---- */
+extern pthread_mutex_t cl2c_lock;
+extern pthread_cond_t cl2c_changed;   /* broadcast on every change of a state */
+
+/* ---- events (event.c) ---- */
+struct cl2c_event_callback {
+    struct cl2c_event_callback *next;
+    cl_int when;                      /* CL_SUBMITTED, CL_RUNNING or CL_COMPLETE */
+    cl2c_event_notify notify;
+    void *user_data;
+};
+
+struct _cl_event {
+    struct cl2c_object obj;
+    cl_context context;
+    cl_command_queue queue;           /* NULL for a user event */
+    cl_command_type type;
+    cl_int status;                    /* under cl2c_lock */
+    cl_ulong times[4];                /* queued, submit, start, end (ns) */
+    struct cl2c_event_callback *callbacks;
+};
+cl_event cl2c_event_new(cl_context context, cl_command_queue queue, cl_command_type type,
+                        cl_int status);
+void cl2c_event_release(cl_event e);
+/* Move an event to `status` (time-stamped) and call the callbacks it is due. Called
+ * without the lock. */
+void cl2c_event_set_status(cl_event e, cl_int status);
+/* Check a wait list as every enqueue must: CL_SUCCESS or CL_INVALID_EVENT_WAIT_LIST
+ * (CL_INVALID_CONTEXT where an event is of another context than `context`). */
+cl_int cl2c_check_wait_list(cl_context context, cl_uint n, const cl_event *list);
+/* Wait until every event is complete or failed; CL_SUCCESS or
+ * CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST. */
+cl_int cl2c_wait(cl_uint n, const cl_event *list);
+
+/* ---- memory objects (memory.c) ---- */
+struct _cl_mem {
+    struct cl2c_object obj;
+    cl_context context;
+    cl_mem_object_type type;
+    cl_mem_flags flags;
+    size_t size;
+    void *host_ptr;                   /* CL_MEM_HOST_PTR: the USE_HOST_PTR pointer */
+    unsigned char *data;              /* the storage (the host's for USE_HOST_PTR) */
+    bool owns_data;
+    cl_mem parent;                    /* a sub-buffer's buffer (retained) */
+    size_t offset;                    /* a sub-buffer's origin in it */
+    atomic_uint map_count;
+    struct cl2c_destructor *destructors;
+};
+void cl2c_mem_release(cl_mem m);
+
+/* ---- command queues (queue.c) ---- */
+struct cl2c_command;
+typedef void (*cl2c_run)(struct cl2c_command *c);
+
+/* One enqueued command: what its run function needs, held alive by references. */
+struct cl2c_command {
+    struct cl2c_command *next;
+    cl2c_run run;
+    cl_event event;                   /* the command's own (one reference) */
+    cl_uint num_waits;
+    cl_event *waits;                  /* retained */
+    cl_mem mem[2];                    /* retained (NULL where unused) */
+    size_t offset[2], size;
+    void *ptr;
+    size_t origin[2][3], region[3], pitch[2][2];   /* rect copies: row, slice */
+    unsigned char pattern[128];
+    size_t pattern_size;
+};
+
+struct _cl_command_queue {
+    struct cl2c_object obj;
+    cl_context context;
+    cl_command_queue_properties properties;
+    cl_queue_properties property_list[8];
+    cl_uint num_property_list;        /* CL_QUEUE_PROPERTIES_ARRAY's entries */
+    struct cl2c_command *head, *tail; /* under cl2c_lock */
+    unsigned pending;                 /* enqueued and not yet complete */
+    bool stopping;                    /* released: the worker frees it when idle */
+    pthread_t worker;
+};
+/* A command for `q` of `type`, its wait list retained; NULL when out of memory. */
+struct cl2c_command *cl2c_command_new(cl_command_queue q, cl_command_type type,
+                                      cl_uint num_waits, const cl_event *waits);
+void cl2c_command_free(struct cl2c_command *c);
+/* Queue it (the worker runs it when its wait list is complete); the event is handed
+ * to the caller where `event` is not NULL; a blocking enqueue waits for it. */
+cl_int cl2c_enqueue(struct cl2c_command *c, cl_event *event, bool blocking);
+/* Common checks of an enqueue: the queue, the wait list. */
+cl_int cl2c_check_enqueue(cl_command_queue q, cl_uint n, const cl_event *waits);
+
+/* ---- info queries ---- */
+/* The spec's rule for every clGet*Info: copy `size` bytes of `value` where there is room,
+ * report the size. */
+cl_int cl2c_answer(void *param_value, size_t param_value_size,
+                   size_t *param_value_size_ret, const void *value, size_t size);
+#define CL2C_ANSWER(type, v) \
+    do { type answer_ = (v); \
+         return cl2c_answer(param_value, param_value_size, param_value_size_ret, \
+                            &answer_, sizeof answer_); } while (0)
+#define CL2C_ANSWER_STRING(s) \
+    do { const char *answer_ = (s); \
+         return cl2c_answer(param_value, param_value_size, param_value_size_ret, \
+                            answer_, strlen(answer_) + 1); } while (0)
+#define CL2C_ANSWER_ARRAY(ptr, bytes) \
+    return cl2c_answer(param_value, param_value_size, param_value_size_ret, (ptr), (bytes))
+
+/* An error through errcode_ret, for the creating entry points. */
+static inline void *cl2c_fail(cl_int *errcode_ret, cl_int code)
+{
+    if (errcode_ret)
+        *errcode_ret = code;
+    return NULL;
+}
+
+#endif
