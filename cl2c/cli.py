@@ -87,17 +87,23 @@ def _fail(diags, sources=None) -> None:
                    "architecture, not -march=native).")
 @click.option("--cmakedir", is_flag=True, help="Print the folder of cl2c's CMake module.")
 @click.option("--includedir", is_flag=True, help="Print the folder of the runtime headers.")
+@click.option("--icd", is_flag=True,
+              help="Print the folder to put in OCL_ICD_VENDORS to run OpenCL hosts on cl2c "
+                   "(builds the platform library first where it is not built yet).")
 @click.version_option(__version__, "--version", prog_name="cl2c")
 def main(source, output, defines, includes, cl_std, cl_ext, no_warnings, werror,
          preprocess_only, syntax_only, header,
          make_deps, depfile, dep_target, shared, schedule, check, sanitize, extra_options,
-         no_line_directives, time_report, cflags, cmakedir, includedir):
+         no_line_directives, time_report, cflags, cmakedir, includedir, icd):
     """Translate an OpenCL C kernel file to C11 + OpenMP."""
     if cflags:
         click.echo(shlex.join(Target.host(native=cflags == "native").compile_flags()))
         return
     if includedir:
         click.echo(str(runtime_include_dir()))
+        return
+    if icd:
+        _print_icd_folder()
         return
     if cmakedir:
         click.echo(str(runtime_include_dir().parent / "cmake"))
@@ -188,6 +194,15 @@ def main(source, output, defines, includes, cl_std, cl_ext, no_warnings, werror,
         sys.exit(1)
     finally:
         outputs.discard()
+
+
+def _print_icd_folder() -> None:
+    from .platform.library import IcdBuildError, icd_folder
+    try:
+        click.echo(str(icd_folder()))
+    except IcdBuildError as e:
+        click.echo(f"cl2c: error: {e}", err=True)
+        sys.exit(2)
 
 
 def _build_shared(tr) -> bytes:

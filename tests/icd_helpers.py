@@ -1,0 +1,54 @@
+"""Running host programs on the cl2c platform: the OCL_ICD_VENDORS folder, and a Python
+child that imports PyOpenCL with it (PyOpenCL picks its ICDs when it is imported, so the
+platform is tested in a process of its own)."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from cl2c.platform import icd_folder
+
+
+def icd_environment(version: str | None = None) -> dict[str, str]:
+    env = dict(os.environ, OCL_ICD_VENDORS=str(icd_folder()))
+    env.pop("CL2C_ICD_VERSION", None)
+    if version:
+        env["CL2C_ICD_VERSION"] = version
+    return env
+
+
+# The child's prelude: the cl2c platform and its device, by name.
+_PRELUDE = """
+import json, sys
+import numpy as np
+import pyopencl as cl
+platforms = [p for p in cl.get_platforms() if p.name == "cl2c"]
+assert len(platforms) == 1, [p.name for p in cl.get_platforms()]
+platform = platforms[0]
+devices = platform.get_devices()
+assert len(devices) == 1, devices
+device = devices[0]
+def out(value):
+    print("RESULT " + json.dumps(value))
+"""
+
+
+def run_pyopencl(script: str, version: str | None = None, timeout: int = 120):
+    """Run ``script`` after the prelude in a child on the cl2c platform; the value it
+    passed to ``out()``."""
+    try:
+        import pyopencl  # noqa: F401
+    except ImportError as e:
+        pytest.skip(f"PyOpenCL is not importable ({e})")
+    code = _PRELUDE + textwrap.dedent(script)
+    proc = subprocess.run([sys.executable, "-c", code], env=icd_environment(version),
+                          capture_output=True, text=True, timeout=timeout)
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-4000:]
+    lines = [l for l in proc.stdout.splitlines() if l.startswith("RESULT ")]
+    assert lines, proc.stdout[-2000:]
+    return json.loads(lines[-1][len("RESULT "):])
