@@ -123,6 +123,7 @@ struct _cl_mem {
     cl_mem parent;                    /* a sub-buffer's buffer (retained) */
     size_t offset;                    /* a sub-buffer's origin in it */
     atomic_uint map_count;
+    bool has_properties;              /* made with an (empty) property list */
     struct cl2c_destructor *destructors;
 };
 void cl2c_mem_release(cl_mem m);
@@ -157,10 +158,13 @@ struct _cl_command_queue {
     bool stopping;                    /* released: the worker frees it when idle */
     pthread_t worker;
 };
+void cl2c_queue_release(cl_command_queue q);
 /* A command for `q` of `type`, its wait list retained; NULL when out of memory. */
 struct cl2c_command *cl2c_command_new(cl_command_queue q, cl_command_type type,
                                       cl_uint num_waits, const cl_event *waits);
 void cl2c_command_free(struct cl2c_command *c);
+/* The command uses `m` (held until it is freed) as its mem[slot]. */
+void cl2c_command_use(struct cl2c_command *c, int slot, cl_mem m);
 /* Queue it (the worker runs it when its wait list is complete); the event is handed
  * to the caller where `event` is not NULL; a blocking enqueue waits for it. */
 cl_int cl2c_enqueue(struct cl2c_command *c, cl_event *event, bool blocking);
