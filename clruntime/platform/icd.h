@@ -128,6 +128,11 @@ struct _cl_mem {
 };
 void cl2c_mem_release(cl_mem m);
 
+/* ---- programs and kernels: the next step (issue 35). Their objects will start with
+ * struct cl2c_object (CL2C_MAGIC_PROGRAM, CL2C_MAGIC_KERNEL); a launch will be a
+ * command whose run function calls the kernel's cl2c_argv_<k> with the arguments it
+ * carries in `work`. Until then their entry points are dispatch.c's stubs. ---- */
+
 /* ---- command queues (queue.c) ---- */
 struct cl2c_command;
 typedef void (*cl2c_run)(struct cl2c_command *c);
@@ -145,6 +150,8 @@ struct cl2c_command {
     size_t origin[2][3], region[3], pitch[2][2];   /* rect copies: row, slice */
     unsigned char pattern[128];
     size_t pattern_size;
+    void *work;                       /* what other commands carry (a kernel's launch) */
+    void (*free_work)(void *work);
 };
 
 struct _cl_command_queue {

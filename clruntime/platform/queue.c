@@ -194,6 +194,8 @@ void cl2c_command_free(struct cl2c_command *c)
     for (int i = 0; i < 2; i++)
         if (c->mem[i])
             cl2c_mem_release(c->mem[i]);
+    if (c->free_work)
+        c->free_work(c->work);
     cl2c_event_release(c->event);
     free(c);
 }
