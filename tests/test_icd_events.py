@@ -8,6 +8,13 @@ import pytest
 
 from icd_helpers import run_pyopencl
 
+
+@pytest.fixture(params=[None, "3.0"], ids=["1.2", "3.0"])
+def version(request):
+    """Both versions the platform serves (3.0: PyOpenCL creates its queues with
+    clCreateCommandQueueWithProperties)."""
+    return request.param
+
 _SETUP = """
 import threading, time
 ctx = cl.Context([device])
@@ -17,7 +24,7 @@ st = cl.command_execution_status
 
 
 @pytest.mark.parametrize("out_of_order", [False, True])
-def test_user_event_holds_a_command_back(out_of_order):
+def test_user_event_holds_a_command_back(out_of_order, version):
     result = run_pyopencl(_SETUP + f"""
 props = cl.command_queue_properties.OUT_OF_ORDER_EXEC_MODE_ENABLE if {out_of_order} else 0
 queue = cl.CommandQueue(ctx, properties=props)
@@ -37,13 +44,13 @@ out(dict(returned_fast=returned < 0.1, waiting=[int(waiting[0]), int(waiting[1])
          read=host.tolist() == list(range(256)), filled=bool((back == -1).all()),
          status=int(read.command_execution_status),
          type=int(read.command_type), user_type=int(gate.command_type)))
-""")
+""", version)
     assert result == {"returned_fast": True, "waiting": [2, 2, 0], "read": True,
                       "filled": True, "status": 0,
                       "type": 0x11F3, "user_type": 0x1204}   # READ_BUFFER, USER
 
 
-def test_a_failed_user_event_fails_what_waits_for_it():
+def test_a_failed_user_event_fails_what_waits_for_it(version):
     result = run_pyopencl(_SETUP + """
 queue = cl.CommandQueue(ctx)
 gate = cl.UserEvent(ctx)
@@ -64,12 +71,12 @@ except cl.Error as e:
     again = e.code
 out(dict(gate=int(gate.command_execution_status), fill=int(fill.command_execution_status),
          marker=int(marker.command_execution_status), blocking=blocking, again=again))
-""")
+""", version)
     assert result == {"gate": -1234, "fill": -14, "marker": -14, "blocking": -14,
                       "again": -59}   # EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, INVALID_OPERATION
 
 
-def test_callbacks_markers_barriers_and_profiling():
+def test_callbacks_markers_barriers_and_profiling(version):
     result = run_pyopencl(_SETUP + """
 queue = cl.CommandQueue(ctx, properties=cl.command_queue_properties.PROFILING_ENABLE)
 gate = cl.UserEvent(ctx)
@@ -101,13 +108,13 @@ except cl.Error as e:
 out(dict(seen=sorted(seen), ordered=times == sorted(times) and times[0] > 0, late=late,
          barrier=int(barrier.command_type), marker=int(marker.command_type),
          user_profile=user_profile))
-""")
+""", version)
     assert result == {"seen": [["complete", 0], ["running", 1]], "ordered": True,
                       "late": [0], "barrier": 0x1205, "marker": 0x11FE,
                       "user_profile": -7}    # PROFILING_INFO_NOT_AVAILABLE
 
 
-def test_released_objects_live_while_a_queued_command_uses_them():
+def test_released_objects_live_while_a_queued_command_uses_them(version):
     """The host drops its buffer, queue and context while a fill waits on a user event;
     the fill still runs, into memory that is still there (a destructor callback tells
     when the buffer goes: after the command, not before)."""
@@ -131,12 +138,12 @@ fill.wait()
 order.append("ran")
 out(dict(held=held > buf_refs_before, filled=bool((host == 9).all()), order=order,
          context=fill.context.int_ptr == ctx.int_ptr))
-""")
+""", version)
     assert result == {"held": True, "filled": True, "order": ["released", "ran"],
                       "context": True}
 
 
-def test_wait_for_events_from_another_thread():
+def test_wait_for_events_from_another_thread(version):
     """clWaitForEvents returns when another thread completes the user event."""
     result = run_pyopencl(_SETUP + """
 queue = cl.CommandQueue(ctx)
@@ -151,5 +158,5 @@ waited = time.perf_counter() - t0
 back = np.empty(4096, np.uint8); cl.enqueue_copy(queue, back, buf)
 out(dict(waited=waited >= 0.05, last=int(back[0]),
          statuses=sorted({int(e.command_execution_status) for e in events})))
-""")
+""", version)
     assert result == {"waited": True, "last": 19, "statuses": [0]}
