@@ -64,6 +64,13 @@ program = cl.clCreateProgramWithSource(ctx, 1, ctypes.byref(src), None, ctypes.b
 codes["programs_not_yet"] = [err.value, program]
 codes["fill_pattern_of_3_bytes"] = cl.clEnqueueFillBuffer(queue, buf, host, size_t(3), size_t(0), size_t(12), 0, None, None)
 codes["copy_onto_itself"] = cl.clEnqueueCopyBuffer(queue, buf, buf, size_t(0), size_t(8), size_t(16), 0, None, None)
+cl.clEnqueueMapBuffer.restype = P
+mapped = cl.clEnqueueMapBuffer(queue, buf, 1, ctypes.c_uint64(1), size_t(0), size_t(64), 0, None, None, ctypes.byref(err))
+codes["unmap_a_pointer_never_mapped"] = cl.clEnqueueUnmapMemObject(queue, buf, ctypes.c_void_p(mapped + 8), 0, None, None)
+codes["unmap"] = cl.clEnqueueUnmapMemObject(queue, buf, ctypes.c_void_p(mapped), 0, None, None)
+codes["unmap_twice"] = cl.clEnqueueUnmapMemObject(queue, buf, ctypes.c_void_p(mapped), 0, None, None)
+cl.clEnqueueMapBuffer(queue, buf, 1, ctypes.c_uint64(1), size_t(8), size_t(0), 0, None, None, ctypes.byref(err))
+codes["map_nothing"] = err.value
 codes["queue_of_a_context"] = cl.clFinish(ctx)
 codes["finish"] = cl.clFinish(queue)
 for obj, release in ((buf, cl.clReleaseMemObject), (user, cl.clReleaseEvent),
@@ -104,6 +111,10 @@ def test_bad_arguments_through_the_system_loader():
         "programs_not_yet": [-59, None],        # CL_INVALID_OPERATION: the next step
         "fill_pattern_of_3_bytes": -30,
         "copy_onto_itself": -8,                 # CL_MEM_COPY_OVERLAP
+        "unmap_a_pointer_never_mapped": -30,
+        "unmap": 0,
+        "unmap_twice": -30,
+        "map_nothing": -30,
         "queue_of_a_context": -36,
         "finish": 0,
     }

@@ -122,7 +122,8 @@ struct _cl_mem {
     bool owns_data;
     cl_mem parent;                    /* a sub-buffer's buffer (retained) */
     size_t offset;                    /* a sub-buffer's origin in it */
-    atomic_uint map_count;
+    void **maps;                      /* the pointers mapped and not yet unmapped, */
+    cl_uint map_count, map_room;      /* a pointer once a map (under cl2c_lock) */
     bool has_properties;              /* made with an (empty) property list */
     struct cl2c_destructor *destructors;
 };

@@ -48,7 +48,6 @@ static cl_mem new_mem(cl_context context, cl_mem_flags flags, size_t size)
     m->type = CL_MEM_OBJECT_BUFFER;
     m->flags = flags;
     m->size = size;
-    atomic_init(&m->map_count, 0);
     return m;
 }
 
@@ -173,6 +172,7 @@ void cl2c_mem_release(cl_mem m)
         d->mem_notify(m, d->user_data);
         free(d);
     }
+    free(m->maps);
     if (m->owns_data)
         free(m->data);
     if (m->parent)
@@ -220,7 +220,12 @@ cl_int CL2C_API(clGetMemObjectInfo)(cl_mem memobj, cl_mem_info param_name,
     case CL_MEM_FLAGS: CL2C_ANSWER(cl_mem_flags, m->flags);
     case CL_MEM_SIZE: CL2C_ANSWER(size_t, m->size);
     case CL_MEM_HOST_PTR: CL2C_ANSWER(void *, m->host_ptr);
-    case CL_MEM_MAP_COUNT: CL2C_ANSWER(cl_uint, atomic_load(&m->map_count));
+    case CL_MEM_MAP_COUNT: {
+        pthread_mutex_lock(&cl2c_lock);
+        cl_uint count = m->map_count;
+        pthread_mutex_unlock(&cl2c_lock);
+        CL2C_ANSWER(cl_uint, count);
+    }
     case CL_MEM_REFERENCE_COUNT: CL2C_ANSWER(cl_uint, atomic_load(&m->obj.refs));
     case CL_MEM_CONTEXT: CL2C_ANSWER(cl_context, m->context);
     case CL_MEM_ASSOCIATED_MEMOBJECT: CL2C_ANSWER(cl_mem, m->parent);

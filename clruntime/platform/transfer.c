@@ -57,9 +57,40 @@ static void run_copy_rect(struct cl2c_command *c)
     copy_rect(c->mem[1]->data, c->mem[0]->data, c);
 }
 
-static void run_unmap(struct cl2c_command *c)
+/* Record a mapping of `m` at `p` (false: out of memory). */
+static bool add_map(cl_mem m, void *p)
 {
-    atomic_fetch_sub(&c->mem[0]->map_count, 1);
+    bool ok = true;
+    pthread_mutex_lock(&cl2c_lock);
+    if (m->map_count == m->map_room) {
+        cl_uint room = m->map_room ? 2 * m->map_room : 4;
+        void **maps = realloc(m->maps, room * sizeof *maps);
+        if (maps) {
+            m->maps = maps;
+            m->map_room = room;
+        }
+        ok = maps != NULL;
+    }
+    if (ok)
+        m->maps[m->map_count++] = p;
+    pthread_mutex_unlock(&cl2c_lock);
+    return ok;
+}
+
+/* Take back a mapping of `m` at `p`; false where there is none. An unmap ends it
+ * at once (not when its command runs): unmapping it twice is the caller's error. */
+static bool drop_map(cl_mem m, void *p)
+{
+    bool found = false;
+    pthread_mutex_lock(&cl2c_lock);
+    for (cl_uint i = m->map_count; i-- > 0;)
+        if (m->maps[i] == p) {
+            m->maps[i] = m->maps[--m->map_count];
+            found = true;
+            break;
+        }
+    pthread_mutex_unlock(&cl2c_lock);
+    return found;
 }
 
 /* ---- checks ---- */
@@ -368,13 +399,19 @@ void *CL2C_API(clEnqueueMapBuffer)(cl_command_queue command_queue, cl_mem buffer
     cl2c_command_use(c, 0, buffer);
     /* the storage is host memory (the host's own for USE_HOST_PTR): mapping it is
      * only ordering, and the pointer is the data's */
-    atomic_fetch_add(&buffer->map_count, 1);
+    void *mapped = buffer->data + offset;
+    if (!add_map(buffer, mapped)) {
+        cl2c_command_free(c);
+        return cl2c_fail(errcode_ret, CL_OUT_OF_HOST_MEMORY);
+    }
     err = cl2c_enqueue(c, event, blocking_map);
-    if (err != CL_SUCCESS)
+    if (err != CL_SUCCESS) {          /* no pointer for the caller to unmap */
+        drop_map(buffer, mapped);
         return cl2c_fail(errcode_ret, err);
+    }
     if (errcode_ret)
         *errcode_ret = CL_SUCCESS;
-    return buffer->data + offset;
+    return mapped;
 }
 
 cl_int CL2C_API(clEnqueueUnmapMemObject)(cl_command_queue command_queue, cl_mem memobj,
@@ -386,13 +423,12 @@ cl_int CL2C_API(clEnqueueUnmapMemObject)(cl_command_queue command_queue, cl_mem 
         err = check_buffer(command_queue, memobj);
     if (err != CL_SUCCESS)
         return err;
-    unsigned char *p = mapped_ptr;
-    if (!p || p < memobj->data || p >= memobj->data + memobj->size ||
-        atomic_load(&memobj->map_count) == 0)
-        return CL_INVALID_VALUE;
     NEW_COMMAND(c, command_queue, CL_COMMAND_UNMAP_MEM_OBJECT, num_events_in_wait_list,
                 event_wait_list);
-    c->run = run_unmap;
+    if (!mapped_ptr || !drop_map(memobj, mapped_ptr)) {
+        cl2c_command_free(c);
+        return CL_INVALID_VALUE;
+    }
     cl2c_command_use(c, 0, memobj);
     return cl2c_enqueue(c, event, false);
 }
