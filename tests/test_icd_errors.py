@@ -71,6 +71,13 @@ codes["unmap"] = cl.clEnqueueUnmapMemObject(queue, buf, ctypes.c_void_p(mapped),
 codes["unmap_twice"] = cl.clEnqueueUnmapMemObject(queue, buf, ctypes.c_void_p(mapped), 0, None, None)
 cl.clEnqueueMapBuffer(queue, buf, 1, ctypes.c_uint64(1), size_t(8), size_t(0), 0, None, None, ctypes.byref(err))
 codes["map_nothing"] = err.value
+formats = cl_uint(99)
+codes["image_formats"] = [cl.clGetSupportedImageFormats(ctx, ctypes.c_uint64(1), cl_uint(0x10F1), 0, None, ctypes.byref(formats)), formats.value]
+codes["image_formats_of_a_buffer_type"] = cl.clGetSupportedImageFormats(ctx, ctypes.c_uint64(1), cl_uint(0x10F0), 0, None, ctypes.byref(formats))
+cl.clCreateImage2D.restype = P
+fmt = (cl_uint * 2)(0x10B5, 0x10DE)
+cl.clCreateImage2D(ctx, ctypes.c_uint64(1), fmt, size_t(4), size_t(4), size_t(0), None, ctypes.byref(err))
+codes["images_not_supported"] = err.value
 codes["queue_of_a_context"] = cl.clFinish(ctx)
 codes["finish"] = cl.clFinish(queue)
 for obj, release in ((buf, cl.clReleaseMemObject), (user, cl.clReleaseEvent),
@@ -115,6 +122,9 @@ def test_bad_arguments_through_the_system_loader():
         "unmap": 0,
         "unmap_twice": -30,
         "map_nothing": -30,
+        "image_formats": [0, 0],                # no image support: no format
+        "image_formats_of_a_buffer_type": -30,
+        "images_not_supported": -59,
         "queue_of_a_context": -36,
         "finish": 0,
     }

@@ -291,6 +291,7 @@ static cl_int info_30(cl_device_info param_name, size_t param_value_size,
     case CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES:
         CL2C_ANSWER(cl_device_device_enqueue_capabilities, 0);
     case CL_DEVICE_PIPE_SUPPORT: CL2C_ANSWER(cl_bool, CL_FALSE);
+    /* none passed yet: the format's zero date, as PoCL reports */
     case CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED: CL2C_ANSWER_STRING("v0000-01-01-00");
     }
     return CL_INVALID_VALUE;

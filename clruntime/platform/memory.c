@@ -1,9 +1,10 @@
 /* Buffers and sub-buffers: creation with every flag, retain, release (the destructor
  * callbacks), info. A buffer's storage is host memory: CL_MEM_USE_HOST_PTR uses the
  * host's own, without a copy; the others are allocated, aligned as the device
- * promises (CL_DEVICE_MEM_BASE_ADDR_ALIGN). Images are not served yet: their
- * entry points are the generated stubs (CL_INVALID_OPERATION: no device of the
- * context supports images). */
+ * promises (CL_DEVICE_MEM_BASE_ADDR_ALIGN). Images are not served yet: the device
+ * says so (CL_DEVICE_IMAGE_SUPPORT), it has no image format, and the entry points that
+ * make images are the generated stubs (CL_INVALID_OPERATION: no device of the context
+ * supports images). */
 #include "icd.h"
 #include "device_facts.h"
 
@@ -241,4 +242,20 @@ cl_int CL2C_API(clGetMemObjectInfo)(cl_mem memobj, cl_mem_info param_name,
         }
     }
     return CL_INVALID_VALUE;
+}
+
+cl_int CL2C_API(clGetSupportedImageFormats)(cl_context context, cl_mem_flags flags,
+                                            cl_mem_object_type image_type,
+                                            cl_uint num_entries,
+                                            cl_image_format *image_formats,
+                                            cl_uint *num_image_formats)
+{
+    if (!cl2c_is(context, CL2C_MAGIC_CONTEXT))
+        return CL_INVALID_CONTEXT;
+    if (!valid_flags(flags) || image_type < CL_MEM_OBJECT_IMAGE2D ||
+        image_type > CL_MEM_OBJECT_IMAGE1D_BUFFER || (num_entries == 0 && image_formats))
+        return CL_INVALID_VALUE;
+    if (num_image_formats)
+        *num_image_formats = 0;       /* no image support: no format */
+    return CL_SUCCESS;
 }
