@@ -78,6 +78,9 @@ cl.clCreateImage2D.restype = P
 fmt = (cl_uint * 2)(0x10B5, 0x10DE)
 cl.clCreateImage2D(ctx, ctypes.c_uint64(1), fmt, size_t(4), size_t(4), size_t(0), None, ctypes.byref(err))
 codes["images_not_supported"] = err.value
+origin = (size_t * 3)(0, 0, 0)
+huge = (size_t * 3)(16, 1 << 62, 8)
+codes["rect_region_wraps_around"] = cl.clEnqueueReadBufferRect(queue, buf, 1, origin, origin, huge, size_t(16), size_t(0), size_t(0), size_t(0), host, 0, None, None)
 codes["queue_of_a_context"] = cl.clFinish(ctx)
 codes["finish"] = cl.clFinish(queue)
 for obj, release in ((buf, cl.clReleaseMemObject), (user, cl.clReleaseEvent),
@@ -125,6 +128,7 @@ def test_bad_arguments_through_the_system_loader():
         "image_formats": [0, 0],                # no image support: no format
         "image_formats_of_a_buffer_type": -30,
         "images_not_supported": -59,
+        "rect_region_wraps_around": -30,
         "queue_of_a_context": -36,
         "finish": 0,
     }

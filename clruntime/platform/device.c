@@ -39,10 +39,20 @@ static cl_uint compute_units(void)
     return n > 0 ? (cl_uint)n : 1;
 }
 
-static cl_ulong global_mem_size(void)
+static cl_ulong memory;
+static pthread_once_t memory_once = PTHREAD_ONCE_INIT;
+
+static void read_memory(void)
 {
     long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-    return pages > 0 && page > 0 ? (cl_ulong)pages * (cl_ulong)page : (cl_ulong)1 << 30;
+    memory = pages > 0 && page > 0 ? (cl_ulong)pages * (cl_ulong)page : (cl_ulong)1 << 30;
+}
+
+/* The machine's memory, read once (every clCreateBuffer asks for the limit). */
+static cl_ulong global_mem_size(void)
+{
+    pthread_once(&memory_once, read_memory);
+    return memory;
 }
 
 /* The spec's least CL_DEVICE_MAX_MEM_ALLOC_SIZE: a quarter of the memory, 128 MiB at

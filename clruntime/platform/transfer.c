@@ -230,13 +230,23 @@ static cl_int rect_side(const size_t *origin, const size_t *region, size_t *row,
 {
     if (*row == 0)
         *row = region[0];
-    if (*slice == 0)
-        *slice = region[1] * *row;
-    if (*row < region[0] || *slice < region[1] * *row || *slice % *row)
+    size_t plane;                     /* the bytes of one slice's rows */
+    if (__builtin_mul_overflow(region[1], *row, &plane))
         return CL_INVALID_VALUE;
-    size_t last = (origin[2] + region[2] - 1) * *slice + (origin[1] + region[1] - 1) * *row +
-                  origin[0] + region[0];
-    return limit && last > limit ? CL_INVALID_VALUE : CL_SUCCESS;
+    if (*slice == 0)
+        *slice = plane;
+    if (*row < region[0] || *slice < plane || *slice % *row)
+        return CL_INVALID_VALUE;
+    /* the byte after the last one, computed without wrapping around */
+    size_t z, y, last;
+    bool wraps = __builtin_add_overflow(origin[2], region[2] - 1, &z) ||
+                 __builtin_mul_overflow(z, *slice, &z) ||
+                 __builtin_add_overflow(origin[1], region[1] - 1, &y) ||
+                 __builtin_mul_overflow(y, *row, &y) ||
+                 __builtin_add_overflow(z, y, &last) ||
+                 __builtin_add_overflow(last, origin[0], &last) ||
+                 __builtin_add_overflow(last, region[0], &last);
+    return wraps || (limit && last > limit) ? CL_INVALID_VALUE : CL_SUCCESS;
 }
 
 static cl_int rect_command(cl_command_queue q, cl_command_type type, cl_mem buffer,
