@@ -8,6 +8,7 @@ import re
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -17,8 +18,9 @@ from cl2c.platform import device_facts, library
 from icd_helpers import icd_environment, run_pyopencl
 
 
-def test_cl2c_icd_prints_the_folder_with_one_icd_file():
-    env = dict(os.environ)
+def test_cl2c_icd_prints_the_folder_with_one_icd_file(tmp_path):
+    # a cache of its own: this test damages the library it built
+    env = dict(os.environ, CL2C_CACHE_DIR=str(tmp_path))
     proc = subprocess.run([sys.executable, "-m", "cl2c.cli", "--icd"], env=env,
                           capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr
@@ -33,6 +35,17 @@ def test_cl2c_icd_prints_the_folder_with_one_icd_file():
     again = subprocess.run([sys.executable, "-m", "cl2c.cli", "--icd"], env=env,
                            capture_output=True, text=True, timeout=120)
     assert again.stdout.strip() == folder
+    # a library that is not the one built is built again (warned), in the same place
+    with open(named, "r+b") as f:
+        f.seek(100)
+        byte = f.read(1)
+        f.seek(100)
+        f.write(bytes([byte[0] ^ 0xFF]))
+    rebuilt = subprocess.run([sys.executable, "-m", "cl2c.cli", "--icd"], env=env,
+                             capture_output=True, text=True, timeout=600)
+    assert rebuilt.stdout.strip() == folder
+    assert "corrupt" in rebuilt.stderr
+    assert library._complete(Path(folder))
 
 
 # clinfo builds a kernel to ask CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE: programs

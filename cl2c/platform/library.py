@@ -6,7 +6,9 @@ The library is compiled from clruntime/platform/*.c and the C that generate.py a
 device_facts.py write, with the compiler cl2c builds kernels with ($CC, else Python's;
 $CFLAGS and $LDFLAGS), into cl2c's cache under a key of all of that: a changed source,
 device model or compiler gives a new folder. The folder is built under a temporary name
-and renamed into place under a file lock, so two processes never see half of one."""
+and renamed into place under a file lock, so two processes never see half of one; the
+library's sha256 is recorded beside it, and a folder whose library no longer matches it
+(or that is not this user's alone) is built again."""
 from __future__ import annotations
 
 import hashlib
@@ -94,7 +96,13 @@ def icd_folder() -> Path:
 
 
 def _complete(folder: Path) -> bool:
-    return (folder / ICD_FILE).is_file() and (folder / LIBRARY).is_file()
+    """Whether ``folder`` holds the library as it was built (its recorded sha256, this
+    user's, no one else's to write: cachedir.py) and the .icd file naming it there."""
+    if not (folder / LIBRARY).is_file():
+        return False
+    named = cachedir.read_trusted(folder / ICD_FILE)
+    return (named is not None and named.decode(errors="replace").strip() ==
+            str(folder / LIBRARY) and cachedir.read_verified(folder / LIBRARY) is not None)
 
 
 def _build(files: dict[str, str], tmp: Path, final: Path) -> None:
@@ -113,4 +121,6 @@ def _build(files: dict[str, str], tmp: Path, final: Path) -> None:
         raise IcdBuildError(f"the C compiler failed on the platform library (a cl2c bug; "
                             f"please report it):\n{shlex.join(cmd)}\n"
                             f"{(proc.stdout + proc.stderr)[-4000:]}")
+    library = (tmp / LIBRARY).read_bytes()
+    (tmp / f"{LIBRARY}.sha256").write_text(f"{cachedir.digest(library)}  {LIBRARY}\n")
     (tmp / ICD_FILE).write_text(str(final / LIBRARY) + "\n")
