@@ -163,6 +163,7 @@ struct _cl_command_queue {
     cl_uint num_property_list;        /* CL_QUEUE_PROPERTIES_ARRAY's entries */
     struct cl2c_command *head, *tail; /* under cl2c_lock */
     unsigned pending;                 /* enqueued and not yet complete */
+    bool running_here;                /* a blocking command runs on the host's thread */
     bool stopping;                    /* released: the worker frees it when idle */
     pthread_t worker;
 };

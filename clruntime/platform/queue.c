@@ -200,34 +200,6 @@ void cl2c_command_free(struct cl2c_command *c)
     free(c);
 }
 
-cl_int cl2c_enqueue(struct cl2c_command *c, cl_event *event, bool blocking)
-{
-    cl_command_queue q = c->event->queue;
-    cl_event e = c->event;
-    if (event || blocking)
-        atomic_fetch_add(&e->obj.refs, 1);
-    if (event && blocking)
-        atomic_fetch_add(&e->obj.refs, 1);
-    pthread_mutex_lock(&cl2c_lock);
-    e->status = CL_SUBMITTED;         /* no callback can be set on it yet */
-    e->times[1] = cl2c_now_ns();
-    if (q->tail)
-        q->tail->next = c;
-    else
-        q->head = c;
-    q->tail = c;
-    q->pending++;
-    pthread_cond_broadcast(&cl2c_changed);
-    pthread_mutex_unlock(&cl2c_lock);
-    if (event)
-        *event = e;
-    if (!blocking)
-        return CL_SUCCESS;
-    cl_int err = cl2c_wait(1, &e);
-    cl2c_event_release(e);
-    return err;
-}
-
 /* Whether `c` may run: every event it waits for complete (or failed: `failed`). */
 static bool ready(const struct cl2c_command *c, bool *failed)
 {
@@ -239,12 +211,71 @@ static bool ready(const struct cl2c_command *c, bool *failed)
     return true;
 }
 
+/* Run a command on the calling thread: its event goes through every state, and the
+ * command is freed (what the worker does with the commands it takes). */
+static void run_command(struct cl2c_command *c, bool failed)
+{
+    if (failed) {
+        cl2c_event_set_status(c->event, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+    } else {
+        cl2c_event_set_status(c->event, CL_RUNNING);
+        if (c->run)
+            c->run(c);
+        cl2c_event_set_status(c->event, CL_COMPLETE);
+    }
+    cl2c_command_free(c);
+}
+
+cl_int cl2c_enqueue(struct cl2c_command *c, cl_event *event, bool blocking)
+{
+    cl_command_queue q = c->event->queue;
+    cl_event e = c->event;
+    if (event || blocking)
+        atomic_fetch_add(&e->obj.refs, 1);
+    if (event && blocking)
+        atomic_fetch_add(&e->obj.refs, 1);
+    pthread_mutex_lock(&cl2c_lock);
+    e->status = CL_SUBMITTED;         /* no callback can be set on it yet */
+    e->times[1] = cl2c_now_ns();
+    bool failed = false;
+    if (blocking && q->pending == 0 && ready(c, &failed)) {
+        /* a blocking command on an idle queue runs here: the host waits for it
+         * anyway, and the worker's wake-up would be most of its time */
+        q->pending++;
+        q->running_here = true;
+        pthread_mutex_unlock(&cl2c_lock);
+        run_command(c, failed);
+        pthread_mutex_lock(&cl2c_lock);
+        q->running_here = false;
+        q->pending--;
+        pthread_cond_broadcast(&cl2c_changed);
+        pthread_mutex_unlock(&cl2c_lock);
+    } else {
+        if (q->tail)
+            q->tail->next = c;
+        else
+            q->head = c;
+        q->tail = c;
+        q->pending++;
+        pthread_cond_broadcast(&cl2c_changed);
+        pthread_mutex_unlock(&cl2c_lock);
+    }
+    if (event)
+        *event = e;
+    if (!blocking)
+        return CL_SUCCESS;
+    cl_int err = cl2c_wait(1, &e);
+    cl2c_event_release(e);
+    return err;
+}
+
 static void *worker(void *arg)
 {
     cl_command_queue q = arg;
     pthread_mutex_lock(&cl2c_lock);
     for (;;) {
-        while (!q->head && !q->stopping)
+        /* a command running on the host's thread goes first (cl2c_enqueue) */
+        while ((!q->head || q->running_here) && !q->stopping)
             pthread_cond_wait(&cl2c_changed, &cl2c_lock);
         if (!q->head)
             break;                    /* released, and nothing left to run */
@@ -256,15 +287,7 @@ static void *worker(void *arg)
         if (!q->head)
             q->tail = NULL;
         pthread_mutex_unlock(&cl2c_lock);
-        if (failed) {
-            cl2c_event_set_status(c->event, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
-        } else {
-            cl2c_event_set_status(c->event, CL_RUNNING);
-            if (c->run)
-                c->run(c);
-            cl2c_event_set_status(c->event, CL_COMPLETE);
-        }
-        cl2c_command_free(c);
+        run_command(c, failed);
         pthread_mutex_lock(&cl2c_lock);
         q->pending--;
         pthread_cond_broadcast(&cl2c_changed);
