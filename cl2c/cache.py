@@ -50,7 +50,10 @@ def runtime_digest() -> str:
     h = hashlib.sha256()
     base = runtime_dir()
     for path in sorted(base.rglob("*")):
-        if path.is_file() and path.suffix in (".h", ".c"):
+        # not the platform library's C (clruntime/platform): kernels never include it,
+        # and library.py keys the library by it
+        if path.is_file() and path.suffix in (".h", ".c") and \
+                path.relative_to(base).parts[0] != "platform":
             h.update(str(path.relative_to(base)).encode())
             h.update(path.read_bytes())
     return h.hexdigest()
