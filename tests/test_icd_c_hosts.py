@@ -35,12 +35,13 @@ def _compile(cc: str, source: Path, out: Path, flags: list[str]) -> None:
     assert proc.returncode == 0, proc.stderr[-3000:]
 
 
+@pytest.mark.parametrize("version", [None, "3.0"])
 @pytest.mark.parametrize("host", sorted(p.name for p in HOSTS.glob("*.c")))
-def test_c_host_program(host, tmp_path):
+def test_c_host_program(host, version, tmp_path):
     cc = _requirements()
     exe = tmp_path / "host"
     _compile(cc, HOSTS / host, exe, [])
-    proc = subprocess.run([str(exe)], env=icd_environment(), capture_output=True,
+    proc = subprocess.run([str(exe)], env=icd_environment(version), capture_output=True,
                           text=True, timeout=120)
     assert proc.returncode == 0 and proc.stdout.strip() == "ok", proc.stdout + proc.stderr
 

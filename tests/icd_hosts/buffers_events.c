@@ -93,6 +93,10 @@ int main(void)
             platform = platforms[i];
     }
     CHECK(platform != NULL);
+    char version[64];
+    OK(clGetPlatformInfo(platform, CL_PLATFORM_VERSION, sizeof version, version, NULL));
+    const char *want = getenv("CL2C_ICD_VERSION") ? "OpenCL 3.0 " : "OpenCL 1.2 ";
+    CHECK(strncmp(version, want, strlen(want)) == 0);
     OK(clGetDeviceIDs(platform, CL_DEVICE_TYPE_CPU, 1, &device, NULL));
     cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)platform, 0};
     cl_int err;
