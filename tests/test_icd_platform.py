@@ -48,6 +48,16 @@ def test_cl2c_icd_prints_the_folder_with_one_icd_file(tmp_path):
     assert library._complete(Path(folder))
 
 
+def test_cl2c_icd_without_a_compiler_says_so(tmp_path):
+    env = dict(os.environ, CL2C_CACHE_DIR=str(tmp_path), CC=str(tmp_path / "no-such-cc"))
+    proc = subprocess.run([sys.executable, "-m", "cl2c.cli", "--icd"], env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr.startswith("cl2c: error: building the platform library needs a C "
+                                  "compiler")
+    assert "Traceback" not in proc.stderr
+
+
 # clinfo builds a kernel to ask CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE: programs
 # are the platform's next step (issue 35), so that line alone reports an error now.
 _PROGRAMS_PENDING = "getWGsizes"

@@ -116,7 +116,8 @@ def _build(files: dict[str, str], tmp: Path, final: Path) -> None:
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True, stdin=subprocess.DEVNULL)
     except OSError as e:
-        raise IcdBuildError(f"cannot run the C compiler: {shlex.join(cmd)}: {e}") from None
+        raise IcdBuildError(f"building the platform library needs a C compiler ($CC, else "
+                            f"Python's): {shlex.join(cmd[:1])}: {e.strerror or e}") from None
     if proc.returncode != 0:
         raise IcdBuildError(f"the C compiler failed on the platform library (a cl2c bug; "
                             f"please report it):\n{shlex.join(cmd)}\n"
