@@ -160,3 +160,35 @@ out(dict(waited=waited >= 0.05, last=int(back[0]),
          statuses=sorted({int(e.command_execution_status) for e in events})))
 """, version)
     assert result == {"waited": True, "last": 19, "statuses": [0]}
+
+
+def test_after_fork_the_child_makes_its_own_queues(version):
+    """A child of fork() has none of its parent's worker threads: the queues it
+    inherits refuse commands (CL_INVALID_COMMAND_QUEUE) instead of hanging, and the
+    queues it makes work; the parent's go on working."""
+    result = run_pyopencl(_SETUP + """
+import os
+queue = cl.CommandQueue(ctx)
+buf = cl.Buffer(ctx, mf.READ_WRITE, 64)
+cl.enqueue_fill_buffer(queue, buf, np.uint8(1), 0, 64).wait()
+read, write = os.pipe()
+pid = os.fork()
+if pid == 0:
+    codes = []
+    try:
+        cl.enqueue_fill_buffer(queue, buf, np.uint8(2), 0, 64)
+        codes.append("no error")
+    except cl.Error as e:
+        codes.append(e.code)
+    own = cl.CommandQueue(ctx)
+    cl.enqueue_fill_buffer(own, buf, np.uint8(3), 0, 64)
+    back = np.empty(64, np.uint8); cl.enqueue_copy(own, back, buf)
+    codes.append(int(back[0]))
+    os.write(write, json.dumps(codes).encode())
+    os._exit(0)
+os.waitpid(pid, 0)
+child = json.loads(os.read(read, 1000))
+back = np.empty(64, np.uint8); cl.enqueue_copy(queue, back, buf)
+out(dict(child=child, parent=int(back[0])))
+""", version)
+    assert result == {"child": [-36, 3], "parent": 1}

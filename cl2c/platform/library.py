@@ -30,8 +30,9 @@ from . import device_facts, generate
 LIBRARY = "libcl2c_icd.so"
 ICD_FILE = "cl2c.icd"
 # -fvisibility=hidden: only the loader's three symbols leave the library (icd.h)
+# (a call without a declaration is a bug: the build fails rather than the loader's dlopen)
 _FLAGS = ("-std=c11", "-O2", "-fPIC", "-shared", "-fvisibility=hidden", "-pthread",
-          "-Wall", "-Wextra")
+          "-Wall", "-Wextra", "-Werror=implicit-function-declaration")
 
 
 class IcdBuildError(RuntimeError):

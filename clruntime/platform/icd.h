@@ -79,6 +79,9 @@ void cl2c_context_release(cl_context c);
 /* ---- the lock: events' states and queues' lists change under it ---- */
 extern pthread_mutex_t cl2c_lock;
 extern pthread_cond_t cl2c_changed;   /* broadcast on every change of a state */
+/* Which process made an object: a child of fork() has none of its parent's worker
+ * threads, so the queues it inherits refuse commands (they would never run). */
+extern unsigned cl2c_generation;
 
 /* ---- events (event.c) ---- */
 struct cl2c_event_callback {
@@ -164,6 +167,7 @@ struct _cl_command_queue {
     struct cl2c_command *head, *tail; /* under cl2c_lock */
     unsigned pending;                 /* enqueued and not yet complete */
     bool running_here;                /* a blocking command runs on the host's thread */
+    unsigned generation;              /* cl2c_generation when it was made */
     bool stopping;                    /* released: the worker frees it when idle */
     pthread_t worker;
 };

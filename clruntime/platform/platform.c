@@ -11,6 +11,31 @@ struct _cl_platform_id cl2c_the_platform = {{&cl2c_dispatch, CL2C_MAGIC_PLATFORM
 
 pthread_mutex_t cl2c_lock = PTHREAD_MUTEX_INITIALIZER;
 pthread_cond_t cl2c_changed = PTHREAD_COND_INITIALIZER;
+unsigned cl2c_generation;
+
+/* fork(): the lock is taken around it, so that the child's copy is not one that a
+ * worker thread (which the child does not have) held at that moment. */
+static void before_fork(void)
+{
+    pthread_mutex_lock(&cl2c_lock);
+}
+
+static void after_fork_in_parent(void)
+{
+    pthread_mutex_unlock(&cl2c_lock);
+}
+
+static void after_fork_in_child(void)
+{
+    pthread_mutex_init(&cl2c_lock, NULL);
+    pthread_cond_init(&cl2c_changed, NULL);
+    cl2c_generation++;
+}
+
+__attribute__((constructor)) static void install_fork_handlers(void)
+{
+    pthread_atfork(before_fork, after_fork_in_parent, after_fork_in_child);
+}
 
 void cl2c_object_init(struct cl2c_object *o, enum cl2c_magic magic)
 {

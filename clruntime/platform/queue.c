@@ -10,6 +10,12 @@
 
 static void *worker(void *arg);
 
+/* A queue of this process (not one inherited through fork(): its worker is not here). */
+static bool live_queue(cl_command_queue q)
+{
+    return cl2c_is(q, CL2C_MAGIC_QUEUE) && q->generation == cl2c_generation;
+}
+
 static const cl_command_queue_properties known_properties =
     CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE;
 
@@ -31,6 +37,7 @@ static cl_command_queue new_queue(cl_context context, cl_device_id device,
     cl2c_object_init(&q->obj, CL2C_MAGIC_QUEUE);
     q->context = context;
     q->properties = properties;
+    q->generation = cl2c_generation;
     atomic_fetch_add(&context->obj.refs, 1);
     pthread_attr_t attr;
     pthread_attr_init(&attr);
@@ -139,7 +146,7 @@ cl_int CL2C_API(clFlush)(cl_command_queue command_queue)
 
 cl_int CL2C_API(clFinish)(cl_command_queue command_queue)
 {
-    if (!cl2c_is(command_queue, CL2C_MAGIC_QUEUE))
+    if (!live_queue(command_queue))
         return CL_INVALID_COMMAND_QUEUE;
     pthread_mutex_lock(&cl2c_lock);
     while (command_queue->pending)
@@ -152,7 +159,7 @@ cl_int CL2C_API(clFinish)(cl_command_queue command_queue)
 
 cl_int cl2c_check_enqueue(cl_command_queue q, cl_uint n, const cl_event *waits)
 {
-    if (!cl2c_is(q, CL2C_MAGIC_QUEUE))
+    if (!live_queue(q))
         return CL_INVALID_COMMAND_QUEUE;
     return cl2c_check_wait_list(q->context, n, waits);
 }
