@@ -103,7 +103,8 @@ cl_int cl2c_wait(cl_uint n, const cl_event *list)
     pthread_mutex_lock(&cl2c_lock);
     for (cl_uint i = 0; i < n; i++) {
         while (list[i]->status > CL_COMPLETE)
-            pthread_cond_wait(&cl2c_changed, &cl2c_lock);
+            if (!cl2c_run_here_locked(list[i]))
+                pthread_cond_wait(&cl2c_changed, &cl2c_lock);
         failed |= list[i]->status < 0;
     }
     pthread_mutex_unlock(&cl2c_lock);

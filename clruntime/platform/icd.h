@@ -166,7 +166,8 @@ struct _cl_command_queue {
     cl_uint num_property_list;        /* CL_QUEUE_PROPERTIES_ARRAY's entries */
     struct cl2c_command *head, *tail; /* under cl2c_lock */
     unsigned pending;                 /* enqueued and not yet complete */
-    bool running_here;                /* a blocking command runs on the host's thread */
+    bool running_here;                /* a command runs on a host's thread */
+    bool worker_busy;                 /* the worker runs a command */
     unsigned generation;              /* cl2c_generation when it was made */
     bool stopping;                    /* released: the worker frees it when idle */
     pthread_t worker;
@@ -181,6 +182,11 @@ void cl2c_command_use(struct cl2c_command *c, int slot, cl_mem m);
 /* Queue it (the worker runs it when its wait list is complete); the event is handed
  * to the caller where `event` is not NULL; a blocking enqueue waits for it. */
 cl_int cl2c_enqueue(struct cl2c_command *c, cl_event *event, bool blocking);
+/* With cl2c_lock held: where `e`'s command is next on its queue, ready, and nothing of
+ * that queue runs, run it on this thread (the lock is let go meanwhile) and return
+ * true; else false. A host that waits for a command it just enqueued does not wait for
+ * the worker to wake up. */
+bool cl2c_run_here_locked(cl_event e);
 /* Common checks of an enqueue: the queue, the wait list. */
 cl_int cl2c_check_enqueue(cl_command_queue q, cl_uint n, const cl_event *waits);
 

@@ -9,6 +9,7 @@
 #include "icd.h"
 
 static void *worker(void *arg);
+static bool run_head_here_locked(cl_command_queue q, cl_event only);
 
 /* A queue of this process (not one inherited through fork(): its worker is not here). */
 static bool live_queue(cl_command_queue q)
@@ -149,8 +150,9 @@ cl_int CL2C_API(clFinish)(cl_command_queue command_queue)
     if (!live_queue(command_queue))
         return CL_INVALID_COMMAND_QUEUE;
     pthread_mutex_lock(&cl2c_lock);
-    while (command_queue->pending)
-        pthread_cond_wait(&cl2c_changed, &cl2c_lock);
+    while (command_queue->pending)    /* the host runs what is ready rather than wait */
+        if (!run_head_here_locked(command_queue, NULL))
+            pthread_cond_wait(&cl2c_changed, &cl2c_lock);
     pthread_mutex_unlock(&cl2c_lock);
     return CL_SUCCESS;
 }
@@ -233,6 +235,33 @@ static void run_command(struct cl2c_command *c, bool failed)
     cl2c_command_free(c);
 }
 
+/* With the lock held: run `q`'s next command on this thread where it is ready and
+ * nothing of `q` runs (and it is `only`'s, where that is not NULL); whether it did. */
+static bool run_head_here_locked(cl_command_queue q, cl_event only)
+{
+    struct cl2c_command *c = q->head;
+    bool failed = false;
+    if (!c || (only && c->event != only) || q->running_here || q->worker_busy ||
+        !ready(c, &failed))
+        return false;
+    q->head = c->next;
+    if (!q->head)
+        q->tail = NULL;
+    q->running_here = true;
+    pthread_mutex_unlock(&cl2c_lock);
+    run_command(c, failed);           /* the waiter holds `e`, and `e` its queue */
+    pthread_mutex_lock(&cl2c_lock);
+    q->running_here = false;
+    q->pending--;
+    pthread_cond_broadcast(&cl2c_changed);
+    return true;
+}
+
+bool cl2c_run_here_locked(cl_event e)
+{
+    return e->queue && run_head_here_locked(e->queue, e);
+}
+
 cl_int cl2c_enqueue(struct cl2c_command *c, cl_event *event, bool blocking)
 {
     cl_command_queue q = c->event->queue;
@@ -281,24 +310,31 @@ static void *worker(void *arg)
     cl_command_queue q = arg;
     pthread_mutex_lock(&cl2c_lock);
     for (;;) {
-        /* a command running on the host's thread goes first (cl2c_enqueue) */
-        while ((!q->head || q->running_here) && !q->stopping)
+        /* the next command once it is ready and no host thread runs one of this
+         * queue's (cl2c_enqueue, cl2c_run_here_locked: they may take it first) */
+        struct cl2c_command *c;
+        bool failed;
+        for (;;) {
+            c = q->head;
+            failed = false;
+            if (c && !q->running_here && ready(c, &failed))
+                break;
+            if (!c && !q->running_here && q->stopping)
+                goto released;        /* and nothing left to run */
             pthread_cond_wait(&cl2c_changed, &cl2c_lock);
-        if (!q->head)
-            break;                    /* released, and nothing left to run */
-        struct cl2c_command *c = q->head;
-        bool failed = false;
-        while (!ready(c, &failed))
-            pthread_cond_wait(&cl2c_changed, &cl2c_lock);
+        }
         q->head = c->next;
         if (!q->head)
             q->tail = NULL;
+        q->worker_busy = true;
         pthread_mutex_unlock(&cl2c_lock);
         run_command(c, failed);
         pthread_mutex_lock(&cl2c_lock);
+        q->worker_busy = false;
         q->pending--;
         pthread_cond_broadcast(&cl2c_changed);
     }
+released:
     pthread_mutex_unlock(&cl2c_lock);
     cl2c_context_release(q->context);
     free(q);
