@@ -80,6 +80,35 @@ static void *worker(void *arg)
     return NULL;
 }
 
+/* Phase two: the threads share one queue and one buffer, each writing its own slice and
+ * waiting for its own commands (or finishing the queue: others' commands then run on
+ * its thread too). */
+static cl_command_queue shared_queue;
+static cl_mem shared_buffer;
+enum { SLICE = 1024, ROUNDS = 200 };
+
+static void *sharer(void *arg)
+{
+    int t = (int)(size_t)arg;
+    int values[SLICE], back[SLICE];
+    for (int round = 0; round < ROUNDS; round++) {
+        for (int i = 0; i < SLICE; i++)
+            values[i] = t * 1000000 + round * 1000 + i;
+        cl_event written;
+        OK(clEnqueueWriteBuffer(shared_queue, shared_buffer, CL_FALSE, t * sizeof values,
+                                sizeof values, values, 0, NULL, &written));
+        if (round % 3 == 0)
+            OK(clFinish(shared_queue));
+        else
+            OK(clWaitForEvents(1, &written));
+        OK(clReleaseEvent(written));
+        OK(clEnqueueReadBuffer(shared_queue, shared_buffer, CL_TRUE, t * sizeof back,
+                               sizeof back, back, 0, NULL, NULL));
+        CHECK(memcmp(back, values, sizeof back) == 0);
+    }
+    return NULL;
+}
+
 int main(void)
 {
     cl_platform_id platforms[8];
@@ -108,8 +137,20 @@ int main(void)
         CHECK(pthread_create(&threads[t], NULL, worker, (void *)(t + 1)) == 0);
     for (size_t t = 0; t < THREADS; t++)
         pthread_join(threads[t], NULL);
-    /* the callbacks ran on the workers, before the events they belong to completed */
+    /* the callbacks ran before the events they belong to completed */
     CHECK(atomic_load(&callbacks) == THREADS * 50);
+    shared_queue = clCreateCommandQueue(ctx, device, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE,
+                                        &err);
+    OK(err);
+    shared_buffer = clCreateBuffer(ctx, CL_MEM_READ_WRITE, THREADS * SLICE * sizeof(int),
+                                   NULL, &err);
+    OK(err);
+    for (size_t t = 0; t < THREADS; t++)
+        CHECK(pthread_create(&threads[t], NULL, sharer, (void *)t) == 0);
+    for (size_t t = 0; t < THREADS; t++)
+        pthread_join(threads[t], NULL);
+    OK(clReleaseMemObject(shared_buffer));
+    OK(clReleaseCommandQueue(shared_queue));
     cl_uint refs;
     OK(clGetContextInfo(ctx, CL_CONTEXT_REFERENCE_COUNT, sizeof refs, &refs, NULL));
     OK(clReleaseContext(ctx));
