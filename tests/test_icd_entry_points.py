@@ -116,3 +116,9 @@ def test_library_builds_without_warnings(compiler, tmp_path):
         names = {line.split()[-1] for line in exported.splitlines() if " T " in line}
         assert names == {"clIcdGetPlatformIDsKHR", "clGetExtensionFunctionAddress",
                          "clGetPlatformInfo"}
+
+
+def test_the_library_needs_no_opencl_headers():
+    written = library.sources()
+    for name, text in {**written, **library.generated(written)}.items():
+        assert "<CL/" not in text and '"CL/' not in text, name
