@@ -249,7 +249,7 @@ static bool run_head_here_locked(cl_command_queue q, cl_event only)
         q->tail = NULL;
     q->running_here = true;
     pthread_mutex_unlock(&cl2c_lock);
-    run_command(c, failed);           /* the waiter holds `e`, and `e` its queue */
+    run_command(c, failed);           /* the caller holds `q` (or an event that does) */
     pthread_mutex_lock(&cl2c_lock);
     q->running_here = false;
     q->pending--;
