@@ -12,7 +12,8 @@ __all__ = ["BuildError", "Diagnostic", "translate", "Program", "Kernel", "LocalM
 def device(options=None):
     """The OpenCL device that a build with ``options`` (``-cl-std=CL1.2``, ``CL2.0`` or
     ``CL3.0``) models on this machine: ``.opencl_c_version``, ``.extensions``,
-    ``.features`` (OpenCL C 3.0's), ``.fast_fma`` (contracted ``a * b + c`` is one fma)."""
+    ``.features`` (OpenCL C 3.0's), ``.fast_fma`` (contracted ``a * b + c`` is one fma),
+    ``.max_work_group_size``, ``.local_mem_size`` (what the OpenCL platform reports)."""
     from .device_model import device as _device
     return _device(options)
 
