@@ -85,8 +85,10 @@ def load(module_name: str):
                         f"{meta.get('cl2c', '?')} with kernel description format "
                         f"{meta.get('format')}; this cl2c ({__version__}) reads format "
                         f"{FORMAT}: rebuild the package", name=module_name)
-    return Program._from_compiled(module, kernels_from_metadata(meta),
-                                  filename=meta.get("source", module_name))
+    prg = Program._from_compiled(module, kernels_from_metadata(meta),
+                                 filename=meta.get("source", module_name))
+    prg._reload = load_again            # a pickle of it names its module
+    return prg
 
 
 def load_again(module_name: str, strict_buffers: bool | None = None):

@@ -51,8 +51,6 @@ import platform
 import re
 import struct
 import sys
-import time
-import warnings
 from dataclasses import dataclass, field
 
 from .version import __version__
@@ -74,7 +72,7 @@ _TEXT_TAGS = {"filename": b"NAME", "options": b"OPTS", "source": b"SRC ",
 # flags in /proc/cpuinfo that say where a CPU runs, not what it executes
 _NOT_ISA = frozenset({"hypervisor"})
 # the module names of libraries a binary may carry: build.py's names, never another module
-_MODULE_NAME = re.compile(r"_cl2c_[0-9a-f]{32}\Z")
+MODULE_NAME = re.compile(r"_cl2c_[0-9a-f]{32}\Z")
 
 
 class BinaryError(ValueError):
@@ -154,11 +152,11 @@ class ProgramBinary:
         at = 0
         while at < len(payload):
             if len(payload) - at < _SECTION.size:
-                raise _malformed("a section header is cut short")
+                raise malformed("a section header is cut short")
             tag, n = _SECTION.unpack_from(payload, at)
             at += _SECTION.size
             if n > len(payload) - at or tag in sections:
-                raise _malformed(f"section {tag!r} overruns the payload or repeats")
+                raise malformed(f"section {tag!r} overruns the payload or repeats")
             sections[tag] = bytes(payload[at:at + n])
             at += n
         return cls._from_sections(sections)
@@ -167,7 +165,7 @@ class ProgramBinary:
     def _from_sections(cls, sections: dict[bytes, bytes]) -> "ProgramBinary":
         # the digest matched: what fails now was written wrong, not damaged on the way
         if b"INFO" not in sections:
-            raise _malformed("it has no INFO section")
+            raise malformed("it has no INFO section")
         try:
             info = dict(line.split("=", 1) for line in
                         sections[b"INFO"].decode().splitlines())
@@ -175,7 +173,7 @@ class ProgramBinary:
                      for name, tag in _TEXT_TAGS.items() if tag in sections}
             kernels = json.loads(sections[b"KERN"]) if b"KERN" in sections else None
         except ValueError as e:
-            raise _malformed(f"a section does not read ({e})") from None
+            raise malformed(f"a section does not read ({e})") from None
         libraries = {kind: sections[tag] for kind, tag in LIBRARY_TAGS.items()
                      if tag in sections}
         return cls(info, texts.get("source"), texts.get("options", ""),
@@ -226,7 +224,7 @@ def _one_line(value) -> str:
     return " ".join(str(value).split("\n"))
 
 
-def _malformed(why: str) -> BinaryError:
+def malformed(why: str) -> BinaryError:
     return BinaryError(f"malformed program binary: {why}", "damaged")
 
 
@@ -382,91 +380,6 @@ def _c_source_of(program) -> str | None:
     return data.decode() if data is not None else None
 
 
-def from_bytes(data, strict_buffers: bool | None = None, rebuild: bool = False):
-    """The :class:`cl2c.Program` of a binary: built from its library with no compiler and
-    no translation (or, unbuilt, as its source and options). BinaryError where it cannot
-    be used; with ``rebuild``, a binary whose library alone cannot run here is built from
-    its source instead (with a BinaryRebuildWarning)."""
-    from .loader import Program
-    start = time.perf_counter()
-    binary = ProgramBinary.decode(data)
-    if not binary.libraries and binary.kernels is None:
-        if binary.source is None:
-            raise BinaryError("program binary holds neither a library nor a source",
-                              "library")
-        return Program(binary.source, binary.options or None, binary.filename,
-                       strict_buffers)
-    problem = binary.unusable("extension")
-    if problem is None:
-        try:
-            prg = _load(binary, strict_buffers)
-        except BinaryError as e:
-            problem = e
-        else:
-            prg.build_seconds = time.perf_counter() - start
-            return prg
-    if not (rebuild and problem.rebuildable):
-        raise problem
-    import shutil
-    from .target import target_environment
-    compiler = target_environment()[0][0]
-    if shutil.which(compiler) is None:     # say so before translating for nothing
-        raise BinaryError(f"{problem}; it cannot be built from its source here either: "
-                          f"no C compiler ('{compiler}' is not found)", problem.reason)
-    prg = Program(binary.source, binary.options or None, binary.filename, strict_buffers)
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")      # its build log was the builder's to see
-            prg.build()
-    except Exception as e:
-        raise BinaryError(f"{problem}; building from its source failed too: {e}",
-                          problem.reason) from e
-    warnings.warn(BinaryRebuildWarning(f"cl2c: {problem}; built from its source instead"),
-                  stacklevel=2)
-    return prg
-
-
-def _load(binary: ProgramBinary, strict_buffers):
-    from .build import load_image
-    from .diagnostics import BuildError
-    from .interface import KernelInterface
-    from .loader import Kernel, Program
-    from .launch_layout import program_globals
-    module_name = binary.info.get("module", "")
-    if not _MODULE_NAME.match(module_name) or binary.kernels is None:
-        raise _malformed("its library has no valid module name or kernel list")
-    try:
-        interfaces = [KernelInterface.from_json(k) for k in binary.kernels]
-    except (KeyError, TypeError, ValueError) as e:
-        raise _malformed(f"its kernel interfaces do not read ({e})") from None
-    names = [k.name for k in interfaces]
-    try:
-        module = load_image(module_name, binary.libraries["extension"], binary.filename,
-                            names, named=bool(binary.info.get("sanitize")))
-    except BuildError as e:
-        raise BinaryError(f"program binary's library does not load: {e}", "library",
-                          binary.source is not None) from None
-    missing = [n for n in names if not hasattr(module.lib, f"cl2c_argv_{n}")]
-    if missing:
-        raise _malformed(f"its library lacks kernels {', '.join(missing)}")
-    prg = Program(binary.source, binary.options or None, binary.filename, strict_buffers)
-    prg._module = module
-    prg._globals = program_globals(module)
-    prg._kernels = {k.name: Kernel(prg, k) for k in interfaces}
-    prg.build_log = binary.build_log
-    prg.sanitized = bool(binary.info.get("sanitize"))
-    prg.from_cache = False
-    prg._c_source = binary.c_source
-    prg._binary = binary
-    return prg
-
-
-def restore(data: bytes, strict_buffers: bool | None = None):
-    """What a pickled Program unpickles through: from_bytes, rebuilding from the source
-    where the library cannot run here and a compiler can."""
-    return from_bytes(data, strict_buffers, rebuild=True)
-
-
 # ---- building one (the build service) ------------------------------------------------
 
 _C_FILE = "kernel.c"     # the generated file's name, which names its cl2c_program_info
@@ -504,5 +417,5 @@ def compile_binary(source: str, options=None, filename: str = "<kernel>",
     return binary.encode(), tr.warnings
 
 
-__all__ = ["BinaryError", "BinaryRebuildWarning", "ProgramBinary", "to_bytes", "from_bytes",
+__all__ = ["BinaryError", "BinaryRebuildWarning", "ProgramBinary", "to_bytes",
            "compile_binary", "MAGIC", "FORMAT_VERSION", "HEADER_SIZE"]

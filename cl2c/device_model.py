@@ -7,7 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .launch_layout import MAX_WORK_GROUP_SIZE
-from .options import CL_STD_VERSIONS, parse_options
+from .language_version import VERSIONS
+from .options import parse_options
 from .target import Target
 from .version import __version__
 
@@ -26,7 +27,7 @@ MAX_PARAMETER_SIZE = 1024       # the spec's minimum; arguments travel by pointe
 VECTOR_WIDTHS = {"char": 16, "short": 8, "int": 4, "long": 2, "float": 4, "double": 2,
                  "half": 8}
 # the OpenCL C versions -cl-std= takes, as (major, minor)
-OPENCL_C_VERSIONS = tuple((v // 100, v // 10 % 10) for v in sorted(CL_STD_VERSIONS.values()))
+OPENCL_C_VERSIONS = tuple((v.major, v.minor) for v in sorted(VERSIONS.values()))
 
 
 @dataclass(frozen=True)

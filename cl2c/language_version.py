@@ -19,9 +19,17 @@ class LanguageVersion:
         return f"CL{self.dotted}"
 
     @property
+    def major(self) -> int:
+        return self.number // 100
+
+    @property
+    def minor(self) -> int:
+        return self.number // 10 % 10
+
+    @property
     def dotted(self) -> str:
         """``2.0``."""
-        return f"{self.number // 100}.{self.number // 10 % 10}"
+        return f"{self.major}.{self.minor}"
 
     def __str__(self) -> str:
         return self.name

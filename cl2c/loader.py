@@ -119,6 +119,7 @@ class Program:
         self.build_log = ""        # the translator's warnings, as clGetProgramBuildInfo has
         self._target = None        # what built it (binary.py records its facts)
         self._binary = None        # the program binary it was loaded from (binary.py)
+        self._reload = None        # what unpickling calls to load it again (aot.py's)
         self._c_source = None      # its generated C, where a binary carried it
 
     @classmethod
@@ -226,18 +227,15 @@ class Program:
         """The program of a binary from ``to_bytes``: built from its library (no compiler,
         no translation), or unbuilt where it held only source. Raises cl2c.BinaryError
         where it is damaged, from another cl2c, or its library cannot run here."""
-        from .binary import from_bytes
-        return from_bytes(data, strict_buffers)
+        return program_from_bytes(data, strict_buffers)
 
     def __reduce__(self):
         # A pickle carries the program binary; unpickling loads its library (a worker
         # needs no compiler), or builds from its source where the library cannot run
         # there. A program of cl2c.load() pickles as its module's name.
-        if self.source is None and self._module is not None:
-            from .aot import load_again
-            return load_again, (self._module.__name__, self.strict_buffers)
-        from .binary import restore
-        return restore, (self.to_bytes(), self.strict_buffers)
+        if self.source is None and self._module is not None and self._reload is not None:
+            return self._reload, (self._module.__name__, self.strict_buffers)
+        return restore_program, (self.to_bytes(), self.strict_buffers)
 
     @property
     def device(self):
@@ -817,3 +815,91 @@ def _scalar_bytes(value, dt: np.dtype, where: str) -> bytes:
 
 __all__ = ["Program", "Kernel", "LocalMemory", "ArgInfo", "KernelArgError", "BufferWarning",
            "LaunchError", "BuildError"]
+
+
+# ---- programs from program binaries (binary.py's format) -------------------------------
+
+def program_from_bytes(data, strict_buffers: bool | None = None, rebuild: bool = False):
+    """The :class:`cl2c.Program` of a binary: built from its library with no compiler and
+    no translation (or, unbuilt, as its source and options). BinaryError where it cannot
+    be used; with ``rebuild``, a binary whose library alone cannot run here is built from
+    its source instead (with a BinaryRebuildWarning)."""
+    from .binary import BinaryError, BinaryRebuildWarning, ProgramBinary
+    start = time.perf_counter()
+    binary = ProgramBinary.decode(data)
+    if not binary.libraries and binary.kernels is None:
+        if binary.source is None:
+            raise BinaryError("program binary holds neither a library nor a source",
+                              "library")
+        return Program(binary.source, binary.options or None, binary.filename,
+                       strict_buffers)
+    problem = binary.unusable("extension")
+    if problem is None:
+        try:
+            prg = _program_of_binary(binary, strict_buffers)
+        except BinaryError as e:
+            problem = e
+        else:
+            prg.build_seconds = time.perf_counter() - start
+            return prg
+    if not (rebuild and problem.rebuildable):
+        raise problem
+    import shutil
+    from .target import target_environment
+    compiler = target_environment()[0][0]
+    if shutil.which(compiler) is None:     # say so before translating for nothing
+        raise BinaryError(f"{problem}; it cannot be built from its source here either: "
+                          f"no C compiler ('{compiler}' is not found)", problem.reason)
+    prg = Program(binary.source, binary.options or None, binary.filename, strict_buffers)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")      # its build log was the builder's to see
+            prg.build()
+    except Exception as e:
+        raise BinaryError(f"{problem}; building from its source failed too: {e}",
+                          problem.reason) from e
+    warnings.warn(BinaryRebuildWarning(f"cl2c: {problem}; built from its source instead"),
+                  stacklevel=2)
+    return prg
+
+
+def _program_of_binary(binary, strict_buffers) -> "Program":
+    """The Program of a binary whose library runs here, loaded from it."""
+    from .binary import MODULE_NAME, BinaryError, malformed
+    from .build import load_image
+    from .diagnostics import BuildError
+    from .interface import KernelInterface
+    from .launch_layout import program_globals
+    module_name = binary.info.get("module", "")
+    if not MODULE_NAME.match(module_name) or binary.kernels is None:
+        raise malformed("its library has no valid module name or kernel list")
+    try:
+        interfaces = [KernelInterface.from_json(k) for k in binary.kernels]
+    except (KeyError, TypeError, ValueError) as e:
+        raise malformed(f"its kernel interfaces do not read ({e})") from None
+    names = [k.name for k in interfaces]
+    try:
+        module = load_image(module_name, binary.libraries["extension"], binary.filename,
+                            names, named=bool(binary.info.get("sanitize")))
+    except BuildError as e:
+        raise BinaryError(f"program binary's library does not load: {e}", "library",
+                          binary.source is not None) from None
+    missing = [n for n in names if not hasattr(module.lib, f"cl2c_argv_{n}")]
+    if missing:
+        raise malformed(f"its library lacks kernels {', '.join(missing)}")
+    prg = Program(binary.source, binary.options or None, binary.filename, strict_buffers)
+    prg._module = module
+    prg._globals = program_globals(module)
+    prg._kernels = {k.name: Kernel(prg, k) for k in interfaces}
+    prg.build_log = binary.build_log
+    prg.sanitized = bool(binary.info.get("sanitize"))
+    prg.from_cache = False
+    prg._c_source = binary.c_source
+    prg._binary = binary
+    return prg
+
+
+def restore_program(data: bytes, strict_buffers: bool | None = None):
+    """What a pickled Program unpickles through: from_bytes, rebuilding from the source
+    where the library cannot run here and a compiler can."""
+    return program_from_bytes(data, strict_buffers, rebuild=True)

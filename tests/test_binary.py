@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import cl2c
-from cl2c import binary
+from cl2c import binary, loader
 from cl2c.binary import BinaryError, ProgramBinary
 
 SOURCE = """
@@ -206,7 +206,7 @@ def test_other_cl2c_refused_and_rebuilt_by_pickles(data):
     _refused(_altered(data, runtime="0" * 64), "version")
     # a pickle rebuilds from the source where a compiler is (here)
     with pytest.warns(binary.BinaryRebuildWarning, match="cl2c 0.0.1"):
-        prg = binary.restore(other)
+        prg = loader.restore_program(other)
     y = np.zeros(4, np.float32)
     prg.saxpy((4,), None, y, np.ones(4, np.float32), np.float32(3))
     assert (y == 3).all()
@@ -229,9 +229,9 @@ def test_forged_module_name_refused(data):
 def test_rebuild_without_compiler_says_both(tmp_path, data):
     path = tmp_path / "other.bin"
     path.write_bytes(_altered(data, cl2c="0.0.1"))
-    code = ("import sys, cl2c.binary as b\n"
-            "try:\n    b.restore(open(sys.argv[1], 'rb').read())\n"
-            "except b.BinaryError as e:\n    print(e.reason, e); sys.exit(7)\n")
+    code = ("import sys, cl2c.binary, cl2c.loader as b\n"
+            "try:\n    b.restore_program(open(sys.argv[1], 'rb').read())\n"
+            "except cl2c.binary.BinaryError as e:\n    print(e.reason, e); sys.exit(7)\n")
     proc = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True,
                           text=True, env=_without_compiler(tmp_path), timeout=120)
     assert proc.returncode == 7, proc.stderr

@@ -13,7 +13,6 @@ import copy
 
 from pycparser import c_ast
 
-from ..lower import cnodes as cn
 from ..sema.model import Call
 from ..typed_ast import make
 from .ir import WorkItemLoop
@@ -45,15 +44,15 @@ def _function(k, suffix: str, images: list) -> c_ast.FuncDef:
         body += snippet(f"cl2c_image {name}__rgbaf = cl2c_image_rgba_float({name});")
     if k.check:
         body += snippet(f"cl2c_ck_thread *const {CHECK_THREAD} = cl2c_ck_self();")
-    args = [c_ast.UnaryOp("&", cn.ident(f"{n}__rgbaf")) if n in images else cn.ident(n)
+    args = [c_ast.UnaryOp("&", c_ast.ID(f"{n}__rgbaf")) if n in images else c_ast.ID(n)
             for n in names]
-    ids = [c_ast.UnaryOp("&", cn.ident(GROUP))] + [cn.ident(i) for i in LOCAL_ID]
+    ids = [c_ast.UnaryOp("&", c_ast.ID(GROUP))] + [c_ast.ID(i) for i in LOCAL_ID]
     loop = WorkItemLoop([_call(node.decl.name, ids + args)], counter="size_t",
                         sizes=_SIZES, simd=k.simd and not k.check, index=bool(k.check),
                         checked=bool(k.check))
     interleaved = k.interleaved_function
     if interleaved is not None:
-        ways = [cn.ident(way_id(w)) for w in range(2, k.interleavable.ways + 1)]
+        ways = [c_ast.ID(way_id(w)) for w in range(2, k.interleavable.ways + 1)]
         loop.ways = k.interleavable.ways
         loop.interleaved = [_call(interleaved.decl.name, ids + ways + args)]
     body += work_item_loop(loop)
@@ -73,6 +72,6 @@ def _param(p: c_ast.Decl) -> c_ast.Decl:
 
 def _call(name: str, args: list) -> c_ast.FuncCall:
     """A call of user function ``name`` (the kernel's work-item function), saying so."""
-    call = make(c_ast.FuncCall, cn.ident(name), c_ast.ExprList(args))
+    call = make(c_ast.FuncCall, c_ast.ID(name), c_ast.ExprList(args))
     call.call = Call("function", name)
     return call

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pycparser import c_ast, c_parser
 
 from .. import types as ty
-from ..lower import cnodes as cn
+from ..typed_ast import make
 from .ir import GroupFunction, GroupIf, GroupLoop, Once, WorkItemLoop
 from .names import (BLOCK, BLOCKS, CHECK_ITEM, CHECK_THREAD, DONE, END, FIRST, INDEX,
                     LOCAL_ID, UNUSED, WAY_BLOCK, way_id)
@@ -85,11 +85,11 @@ def inner_loop(loop: WorkItemLoop) -> c_ast.For:
     bounded = loop.end is not None
     start = snippet(f"{loop.counter} {l0} = 0;")[0]
     if bounded:
-        start.init = _counter(loop, cn.ident(FIRST))
+        start.init = _counter(loop, c_ast.ID(FIRST))
     return c_ast.For(c_ast.DeclList([start]), c_ast.BinaryOp(
-        "<", cn.ident(l0), _counter(loop, cn.ident(END) if bounded else
+        "<", c_ast.ID(l0), _counter(loop, c_ast.ID(END) if bounded else
                                     snippet(f"x = {loop.sizes[0]};")[0].rvalue)),
-        c_ast.UnaryOp("++", cn.ident(l0)), c_ast.Compound(item_body(loop)))
+        c_ast.UnaryOp("++", c_ast.ID(l0)), c_ast.Compound(item_body(loop)))
 
 
 def work_item_loop(loop: WorkItemLoop) -> list:
@@ -128,7 +128,12 @@ def _cast(loop: WorkItemLoop, value: str) -> str:
 
 def _counter(loop: WorkItemLoop, e):
     """Expression ``e`` (a size_t bound) as the loop counter's type."""
-    return cn.cast(ty.INT, e) if loop.counter == "int" else e
+    if loop.counter != "int":
+        return e
+    int_type = make(c_ast.Typename, None, [], None,
+                    c_ast.TypeDecl(None, [], None, c_ast.IdentifierType(["int"])))
+    int_type.ty = ty.INT
+    return c_ast.Cast(int_type, e)
 
 
 def _ways(loop: WorkItemLoop, inner: c_ast.For, first: str, end: str) -> list:
