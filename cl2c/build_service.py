@@ -18,7 +18,8 @@ Exit status: 0, built: the binary is at ``--output`` (written whole or not at al
 log holds the warnings, if any; 1, the program does not build: the log holds the
 diagnostics, ``file:line:col: error: ...``, and ``--output`` is not written; 2, a usage
 error (bad arguments, a file that cannot be read or written), said on stderr and in the
-log; 3, an internal error (a cl2c bug), with its traceback in the log.
+log; 3, an internal error (a cl2c bug), with its traceback in the log; 4, the options
+are not valid build options (``CL_INVALID_BUILD_OPTIONS``), said in the log.
 
 ``python -m cl2c.build_service --facts`` prints, one ``key=value`` a line, what a binary's
 INFO section must say to be usable here (``cl2c``, ``translator``, ``runtime``,
@@ -35,7 +36,7 @@ import tempfile
 import traceback
 import warnings
 
-BUILT, FAILED, USAGE, INTERNAL = 0, 1, 2, 3
+BUILT, FAILED, USAGE, INTERNAL, BAD_OPTIONS = 0, 1, 2, 3, 4
 _LIBRARIES = {"shared": ("shared",), "extension": ("extension",),
               "both": ("shared", "extension")}
 
@@ -127,6 +128,12 @@ def run(argv=None) -> int:
         if args.log:
             print(message, file=sys.stderr)
         return finish(USAGE)
+    from .options import parse_options
+    try:
+        parse_options(args.options or None)
+    except BuildError as e:
+        log_parts.append(e.render())
+        return finish(BAD_OPTIONS)
     try:
         from .binary import compile_binary
         with warnings.catch_warnings(record=True) as caught:

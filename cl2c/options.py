@@ -15,6 +15,9 @@ _ACCEPTED_FLAGS = {
     "-cl-finite-math-only", "-cl-fast-relaxed-math", "-cl-single-precision-constant",
     "-cl-denorms-are-zero", "-cl-fp32-correctly-rounded-divide-sqrt", "-cl-kernel-arg-info",
     "-cl-strict-aliasing", "-cl-uniform-work-group-size", "-cl-no-subgroup-ifp",
+    # debug information (2.0); the linker's options (5.8.5), which clBuildProgram
+    # takes too: a program is always one executable here
+    "-g", "-create-library", "-enable-link-options",
 }
 
 

@@ -262,7 +262,7 @@ def test_service_syntax_error(tmp_path):
 
 def test_service_bad_option(tmp_path):
     proc, out, log = _service(tmp_path, SOURCE, "--options=-no-such-option")
-    assert proc.returncode == 1 and "-no-such-option" in log and not out.exists()
+    assert proc.returncode == 4 and "-no-such-option" in log and not out.exists()
 
 
 def test_service_usage_errors(tmp_path):

@@ -12,6 +12,7 @@ library's sha256 is recorded beside it, and a folder whose library no longer mat
 from __future__ import annotations
 
 import hashlib
+import re
 import os
 import shlex
 import shutil
@@ -50,11 +51,31 @@ def sources() -> dict[str, str]:
 
 
 def generated(written: dict[str, str]) -> dict[str, str]:
-    """The generated C for the hand-written ``written``: file name -> text."""
+    """The generated C for the hand-written ``written``, and the kernel runtime's
+    headers that describe a program's entry points (host.h): file name -> text."""
     return {"cl2c_cl_types.h": generate.types_header(),
             "cl2c_entry_points.h": generate.entry_points_header(),
             "device_facts.h": device_facts.header(),
-            "dispatch.c": generate.dispatch_source(generate.implemented(written))}
+            "build_facts.h": generate.build_facts_header(),
+            "dispatch.c": generate.dispatch_source(generate.implemented(written)),
+            **runtime_headers("host.h")}
+
+
+def runtime_headers(name: str) -> dict[str, str]:
+    """``cl2c/<name>`` and the runtime headers it includes, as ``cl2c/<file>`` -> text:
+    the platform reads a program's cl2c_program_info through host.h, the one
+    description of it."""
+    include = runtime_dir() / "include" / "cl2c"
+    found: dict[str, str] = {}
+    todo = [name]
+    while todo:
+        n = todo.pop()
+        if f"cl2c/{n}" in found or not (include / n).is_file():
+            continue
+        text = (include / n).read_text()
+        found[f"cl2c/{n}"] = text
+        todo += re.findall(r'^#include "([\w.]+)"', text, re.M)
+    return found
 
 
 def compile_command(c_files: list[str], include_dirs: list[str], out: str) -> list[str]:
@@ -110,6 +131,7 @@ def _build(files: dict[str, str], tmp: Path, final: Path) -> None:
     """Compile into ``tmp`` the library and the .icd file that names it at ``final``."""
     src = tmp / "src"
     src.mkdir()
+    (src / "cl2c").mkdir()
     for name, text in files.items():
         (src / name).write_text(text)
     c_files = sorted(str(src / n) for n in files if n.endswith(".c"))

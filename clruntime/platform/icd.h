@@ -10,6 +10,7 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -132,10 +133,73 @@ struct _cl_mem {
 };
 void cl2c_mem_release(cl_mem m);
 
-/* ---- programs and kernels: the next step (issue 35). Their objects will start with
- * struct cl2c_object (CL2C_MAGIC_PROGRAM, CL2C_MAGIC_KERNEL); a launch will be a
- * command whose run function calls the kernel's cl2c_argv_<k> with the arguments it
- * carries in `work`. Until then their entry points are dispatch.c's stubs. ---- */
+/* ---- SHA-256 (sha256.c): binaries' digests and the build cache's keys ---- */
+struct cl2c_sha256 {
+    uint32_t h[8];
+    uint64_t length;
+    unsigned char block[64];
+    size_t used;
+};
+void cl2c_sha256_init(struct cl2c_sha256 *s);
+void cl2c_sha256_update(struct cl2c_sha256 *s, const void *data, size_t n);
+void cl2c_sha256_final(struct cl2c_sha256 *s, unsigned char digest[32]);
+
+/* ---- program binaries (binary.c): cl2c/binary.py's format, read in C ---- */
+/* Whether `data` is a whole, undamaged binary of this cl2c that can run here (the
+ * format, the payload's sha256, the facts of build_facts.h, this CPU's flags); where
+ * not, why, in `why` (of `room` bytes). */
+bool cl2c_binary_usable(const unsigned char *data, size_t size, char *why, size_t room);
+/* A section of a checked binary by its tag ("SHLB"), or NULL; its size in *n. */
+const unsigned char *cl2c_binary_section(const unsigned char *data, size_t size,
+                                         const char *tag, size_t *n);
+/* A fact of its INFO section ("program_symbol") as a new string, or NULL. */
+char *cl2c_binary_fact(const unsigned char *data, size_t size, const char *key);
+
+/* ---- programs (program.c, build.c) ---- */
+struct cl2c_program_info;
+
+struct _cl_program {
+    struct cl2c_object obj;
+    cl_context context;
+    char *source;                     /* NUL-terminated; NULL where none is known */
+    unsigned char *binary;            /* the built or given program binary, or NULL */
+    size_t binary_size;
+    char *options;                    /* the last build's options */
+    char *log;                        /* the last build's log */
+    cl_build_status status;
+    cl_program_binary_type binary_type;
+    void *library;                    /* the binary's shared library, dlopen()ed */
+    const struct cl2c_program_info *info;   /* its kernels (cl2c/host.h) */
+    char *kernel_names;               /* "a;b" */
+    atomic_uint kernels;              /* kernels made from it and alive */
+    atomic_bool building;
+};
+void cl2c_program_release(cl_program p);
+/* Build `p` from its source or its binary: its status, log, binary and library set.
+ * CL_SUCCESS, CL_BUILD_PROGRAM_FAILURE or CL_INVALID_BUILD_OPTIONS (build.c). */
+cl_int cl2c_program_build(cl_program p, const char *options);
+/* Load a usable binary's library into `p` (it takes `binary`); CL_SUCCESS or
+ * CL_INVALID_BINARY / CL_BUILD_PROGRAM_FAILURE with the reason in the log. */
+cl_int cl2c_program_load(cl_program p, unsigned char *binary, size_t size);
+/* Append `text` to the build log. */
+void cl2c_program_log(cl_program p, const char *text);
+
+/* ---- kernels (kernel.c) ---- */
+struct cl2c_kernel_info;
+
+struct _cl_kernel {
+    struct cl2c_object obj;
+    cl_program program;               /* retained */
+    const struct cl2c_kernel_info *info;
+    cl_uint num_args;
+    cl_uint unset;                    /* arguments not set yet */
+    size_t values_size;
+    unsigned char *values;            /* every argument's bytes, at offsets[i] */
+    size_t *offsets;
+    cl_mem *mems;                     /* a buffer argument's object (NULL: a NULL buffer) */
+    bool *set;
+};
+void cl2c_kernel_release(cl_kernel k);
 
 /* ---- command queues (queue.c) ---- */
 struct cl2c_command;
@@ -156,6 +220,7 @@ struct cl2c_command {
     size_t pattern_size;
     void *work;                       /* what other commands carry (a kernel's launch) */
     void (*free_work)(void *work);
+    cl_int status;                    /* run's outcome: a negative code fails the event */
 };
 
 struct _cl_command_queue {

@@ -230,7 +230,7 @@ static void run_command(struct cl2c_command *c, bool failed)
         cl2c_event_set_status(c->event, CL_RUNNING);
         if (c->run)
             c->run(c);
-        cl2c_event_set_status(c->event, CL_COMPLETE);
+        cl2c_event_set_status(c->event, c->status < 0 ? c->status : CL_COMPLETE);
     }
     cl2c_command_free(c);
 }

@@ -1,0 +1,389 @@
+/* clBuildProgram's work: a program binary from the build cache, or from cl2c's
+ * translator through the build service (`python -m cl2c.build_service`, run as a child
+ * process by the Python that installed cl2c: build_facts.h), then its library loaded.
+ *
+ * A child process, not an embedded interpreter: a translator bug (or a compiler that
+ * crashes) ends the child, never the host; a C host needs no libpython; and a host that
+ * is itself Python (PyOpenCL) keeps its interpreter to itself.
+ *
+ * The cache: a program built before, in any process, is found without starting Python.
+ * Its key is the sha256 of what decides the build (the source, the options, the OpenCL
+ * version served, cl2c's version and its translator and runtime digests, the
+ * environment the translator reads); the binary is `<key>.bin` in `icd-programs/` of
+ * cl2c's cache directory (the one this library was built in), written by the build
+ * service, read back only when it is this user's alone and its sha256 and facts check
+ * (binary.c). A source that #includes files is not cached here (their text is not in
+ * the key): it is built each time, and cl2c's own kernel cache makes that quick. */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "icd.h"
+#include "build_facts.h"
+
+extern char **environ;
+
+/* The name the log's diagnostics give the source. */
+#define SOURCE_NAME "program.cl"
+
+/* Exit statuses of the build service (cl2c/build_service.py). */
+enum { SERVICE_BUILT = 0, SERVICE_FAILED = 1, SERVICE_BAD_OPTIONS = 4 };
+
+/* ---- files ---- */
+
+static unsigned char *read_file(int fd, size_t *size)
+{
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+        return NULL;
+    unsigned char *data = malloc(st.st_size ? (size_t)st.st_size : 1);
+    size_t at = 0;
+    while (data && at < (size_t)st.st_size) {
+        ssize_t n = read(fd, data + at, (size_t)st.st_size - at);
+        if (n <= 0) {
+            free(data);
+            return NULL;
+        }
+        at += (size_t)n;
+    }
+    *size = at;
+    return data;
+}
+
+static char *read_text(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return NULL;
+    size_t n = 0;
+    unsigned char *data = read_file(fd, &n);
+    close(fd);
+    char *text = data ? realloc(data, n + 1) : NULL;
+    if (text)
+        text[n] = '\0';
+    else
+        free(data);
+    return text;
+}
+
+static bool write_all(const char *path, const char *text)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return false;
+    size_t n = strlen(text), at = 0;
+    while (at < n) {
+        ssize_t w = write(fd, text + at, n - at);
+        if (w <= 0)
+            break;
+        at += (size_t)w;
+    }
+    close(fd);
+    return at == n;
+}
+
+/* ---- the cache ---- */
+
+/* Where cached binaries go: icd-programs/ beside this library's folder in cl2c's cache
+ * (found once); NULL where there is none that is this user's alone, or with
+ * CL2C_NO_CACHE set. */
+static char *cache_dir;
+
+static void find_cache_dir(void)
+{
+    const char *off = getenv("CL2C_NO_CACHE");
+    if (off && *off && strcmp(off, "0") != 0)
+        return;
+    Dl_info self;
+    if (!dladdr((void *)find_cache_dir, &self) || !self.dli_fname || self.dli_fname[0] != '/')
+        return;
+    char path[4096];
+    snprintf(path, sizeof path, "%s", self.dli_fname);
+    for (int up = 0; up < 2; up++) {       /* the library's folder, then cl2c's cache */
+        char *slash = strrchr(path, '/');
+        if (!slash || slash == path)
+            return;
+        *slash = '\0';
+    }
+    if (strlen(path) + sizeof "/icd-programs" > sizeof path)
+        return;
+    strcat(path, "/icd-programs");
+    mkdir(path, 0700);
+    struct stat st;
+    if (lstat(path, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() ||
+            (st.st_mode & 022))
+        return;
+    cache_dir = strdup(path);
+}
+
+static const char *programs_dir(void)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, find_cache_dir);
+    return cache_dir;
+}
+
+static void hash_text(struct cl2c_sha256 *s, const char *text)
+{
+    cl2c_sha256_update(s, text ? text : "", text ? strlen(text) + 1 : 1);
+}
+
+/* The cache key of building `source` with `options` here, as 64 hex digits. */
+static void cache_key(const char *source, const char *options, char key[65])
+{
+    static const char *const environment[] = {
+        "CL2C_SCHEDULE", "CL2C_CHECK", "CL2C_CHECK_BARRIERS", "CC", "CFLAGS", "LDFLAGS",
+        NULL};
+    struct cl2c_sha256 s;
+    unsigned char digest[32];
+    char version[8];
+    cl2c_sha256_init(&s);
+    hash_text(&s, "cl2c icd program 1");
+    hash_text(&s, source);
+    hash_text(&s, options);
+    snprintf(version, sizeof version, "%d", cl2c_api_version());
+    hash_text(&s, version);
+    hash_text(&s, SOURCE_NAME);
+    hash_text(&s, CL2C_BINARY_REQUIRE_CL2C);
+    hash_text(&s, CL2C_BINARY_REQUIRE_TRANSLATOR);
+    hash_text(&s, CL2C_BINARY_REQUIRE_RUNTIME);
+    for (int i = 0; environment[i]; i++)
+        hash_text(&s, getenv(environment[i]));
+    cl2c_sha256_final(&s, digest);
+    for (int i = 0; i < 32; i++)
+        snprintf(key + 2 * i, 3, "%02x", digest[i]);
+}
+
+/* The cached binary at `path` where it is this user's alone and usable; else NULL
+ * (a bad one is removed: the build that follows replaces it). */
+static unsigned char *cached_binary(const char *path, size_t *size)
+{
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return NULL;
+    struct stat st;
+    unsigned char *data = NULL;
+    if (fstat(fd, &st) == 0 && st.st_uid == geteuid() && !(st.st_mode & 022))
+        data = read_file(fd, size);
+    close(fd);
+    char why[256];
+    if (data && !cl2c_binary_usable(data, *size, why, sizeof why)) {
+        free(data);
+        data = NULL;
+        unlink(path);
+    }
+    return data;
+}
+
+/* ---- the build service ---- */
+
+/* PYTHONPATH for the child: the folder of the cl2c this library serves, first. */
+static char **child_environment(void)
+{
+    size_t n = 0;
+    while (environ[n])
+        n++;
+    char **env = calloc(n + 2, sizeof *env);
+    if (!env)
+        return NULL;
+    const char *old = getenv("PYTHONPATH");
+    size_t room = sizeof "PYTHONPATH=:" + strlen(CL2C_BUILD_PYTHONPATH) + (old ? strlen(old) : 0);
+    char *path = malloc(room);
+    if (!path) {
+        free(env);
+        return NULL;
+    }
+    snprintf(path, room, "PYTHONPATH=%s%s%s", CL2C_BUILD_PYTHONPATH, old && *old ? ":" : "",
+             old && *old ? old : "");
+    size_t k = 0;
+    env[k++] = path;
+    for (size_t i = 0; i < n; i++)
+        if (strncmp(environ[i], "PYTHONPATH=", 11) != 0)
+            env[k++] = environ[i];
+    env[k] = NULL;
+    return env;
+}
+
+/* Run the build service on `source` with `options`, the binary to `output`, the log to
+ * `log_path` and its stderr to `err_path`; its exit status, or -1 where it did not run
+ * (the reason in `why`). */
+static int run_service(const char *dir, const char *options, const char *output,
+                       char *why, size_t room)
+{
+    char source[4200], log[4200], err[4200];
+    snprintf(source, sizeof source, "%s/source.cl", dir);
+    snprintf(log, sizeof log, "--log=%s/log", dir);
+    snprintf(err, sizeof err, "%s/stderr", dir);
+    size_t opt_room = strlen(options) + sizeof "--options=";
+    char *opt = malloc(opt_room);
+    char **env = child_environment();
+    if (!opt || !env) {
+        free(opt);
+        if (env)
+            free(env[0]);
+        free(env);
+        snprintf(why, room, "out of host memory");
+        return -1;
+    }
+    snprintf(opt, opt_room, "--options=%s", options);
+    char *const argv[] = {(char *)CL2C_BUILD_PYTHON, (char *)"-m", (char *)"cl2c.build_service",
+                          (char *)"--source", source, (char *)"--output", (char *)output, log,
+                          opt, (char *)"--filename=" SOURCE_NAME, NULL};
+    posix_spawn_file_actions_t files;
+    posix_spawn_file_actions_init(&files);
+    posix_spawn_file_actions_addopen(&files, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&files, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&files, 2, err, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    pid_t pid;
+    int spawned = posix_spawn(&pid, CL2C_BUILD_PYTHON, &files, NULL, argv, env);
+    posix_spawn_file_actions_destroy(&files);
+    free(opt);
+    free(env[0]);
+    free(env);
+    if (spawned != 0) {
+        snprintf(why, room, "cl2c: cannot start the translator (%s): %s", CL2C_BUILD_PYTHON,
+                 strerror(spawned));
+        return -1;
+    }
+    int status;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR) {
+            /* the host reaps children itself (SIGCHLD ignored): the output says */
+            return access(output, R_OK) == 0 ? SERVICE_BUILT : SERVICE_FAILED;
+        }
+    if (WIFSIGNALED(status)) {
+        snprintf(why, room, "cl2c: the translator died of signal %d (a cl2c bug; please "
+                 "report it with the kernel)", WTERMSIG(status));
+        return -1;
+    }
+    return WEXITSTATUS(status);
+}
+
+/* Remove the build's scratch folder and what it holds. */
+static void remove_scratch(const char *dir)
+{
+    static const char *const names[] = {"source.cl", "log", "stderr", "program.bin", NULL};
+    char path[4200];
+    for (int i = 0; names[i]; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        unlink(path);
+    }
+    rmdir(dir);
+}
+
+/* Build p's source through the service; the binary in *binary, or an error code with
+ * the log said. */
+static cl_int translate(cl_program p, const char *options, const char *cached_path,
+                        unsigned char **binary, size_t *size)
+{
+    const char *tmp = getenv("TMPDIR");
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/cl2c-build-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(dir)) {
+        cl2c_program_log(p, "cl2c: cannot make a temporary folder for the build");
+        return CL_BUILD_PROGRAM_FAILURE;
+    }
+    char path[4200], output[4200], why[512] = "";
+    snprintf(path, sizeof path, "%s/source.cl", dir);
+    snprintf(output, sizeof output, "%s/program.bin", dir);
+    const char *out = cached_path ? cached_path : output;
+    int status = -1;
+    if (write_all(path, p->source))
+        status = run_service(dir, options, out, why, sizeof why);
+    else
+        snprintf(why, sizeof why, "cl2c: cannot write the source to a temporary folder");
+    snprintf(path, sizeof path, "%s/log", dir);
+    char *log = read_text(path);
+    if (log && *log)
+        cl2c_program_log(p, log);
+    free(log);
+    if (status != SERVICE_BUILT && status != SERVICE_FAILED && status != SERVICE_BAD_OPTIONS) {
+        snprintf(path, sizeof path, "%s/stderr", dir);
+        char *err = read_text(path);
+        if (err && *err && !p->log)
+            cl2c_program_log(p, err);
+        free(err);
+        if (*why)
+            cl2c_program_log(p, why);
+        else if (status > 0)
+            cl2c_program_log(p, "cl2c: the translator failed (see above)");
+    }
+    cl_int result = CL_BUILD_PROGRAM_FAILURE;
+    if (status == SERVICE_BAD_OPTIONS) {
+        result = CL_INVALID_BUILD_OPTIONS;
+    } else if (status == SERVICE_BUILT) {
+        int fd = open(out, O_RDONLY | O_CLOEXEC);
+        *binary = fd >= 0 ? read_file(fd, size) : NULL;
+        if (fd >= 0)
+            close(fd);
+        if (*binary)
+            result = CL_SUCCESS;
+        else
+            cl2c_program_log(p, "cl2c: the translator's binary cannot be read");
+    }
+    remove_scratch(dir);
+    return result;
+}
+
+cl_int cl2c_program_build(cl_program p, const char *options)
+{
+    free(p->options);
+    free(p->log);
+    p->log = NULL;
+    p->options = strdup(options);
+    p->status = CL_BUILD_IN_PROGRESS;
+    cl_int err;
+    if (!p->source && !p->binary) {
+        err = CL_INVALID_PROGRAM;
+    } else if (p->binary && p->binary_type == CL_PROGRAM_BINARY_TYPE_EXECUTABLE) {
+        /* from a binary: its library, whatever the options (as the spec allows) */
+        size_t n;
+        const unsigned char *blog = cl2c_binary_section(p->binary, p->binary_size,
+                                                        CL2C_BINARY_TAG_BUILD_LOG, &n);
+        if (blog && n) {
+            char *text = strndup((const char *)blog, n);
+            if (text)
+                cl2c_program_log(p, text);
+            free(text);
+        }
+        err = cl2c_program_load(p, p->binary, p->binary_size);
+    } else {
+        char key[65], path[4200];
+        const char *dir = strstr(p->source, "#include") ? NULL : programs_dir();
+        unsigned char *binary = NULL;
+        size_t size = 0;
+        if (dir) {
+            cache_key(p->source, options, key);
+            snprintf(path, sizeof path, "%s/%s.bin", dir, key);
+            binary = cached_binary(path, &size);
+        }
+        if (binary) {
+            size_t n;
+            const unsigned char *blog = cl2c_binary_section(binary, size,
+                                                            CL2C_BINARY_TAG_BUILD_LOG, &n);
+            char *text = blog && n ? strndup((const char *)blog, n) : NULL;
+            if (text)
+                cl2c_program_log(p, text);
+            free(text);
+            err = CL_SUCCESS;
+        } else {
+            err = translate(p, options, dir ? path : NULL, &binary, &size);
+        }
+        if (err == CL_SUCCESS)
+            err = cl2c_program_load(p, binary, size);
+        else
+            free(binary);
+    }
+    if (err != CL_SUCCESS) {
+        p->status = CL_BUILD_ERROR;
+        if (err == CL_INVALID_BINARY)
+            err = CL_BUILD_PROGRAM_FAILURE;
+    }
+    return err;
+}
