@@ -53,8 +53,7 @@ def test_c_host_program_sanitized(sanitizer, tmp_path):
     written = library.sources()
     src = tmp_path / "src"
     src.mkdir()
-    for name, text in {**written, **library.generated(written)}.items():
-        (src / name).write_text(text)
+    library.write_files({**written, **library.generated(written)}, src)
     lib = tmp_path / library.LIBRARY
     proc = subprocess.run([cc, "-std=c11", "-O1", "-g", "-fPIC", "-shared",
                            "-fvisibility=hidden", "-pthread", *flags, f"-I{src}",

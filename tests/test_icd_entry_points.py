@@ -102,8 +102,7 @@ def test_library_builds_without_warnings(compiler, tmp_path):
         pytest.skip(f"no {compiler}")
     written = library.sources()
     files = {**written, **library.generated(written)}
-    for name, text in files.items():
-        (tmp_path / name).write_text(text)
+    library.write_files(files, tmp_path)
     out = tmp_path / "lib.so"
     cmd = [compiler, "-std=c11", "-O2", "-fPIC", "-shared", "-fvisibility=hidden",
            "-pthread", "-Wall", "-Wextra", "-Werror", f"-I{tmp_path}",

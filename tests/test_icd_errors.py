@@ -61,7 +61,8 @@ codes["two_access_flags"] = err.value
 cl.clCreateProgramWithSource.restype = P
 src = ctypes.c_char_p(b"kernel void k() {}")
 program = cl.clCreateProgramWithSource(ctx, 1, ctypes.byref(src), None, ctypes.byref(err))
-codes["programs_not_yet"] = [err.value, program]
+codes["program_from_source"] = [err.value, program is not None]
+assert cl.clReleaseProgram(ctypes.c_void_p(program)) == 0
 codes["fill_pattern_of_3_bytes"] = cl.clEnqueueFillBuffer(queue, buf, host, size_t(3), size_t(0), size_t(12), 0, None, None)
 codes["copy_onto_itself"] = cl.clEnqueueCopyBuffer(queue, buf, buf, size_t(0), size_t(8), size_t(16), 0, None, None)
 cl.clEnqueueMapBuffer.restype = P
@@ -118,7 +119,7 @@ def test_bad_arguments_through_the_system_loader():
         "buffer_of_size_zero": -61,             # CL_INVALID_BUFFER_SIZE
         "use_host_ptr_without_one": -37,        # CL_INVALID_HOST_PTR
         "two_access_flags": -30,
-        "programs_not_yet": [-59, None],        # CL_INVALID_OPERATION: the next step
+        "program_from_source": [0, True],
         "fill_pattern_of_3_bytes": -30,
         "copy_onto_itself": -8,                 # CL_MEM_COPY_OVERLAP
         "unmap_a_pointer_never_mapped": -30,

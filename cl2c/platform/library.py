@@ -78,6 +78,14 @@ def runtime_headers(name: str) -> dict[str, str]:
     return found
 
 
+def write_files(files: dict[str, str], folder: Path) -> None:
+    """Write the library's ``files`` (name -> text; a name may have a folder) into
+    ``folder``."""
+    for name, text in files.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_text(text)
+
+
 def compile_command(c_files: list[str], include_dirs: list[str], out: str) -> list[str]:
     cc, cflags, ldflags = target_environment()
     return [*cc, *cflags, *_FLAGS, *(f"-I{d}" for d in include_dirs), *c_files,
@@ -131,9 +139,7 @@ def _build(files: dict[str, str], tmp: Path, final: Path) -> None:
     """Compile into ``tmp`` the library and the .icd file that names it at ``final``."""
     src = tmp / "src"
     src.mkdir()
-    (src / "cl2c").mkdir()
-    for name, text in files.items():
-        (src / name).write_text(text)
+    write_files(files, src)
     c_files = sorted(str(src / n) for n in files if n.endswith(".c"))
     cmd = compile_command(c_files, [str(src)], str(tmp / LIBRARY))
     try:
