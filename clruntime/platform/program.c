@@ -3,8 +3,9 @@
  * generated cl2c_program_info lists: cl2c/host.h). Building is build.c's. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "icd.h"
@@ -194,9 +195,39 @@ cl_int CL2C_API(clBuildProgram)(cl_program program, cl_uint num_devices,
     return err;
 }
 
-/* The library of a usable binary, loaded from memory: written to a memory file and
- * opened through /proc (nothing is written to disk, so nothing on disk can change it
- * between the check and the load). */
+/* dlopen() a library's bytes: written to a file of a fresh private folder, opened, and
+ * removed. A name of its own each time: dlopen() takes a name it has loaded before for
+ * that library, so a reused one (a memory file's /proc/self/fd/N, whose number comes
+ * back once closed) would give an earlier program's kernels. */
+static void *open_library(const unsigned char *bytes, size_t n, char *why, size_t room)
+{
+    static atomic_uint count;
+    const char *tmp = getenv("TMPDIR");
+    char dir[4096], path[4200];
+    snprintf(dir, sizeof dir, "%s/cl2c-program-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(dir)) {
+        snprintf(why, room, "cannot make a temporary folder: %s", strerror(errno));
+        return NULL;
+    }
+    snprintf(path, sizeof path, "%s/program%u.so", dir, atomic_fetch_add(&count, 1));
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0700);
+    bool written = fd >= 0;
+    for (size_t at = 0; written && at < n;) {
+        ssize_t w = write(fd, bytes + at, n - at);
+        written = w > 0;
+        at += written ? (size_t)w : 0;
+    }
+    if (fd >= 0)
+        close(fd);
+    void *handle = written ? dlopen(path, RTLD_NOW | RTLD_LOCAL) : NULL;
+    if (!handle)
+        snprintf(why, room, "%s", written ? dlerror() : strerror(errno));
+    unlink(path);
+    rmdir(dir);
+    return handle;
+}
+
+/* The library of a usable binary, loaded. */
 cl_int cl2c_program_load(cl_program p, unsigned char *binary, size_t size)
 {
     unload(p);
@@ -214,22 +245,11 @@ cl_int cl2c_program_load(cl_program p, unsigned char *binary, size_t size)
                             "with --library extension?)");
         return CL_INVALID_BINARY;
     }
-    int fd = memfd_create("cl2c-program", MFD_CLOEXEC);
-    char path[64];
-    snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
-    bool written = fd >= 0;
-    for (size_t at = 0; written && at < n;) {
-        ssize_t w = write(fd, lib + at, n - at);
-        written = w > 0;
-        at += written ? (size_t)w : 0;
-    }
-    void *handle = written ? dlopen(path, RTLD_NOW | RTLD_LOCAL) : NULL;
-    if (fd >= 0)
-        close(fd);
+    char why[512];
+    void *handle = open_library(lib, n, why, sizeof why);
     if (!handle) {
         char message[600];
-        snprintf(message, sizeof message, "cl2c: the program's library does not load: %s",
-                 written ? dlerror() : "no memory file");
+        snprintf(message, sizeof message, "cl2c: the program's library does not load: %s", why);
         cl2c_program_log(p, message);
         free(symbol);
         return CL_BUILD_PROGRAM_FAILURE;
