@@ -38,15 +38,17 @@ def out(value):
 """
 
 
-def run_pyopencl(script: str, version: str | None = None, timeout: int = 120):
-    """Run ``script`` after the prelude in a child on the cl2c platform; the value it
-    passed to ``out()``."""
+def run_pyopencl(script: str, version: str | None = None, timeout: int = 120,
+                 env: dict[str, str] | None = None):
+    """Run ``script`` after the prelude in a child on the cl2c platform (with ``env``
+    added to its environment); the value it passed to ``out()``."""
     try:
         import pyopencl  # noqa: F401
     except ImportError as e:
         pytest.skip(f"PyOpenCL is not importable ({e})")
     code = _PRELUDE + textwrap.dedent(script)
-    proc = subprocess.run([sys.executable, "-c", code], env=icd_environment(version),
+    proc = subprocess.run([sys.executable, "-c", code],
+                          env={**icd_environment(version), **(env or {})},
                           capture_output=True, text=True, timeout=timeout)
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-4000:]
     lines = [l for l in proc.stdout.splitlines() if l.startswith("RESULT ")]

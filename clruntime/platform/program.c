@@ -227,6 +227,17 @@ static void *open_library(const unsigned char *bytes, size_t n, char *why, size_
     return handle;
 }
 
+/* The OpenMP runtime that programs' libraries load stays loaded: its idle threads
+ * would run unmapped code once the last program's dlclose() unloaded it (a crash at the
+ * host's exit, after it released its programs). */
+static void keep_openmp_runtime(void)
+{
+    static const char *const runtimes[] = {"libgomp.so.1", "libomp.so.5", "libomp.so",
+                                           "libiomp5.so", NULL};
+    for (int i = 0; runtimes[i]; i++)
+        dlopen(runtimes[i], RTLD_LAZY | RTLD_NOLOAD | RTLD_NODELETE);
+}
+
 /* The library of a usable binary, loaded. */
 cl_int cl2c_program_load(cl_program p, unsigned char *binary, size_t size)
 {
@@ -254,6 +265,7 @@ cl_int cl2c_program_load(cl_program p, unsigned char *binary, size_t size)
         free(symbol);
         return CL_BUILD_PROGRAM_FAILURE;
     }
+    keep_openmp_runtime();
     const cl2c_program_info *info = dlsym(handle, symbol);
     free(symbol);
     if (!info) {

@@ -1,0 +1,93 @@
+"""Kernels on the cl2c platform from unmodified PyOpenCL code, checked against NumPy: a
+program's kernel with buffers and scalars, pyopencl.array arithmetic, an
+ElementwiseKernel and a ReductionKernel; built from source (PYOPENCL_NO_CACHE=1) and
+through PyOpenCL's binary cache, which on a platform other than PoCL keeps
+CL_PROGRAM_BINARIES and builds again with clCreateProgramWithBinary."""
+from __future__ import annotations
+
+import importlib.util
+import warnings
+
+import pytest
+
+from icd_helpers import run_pyopencl
+
+_KERNELS = r"""
+import logging
+import pyopencl.array as cla
+from pyopencl.elementwise import ElementwiseKernel
+said = {"hit": 0, "from source": 0}
+class Count(logging.Handler):          # what PyOpenCL's binary cache did
+    def emit(self, record):
+        text = record.getMessage()
+        said["hit"] += "binary cache hit" in text
+        said["from source"] += "start building program from source" in text
+logging.getLogger("pyopencl").addHandler(Count())
+logging.getLogger("pyopencl").setLevel(logging.DEBUG)
+ctx = cl.Context([device])
+queue = cl.CommandQueue(ctx)
+rng = np.random.default_rng(7)
+a = rng.random(5000).astype(np.float32)
+b = rng.random(5000).astype(np.float32)
+mf = cl.mem_flags
+src = '''
+__kernel void axpb(__global const float *a, __global const float *b, __global float *c,
+                   float s, int shift)
+{
+    int i = get_global_id(0);
+    c[i] = a[i] + s * b[i] + shift;
+}
+'''
+prg = cl.Program(ctx, src).build()
+A = cl.Buffer(ctx, mf.READ_ONLY | mf.COPY_HOST_PTR, hostbuf=a)
+B = cl.Buffer(ctx, mf.READ_ONLY | mf.COPY_HOST_PTR, hostbuf=b)
+C = cl.Buffer(ctx, mf.WRITE_ONLY, a.nbytes)
+prg.axpb(queue, a.shape, None, A, B, C, np.float32(2.5), np.int32(3))
+c = np.empty_like(a)
+cl.enqueue_copy(queue, c, C)
+result = {"kernel": float(np.abs(c - (a + np.float32(2.5) * b + 3)).max())}
+x, y = cla.to_device(queue, a), cla.to_device(queue, b)
+result["array"] = float(np.abs((x * 2 + y).get() - (a * 2 + b)).max())
+lin = ElementwiseKernel(ctx, "float *x, float *y, float k", "y[i] = k * x[i] + 1", "lin")
+z = cla.empty_like(x)
+lin(x, z, np.float32(3))
+result["elementwise"] = float(np.abs(z.get() - (3 * a + 1)).max())
+if MAKO:                               # PyOpenCL writes reductions with Mako
+    from pyopencl.reduction import ReductionKernel
+    sumsq = ReductionKernel(ctx, np.float32, neutral="0", reduce_expr="a+b",
+                            map_expr="x[i]*x[i]", arguments="__global float *x")
+    want = float((a.astype(np.float64) ** 2).sum())
+    result["reduction"] = abs(float(sumsq(x).get()) - want) / want
+result["said"] = said
+out(result)
+"""
+
+
+def _run(env):
+    mako = importlib.util.find_spec("mako") is not None
+    return run_pyopencl(f"MAKO = {mako}\n" + _KERNELS, env=env, timeout=300)
+
+
+def _check(result):
+    assert result["kernel"] < 1e-6          # a + s * b may be contracted into an fma
+    assert result["array"] == 0.0
+    assert result["elementwise"] < 1e-6
+    if importlib.util.find_spec("mako") is not None:
+        assert result["reduction"] < 1e-5
+    else:
+        warnings.warn("PyOpenCL's ReductionKernel needs Mako (the test extra installs "
+                      "it): the reduction was not checked")
+
+
+def test_pyopencl_kernels_from_source():
+    _check(_run({"PYOPENCL_NO_CACHE": "1"}))
+
+
+def test_pyopencl_kernels_through_its_binary_cache(tmp_path):
+    env = {"XDG_CACHE_HOME": str(tmp_path), "PYOPENCL_NO_CACHE": "0"}
+    first = _run(env)                       # builds, keeps CL_PROGRAM_BINARIES
+    assert first["said"]["from source"] >= 3 and first["said"]["hit"] == 0
+    again = _run(env)                       # clCreateProgramWithBinary from them
+    assert again["said"] == {"hit": first["said"]["from source"], "from source": 0}
+    _check(first)
+    _check(again)
