@@ -91,3 +91,40 @@ def test_pyopencl_kernels_through_its_binary_cache(tmp_path):
     assert again["said"] == {"hit": first["said"]["from source"], "from source": 0}
     _check(first)
     _check(again)
+
+
+_BINARIES = r"""
+from cl2c.binary import ProgramBinary
+ctx = cl.Context([device])
+queue = cl.CommandQueue(ctx)
+src = "__kernel void twice(__global int *x) { x[get_global_id(0)] *= 2; }"
+built = cl.Program(ctx, src).build()
+binary = built.get_info(cl.program_info.BINARIES)[0]
+
+def load(data):
+    try:
+        prg = cl.Program(ctx, [device], [data]).build()
+    except cl.Error as e:
+        return e.code
+    x = np.arange(8, dtype=np.int32)
+    buf = cl.Buffer(ctx, cl.mem_flags.COPY_HOST_PTR, hostbuf=x)
+    prg.twice(queue, x.shape, None, buf)
+    cl.enqueue_copy(queue, x, buf)
+    return x.tolist()
+
+decoded = ProgramBinary.decode(binary)
+decoded.info["translator"] = "0" * 64          # another cl2c's, digest intact
+damaged = bytearray(binary)
+damaged[len(damaged) // 2] ^= 0x40
+out({"intact": load(binary), "damaged": load(bytes(damaged)),
+     "other_version": load(decoded.encode()), "truncated": load(binary[:100]),
+     "not_a_binary": load(b"\x7fELF" + bytes(100)),
+     "binary_type": int(built.get_build_info(device, cl.program_build_info.BINARY_TYPE))})
+"""
+
+
+def test_program_binaries_checked_in_c():
+    result = run_pyopencl(_BINARIES, env={"PYOPENCL_NO_CACHE": "1"})
+    assert result == {"intact": [0, 2, 4, 6, 8, 10, 12, 14], "damaged": -42,
+                      "other_version": -42, "truncated": -42, "not_a_binary": -42,
+                      "binary_type": 4}     # CL_INVALID_BINARY; CL_PROGRAM_BINARY_TYPE_EXECUTABLE
