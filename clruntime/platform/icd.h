@@ -171,6 +171,7 @@ struct _cl_program {
     void *library;                    /* the binary's shared library, dlopen()ed */
     const struct cl2c_program_info *info;   /* its kernels (cl2c/host.h) */
     char *kernel_names;               /* "a;b" */
+    bool uniform;                     /* built with -cl-uniform-work-group-size */
     atomic_uint kernels;              /* kernels made from it and alive */
     atomic_bool building;
 };

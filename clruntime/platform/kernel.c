@@ -342,6 +342,7 @@ static cl_int check_range(cl_kernel k, cl_uint work_dim, const size_t *offset,
         return CL_INVALID_GLOBAL_WORK_SIZE;
     const size_t *reqd = k->info->reqd_work_group_size;
     bool has_reqd = reqd[0] || reqd[1] || reqd[2];
+    bool non_uniform = k->info->non_uniform && !k->program->uniform;
     size_t total = 1;
     *empty = false;
     for (cl_uint d = 0; d < work_dim; d++) {
@@ -356,7 +357,7 @@ static cl_int check_range(cl_kernel k, cl_uint work_dim, const size_t *offset,
             continue;
         if (local[d] == 0 || (has_reqd && local[d] != reqd[d]))
             return CL_INVALID_WORK_GROUP_SIZE;
-        if (!k->info->non_uniform && global[d] % local[d] != 0)
+        if (!non_uniform && global[d] % local[d] != 0)
             return CL_INVALID_WORK_GROUP_SIZE;
         if (local[d] > max_item_size(d))
             return CL_INVALID_WORK_ITEM_SIZE;
@@ -364,7 +365,7 @@ static cl_int check_range(cl_kernel k, cl_uint work_dim, const size_t *offset,
     }
     if (has_reqd && !local) {
         for (cl_uint d = 0; d < work_dim; d++)     /* the required size must fit */
-            if (!k->info->non_uniform && global[d] % reqd[d] != 0)
+            if (!non_uniform && global[d] % reqd[d] != 0)
                 return CL_INVALID_WORK_GROUP_SIZE;
     }
     if (total > max_work_group_size())

@@ -286,6 +286,11 @@ cl_int cl2c_program_load(cl_program p, unsigned char *binary, size_t size)
             strcat(p->kernel_names, ";");
         strcat(p->kernel_names, info->kernels[i]->name);
     }
+    /* OpenCL C 2.0's non-uniform work-groups, unless the options ask for uniform ones */
+    const unsigned char *opts = cl2c_binary_section(binary, size, CL2C_BINARY_TAG_OPTIONS, &n);
+    char *options = opts ? strndup((const char *)opts, n) : NULL;
+    p->uniform = options && strstr(options, "-cl-uniform-work-group-size");
+    free(options);
     p->library = handle;
     p->info = info;
     p->binary_type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;

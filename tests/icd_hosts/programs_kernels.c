@@ -218,6 +218,39 @@ int main(void)
     OK(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, sizeof results, results, 0, NULL, NULL));
     CHECK(results[0] == 42 && results[1] == -7);
 
+    /* non-uniform work-groups: OpenCL C 2.0 and later, on a 3.0 device */
+    char version[64];
+    OK(clGetDeviceInfo(device, CL_DEVICE_VERSION, sizeof version, version, NULL));
+    if (strncmp(version, "OpenCL 3.0", 10) == 0) {
+        size_t ten = 10;
+        for (int uniform = 0; uniform < 2; uniform++) {
+            cl_program p3 = from_source(good_source);
+            OK(clBuildProgram(p3, 0, NULL, uniform ? "-cl-std=CL3.0 -cl-uniform-work-group-size"
+                                                   : "-cl-std=CL3.0", NULL, NULL));
+            cl_kernel k3 = clCreateKernel(p3, "maybe", &err);
+            OK(err);
+            cl_mem wide_out = clCreateBuffer(ctx, CL_MEM_READ_WRITE, ten * sizeof(cl_int), NULL,
+                                             &err);
+            OK(err);
+            OK(clSetKernelArg(k3, 0, sizeof flag, &flag));
+            OK(clSetKernelArg(k3, 1, sizeof wide_out, &wide_out));
+            cl_int wide[10];
+            if (uniform) {
+                IS(CL_INVALID_WORK_GROUP_SIZE, clEnqueueNDRangeKernel(queue, k3, 1, NULL, &ten,
+                                                                      &four, 0, NULL, NULL));
+            } else {
+                OK(clEnqueueNDRangeKernel(queue, k3, 1, NULL, &ten, &four, 0, NULL, NULL));
+                OK(clEnqueueReadBuffer(queue, wide_out, CL_TRUE, 0, sizeof wide, wide, 0, NULL,
+                                       NULL));
+                for (int i = 0; i < 10; i++)
+                    CHECK(wide[i] == 42);
+            }
+            OK(clReleaseMemObject(wide_out));
+            OK(clReleaseKernel(k3));
+            OK(clReleaseProgram(p3));
+        }
+    }
+
     /* argument info */
     cl_kernel_arg_address_qualifier space;
     OK(clGetKernelArgInfo(maybe, 1, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof space, &space, NULL));
