@@ -324,6 +324,8 @@ static cl_int translate(cl_program p, const char *options, const char *cached_pa
             close(fd);
         if (*binary)
             result = CL_SUCCESS;
+        if (*binary && cached_path)
+            chmod(cached_path, 0600);  /* written under the host's umask: this user's alone */
         else
             cl2c_program_log(p, "cl2c: the translator's binary cannot be read");
     }
@@ -339,9 +341,7 @@ cl_int cl2c_program_build(cl_program p, const char *options)
     p->options = strdup(options);
     p->status = CL_BUILD_IN_PROGRESS;
     cl_int err;
-    if (!p->source && !p->binary) {
-        err = CL_INVALID_PROGRAM;
-    } else if (p->binary && p->binary_type == CL_PROGRAM_BINARY_TYPE_EXECUTABLE) {
+    if (p->from_binary && p->binary_type == CL_PROGRAM_BINARY_TYPE_EXECUTABLE) {
         /* from a binary: its library, whatever the options (as the spec allows) */
         size_t n;
         const unsigned char *blog = cl2c_binary_section(p->binary, p->binary_size,
@@ -353,6 +353,9 @@ cl_int cl2c_program_build(cl_program p, const char *options)
             free(text);
         }
         err = cl2c_program_load(p, p->binary, p->binary_size);
+    } else if (!p->source) {
+        err = CL_INVALID_BINARY;          /* a binary with neither library nor source */
+        cl2c_program_log(p, "cl2c: the program binary holds neither a library nor a source");
     } else {
         char key[65], path[4200];
         const char *dir = strstr(p->source, "#include") ? NULL : programs_dir();

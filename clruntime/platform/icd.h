@@ -172,6 +172,7 @@ struct _cl_program {
     const struct cl2c_program_info *info;   /* its kernels (cl2c/host.h) */
     char *kernel_names;               /* "a;b" */
     bool uniform;                     /* built with -cl-uniform-work-group-size */
+    bool from_binary;                 /* made by clCreateProgramWithBinary */
     atomic_uint kernels;              /* kernels made from it and alive */
     atomic_bool building;
 };

@@ -146,6 +146,7 @@ cl_program CL2C_API(clCreateProgramWithBinary)(cl_context context, cl_uint num_d
     memcpy(copy, binaries[0], lengths[0]);
     p->binary = copy;
     p->binary_size = lengths[0];
+    p->from_binary = true;
     size_t n;
     const unsigned char *src = cl2c_binary_section(copy, lengths[0], CL2C_BINARY_TAG_SOURCE, &n);
     if (src)

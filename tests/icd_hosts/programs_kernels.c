@@ -44,6 +44,10 @@ static const char *good_source =
     "    out[get_global_id(0)] = flag ? flag[0] : -7;\n"
     "}\n";
 
+static const char *warning_source =
+    "#pragma OPENCL EXTENSION made_up_extension : enable\n"
+    "__kernel void k(__global int *p) { p[0] = 1; }\n";
+
 typedef struct { cl_int add; cl_float mul; } pair;
 
 static cl_context ctx;
@@ -154,6 +158,27 @@ int main(void)
     free(log);
     IS(CL_INVALID_PROGRAM_EXECUTABLE, (clCreateKernel(bad, "broken", &err), err));
     OK(clReleaseProgram(bad));
+
+    /* warnings: in the log (from the cache too), silenced by -w, errors with -Werror */
+    for (int twice = 0; twice < 2; twice++) {
+        cl_program w = from_source(warning_source);
+        OK(clBuildProgram(w, 0, NULL, "", NULL, NULL));
+        log = build_log(w);
+        CHECK(strstr(log, "program.cl:1:9: warning: unsupported OpenCL extension "
+                          "'made_up_extension'"));
+        free(log);
+        OK(clReleaseProgram(w));
+    }
+    cl_program w = from_source(warning_source);
+    OK(clBuildProgram(w, 0, NULL, "-w", NULL, NULL));
+    log = build_log(w);
+    CHECK(strcmp(log, "") == 0);
+    free(log);
+    IS(CL_BUILD_PROGRAM_FAILURE, clBuildProgram(w, 0, NULL, "-Werror", NULL, NULL));
+    log = build_log(w);
+    CHECK(strstr(log, "program.cl:1:9: error:"));
+    free(log);
+    OK(clReleaseProgram(w));
 
     /* options no implementation knows: CL_INVALID_BUILD_OPTIONS */
     cl_program p = from_source(good_source);
