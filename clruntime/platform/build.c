@@ -7,13 +7,15 @@
  * is itself Python (PyOpenCL) keeps its interpreter to itself.
  *
  * The cache: a program built before, in any process, is found without starting Python.
- * Its key is the sha256 of what decides the build (the source, the options, the OpenCL
- * version served, cl2c's version and its translator and runtime digests, the
- * environment the translator reads); the binary is `<key>.bin` in `icd-programs/` of
+ * Its key is the sha256 of what decides the build (the source, the options, cl2c's
+ * version and its translator and runtime digests, the environment the translator
+ * reads; not the OpenCL version the device serves, which the translator never sees: a
+ * program without -cl-std is OpenCL C 1.2 on both, and the binary's CPU is checked as
+ * it is loaded); the binary is `<key>.bin` in `icd-programs/` of
  * cl2c's cache directory (the one this library was built in), written by the build
  * service, read back only when it is this user's alone and its sha256 and facts check
  * (binary.c). A source that #includes files is not cached here (their text is not in
- * the key): it is built each time, and cl2c's own kernel cache makes that quick. */
+ * the key): it is translated and compiled at each build. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -142,13 +144,10 @@ static void cache_key(const char *source, const char *options, char key[65])
         NULL};
     struct cl2c_sha256 s;
     unsigned char digest[32];
-    char version[8];
     cl2c_sha256_init(&s);
     hash_text(&s, "cl2c icd program 1");
     hash_text(&s, source);
     hash_text(&s, options);
-    snprintf(version, sizeof version, "%d", cl2c_api_version());
-    hash_text(&s, version);
     hash_text(&s, SOURCE_NAME);
     hash_text(&s, CL2C_BINARY_REQUIRE_CL2C);
     hash_text(&s, CL2C_BINARY_REQUIRE_TRANSLATOR);
