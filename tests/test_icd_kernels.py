@@ -131,3 +131,41 @@ def test_program_binaries_checked_in_c():
     assert result == {"intact": [0, 2, 4, 6, 8, 10, 12, 14], "damaged": -42,
                       "other_version": -42, "truncated": -42, "not_a_binary": -42,
                       "binary_type": 4}     # CL_INVALID_BINARY; CL_PROGRAM_BINARY_TYPE_EXECUTABLE
+
+
+_BY_VALUE = r"""
+import pyopencl.cltypes as ct
+ctx = cl.Context([device])
+queue = cl.CommandQueue(ctx)
+prg = cl.Program(ctx, '''
+typedef struct { char c; double d; short s; } odd;
+__kernel void k(__global double *out, float3 v, char c, short s, long l, double d, odd o,
+                uchar2 u)
+{
+    out[0] = v.x + v.y * 10 + v.z * 100; out[1] = c; out[2] = s; out[3] = l; out[4] = d;
+    out[5] = o.c + o.d + o.s; out[6] = u.x + u.y * 256;
+}''').build()
+out_buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 7 * 8)
+odd = np.dtype([("c", np.int8), ("d", np.float64), ("s", np.int16)], align=True)
+o = np.zeros(1, odd)
+o["c"], o["d"], o["s"] = 3, 0.5, 7
+knl = prg.k
+knl(queue, (1,), None, out_buf, ct.make_float3(1, 2, 3), np.int8(-4), np.int16(300),
+    np.int64(1 << 40), np.float64(2.25), o[0], ct.make_uchar2(1, 2))
+r = np.empty(7)
+cl.enqueue_copy(queue, r, out_buf)
+try:
+    knl.set_arg(2, np.int32(1))               # an int where a char goes
+    wrong_size = 0
+except cl.Error as e:
+    wrong_size = e.code
+out({"values": r.tolist(), "wrong_size": wrong_size,
+     "names": [knl.get_arg_info(i, cl.kernel_arg_info.NAME) for i in range(8)]})
+"""
+
+
+def test_by_value_arguments_vectors_and_structs():
+    result = run_pyopencl(_BY_VALUE, env={"PYOPENCL_NO_CACHE": "1"})
+    assert result["values"] == [321.0, -4.0, 300.0, float(1 << 40), 2.25, 10.5, 513.0]
+    assert result["wrong_size"] == -51          # CL_INVALID_ARG_SIZE
+    assert result["names"] == ["out", "v", "c", "s", "l", "d", "o", "u"]
