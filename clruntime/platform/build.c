@@ -93,8 +93,8 @@ static bool write_all(const char *path, const char *text)
 /* ---- the cache ---- */
 
 /* Where cached binaries go: icd-programs/ beside this library's folder in cl2c's cache
- * (found once); NULL where there is none that is this user's alone, or with
- * CL2C_NO_CACHE set. */
+ * (found once); NULL where the library is not in cl2c's cache, where that folder is not
+ * this user's alone, or with CL2C_NO_CACHE set. */
 static char *cache_dir;
 
 static void find_cache_dir(void)
@@ -107,9 +107,11 @@ static void find_cache_dir(void)
         return;
     char path[4096];
     snprintf(path, sizeof path, "%s", self.dli_fname);
-    for (int up = 0; up < 2; up++) {       /* the library's folder, then cl2c's cache */
+    /* <cache>/icd-<key>/libcl2c_icd.so (library.py): a library elsewhere (copied into
+     * a system folder, a test's own build) has no cache */
+    for (int up = 0; up < 2; up++) {
         char *slash = strrchr(path, '/');
-        if (!slash || slash == path)
+        if (!slash || slash == path || (up == 1 && strncmp(slash, "/icd-", 5) != 0))
             return;
         *slash = '\0';
     }
