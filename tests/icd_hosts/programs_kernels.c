@@ -328,6 +328,26 @@ int main(void)
     IS(CL_INVALID_DEVICE, clGetProgramBuildInfo(again, NULL, CL_PROGRAM_BUILD_LOG, 0, NULL,
                                                 NULL));
     IS(CL_INVALID_VALUE, (clCreateProgramWithSource(ctx, 0, NULL, NULL, &err), err));
+    const char *null_string[1] = {NULL};
+    IS(CL_INVALID_VALUE, (clCreateProgramWithSource(ctx, 1, null_string, NULL, &err), err));
+    IS(CL_INVALID_CONTEXT, (clCreateProgramWithSource((cl_context)queue, 1, &good_source, NULL,
+                                                      &err), err));
+    IS(CL_INVALID_PROGRAM, clBuildProgram((cl_program)ctx, 0, NULL, NULL, NULL, NULL));
+    IS(CL_INVALID_VALUE, clBuildProgram(again, 0, NULL, NULL, NULL, text));
+    IS(CL_INVALID_PROGRAM, clReleaseProgram(NULL));
+    IS(CL_INVALID_PROGRAM, clRetainProgram((cl_program)queue));
+    IS(CL_INVALID_KERNEL, clRetainKernel(NULL));
+    IS(CL_INVALID_KERNEL, clReleaseKernel((cl_kernel)again));
+    IS(CL_INVALID_VALUE, clGetProgramInfo(again, CL_PROGRAM_KERNEL_NAMES, 2, text, NULL));
+    cl_program unbuilt = from_source(good_source);
+    IS(CL_INVALID_PROGRAM_EXECUTABLE, clGetProgramInfo(unbuilt, CL_PROGRAM_NUM_KERNELS,
+                                                       sizeof num_kernels, &num_kernels, NULL));
+    IS(CL_INVALID_PROGRAM_EXECUTABLE, clCreateKernelsInProgram(unbuilt, 0, NULL, &got));
+    size_t unbuilt_size = 1;
+    OK(clGetProgramInfo(unbuilt, CL_PROGRAM_BINARY_SIZES, sizeof unbuilt_size, &unbuilt_size,
+                        NULL));
+    CHECK(unbuilt_size == 0);
+    OK(clReleaseProgram(unbuilt));
 
     /* the binary: loaded again without the translator; damaged, refused */
     size_t size;
@@ -350,6 +370,15 @@ int main(void)
     size_t short_size = 40;
     loaded = clCreateProgramWithBinary(ctx, 1, &device, &short_size, bins, &binary_status, &err);
     CHECK(loaded == NULL && err == CL_INVALID_BINARY);
+    IS(CL_INVALID_VALUE, (clCreateProgramWithBinary(ctx, 1, &device, NULL, bins, NULL, &err),
+                          err));
+    IS(CL_INVALID_VALUE, (clCreateProgramWithBinary(ctx, 0, NULL, &size, bins, NULL, &err),
+                          err));
+    IS(CL_INVALID_DEVICE, (clCreateProgramWithBinary(ctx, 1, (cl_device_id *)&queue, &size,
+                                                     bins, NULL, &err), err));
+    size_t no_size = 0;
+    IS(CL_INVALID_VALUE, (clCreateProgramWithBinary(ctx, 1, &device, &no_size, bins, NULL, &err),
+                          err));
     free(binary);
 
     OK(clReleaseKernel(maybe));
