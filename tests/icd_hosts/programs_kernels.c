@@ -276,6 +276,22 @@ int main(void)
         }
     }
 
+    /* options hosts pass: -D and -I in both spellings, -g, the linker's options */
+    static const char *macro_source =
+        "#ifdef NAME\n#define ONE 1\n#else\n#define ONE 0\n#endif\n"
+        "__kernel void m(__global int *o) { o[0] = VALUE + X + ONE; }\n";
+    cl_program pm = from_source(macro_source);
+    OK(clBuildProgram(pm, 0, NULL, "-g -D NAME -D VALUE=3 -DX=4 -I . -I/tmp -create-library "
+                      "-enable-link-options -cl-kernel-arg-info -Werror", NULL, NULL));
+    cl_kernel km = clCreateKernel(pm, "m", &err);
+    OK(err);
+    OK(clSetKernelArg(km, 0, sizeof out, &out));
+    OK(clEnqueueTask(queue, km, 0, NULL, NULL));
+    OK(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, sizeof results, results, 0, NULL, NULL));
+    CHECK(results[0] == 8);
+    OK(clReleaseKernel(km));
+    OK(clReleaseProgram(pm));
+
     /* argument info */
     cl_kernel_arg_address_qualifier space;
     OK(clGetKernelArgInfo(maybe, 1, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof space, &space, NULL));
