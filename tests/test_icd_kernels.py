@@ -169,3 +169,30 @@ def test_by_value_arguments_vectors_and_structs():
     assert result["values"] == [321.0, -4.0, 300.0, float(1 << 40), 2.25, 10.5, 513.0]
     assert result["wrong_size"] == -51          # CL_INVALID_ARG_SIZE
     assert result["names"] == ["out", "v", "c", "s", "l", "d", "o", "u"]
+
+
+_FAULT = r"""
+ctx = cl.Context([device])
+queue = cl.CommandQueue(ctx)
+knl = cl.Program(ctx, "__kernel void k(__global int *p) { p[get_global_id(0)] = 1; }").build().k
+knl.set_arg(0, None)                           # a NULL buffer the kernel writes through
+event = cl.enqueue_nd_range_kernel(queue, knl, (64,), None)
+try:
+    event.wait()
+    waited = 0
+except cl.Error as e:
+    waited = e.code
+buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 64 * 4)
+knl.set_arg(0, buf)
+cl.enqueue_nd_range_kernel(queue, knl, (64,), None).wait()
+x = np.zeros(64, np.int32)
+cl.enqueue_copy(queue, x, buf)
+out({"waited": waited, "status": event.command_execution_status, "after": int(x.sum())})
+"""
+
+
+def test_a_faulting_kernel_fails_its_event_not_the_host():
+    result = run_pyopencl(_FAULT, env={"PYOPENCL_NO_CACHE": "1"})
+    # CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST from the wait; the event's status is
+    # cl2c's CL2C_KERNEL_FAULT (host.h); the queue goes on
+    assert result == {"waited": -14, "status": -1101, "after": 64}
