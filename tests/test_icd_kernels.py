@@ -126,8 +126,10 @@ out({"intact": load(binary), "damaged": load(bytes(damaged)),
 """
 
 
-def test_program_binaries_checked_in_c():
-    result = run_pyopencl(_BINARIES, env={"PYOPENCL_NO_CACHE": "1"})
+@pytest.mark.parametrize("cl2c_cache", ["on", "off"])
+def test_program_binaries_checked_in_c(cl2c_cache):
+    env = {"PYOPENCL_NO_CACHE": "1", "CL2C_NO_CACHE": "1" if cl2c_cache == "off" else "0"}
+    result = run_pyopencl(_BINARIES, env=env)
     assert result == {"intact": [0, 2, 4, 6, 8, 10, 12, 14], "damaged": -42,
                       "other_version": -42, "truncated": -42, "not_a_binary": -42,
                       "binary_type": 4}     # CL_INVALID_BINARY; CL_PROGRAM_BINARY_TYPE_EXECUTABLE

@@ -323,12 +323,13 @@ static cl_int translate(cl_program p, const char *options, const char *cached_pa
         *binary = fd >= 0 ? read_file(fd, size) : NULL;
         if (fd >= 0)
             close(fd);
-        if (*binary)
-            result = CL_SUCCESS;
-        if (*binary && cached_path)
-            chmod(cached_path, 0600);  /* written under the host's umask: this user's alone */
-        else
+        if (!*binary) {
             cl2c_program_log(p, "cl2c: the translator's binary cannot be read");
+        } else {
+            result = CL_SUCCESS;
+            if (cached_path)           /* written under the host's umask: this user's alone */
+                chmod(cached_path, 0600);
+        }
     }
     remove_scratch(dir);
     return result;
