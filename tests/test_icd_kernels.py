@@ -122,7 +122,8 @@ damaged[len(damaged) // 2] ^= 0x40
 out({"intact": load(binary), "damaged": load(bytes(damaged)),
      "other_version": load(decoded.encode()), "truncated": load(binary[:100]),
      "not_a_binary": load(b"\x7fELF" + bytes(100)),
-     "binary_type": int(built.get_build_info(device, cl.program_build_info.BINARY_TYPE))})
+     "binary_type": int(built.get_build_info(device, cl.program_build_info.BINARY_TYPE)),
+     "log": built.get_build_info(device, cl.program_build_info.LOG)})
 """
 
 
@@ -132,7 +133,8 @@ def test_program_binaries_checked_in_c(cl2c_cache):
     result = run_pyopencl(_BINARIES, env=env)
     assert result == {"intact": [0, 2, 4, 6, 8, 10, 12, 14], "damaged": -42,
                       "other_version": -42, "truncated": -42, "not_a_binary": -42,
-                      "binary_type": 4}     # CL_INVALID_BINARY; CL_PROGRAM_BINARY_TYPE_EXECUTABLE
+                      "binary_type": 4,     # CL_INVALID_BINARY; CL_PROGRAM_BINARY_TYPE_EXECUTABLE
+                      "log": ""}
 
 
 _BY_VALUE = r"""
