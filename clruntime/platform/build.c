@@ -8,8 +8,8 @@
  *
  * The cache: a program built before, in any process, is found without starting Python.
  * Its key is the sha256 of what decides the build (the source, the options, cl2c's
- * version and its translator and runtime digests, the environment the translator
- * reads; not the OpenCL version the device serves, which the translator never sees: a
+ * version and its translator and runtime digests, the Python that builds, the
+ * environment the translator reads; not the OpenCL version the device serves, which the translator never sees: a
  * program without -cl-std is OpenCL C 1.2 on both, and the binary's CPU is checked as
  * it is loaded); the binary is `<key>.bin` in `icd-programs/` of
  * cl2c's cache directory (the one this library was built in), written by the build
@@ -154,6 +154,7 @@ static void cache_key(const char *source, const char *options, char key[65])
     hash_text(&s, CL2C_BINARY_REQUIRE_CL2C);
     hash_text(&s, CL2C_BINARY_REQUIRE_TRANSLATOR);
     hash_text(&s, CL2C_BINARY_REQUIRE_RUNTIME);
+    hash_text(&s, CL2C_BUILD_PYTHON);          /* whose compiler builds, without $CC */
     for (int i = 0; environment[i]; i++)
         hash_text(&s, getenv(environment[i]));
     cl2c_sha256_final(&s, digest);
