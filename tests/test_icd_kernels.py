@@ -200,3 +200,20 @@ def test_a_faulting_kernel_fails_its_event_not_the_host():
     # CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST from the wait; the event's status is
     # cl2c's CL2C_KERNEL_FAULT (host.h); the queue goes on
     assert result == {"waited": -14, "status": -1101, "after": 64}
+
+
+def test_python_finds_the_platforms_cache_entry(tmp_path):
+    """program_cache.key is the key build.c computes: the entry a build leaves is where
+    Python says."""
+    import uuid
+
+    from cl2c.platform import icd_folder, program_cache
+    source = f"__kernel void k(__global int *p) {{ p[0] = 1; }} // {uuid.uuid4()}\n"
+    options = run_pyopencl(f"""
+ctx = cl.Context([device])
+prg = cl.Program(ctx, {source!r}).build(options="-DX=1")
+out(prg.get_build_info(device, cl.program_build_info.OPTIONS))
+""", env={"PYOPENCL_NO_CACHE": "1"})
+    assert "-DX=1" in options            # with what PyOpenCL adds
+    assert program_cache.entry(icd_folder().parent, source, options).is_file()
+    assert not program_cache.entry(icd_folder().parent, source, "").exists()

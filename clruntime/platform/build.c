@@ -31,8 +31,8 @@
 
 extern char **environ;
 
-/* The name the log's diagnostics give the source. */
-#define SOURCE_NAME "program.cl"
+/* The name the log's diagnostics give the source (build_facts.h). */
+#define SOURCE_NAME CL2C_SOURCE_NAME
 
 /* Exit statuses of the build service (cl2c/build_service.py). */
 enum { SERVICE_BUILT = 0, SERVICE_FAILED = 1, SERVICE_BAD_OPTIONS = 4 };
@@ -138,16 +138,15 @@ static void hash_text(struct cl2c_sha256 *s, const char *text)
     cl2c_sha256_update(s, text ? text : "", text ? strlen(text) + 1 : 1);
 }
 
-/* The cache key of building `source` with `options` here, as 64 hex digits. */
+/* The cache key of building `source` with `options` here, as 64 hex digits: the scheme
+ * of cl2c/platform/program_cache.py, which computes the same. */
 static void cache_key(const char *source, const char *options, char key[65])
 {
-    static const char *const environment[] = {
-        "CL2C_SCHEDULE", "CL2C_CHECK", "CL2C_CHECK_BARRIERS", "CC", "CFLAGS", "LDFLAGS",
-        NULL};
+    static const char *const environment[] = {CL2C_CACHE_ENVIRONMENT, NULL};
     struct cl2c_sha256 s;
     unsigned char digest[32];
     cl2c_sha256_init(&s);
-    hash_text(&s, "cl2c icd program 1");
+    hash_text(&s, CL2C_CACHE_SCHEME);
     hash_text(&s, source);
     hash_text(&s, options);
     hash_text(&s, SOURCE_NAME);
