@@ -22,14 +22,21 @@ $(VENV)/.deps: $(VENV)/.runtime
 
 setup: $(VENV)/.deps
 
-# The package is installed for real (not editable) each time, so that tests see
-# exactly what a user's `pip install .` gives.
-install: setup
-	$(PIP) install --no-deps --force-reinstall --no-build-isolation .
+# The package is installed for real (not editable), so that tests see exactly what a
+# user's `pip install .` gives; again whenever a file of it changed, and only then (a
+# second `make run` starts at once).
+PACKAGE_FILES := pyproject.toml $(shell find cl2c templates clruntime -type f \
+	-not -name '*.pyc' -not -path '*/__pycache__/*' 2>/dev/null)
 
-run: $(VENV)/.runtime
+$(VENV)/.installed: $(VENV)/.runtime $(PACKAGE_FILES)
 	$(PIP) install --no-deps --force-reinstall --no-build-isolation .
+	touch $@
+
+install: setup $(VENV)/.installed
+
+run: $(VENV)/.installed
 	$(PY) examples/run_examples.py
+	@echo "The cl2c command is $(VENV)/bin/cl2c (or, after 'source $(VENV)/bin/activate', cl2c)."
 
 test: install
 	cd tests && ../$(VENV)/bin/pytest -n $(JOBS) -q -p no:cacheprovider

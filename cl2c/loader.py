@@ -488,8 +488,14 @@ class Kernel:
             value = tuple(value)        # its elements: NumPy integers, or not sizes
         if not isinstance(value, (tuple, list)) or not all(is_integer(v) for v in value):
             # a string would be its characters, a float truncated: neither is a size
+            hint = ""
+            if type(value).__module__.startswith("pyopencl"):
+                hint = (f" ({type(value).__name__} is PyOpenCL's: cl2c needs no queue or "
+                        f"context, call kernel(global_size, local_size, *args) with NumPy "
+                        f"arrays; or keep the PyOpenCL program unchanged and run it on the "
+                        f"cl2c platform, `cl2c --icd`)")
             raise KernelArgError(f"kernel '{self.name}': {what} must be an int or a tuple of "
-                                 f"1 to 3 ints, not {value!r}")
+                                 f"1 to 3 ints, not {value!r}{hint}")
         sizes = tuple(int(v) for v in value)
         if not 1 <= len(sizes) <= 3 or (dims is not None and len(sizes) != dims):
             want = f"{dims} dimension(s) like the global size" if dims else "1 to 3 dimensions"

@@ -670,3 +670,13 @@ def test_cl_ext_models_a_device_without_an_extension(tmp_path):
     res = cl2c_cli("d.cl", "-fsyntax-only", "-cl-ext=-cl_khr_fp64", cwd=tmp_path)
     assert res.returncode == 1
     assert "d.cl:1:22: error: use of type 'double' requires cl_khr_fp64 support" in res.stderr
+
+
+def test_python_m_cl2c(tmp_path):
+    """``python -m cl2c`` is the ``cl2c`` command (an environment whose scripts are not on
+    the PATH)."""
+    (tmp_path / "hello.cl").write_text(HELLO)
+    res = subprocess.run([sys.executable, "-m", "cl2c", "hello.cl", "-o", "out.c"],
+                         cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert res.returncode == 0, res.stderr
+    assert "cl2c_kernel_hello_kernel" in (tmp_path / "out.c").read_text()

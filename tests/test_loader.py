@@ -448,3 +448,16 @@ def test_a_cl30_kernel_uses_its_features():
     assert out.tolist() == [2 + 40 + 4] * 8
     with pytest.raises(cl2c.BuildError):
         cl2c.Program(src, options="-cl-std=CL1.2").build()
+
+
+def test_pyopencl_queue_first_gets_a_hint(prg, pocl):
+    """A PyOpenCL user passes the queue first, as PyOpenCL's kernels take it: the error
+    says that cl2c's kernels take none, and where an unchanged PyOpenCL program runs."""
+    from conftest import _pocl_context
+    _, _, queue = _pocl_context()
+    out = np.zeros(8, np.float32)
+    with pytest.raises(cl2c.KernelArgError, match="CommandQueue is PyOpenCL's: cl2c needs "
+                       r"no queue.*kernel\(global_size, local_size, \*args\).*cl2c --icd") \
+            as err:
+        prg.scale(queue, (8,), None, out, _f32(8), 1.0, 8)
+    _assert_names(err, "scale", "global size")

@@ -249,3 +249,16 @@ def test_example_wheel_runs_in_a_fresh_venv_without_a_compiler(tmp_path):
         assert loaded[k.name]["args"] == [dataclasses.asdict(a) for a in k.arg_info], k.name
         reqd = k.reqd_work_group_size
         assert loaded[k.name]["reqd"] == (list(reqd) if reqd else None), k.name
+
+
+def test_every_package_is_installed():
+    """pyproject.toml names cl2c's packages one by one: a new package folder missing
+    there works from the source tree and is absent from every install."""
+    import re
+    root = Path(__file__).resolve().parent.parent
+    block = re.search(r"^packages = \[(.*?)\]", (root / "pyproject.toml").read_text(),
+                      re.S | re.M).group(1)
+    listed = set(re.findall(r'"([\w.]+)"', block))
+    found = {".".join(p.parent.relative_to(root).parts)
+             for p in (root / "cl2c").rglob("__init__.py")}
+    assert found - listed == set(), "packages missing from pyproject.toml"
