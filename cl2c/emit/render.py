@@ -266,11 +266,9 @@ def _kernel_view(k: KernelModel, cl_std: LanguageVersion, renames: dict[str, str
     decls = {p.name: p for p in k.info.node.decl.type.args.params
              if isinstance(p, c_ast.Decl)}
     entry, argv, locals_ = ["const cl2c_range *cl2c_r"], [], []
-    call = ["&cl2c_grp, cl2c_l0, cl2c_l1, cl2c_l2"]
+    call = ["&cl2c_grp"]
     fields, values, fcall = [], [], ["a->cl2c_grp, cl2c_l0, cl2c_l1, cl2c_l2"]
-    items = ["const cl2c_workitem *cl2c_wg"]
     if k.local_decls:
-        items.append(f"struct {k.name}__locals *cl2c_locals")
         call.append("cl2c_locals")
         fields.append(f"struct {k.name}__locals *cl2c_locals")
         values.append("cl2c_locals")
@@ -290,7 +288,6 @@ def _kernel_view(k: KernelModel, cl_std: LanguageVersion, renames: dict[str, str
             entry.append(_decl_text(decl))
             argv.append(_Param(argv_type=_type_text(decl)))
             fields.append(_decl_text(_unqualified(decl)))
-        items.append(_decl_text(decl))
         if p.kind == "image":
             images.append(name)
         call.append(name)
@@ -303,20 +300,16 @@ def _kernel_view(k: KernelModel, cl_std: LanguageVersion, renames: dict[str, str
     reqd = k.reqd_work_group_size
     return _Param(
         name=k.name, c_name=renames.get(k.name, k.name), schedule=k.schedule, reason=k.reason,
-        dynamic=k.schedule.dynamic or k.uneven, simd=k.simd and not k.check,
+        dynamic=k.schedule.dynamic or k.uneven,
         uses_globals=k.info.globals,
         regroup=k.group_blind and k.schedule.regroups,
         tile_rows=k.tile_rows, serial_items=k.serial_items,
-        entry_params=", ".join(entry), items_params=", ".join(items), params=argv,
-        call_args=", ".join(call), image_args=images, interleaved=k.interleaved_function.decl.name if k.interleaved_function else "",
-        ways=k.interleavable.ways if k.interleavable else 1,
-        item_args="".join(", " + a for a in call[1:]),
-        rgbaf_call_args=", ".join(f"&{a}__rgbaf" if a in images else a for a in call),
+        entry_params=", ".join(entry), params=argv, image_args=images,
         local_params=locals_, local_bytes=" + ".join(offsets),
         locals_struct=bool(k.local_decls), locals_offset=locals_offset,
         reqd=f"(const size_t[3]){{{reqd[0]}, {reqd[1]}, {reqd[2]}}}" if reqd else "NULL",
         non_uniform=1 if cl_std.non_uniform_work_groups else 0,
-        group_call_args=", ".join(["&cl2c_grp"] + call[1:]),
+        group_call_args=", ".join(call),
         fiber_fields=fields, fiber_values=values, fiber_call_args=", ".join(fcall),
         fiber_stack=k.fiber_stack, check=int(k.check_barriers or bool(k.check)),
         printf=k.printf,

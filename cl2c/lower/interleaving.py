@@ -41,7 +41,7 @@ from pycparser import c_ast
 from .. import declarators
 from ..typed_ast import walk
 from .launch_work import Work
-from ..workgroup.names import L0
+from ..workgroup.names import L0, way_id
 
 # A work-item's work, in nodes of its C tree (helpers' at each call), from which it
 # pays: below, the CPU overlaps iterations itself (the triad, 23 nodes, and the copy
@@ -70,9 +70,6 @@ def copy_suffix(way: int) -> str:
     return f"__{way}"
 
 
-def way_id(way: int) -> str:
-    """The local id 0 of way ``way``'s work-item (the first's is cl2c_l0)."""
-    return f"cl2c_l0_{way}"
 
 # statements that leave a copy early, or jump: a copy must run to its end
 _JUMPS = (c_ast.Return, c_ast.Goto, c_ast.Label, c_ast.Break, c_ast.Continue, c_ast.Switch,
