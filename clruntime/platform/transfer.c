@@ -114,28 +114,40 @@ static bool in_bounds(cl_mem m, size_t offset, size_t size)
 
 /* ---- read, write, copy, fill ---- */
 
+/* A read or a write between a buffer and host memory: the checks they share, then the
+ * command. ``forbidden``: the host-access flags that refuse it. */
+static cl_int enqueue_host_copy(cl_command_queue q, cl_mem buffer, cl_bool blocking,
+                                size_t offset, size_t cb, void *ptr, cl_mem_flags forbidden,
+                                cl_command_type type, cl2c_run run,
+                                cl_uint num_events, const cl_event *waits, cl_event *event)
+{
+    cl_int err = cl2c_check_enqueue(q, num_events, waits);
+    if (err == CL_SUCCESS)
+        err = check_buffer(q, buffer);
+    if (err != CL_SUCCESS)
+        return err;
+    if (!ptr || !in_bounds(buffer, offset, cb))
+        return CL_INVALID_VALUE;
+    if (buffer->flags & forbidden)
+        return CL_INVALID_OPERATION;
+    NEW_COMMAND(c, q, type, num_events, waits);
+    c->run = run;
+    cl2c_command_use(c, 0, buffer);
+    c->offset[0] = offset;
+    c->size = cb;
+    c->ptr = ptr;
+    return cl2c_enqueue(c, event, blocking);
+}
+
 cl_int CL2C_API(clEnqueueReadBuffer)(cl_command_queue command_queue, cl_mem buffer,
                                      cl_bool blocking_read, size_t offset, size_t cb,
                                      void *ptr, cl_uint num_events_in_wait_list,
                                      const cl_event *event_wait_list, cl_event *event)
 {
-    cl_int err = cl2c_check_enqueue(command_queue, num_events_in_wait_list, event_wait_list);
-    if (err == CL_SUCCESS)
-        err = check_buffer(command_queue, buffer);
-    if (err != CL_SUCCESS)
-        return err;
-    if (!ptr || !in_bounds(buffer, offset, cb))
-        return CL_INVALID_VALUE;
-    if (buffer->flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS))
-        return CL_INVALID_OPERATION;
-    NEW_COMMAND(c, command_queue, CL_COMMAND_READ_BUFFER, num_events_in_wait_list,
-                event_wait_list);
-    c->run = run_read;
-    cl2c_command_use(c, 0, buffer);
-    c->offset[0] = offset;
-    c->size = cb;
-    c->ptr = ptr;
-    return cl2c_enqueue(c, event, blocking_read);
+    return enqueue_host_copy(command_queue, buffer, blocking_read, offset, cb, ptr,
+                             CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS,
+                             CL_COMMAND_READ_BUFFER, run_read, num_events_in_wait_list,
+                             event_wait_list, event);
 }
 
 cl_int CL2C_API(clEnqueueWriteBuffer)(cl_command_queue command_queue, cl_mem buffer,
@@ -143,23 +155,12 @@ cl_int CL2C_API(clEnqueueWriteBuffer)(cl_command_queue command_queue, cl_mem buf
                                       const void *ptr, cl_uint num_events_in_wait_list,
                                       const cl_event *event_wait_list, cl_event *event)
 {
-    cl_int err = cl2c_check_enqueue(command_queue, num_events_in_wait_list, event_wait_list);
-    if (err == CL_SUCCESS)
-        err = check_buffer(command_queue, buffer);
-    if (err != CL_SUCCESS)
-        return err;
-    if (!ptr || !in_bounds(buffer, offset, cb))
-        return CL_INVALID_VALUE;
-    if (buffer->flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS))
-        return CL_INVALID_OPERATION;
-    NEW_COMMAND(c, command_queue, CL_COMMAND_WRITE_BUFFER, num_events_in_wait_list,
-                event_wait_list);
-    c->run = run_write;
-    cl2c_command_use(c, 0, buffer);
-    c->offset[0] = offset;
-    c->size = cb;
-    c->ptr = (void *)(uintptr_t)ptr;      /* only read from */
-    return cl2c_enqueue(c, event, blocking_write);
+    /* (the host memory is only read from) */
+    return enqueue_host_copy(command_queue, buffer, blocking_write, offset, cb,
+                             (void *)(uintptr_t)ptr,
+                             CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS,
+                             CL_COMMAND_WRITE_BUFFER, run_write, num_events_in_wait_list,
+                             event_wait_list, event);
 }
 
 static bool overlap(const unsigned char *a, const unsigned char *b, size_t size)
