@@ -39,7 +39,7 @@ run: $(VENV)/.installed
 	@echo "The cl2c command is $(VENV)/bin/cl2c (or, after 'source $(VENV)/bin/activate', cl2c)."
 
 test: install
-	cd tests && ../$(VENV)/bin/pytest -n $(JOBS) -q -p no:cacheprovider
+	cd tests && ../$(VENV)/bin/pytest -n $(JOBS) -q -p no:cacheprovider --durations=15
 
 # The differential tests marked `intel`: the OpenCL C 2.0/3.0 constructs this PoCL lacks
 # (globals shared between kernels, the generic address space's functions, sub-groups,
