@@ -47,29 +47,73 @@ def usable_root() -> Path | None:
 
 @functools.lru_cache(maxsize=1)
 def runtime_digest() -> str:
-    h = hashlib.sha256()
-    base = runtime_dir()
-    for path in sorted(base.rglob("*")):
-        # not the platform library's C (clruntime/platform): kernels never include it,
-        # and library.py keys the library by it
-        if path.is_file() and path.suffix in (".h", ".c") and \
-                path.relative_to(base).parts[0] != "platform":
-            h.update(str(path.relative_to(base)).encode())
-            h.update(path.read_bytes())
-    return h.hexdigest()
+    """The runtime's C (headers and sources), but the platform library's C
+    (clruntime/platform): kernels never include it, and library.py keys the library by
+    it."""
+    return _remembered_digest("runtime", [
+        f for f in _tree_files(runtime_dir(), (".h", ".c")) if f[0][0] != "platform"])
 
 
 @functools.lru_cache(maxsize=1)
 def translator_digest() -> str:
     """The translator itself (cl2c's modules and templates): a source-keyed entry is
     only good for the very code that made it."""
+    return _remembered_digest("translator", [
+        f for base in (Path(__file__).parent, templates_dir())
+        for f in _tree_files(base, (".py", ".j2"))])
+
+
+# ---- the digests of cl2c's own files, remembered: a cache hit reads none of them ----------
+# Hashing the translator's ~120 files and the runtime's headers took 40-60 ms of a cache
+# hit in a new process. The digest is remembered in the cache under the files' stat
+# (path, size, mtime, ctime, inode): any write to a file changes its ctime, which no
+# user can set back, so a changed file is always hashed again. The digest itself is
+# the same sha256 over the files' contents as before (build.c bakes it in, binary.py
+# records it in binaries).
+
+def _tree_files(base: Path, suffixes: tuple[str, ...]) -> list[tuple[tuple[str, ...], str]]:
+    """The files under ``base`` with those suffixes, as (relative path parts, path), in
+    the order of their parts (pathlib's order, which the digests have always used)."""
+    found = []
+    for folder, dirs, files in os.walk(base):
+        dirs[:] = [d for d in dirs if d != "__pycache__"]
+        rel = Path(folder).relative_to(base).parts
+        found += [((*rel, name), os.path.join(folder, name)) for name in files
+                  if name.endswith(suffixes)]
+    return sorted(found)
+
+
+def _content_digest(files) -> str:
     h = hashlib.sha256()
-    for base in (Path(__file__).parent, templates_dir()):
-        for path in sorted(base.rglob("*")):
-            if path.is_file() and path.suffix in (".py", ".j2"):
-                h.update(str(path.relative_to(base)).encode())
-                h.update(path.read_bytes())
+    for parts, path in files:
+        h.update("/".join(parts).encode())
+        with open(path, "rb") as f:
+            h.update(f.read())
     return h.hexdigest()
+
+
+def _remembered_digest(kind: str, files) -> str:
+    root = usable_root() if cache_enabled() else None
+    if root is None:
+        return _content_digest(files)
+    stats = []
+    for parts, path in files:
+        st = os.stat(path)
+        stats.append(("/".join(parts), st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino))
+    stat_key = hashlib.sha256(repr((__version__, kind, stats)).encode()).hexdigest()[:32]
+    path = root / f"digest_{stat_key}.json"
+    body = _read_sealed(path)
+    if body is not None:
+        try:
+            digest = json.loads(body)
+            if isinstance(digest, str) and len(digest) == 64:
+                return digest
+        except ValueError:
+            pass
+        cachedir.corrupt(path, "it is not the digest cl2c writes")
+    digest = _content_digest(files)
+    _write_sealed(path, json.dumps(digest).encode())
+    return digest
 
 
 def key(c_source: str, target_identity: str, extra: str = "") -> str:
