@@ -1,0 +1,123 @@
+"""What a new process pays before its first kernel runs: ``import cl2c`` imports neither
+NumPy nor the translator, a cache hit translates nothing and reads none of cl2c's own
+files, and CL2C_TIME says where a hit's and a first launch's time goes (issue 38;
+bench/startup.py has the figures)."""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from cl2c import cache
+from cl2c.resources import runtime_dir, templates_dir
+
+HEAVY = ("numpy", "pycparser", "pycparserext", "jinja2", "cffi")
+TRANSLATOR = ("pycparser", "pycparserext", "jinja2", "cl2c.pipeline", "cl2c.sema",
+              "cl2c.lower", "cl2c.emit", "cl2c.parse", "cl2c.preprocess")
+
+
+def _run(script: str, cache_dir: Path, **env) -> subprocess.CompletedProcess:
+    full_env = dict(os.environ, CL2C_CACHE_DIR=str(cache_dir), **env)
+    full_env.pop("CL2C_NO_CACHE", None)
+    res = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         env=full_env, timeout=300)
+    assert res.returncode == 0, res.stderr
+    return res
+
+
+def test_import_cl2c_imports_neither_numpy_nor_the_translator(tmp_path):
+    res = _run("import sys, json, cl2c\nprint(json.dumps(sorted(sys.modules)))", tmp_path)
+    modules = set(json.loads(res.stdout))
+    assert not {m for m in modules if m.split(".")[0] in HEAVY}
+    assert {m for m in modules if m.startswith("cl2c.")} == {"cl2c.version"}
+
+
+HIT_SCRIPT = r"""
+import json, sys
+import numpy as np
+import cl2c
+src = '''
+__kernel void triad(__global float *a, __global const float *b, __global const float *c,
+                    float s)
+{
+    size_t i = get_global_id(0);
+    a[i] = b[i] + s * c[i];
+}
+'''
+prg = cl2c.Program(src).build()
+b, c = np.arange(64, dtype=np.float32), np.full(64, 0.5, np.float32)
+a = np.zeros(64, np.float32)
+prg.triad((64,), None, a, b, c, np.float32(3))
+print(json.dumps({"from_cache": prg.from_cache, "ok": bool((a == b + 3 * c).all()),
+                  "modules": sorted(sys.modules)}))
+"""
+
+
+def test_a_cache_hit_in_a_new_process_translates_nothing_and_says_where_its_time_goes(
+        tmp_path):
+    first = json.loads(_run(HIT_SCRIPT, tmp_path).stdout)
+    assert first["ok"] and first["from_cache"] is False
+    res = _run(HIT_SCRIPT, tmp_path, CL2C_TIME="1")
+    second = json.loads(res.stdout)
+    assert second["ok"] and second["from_cache"] is True
+    translator = [m for m in second["modules"] if m.startswith(TRANSLATOR)]
+    assert translator == []
+    hit, launch = res.stderr.split("cl2c: time report for ")[1:]
+    assert hit.startswith("<kernel> (from the cache)")
+    for stage in ("compiler probe (remembered)", "digests of cl2c's files", "cache key",
+                  "manifest and included files", "library (verified, loaded)",
+                  "kernels' argument tables", "total"):
+        assert f"  {stage}  " in hit, (stage, hit)
+    assert launch.startswith("the first launch of kernel 'triad'")
+    assert "kernel (C;" in launch and "total" in launch
+    assert res.stderr.count("time report") == 2     # the second launch reports nothing
+
+
+def _plain_digest(bases, suffixes, skip_top=()) -> str:
+    """The digests' definition, as binaries and the platform library record them: the
+    sha256 of each file's path and contents, in path order."""
+    h = hashlib.sha256()
+    for base in bases:
+        for path in sorted(base.rglob("*")):
+            rel = path.relative_to(base)
+            if path.is_file() and path.suffix in suffixes and rel.parts[0] not in skip_top:
+                h.update(str(rel).encode())
+                h.update(path.read_bytes())
+    return h.hexdigest()
+
+
+def test_remembered_digests_are_the_digests_of_the_files(tmp_path, monkeypatch):
+    monkeypatch.setenv("CL2C_CACHE_DIR", str(tmp_path))
+    monkeypatch.delenv("CL2C_NO_CACHE", raising=False)
+    translator = _plain_digest([Path(cache.__file__).parent, templates_dir()], (".py", ".j2"))
+    runtime = _plain_digest([runtime_dir()], (".h", ".c"), skip_top=("platform",))
+    for _ in range(2):              # computed, then remembered
+        cache.translator_digest.cache_clear()
+        cache.runtime_digest.cache_clear()
+        assert cache.translator_digest() == translator
+        assert cache.runtime_digest() == runtime
+    assert len(list(tmp_path.glob("digest_*.json"))) == 2
+
+
+def test_a_file_changed_under_the_same_size_and_mtime_is_hashed_again(tmp_path, monkeypatch):
+    monkeypatch.setenv("CL2C_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("CL2C_NO_CACHE", raising=False)
+    tree = tmp_path / "tree"
+    (tree / "sub").mkdir(parents=True)
+    (tree / "a.h").write_text("#define A 1\n")
+    header = tree / "sub" / "b.h"
+    header.write_text("#define B 2\n")
+    files = cache._tree_files(tree, (".h",))
+    before = cache._remembered_digest("test", files)
+    assert before == _plain_digest([tree], (".h",))
+    assert cache._remembered_digest("test", files) == before      # remembered
+    st = os.stat(header)
+    time.sleep(0.01)
+    header.write_text("#define B 3\n")            # same size; mtime set back below
+    os.utime(header, ns=(st.st_atime_ns, st.st_mtime_ns))
+    after = cache._remembered_digest("test", cache._tree_files(tree, (".h",)))
+    assert after != before and after == _plain_digest([tree], (".h",))
