@@ -134,9 +134,11 @@ def key(c_source: str, target_identity: str, extra: str = "") -> str:
 
 def source_key(source: str, source_name: str, options_key: str, target_identity: str) -> str:
     h = hashlib.sha256()
-    # the working directory: relative #include paths and -I folders start there
+    # the working directory: relative #include paths and -I folders start there; a
+    # source that cannot #include (no "include" in its text) is the same from anywhere
+    where = _working_directory() if "include" in source else ""
     for part in (__version__, translator_digest(), runtime_digest(), target_identity,
-                 options_key, _working_directory(), source_name, source):
+                 options_key, where, source_name, source):
         h.update(part.encode())
         h.update(b"\0")
     return h.hexdigest()[:32]

@@ -121,3 +121,44 @@ def test_a_file_changed_under_the_same_size_and_mtime_is_hashed_again(tmp_path, 
     os.utime(header, ns=(st.st_atime_ns, st.st_mtime_ns))
     after = cache._remembered_digest("test", cache._tree_files(tree, (".h",)))
     assert after != before and after == _plain_digest([tree], (".h",))
+
+
+INCLUDE_SCRIPT = r"""
+import json, sys
+import numpy as np
+import cl2c
+src = sys.argv[1]
+prg = cl2c.Program(src).build()
+out = np.zeros(1, np.int32)
+prg.value((1,), None, out)
+print(json.dumps({"from_cache": prg.from_cache, "value": int(out[0]),
+                  "translated": "cl2c.pipeline" in sys.modules}))
+"""
+
+
+def _value_in(folder: Path, src: str, cache_dir: Path) -> dict:
+    env = dict(os.environ, CL2C_CACHE_DIR=str(cache_dir))
+    env.pop("CL2C_NO_CACHE", None)
+    res = subprocess.run([sys.executable, "-c", INCLUDE_SCRIPT, src], cwd=folder, env=env,
+                         capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, res.stderr
+    return json.loads(res.stdout)
+
+
+def test_the_working_directory_keys_only_sources_that_include(tmp_path):
+    cache_dir = tmp_path / "cache"
+    one, two = tmp_path / "one", tmp_path / "two"
+    for folder, value in ((one, 3), (two, 5)):
+        folder.mkdir()
+        (folder / "value.h").write_text(f"#define VALUE {value}\n")
+    plain = "__kernel void value(__global int *out) { out[0] = 7; }"
+    assert _value_in(one, plain, cache_dir)["translated"] is True
+    # the same source from another folder: a hit, nothing translated
+    assert _value_in(two, plain, cache_dir) == {"from_cache": True, "value": 7,
+                                                "translated": False}
+    # a relative #include means another file in another folder: never the other's entry
+    including = '#include "value.h"\n__kernel void value(__global int *out) { out[0] = VALUE; }'
+    assert _value_in(one, including, cache_dir)["value"] == 3
+    assert _value_in(two, including, cache_dir)["value"] == 5
+    assert _value_in(one, including, cache_dir) == {"from_cache": True, "value": 3,
+                                                    "translated": False}
