@@ -132,16 +132,29 @@ def key(c_source: str, target_identity: str, extra: str = "") -> str:
 # build log, and the files it #included with their digests (checked at each hit, as
 # ccache's direct mode does).
 
-def source_key(source: str, source_name: str, options_key: str, target_identity: str) -> str:
+# The one scheme of cl2c's source keys: the sha256 of texts, each UTF-8 and NUL-terminated,
+# the first a tag that names the scheme. The platform library computes its program keys
+# the same way, in C (clruntime/platform/build.c, platform/program_cache.py): the source,
+# the options, the source's name, cl2c's version and its translator's and runtime's
+# digests, then who builds. The loader's builder is the probed compiler and CPU (the
+# target's identity) and, for a source that can #include, the working directory.
+SOURCE_SCHEME = "cl2c loader program 1"
+
+
+def texts_key(texts) -> str:
+    """The sha256 (64 hex digits) of ``texts`` in the source keys' scheme."""
     h = hashlib.sha256()
+    for text in texts:
+        h.update(text.encode("utf-8", "surrogatepass") + b"\0")
+    return h.hexdigest()
+
+
+def source_key(source: str, source_name: str, options_key: str, target_identity: str) -> str:
     # the working directory: relative #include paths and -I folders start there; a
     # source that cannot #include (no "include" in its text) is the same from anywhere
     where = _working_directory() if "include" in source else ""
-    for part in (__version__, translator_digest(), runtime_digest(), target_identity,
-                 options_key, where, source_name, source):
-        h.update(part.encode())
-        h.update(b"\0")
-    return h.hexdigest()[:32]
+    return texts_key([SOURCE_SCHEME, source, options_key, source_name, __version__,
+                      translator_digest(), runtime_digest(), target_identity, where])[:32]
 
 
 def _working_directory() -> str:
