@@ -1,26 +1,35 @@
 #!/usr/bin/env python3
 """What a new process waits for before its first kernel runs, when the kernels were built
-before (a warm cache): cl2c against PoCL through PyOpenCL, measured the same way in the
-same run.
+before (a warm cache) and when it was not (a cold one): cl2c against PoCL and Intel's
+runtime through PyOpenCL, measured the same way in the same run.
 
-    PYTHONPATH=. python bench/startup.py [PROGRAM.cl] [--runs 11] [--no-pocl]
+    PYTHONPATH=. python bench/startup.py [PROGRAM.cl] [--runs 11] [--cold 3] [--no-pocl]
+        [--no-intel]
 
-PROGRAM.cl is the six-kernel file of issue 38 (``../shared/perf/kernels.cl``) by default.
+``make bench`` prints the same table (bench.py calls ``measure``).
+
+PROGRAM.cl is by default the six-kernel file of issue 38 (``../shared/perf/kernels.cl``)
+where it is there, else ``kernels/triad.cl``.
 Each sample is a new Python process that times, one after the other:
 
-- ``import``: ``import cl2c`` (``import pyopencl`` for PoCL);
+- ``import``: ``import cl2c`` (``import pyopencl`` for the OpenCL platforms);
 - ``setup``: what must exist before a build: cl2c's ``Program`` class (its loader's
-  imports: NumPy, cffi); PoCL's platform, device and context;
-- ``build``: ``Program(src).build()`` on a cache hit (PoCL: ``cl.Program(ctx, src).build()``
-  with PyOpenCL's and PoCL's caches warm): the figure issue 38 asks to be milliseconds;
+  imports: NumPy, cffi); an OpenCL platform's device, context and queue;
+- ``build``: ``Program(src).build()`` on a cache hit (OpenCL: ``cl.Program(ctx,
+  src).build()`` with PyOpenCL's and PoCL's caches warm): the figure issue 38 asks to
+  be milliseconds;
+- ``build CPU``: the process's CPU time in ``build`` (all its threads): less moved by
+  a busy machine than the wall time;
 - ``launch 1``, ``launch 2``: the program's kernel ``triad`` (a, b, c, s) over 4096
-  work-items, the first launch and the one after it (PoCL: enqueue + finish), where the
-  program has such a kernel.
+  work-items, the first launch and the one after it (OpenCL: enqueue + finish), where
+  the program has such a kernel.
 
-A warm-up process of each contender fills the caches first; then the contenders take
-turns. The table gives the median and the min-max range, in milliseconds; the machine's
-load average comes first, since a shared machine's other work moves these numbers.
-``CL2C_TIME=1`` in cl2c's children prints the stages of each cache hit and first launch.
+``cold build`` is ``build`` in processes whose caches start empty (cl2c's, PyOpenCL's,
+PoCL's). A warm-up process of each contender fills the warm caches first; then the
+contenders take turns. The table gives the median and the min-max range, in
+milliseconds; the machine's load average comes first, since a shared machine's other
+work moves these numbers. ``CL2C_TIME=1`` in cl2c's children prints the stages of each
+cache hit and first launch.
 """
 from __future__ import annotations
 
@@ -35,8 +44,15 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-DEFAULT_PROGRAM = ROOT.parent / "shared" / "perf" / "kernels.cl"
+# issue 38's six-kernel file where the checkout has it beside it; else the bench's triad
+SIX_KERNELS = ROOT.parent / "shared" / "perf" / "kernels.cl"
+
+
+def default_program() -> Path:
+    return SIX_KERNELS if SIX_KERNELS.is_file() else HERE / "kernels" / "triad.cl"
+
 STAGES = ("import", "setup", "build", "launch 1", "launch 2")
+SUM_TO_BUILT = ("import", "setup", "build")
 
 CL2C_CHILD = r"""
 import json, sys, time
@@ -46,10 +62,11 @@ t1 = time.perf_counter()
 cl2c.Program
 t2 = time.perf_counter()
 src = open(sys.argv[1]).read()
-t3 = time.perf_counter()
+t3, c3 = time.perf_counter(), time.process_time()
 prg = cl2c.Program(src).build()
-t4 = time.perf_counter()
-times = {"import": t1 - t0, "setup": t2 - t1, "build": t4 - t3, "hit": prg.from_cache}
+t4, c4 = time.perf_counter(), time.process_time()
+times = {"import": t1 - t0, "setup": t2 - t1, "build": t4 - t3, "build CPU": c4 - c3,
+         "hit": prg.from_cache}
 if "triad" in prg.kernel_names:
     import numpy as np
     n = 4096
@@ -61,7 +78,7 @@ if "triad" in prg.kernel_names:
 print(json.dumps(times))
 """
 
-POCL_CHILD = r"""
+OPENCL_CHILD = r"""
 import json, sys, time
 t0 = time.perf_counter()
 import pyopencl as cl
@@ -72,10 +89,10 @@ ctx = cl.Context([device])
 queue = cl.CommandQueue(ctx)
 t2 = time.perf_counter()
 src = open(sys.argv[1]).read()
-t3 = time.perf_counter()
+t3, c3 = time.perf_counter(), time.process_time()
 prg = cl.Program(ctx, src).build()
-t4 = time.perf_counter()
-times = {"import": t1 - t0, "setup": t2 - t1, "build": t4 - t3}
+t4, c4 = time.perf_counter(), time.process_time()
+times = {"import": t1 - t0, "setup": t2 - t1, "build": t4 - t3, "build CPU": c4 - c3}
 if "triad" in prg.kernel_names.split(";"):
     import numpy as np
     n = 4096
@@ -91,24 +108,13 @@ print(json.dumps(times))
 """
 
 
-def pocl_device() -> tuple[tuple[int, int] | None, str]:
-    """(platform index, device index) of the first PoCL CPU device that builds, and its
-    description; None and why where there is none."""
-    sys.path.insert(0, str(HERE))
-    try:
-        import pyopencl as cl
-        from opencl_platforms import POCL_NAME, building_device
-    except ImportError as e:
-        return None, f"pyopencl is not installed ({e})"
-    candidates = [(i, j, d) for i, p in enumerate(cl.get_platforms())
-                  if p.name.strip() == POCL_NAME for j, d in enumerate(p.get_devices())]
-    device, problems = building_device(cl, [d for _, _, d in candidates])
-    if device is None:
-        return None, "; ".join(problems) or "no PoCL device"
-    for i, j, d in candidates:
-        if d == device:
-            return (i, j), f"{d.platform.version.strip()} / {d.name.strip()}"
-    return None, "no PoCL device"
+def device_indices(cl, device) -> tuple[int, int]:
+    """(platform index, device index) of ``device``, for a child process to find it."""
+    for i, p in enumerate(cl.get_platforms()):
+        for j, d in enumerate(p.get_devices()):
+            if d == device:
+                return i, j
+    raise LookupError(f"device {device.name} not found")
 
 
 def run_child(code: str, args: list[str], env: dict) -> dict:
@@ -121,68 +127,118 @@ def run_child(code: str, args: list[str], env: dict) -> dict:
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
+def child_environment() -> dict:
+    env = dict(os.environ)
+    # as an installed package runs: from bytecode (a checkout writes its __pycache__ once)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT)] + [p for p in
+                                         env.get("PYTHONPATH", "").split(os.pathsep) if p])
+    return env
+
+
+def caches(env: dict, folder: Path) -> dict:
+    """``env`` with every contender's build cache in ``folder``."""
+    return dict(env, CL2C_CACHE_DIR=str(folder / "cl2c"), POCL_CACHE_DIR=str(folder / "pocl"),
+                PYOPENCL_CACHE_DIR=str(folder / "pyopencl"))
+
+
+def measure(program: Path, opencl: dict[str, tuple[int, int]], runs: int = 11,
+            cold_runs: int = 3) -> dict[str, dict[str, list[dict]]]:
+    """label -> {"hot": samples, "cold": samples}: ``runs`` processes of each contender
+    with warm caches (after one that fills them), taking turns, and ``cold_runs`` with
+    empty caches. ``opencl``: label -> (platform index, device index)."""
+    contenders = {"cl2c": (CL2C_CHILD, [str(program)])}
+    for label, (i, j) in opencl.items():
+        contenders[label] = (OPENCL_CHILD, [str(program), str(i), str(j)])
+    env = child_environment()
+    results = {name: {"hot": [], "cold": []} for name in contenders}
+    names = list(contenders)
+    with tempfile.TemporaryDirectory(prefix="cl2c-startup-") as tmp:
+        for r in range(cold_runs):
+            for name in names:
+                code, child_args = contenders[name]
+                cold = caches(env, Path(tmp) / f"cold-{name}-{r}")
+                results[name]["cold"].append(run_child(code, child_args, cold))
+        warm = caches(env, Path(tmp) / "warm")
+        for code, child_args in contenders.values():     # warm-up: fills the caches
+            run_child(code, child_args, warm)
+        for r in range(runs):
+            for name in names[r % len(names):] + names[:r % len(names)]:
+                code, child_args = contenders[name]
+                results[name]["hot"].append(run_child(code, child_args, warm))
+    return results
+
+
 def summary(samples: list[float]) -> str:
     ms = [1e3 * s for s in samples]
     return f"{statistics.median(ms):8.1f} ({min(ms):6.1f}-{max(ms):6.1f})"
 
 
+def table(results: dict[str, dict[str, list[dict]]]) -> str:
+    """The figures as text: milliseconds, median (min-max)."""
+    names, width = list(results), 24
+    lines = ["milliseconds, median (min-max); a new process each",
+             f"{'':<18}" + "".join(f"{n:>{width}}" for n in names)]
+
+    def row(label, pick):
+        cells = []
+        for name in names:
+            values = [v for v in map(pick, results[name]["hot"] if label != "cold build"
+                                     else results[name]["cold"]) if v is not None]
+            cells.append(summary(values) if values else "-")
+        lines.append(f"{label:<18}" + "".join(f"{c:>{width}}" for c in cells))
+
+    for stage in STAGES[:3] + ("build CPU",) + STAGES[3:]:
+        row(stage, lambda s, stage=stage: s.get(stage))
+    row("import to built", lambda s: sum(s.get(k, 0.0) for k in SUM_TO_BUILT))
+    row("cold build", lambda s: s["build"])
+    missed = sum(not s.get("hit", True) for s in results.get("cl2c", {}).get("hot", []))
+    if missed:
+        lines.append(f"WARNING: {missed} of cl2c's warm builds were not cache hits")
+    return "\n".join(lines)
+
+
+def opencl_devices(want_pocl: bool, want_intel: bool, icd_folder: Path):
+    """label -> (platform index, device index) of the OpenCL CPU platforms found (PoCL's,
+    Intel's), and why each other one is left out."""
+    sys.path.insert(0, str(HERE))
+    import opencl_platforms as op
+    intel_reason = None
+    if want_intel:
+        _, intel_reason = op.point_loader_at_runtimes(icd_folder)
+    found, skipped = op.find_platforms(want_pocl, want_intel, intel_reason)
+    devices = {}
+    for c in found:
+        devices[c.label] = device_indices(c.cl, c.device)
+    return devices, skipped, {c.label: c.description for c in found}
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("program", nargs="?", default=str(DEFAULT_PROGRAM),
+    ap.add_argument("program", nargs="?", default=str(default_program()),
                     help="the OpenCL C file to build (default: %(default)s)")
-    ap.add_argument("--runs", type=int, default=11, help="processes per contender")
-    ap.add_argument("--no-pocl", action="store_true", help="cl2c alone")
+    ap.add_argument("--runs", type=int, default=11, help="warm processes per contender")
+    ap.add_argument("--cold", type=int, default=3, help="cold processes per contender")
+    ap.add_argument("--no-pocl", action="store_true", help="leave PoCL out")
+    ap.add_argument("--no-intel", action="store_true", help="leave Intel's runtime out")
     ap.add_argument("--json", help="write every sample here")
     args = ap.parse_args(argv)
     program = Path(args.program)
     if not program.is_file():
         print(f"startup.py: no program file {program} (give one)", file=sys.stderr)
         return 2
-    env = dict(os.environ)
-    # as an installed package runs: from bytecode (a checkout writes its __pycache__ once)
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
-    env["PYTHONPATH"] = os.pathsep.join([str(ROOT)] + [p for p in
-                                         env.get("PYTHONPATH", "").split(os.pathsep) if p])
-    contenders = {"cl2c": (CL2C_CHILD, [str(program)])}
-    pocl_note = ""
-    if not args.no_pocl:
-        where, pocl_note = pocl_device()
-        if where is None:
-            print(f"PoCL left out: {pocl_note}", file=sys.stderr)
-        else:
-            contenders["PoCL"] = (POCL_CHILD, [str(program), *map(str, where)])
-    print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}; "
-          f"{args.runs} processes each; {program}")
-    if pocl_note and "PoCL" in contenders:
-        print(f"PoCL: {pocl_note}")
-    with tempfile.TemporaryDirectory(prefix="cl2c-startup-") as tmp:
-        env.setdefault("POCL_CACHE_DIR", str(Path(tmp) / "pocl"))
-        env.setdefault("PYOPENCL_CACHE_DIR", str(Path(tmp) / "pyopencl"))
-        samples: dict[str, list[dict]] = {name: [] for name in contenders}
-        for code, child_args in contenders.values():     # warm-up: fills the caches
-            run_child(code, child_args, env)
-        names = list(contenders)
-        for r in range(args.runs):
-            for name in names[r % len(names):] + names[:r % len(names)]:
-                code, child_args = contenders[name]
-                samples[name].append(run_child(code, child_args, env))
-    missed = [i for i, s in enumerate(samples["cl2c"]) if not s.get("hit", True)]
-    if missed:
-        print(f"WARNING: {len(missed)} cl2c builds were not cache hits", file=sys.stderr)
-    width = 24
-    print("milliseconds, median (min-max)")
-    print(f"{'':<10}" + "".join(f"{n:>{width}}" for n in contenders))
-    for stage in STAGES:
-        cells = []
-        for name in contenders:
-            values = [s[stage] for s in samples[name] if stage in s]
-            cells.append(summary(values) if values else "-")
-        print(f"{stage:<10}" + "".join(f"{c:>{width}}" for c in cells))
-    totals = {name: summary([sum(s.get(k, 0.0) for k in STAGES[:3]) for s in samples[name]])
-              for name in contenders}
-    print(f"{'to built':<10}" + "".join(f"{totals[n]:>{width}}" for n in contenders))
+    with tempfile.TemporaryDirectory(prefix="cl2c-startup-icd-") as icd:
+        devices, skipped, descriptions = opencl_devices(not args.no_pocl, not args.no_intel,
+                                                        Path(icd))
+        print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}; {program}")
+        for label, text in descriptions.items():
+            print(f"  {label:<6} {text}")
+        for label, why in skipped.items():
+            print(f"  {label:<6} SKIPPED: {why}")
+        results = measure(program, devices, args.runs, args.cold)
+    print(table(results))
     if args.json:
-        Path(args.json).write_text(json.dumps(samples, indent=1))
+        Path(args.json).write_text(json.dumps(results, indent=1))
     return 0
 
 
