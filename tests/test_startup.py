@@ -162,3 +162,13 @@ def test_the_working_directory_keys_only_sources_that_include(tmp_path):
     assert _value_in(two, including, cache_dir)["value"] == 5
     assert _value_in(one, including, cache_dir) == {"from_cache": True, "value": 3,
                                                     "translated": False}
+
+
+def test_the_default_compiler_is_pythons(monkeypatch):
+    """target_environment reads sysconfig's CC without working out every variable."""
+    import sysconfig
+
+    from cl2c.target import _python_cc, target_environment
+    assert _python_cc() == (sysconfig.get_config_var("CC") or "")
+    monkeypatch.delenv("CC", raising=False)
+    assert " ".join(target_environment()[0]) == " ".join((_python_cc() or "cc").split())
