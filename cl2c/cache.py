@@ -21,8 +21,6 @@ import os
 import shutil
 from pathlib import Path
 
-import platformdirs
-
 from . import cachedir
 from .version import __version__
 from .resources import runtime_dir, templates_dir
@@ -36,7 +34,10 @@ def cache_enabled() -> bool:
 def cache_root() -> Path:
     """The configured cache directory (which may turn out not to be usable)."""
     root = os.environ.get("CL2C_CACHE_DIR")
-    return Path(root) if root else Path(platformdirs.user_cache_dir("cl2c"))
+    if root:
+        return Path(root)
+    import platformdirs         # here: not imported where CL2C_CACHE_DIR says
+    return Path(platformdirs.user_cache_dir("cl2c"))
 
 
 def usable_root() -> Path | None:

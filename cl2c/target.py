@@ -17,7 +17,6 @@ import importlib
 import os
 import platform
 import shlex
-import subprocess
 import sys
 import sysconfig
 from dataclasses import dataclass, replace
@@ -213,6 +212,7 @@ def target_environment() -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, .
 
 
 def _run(cmd: list[str], stdin: str = "") -> str:
+    import subprocess           # here: a remembered probe (cache.host_target) runs nothing
     try:
         return subprocess.run(cmd, input=stdin, capture_output=True, text=True,
                               timeout=60).stdout
