@@ -160,7 +160,8 @@ def test_the_working_directory_keys_only_sources_that_include(tmp_path):
     assert _value_in(two, plain, cache_dir) == {"from_cache": True, "value": 7,
                                                 "translated": False}
     # a relative #include means another file in another folder: never the other's entry
-    including = '#include "value.h"\n__kernel void value(__global int *out) { out[0] = VALUE; }'
+    including = ('#include "value.h"\n'
+                 "__kernel void value(__global int *out) { out[0] = VALUE; }")
     assert _value_in(one, including, cache_dir)["value"] == 3
     assert _value_in(two, including, cache_dir)["value"] == 5
     assert _value_in(one, including, cache_dir) == {"from_cache": True, "value": 3,
