@@ -362,6 +362,27 @@ static void transfers(void)
     OK(clGetImageInfo(l1, CL_IMAGE_ARRAY_SIZE, sizeof v, &v, NULL));
     CHECK(v == H);
     OK(clReleaseMemObject(l1));
+
+    /* a 1D image of a buffer: the buffer's storage, seen as pixels */
+    cl_mem under = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof vol,
+                                  vol, &err);
+    OK(err);
+    cl_image_desc db = {.image_type = CL_MEM_OBJECT_IMAGE1D_BUFFER, .image_width = 20,
+                        .buffer = under};
+    cl_image_format rgba_f = {CL_RGBA, CL_FLOAT};
+    cl_mem ib = clCreateImage(ctx, 0, &rgba_f, &db, NULL, &err);
+    OK(err);
+    cl_mem assoc = NULL;
+    OK(clGetMemObjectInfo(ib, CL_MEM_ASSOCIATED_MEMOBJECT, sizeof assoc, &assoc, NULL));
+    CHECK(assoc == under);
+    OK(clReleaseMemObject(under));            /* the image holds it */
+    float bback[20 * 4];
+    OK(clEnqueueReadImage(q, ib, CL_TRUE, origin, (size_t[3]){20, 1, 1}, 0, 0, bback, 0,
+                          NULL, NULL));
+    CHECK(memcmp(bback, vol, sizeof bback) == 0);
+    db.image_width = sizeof vol / 16 + 1;    /* past its buffer */
+    REFUSED(CL_INVALID_IMAGE_SIZE, clCreateImage(ctx, 0, &rgba_f, &db, NULL, &err));
+    OK(clReleaseMemObject(ib));
 }
 
 static void kernels(void)
