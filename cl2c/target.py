@@ -32,6 +32,8 @@ EXTENSIONS = (
     "cl_khr_int64_base_atomics", "cl_khr_int64_extended_atomics",
     # a sub-group is the whole work-group (README): its functions are 2.0's
     "cl_khr_subgroups",
+    # images.h writes 3D images as it writes the others
+    "cl_khr_3d_image_writes",
 )
 # Extensions that exist from an OpenCL C version on (the others: any version).
 EXTENSION_SINCE = {"cl_khr_subgroups": CL2_0}
@@ -50,7 +52,8 @@ FEATURES = (
 # A 3.0 feature and the extension that go together (spec 6.2.1: a device offers both or
 # neither): removing one removes the other.
 FEATURE_EXTENSIONS = {"__opencl_c_fp64": "cl_khr_fp64",
-                      "__opencl_c_subgroups": "cl_khr_subgroups"}
+                      "__opencl_c_subgroups": "cl_khr_subgroups",
+                      "__opencl_c_3d_image_writes": "cl_khr_3d_image_writes"}
 
 
 def _with_partners(removed) -> frozenset:
