@@ -325,6 +325,28 @@ static void transfers(void)
     OK(clEnqueueReadImage(q, b, CL_TRUE, at, (size_t[3]){1, 1, 1}, 0, 0, back2, 0, NULL,
                           NULL));
     CHECK(back2[0] == 9);
+    /* the transfers' errors */
+    FAILS(CL_INVALID_VALUE, clEnqueueReadImage(q, b, CL_TRUE, origin, all, 0, 0, NULL, 0, NULL,
+                                               NULL));
+    FAILS(CL_INVALID_VALUE, clEnqueueReadImage(q, b, CL_TRUE, origin, all, 4, 0, back2, 0,
+                                               NULL, NULL));          /* a row pitch too small */
+    FAILS(CL_INVALID_MEM_OBJECT, clEnqueueReadImage(q, buf, CL_TRUE, origin, all, 0, 0, back2,
+                                                    0, NULL, NULL));
+    FAILS(CL_INVALID_MEM_OBJECT, clEnqueueReadBuffer(q, b, CL_TRUE, 0, 4, back2, 0, NULL,
+                                                     NULL));
+    FAILS(CL_INVALID_VALUE, clEnqueueCopyImageToBuffer(q, b, buf, origin, all, 8, 0, NULL,
+                                                       NULL));        /* past the buffer */
+    FAILS(CL_INVALID_VALUE, clEnqueueFillImage(q, b, NULL, origin, all, 0, NULL, NULL));
+    CHECK(clEnqueueMapImage(q, b, CL_TRUE, CL_MAP_READ, origin, all, NULL, NULL, 0, NULL, NULL,
+                            &err) == NULL);
+    FAILS(CL_INVALID_VALUE, err);                                     /* no row pitch */
+    cl_mem hidden = clCreateImage2D(ctx, CL_MEM_HOST_NO_ACCESS, &f, W, H, 0, NULL, &err);
+    OK(err);
+    FAILS(CL_INVALID_OPERATION, clEnqueueReadImage(q, hidden, CL_TRUE, origin, all, 0, 0, back2,
+                                                   0, NULL, NULL));
+    FAILS(CL_INVALID_OPERATION, clEnqueueWriteImage(q, hidden, CL_TRUE, origin, all, 0, 0,
+                                                    back2, 0, NULL, NULL));
+    OK(clReleaseMemObject(hidden));
     OK(clReleaseMemObject(other));
     OK(clReleaseMemObject(buf));
     OK(clReleaseMemObject(b));
