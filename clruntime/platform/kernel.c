@@ -221,7 +221,9 @@ cl_int CL2C_API(clSetKernelArg)(cl_kernel kernel, cl_uint arg_index, size_t arg_
     case CL2C_ARG_IMAGE: {
         if (arg_size != sizeof(cl_mem))
             return CL_INVALID_ARG_SIZE;
-        cl_mem m = arg_value ? *(const cl_mem *)arg_value : NULL;
+        if (!arg_value)                        /* no NULL image, as no NULL value */
+            return CL_INVALID_ARG_VALUE;
+        cl_mem m = *(const cl_mem *)arg_value;
         if (!cl2c_is(m, CL2C_MAGIC_MEM) || !m->image ||
             m->context != kernel->program->context)
             return CL_INVALID_MEM_OBJECT;
@@ -234,7 +236,9 @@ cl_int CL2C_API(clSetKernelArg)(cl_kernel kernel, cl_uint arg_index, size_t arg_
     case CL2C_ARG_SAMPLER: {
         if (arg_size != sizeof(cl_sampler))
             return CL_INVALID_ARG_SIZE;
-        cl_sampler s = arg_value ? *(const cl_sampler *)arg_value : NULL;
+        if (!arg_value)
+            return CL_INVALID_ARG_VALUE;
+        cl_sampler s = *(const cl_sampler *)arg_value;
         if (!cl2c_is(s, CL2C_MAGIC_SAMPLER) || s->context != kernel->program->context)
             return CL_INVALID_SAMPLER;
         cl2c_sampler_t flags = s->flags;       /* the value is all a kernel needs */

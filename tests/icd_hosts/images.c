@@ -448,6 +448,8 @@ static void kernels(void)
     OK(err);
     FAILS(CL_INVALID_MEM_OBJECT, clSetKernelArg(g, 0, sizeof buf, &buf));
     FAILS(CL_INVALID_SAMPLER, clSetKernelArg(g, 2, sizeof src, &src));
+    FAILS(CL_INVALID_ARG_VALUE, clSetKernelArg(g, 0, sizeof src, NULL));
+    FAILS(CL_INVALID_ARG_SIZE, clSetKernelArg(g, 2, 1, &edge));
     FAILS(CL_INVALID_ARG_VALUE, clSetKernelArg(g, 1, sizeof src, &src));
     cl_kernel_arg_access_qualifier access;
     if (on_cl2c) {          /* PoCL answers only with -cl-kernel-arg-info */
