@@ -562,6 +562,32 @@ static void kernels(void)
         for (int x = 0; x < W; x++)
             for (int k = 0; k < 4; k++)
                 CHECK(words[y][x][k] == pixels[y][x][k] * 3 + k + 1);
+    /* again into the host's own memory, rows of a pitch past the pixels */
+    enum { ROW = W * 4 + 12 };                /* in unsigned shorts: 3 pixels more */
+    static unsigned short mine[H][ROW];
+    cl_image_format u16 = {CL_RGBA, CL_UNSIGNED_INT16};
+    cl_mem ohost = clCreateImage2D(ctx, CL_MEM_WRITE_ONLY | CL_MEM_USE_HOST_PTR, &u16, W, H,
+                                   ROW * sizeof(unsigned short), mine, &err);
+    OK(err);
+    REFUSED(CL_INVALID_IMAGE_DESCRIPTOR,     /* a row pitch not a multiple of a pixel */
+            clCreateImage2D(ctx, CL_MEM_USE_HOST_PTR, &u16, W, H, ROW * 2 - 2, mine, &err));
+    OK(clSetKernelArg(ik, 1, sizeof ohost, &ohost));
+    OK(clEnqueueNDRangeKernel(q, ik, 2, NULL, global, NULL, 0, NULL, NULL));
+    size_t mapped_pitch;
+    unsigned short *seen = clEnqueueMapImage(q, ohost, CL_TRUE, CL_MAP_READ, origin, all,
+                                             &mapped_pitch, NULL, 0, NULL, NULL, &err);
+    OK(err);
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++)
+            for (int k = 0; k < 4; k++)
+                CHECK(seen[y * mapped_pitch / 2 + x * 4 + k] == pixels[y][x][k] * 3 + k + 1);
+    if (on_cl2c) {        /* the host's memory itself (PoCL may map a copy) */
+        CHECK(seen == &mine[0][0] && mapped_pitch == ROW * sizeof(unsigned short));
+        CHECK(mine[H - 1][(W - 1) * 4 + 3] == pixels[H - 1][W - 1][3] * 3 + 4);
+    }
+    OK(clEnqueueUnmapMemObject(q, ohost, seen, 0, NULL, NULL));
+    OK(clFinish(q));
+    OK(clReleaseMemObject(ohost));
 
     /* a 2D image array, its layers read with integer coordinates */
     enum { L = 3 };
