@@ -293,19 +293,29 @@ cl_mem CL2C_API(clCreateImageWithProperties)(cl_context context,
     return m;
 }
 
-/* The 1.1 forms: a size of 0 is CL_INVALID_IMAGE_SIZE there (1.2's descriptor makes it
- * CL_INVALID_IMAGE_DESCRIPTOR). */
+/* The 1.1 forms: sizes of 0 and pitches against the rules are CL_INVALID_IMAGE_SIZE
+ * there (1.1's list), where 1.2's descriptor makes them CL_INVALID_IMAGE_DESCRIPTOR. */
+static cl_mem create_image_1_1(cl_context context, cl_mem_flags flags,
+                               const cl_image_format *format, const cl_image_desc *desc,
+                               void *host_ptr, cl_int *errcode_ret)
+{
+    cl_int err;
+    cl_mem m = create_image(context, flags, format, desc, host_ptr, &err);
+    if (err == CL_INVALID_IMAGE_DESCRIPTOR)
+        err = CL_INVALID_IMAGE_SIZE;
+    if (errcode_ret)
+        *errcode_ret = err;
+    return m;
+}
+
 cl_mem CL2C_API(clCreateImage2D)(cl_context context, cl_mem_flags flags,
                                  const cl_image_format *image_format, size_t image_width,
                                  size_t image_height, size_t image_row_pitch, void *host_ptr,
                                  cl_int *errcode_ret)
 {
-    if (cl2c_is(context, CL2C_MAGIC_CONTEXT) && cl2c_valid_mem_flags(flags) &&
-        image_format && valid_format(image_format) && (image_width == 0 || image_height == 0))
-        return cl2c_fail(errcode_ret, CL_INVALID_IMAGE_SIZE);
     cl_image_desc desc = {.image_type = CL_MEM_OBJECT_IMAGE2D, .image_width = image_width,
                           .image_height = image_height, .image_row_pitch = image_row_pitch};
-    return create_image(context, flags, image_format, &desc, host_ptr, errcode_ret);
+    return create_image_1_1(context, flags, image_format, &desc, host_ptr, errcode_ret);
 }
 
 cl_mem CL2C_API(clCreateImage3D)(cl_context context, cl_mem_flags flags,
@@ -314,15 +324,13 @@ cl_mem CL2C_API(clCreateImage3D)(cl_context context, cl_mem_flags flags,
                                  size_t image_row_pitch, size_t image_slice_pitch,
                                  void *host_ptr, cl_int *errcode_ret)
 {
-    if (cl2c_is(context, CL2C_MAGIC_CONTEXT) && cl2c_valid_mem_flags(flags) &&
-        image_format && valid_format(image_format) &&
-        (image_width == 0 || image_height == 0 || image_depth <= 1))
-        return cl2c_fail(errcode_ret, CL_INVALID_IMAGE_SIZE);   /* a depth of 1 too */
+    /* a depth of 1 is refused too (1.1: "image_depth <= 1") */
     cl_image_desc desc = {.image_type = CL_MEM_OBJECT_IMAGE3D, .image_width = image_width,
-                          .image_height = image_height, .image_depth = image_depth,
+                          .image_height = image_height,
+                          .image_depth = image_depth > 1 ? image_depth : 0,
                           .image_row_pitch = image_row_pitch,
                           .image_slice_pitch = image_slice_pitch};
-    return create_image(context, flags, image_format, &desc, host_ptr, errcode_ret);
+    return create_image_1_1(context, flags, image_format, &desc, host_ptr, errcode_ret);
 }
 
 cl_int CL2C_API(clGetImageInfo)(cl_mem image, cl_image_info param_name,

@@ -569,8 +569,12 @@ static void kernels(void)
     cl_mem ohost = clCreateImage2D(ctx, CL_MEM_WRITE_ONLY | CL_MEM_USE_HOST_PTR, &u16, W, H,
                                    ROW * sizeof(unsigned short), mine, &err);
     OK(err);
-    REFUSED(CL_INVALID_IMAGE_DESCRIPTOR,     /* a row pitch not a multiple of a pixel */
+    /* a row pitch not a multiple of a pixel (1.1's code; 1.2's clCreateImage gives
+     * CL_INVALID_IMAGE_DESCRIPTOR) */
+    REFUSED(CL_INVALID_IMAGE_SIZE,
             clCreateImage2D(ctx, CL_MEM_USE_HOST_PTR, &u16, W, H, ROW * 2 - 2, mine, &err));
+    REFUSED(CL_INVALID_IMAGE_SIZE,
+            clCreateImage3D(ctx, CL_MEM_READ_ONLY, &u16, W, H, 1, 0, 0, NULL, &err));
     OK(clSetKernelArg(ik, 1, sizeof ohost, &ohost));
     OK(clEnqueueNDRangeKernel(q, ik, 2, NULL, global, NULL, 0, NULL, NULL));
     size_t mapped_pitch;
