@@ -100,3 +100,36 @@ def test_pyopencl_images_and_samplers(version):
     assert result["formats"] > 40 and (result["width"], result["height"]) == (23, 19)
     assert result["sampler"] == 0x1132                   # CL_ADDRESS_CLAMP
     assert result["arg_types"] == ["image2d_t", "image2d_t", "sampler_t"]
+
+
+def test_access_qualifiers_of_image_arguments():
+    """CL_KERNEL_ARG_ACCESS_QUALIFIER of each image argument (a read_write image: 3.0),
+    and a read_write image written and read by one kernel."""
+    result = run_pyopencl("""
+        ctx = cl.Context([device])
+        queue = cl.CommandQueue(ctx)
+        prg = cl.Program(ctx, '''
+            __kernel void k(read_only image2d_t a, write_only image2d_t b,
+                            read_write image2d_t c, __global float *d) {
+                int2 at = (int2)(get_global_id(0), get_global_id(1));
+                float4 v = read_imagef(c, at) + read_imagef(a, at);
+                write_imagef(c, at, v);
+                write_imagef(b, at, v * 2.0f);
+            }''').build(options=["-cl-std=CL3.0"])
+        info = cl.kernel_arg_info.ACCESS_QUALIFIER
+        access = [prg.k.get_arg_info(i, info) for i in range(4)]
+        fmt = cl.ImageFormat(cl.channel_order.RGBA, cl.channel_type.FLOAT)
+        mf = cl.mem_flags
+        ones = np.ones((5, 7, 4), np.float32)
+        a = cl.Image(ctx, mf.READ_ONLY | mf.COPY_HOST_PTR, fmt, (7, 5), hostbuf=ones)
+        b = cl.Image(ctx, mf.WRITE_ONLY, fmt, (7, 5))
+        c = cl.Image(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, fmt, (7, 5), hostbuf=ones * 3)
+        d = cl.Buffer(ctx, mf.READ_WRITE, 16)
+        prg.k(queue, (7, 5), None, a, b, c, d)
+        back_b, back_c = np.empty_like(ones), np.empty_like(ones)
+        cl.enqueue_copy(queue, back_b, b, origin=(0, 0), region=(7, 5))
+        cl.enqueue_copy(queue, back_c, c, origin=(0, 0), region=(7, 5))
+        out({"access": access, "b": float(back_b.mean()), "c": float(back_c.mean())})
+    """, "3.0")
+    assert result["access"] == [0x11A0, 0x11A1, 0x11A2, 0x11A3]   # READ_ONLY ... NONE
+    assert (result["b"], result["c"]) == (8.0, 4.0)

@@ -173,9 +173,12 @@ def _arg_info(p, argv_type: str) -> _Param:
         kind, size = "CL2C_ARG_VALUE", f"sizeof({argv_type})"
     space = _ADDRESS.get(p.space, "CL2C_ADDRESS_PRIVATE") if p.kind in ("buffer", "local") \
         else "CL2C_ADDRESS_GLOBAL" if p.kind == "image" else "CL2C_ADDRESS_PRIVATE"
+    # an image's writes: 1 for write_only, 2 for read_write (its access qualifier)
+    writes = int(p.kind in ("buffer", "image") and bool(p.written))
+    if p.kind == "image" and getattr(p.type, "access", None) == "read_write":
+        writes = 2
     return _Param(name=c_string(p.name), type_name=c_string(p.type_name), space=space,
-                  kind=kind, size=size, is_const=int(bool(p.const)),
-                  writes=int(p.kind in ("buffer", "image") and bool(p.written)))
+                  kind=kind, size=size, is_const=int(bool(p.const)), writes=writes)
 
 
 def _resolve_tail_line(text: str, output_name: str, line_directives: bool) -> str:

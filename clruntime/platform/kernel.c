@@ -286,10 +286,10 @@ cl_int CL2C_API(clGetKernelArgInfo)(cl_kernel kernel, cl_uint arg_indx,
     case CL_KERNEL_ARG_ADDRESS_QUALIFIER:
         CL2C_ANSWER(cl_kernel_arg_address_qualifier, a->address_space);
     case CL_KERNEL_ARG_ACCESS_QUALIFIER:
-        /* an image's: the arguments' info says whether the kernel writes it (a
-         * read_write image answers as write_only) */
+        /* an image's, as the arguments' info has it (host.h) */
         CL2C_ANSWER(cl_kernel_arg_access_qualifier,
                     a->kind != CL2C_ARG_IMAGE ? CL_KERNEL_ARG_ACCESS_NONE
+                    : a->writes == 2 ? CL_KERNEL_ARG_ACCESS_READ_WRITE
                     : a->writes ? CL_KERNEL_ARG_ACCESS_WRITE_ONLY
                                 : CL_KERNEL_ARG_ACCESS_READ_ONLY);
     case CL_KERNEL_ARG_TYPE_NAME: CL2C_ANSWER_STRING(a->type_name);
