@@ -98,7 +98,8 @@ static bool within_limits(const cl_image_desc *d)
                (!has_layers(d->image_type) || d->image_array_size <= CL2C_IMAGE_MAX_ARRAY_SIZE);
     case CL_MEM_OBJECT_IMAGE3D:
         return d->image_width <= CL2C_IMAGE3D_MAX_SIZE &&
-               d->image_height <= CL2C_IMAGE3D_MAX_SIZE && d->image_depth <= CL2C_IMAGE3D_MAX_SIZE;
+               d->image_height <= CL2C_IMAGE3D_MAX_SIZE &&
+               d->image_depth <= CL2C_IMAGE3D_MAX_SIZE;
     default:
         return d->image_width <= CL2C_IMAGE_MAX_BUFFER_SIZE;
     }
@@ -217,8 +218,8 @@ static cl_mem create_image(cl_context context, cl_mem_flags flags,
     if (own) {
         row = tight_row;
         slice = type == CL_MEM_OBJECT_IMAGE1D_ARRAY ? row : row * height;
-        bytes = type == CL_MEM_OBJECT_IMAGE2D || type == CL_MEM_OBJECT_IMAGE1D ? row * height
-                                                                                : slice * planes;
+        bool flat = type == CL_MEM_OBJECT_IMAGE2D || type == CL_MEM_OBJECT_IMAGE1D;
+        bytes = flat ? row * height : slice * planes;
     }
     cl_mem m = cl2c_mem_new(context, flags, bytes);
     cl2c_image *image = calloc(1, sizeof *image);

@@ -19,8 +19,10 @@ static void extent(cl_mem m, size_t size[3])
 {
     const cl2c_image *v = m->image;
     size[0] = v->width;
-    size[1] = m->type == CL_MEM_OBJECT_IMAGE1D_ARRAY ? v->array_size : v->height ? v->height : 1;
-    size[2] = m->type == CL_MEM_OBJECT_IMAGE2D_ARRAY ? v->array_size : v->depth ? v->depth : 1;
+    size[1] = m->type == CL_MEM_OBJECT_IMAGE1D_ARRAY ? v->array_size
+              : v->height ? v->height : 1;
+    size[2] = m->type == CL_MEM_OBJECT_IMAGE2D_ARRAY ? v->array_size
+              : v->depth ? v->depth : 1;
 }
 
 /* The spec's rules of an origin and a region in `m` (CL_INVALID_VALUE): not NULL, no

@@ -329,7 +329,7 @@ static void transfers(void)
     FAILS(CL_INVALID_VALUE, clEnqueueReadImage(q, b, CL_TRUE, origin, all, 0, 0, NULL, 0, NULL,
                                                NULL));
     FAILS(CL_INVALID_VALUE, clEnqueueReadImage(q, b, CL_TRUE, origin, all, 4, 0, back2, 0,
-                                               NULL, NULL));          /* a row pitch too small */
+                                               NULL, NULL));    /* a row pitch too small */
     FAILS(CL_INVALID_MEM_OBJECT, clEnqueueReadImage(q, buf, CL_TRUE, origin, all, 0, 0, back2,
                                                     0, NULL, NULL));
     FAILS(CL_INVALID_MEM_OBJECT, clEnqueueReadBuffer(q, b, CL_TRUE, 0, 4, back2, 0, NULL,
