@@ -50,7 +50,7 @@ def test_image_kernels_agree_with_pocl(tmp_path):
         runs[name] = _results(out)
     ours, pocl = runs["cl2c"], runs["pocl"]
     assert set(ours) == set(pocl) == {"gaussian", "rotate", "linear0", "linear1", "linear2",
-                                      "linear3", "volume"}
+                                      "linear3", "volume", "linear1d"}
     # nearest sampling at coordinates away from pixels' edges: the same pixels
     assert np.array_equal(ours["rotate"], pocl["rotate"])
     # a sum of nine float products written as UNORM_INT8: the spec's conversion allows
@@ -59,7 +59,7 @@ def test_image_kernels_agree_with_pocl(tmp_path):
     assert diff.max() <= 1 and (diff == 0).mean() > 0.9
     # linear filtering: the weights' precision is the implementation's (spec 8.2);
     # both compute them in float (measured: within 2 ulp of each other)
-    for name in ("linear0", "linear1", "linear2", "linear3", "volume"):
+    for name in ("linear0", "linear1", "linear2", "linear3", "volume", "linear1d"):
         np.testing.assert_allclose(ours[name], pocl[name], rtol=0, atol=1e-6, err_msg=name)
 
 

@@ -86,6 +86,14 @@ static const char *source =
     "    float4 at = (float4)(i * 0.037f, i * 0.051f - 0.2f, i * 0.029f, 0.0f);\n"
     "    out[i] = read_imagef(src, s, at);\n"
     "}\n"
+    /* (its buffer image's width written out: PoCL 3.1 has no get_image_width of an
+     * image1d_buffer_t) */
+    "__kernel void sample1d(read_only image1d_t a, read_only image1d_buffer_t b,\n"
+    "                       sampler_t s, __global float4 *out) {\n"
+    "    int i = get_global_id(0);\n"
+    "    out[i] = read_imagef(a, s, i * 0.37f - 1.1f) +\n"
+    "             read_imagef(b, i % 64) * 0.5f;\n"
+    "}\n"
     "__kernel void integers(read_only image2d_t src, write_only image2d_t dst) {\n"
     "    int2 at = (int2)(get_global_id(0), get_global_id(1));\n"
     "    write_imageui(dst, at, read_imageui(src, at) * 3u + (uint4)(1, 2, 3, 4));\n"
@@ -547,6 +555,42 @@ static void kernels(void)
     OK(clEnqueueNDRangeKernel(q, s3, 1, NULL, (size_t[1]){N}, NULL, 0, NULL, NULL));
     OK(clEnqueueReadBuffer(q, buf, CL_TRUE, 0, sizeof samples, samples, 0, NULL, NULL));
     emit("volume", "f4", N * 4, samples, sizeof samples);
+
+    /* a 1D image, linear at unnormalized coordinates, and a 1D image of a buffer */
+    float line[29][4];
+    for (int i = 0; i < 29; i++)
+        for (int k = 0; k < 4; k++)
+            line[i][k] = cosf((float)(i * 4 + k));
+    cl_image_desc d1 = {.image_type = CL_MEM_OBJECT_IMAGE1D, .image_width = 29};
+    cl_mem i1 = clCreateImage(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, &f4, &d1, line,
+                              &err);
+    OK(err);
+    cl_mem under = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof vol,
+                                  vol, &err);
+    OK(err);
+    cl_image_desc db = {.image_type = CL_MEM_OBJECT_IMAGE1D_BUFFER, .image_width = 64,
+                        .buffer = under};
+    cl_mem ib = clCreateImage(ctx, CL_MEM_READ_ONLY, &f4, &db, NULL, &err);
+    OK(err);
+    cl_sampler lin1 = clCreateSampler(ctx, CL_FALSE, CL_ADDRESS_CLAMP_TO_EDGE,
+                                      CL_FILTER_LINEAR, &err);
+    OK(err);
+    cl_kernel s1 = kernel(p, "sample1d");
+    FAILS(CL_INVALID_ARG_VALUE, clSetKernelArg(s1, 0, sizeof v3, &v3));   /* a 3D image */
+    OK(clSetKernelArg(s1, 0, sizeof i1, &i1));
+    OK(clSetKernelArg(s1, 1, sizeof ib, &ib));
+    OK(clSetKernelArg(s1, 2, sizeof lin1, &lin1));
+    OK(clSetKernelArg(s1, 3, sizeof buf, &buf));
+    OK(clEnqueueNDRangeKernel(q, s1, 1, NULL, (size_t[1]){N}, NULL, 0, NULL, NULL));
+    OK(clEnqueueReadBuffer(q, buf, CL_TRUE, 0, sizeof samples, samples, 0, NULL, NULL));
+    emit("linear1d", "f4", N * 4, samples, sizeof samples);
+    for (int k = 0; k < 4; k++)      /* i = 3: x = 0.01, past the first centre: pixel 0 */
+        CHECK(fabsf(samples[3][k] - (line[0][k] + vol[0][0][3][k] * 0.5f)) < 1e-5f);
+    OK(clReleaseKernel(s1));
+    OK(clReleaseSampler(lin1));
+    OK(clReleaseMemObject(ib));
+    OK(clReleaseMemObject(under));
+    OK(clReleaseMemObject(i1));
 
     /* integer images: read_imageui and write_imageui, exact */
     cl_mem iu = image2d(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, CL_RGBA, CL_UNSIGNED_INT8, W,
