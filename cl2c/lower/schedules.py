@@ -137,6 +137,8 @@ class Regions(Schedule):
                      f"in lock-step across work-items")
         # halving loops of a known local size have known trip counts: unrolled
         unrolled = unroll_halving_loops(gf) if reqd is not None and not checking else 0
+        # __local counters that a statement only adds to: counted in copies
+        split = split_local_counters(gf, _local_types(k)) if not checking else []
         # the passes on its C, which are yet to move onto the IR
         node = write.group_function(gf)
         if checking and simd:
@@ -157,8 +159,6 @@ class Regions(Schedule):
                      f"of work-items")
         if unrolled:
             what.add(f"{unrolled} halving loop{'s' if unrolled != 1 else ''} unrolled")
-        # __local counters that a statement only adds to: counted in copies
-        split = split_local_counters(node, _local_types(k)) if not checking else []
         if split:
             what.add(f"__local counters {', '.join(sorted(set(split)))} counted in "
                      f"{COPIES} copies")

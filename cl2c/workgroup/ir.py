@@ -34,6 +34,8 @@ class WorkItemLoop:
     interleaved: list | None = None  # the body of ``ways`` work-items, interleaved
     lanes: list | None = None  # the loop run in blocks of lanes in lock-step (lockstep.py):
                                # C statements in its place
+    steps: list | None = None  # bodies of the work-items of a step of len(steps), the rest
+                               # one at a time running steps[0] (counters.py)
 
 
 @dataclass
@@ -47,6 +49,12 @@ class Region:
 class Once:
     """A statement that runs once per group (uniform declarations and updates)."""
     node: object
+
+
+@dataclass
+class Block:
+    """Items in a C block of their own (declarations that end with them)."""
+    items: list
 
 
 @dataclass
@@ -84,6 +92,8 @@ def all_items(items):
             yield from all_items(it.other)
         elif isinstance(it, GroupLoop):
             yield from all_items(it.body)
+        elif isinstance(it, Block):
+            yield from all_items(it.items)
 
 
 @dataclass
@@ -110,6 +120,8 @@ def item_lists(items, top: bool = True):
             yield from item_lists(it.other, False)
         elif isinstance(it, GroupLoop):
             yield from item_lists(it.body, False)
+        elif isinstance(it, Block):
+            yield from item_lists(it.items, False)
 
 
 def c_parts(items):
@@ -128,9 +140,12 @@ def c_parts(items):
                 if part is not None:
                     yield part, False
             yield from c_parts(it.body)
+        elif isinstance(it, Block):
+            yield from c_parts(it.items)
         elif isinstance(it, WorkItemLoop):
             for part in [*it.row_items, it.row_guard, it.first, it.end]:
                 if part is not None:
                     yield part, False
-            for part in [*it.body, *(it.interleaved or ()), *(it.lanes or ())]:
+            for part in [*it.body, *(it.interleaved or ()), *(it.lanes or ()),
+                         *(s for step in it.steps or () for s in step)]:
                 yield part, True
