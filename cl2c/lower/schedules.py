@@ -139,14 +139,14 @@ class Regions(Schedule):
         unrolled = unroll_halving_loops(gf) if reqd is not None and not checking else 0
         # __local counters that a statement only adds to: counted in copies
         split = split_local_counters(gf, _local_types(k)) if not checking else []
-        # the passes on its C, which are yet to move onto the IR
-        node = write.group_function(gf)
         if checking and simd:
             # checked work-item loops that a test before them can settle run unchecked
-            what.versioned = version_checked_loops(node, helpers)
+            what.versioned = version_checked_loops(gf, helpers)
             if what.versioned:
                 what.add(f"{what.versioned} checked loop{'s' if what.versioned != 1 else ''} "
                          f"with a fast version")
+        # the passes on its C, which are yet to move onto the IR
+        node = write.group_function(gf)
         # and uniform loops around a work-item loop run a register tile at a time
         # (in checking builds, where groups are whole tiles: a known size, or cl2c's
         # own; the tiles of other groups would index a kernel's __local arrays as no

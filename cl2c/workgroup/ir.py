@@ -36,6 +36,18 @@ class WorkItemLoop:
                                # C statements in its place
     steps: list | None = None  # bodies of the work-items of a step of len(steps), the rest
                                # one at a time running steps[0] (counters.py)
+    versions: "Versions | None" = None  # a fast version beside it (check_versions.py)
+    after: list = field(default_factory=list)  # C statements after it in each row
+
+
+@dataclass
+class Versions:
+    """A checked work-item loop and its fast version (check_versions.py): ``test``, C
+    statements that set names.CHECK_FAST; ``fast``, the body unchecked; ``marks``, what
+    runs after the fast loop."""
+    test: list
+    fast: list
+    marks: list
 
 
 @dataclass
@@ -143,9 +155,10 @@ def c_parts(items):
         elif isinstance(it, Block):
             yield from c_parts(it.items)
         elif isinstance(it, WorkItemLoop):
-            for part in [*it.row_items, it.row_guard, it.first, it.end]:
+            for part in [*it.row_items, it.row_guard, it.first, it.end, *it.after]:
                 if part is not None:
                     yield part, False
             for part in [*it.body, *(it.interleaved or ()), *(it.lanes or ()),
-                         *(s for step in it.steps or () for s in step)]:
+                         *(s for step in it.steps or () for s in step),
+                         *(it.versions.fast if it.versions else ())]:
                 yield part, True

@@ -15,6 +15,7 @@ GROUP = "cl2c_grp"        # the group's work-item context (cl2c_workitem)
 GROUP_POINTER = "cl2c_wg"  # its pointer, the loops schedule's parameter
 CHECK_THREAD = "cl2c_ck_t"  # checking builds: the thread's checking state
 CHECK_ITEM = "cl2c_ck_item"  # checking builds: which work-item runs (check.h)
+CHECK_FAST = "cl2c_ck_fast"  # checking builds: a checked loop runs its fast version
 WAY_BLOCK = "CL2C_WAY_BLOCK"  # interleaved work-items: a way's block (workitem.h)
 BLOCKS = "cl2c_blocks"    # interleaved: whole blocks of ways in the loop
 BLOCK = "cl2c_b"          # interleaved: the local id 0 of a block's first work-item

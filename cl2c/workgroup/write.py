@@ -15,7 +15,7 @@ from pycparser import c_ast, c_parser
 from .. import types as ty
 from ..typed_ast import make
 from .ir import Block, GroupFunction, GroupIf, GroupLoop, Once, WorkItemLoop
-from .names import (BLOCK, BLOCKS, CHECK_ITEM, CHECK_THREAD, DONE, END, FIRST, INDEX,
+from .names import (BLOCK, BLOCKS, CHECK_FAST, CHECK_ITEM, CHECK_THREAD, DONE, END, FIRST, INDEX,
                     LOCAL_ID, UNUSED, WAY_BLOCK, way_id)
 
 _TYPEDEFS = ("typedef int size_t; typedef int ptrdiff_t; typedef int cl2c_workitem; "
@@ -105,17 +105,16 @@ def work_item_loop(loop: WorkItemLoop) -> list:
     first = _cast(loop, FIRST) if bounded else "0"
     end = _cast(loop, END if bounded else loop.sizes[0])
     inner = inner_loop(loop) if loop.steps is None else _in_steps(loop)
-    row = []
-    if bounded:
-        row = snippet(f"const size_t {FIRST} = 0, {END} = 0;")
-        row[0].init, row[1].init = loop.first, loop.end
-    row += loop.row_items
+    row = row_head(loop)
     if loop.lanes is not None:
         row += loop.lanes
     elif loop.ways > 1:
         row += _ways(loop, inner, first, end)
+    elif loop.versions is not None:
+        row.append(_versioned(loop, inner))
     else:
         row += [c_ast.Pragma("omp simd"), inner] if loop.simd else [inner]
+    row += loop.after
     if loop.row_guard is not None:
         row = [c_ast.If(loop.row_guard, c_ast.Compound(row), None)]
     if not loop.rows:
@@ -126,6 +125,27 @@ def work_item_loop(loop: WorkItemLoop) -> list:
                    f" for (size_t {l1} = 0; {l1} < {s1}; ++{l1}) {{}}")[0]
     rows.stmt.stmt = c_ast.Compound(row)
     return [rows]
+
+
+def row_head(loop: WorkItemLoop) -> list:
+    """The declarations of a row of ``loop`` before its loop over local id 0: its
+    bounds, where it has some, and its row items."""
+    row = []
+    if loop.end is not None:
+        row = snippet(f"const size_t {FIRST} = 0, {END} = 0;")
+        row[0].init, row[1].init = loop.first, loop.end
+    return row + loop.row_items
+
+
+def _versioned(loop: WorkItemLoop, inner: c_ast.For) -> c_ast.Compound:
+    """The test of ``loop``'s fast version, then the fast loop (omp simd, unchecked, its
+    marks after it) or the checked one."""
+    v = loop.versions
+    fast = inner_loop(replace(loop, checked=False, body=v.fast))
+    return c_ast.Compound(v.test + [c_ast.If(
+        c_ast.ID(CHECK_FAST), c_ast.Compound([c_ast.Compound([c_ast.Pragma("omp simd"), fast,
+                                                               *v.marks])]),
+        c_ast.Compound([c_ast.Compound([inner])]))])
 
 
 def _in_steps(loop: WorkItemLoop) -> c_ast.Compound:
