@@ -44,7 +44,7 @@ import copy
 from pycparser import c_ast
 
 from ..typed_ast import fact, walk
-from . import cnodes as cn
+from .. import cnodes as cn
 from .check_nests import (COUNTER, ITEM, as_long_long, called, changed_names,
                           char_pointer_type, declaration, int_constant, integer_decl,
                           integer_typename, is_id, is_phase, item_head, long_long_type,

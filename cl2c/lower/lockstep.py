@@ -42,7 +42,7 @@ from pycparser import c_ast
 
 from .. import declarators
 from ..typed_ast import walk
-from . import cnodes as cn
+from .. import cnodes as cn
 from .predicates import (branch_free, conjoin, conjunction, conjuncts, float_valued,
                          is_increment, lane_safe, predicate, tests_at_top, unit_step,
                          update_target)

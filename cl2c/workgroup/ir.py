@@ -74,12 +74,30 @@ class GroupIf:
     node: object          # the If; its branches are replaced by ``then`` and ``other``
     then: list
     other: list
+    brackets: list = field(default_factory=list)  # ("then" or "other", Tile): a tile that
+                          # a loop around holds, copied out before that branch and in after
+
+
+@dataclass
+class Tile:
+    """Register tiles of a uniform loop around one work-item loop (lower/tiling.py):
+    tiles of ``rows`` x ``cols`` work-items run the whole loop at a time, the values of
+    ``arrays`` ({per-work-item array: element C type}) in a local array of the tile."""
+    rows: int
+    cols: object               # names.TILE_COLS, or 16 where groups are 16 wide
+    arrays: dict
+    row_items: list            # the row's declarations that a tile's row runs
+    known: bool = False        # every group is whole tiles: no test, no other path
+    bounded: bool = False      # the work-item loop has bounds other than the group's
+    held: bool = False         # a loop around holds the group's one tile (GroupLoop.holds)
 
 
 @dataclass
 class GroupLoop:
     node: object          # For, While or DoWhile; its body is replaced by ``body``
     body: list
+    tile: Tile | None = None   # its work-items run in register tiles
+    holds: Tile | None = None  # the group's one tile stays in registers through it
 
 
 @dataclass

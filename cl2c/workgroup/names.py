@@ -20,6 +20,12 @@ WAY_BLOCK = "CL2C_WAY_BLOCK"  # interleaved work-items: a way's block (workitem.
 BLOCKS = "cl2c_blocks"    # interleaved: whole blocks of ways in the loop
 BLOCK = "cl2c_b"          # interleaved: the local id 0 of a block's first work-item
 UNUSED = "CL2C_UNUSED"    # a declaration that may go unread
+TILE_COLS = "CL2C_TILE_COLS"  # register tiles: work-items of a tile's row (regions.h)
+TILE_ORIGIN = ("cl2c_t0", "cl2c_t1")  # register tiles: the tile's first local ids 0 and 1
+TILE_ROW, TILE_COL = "cl2c_r", "cl2c_c"  # register tiles: a work-item's place in its tile
+TILE_FULL = "cl2c_full"   # register tiles: every work-item of the tile runs it
+TILE_FROM, TILE_TO = "cl2c_from", "cl2c_to"  # a partial tile's local ids 0
+TILE_SUFFIX = "__tile"    # a per-work-item array's values in a tile: X__tile
 
 
 def way_id(way: int) -> str:

@@ -14,6 +14,7 @@ from pycparser import c_ast, c_parser
 
 from .. import types as ty
 from ..typed_ast import make
+from . import tiles
 from .ir import Block, GroupFunction, GroupIf, GroupLoop, Once, WorkItemLoop
 from .names import (BLOCK, BLOCKS, CHECK_FAST, CHECK_ITEM, CHECK_THREAD, DONE, END, FIRST, INDEX,
                     LOCAL_ID, UNUSED, WAY_BLOCK, way_id)
@@ -58,10 +59,16 @@ def items(group_items: list) -> list:
             node = it.node
             node.iftrue = c_ast.Compound(items(it.then), node.coord)
             node.iffalse = c_ast.Compound(items(it.other), node.coord) if it.other else None
+            for branch, tile in it.brackets:     # (a tile that a loop around holds)
+                name = "iftrue" if branch == "then" else "iffalse"
+                setattr(node, name, c_ast.Compound(tiles.copies(tile, False) +
+                                                   [getattr(node, name)] +
+                                                   tiles.copies(tile, True)))
             out.append(node)
         elif isinstance(it, GroupLoop):
             it.node.stmt = c_ast.Compound(items(it.body), it.node.coord)
-            out.append(it.node)
+            loop = tiles.tiled(it.node, it.tile) if it.tile is not None else it.node
+            out.append(tiles.holding(loop, it.holds) if it.holds is not None else loop)
         elif isinstance(it, Block):
             out.append(c_ast.Compound(items(it.items)))
         else:                                   # pragma: no cover

@@ -11,7 +11,7 @@ import copy
 from pycparser import c_ast
 
 from ... import types as ty
-from .. import cnodes as cn
+from ... import cnodes as cn
 from ..effects import call_of, is_atomic
 from ..interleaving import interleaved
 from ...workgroup.ir import WorkItemLoop
