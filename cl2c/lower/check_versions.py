@@ -63,7 +63,7 @@ READ, STORE, LREAD = "CL2C_CK_ARG_READ", "CL2C_CK_ARG_STORE", "CL2C_CK_LREAD"
 ARG = "CL2C_CK_ARG"           # a full check: of __local memory, a read (WREAD) or an update
 UPDATE, WREAD = "update", "reread"          # (UPDATE, ``*CL2C_CK_ARG(...) op= v;``)
 INDEX = "CL2C_CK_INDEX"
-THREAD = "cl2c_ck_t"
+THREAD = wg.CHECK_THREAD
 FAST, AT, IX, POINT = wg.CHECK_FAST, "cl2c_ck_at", "cl2c_ck_ix", "cl2c_ck_j"
 COUNT, BASE, MARK = "cl2c_ck_count", "cl2c_ck_base", "cl2c_ck_mk"
 _INT_CONSTANTS = ("int", "unsigned int", "long int", "unsigned long int", "long long int",
@@ -113,7 +113,7 @@ class _Versioner:
         if versions is not None:
             loop.versions = versions
             return 1
-        if _has_checks(nest.loop):
+        if has_checks(nest.loop):
             # its checks' reports keep it from vectorising (and clang warns of an omp
             # simd loop it cannot vectorise)
             loop.simd = False
@@ -570,7 +570,8 @@ def _local_access(n) -> int | None:
     return int_constant(n.args.exprs[2])
 
 
-def _has_checks(node) -> bool:
+def has_checks(node) -> bool:
+    """Does ``node`` hold checks (whose out-of-line reports keep a loop scalar)?"""
     return any(isinstance(n, c_ast.FuncCall) and called(n).lower().startswith("cl2c_ck")
                for n in walk(node))
 

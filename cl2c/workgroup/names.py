@@ -18,7 +18,9 @@ CHECK_ITEM = "cl2c_ck_item"  # checking builds: which work-item runs (check.h)
 CHECK_FAST = "cl2c_ck_fast"  # checking builds: a checked loop runs its fast version
 WAY_BLOCK = "CL2C_WAY_BLOCK"  # interleaved work-items: a way's block (workitem.h)
 BLOCKS = "cl2c_blocks"    # interleaved: whole blocks of ways in the loop
-BLOCK = "cl2c_b"          # interleaved: the local id 0 of a block's first work-item
+BLOCK = "cl2c_b"          # interleaved, lock-step: the local id 0 of a block's first
+                          # work-item
+LANE = "cl2c_k"           # lock-step: a lane's index in its block
 UNUSED = "CL2C_UNUSED"    # a declaration that may go unread
 TILE_COLS = "CL2C_TILE_COLS"  # register tiles: work-items of a tile's row (regions.h)
 TILE_ORIGIN = ("cl2c_t0", "cl2c_t1")  # register tiles: the tile's first local ids 0 and 1

@@ -135,8 +135,9 @@ class _Tiled:
                             c_ast.BinaryOp("<", cn.ident(TILE_COL), _cols(self.tile)),
                             c_ast.UnaryOp("++", cn.ident(TILE_COL)),
                             c_ast.Compound([l0] + (body.block_items or [])))
+        l1 = _const_decl("size_t", L1, c_ast.BinaryOp("+", cn.ident(T1), cn.ident(TILE_ROW)))
         row = _counted(TILE_ROW, self.rows, c_ast.Compound(
-            [_row_l1()] + copy.deepcopy(self.row_items) +
+            [l1] + copy.deepcopy(self.row_items) +
             [c_ast.Pragma("omp simd"), columns]))
         steps = copy.deepcopy(self.loop)
         steps.stmt = c_ast.Compound([row])
