@@ -56,7 +56,7 @@ from ..typed_ast import ids, walk
 from .effects import UPDATE, call_of, value_of_arguments, work_item_function
 from .regions.syntax import escaping_jumps
 from ..workgroup import write
-from ..workgroup.ir import (GroupFunction, GroupIf, GroupLoop, Tile, WorkItemLoop,
+from ..workgroup.ir import (Block, GroupFunction, GroupIf, GroupLoop, Tile, WorkItemLoop,
                             all_items, c_parts)
 from ..workgroup.names import (INDEX, L0, LS0, TILE_COL, TILE_COLS, TILE_FROM, TILE_FULL,
                                TILE_ORIGIN, TILE_ROW, TILE_SUFFIX, TILE_TO)
@@ -124,7 +124,7 @@ def _group_loops(items, enclosing):
         elif isinstance(it, GroupIf):
             yield from _group_loops(it.then, [it] + enclosing)
             yield from _group_loops(it.other, [it] + enclosing)
-        elif hasattr(it, "items"):                      # a Block
+        elif isinstance(it, Block):
             yield from _group_loops(it.items, enclosing)
 
 
