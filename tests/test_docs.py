@@ -149,3 +149,17 @@ def test_options_table_is_complete():
                "-cl2c-fiber-stack=": "-cl2c-fiber-stack=64K"}
     for option in documented:
         options.parse_options(samples.get(option, option))    # a BuildError fails the test
+
+
+def test_readme_python_example_runs(tmp_path, monkeypatch):
+    """The README's Python example (its sh and C lines are the docs' C API page, which runs
+    them whole)."""
+    monkeypatch.chdir(tmp_path)
+    document = sybil.Sybil(parsers=[CodeBlockParser("python", _run_python)]).parse(
+        REPO / "README.md")
+    examples = list(document)
+    assert examples, "the README has no Python example"
+    for example in examples:
+        example.evaluate()
+    y, x = document.namespace["y"], document.namespace["x"]
+    assert (y == 2 * x + 1).all()
