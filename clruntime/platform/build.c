@@ -19,6 +19,7 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -72,22 +73,6 @@ static char *read_text(const char *path)
     else
         free(data);
     return text;
-}
-
-static bool write_all(const char *path, const char *text)
-{
-    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-    if (fd < 0)
-        return false;
-    size_t n = strlen(text), at = 0;
-    while (at < n) {
-        ssize_t w = write(fd, text + at, n - at);
-        if (w <= 0)
-            break;
-        at += (size_t)w;
-    }
-    close(fd);
-    return at == n;
 }
 
 /* ---- the cache ---- */
@@ -211,31 +196,32 @@ static char **child_environment(void)
     return env;
 }
 
-/* Run the build service on `source` with `options`, the binary to `output`, the log to
- * `log_path` and its stderr to `err_path`; its exit status, or -1 where it did not run
- * (the reason in `why`). */
-static int run_service(const char *dir, const char *options, const char *output,
+/* Run the build service with `args` (NULL-terminated, after `python -m
+ * cl2c.build_service`), its stderr to `dir`/stderr; its exit status, or -1 where it
+ * did not run or died (the reason in `why`). */
+static int run_service(const char *dir, const char *const *args, const char *output,
                        char *why, size_t room)
 {
-    char source[4200], log[4200], err[4200];
-    snprintf(source, sizeof source, "%s/source.cl", dir);
-    snprintf(log, sizeof log, "--log=%s/log", dir);
+    char err[4200];
     snprintf(err, sizeof err, "%s/stderr", dir);
-    size_t opt_room = strlen(options) + sizeof "--options=";
-    char *opt = malloc(opt_room);
+    size_t n = 0;
+    while (args[n])
+        n++;
+    char **argv = calloc(n + 4, sizeof *argv);
     char **env = child_environment();
-    if (!opt || !env) {
-        free(opt);
+    if (!argv || !env) {
+        free(argv);
         if (env)
             free(env[0]);
         free(env);
         snprintf(why, room, "out of host memory");
         return -1;
     }
-    snprintf(opt, opt_room, "--options=%s", options);
-    char *const argv[] = {(char *)CL2C_BUILD_PYTHON, (char *)"-m", (char *)"cl2c.build_service",
-                          (char *)"--source", source, (char *)"--output", (char *)output, log,
-                          opt, (char *)"--filename=" SOURCE_NAME, NULL};
+    argv[0] = (char *)CL2C_BUILD_PYTHON;
+    argv[1] = (char *)"-m";
+    argv[2] = (char *)"cl2c.build_service";
+    for (size_t i = 0; i < n; i++)
+        argv[3 + i] = (char *)args[i];
     posix_spawn_file_actions_t files;
     posix_spawn_file_actions_init(&files);
     posix_spawn_file_actions_addopen(&files, 0, "/dev/null", O_RDONLY, 0);
@@ -244,7 +230,7 @@ static int run_service(const char *dir, const char *options, const char *output,
     pid_t pid;
     int spawned = posix_spawn(&pid, CL2C_BUILD_PYTHON, &files, NULL, argv, env);
     posix_spawn_file_actions_destroy(&files);
-    free(opt);
+    free(argv);
     free(env[0]);
     free(env);
     if (spawned != 0) {
@@ -266,39 +252,52 @@ static int run_service(const char *dir, const char *options, const char *output,
     return WEXITSTATUS(status);
 }
 
-/* Remove the build's scratch folder and what it holds. */
-static void remove_scratch(const char *dir)
+bool cl2c_scratch_make(char dir[4096])
 {
-    static const char *const names[] = {"source.cl", "log", "stderr", "program.bin", NULL};
+    const char *tmp = getenv("TMPDIR");
+    snprintf(dir, 4096, "%s/cl2c-build-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    return mkdtemp(dir) != NULL;
+}
+
+bool cl2c_scratch_write(const char *dir, const char *name, const void *data, size_t n)
+{
     char path[4200];
-    for (int i = 0; names[i]; i++) {
-        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-        unlink(path);
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return false;
+    size_t at = 0;
+    while (at < n) {
+        ssize_t w = write(fd, (const char *)data + at, n - at);
+        if (w <= 0)
+            break;
+        at += (size_t)w;
     }
+    close(fd);
+    return at == n;
+}
+
+void cl2c_scratch_remove(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    char path[4200];
+    while (d && (e = readdir(d)) != NULL)
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) {
+            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+            unlink(path);
+        }
+    if (d)
+        closedir(d);
     rmdir(dir);
 }
 
-/* Build p's source through the service; the binary in *binary, or an error code with
- * the log said. */
-static cl_int translate(cl_program p, const char *options, const char *cached_path,
-                        unsigned char **binary, size_t *size)
+cl_int cl2c_service(cl_program p, const char *dir, const char *const *args,
+                    const char *output, cl_int failure, cl_int bad_options,
+                    unsigned char **binary, size_t *size)
 {
-    const char *tmp = getenv("TMPDIR");
-    char dir[4096];
-    snprintf(dir, sizeof dir, "%s/cl2c-build-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(dir)) {
-        cl2c_program_log(p, "cl2c: cannot make a temporary folder for the build");
-        return CL_BUILD_PROGRAM_FAILURE;
-    }
-    char path[4200], output[4200], why[512] = "";
-    snprintf(path, sizeof path, "%s/source.cl", dir);
-    snprintf(output, sizeof output, "%s/program.bin", dir);
-    const char *out = cached_path ? cached_path : output;
-    int status = -1;
-    if (write_all(path, p->source))
-        status = run_service(dir, options, out, why, sizeof why);
-    else
-        snprintf(why, sizeof why, "cl2c: cannot write the source to a temporary folder");
+    char why[512] = "", path[4200];
+    int status = run_service(dir, args, output, why, sizeof why);
     snprintf(path, sizeof path, "%s/log", dir);
     char *log = read_text(path);
     if (log && *log)
@@ -315,24 +314,61 @@ static cl_int translate(cl_program p, const char *options, const char *cached_pa
         else if (status > 0)
             cl2c_program_log(p, "cl2c: the translator failed (see above)");
     }
-    cl_int result = CL_BUILD_PROGRAM_FAILURE;
-    if (status == SERVICE_BAD_OPTIONS) {
-        result = CL_INVALID_BUILD_OPTIONS;
-    } else if (status == SERVICE_BUILT) {
-        int fd = open(out, O_RDONLY | O_CLOEXEC);
-        *binary = fd >= 0 ? read_file(fd, size) : NULL;
-        if (fd >= 0)
-            close(fd);
-        if (!*binary) {
-            cl2c_program_log(p, "cl2c: the translator's binary cannot be read");
-        } else {
-            result = CL_SUCCESS;
-            if (cached_path)           /* written under the host's umask: this user's alone */
-                chmod(cached_path, 0600);
-        }
+    if (status == SERVICE_BAD_OPTIONS)
+        return bad_options;
+    if (status != SERVICE_BUILT)
+        return failure;
+    int fd = open(output, O_RDONLY | O_CLOEXEC);
+    *binary = fd >= 0 ? read_file(fd, size) : NULL;
+    if (fd >= 0)
+        close(fd);
+    if (!*binary) {
+        cl2c_program_log(p, "cl2c: the translator's binary cannot be read");
+        return failure;
     }
-    remove_scratch(dir);
+    return CL_SUCCESS;
+}
+
+/* Build p's source through the service; the binary in *binary, or an error code with
+ * the log said. */
+static cl_int translate(cl_program p, const char *options, const char *cached_path,
+                        unsigned char **binary, size_t *size)
+{
+    char dir[4096];
+    if (!cl2c_scratch_make(dir)) {
+        cl2c_program_log(p, "cl2c: cannot make a temporary folder for the build");
+        return CL_BUILD_PROGRAM_FAILURE;
+    }
+    char source[4200], output[4200], log[4200];
+    snprintf(source, sizeof source, "%s/source.cl", dir);
+    snprintf(output, sizeof output, "%s/program.bin", dir);
+    snprintf(log, sizeof log, "--log=%s/log", dir);
+    const char *out = cached_path ? cached_path : output;
+    char *opt = cl2c_option_argument(options);
+    cl_int result = CL_OUT_OF_HOST_MEMORY;
+    if (!cl2c_scratch_write(dir, "source.cl", p->source, strlen(p->source))) {
+        cl2c_program_log(p, "cl2c: cannot write the source to a temporary folder");
+        result = CL_BUILD_PROGRAM_FAILURE;
+    } else if (opt) {
+        const char *args[] = {"--source", source, "--output", out, log, opt,
+                              "--filename=" SOURCE_NAME, NULL};
+        result = cl2c_service(p, dir, args, out, CL_BUILD_PROGRAM_FAILURE,
+                              CL_INVALID_BUILD_OPTIONS, binary, size);
+        if (result == CL_SUCCESS && cached_path)   /* written under the host's umask: */
+            chmod(cached_path, 0600);               /* this user's alone */
+    }
+    free(opt);
+    cl2c_scratch_remove(dir);
     return result;
+}
+
+char *cl2c_option_argument(const char *options)
+{
+    size_t room = strlen(options) + sizeof "--options=";
+    char *opt = malloc(room);
+    if (opt)
+        snprintf(opt, room, "--options=%s", options);
+    return opt;
 }
 
 cl_int cl2c_program_build(cl_program p, const char *options)
@@ -355,6 +391,9 @@ cl_int cl2c_program_build(cl_program p, const char *options)
             free(text);
         }
         err = cl2c_program_load(p, p->binary, p->binary_size);
+    } else if (p->from_binary && (p->binary_type == CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT ||
+                                  p->binary_type == CL_PROGRAM_BINARY_TYPE_LIBRARY)) {
+        err = cl2c_program_link_alone(p, options);   /* as PoCL: linked on its own */
     } else if (!p->source) {
         err = CL_INVALID_BINARY;          /* a binary with neither library nor source */
         cl2c_program_log(p, "cl2c: the program binary holds neither a library nor a source");

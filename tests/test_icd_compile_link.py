@@ -1,0 +1,74 @@
+"""clCompileProgram and clLinkProgram on the cl2c platform, against PoCL: one C host
+(tests/icd_hosts/differential/compile_link.c, through the system's ICD loader) run on
+both, what each prints compared line by line. Where PoCL 3.1 departs from the spec, the
+line is held to the spec's answer instead (KNOWN_POCL_DEVIATIONS says how); the checks
+PoCL crashes on run on cl2c alone, inside the host."""
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from icd_helpers import icd_environment
+from test_icd_c_hosts import _compile, _requirements
+
+HOST = Path(__file__).parent / "icd_hosts" / "differential" / "compile_link.c"
+POCL = "Portable Computing Language"
+
+# label -> (cl2c's line, the spec's reason PoCL's differs)
+KNOWN_POCL_DEVIATIONS = {
+    "kernels of an object": ("-45", "CL_INVALID_PROGRAM_EXECUTABLE: no executable is "
+                             "built (PoCL answers 0 kernels)"),
+    "a kernel of an object": ("-45", "clCreateKernel: CL_INVALID_PROGRAM_EXECUTABLE "
+                              "(PoCL: CL_INVALID_KERNEL_NAME)"),
+    "after a missing header": ("binary type 0, build status -2", "a failed compile leaves no "
+                         "binary: CL_PROGRAM_BINARY_TYPE_NONE (PoCL: COMPILED_OBJECT)"),
+    "link with a function undefined": ("-17, a program: 1", "a link that began returns "
+                                       "its program, with CL_LINK_PROGRAM_FAILURE, so that "
+                                       "its log can be read (PoCL: NULL)"),
+}
+# lines only cl2c prints, as PoCL gives no program to ask
+CL2C_ONLY = {"failed link": "binary type 0, build status -2"}
+
+
+def _run(exe: Path, platform: str, env: dict) -> list[str]:
+    proc = subprocess.run([str(exe), platform], env=env, capture_output=True, text=True,
+                          timeout=600)
+    lines = proc.stdout.splitlines()
+    failed = [l for l in lines if l.startswith("FAILED")]
+    assert proc.returncode == 0 and not failed and lines[-1:] == ["done"], \
+        f"{platform}: {proc.stdout[-3000:]}{proc.stderr[-2000:]}"
+    return lines
+
+
+def _by_label(lines: list[str]) -> list[tuple[str, str]]:
+    return [tuple(l.split(": ", 1)) if ": " in l else (l, "") for l in lines]
+
+
+def test_compile_link_as_pocl(tmp_path):
+    cc = _requirements()
+    exe = tmp_path / "host"
+    _compile(cc, HOST, exe, [])
+    ours = _by_label(_run(exe, "cl2c", icd_environment()))
+    listed = subprocess.run(["clinfo", "-l"], capture_output=True, text=True,
+                            env={k: v for k, v in os.environ.items()
+                                 if k != "OCL_ICD_VENDORS"}) \
+        if Path("/usr/bin/clinfo").exists() else None
+    if listed is None or POCL not in listed.stdout:
+        pytest.skip("PoCL is not installed (the system loader lists no "
+                    f"'{POCL}'): cl2c's own checks passed, nothing to compare with")
+    system = {k: v for k, v in os.environ.items() if k != "OCL_ICD_VENDORS"}
+    theirs = _by_label(_run(exe, POCL, system))     # the system's vendors: PoCL
+    mine = [(label, value) for label, value in ours if label not in CL2C_ONLY]
+    for label, value in ours:
+        if label in CL2C_ONLY:
+            assert value == CL2C_ONLY[label], (label, value)
+    assert [l for l, _ in mine] == [l for l, _ in theirs]
+    for (label, value), (_, pocl_value) in zip(mine, theirs):
+        if label in KNOWN_POCL_DEVIATIONS:
+            want, why = KNOWN_POCL_DEVIATIONS[label]
+            assert value == want, f"{label}: {value}, the spec's {want} ({why})"
+        else:
+            assert value == pocl_value, f"{label}: cl2c {value}, PoCL {pocl_value}"
