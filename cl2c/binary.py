@@ -26,6 +26,8 @@ Sections (INFO is the only one always there; a reader skips tags it does not kno
     CSRC  the generated C
     KERN  the kernels' interfaces, a JSON list (interface.py's to_json)
     BLOG  the build log (warnings)
+    DEPS  the files the source #included, a line each: their sha256 (hex), a space, the
+          path (the platform's build cache checks them before it uses an entry)
     UNIT  a compiled object's or a library's translation units, a JSON list (link.py's
           Unit.to_json: source, options, name, embedded headers); INFO's ``kind`` says
           ``object`` or ``library`` (a linked executable keeps its units too, no kind)
@@ -71,7 +73,7 @@ _SECTION = struct.Struct("<4sQ")
 # the library kinds: (section tag, what it is)
 LIBRARY_TAGS = {"extension": b"PYEX", "shared": b"SHLB"}
 _TEXT_TAGS = {"filename": b"NAME", "options": b"OPTS", "source": b"SRC ",
-              "c_source": b"CSRC", "build_log": b"BLOG"}
+              "c_source": b"CSRC", "build_log": b"BLOG", "dependencies": b"DEPS"}
 # flags in /proc/cpuinfo that say where a CPU runs, not what it executes
 _NOT_ISA = frozenset({"hypervisor"})
 # the module names of libraries a binary may carry: build.py's names, never another module
@@ -107,6 +109,7 @@ class ProgramBinary:
     kernels: list | None = None
     libraries: dict[str, bytes] = field(default_factory=dict)
     units: list | None = None
+    dependencies: str | None = None
 
     # ---- bytes ----------------------------------------------------------------------
     def encode(self) -> bytes:
@@ -186,7 +189,8 @@ class ProgramBinary:
                      if tag in sections}
         return cls(info, texts.get("source"), texts.get("options", ""),
                    texts.get("filename", "<kernel>"), texts.get("c_source"),
-                   texts.get("build_log", ""), kernels, libraries, units)
+                   texts.get("build_log", ""), kernels, libraries, units,
+                   texts.get("dependencies"))
 
     # ---- where it runs --------------------------------------------------------------
     def unusable(self, kind: str) -> BinaryError | None:
@@ -430,6 +434,12 @@ def unit_binary(units, kind: str, build_log: str = "") -> bytes:
                          units=[u.to_json() for u in units]).encode()
 
 
+def dependency_lines(paths) -> str | None:
+    """DEPS: each #included file's sha256 and path, a line each (None for none)."""
+    from .cache import file_digest
+    return "".join(f"{file_digest(p) or '-'} {p}\n" for p in dict.fromkeys(paths)) or None
+
+
 def _build_target(options, native: bool):
     from . import cache
     from .options import parse_options
@@ -459,7 +469,7 @@ def _executable(tr, target, source, options_text: str, filename: str, libraries,
         info["program_symbol"] = program_symbol(_C_FILE)
     binary = ProgramBinary(info, source, options_text, filename, tr.c_source,
                            tr.warnings, [k.interface.to_json() for k in tr.kernels], libs,
-                           units)
+                           units, dependency_lines(tr.preprocessed.dependencies))
     return binary.encode(), tr.warnings
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from icd_helpers import icd_environment
+from icd_helpers import icd_environment, run_pyopencl
 from test_icd_c_hosts import _compile, _requirements
 
 HOST = Path(__file__).parent / "icd_hosts" / "differential" / "compile_link.c"
@@ -72,3 +72,43 @@ def test_compile_link_as_pocl(tmp_path):
             assert value == want, f"{label}: {value}, the spec's {want} ({why})"
         else:
             assert value == pocl_value, f"{label}: cl2c {value}, PoCL {pocl_value}"
+
+
+_INCLUDE_BUILDS = """
+import os
+ctx = cl.Context([device])
+queue = cl.CommandQueue(ctx)
+def value():
+    prg = cl.Program(ctx, SOURCE).build(options=["-I", FOLDER])
+    buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 4)
+    prg.k(queue, (1,), None, buf)
+    got = np.zeros(1, np.int32)
+    cl.enqueue_copy(queue, got, buf)
+    return int(got[0]), prg.get_build_info(device, cl.program_build_info.OPTIONS)
+first, options = value()
+with open(HEADER, "w") as f:
+    f.write("#define VALUE 2\\n")
+second, _ = value()
+entry = ENTRY(options)
+made = os.stat(entry).st_ino
+third, _ = value()
+out({"values": [first, second, third], "hit": os.stat(entry).st_ino == made})
+"""
+
+
+def test_a_changed_include_is_built_again(tmp_path):
+    """A source that #includes is cached (its key has the working directory, its binary
+    the included files' sha256), and a changed header is never a stale hit."""
+    import uuid
+
+    from cl2c.platform import icd_folder, program_cache
+    header = tmp_path / "value.h"
+    header.write_text("#define VALUE 1\n")
+    source = (f'#include "value.h"\n__kernel void k(__global int *p) {{ p[0] = VALUE; }}'
+              f' // {uuid.uuid4()}\n')
+    root = icd_folder().parent
+    prelude = (f"SOURCE = {source!r}\nFOLDER = {str(tmp_path)!r}\nHEADER = {str(header)!r}\n"
+               f"from cl2c.platform import program_cache\nfrom pathlib import Path\n"
+               f"ENTRY = lambda o: program_cache.entry(Path({str(root)!r}), SOURCE, o)\n")
+    result = run_pyopencl(prelude + _INCLUDE_BUILDS, env={"PYOPENCL_NO_CACHE": "1"})
+    assert result == {"values": [1, 2, 2], "hit": True}

@@ -14,8 +14,9 @@
  * it is loaded); the binary is `<key>.bin` in `icd-programs/` of
  * cl2c's cache directory (the one this library was built in), written by the build
  * service, read back only when it is this user's alone and its sha256 and facts check
- * (binary.c). A source that #includes files is not cached here (their text is not in
- * the key): it is translated and compiled at each build. */
+ * (binary.c). A source that #includes files has the working directory in its key,
+ * and its binary the files' sha256 (DEPS), checked at each hit, as ccache's direct
+ * mode and cl2c's own cache do: a changed header is built again. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -141,6 +142,11 @@ static void cache_key(const char *source, const char *options, char key[65])
     hash_text(&s, CL2C_BUILD_PYTHON);          /* whose compiler builds, without $CC */
     for (int i = 0; environment[i]; i++)
         hash_text(&s, getenv(environment[i]));
+    /* a source that #includes: where relative paths start (its files are the binary's
+     * DEPS, checked at each hit) */
+    char cwd[4096];
+    bool includes = strstr(source, CL2C_CACHE_INCLUDE) != NULL;
+    hash_text(&s, includes && getcwd(cwd, sizeof cwd) ? cwd : "");
     cl2c_sha256_final(&s, digest);
     for (int i = 0; i < 32; i++)
         snprintf(key + 2 * i, 3, "%02x", digest[i]);
@@ -165,6 +171,49 @@ static unsigned char *cached_binary(const char *path, size_t *size)
         unlink(path);
     }
     return data;
+}
+
+/* Whether every file a cached binary's source #included (its DEPS: "sha256 path"
+ * lines) still has the sha256 recorded: a changed one makes the entry stale. */
+static bool dependencies_unchanged(const unsigned char *binary, size_t size)
+{
+    size_t n;
+    const unsigned char *deps = cl2c_binary_section(binary, size, CL2C_BINARY_TAG_DEPENDENCIES,
+                                                    &n);
+    char *text = deps ? strndup((const char *)deps, n) : NULL;
+    if (deps && !text)
+        return false;
+    bool same = true;
+    for (char *line = text, *next; same && line && *line; line = next) {
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
+        char *path = strchr(line, ' ');
+        if (!path || path - line != 64) {
+            same = false;
+            break;
+        }
+        *path++ = '\0';
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        size_t length = 0;
+        unsigned char *data = fd >= 0 ? read_file(fd, &length) : NULL;
+        if (fd >= 0)
+            close(fd);
+        char hex[65] = "";
+        if (data) {
+            struct cl2c_sha256 s;
+            unsigned char digest[32];
+            cl2c_sha256_init(&s);
+            cl2c_sha256_update(&s, data, length);
+            cl2c_sha256_final(&s, digest);
+            for (int i = 0; i < 32; i++)
+                snprintf(hex + 2 * i, 3, "%02x", digest[i]);
+        }
+        free(data);
+        same = strcmp(hex, line) == 0;
+    }
+    free(text);
+    return same;
 }
 
 /* ---- the build service ---- */
@@ -399,13 +448,17 @@ cl_int cl2c_program_build(cl_program p, const char *options)
         cl2c_program_log(p, "cl2c: the program binary holds neither a library nor a source");
     } else {
         char key[65], path[4200];
-        const char *dir = strstr(p->source, "#include") ? NULL : programs_dir();
+        const char *dir = programs_dir();
         unsigned char *binary = NULL;
         size_t size = 0;
         if (dir) {
             cache_key(p->source, options, key);
             snprintf(path, sizeof path, "%s/%s.bin", dir, key);
             binary = cached_binary(path, &size);
+            if (binary && !dependencies_unchanged(binary, size)) {
+                free(binary);                 /* stale: built again, and replaced */
+                binary = NULL;
+            }
         }
         if (binary) {
             size_t n;
