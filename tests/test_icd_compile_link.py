@@ -112,3 +112,32 @@ def test_a_changed_include_is_built_again(tmp_path):
                f"ENTRY = lambda o: program_cache.entry(Path({str(root)!r}), SOURCE, o)\n")
     result = run_pyopencl(prelude + _INCLUDE_BUILDS, env={"PYOPENCL_NO_CACHE": "1"})
     assert result == {"values": [1, 2, 2], "hit": True}
+
+
+_PYOPENCL_LINK = """
+ctx = cl.Context([device])
+queue = cl.CommandQueue(ctx)
+helper = cl.Program(ctx, "float twice(float x) { return 2 * x; }").compile()
+kernel = cl.Program(ctx, '''
+    #include "my.h"
+    float twice(float x);
+    __kernel void k(__global float *a) { a[get_global_id(0)] = twice(a[get_global_id(0)]) + ADD; }
+''').compile(headers=[("my.h", cl.Program(ctx, "#define ADD 1.0f"))])
+library = cl.link_program(ctx, [helper], options=["-create-library"])
+prg = cl.link_program(ctx, [kernel, library])
+a = np.arange(8, dtype=np.float32)
+buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR, hostbuf=a)
+prg.k(queue, a.shape, None, buf)
+cl.enqueue_copy(queue, a, buf)
+out({"types": [p.get_build_info(device, cl.program_build_info.BINARY_TYPE)
+               for p in (helper, kernel, library, prg)], "a": a.tolist()})
+"""
+
+
+def test_pyopencl_compiles_and_links():
+    """PyOpenCL's Program.compile (with a header) and link_program, a library among the
+    inputs."""
+    import numpy as np
+    result = run_pyopencl(_PYOPENCL_LINK, env={"PYOPENCL_NO_CACHE": "1"})
+    assert result["types"] == [1, 1, 2, 4]   # COMPILED_OBJECT, LIBRARY, EXECUTABLE
+    assert result["a"] == (np.arange(8, dtype=np.float32) * 2 + 1).tolist()
