@@ -230,8 +230,8 @@ cl_program CL2C_API(clLinkProgram)(cl_context context, cl_uint num_devices,
         if (!cl2c_is(input_programs[i], CL2C_MAGIC_PROGRAM))
             return cl2c_fail(errcode_ret, CL_INVALID_PROGRAM);
     for (cl_uint i = 0; i < num_input_programs; i++)
-        if (!linkable(input_programs[i]))
-            return cl2c_fail(errcode_ret, CL_INVALID_OPERATION);
+        if (!linkable(input_programs[i]) || atomic_load(&input_programs[i]->building))
+            return cl2c_fail(errcode_ret, CL_INVALID_OPERATION);   /* not compiled (yet) */
     cl_program p = cl2c_program_new(context);
     if (!p)
         return cl2c_fail(errcode_ret, CL_OUT_OF_HOST_MEMORY);
