@@ -421,17 +421,18 @@ def link_binary(units, options: str = "", libraries=("shared",),
                        [u.to_json() for u in units])
 
 
-def unit_binary(units, kind: str, build_log: str = "") -> bytes:
+def unit_binary(units, kind: str, build_log: str = "", dependencies=()) -> bytes:
     """The binary of a compiled object (``kind`` "object", one unit) or a library
     ("library"): its units, no library; usable where cl2c's version and translator are
-    this one's."""
+    this one's. ``dependencies``: the files the units #included (DEPS)."""
     from .target import Target
     info = binary_info(Target.assumed(native=False), None, [], False)   # no CPU facts
     info["kind"] = kind
     one = units[0] if len(units) == 1 else None
     return ProgramBinary(info, one.source if one else None, one.options if one else "",
                          one.name if one else "<library>", build_log=build_log,
-                         units=[u.to_json() for u in units]).encode()
+                         units=[u.to_json() for u in units],
+                         dependencies=dependency_lines(dependencies)).encode()
 
 
 def dependency_lines(paths) -> str | None:

@@ -172,8 +172,8 @@ def _build(args, inputs) -> tuple[bytes, str]:
     if args.compile:
         from . import cache
         unit = link.Unit(source, args.options, name, headers)
-        log = link.check_unit(unit, cache.host_target(not args.portable))
-        return binary.unit_binary([unit], "object", log), log
+        log, dependencies = link.check_unit(unit, cache.host_target(not args.portable))
+        return binary.unit_binary([unit], "object", log, dependencies), log
     return binary.compile_binary(source, args.options or None, name, libraries,
                                  native=not args.portable)
 

@@ -44,9 +44,10 @@ class Unit:
                    {n: t for n, t in data.get("headers", [])})
 
 
-def check_unit(unit: Unit, target: Target) -> str:
+def check_unit(unit: Unit, target: Target) -> tuple[str, list[str]]:
     """Compile ``unit``: preprocess, parse and type-check it. Its warnings (the compile's
-    log); BuildError with the diagnostics where it has errors."""
+    log) and the files it #included; BuildError with the diagnostics where it has
+    errors."""
     from .pipeline import analyze_preprocessed
     opts = parse_options(unit.options)
     reporter = Reporter(SourceMap(), opts.warnings)
@@ -54,7 +55,7 @@ def check_unit(unit: Unit, target: Target) -> str:
     reporter.check()
     analyze_preprocessed(pre, unit.name, reporter, opts, target, StageTimes(),
                          expect_kernels=False)
-    return reporter.warnings_text()
+    return reporter.warnings_text(), pre.dependencies
 
 
 def link_names(units: list[Unit]) -> list[Unit]:

@@ -85,20 +85,32 @@ def value():
     got = np.zeros(1, np.int32)
     cl.enqueue_copy(queue, got, buf)
     return int(got[0]), prg.get_build_info(device, cl.program_build_info.OPTIONS)
+def linked():
+    helper = cl.Program(ctx, "int one(void) { return 1; }").compile()
+    prg = cl.Program(ctx, "int one(void);\\n" + SOURCE.replace("VALUE;", "VALUE + one();"))
+    prg = cl.link_program(ctx, [prg.compile(options=["-I", FOLDER]), helper])
+    buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 4)
+    prg.k(queue, (1,), None, buf)
+    got = np.zeros(1, np.int32)
+    cl.enqueue_copy(queue, got, buf)
+    return int(got[0])
 first, options = value()
+first_linked = linked()
 with open(HEADER, "w") as f:
     f.write("#define VALUE 2\\n")
 second, _ = value()
 entry = ENTRY(options)
 made = os.stat(entry).st_ino
 third, _ = value()
-out({"values": [first, second, third], "hit": os.stat(entry).st_ino == made})
+out({"values": [first, second, third], "hit": os.stat(entry).st_ino == made,
+     "linked": [first_linked, linked(), linked()]})
 """
 
 
 def test_a_changed_include_is_built_again(tmp_path):
     """A source that #includes is cached (its key has the working directory, its binary
-    the included files' sha256), and a changed header is never a stale hit."""
+    the included files' sha256), and a changed header is never a stale hit: neither a
+    build's nor a compile's (whose object is cached too)."""
     import uuid
 
     from cl2c.platform import icd_folder, program_cache
@@ -111,7 +123,7 @@ def test_a_changed_include_is_built_again(tmp_path):
                f"from cl2c.platform import program_cache\nfrom pathlib import Path\n"
                f"ENTRY = lambda o: program_cache.entry(Path({str(root)!r}), SOURCE, o)\n")
     result = run_pyopencl(prelude + _INCLUDE_BUILDS, env={"PYOPENCL_NO_CACHE": "1"})
-    assert result == {"values": [1, 2, 2], "hit": True}
+    assert result == {"values": [1, 2, 2], "hit": True, "linked": [2, 3, 3]}
 
 
 _PYOPENCL_LINK = """

@@ -36,7 +36,7 @@ def _service(*args) -> int:
 
 
 def test_embedded_headers_nested_and_named_in_diagnostics():
-    assert check_unit(Unit(KERNEL, headers=HEADERS), Target.assumed()) == ""
+    assert check_unit(Unit(KERNEL, headers=HEADERS), Target.assumed()) == ("", [])
     broken = dict(HEADERS, **{"h/inner.h": "float f(void) { return undeclared; }\n"
                                            "#define INNER 2.0f\n"})
     with pytest.raises(BuildError) as e:

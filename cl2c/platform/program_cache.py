@@ -10,7 +10,12 @@ the Python that builds, the environment variables the translator reads (an unset
 is an empty text), and for a source that ``#include``s, the working directory (where
 relative paths start). The entry is ``<key>.bin`` in ``icd-programs/`` of cl2c's
 cache; the files it included are its binary's DEPS (each one's sha256), checked before
-the entry is used, as ccache's direct mode and cl2c's own cache (cache.py) do."""
+the entry is used, as ccache's direct mode and cl2c's own cache (cache.py) do.
+
+``clCompileProgram`` and ``clLinkProgram`` are cached by the same scheme with other texts
+in place of the source and options (build.c alone computes these): ``compile``, the
+source, the options, each embedded header's name and text; ``link``, the options, each
+input binary's sha256; and the working directory always."""
 from __future__ import annotations
 
 import os

@@ -124,17 +124,20 @@ static void hash_text(struct cl2c_sha256 *s, const char *text)
     cl2c_sha256_update(s, text ? text : "", text ? strlen(text) + 1 : 1);
 }
 
-/* The cache key of building `source` with `options` here, as 64 hex digits: the scheme
- * of cl2c/platform/program_cache.py, which computes the same. */
-static void cache_key(const char *source, const char *options, char key[65])
+/* The cache key of a build decided by `texts` (n of them: for clBuildProgram the
+ * source and the options) here, as 64 hex digits: the scheme of
+ * cl2c/platform/program_cache.py, which computes the same for clBuildProgram's.
+ * `includes`: the build may read files (#include), so where relative paths start is
+ * in the key too. */
+static void cache_key(const char *const *texts, size_t n, bool includes, char key[65])
 {
     static const char *const environment[] = {CL2C_CACHE_ENVIRONMENT, NULL};
     struct cl2c_sha256 s;
     unsigned char digest[32];
     cl2c_sha256_init(&s);
     hash_text(&s, CL2C_CACHE_SCHEME);
-    hash_text(&s, source);
-    hash_text(&s, options);
+    for (size_t i = 0; i < n; i++)
+        hash_text(&s, texts[i]);
     hash_text(&s, SOURCE_NAME);
     hash_text(&s, CL2C_BINARY_REQUIRE_CL2C);
     hash_text(&s, CL2C_BINARY_REQUIRE_TRANSLATOR);
@@ -142,10 +145,8 @@ static void cache_key(const char *source, const char *options, char key[65])
     hash_text(&s, CL2C_BUILD_PYTHON);          /* whose compiler builds, without $CC */
     for (int i = 0; environment[i]; i++)
         hash_text(&s, getenv(environment[i]));
-    /* a source that #includes: where relative paths start (its files are the binary's
-     * DEPS, checked at each hit) */
+    /* the files it #includes are the binary's DEPS, checked at each hit */
     char cwd[4096];
-    bool includes = strstr(source, CL2C_CACHE_INCLUDE) != NULL;
     hash_text(&s, includes && getcwd(cwd, sizeof cwd) ? cwd : "");
     cl2c_sha256_final(&s, digest);
     for (int i = 0; i < 32; i++)
@@ -214,6 +215,24 @@ static bool dependencies_unchanged(const unsigned char *binary, size_t size)
     }
     free(text);
     return same;
+}
+
+bool cl2c_cache_find(const char *const *texts, size_t n, bool includes, char path[4200],
+                     unsigned char **binary, size_t *size)
+{
+    const char *dir = programs_dir();
+    *binary = NULL;
+    if (!dir)
+        return false;
+    char key[65];
+    cache_key(texts, n, includes, key);
+    snprintf(path, 4200, "%s/%s.bin", dir, key);
+    *binary = cached_binary(path, size);
+    if (*binary && !dependencies_unchanged(*binary, *size)) {
+        free(*binary);                 /* stale: built again, and replaced */
+        *binary = NULL;
+    }
+    return true;
 }
 
 /* ---- the build service ---- */
@@ -299,6 +318,11 @@ static int run_service(const char *dir, const char *const *args, const char *out
         return -1;
     }
     return WEXITSTATUS(status);
+}
+
+void cl2c_cache_written(const char *path)
+{
+    chmod(path, 0600);      /* written under the host's umask: this user's alone */
 }
 
 bool cl2c_scratch_make(char dir[4096])
@@ -403,8 +427,8 @@ static cl_int translate(cl_program p, const char *options, const char *cached_pa
                               "--filename=" SOURCE_NAME, NULL};
         result = cl2c_service(p, dir, args, out, CL_BUILD_PROGRAM_FAILURE,
                               CL_INVALID_BUILD_OPTIONS, binary, size);
-        if (result == CL_SUCCESS && cached_path)   /* written under the host's umask: */
-            chmod(cached_path, 0600);               /* this user's alone */
+        if (result == CL_SUCCESS && cached_path)
+            cl2c_cache_written(cached_path);
     }
     free(opt);
     cl2c_scratch_remove(dir);
@@ -447,19 +471,12 @@ cl_int cl2c_program_build(cl_program p, const char *options)
         err = CL_INVALID_BINARY;          /* a binary with neither library nor source */
         cl2c_program_log(p, "cl2c: the program binary holds neither a library nor a source");
     } else {
-        char key[65], path[4200];
-        const char *dir = programs_dir();
+        char path[4200];
         unsigned char *binary = NULL;
         size_t size = 0;
-        if (dir) {
-            cache_key(p->source, options, key);
-            snprintf(path, sizeof path, "%s/%s.bin", dir, key);
-            binary = cached_binary(path, &size);
-            if (binary && !dependencies_unchanged(binary, size)) {
-                free(binary);                 /* stale: built again, and replaced */
-                binary = NULL;
-            }
-        }
+        const char *texts[] = {p->source, options};
+        bool cached = cl2c_cache_find(texts, 2, strstr(p->source, CL2C_CACHE_INCLUDE) != NULL,
+                                      path, &binary, &size);
         if (binary) {
             size_t n;
             const unsigned char *blog = cl2c_binary_section(binary, size,
@@ -470,7 +487,7 @@ cl_int cl2c_program_build(cl_program p, const char *options)
             free(text);
             err = CL_SUCCESS;
         } else {
-            err = translate(p, options, dir ? path : NULL, &binary, &size);
+            err = translate(p, options, cached ? path : NULL, &binary, &size);
         }
         if (err == CL_SUCCESS)
             err = cl2c_program_load(p, binary, size);

@@ -222,6 +222,16 @@ void cl2c_program_unload(cl_program p);
  * 0 mean every device): CL_SUCCESS, CL_INVALID_VALUE or CL_INVALID_DEVICE. */
 cl_int cl2c_check_devices(cl_uint n, const cl_device_id *devices, bool may_be_empty);
 
+/* ---- the build cache (build.c) ---- */
+/* Where the build decided by `texts` (n of them; `includes`: it may read files, so the
+ * working directory counts too) is cached, in `path`, and its binary in *binary where
+ * there is a usable one whose #included files are unchanged (else NULL). False where
+ * there is no cache (CL2C_NO_CACHE, a library outside cl2c's cache). */
+bool cl2c_cache_find(const char *const *texts, size_t n, bool includes, char path[4200],
+                     unsigned char **binary, size_t *size);
+/* The service wrote the entry at `path`: make it this user's alone. */
+void cl2c_cache_written(const char *path);
+
 /* ---- the build service (build.c): python -m cl2c.build_service, a child process ---- */
 /* A fresh private scratch folder (under $TMPDIR) in `dir`; false where none is made. */
 bool cl2c_scratch_make(char dir[4096]);

@@ -53,20 +53,65 @@ static char *headers_file(cl_uint n, const cl_program *headers, const char **nam
     return data;
 }
 
+/* A cached binary's build log into p's. */
+static void log_of(cl_program p, const unsigned char *binary, size_t size)
+{
+    size_t n;
+    const unsigned char *blog = cl2c_binary_section(binary, size, CL2C_BINARY_TAG_BUILD_LOG, &n);
+    char *text = blog && n ? strndup((const char *)blog, n) : NULL;
+    if (text)
+        cl2c_program_log(p, text);
+    free(text);
+}
+
+/* The compile's cache entry (its path in `path`; false: no cache), and its binary where
+ * one is there: the key is the source, options and embedded headers. */
+static bool cached_compile(cl_program p, const char *options, cl_uint num_headers,
+                           const cl_program *headers, const char **names, char path[4200],
+                           unsigned char **binary, size_t *size)
+{
+    const char **texts = calloc(3 + 2 * (size_t)num_headers, sizeof *texts);
+    if (!texts)
+        return *binary = NULL, false;
+    size_t n = 0;
+    texts[n++] = "compile";
+    texts[n++] = p->source;
+    texts[n++] = options;
+    for (cl_uint i = 0; i < num_headers; i++) {
+        texts[n++] = names[i];
+        texts[n++] = headers[i]->source;
+    }
+    bool cache = cl2c_cache_find(texts, n, true, path, binary, size);
+    free(texts);
+    return cache;
+}
+
 static cl_int compile(cl_program p, const char *options, cl_uint num_headers,
                       const cl_program *headers, const char **names)
 {
+    char cached[4200];
+    unsigned char *binary = NULL;
+    size_t size = 0;
+    bool cache = cached_compile(p, options, num_headers, headers, names, cached, &binary,
+                                &size);
+    if (binary) {
+        log_of(p, binary, size);
+        p->binary = binary;
+        p->binary_size = size;
+        p->binary_type = CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
+        return CL_SUCCESS;
+    }
     char dir[4096];
     if (!cl2c_scratch_make(dir)) {
         cl2c_program_log(p, "cl2c: cannot make a temporary folder for the compile");
         return CL_COMPILE_PROGRAM_FAILURE;
     }
-    char source[4200], output[4200], log[4200], header_arg[4200];
+    char source[4200], scratch[4200], log[4200], header_arg[4200];
     snprintf(source, sizeof source, "%s/source.cl", dir);
-    snprintf(output, sizeof output, "%s/object.bin", dir);
+    snprintf(scratch, sizeof scratch, "%s/object.bin", dir);
     snprintf(log, sizeof log, "--log=%s/log", dir);
     snprintf(header_arg, sizeof header_arg, "--headers=%s/headers", dir);
-    size_t size = 0;
+    const char *output = cache ? cached : scratch;
     char *header_data = headers_file(num_headers, headers, names, &size);
     char *opt = cl2c_option_argument(options);
     cl_int err = CL_OUT_OF_HOST_MEMORY;
@@ -79,11 +124,11 @@ static cl_int compile(cl_program p, const char *options, cl_uint num_headers,
             const char *args[] = {"--compile", "--source", source, "--output", output, log,
                                   opt, "--filename=" CL2C_SOURCE_NAME,
                                   num_headers ? header_arg : NULL, NULL};
-            unsigned char *binary = NULL;
             err = cl2c_service(p, dir, args, output, CL_COMPILE_PROGRAM_FAILURE,
                                CL_INVALID_COMPILER_OPTIONS, &binary, &size);
             if (err == CL_SUCCESS) {
-                free(p->binary);
+                if (cache)
+                    cl2c_cache_written(cached);
                 p->binary = binary;
                 p->binary_size = size;
                 p->binary_type = CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
@@ -136,18 +181,73 @@ cl_int CL2C_API(clCompileProgram)(cl_program program, cl_uint num_devices,
     return err;
 }
 
+/* The link's cache entry (its path in `path`; false: no cache), and its binary where
+ * one is there: the key is the options and each input binary's sha256. */
+static bool cached_link(const char *options, cl_uint n, const cl_program *inputs,
+                        char path[4200], unsigned char **binary, size_t *size)
+{
+    const char **texts = calloc(2 + (size_t)n, sizeof *texts);
+    char (*digests)[65] = calloc(n, sizeof *digests);
+    bool cache = false;
+    *binary = NULL;
+    if (texts && digests) {
+        texts[0] = "link";
+        texts[1] = options;
+        for (cl_uint i = 0; i < n; i++) {
+            struct cl2c_sha256 s;
+            unsigned char digest[32];
+            cl2c_sha256_init(&s);
+            cl2c_sha256_update(&s, inputs[i]->binary, inputs[i]->binary_size);
+            cl2c_sha256_final(&s, digest);
+            for (int j = 0; j < 32; j++)
+                snprintf(digests[i] + 2 * j, 3, "%02x", digest[j]);
+            texts[2 + i] = digests[i];
+        }
+        cache = cl2c_cache_find(texts, 2 + (size_t)n, true, path, binary, size);
+    }
+    free(texts);
+    free(digests);
+    return cache;
+}
+
+/* A linked binary into `p`: a library's kept, an executable's loaded. */
+static cl_int take_linked(cl_program p, unsigned char *binary, size_t size)
+{
+    char *kind = cl2c_binary_fact(binary, size, "kind");
+    bool library = kind && strcmp(kind, "library") == 0;
+    free(kind);
+    if (library) {
+        free(p->binary);
+        p->binary = binary;
+        p->binary_size = size;
+        p->binary_type = CL_PROGRAM_BINARY_TYPE_LIBRARY;
+        return CL_SUCCESS;
+    }
+    cl_int err = cl2c_program_load(p, binary, size);
+    return err == CL_SUCCESS || err == CL_OUT_OF_HOST_MEMORY ? err : CL_LINK_PROGRAM_FAILURE;
+}
+
 /* Link `inputs` into `p`: an executable loaded, or a library's binary. */
 static cl_int link_units(cl_program p, const char *options, cl_uint n,
                          const cl_program *inputs)
 {
+    char cached[4200];
+    unsigned char *binary = NULL;
+    size_t size = 0;
+    bool cache = cached_link(options, n, inputs, cached, &binary, &size);
+    if (binary) {
+        log_of(p, binary, size);
+        return take_linked(p, binary, size);
+    }
     char dir[4096];
     if (!cl2c_scratch_make(dir)) {
         cl2c_program_log(p, "cl2c: cannot make a temporary folder for the link");
         return CL_LINK_PROGRAM_FAILURE;
     }
-    char output[4200], log[4200];
-    snprintf(output, sizeof output, "%s/program.bin", dir);
+    char scratch[4200], log[4200];
+    snprintf(scratch, sizeof scratch, "%s/program.bin", dir);
     snprintf(log, sizeof log, "--log=%s/log", dir);
+    const char *output = cache ? cached : scratch;
     char *opt = cl2c_option_argument(options);
     const char **args = calloc(n + 6, sizeof *args);
     char **paths = calloc(n, sizeof *paths);
@@ -174,22 +274,13 @@ static cl_int link_units(cl_program p, const char *options, cl_uint n,
         args[k++] = output;
         args[k++] = log;
         args[k++] = opt;
-        unsigned char *binary = NULL;
-        size_t size = 0;
         err = cl2c_service(p, dir, args, output, CL_LINK_PROGRAM_FAILURE,
                            CL_INVALID_LINKER_OPTIONS, &binary, &size);
-        char *kind = err == CL_SUCCESS ? cl2c_binary_fact(binary, size, "kind") : NULL;
-        if (kind && strcmp(kind, "library") == 0) {
-            free(p->binary);
-            p->binary = binary;
-            p->binary_size = size;
-            p->binary_type = CL_PROGRAM_BINARY_TYPE_LIBRARY;
-        } else if (err == CL_SUCCESS) {
-            err = cl2c_program_load(p, binary, size);
-            if (err != CL_SUCCESS && err != CL_OUT_OF_HOST_MEMORY)
-                err = CL_LINK_PROGRAM_FAILURE;
+        if (err == CL_SUCCESS) {
+            if (cache)
+                cl2c_cache_written(cached);
+            err = take_linked(p, binary, size);
         }
-        free(kind);
     }
     for (cl_uint i = 0; paths && i < n; i++)
         free(paths[i]);
