@@ -138,7 +138,6 @@ int main(int argc, char **argv)
     /* compile: objects, not executables */
     cl_program kernel = compile_kernel("-DUNUSED=1");
     show_types("compiled kernel", kernel);
-    cl_uint num_kernels;
     size_t count;
     printf("kernels of an object: %d\n",
            clGetProgramInfo(kernel, CL_PROGRAM_NUM_KERNELS, sizeof count, &count, NULL));
@@ -278,7 +277,6 @@ int main(int argc, char **argv)
     cl_program none = clLinkProgram(ctx, 0, NULL, "-no-such-option", 2, inputs, NULL, NULL,
                                     &err);
     printf("link with bad options: %d, a program: %d\n", err, none != NULL);
-    (void)num_kernels;
 
     OK(clReleaseProgram(source_only));
     OK(clReleaseProgram(p));
