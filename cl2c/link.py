@@ -9,11 +9,16 @@ spec asks) and translates nothing: there is no separate machine code to link. A 
 is a list of units. Linking preprocesses each unit on its own (its own ``-D``, ``-I`` and
 headers, as separate translation units are) and translates the texts together as one
 program, so that a function declared in one unit and defined in another is called as in
-one file. It is not a C linker: two units' ``static`` functions of one name, or one
-struct defined in both (a header both include), are a redefinition in the one program.
+one file. A header that several units include gives its text once: a stretch of an
+included file that an earlier unit already brought, the same lines with the same text
+after preprocessing, is left out of the later ones (one struct, one table, one inline
+function for all). It is not a C linker: two units' own ``static`` functions of one
+name are a redefinition in the one program, and a header's program-scope variable is
+one for every unit.
 """
 from __future__ import annotations
 
+import re
 import shlex
 from dataclasses import dataclass, field
 
@@ -85,11 +90,11 @@ def translate_units(units: list[Unit], link_options: str, target: Target,
     opts = parse_options(program_options(units, link_options))
     reporter = Reporter(SourceMap(), opts.warnings)
     times = StageTimes()
-    texts, dependencies = [], []
+    texts, dependencies, seen = [], [], set()
     for unit in units:
         pre = preprocess(unit.source, unit.name, parse_options(unit.options), reporter,
                          target, unit.headers)
-        texts.append(pre.text)
+        texts.append(_without_repeated_headers(pre.text, unit.name, seen))
         dependencies += pre.dependencies
     reporter.check()
     pre = Preprocessed("\n".join(texts), dependencies)
@@ -98,6 +103,27 @@ def translate_units(units: list[Unit], link_options: str, target: Target,
     _check_defined(module, reporter)
     return lower_and_emit(module, pre, reporter, opts, name, output_name, True, target,
                           times)
+
+
+_LINE_MARKER = re.compile(r'^#line (\d+) "((?:[^"\\\n]|\\.)*)"$', re.M)
+
+
+def _without_repeated_headers(text: str, unit_name: str, seen: set) -> str:
+    """A unit's preprocessed text less the stretches of included files (between line
+    markers) that an earlier unit gave as they are here: (file, line, text) in ``seen``."""
+    marks = list(_LINE_MARKER.finditer(text))
+    if not marks:
+        return text
+    parts = [text[:marks[0].start()]]
+    for i, m in enumerate(marks):
+        end = marks[i + 1].start() if i + 1 < len(marks) else len(text)
+        stretch = text[m.start():end]
+        key = (m.group(2), m.group(1), stretch[m.end() - m.start():])
+        if m.group(2) != unit_name and key in seen and key[2].strip():
+            continue
+        seen.add(key)
+        parts.append(stretch)
+    return "".join(parts)
 
 
 def _check_defined(module, reporter: Reporter) -> None:

@@ -103,3 +103,26 @@ def test_service_link_refuses_what_is_not_an_object(tmp_path):
     assert "not a compiled object or a library" in log.read_text()
     assert _service("--link", tmp_path / "k.bin", "--output", tmp_path / "x.bin",
                     "--options=-no-such-option", "--log", log) == build_service.BAD_OPTIONS
+
+
+def test_a_header_two_units_include_is_given_once(tmp_path):
+    """A struct, a __constant table and an inline function of a header both units
+    include are one in the linked program; the result against the reference."""
+    header = {"c.h": "#ifndef C_H\n#define C_H\nstruct pair { int a; };\n"
+                     "constant int table[2] = {1, 2};\n"
+                     "inline int helper(int x) { return x + 1; }\n#endif\n"}
+    units = [Unit('#include "c.h"\n'
+                  'int get(struct pair p) { return helper(p.a) + table[1]; }\n', headers=header),
+             Unit('#include "c.h"\nint get(struct pair p);\n__kernel void k(__global int *o)'
+                  ' { struct pair p = {o[0]}; o[0] = get(p) * helper(0); }\n', headers=header)]
+    from cl2c.binary import link_binary
+    data, _ = link_binary(units, "", ("extension",))
+    o = np.array([3], np.int32)
+    cl2c.Program.from_bytes(data).k((1,), None, o)
+    assert o[0] == (3 + 1 + 2) * 1
+    # what differs between the units is not merged: a redefinition, as in C
+    other = {"c.h": header["c.h"].replace("{1, 2}", "{1, 3}")}
+    with pytest.raises(BuildError) as e:
+        translate_units([units[0], Unit(units[1].source, headers=other)], "",
+                        Target.assumed())
+    assert "redefinition" in e.value.render()
