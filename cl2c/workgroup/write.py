@@ -139,7 +139,7 @@ def row_head(loop: WorkItemLoop) -> list:
     bounds, where it has some, and its row items."""
     row = []
     if loop.end is not None:
-        row = snippet(f"const size_t {FIRST} = 0, {END} = 0;")
+        row = [typed(d, ty.SIZE_T) for d in snippet(f"const size_t {FIRST} = 0, {END} = 0;")]
         row[0].init, row[1].init = loop.first, loop.end
     return row + loop.row_items
 
@@ -183,6 +183,14 @@ def _in_steps(loop: WorkItemLoop) -> c_ast.Compound:
     whole.init.decls[0].init = q
     whole.stmt = c_ast.Compound(item_body(replace(loop, body=copy.deepcopy(loop.steps[0]))))
     return c_ast.Compound([start, stepped, whole])
+
+
+def typed(decl: c_ast.Decl, t: ty.Type) -> c_ast.Decl:
+    """A typed copy of declaration ``decl`` (a snippet's) that knows its type is ``t``."""
+    node = make(c_ast.Decl, decl.name, decl.quals, decl.align, decl.storage, decl.funcspec,
+                decl.type, decl.init, decl.bitsize, decl.coord)
+    node.ty = t
+    return node
 
 
 def _cast(loop: WorkItemLoop, value: str) -> str:
