@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import copy
 
-from pycparser import CParser, c_ast
+from pycparser import c_ast
 
 from ..typed_ast import fact, walk
 from .regions.syntax import base_ids, statements
+from ..workgroup import write
 from ..workgroup.names import CHECK_ITEM, L0
 
 COUNTER = L0               # the work-item loop's counter
@@ -142,8 +143,7 @@ def declaration(type_text: str, name: str, init) -> c_ast.Decl:
 
 
 def parse_decls(text: str) -> list:
-    return CParser().parse(f"typedef unsigned long size_t; void f(void) {{ {text} }}"
-                           ).ext[1].body.block_items
+    return write.snippet(text)
 
 
 def parse_stmt(text: str):
