@@ -16,7 +16,7 @@ from ..sema import FunctionInfo, Module
 from ..timing import StageTimes
 from ..typed_ast import fact, walk
 from . import check_private_init, checks, declarations, schedules, tiling, workitems
-from .interleaving import Interleaving, interleavable, interleaved_function, program_names
+from .interleaving import interleavable, interleaved_function, program_names
 from .launch_work import serial_items, work
 from .effects import called_function
 from .expressions import lower_expressions
@@ -24,7 +24,6 @@ from .contraction import contract
 from .sequencing import sequence_operands
 from .unconditional import unconditional_accesses
 from ..workgroup.launch_plan import LaunchOptions, LaunchPlan, Regroup
-from ..workgroup.loops import group_functions as loops_group_functions
 
 
 @dataclass(frozen=True)
@@ -139,14 +138,14 @@ def _launch(k: KernelModel, module: Module, options: LaunchOptions,
     ways = interleavable(k, outside, k_work, bool(options.check))
     choice = schedules.choose(k, module, options, ways)
     regroup = k.group_blind and choice.schedule.regroups
-    reason, functions, serial, twin = choice.reason, choice.group_functions, 0, None
+    reason, serial, twin = choice.reason, 0, None
     if regroup:
         serial = serial_items(k_work)
         twin = interleaved_function(k, choice.schedule, ways, serial)
         if twin is not None:
             reason += f", {ways.ways} an iteration, interleaved"
-    if choice.schedule is schedules.LOOPS:
-        functions = loops_group_functions(k, options.check, ways, twin)
+    functions = choice.schedule.group_functions(k, choice.group_functions, options, ways,
+                                                twin)
     return dict(schedule=choice.schedule, reason=reason, group_functions=functions,
                 interleaved_function=twin,
                 dynamic=choice.schedule.dynamic or choice.uneven,

@@ -1,11 +1,13 @@
 """The work-group schedules: how the work-items of one group run.
 
 Each schedule is an entry of ``SCHEDULES`` with its name, whether it can run a kernel
-(``refusal``), its preparation of the kernel (``prepare``), its template
-(``templates/schedule_<name>.c.j2``) and the runtime header it needs. ``choose`` is the
-one policy: what ``-cl2c-schedule=auto`` picks, and what happens when a schedule turns
-out not to fit. Options, the CLI, templates and metadata read the registry; a new
-schedule is a class here, its template and its header.
+(``refusal``), its preparation of the kernel (``prepare``) and its work-group functions
+(``group_functions``), its template (``templates/schedule_<name>.c.j2``) and the runtime
+header it needs. ``choose`` is the one policy: what ``-cl2c-schedule=auto`` picks, and
+what happens when a schedule turns out not to fit; it returns a ``Choice``, from which
+lowering makes the kernel's launch plan (workgroup/launch_plan.py). Options, the CLI,
+templates and metadata read the registry; a new schedule is a class here, its template
+and its header.
 """
 from __future__ import annotations
 
@@ -25,7 +27,7 @@ from .unrolling import unroll_halving_loops
 from .regions import Description, NeedFibers, make_group_function
 from ..workgroup import write
 from ..workgroup.launch_plan import LaunchOptions
-from ..workgroup.loops import IMAGES_SUFFIX
+from ..workgroup.loops import IMAGES_SUFFIX, group_functions as item_loop_functions
 
 AUTO = "auto"
 
@@ -58,6 +60,13 @@ class Schedule:
         NeedFibers when the kernel does not fit."""
         return None
 
+    def group_functions(self, k, prepared: tuple, options: LaunchOptions,
+                        interleaving=None, interleaved=None) -> tuple:
+        """Kernel model ``k``'s work-group functions (FuncDefs), the entry's first: those
+        ``prepare`` wrote (``prepared``). ``interleaved``: its interleaved function
+        (interleaving.py, running ``interleaving.ways`` work-items at once) or None."""
+        return prepared
+
     def group_comment(self, kernel: str, function: str) -> str:
         """The comment above ``function``, one of ``kernel``'s work-group functions."""
         return f"/* Kernel {kernel}'s work-group function ({self.name} schedule). */"
@@ -74,6 +83,11 @@ class Loops(Schedule):
     def refusal(self, f):
         return f"kernel '{f.name}' has barriers: the 'loops' schedule cannot run it" \
             if f.sync else None
+
+    def group_functions(self, k, prepared, options, interleaving=None, interleaved=None):
+        """One work-item loop calling the work-item function (workgroup/loops.py), made
+        once the interleaved function is known."""
+        return item_loop_functions(k, options.check, interleaving, interleaved)
 
     def group_comment(self, kernel, function):
         if function.endswith(IMAGES_SUFFIX):
