@@ -308,6 +308,11 @@ def parse_args(argv=None):
                     help="launch sequence: triad on 2^K floats (12)")
     ap.add_argument("--stream-triad-log2", type=int, default=26,
                     help="the STREAM triad measurement: 2^K floats (26)")
+    ap.add_argument("--startup-runs", type=int, help="new processes per "
+                    "contender that build from a warm cache (startup.py; 11; --quick: 0, "
+                    "which leaves the startup table out)")
+    ap.add_argument("--startup-cold", type=int, help="new processes per "
+                    "contender that build with empty caches (3; --quick: 0)")
     ap.add_argument("--json", metavar="PATH", help="JSON output (bench/out/bench.json)")
     ap.add_argument("--png", metavar="PATH", help="plot (bench/out/bench.png)")
     ap.add_argument("--no-plot", action="store_true", help="no PNG")
@@ -324,6 +329,10 @@ def parse_args(argv=None):
         args.launches = min(args.launches, 100)
         args.stream_triad_log2 = min(args.stream_triad_log2, 20)
         args.reps = args.reps or 3
+    if args.startup_runs is None:
+        args.startup_runs = 0 if args.quick else 11
+    if args.startup_cold is None:
+        args.startup_cold = 0 if args.quick else 3
     return args
 
 
@@ -399,6 +408,17 @@ def main(argv=None) -> int:
     for w in warnings:
         print(w)
 
+    startup_results = None
+    if args.startup_runs > 0:
+        import startup
+        program = startup.default_program()
+        print(f"\nWaiting for a built program in a new process ({program.name}; "
+              f"bench/startup.py):")
+        startup_results = startup.measure(
+            program, {c.label: startup.device_indices(c.cl, c.device) for c in found},
+            args.startup_runs, args.startup_cold)
+        print(startup.table(startup_results))
+
     builds = {"cl2c": cl2c_c.builds, "hand C": hand.build_info,
               **{c.label: c.build_seconds for c in found}}
     results = {
@@ -408,6 +428,7 @@ def main(argv=None) -> int:
                     "omp_wait": omp_wait},
         "args": vars(args), "contenders": {c.label: c.description for c in contenders},
         "skipped": skipped, "stream_triad": stream, "builds": builds, "rows": rows,
+        "startup": startup_results,
         "warnings": warnings, "wall_s": time.perf_counter() - wall}
     json_path = Path(args.json) if args.json else out_dir / "bench.json"
     json_path.parent.mkdir(parents=True, exist_ok=True)

@@ -33,7 +33,7 @@ b = binary.ProgramBinary.decode(data)
 t1 = time.perf_counter()
 problem = b.unusable("extension")
 t2 = time.perf_counter()
-prg = binary._load(b, None)
+prg = cl2c.loader._program_of_binary(b, None)
 t3 = time.perf_counter()
 print(json.dumps([t1 - t0, t2 - t1, t3 - t2]))
 """

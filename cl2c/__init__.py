@@ -1,5 +1,8 @@
-"""cl2c: OpenCL C kernels translated to C11 + OpenMP, run on the CPU."""
-from .diagnostics import BuildError, Diagnostic
+"""cl2c: OpenCL C kernels translated to C11 + OpenMP, run on the CPU.
+
+Every name but the version is imported when first used (``__getattr__`` below): a
+process that imports cl2c pays for what it uses, neither NumPy nor the translator
+before it needs them (tests/test_startup.py holds this)."""
 from .version import __version__
 
 __all__ = ["BuildError", "Diagnostic", "translate", "Program", "Kernel", "LocalMemory",
@@ -30,6 +33,9 @@ def load(module_name: str):
 def __getattr__(name):
     # The translator (pycparser & co.) and the loader (numpy, cffi): only when
     # asked for, so that cl2c.load() imports neither the translator nor a compiler.
+    if name in ("BuildError", "Diagnostic"):
+        from . import diagnostics
+        return getattr(diagnostics, name)
     if name == "translate":
         from .pipeline import translate
         return translate

@@ -16,7 +16,6 @@ import os
 import re
 import shlex
 import shutil
-import subprocess
 import sys
 import sysconfig
 import tempfile
@@ -202,6 +201,7 @@ def build_shared_library(c_source: str, target: Target, source_name: str,
             f.write(c_source)
         cmd = target.shared_library_command(c_path, out, str(runtime_include_dir()))
         what = _Subject(source_name, kernel_names)
+        import subprocess
         try:
             proc = subprocess.run(cmd, capture_output=True, text=True)
         except OSError as e:
@@ -231,6 +231,7 @@ def _compile(c_source, kernel_names, module_name, tmpdir: Path, what: _Subject,
     ffi.emit_c_code(str(c_path))
     cmd = target.extension_command(str(c_path), str(out), str(runtime_include_dir()),
                                    _python_includes())
+    import subprocess           # here: loading from the cache compiles nothing
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True, stdin=subprocess.DEVNULL)
     except OSError as e:

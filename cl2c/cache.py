@@ -21,8 +21,6 @@ import os
 import shutil
 from pathlib import Path
 
-import platformdirs
-
 from . import cachedir
 from .version import __version__
 from .resources import runtime_dir, templates_dir
@@ -36,7 +34,10 @@ def cache_enabled() -> bool:
 def cache_root() -> Path:
     """The configured cache directory (which may turn out not to be usable)."""
     root = os.environ.get("CL2C_CACHE_DIR")
-    return Path(root) if root else Path(platformdirs.user_cache_dir("cl2c"))
+    if root:
+        return Path(root)
+    import platformdirs         # here: not imported where CL2C_CACHE_DIR says
+    return Path(platformdirs.user_cache_dir("cl2c"))
 
 
 def usable_root() -> Path | None:
@@ -47,29 +48,73 @@ def usable_root() -> Path | None:
 
 @functools.lru_cache(maxsize=1)
 def runtime_digest() -> str:
-    h = hashlib.sha256()
-    base = runtime_dir()
-    for path in sorted(base.rglob("*")):
-        # not the platform library's C (clruntime/platform): kernels never include it,
-        # and library.py keys the library by it
-        if path.is_file() and path.suffix in (".h", ".c") and \
-                path.relative_to(base).parts[0] != "platform":
-            h.update(str(path.relative_to(base)).encode())
-            h.update(path.read_bytes())
-    return h.hexdigest()
+    """The runtime's C (headers and sources), but the platform library's C
+    (clruntime/platform): kernels never include it, and library.py keys the library by
+    it."""
+    return _remembered_digest("runtime", [
+        f for f in _tree_files(runtime_dir(), (".h", ".c")) if f[0][0] != "platform"])
 
 
 @functools.lru_cache(maxsize=1)
 def translator_digest() -> str:
     """The translator itself (cl2c's modules and templates): a source-keyed entry is
     only good for the very code that made it."""
+    return _remembered_digest("translator", [
+        f for base in (Path(__file__).parent, templates_dir())
+        for f in _tree_files(base, (".py", ".j2"))])
+
+
+# ---- the digests of cl2c's own files, remembered: a cache hit reads none of them ----------
+# Hashing the translator's ~120 files and the runtime's headers took 40-60 ms of a cache
+# hit in a new process. The digest is remembered in the cache under the files' stat
+# (path, size, mtime, ctime, inode): any write to a file changes its ctime, which no
+# user can set back, so a changed file is always hashed again. The digest itself is
+# the same sha256 over the files' contents as before (build.c bakes it in, binary.py
+# records it in binaries).
+
+def _tree_files(base: Path, suffixes: tuple[str, ...]) -> list[tuple[tuple[str, ...], str]]:
+    """The files under ``base`` with those suffixes, as (relative path parts, path), in
+    the order of their parts (pathlib's order, which the digests have always used)."""
+    found = []
+    for folder, dirs, files in os.walk(base):
+        dirs[:] = [d for d in dirs if d != "__pycache__"]
+        rel = Path(folder).relative_to(base).parts
+        found += [((*rel, name), os.path.join(folder, name)) for name in files
+                  if name.endswith(suffixes)]
+    return sorted(found)
+
+
+def _content_digest(files) -> str:
     h = hashlib.sha256()
-    for base in (Path(__file__).parent, templates_dir()):
-        for path in sorted(base.rglob("*")):
-            if path.is_file() and path.suffix in (".py", ".j2"):
-                h.update(str(path.relative_to(base)).encode())
-                h.update(path.read_bytes())
+    for parts, path in files:
+        h.update("/".join(parts).encode())
+        with open(path, "rb") as f:
+            h.update(f.read())
     return h.hexdigest()
+
+
+def _remembered_digest(kind: str, files) -> str:
+    root = usable_root() if cache_enabled() else None
+    if root is None:
+        return _content_digest(files)
+    stats = []
+    for parts, path in files:
+        st = os.stat(path)
+        stats.append(("/".join(parts), st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino))
+    stat_key = hashlib.sha256(repr((__version__, kind, stats)).encode()).hexdigest()[:32]
+    path = root / f"digest_{stat_key}.json"
+    body = _read_sealed(path)
+    if body is not None:
+        try:
+            digest = json.loads(body)
+            if isinstance(digest, str) and len(digest) == 64:
+                return digest
+        except ValueError:
+            pass
+        cachedir.corrupt(path, "it is not the digest cl2c writes")
+    digest = _content_digest(files)
+    _write_sealed(path, json.dumps(digest).encode())
+    return digest
 
 
 def key(c_source: str, target_identity: str, extra: str = "") -> str:
@@ -88,14 +133,29 @@ def key(c_source: str, target_identity: str, extra: str = "") -> str:
 # build log, and the files it #included with their digests (checked at each hit, as
 # ccache's direct mode does).
 
-def source_key(source: str, source_name: str, options_key: str, target_identity: str) -> str:
+# The one scheme of cl2c's source keys: the sha256 of texts, each UTF-8 and NUL-terminated,
+# the first a tag that names the scheme. The platform library computes its program keys
+# the same way, in C (clruntime/platform/build.c, platform/program_cache.py): the source,
+# the options, the source's name, cl2c's version and its translator's and runtime's
+# digests, then who builds. The loader's builder is the probed compiler and CPU (the
+# target's identity) and, for a source that can #include, the working directory.
+SOURCE_SCHEME = "cl2c loader program 1"
+
+
+def texts_key(texts) -> str:
+    """The sha256 (64 hex digits) of ``texts`` in the source keys' scheme."""
     h = hashlib.sha256()
-    # the working directory: relative #include paths and -I folders start there
-    for part in (__version__, translator_digest(), runtime_digest(), target_identity,
-                 options_key, _working_directory(), source_name, source):
-        h.update(part.encode())
-        h.update(b"\0")
-    return h.hexdigest()[:32]
+    for text in texts:
+        h.update(text.encode("utf-8", "surrogatepass") + b"\0")
+    return h.hexdigest()
+
+
+def source_key(source: str, source_name: str, options_key: str, target_identity: str) -> str:
+    # the working directory: relative #include paths and -I folders start there; a
+    # source that cannot #include (no "include" in its text) is the same from anywhere
+    where = _working_directory() if "include" in source else ""
+    return texts_key([SOURCE_SCHEME, source, options_key, source_name, __version__,
+                      translator_digest(), runtime_digest(), target_identity, where])[:32]
 
 
 def _working_directory() -> str:

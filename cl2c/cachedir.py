@@ -21,7 +21,6 @@ import functools
 import hashlib
 import os
 import shutil
-import socket
 import stat
 import tempfile
 import time
@@ -198,6 +197,7 @@ def write_verified(path: Path, data: bytes) -> bool:
 
 @functools.lru_cache(maxsize=1)
 def _host_tag() -> str:
+    import socket               # here: a cache hit needs no host name (nor socket's import)
     return digest(socket.gethostname().encode())[:8]
 
 

@@ -21,6 +21,15 @@ WORK_ITEM_DIMENSIONS = 3
 # refused; this is what the device promises, the size of a large L2.
 LOCAL_MEM_SIZE = 256 << 10
 MAX_PARAMETER_SIZE = 1024       # the spec's minimum; arguments travel by pointer
+# Images are host memory, as buffers are (images.h reads them in place): their limits
+# are PoCL's CPU device's, above the full profile's minimums (2D 8192, 3D 2048, arrays
+# of 2048, 65536-pixel buffer images, 128 read and 8 write image arguments, 16 samplers).
+IMAGE2D_MAX_SIZE = 16384        # width and height
+IMAGE3D_MAX_SIZE = 2048         # width, height and depth
+IMAGE_MAX_ARRAY_SIZE = 2048     # layers
+IMAGE_MAX_BUFFER_SIZE = 1 << 27  # pixels of an image1d_buffer_t
+MAX_IMAGE_ARGS = 128            # read, write and read-write image arguments, each
+MAX_SAMPLERS = 16
 # CL_DEVICE_PREFERRED_ and NATIVE_VECTOR_WIDTH_*: one 128-bit register of each type
 # (the baseline of x86-64 and AArch64; the work-item loops vectorise across work-items
 # whatever a kernel's vectors); half and double are 0 where their extension is absent.

@@ -53,6 +53,35 @@ TYPE_DTYPES = {
     "UNORM_INT24": np.uint32,
 }
 PACKED_TYPES = ("UNORM_SHORT_565", "UNORM_SHORT_555", "UNORM_INT_101010")
+# The data types the API spec admits for each channel order (its table of image channel
+# orders): what the OpenCL platform lists in clGetSupportedImageFormats, and the pairs
+# outside it are CL_INVALID_IMAGE_FORMAT_DESCRIPTOR there. (cl2c.Image is more lenient:
+# RGB float, say, which images.h reads and writes as well.)
+_PLAIN_TYPES = tuple(t for t in CHANNEL_TYPES if t not in PACKED_TYPES and t != "UNORM_INT24")
+_NORM_TYPES = ("UNORM_INT8", "UNORM_INT16", "SNORM_INT8", "SNORM_INT16", "HALF_FLOAT",
+               "FLOAT")
+_BYTE_TYPES = ("UNORM_INT8", "SNORM_INT8", "SIGNED_INT8", "UNSIGNED_INT8")
+SPEC_ORDER_TYPES = {
+    "R": _PLAIN_TYPES, "A": _PLAIN_TYPES, "RG": _PLAIN_TYPES, "RA": _PLAIN_TYPES,
+    "RGBA": _PLAIN_TYPES, "Rx": _PLAIN_TYPES, "RGx": _PLAIN_TYPES,
+    "RGB": PACKED_TYPES, "RGBx": PACKED_TYPES,
+    "BGRA": _BYTE_TYPES, "ARGB": _BYTE_TYPES, "ABGR": _BYTE_TYPES,
+    "INTENSITY": _NORM_TYPES, "LUMINANCE": _NORM_TYPES,
+    "DEPTH": ("UNORM_INT16", "FLOAT"),
+    "sRGB": ("UNORM_INT8",), "sRGBx": ("UNORM_INT8",), "sRGBA": ("UNORM_INT8",),
+    "sBGRA": ("UNORM_INT8",),
+}
+# The orders an OpenCL 1.2 device leaves out: depth images (cl_khr_depth_images), sRGB
+# and ABGR came with OpenCL 2.0 and later.
+ORDERS_SINCE_2_0 = ("DEPTH", "sRGB", "sRGBx", "sRGBA", "sBGRA", "ABGR")
+
+
+def spec_formats(version: int) -> list[tuple[str, str]]:
+    """(order, type) of every format a device of OpenCL ``version`` (12, 30) lists."""
+    return [(order, ctype) for order, types in SPEC_ORDER_TYPES.items()
+            if version >= 20 or order not in ORDERS_SINCE_2_0 for ctype in types]
+
+
 # kind: (OpenCL's CL_MEM_OBJECT_IMAGE* value, the kernel's image type, the array's
 # dimensions before the channels, named as the array's axes)
 KINDS = {

@@ -29,7 +29,7 @@ from .images import Image, Sampler
 from .interface import ArgInfo, KernelInterface
 from .launch_layout import (SIZE_LIMIT, VALUES_AT, aligned_empty, dtype_for, is_integer,
                             plain_sizes, program_globals, range_formats)
-from .timing import StageTimes
+from .timing import StageTimes, timing_wanted
 
 
 class BuildWarning(UserWarning):
@@ -141,21 +141,26 @@ class Program:
         self._binary = self._c_source = None
         start = time.perf_counter()
         times = StageTimes()
-        with times.stage("target"):
+        with times.stage("options"):
+            parsed = parse_options(self.options)
+        with times.stage("compiler probe (remembered)"):
             target = cache.host_target()   # probed once per compiler and CPU: it compiles
-            sanitize = parse_options(self.options).sanitize
+            sanitize = parsed.sanitize
             self.sanitized = bool(sanitize)
             if sanitize:
                 from .sanitizers import require_runtime
                 require_runtime(sanitize, target)
                 target = target.sanitized(sanitize)
             self._target = target
-        with times.stage("cache lookup"):
-            source_key = cache.source_key(self.source, self.filename,
-                                          parse_options(self.options).key(),
-                                          target.identity()) \
-                if cache.cache_enabled() else None
-            hit = source_key is not None and self._load_cached(source_key)
+        source_key = None
+        if cache.cache_enabled():
+            with times.stage("digests of cl2c's files"):
+                cache.translator_digest()
+                cache.runtime_digest()
+            with times.stage("cache key"):
+                source_key = cache.source_key(self.source, self.filename, parsed.key(),
+                                              target.identity())
+        hit = source_key is not None and self._load_cached(source_key, bool(sanitize), times)
         if not hit:
             from .build import build_extension
             from .pipeline import translate
@@ -168,7 +173,7 @@ class Program:
                     self._translation.c_source, names, self.filename, target)
             self._globals = program_globals(self._module)
             interfaces = [k.interface for k in self._translation.kernels]
-            self._kernels = {k.name: Kernel(self, k) for k in interfaces}
+            self._kernels = {k.name: self._kernel_class()(self, k) for k in interfaces}
             if source_key is not None:
                 deps = self._translation.preprocessed.dependencies
                 cache.write_manifest(source_key, {
@@ -179,29 +184,37 @@ class Program:
             # as PyOpenCL reports a non-empty build log; -w silences, -Werror fails
             warnings.warn(BuildWarning(self.build_log), stacklevel=2)
         self.build_seconds = time.perf_counter() - start
-        if os.environ.get("CL2C_TIME", "") not in ("", "0"):
+        if timing_wanted():
             print(times.report(f"{self.filename} (from the cache)" if hit else self.filename),
                   file=sys.stderr)
         return self
 
-    def _load_cached(self, source_key: str) -> bool:
+    def _load_cached(self, source_key: str, sanitized: bool, times: StageTimes) -> bool:
         """Load what an earlier build of the same source, options and target left in the
         cache, with no translation; False where there is none."""
         from .build import load_built
-        entry = cache.read_manifest(source_key)
+        with times.stage("manifest and included files"):
+            entry = cache.read_manifest(source_key)
         if entry is None:
             return False
-        interfaces = [KernelInterface.from_json(k) for k in entry["kernels"]]
-        from .options import parse_options
-        module = load_built(entry["module"], self.filename, [k.name for k in interfaces],
-                            named=bool(parse_options(self.options).sanitize))
+        with times.stage("library (verified, loaded)"):
+            interfaces = [KernelInterface.from_json(k) for k in entry["kernels"]]
+            module = load_built(entry["module"], self.filename, [k.name for k in interfaces],
+                                named=sanitized)
         if module is None:
             return False
-        self._module, self.from_cache, self.build_log = module, True, entry["log"]
-        self._globals = program_globals(module)
-        self._translation = None
-        self._kernels = {k.name: Kernel(self, k) for k in interfaces}
+        with times.stage("kernels' argument tables"):
+            self._module, self.from_cache, self.build_log = module, True, entry["log"]
+            self._globals = program_globals(module)
+            self._translation = None
+            self._kernels = {k.name: self._kernel_class()(self, k) for k in interfaces}
         return True
+
+    @staticmethod
+    def _kernel_class():
+        """Kernel, or under CL2C_TIME the kind that reports where its first launch's time
+        goes."""
+        return _TimedKernel if timing_wanted() else Kernel
 
     @classmethod
     def _from_compiled(cls, module, interfaces, filename: str) -> "Program":
@@ -210,7 +223,7 @@ class Program:
         prg = cls(None, filename=filename)
         prg._module = module
         prg._globals = program_globals(module)
-        prg._kernels = {k.name: Kernel(prg, k) for k in interfaces}
+        prg._kernels = {k.name: Program._kernel_class()(prg, k) for k in interfaces}
         prg.build_seconds = 0.0
         prg.from_cache = False
         return prg
@@ -780,6 +793,39 @@ class Kernel:
         return data
 
 
+class _TimedKernel(Kernel):
+    """A kernel that says, under CL2C_TIME, where its first launch's time goes: the
+    Python side (a frame, the arguments' conversion and packing, the checks) and the C
+    call (the kernel's work and, at a process's first launch, OpenMP starting its
+    threads). Its later launches run as any kernel's."""
+
+    def __call__(self, *args, **kwargs):
+        if getattr(self, "_timed", False):
+            return super().__call__(*args, **kwargs)
+        self._timed = True
+        c_call, times = self._fn, StageTimes()
+
+        def timed_c_call(*c_args):
+            t = time.perf_counter()
+            try:
+                return c_call(*c_args)
+            finally:
+                c_seconds.append(time.perf_counter() - t)
+
+        c_seconds: list[float] = []
+        self._fn = timed_c_call
+        start = time.perf_counter()
+        try:
+            return super().__call__(*args, **kwargs)
+        finally:
+            total = time.perf_counter() - start
+            self._fn = c_call
+            ran = sum(c_seconds)
+            times.stages = [("frame, arguments, checks (Python)", total - ran),
+                            ("kernel (C; the first launch also starts OpenMP)", ran)]
+            print(times.report(f"the first launch of kernel '{self.name}'"), file=sys.stderr)
+
+
 def _kernel_of(program: Program, name: str) -> Kernel:
     return program.kernel(name)
 
@@ -896,7 +942,7 @@ def _program_of_binary(binary, strict_buffers) -> "Program":
     prg = Program(binary.source, binary.options or None, binary.filename, strict_buffers)
     prg._module = module
     prg._globals = program_globals(module)
-    prg._kernels = {k.name: Kernel(prg, k) for k in interfaces}
+    prg._kernels = {k.name: Program._kernel_class()(prg, k) for k in interfaces}
     prg.build_log = binary.build_log
     prg.sanitized = bool(binary.info.get("sanitize"))
     prg.from_cache = False

@@ -2,26 +2,35 @@
 (``cl2c.templates``, ``cl2c.clruntime``), or beside it in a source checkout."""
 from __future__ import annotations
 
-import importlib.resources
+import functools
 from pathlib import Path
 
+_PACKAGE = Path(__file__).resolve().parent
 
-def _package_dir(package: str, checkout_name: str) -> Path:
+
+@functools.lru_cache(maxsize=None)
+def _package_dir(subpackage: str, checkout_name: str) -> Path:
+    # a folder first (an installed package has it inside, a checkout beside): a cache
+    # hit then needs no importlib.resources (its import was 5-25 ms of one)
+    for path in (_PACKAGE / subpackage, _PACKAGE.parent / checkout_name):
+        if (path / "__init__.py").is_file():
+            return path
+    import importlib.resources  # a package of another layout (an editable install's map)
     try:
-        path = Path(str(importlib.resources.files(package)))
+        path = Path(str(importlib.resources.files(f"cl2c.{subpackage}")))
         if path.is_dir():
             return path
     except (ModuleNotFoundError, TypeError):
         pass
-    return Path(__file__).resolve().parent.parent / checkout_name
+    return _PACKAGE.parent / checkout_name
 
 
 def templates_dir() -> Path:
-    return _package_dir("cl2c.templates", "templates")
+    return _package_dir("templates", "templates")
 
 
 def runtime_dir() -> Path:
-    return _package_dir("cl2c.clruntime", "clruntime")
+    return _package_dir("clruntime", "clruntime")
 
 
 def runtime_include_dir() -> Path:

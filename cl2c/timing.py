@@ -3,7 +3,14 @@ compilers' ``-ftime-report`` shows it."""
 from __future__ import annotations
 
 import contextlib
+import os
 import time
+
+
+def timing_wanted() -> bool:
+    """Whether ``CL2C_TIME`` asks for the reports: a build's stages, a cache hit's, a
+    kernel's first launch."""
+    return os.environ.get("CL2C_TIME", "") not in ("", "0")
 
 
 class StageTimes:

@@ -91,6 +91,30 @@ def walk(node):
         stack.extend(reversed([child for _, child in n.children()]))
 
 
+def ids(node) -> set:
+    """The names of the identifiers in ``node``; not the fields of ``x.f`` (a vector's
+    ``.s`` is no variable ``s``: N-body's ``float s`` became a per-work-item array)."""
+    out, stack = set(), [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, c_ast.ID):
+            out.add(n.name)
+        elif isinstance(n, c_ast.StructRef):
+            stack.append(n.name)
+        elif n is not None:
+            stack.extend(child for _, child in n.children())
+    return out
+
+
+def replace_child(parent, name, new) -> None:
+    """Put ``new`` in the slot of ``parent`` that ``children()`` calls ``name``."""
+    if name.endswith("]"):
+        attr, index = name[:-1].split("[")
+        getattr(parent, attr)[int(index)] = new
+    else:
+        setattr(parent, name, new)
+
+
 def _fields(cls: type) -> list[str]:
     names = []
     for klass in cls.__mro__:

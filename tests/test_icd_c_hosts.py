@@ -30,7 +30,7 @@ def _requirements() -> str:
 
 def _compile(cc: str, source: Path, out: Path, flags: list[str]) -> None:
     proc = subprocess.run([cc, "-std=c11", "-O1", "-g", "-Wall", "-Wextra", "-Werror",
-                           "-pthread", *flags, str(source), "-lOpenCL", "-o", str(out)],
+                           "-pthread", *flags, str(source), "-lOpenCL", "-lm", "-o", str(out)],
                           capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr[-3000:]
 

@@ -10,6 +10,7 @@ import sys
 
 import pytest
 
+from cl2c import images
 from icd_helpers import icd_environment, run_pyopencl
 
 _CTYPES_CHILD = r"""
@@ -77,8 +78,8 @@ codes["image_formats"] = [cl.clGetSupportedImageFormats(ctx, ctypes.c_uint64(1),
 codes["image_formats_of_a_buffer_type"] = cl.clGetSupportedImageFormats(ctx, ctypes.c_uint64(1), cl_uint(0x10F0), 0, None, ctypes.byref(formats))
 cl.clCreateImage2D.restype = P
 fmt = (cl_uint * 2)(0x10B5, 0x10DE)
-cl.clCreateImage2D(ctx, ctypes.c_uint64(1), fmt, size_t(4), size_t(4), size_t(0), None, ctypes.byref(err))
-codes["images_not_supported"] = err.value
+cl.clCreateImage2D(ctx, ctypes.c_uint64(1), fmt, size_t(0), size_t(4), size_t(0), None, ctypes.byref(err))
+codes["image_2d_of_width_0"] = err.value
 origin = (size_t * 3)(0, 0, 0)
 huge = (size_t * 3)(16, 1 << 62, 8)
 codes["rect_region_wraps_around"] = cl.clEnqueueReadBufferRect(queue, buf, 1, origin, origin, huge, size_t(16), size_t(0), size_t(0), size_t(0), host, 0, None, None)
@@ -126,9 +127,9 @@ def test_bad_arguments_through_the_system_loader():
         "unmap": 0,
         "unmap_twice": -30,
         "map_nothing": -30,
-        "image_formats": [0, 0],                # no image support: no format
+        "image_formats": [0, len(images.spec_formats(12))],   # every 1.2 format is 2D's
         "image_formats_of_a_buffer_type": -30,
-        "images_not_supported": -59,
+        "image_2d_of_width_0": -40,             # CL_INVALID_IMAGE_SIZE (1.1's form)
         "rect_region_wraps_around": -30,
         "queue_of_a_context": -36,
         "finish": 0,

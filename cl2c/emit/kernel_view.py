@@ -27,7 +27,7 @@ class ArgInfo:
     kind: str              # CL2C_ARG_...
     size: str              # the bytes args[i] points to, a C expression
     is_const: int
-    writes: int
+    writes: int            # 1: written; for images 2: read_write
 
 
 @dataclass(frozen=True)
@@ -180,8 +180,12 @@ def _arg_info(p, argv_type: str) -> ArgInfo:
         kind, size = "CL2C_ARG_VALUE", f"sizeof({argv_type})"
     space = _ADDRESS.get(p.space, "CL2C_ADDRESS_PRIVATE") if p.kind in ("buffer", "local") \
         else "CL2C_ADDRESS_GLOBAL" if p.kind == "image" else "CL2C_ADDRESS_PRIVATE"
+    # an image's writes: 1 for write_only, 2 for read_write (its access qualifier)
+    writes = int(p.kind in ("buffer", "image") and bool(p.written))
+    if p.kind == "image" and getattr(p.type, "access", None) == "read_write":
+        writes = 2
     return ArgInfo(c_string(p.name), c_string(p.type_name), space, kind, size,
-                   int(bool(p.const)), int(p.kind in ("buffer", "image") and bool(p.written)))
+                   int(bool(p.const)), writes)
 
 
 def _type_text(decl: c_ast.Decl) -> str:

@@ -8,7 +8,7 @@ from pycparser import c_ast
 from .. import types as ty
 from ..diagnostics import UnsupportedError
 from ..typed_ast import fact, is_typed
-from . import cnodes as cn
+from .. import cnodes as cn
 from .effects import runtime_call
 
 

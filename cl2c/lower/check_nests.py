@@ -1,6 +1,6 @@
-"""The shapes check_versions.py looks for in a work-group function of the regions
-schedule (a work-item loop, the group's rows, a uniform loop around them), and the small
-pieces of C it builds its tests from."""
+"""What check_versions.py reads in the C of a nest (a uniform loop's header, the
+declarations at the head of a work-item's body) and the small pieces of C it builds its
+tests from."""
 from __future__ import annotations
 
 import copy
@@ -9,19 +9,15 @@ from pycparser import CParser, c_ast
 
 from ..typed_ast import fact, walk
 from .regions.syntax import base_ids, statements
-from ..workgroup.names import L0, L1, L2
+from ..workgroup.names import CHECK_ITEM, L0
 
 COUNTER = L0               # the work-item loop's counter
-ITEM = "cl2c_ck_item"
+ITEM = CHECK_ITEM
 
 # integer types a variant index may pass through (the runtime's and C's spellings)
 _INT_NAMES = {"int", "unsigned", "long", "short", "char", "signed", "size_t", "ptrdiff_t",
               "intptr_t", "uintptr_t", "cl2c_uint", "cl2c_long", "cl2c_ulong", "cl2c_ushort",
               "cl2c_char", "cl2c_uchar", "cl2c_short"}
-
-
-def is_simd(s) -> bool:
-    return isinstance(s, c_ast.Pragma) and s.string.strip() == "omp simd"
 
 
 def item_head(body) -> list:
@@ -34,17 +30,6 @@ def item_head(body) -> list:
         elif not is_item_call(s):
             break
     return out
-
-
-def work_item_bounds(loop):
-    """(first, end) of ``for (int cl2c_l0 = first; cl2c_l0 < end; ++cl2c_l0)``."""
-    init = loop.init
-    if isinstance(loop, c_ast.For) and isinstance(init, c_ast.DeclList) and \
-            len(init.decls) == 1 and init.decls[0].name == COUNTER and \
-            isinstance(loop.cond, c_ast.BinaryOp) and loop.cond.op == "<" and \
-            is_id(loop.cond.left, COUNTER) and is_increment(loop.next, COUNTER):
-        return init.decls[0].init, loop.cond.right
-    return None
 
 
 def is_increment(x, name: str) -> bool:
@@ -67,18 +52,6 @@ def counted_loop(s, name=None):
     return d.name, d.init, s.cond.right, " ".join(d.type.type.names), s.stmt
 
 
-def row_loops(s):
-    """([(cl2c_l2, 0, cl2c_ls2), (cl2c_l1, 0, cl2c_ls1)], body) of the regions writer's
-    loops over a group's rows."""
-    outer = counted_loop(s, L2)
-    if outer is None:
-        return None
-    inner = counted_loop(outer[4], L1)
-    if inner is None:
-        return None
-    return [outer[:3], inner[:3]], inner[4]
-
-
 def uniform_loop(s):
     """A uniform loop of the group's own code around rows: ``for (int i = a; i < b;
     ++i) { rows }`` whose body changes no i."""
@@ -94,41 +67,6 @@ def uniform_loop(s):
 
 def is_phase(n) -> bool:
     return isinstance(n, c_ast.FuncCall) and called(n) == "cl2c_ck_phase"
-
-
-def replace_loop(stmt, loop, new: list):
-    """A copy of ``stmt`` with ``loop`` (and the omp simd pragma before it) replaced by
-    the statements ``new``."""
-    if stmt is loop:
-        return c_ast.Compound(new)
-    path = _path_to(stmt, loop)
-    out = copy.deepcopy(stmt)
-    block = out
-    for name in path[:-1]:
-        block = _child_named(block, name)
-    items = block.block_items
-    i = int(path[-1].split("[")[1][:-1])
-    at = i - 1 if i and is_simd(items[i - 1]) else i
-    block.block_items = items[:at] + new + items[i + 1:]
-    return out
-
-
-def _path_to(root, node) -> list:
-    """The names (as ``children()`` gives them) from ``root`` down to ``node``."""
-    for name, child in root.children():
-        if child is node:
-            return [name]
-        below = _path_to(child, node)
-        if below:
-            return [name] + below
-    return []
-
-
-def _child_named(node, name: str):
-    if name.endswith("]"):
-        attr, index = name[:-1].split("[")
-        return getattr(node, attr)[int(index)]
-    return getattr(node, name)
 
 
 def changed_names(body) -> set:

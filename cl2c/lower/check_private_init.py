@@ -21,7 +21,9 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
+from .. import types as ty
 from ..sema import Module
+from ..typed_ast import make
 from .checks import node_fields
 from .definite_assignment import ADDR, READ, RW, WRITE, Analysis
 
@@ -163,7 +165,9 @@ class _Rewriter:
             init = c_ast.InitList([c_ast.Constant("int", "0")])
         else:
             decl, init = base, c_ast.Constant("int", "0")
-        return c_ast.Decl(name, [], [], [], [], decl, init, None, d.coord)
+        flag = make(c_ast.Decl, name, [], [], [], [], decl, init, None, d.coord)
+        flag.ty = ty.Array(ty.BOOL, var.total) if var.dims else ty.BOOL
+        return flag
 
     # ---- expressions
     def expr(self, n, statement=False, under_addr=False):

@@ -44,25 +44,27 @@ import copy
 from pycparser import c_ast
 
 from ..typed_ast import fact, walk
-from . import cnodes as cn
+from .. import cnodes as cn
 from .check_nests import (COUNTER, ITEM, as_long_long, called, changed_names,
                           char_pointer_type, declaration, int_constant, integer_decl,
-                          integer_typename, is_id, is_item_call, is_phase, is_simd,
-                          item_head, long_long_type, parse_decls, parse_expr, parse_stmt,
-                          replace_loop, row_loops, size_t_type, type_named, uniform_loop,
-                          work_item_bounds)
+                          integer_typename, is_id, is_phase, item_head, long_long_type,
+                          parse_decls, parse_expr, parse_stmt, size_t_type, type_named,
+                          uniform_loop)
 from .effects import builtin_name, work_item_function
 from .regions.syntax import ids, replace_child, statements
 from .workitems import LOCALS
 from ..workgroup import names as wg
-from ..workgroup.names import L1, L2
+from ..workgroup import write
+from ..workgroup.ir import (Block, GroupFunction, GroupIf, GroupLoop, Once, Versions,
+                            WorkItemLoop, c_parts, work_item_loops)
+from ..workgroup.names import L1, L2, LS0, LS1
 
 READ, STORE, LREAD = "CL2C_CK_ARG_READ", "CL2C_CK_ARG_STORE", "CL2C_CK_LREAD"
 ARG = "CL2C_CK_ARG"           # a full check: of __local memory, a read (WREAD) or an update
 UPDATE, WREAD = "update", "reread"          # (UPDATE, ``*CL2C_CK_ARG(...) op= v;``)
 INDEX = "CL2C_CK_INDEX"
-THREAD = "cl2c_ck_t"
-FAST, AT, IX, POINT = "cl2c_ck_fast", "cl2c_ck_at", "cl2c_ck_ix", "cl2c_ck_j"
+THREAD = wg.CHECK_THREAD
+FAST, AT, IX, POINT = wg.CHECK_FAST, "cl2c_ck_at", "cl2c_ck_ix", "cl2c_ck_j"
 COUNT, BASE, MARK = "cl2c_ck_count", "cl2c_ck_base", "cl2c_ck_mk"
 _INT_CONSTANTS = ("int", "unsigned int", "long int", "unsigned long int", "long long int",
                   "unsigned long long int", "char")
@@ -70,113 +72,121 @@ _INT_CONSTANTS = ("int", "unsigned int", "long int", "unsigned long int", "long 
 _GENERATED_INTS = (*wg.LOCAL_SIZE, L1, L2, wg.FIRST, wg.END, wg.INDEX, wg.COUNT)
 
 
-def version_checked_loops(func: c_ast.FuncDef, helpers: dict) -> int:
-    """Give each work-item loop of work-group function ``func`` that allows it a fast
+def version_checked_loops(gf: GroupFunction, helpers: dict) -> int:
+    """Give each work-item loop of work-group function ``gf`` that allows it a fast
     version (above); returns how many. ``helpers``: {name: FuncDef} of the functions
     it may call (a call of one with checks of its own keeps a loop as it is)."""
-    taken = ids(func.body)
+    taken = set().union(*(ids(part) for part in
+                          [*gf.prologue, *(node for node, _ in c_parts(gf.items))]))
     if any(n in taken for n in (FAST, AT, IX, POINT, COUNT, BASE, MARK)):
         return 0
-    return _Versioner(_checked_functions(helpers)).block(func.body)
+    return _Versioner(_checked_functions(helpers)).items(gf.items)
 
 
 class _Versioner:
     def __init__(self, checked: set):
         self.checked = checked                    # functions with checks
 
-    def block(self, block: c_ast.Compound) -> int:
-        """Version what ``block`` holds, outermost first."""
+    def items(self, items: list) -> int:
+        """Version what ``items`` hold, outermost first."""
         done = 0
-        items = list(block.block_items or [])
-        out = []
-        i = 0
-        while i < len(items):
-            s = items[i]
-            if is_simd(s) and i + 1 < len(items) and isinstance(items[i + 1], c_ast.For):
-                nest = _Nest.of_loop(items[i + 1])
-                versioned = nest.versioned(self.checked) if nest else None
-                if versioned is not None:
-                    out.append(versioned)
-                    done += 1
-                elif _has_checks(items[i + 1]):
-                    # its checks' reports keep it from vectorising (and clang warns
-                    # of an omp simd loop it cannot vectorise)
-                    out.append(items[i + 1])
-                else:
-                    out += [s, items[i + 1]]
-                i += 2
-                continue
-            nest = _Nest.around(s)
-            versioned = nest.versioned(self.checked) if nest else None
-            if versioned is not None:
-                out.append(versioned)
+        for i, it in enumerate(items):
+            nest = _Nest.around(it)
+            versions = nest.versioned(self.checked) if nest else None
+            if versions is not None:
+                items[i] = nest.choice(versions)
                 done += 1
-            else:
-                done += self.children(s)
-                out.append(s)
-            i += 1
-        block.block_items = out
+            elif isinstance(it, GroupLoop):
+                done += self.items(it.body)
+            elif isinstance(it, GroupIf):
+                done += self.items(it.then) + self.items(it.other)
+            elif isinstance(it, WorkItemLoop):
+                done += self.alone(it)
         return done
 
-    def children(self, node) -> int:
-        done = 0
-        for _, child in node.children():
-            if isinstance(child, c_ast.Compound):
-                done += self.block(child)
-            elif child is not None:
-                done += self.children(child)
-        return done
+    def alone(self, loop: WorkItemLoop) -> int:
+        """Version work-item loop ``loop`` on its own, in each row."""
+        if not _plain(loop):
+            return 0
+        nest = _Nest.of_loop(loop)
+        versions = nest.versioned(self.checked)
+        if versions is not None:
+            loop.versions = versions
+            return 1
+        if has_checks(nest.loop):
+            # its checks' reports keep it from vectorising (and clang warns of an omp
+            # simd loop it cannot vectorise)
+            loop.simd = False
+        return 0
+
+
+def _plain(loop: WorkItemLoop) -> bool:
+    """An omp simd loop of one work-item an iteration, not yet changed by a pass."""
+    return loop.simd and loop.lanes is None and loop.ways == 1 and loop.steps is None \
+        and loop.versions is None and not loop.after
 
 
 class _Nest:
-    """A work-item loop ``for (int cl2c_l0 = LO; cl2c_l0 < HI; ++cl2c_l0)`` (an omp simd
-    loop of the regions writer) and the loops around it that its test covers too: the
-    group's rows (cl2c_l2, cl2c_l1) and a uniform loop around them. ``axes``: (counter,
+    """A work-item loop (``item``) and the loops around it that its test covers too: the
+    group's rows (local ids 2 and 1) and a uniform loop around them (``outer``).
+    ``stmt``, ``loop``: the nest and its loop over local id 0 as C; ``axes``: (counter,
     first, end) outermost first, the work-item loop's last; ``row``: the declarations
     between the rows' loops and the work-item loop (the first and end of a guarded
     loop, the ids' bases)."""
 
-    def __init__(self, stmt, loop, axes, row, ctype):
+    def __init__(self, stmt, loop, axes, row, ctype, item, outer=None):
         self.stmt, self.loop, self.axes, self.row = stmt, loop, axes, row
         self.ctype = ctype                      # {counter: its C type} of the outer axes
+        self.item, self.outer = item, outer
 
     @classmethod
-    def of_loop(cls, loop: c_ast.For):
-        bounds = work_item_bounds(loop)
-        if bounds is None:
-            return None
-        return cls(loop, loop, [(COUNTER,) + bounds], [], {})
+    def of_loop(cls, item: WorkItemLoop):
+        loop = write.inner_loop(item)
+        return cls(loop, loop, [(COUNTER, loop.init.decls[0].init, loop.cond.right)], [],
+                   {}, item)
 
     @classmethod
-    def around(cls, s):
-        """The nest of statement ``s``, if it is a uniform loop around a group's rows
-        or the rows themselves (with a work-item loop and declarations only in them)."""
-        uniform = uniform_loop(s)
-        if uniform is not None:
-            name, first, end, ctype, body = uniform
-            inner = cls.around(body)
-            if inner is None or any(is_phase(n) for n in walk(body)):
+    def around(cls, it):
+        """The nest of item ``it``, if it is a uniform loop around a work-item loop or the
+        work-item loop itself (with declarations only before it in a row)."""
+        if isinstance(it, GroupLoop):
+            if len(it.body) != 1:
                 return None
+            s = write.items([it])[0]
+            uniform = uniform_loop(s)
+            inner = cls.around(it.body[0])
+            if uniform is None or inner is None or any(is_phase(n) for n in walk(s.stmt)):
+                return None
+            name, first, end, ctype, _ = uniform
             return cls(s, inner.loop, [(name, first, end)] + inner.axes, inner.row,
-                       dict(inner.ctype, **{name: ctype}))
-        rows = row_loops(s)
-        if rows is None and isinstance(s, c_ast.Compound):
-            rows = [], s                        # a group of one row (reqd_work_group_size)
-        if rows is None:
+                       dict(inner.ctype, **{name: ctype}), inner.item, it)
+        if not isinstance(it, WorkItemLoop) or not _plain(it):
             return None
-        axes, body = rows
-        items = statements(body)
-        if len(items) == 1 and isinstance(items[0], c_ast.If) and items[0].iffalse is None:
-            items = statements(items[0].iftrue)         # a guard of the rows: kept as is
-        if len(items) < 2 or not is_simd(items[-2]) or \
-                not all(isinstance(d, c_ast.Decl) for d in items[:-2]):
+        row = write.row_head(it)
+        if not all(isinstance(d, c_ast.Decl) for d in row):
             return None
-        loop = items[-1]
-        bounds = work_item_bounds(loop)
-        if bounds is None or not isinstance(loop, c_ast.For):
-            return None
+        s = write.work_item_loop(it)[0]
+        axes = []
+        if it.rows:                     # (else a group of one row: reqd_work_group_size)
+            rows = (s, s.stmt)
+            axes = [(name, r.init.decls[0].init, r.cond.right)
+                    for name, r in zip((L2, L1), rows)]
+        loop = write.inner_loop(it)
         ctype = {name: "size_t" for name, _, _ in axes}
-        return cls(s, loop, axes + [(COUNTER,) + bounds], items[:-2], ctype)
+        return cls(s, loop, axes + [(COUNTER, loop.init.decls[0].init, loop.cond.right)],
+                   row, ctype, it)
+
+    def choice(self, versions: Versions) -> Block:
+        """The nest's test, then the nest with its work-item loop unchecked (omp simd,
+        each row then marked) or checked (no omp simd)."""
+        fast, checked = copy.deepcopy(self.outer or self.item), \
+            copy.deepcopy(self.outer or self.item)
+        fast_loop = next(work_item_loops([fast]))
+        fast_loop.checked, fast_loop.body = False, versions.fast
+        fast_loop.after = versions.marks
+        next(work_item_loops([checked])).simd = False
+        return Block([Once(s) for s in versions.test] +
+                     [GroupIf(c_ast.If(cn.ident(FAST), None, None), [fast], [checked])])
 
     # -- whether the nest's test can settle its work-item loop's checks
     def versioned(self, checked: set):
@@ -345,7 +355,7 @@ class _Nest:
         return frozenset() if name in _GENERATED_INTS or name.endswith("__base") else None
 
     # -- the two versions
-    def _rewrite(self, accesses) -> c_ast.Compound:
+    def _rewrite(self, accesses) -> Versions:
         axes = self.axes
         na = len(axes)
         points = _points(na)
@@ -375,7 +385,7 @@ class _Nest:
         probe_body += [copy.deepcopy(d) for name, d in self.item_defs.items() if name in needed]
         base = c_ast.BinaryOp("+", c_ast.Cast(size_t_type(), copy.deepcopy(self.loop.init.decls[0]
                                                                       .init)), parse_expr(
-            "cl2c_ls0 * (cl2c_l1 + cl2c_ls1 * cl2c_l2)"))
+            f"{LS0} * ({L1} + {LS1} * {L2})"))
         probe_body.append(c_ast.If(parse_expr(f"{POINT} == 0"), c_ast.Assignment(
             "=", cn.ident(BASE), base), None))
         for j, a in enumerate(accesses):
@@ -432,16 +442,11 @@ class _Nest:
         decls[-1].funcspec = ["CL2C_UNUSED"]
         if q:
             decls += parse_decls(f"long long {IX}[{q}][{len(points)}] = {{{{0}}}};")
-        # the versions
-        fast_loop = copy.deepcopy(self.loop)
-        fast_loop.stmt = c_ast.Compound([s for s in statements(fast_loop.stmt)
-                                         if not is_item_call(s)])
-        _unchecked(fast_loop.stmt)
-        fast_part = [c_ast.Pragma("omp simd"), fast_loop] + self._marks(accesses)
-        fast = replace_loop(self.stmt, self.loop, fast_part)
-        checked = replace_loop(self.stmt, self.loop, [copy.deepcopy(self.loop)])
-        choice = c_ast.If(cn.ident(FAST), c_ast.Compound([fast]), c_ast.Compound([checked]))
-        return c_ast.Compound(decls + [probe, declaration("const int", FAST, test), choice])
+        # the fast version: the body unchecked, its marks after it
+        fast = c_ast.Compound(copy.deepcopy(self.item.body))
+        _unchecked(fast)
+        return Versions(decls + [probe, declaration("const int", FAST, test)],
+                        fast.block_items, self._marks(accesses))
 
     def _marks(self, accesses) -> list:
         """After the fast loop of each row: the shadow words its stores leave."""
@@ -465,7 +470,7 @@ class _Nest:
         steps = c_ast.BinaryOp("-", c_ast.BinaryOp("-", copy.deepcopy(end), copy.deepcopy(first)),
                                cn.const_int(1))
         llid = c_ast.BinaryOp("+", c_ast.Cast(size_t_type(), copy.deepcopy(first)), parse_expr(
-            "cl2c_ls0 * (cl2c_l1 + cl2c_ls1 * cl2c_l2)"))
+            f"{LS0} * ({L1} + {LS1} * {L2})"))
         calls = [cn.call("cl2c_ck_mark_read" if a.kind == WREAD else "cl2c_ck_mark",
                          cn.ident(THREAD), cn.ident(a.range),
                          _slot(MARK, j, cn.const_int(0)), _slot(MARK, j, cn.const_int(1)),
@@ -565,7 +570,8 @@ def _local_access(n) -> int | None:
     return int_constant(n.args.exprs[2])
 
 
-def _has_checks(node) -> bool:
+def has_checks(node) -> bool:
+    """Does ``node`` hold checks (whose out-of-line reports keep a loop scalar)?"""
     return any(isinstance(n, c_ast.FuncCall) and called(n).lower().startswith("cl2c_ck")
                for n in walk(node))
 

@@ -27,7 +27,7 @@ from .. import types as ty
 from ..sema import Module
 from ..sema.model import Call
 from ..typed_ast import fact, make
-from . import cnodes as cn
+from .. import cnodes as cn
 from .regions.syntax import replace_child
 from .effects import functions_with_effects, has_effects
 

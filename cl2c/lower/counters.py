@@ -14,12 +14,13 @@ change a result:
   inside another loop (many updates a group: the copies' zeroing and summing are paid
   back);
 - the kernel names the array nowhere but as ``bins[i]`` (no pointer to it escapes);
-- each such work-item loop can be unrolled four times: ``l0 < bound``, ``++l0``, a body
-  of a few statements with no jump out of it.
+- each such work-item loop runs one work-item at a time (not ``omp simd``, not
+  interleaved) and its body is a few statements with no jump out of it.
 
 The statement then counts into four private copies, zeroed before it, and each copy is
-added to the array after it. The work-item loops run four work-items a step, the k-th
-counting into copy k, so no index arithmetic is added; the last few work-items count
+added to the array after it (a ``Block`` of the work-group function). The work-item loops
+run four work-items a step (their ``steps``: the k-th counting into copy k, printed by
+workgroup/write.py), so no index arithmetic is added; the last few work-items count
 into copy 0. Nothing reads the array while the statement runs, and additions commute and
 wrap, so every later read sees what it would have. Checking builds keep the kernel's own
 accesses (this pass does not run there).
@@ -31,40 +32,41 @@ no copies (18.8 ms: four more instructions an element).
 from __future__ import annotations
 
 import copy
-import re
 from collections import Counter
 
-from pycparser import CParser, c_ast
+from pycparser import c_ast
 
 from .. import types as ty
 from ..typed_ast import walk
+from .effects import call_of
 from .workitems import LOCALS
-from ..workgroup.names import L0, L1, L2
+from ..workgroup import write
+from ..workgroup.ir import (Block, GroupFunction, GroupIf, GroupLoop, Once, WorkItemLoop,
+                            c_parts)
 
 COPIES = 4
 MAX_ELEMENTS = 1024          # 4 copies of 4 KB of uint at most, on the thread's stack
 MAX_BODY = 120               # nodes of a work-item loop's body that are copied four times
-_UPDATE = re.compile(r"cl2c_atomic_(add|sub|inc|dec)_local_(u?int|u?long)")
-_ITEM = L0
-_ROWS = {L1, L2}
+# the builtins that only add to a __local integer (their old value unused)
+_UPDATES = {"atomic_add", "atomic_sub", "atomic_inc", "atomic_dec",
+            "atom_add", "atom_sub", "atom_inc", "atom_dec"}
 _LOOPS = (c_ast.For, c_ast.While, c_ast.DoWhile)
 _BODIES = ("stmt", "iftrue", "iffalse")          # (a statement's own slots)
 _JUMPS = (c_ast.Continue, c_ast.Break, c_ast.Return, c_ast.Goto, c_ast.Label)
 
 
-def split_local_counters(func: c_ast.FuncDef, local_types: dict) -> list[str]:
-    """Count in copies in each top-level statement of work-group function ``func``
-    that allows it (above); returns the arrays' names. ``local_types``: {name: type} of
-    the kernel's __local variables (fields of cl2c_locals)."""
+def split_local_counters(gf: GroupFunction, local_types: dict) -> list[str]:
+    """Count in copies in each top-level item of work-group function ``gf`` that allows
+    it (above); returns the arrays' names. ``local_types``: {name: type} of the kernel's
+    __local variables (fields of cl2c_locals)."""
     arrays = {name for name, t in local_types.items() if _countable(t)}
-    arrays -= _escaping(func.body)
+    arrays -= _escaping([*gf.prologue, *(node for node, _ in c_parts(gf.items))])
     split = []
-    items = func.body.block_items or []
-    for i, s in enumerate(items):
+    for i, item in enumerate(gf.items):
         for name in sorted(arrays):
-            loops = _item_loops(s, name)
+            loops = _item_loops(item, name)
             if loops:
-                items[i] = s = _counted_in_copies(s, name, local_types[name], loops)
+                gf.items[i] = item = _counted_in_copies(item, name, local_types[name], loops)
                 split.append(name)
     return split
 
@@ -82,149 +84,113 @@ def _field(node) -> str | None:
     return None
 
 
-def _escaping(body) -> set[str]:
+def _escaping(parts) -> set[str]:
     """The arrays the function names other than as ``cl2c_locals->X[i]``: more often
     than it indexes them."""
-    named = Counter(_field(n) for n in walk(body) if _field(n))
-    indexed = Counter(_field(n.name) for n in walk(body)
+    nodes = [n for part in parts for n in walk(part)]
+    named = Counter(_field(n) for n in nodes if _field(n))
+    indexed = Counter(_field(n.name) for n in nodes
                       if isinstance(n, c_ast.ArrayRef) and _field(n.name))
     return {name for name, count in named.items() if count > indexed[name]}
 
 
-def _item_loops(stmt, name: str) -> list:
-    """The work-item loops of ``stmt`` that update array ``name``, as (block, loop),
-    where the statement allows counting in copies (above); else []."""
-    uses = sum(1 for n in walk(stmt) if _field(n) == name)
+def _item_loops(item, name: str) -> list[WorkItemLoop]:
+    """The work-item loops of ``item`` that update array ``name``, where the item
+    allows counting in copies (above); else []."""
+    uses = sum(1 for part, _ in c_parts([item]) for n in walk(part) if _field(n) == name)
     found: list = []
-    _collect(stmt, name, found, [], looped=False)
+    _collect_items([item], name, found, looped=False)
     if len(found) != uses or not all(loop is not None for _, loop in found):
         return []
     loops = []
     for _, loop in found:
-        if not any(loop[1] is seen[1] for seen in loops):
+        if not any(loop is seen for seen in loops):
             loops.append(loop)
-    return loops if all(_unrollable(block, f) for block, f in loops) else []
+    return loops if all(_unrollable(loop) for loop in loops) else []
 
 
-def _collect(node, name, found, blocks, looped, loop=None, statement=False) -> None:
-    """The updates of ``name`` under ``node``, each with its work-item loop as (the
-    block holding it, the loop) where it is a statement inside one and inside another
-    loop, else None."""
-    counters = {d.name for d in node.init.decls} if isinstance(node, c_ast.For) and \
-        isinstance(node.init, c_ast.DeclList) else set()
-    if _ITEM in counters:
-        loop = (blocks[-1] if blocks else None, node)
-    elif isinstance(node, _LOOPS) and not counters & _ROWS:
-        looped = True       # (the rows of work-items around a work-item loop aside)
+def _collect_items(items, name, found, looped) -> None:
+    """The updates of ``name`` in ``items``, each with its work-item loop where it is a
+    statement inside one and inside another loop (a group loop around it, or a loop of
+    the kernel's in it), else None."""
+    for it in items:
+        if isinstance(it, WorkItemLoop):
+            for part in [*it.row_items, it.row_guard, it.first, it.end]:
+                if part is not None:
+                    _collect(part, name, found, looped)
+            for s in [*it.body, *(it.interleaved or ()), *(it.lanes or ())]:
+                _collect(s, name, found, looped, it, statement=True)
+        elif isinstance(it, GroupLoop):
+            for slot in ("init", "cond", "next"):
+                part = getattr(it.node, slot, None)
+                if part is not None:
+                    _collect(part, name, found, looped)
+            _collect_items(it.body, name, found, True)
+        elif isinstance(it, GroupIf):
+            _collect(it.node.cond, name, found, looped)
+            _collect_items(it.then, name, found, looped)
+            _collect_items(it.other, name, found, looped)
+        elif isinstance(it, Block):
+            _collect_items(it.items, name, found, looped)
+        elif isinstance(it, Once):
+            _collect(it.node, name, found, looped, statement=True)
+
+
+def _collect(node, name, found, looped, loop=None, statement=False) -> None:
+    """The updates of ``name`` under C node ``node`` (in work-item loop ``loop``, if
+    any), as in _collect_items."""
+    if isinstance(node, _LOOPS):
+        looped = True
     if _is_update(node, name):
         found.append((node, loop if loop is not None and looped and statement else None))
         return
-    inner = blocks + [node] if isinstance(node, c_ast.Compound) else blocks
     for slot, child in node.children():
-        _collect(child, name, found, inner, looped, loop,
+        _collect(child, name, found, looped, loop,
                  isinstance(node, c_ast.Compound) or slot in _BODIES)
 
 
 def _is_update(s, name: str) -> bool:
-    """``cl2c_atomic_add_local_uint(&cl2c_locals->name[i], v)`` and the like."""
-    if not (isinstance(s, c_ast.FuncCall) and isinstance(s.name, c_ast.ID) and
-            _UPDATE.fullmatch(s.name.name) and s.args and s.args.exprs):
+    """``atomic_add(&cl2c_locals->name[i], v)`` and the like, as lowered."""
+    call = call_of(s)
+    if call is None or call.kind != "builtin" or call.name not in _UPDATES or \
+            not call.row.params[0].startswith("local") or not s.args or not s.args.exprs:
         return False
     target = s.args.exprs[0]
     return isinstance(target, c_ast.UnaryOp) and target.op == "&" and \
         isinstance(target.expr, c_ast.ArrayRef) and _field(target.expr.name) == name
 
 
-def _unrollable(block, f: c_ast.For) -> bool:
-    """``for (T l0 = a; l0 < b; ++l0) { ... }`` in a block (no pragma before it), its
-    bound plain arithmetic, its body small, every update a statement of it or of a
-    block in it, and no jump out of it."""
-    if not isinstance(block, c_ast.Compound) or not any(s is f for s in block.block_items):
+def _unrollable(loop: WorkItemLoop) -> bool:
+    """A loop of one work-item at a time, not yet in steps, its body (as the writer
+    prints it) small and with no jump out of it."""
+    if loop.simd or loop.ways > 1 or loop.lanes is not None or loop.steps is not None:
         return False
-    at = next(i for i, s in enumerate(block.block_items) if s is f)
-    if at > 0 and isinstance(block.block_items[at - 1], c_ast.Pragma):
-        return False
-    cond, step = f.cond, f.next
-    if len(f.init.decls) != 1 or not (
-            isinstance(cond, c_ast.BinaryOp) and cond.op == "<" and
-            isinstance(cond.left, c_ast.ID) and cond.left.name == _ITEM and
-            isinstance(step, c_ast.UnaryOp) and step.op in ("++", "p++") and
-            isinstance(step.expr, c_ast.ID) and step.expr.name == _ITEM):
-        return False
-    if any(not isinstance(n, (c_ast.ID, c_ast.Constant, c_ast.Cast, c_ast.BinaryOp,
-                              c_ast.Typename, c_ast.TypeDecl, c_ast.IdentifierType))
-           for n in walk(cond.right)):
-        return False
-    body = list(walk(f.stmt))
-    if not isinstance(f.stmt, c_ast.Compound) or len(body) > MAX_BODY:
-        return False
-    return not any(isinstance(n, _JUMPS) for n in body)
+    body = [n for s in write.item_body(loop) for n in walk(s)]
+    return len(body) + 1 <= MAX_BODY and not any(isinstance(n, _JUMPS) for n in body)
 
 
-def _counted_in_copies(stmt, name: str, t: ty.Array, loops) -> c_ast.Compound:
+def _counted_in_copies(item, name: str, t: ty.Array, loops) -> Block:
     elem = f"cl2c_{t.elem.name}"
     wide = f"cl2c_u{t.elem.name.lstrip('u')}"
     copies = f"cl2c_{name}__copies"
-    at = next(n for n in walk(stmt) if _is_update(n, name)).coord     # (the first update's)
-    for block, f in loops:
-        i = next(i for i, s in enumerate(block.block_items) if s is f)
-        block.block_items[i] = _unrolled(f, name, copies)
+    at = next(n for part, _ in c_parts([item]) for n in walk(part)
+              if _is_update(n, name)).coord     # (the first update's)
+    for loop in loops:
+        loop.steps = [_counting(loop.body, name, copies, k) for k in range(COPIES)]
     total = " + ".join(f"({wide}){copies}[{c}][cl2c_j]" for c in range(COPIES))
-    declared, fold = _parsed(
+    declared, fold = write.snippet(
         f"{elem} {copies}[{COPIES}][{t.length}] = {{{{0}}}};"
         f"for (int cl2c_j = 0; cl2c_j < {t.length}; ++cl2c_j)"
         f"    {LOCALS}->{name}[cl2c_j] = ({elem})(({wide}){LOCALS}->{name}[cl2c_j] + {total});",
-        at, elem, wide)
-    return c_ast.Compound([declared, stmt, fold])
+        types=(elem, wide), coord=at)
+    return Block([Once(declared), item, Once(fold)])
 
 
-def _unrolled(f: c_ast.For, name: str, copies: str) -> c_ast.Compound:
-    """``for (T l0 = a; l0 < b; ++l0) B`` as
-
-        { T cl2c_q = a;
-          for (; cl2c_q + 3 < b; cl2c_q += 4) { { const T l0 = cl2c_q; B0 } ... { ... + 3; B3 } }
-          for (T l0 = cl2c_q; l0 < b; ++l0) B0 }
-
-    where Bk is B counting into copy k."""
-    decl = f.init.decls[0]
-    bound = f.cond.right
-    q = c_ast.ID("cl2c_q")
-    start = copy.deepcopy(decl)
-    start.name = start.type.declname = "cl2c_q"
-    steps = []
-    for k in range(COPIES):
-        item = copy.deepcopy(decl)
-        item.quals = ["const"] + [x for x in item.quals if x != "const"]
-        item.type.quals = ["const"] + [x for x in item.type.quals if x != "const"]
-        item.init = c_ast.BinaryOp("+", q, c_ast.Constant("int", str(k))) if k else q
-        steps.append(c_ast.Compound([item] + _counting(f.stmt, name, copies, k).block_items))
-    unrolled = c_ast.For(None, c_ast.BinaryOp(
-        "<", c_ast.BinaryOp("+", q, c_ast.Constant("int", str(COPIES - 1))),
-        copy.deepcopy(bound)), c_ast.Assignment("+=", q, c_ast.Constant("int", str(COPIES))),
-        c_ast.Compound(steps), f.coord)
-    rest = copy.deepcopy(f)
-    rest.init.decls[0].init = q
-    rest.stmt = _counting(f.stmt, name, copies, 0)
-    return c_ast.Compound([start, unrolled, rest])
-
-
-def _counting(body: c_ast.Compound, name: str, copies: str, k: int) -> c_ast.Compound:
+def _counting(body: list, name: str, copies: str, k: int) -> list:
     """A copy of ``body`` whose updates of ``name`` count into copy k."""
     body = copy.deepcopy(body)
-    for n in walk(body):
+    for n in (n for s in body for n in walk(s)):
         if _is_update(n, name):
             n.args.exprs[0].expr.name = c_ast.ArrayRef(c_ast.ID(copies),
                                                        c_ast.Constant("int", str(k)))
     return body
-
-
-def _parsed(text: str, coord, *types: str) -> list:
-    """The statements ``text`` holds (its type names declared for the parser), placed
-    at ``coord`` of the kernel."""
-    typedefs = "".join(f"typedef int {t};" for t in set(types))
-    unit = CParser().parse(f"{typedefs} struct s {{ int x[1]; }} *{LOCALS};"
-                           f"void f(void) {{ {text} }}")
-    items = unit.ext[-1].body.block_items
-    for n in (n for item in items for n in walk(item)):
-        n.coord = coord
-    return items

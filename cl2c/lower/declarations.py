@@ -12,7 +12,7 @@ from pycparser import c_ast
 
 from .. import types as ty
 from ..sema import ACCESS_QUALIFIERS, SPACE_QUALIFIERS, Module
-from . import cnodes as cn
+from .. import cnodes as cn
 
 
 def spell_types(module: Module, more=()) -> Module:

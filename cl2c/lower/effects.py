@@ -15,7 +15,7 @@ from .. import builtins as bi
 from .. import types as ty
 from ..sema import Call
 from ..typed_ast import fact, make, walk
-from . import cnodes as cn
+from .. import cnodes as cn
 
 # Runtime helpers of operators, swizzles, splats and conversions: values of their
 # arguments only.

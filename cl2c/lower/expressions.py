@@ -20,7 +20,7 @@ from ..sema import Module
 from ..sema.constant_init import is_folded_constant
 from ..sema.initializers import is_braced_string, items
 from ..typed_ast import fact, make
-from . import cnodes as cn
+from .. import cnodes as cn
 from .calls import CallLowering
 from .effects import UPDATE, has_effects, runtime_call
 

@@ -41,24 +41,19 @@ import copy
 from pycparser import c_ast
 
 from .. import declarators
-from ..typed_ast import walk
-from . import cnodes as cn
+from ..typed_ast import fact, walk
+from .. import cnodes as cn
+from .check_versions import has_checks
 from .predicates import (branch_free, conjoin, conjunction, conjuncts, float_valued,
                          is_increment, lane_safe, predicate, tests_at_top, unit_step,
                          update_target)
 from .regions.syntax import escaping_jumps, ids, set_declname
 from ..workgroup import write
 from ..workgroup.ir import GroupFunction, c_parts, work_item_loops
-from ..workgroup.names import L0
+from ..workgroup.names import BLOCK as BASE, L0, LANE
 
 LANES = "CL2C_LANES"        # work-items per block (cl2c/regions.h)
-LANE = "cl2c_k"             # a lane's index in its block
-BASE = "cl2c_b"             # the local id 0 of a block's first lane
 
-# C spellings of OpenCL's scalar types (cnodes.c_type_name) and C's own
-_SCALARS = {"float", "double", "int", "short", "char", "long", "unsigned", "signed", "_Bool",
-            "size_t", "ptrdiff_t", "intptr_t", "uintptr_t", "cl2c_char", "cl2c_uchar",
-            "cl2c_ushort", "cl2c_uint", "cl2c_long", "cl2c_ulong", "cl2c_half"}
 _LOOPS = (c_ast.For, c_ast.While, c_ast.DoWhile)
 
 
@@ -87,9 +82,10 @@ def _is_check_item(s) -> bool:
 
 
 def _is_scalar(d) -> bool:
-    t = d.type
-    return isinstance(d, c_ast.Decl) and isinstance(t, c_ast.TypeDecl) and \
-        isinstance(t.type, c_ast.IdentifierType) and set(t.type.names) <= _SCALARS and \
+    """A declaration of one scalar variable (by its type fact: a declaration a pass
+    made without one is none)."""
+    t = fact(d, "ty") if isinstance(d, c_ast.Decl) else None
+    return t is not None and t.is_scalar and isinstance(d.type, c_ast.TypeDecl) and \
         not (d.storage or [])
 
 
@@ -121,7 +117,7 @@ class _Lockstep:
             return None          # a pointer to a private that would move into an array
         lanes = self._lane_variables(phases)
         if lanes is None or any(f"{n}__lanes" in self.taken for n in lanes) or \
-                {"cl2c_k", "cl2c_b", "cl2c_run", "cl2c_any"} & self.taken:
+                {LANE, BASE, "cl2c_run", "cl2c_any"} & self.taken:
             return None
         return self._blocks(phases, lanes)
 
@@ -286,6 +282,8 @@ class _Lockstep:
         loop = c_ast.For(c_ast.DeclList([_decl("int", LANE, cn.const_int(0))]),
                          c_ast.BinaryOp("<", cn.ident(LANE), cn.ident(LANES)),
                          c_ast.UnaryOp("++", cn.ident(LANE)), c_ast.Compound(items))
+        if not reduction and any(has_checks(s) for s in items):
+            return [loop]       # checks' reports keep it scalar (clang warns of omp simd)
         pragma = "omp simd reduction(|: cl2c_any)" if reduction else "omp simd"
         return [c_ast.Pragma(pragma), loop]
 

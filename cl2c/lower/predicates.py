@@ -9,7 +9,7 @@ import copy
 from pycparser import c_ast, c_generator
 
 from ..typed_ast import fact, walk
-from . import cnodes as cn
+from .. import cnodes as cn
 from .effects import UPDATES, value_of_arguments
 from .regions.syntax import replace_child
 

@@ -155,28 +155,28 @@ class Regions(Schedule):
                      f"in lock-step across work-items")
         # halving loops of a known local size have known trip counts: unrolled
         unrolled = unroll_halving_loops(gf) if reqd is not None and not checking else 0
-        # the passes on its C, which are yet to move onto the IR
-        node = write.group_function(gf)
         if checking and simd:
             # checked work-item loops that a test before them can settle run unchecked
-            what.versioned = version_checked_loops(node, helpers)
+            what.versioned = version_checked_loops(gf, helpers)
             if what.versioned:
                 what.add(f"{what.versioned} checked loop{'s' if what.versioned != 1 else ''} "
                          f"with a fast version")
-        # and uniform loops around a work-item loop run a register tile at a time
+        # uniform loops around a work-item loop run a register tile at a time
         # (in checking builds, where groups are whole tiles: a known size, or cl2c's
         # own; the tiles of other groups would index a kernel's __local arrays as no
         # valid launch does, and GCC warns that such a path is undefined)
         tiled = k.simd and (not checking or reqd is not None or k.group_blind)
-        tiles = tile_uniform_loops(node, reqd) if tiled else []
+        tiles = tile_uniform_loops(gf, reqd) if tiled else []
+        # __local counters that a statement only adds to: counted in copies
+        split = split_local_counters(gf, _local_types(k)) if not checking else []
+        # and the one writer prints it
+        node = write.group_function(gf)
         what.tile_rows = ROWS if any(r > 1 for r in tiles) else 0
         if tiles:
             what.add(f"{len(tiles)} loop{'s' if len(tiles) != 1 else ''} in register tiles "
                      f"of work-items")
         if unrolled:
             what.add(f"{unrolled} halving loop{'s' if unrolled != 1 else ''} unrolled")
-        # __local counters that a statement only adds to: counted in copies
-        split = split_local_counters(node, _local_types(k)) if not checking else []
         if split:
             what.add(f"__local counters {', '.join(sorted(set(split)))} counted in "
                      f"{COPIES} copies")

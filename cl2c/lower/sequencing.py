@@ -24,7 +24,7 @@ from .. import types as ty
 from ..sema import Module
 from ..sema.model import Symbol
 from ..typed_ast import fact, make, walk
-from . import cnodes as cn
+from .. import cnodes as cn
 from .effects import (UPDATES, assigned_lvalue, call_has_effects, functions_with_effects,
                       has_effects, local_object)
 

@@ -1,4 +1,4 @@
-"""Lowering pass: register tiles for uniform loops hoisted out of work-item loops.
+"""Work-group pass: register tiles for uniform loops hoisted out of work-item loops.
 
 The regions schedule hoists a kernel's uniform loop out of its work-item loops, so that
 the work-item loop is innermost and vectorises (regions/__init__.py): a naive matrix
@@ -40,6 +40,10 @@ tile row), the tile also stays in registers through a uniform loop around the ti
 memory): it is copied in before that loop and out after it, which is legal where
 nothing else in that loop uses the tiled arrays (but the other branch of an ``if`` on
 the way, which the tile is copied out before and in after) and nothing jumps out.
+
+The pass decides on the work-group function as data: a ``GroupLoop`` whose body is one
+work-item loop gets a ``Tile``, a loop around that holds it ``holds``, an ``if`` on the
+way ``brackets``; workgroup/tiles.py writes the tiles.
 """
 from __future__ import annotations
 
@@ -48,27 +52,32 @@ import copy
 from pycparser import c_ast
 
 from .. import types as ty
-from ..typed_ast import walk
-from . import cnodes as cn
+from ..typed_ast import ids, walk
 from .effects import UPDATE, call_of, value_of_arguments, work_item_function
-from .regions.syntax import escaping_jumps, ids, replace_child, replace_node
-from ..workgroup.names import INDEX, L0, L1, L2, LS0, LS1
+from .regions.syntax import escaping_jumps
+from ..workgroup import write
+from ..workgroup.ir import (Block, GroupFunction, GroupIf, GroupLoop, Tile, WorkItemLoop,
+                            all_items, c_parts)
+from ..workgroup.names import (INDEX, L0, LS0, TILE_COL, TILE_COLS, TILE_FROM, TILE_FULL,
+                               TILE_ORIGIN, TILE_ROW, TILE_SUFFIX, TILE_TO)
+from ..workgroup.tiles import is_element as _is_element, used_decls
 
-COLS = "CL2C_TILE_COLS"       # work-items of a tile's row (regions.h)
+COLS = TILE_COLS              # work-items of a tile's row (regions.h)
 ROWS = 8                      # rows of a tile, and what cl2c_regroup makes a group's
 _TILE_BYTES = 1024            # tile values in registers: 16 of AVX-512's 32 (8 x 32 floats)
 _SIZES = {"float": 4, "int": 4, "unsigned": 4, "cl2c_uint": 4, "double": 8, "long": 8,
           "cl2c_long": 8, "cl2c_ulong": 8, "short": 2, "cl2c_ushort": 2, "cl2c_half": 2,
           "char": 1, "cl2c_char": 1, "cl2c_uchar": 1}
 _COLS_VALUE = 32              # CL2C_TILE_COLS, for the size budget
-_NAMES = ("cl2c_t0", "cl2c_t1", "cl2c_r", "cl2c_c", "cl2c_full", "cl2c_from", "cl2c_to")
+_NAMES = (*TILE_ORIGIN, TILE_ROW, TILE_COL, TILE_FULL, TILE_FROM, TILE_TO)
 
 
-def tile_uniform_loops(func: c_ast.FuncDef, local_size: tuple | None = None) -> list[int]:
-    """Tile, in work-group function ``func``, each hoisted uniform loop that allows it;
+def tile_uniform_loops(gf: GroupFunction, local_size: tuple | None = None) -> list[int]:
+    """Tile, in work-group function ``gf``, each hoisted uniform loop that allows it;
     returns the rows of the tiles of each. ``local_size``: every group's, where it is
     known (reqd_work_group_size): tiles that fit it, and no test of it in the C."""
-    taken = ids(func.body)
+    taken = set().union(*(ids(part) for part in
+                          [*gf.prologue, *(node for node, _ in c_parts(gf.items))]))
     if any(n in taken for n in _NAMES):
         return []
     cols = COLS
@@ -77,94 +86,90 @@ def tile_uniform_loops(func: c_ast.FuncDef, local_size: tuple | None = None) -> 
             if local_size[0] % 16:
                 return []
             cols = 16
-    arrays = _work_item_arrays(func.body)
+    arrays = _work_item_arrays(gf.prologue)
     found, around = [], []
-    for block, i, enclosing in _statements(func.body):
-        plan = _Plan.of(block.block_items[i], arrays, taken, cols)
+    for loop, enclosing in _group_loops(gf.items, []):
+        plan = _Plan.of(loop, arrays, taken, cols)
         if plan is None:
             continue
         plan.known = local_size is not None
         if plan.known and not plan.bounded and plan.one_tile(local_size):
-            loop, branches = _loop_around(enclosing, plan)
-            if loop is not None and not any(loop is x for x in around):
-                around.append(loop)         # (one tile in registers per loop)
-                plan.around, plan.branches = loop, branches
+            outer, branches = _loop_around(enclosing, plan)
+            if outer is not None and not any(outer is x for x in around):
+                around.append(outer)        # (one tile in registers per loop)
+                plan.around, plan.branches = outer, branches
             if plan.around is not None or local_size[1] % plan.rows:
                 plan.rows = local_size[1]   # the group's rows are the tile's
         if plan.known and local_size[1] % plan.rows:
             continue
-        found.append((block, i, plan))
-    for block, i, plan in found:
-        if plan.around is None:
-            block.block_items[i] = plan.rewrite()
-        else:
-            block.block_items[i] = plan.steps()
-            for branch_of, name in plan.branches:
-                setattr(branch_of, name, c_ast.Compound(
-                    plan.copies(False) + [getattr(branch_of, name)] + plan.copies(True)))
-            replace_node(func.body, plan.around, plan.hoisted(plan.around))
-    return [plan.rows for _, _, plan in found]
+        found.append(plan)
+    for plan in found:
+        tile = Tile(plan.rows, plan.cols, plan.tiled, plan.row_items, plan.known,
+                    plan.bounded, held=plan.around is not None)
+        plan.group_loop.tile = tile
+        if plan.around is not None:
+            plan.around.holds = tile
+            for gi, branch in plan.branches:
+                gi.brackets.append((branch, tile))
+    return [plan.rows for plan in found]
 
 
-def _statements(body: c_ast.Compound):
-    """(compound, index, enclosing) for each statement of a compound under ``body``;
-    ``enclosing``: the statements around it, innermost first, as a chain of
-    ``(node, outer chain)`` pairs (no recursion: kernels nest thousands deep)."""
-    stack = [(body, None)]
-    while stack:
-        node, chain = stack.pop()
-        if isinstance(node, c_ast.Compound):
-            for i, s in enumerate(node.block_items or []):
-                yield node, i, chain
-        inner = (node, chain) if isinstance(node, (c_ast.For, c_ast.While, c_ast.DoWhile,
-                                                   c_ast.If)) else chain
-        stack.extend((child, inner) for _, child in node.children())
+def _group_loops(items, enclosing):
+    """(group loop, the group loops and ifs around it, innermost first) for each group
+    loop of ``items``, in order."""
+    for it in items:
+        if isinstance(it, GroupLoop):
+            yield it, enclosing
+            yield from _group_loops(it.body, [it] + enclosing)
+        elif isinstance(it, GroupIf):
+            yield from _group_loops(it.then, [it] + enclosing)
+            yield from _group_loops(it.other, [it] + enclosing)
+        elif isinstance(it, Block):
+            yield from _group_loops(it.items, enclosing)
 
 
 def _loop_around(enclosing, plan) -> tuple:
-    """The outermost uniform loop around ``plan``'s loop (through compounds, ifs and
-    loops) in which the tiled arrays appear only in that loop, or in the other branch
-    of an ``if`` around it (a checking build's checked twin of the loop, which the tile
-    is then copied out before and in after), and which nothing leaves by return or
-    goto: the tile can stay in registers through it. Returns (that loop or None, the
-    (if, branch name) pairs to bracket)."""
+    """The outermost group loop around ``plan``'s loop (through ifs and loops) in
+    which the tiled arrays appear only in that loop, or in the other branch of an
+    ``if`` around it (a checking build's checked twin of the loop, which the tile is
+    then copied out before and in after), and which nothing leaves by return or goto:
+    the tile can stay in registers through it. Returns (that loop or None, the (if,
+    "then" or "other") pairs to bracket)."""
     tiled = set(plan.tiled)
 
-    def uses(node) -> int:
-        """Mentions of the tiled arrays in ``node``; -1 where it returns or jumps."""
+    def uses(items) -> int:
+        """Mentions of the tiled arrays in ``items``; -1 where they return or jump."""
         count = 0
-        for n in walk(node):
-            if isinstance(n, (c_ast.Return, c_ast.Goto, c_ast.Label)):
-                return -1
-            count += isinstance(n, c_ast.ID) and n.name in tiled
+        for node in write.items(items):
+            for n in walk(node):
+                if isinstance(n, (c_ast.Return, c_ast.Goto, c_ast.Label)):
+                    return -1
+                count += isinstance(n, c_ast.ID) and n.name in tiled
         return count
 
-    inside, best, branches, bracketed, brackets = uses(plan.loop), None, [], 0, []
-    while enclosing is not None:
-        node, enclosing = enclosing
-        if isinstance(node, c_ast.For) and isinstance(node.init, c_ast.DeclList) and \
-                any(d.name.startswith("cl2c_") for d in node.init.decls):
-            break                           # a loop over work-items or tiles
-        if isinstance(node, c_ast.If) and node.iffalse is not None:
-            holds = any(n is plan.loop for n in walk(node.iftrue))
-            name = "iffalse" if holds else "iftrue"
-            other = getattr(node, name)
+    inside, best, branches, bracketed, brackets = uses([plan.group_loop]), None, [], 0, []
+    for item in enclosing:
+        if isinstance(item, GroupIf) and item.other:
+            holds = any(x is plan.group_loop for x in all_items(item.then))
+            branch = "other" if holds else "then"
+            other = getattr(item, branch)
             used = uses(other)
-            if used > 0 and not any(True for _ in escaping_jumps(other)):
-                branches.append((node, name))
+            if used > 0 and not any(True for s in write.items(other)
+                                    for _ in escaping_jumps(s)):
+                branches.append((item, branch))
                 bracketed += used
-        if uses(node) != inside + bracketed:
+        if uses([item]) != inside + bracketed:
             break                           # (or it returns or jumps)
-        if not isinstance(node, c_ast.If):
-            best, brackets = node, list(branches)
+        if not isinstance(item, GroupIf):
+            best, brackets = item, list(branches)
     return best, brackets
 
 
-def _work_item_arrays(body: c_ast.Compound) -> dict:
+def _work_item_arrays(prologue: list) -> dict:
     """{name: element type name} of the per-work-item arrays of a work-group function:
-    ``T *X = cl2c_take(...)`` at its top level (privates.py's storage)."""
+    ``T *X = cl2c_take(...)`` in its prologue (privates.py's storage)."""
     out = {}
-    for s in body.block_items or []:
+    for s in prologue:
         if isinstance(s, c_ast.Decl) and isinstance(s.type, c_ast.PtrDecl) and \
                 isinstance(s.init, c_ast.FuncCall) and \
                 isinstance(s.init.name, c_ast.ID) and s.init.name.name == "cl2c_take":
@@ -174,12 +179,6 @@ def _work_item_arrays(body: c_ast.Compound) -> dict:
                 if name in _SIZES:
                     out[s.name] = name
     return out
-
-
-def _loop_var(s, name) -> bool:
-    """``for (size_t NAME = 0; NAME < ...; ++NAME)``"""
-    return isinstance(s, c_ast.For) and isinstance(s.init, c_ast.DeclList) and \
-        len(s.init.decls) == 1 and s.init.decls[0].name == name
 
 
 def _harmless_call(node, local=frozenset()) -> bool:
@@ -210,58 +209,37 @@ def _reads_only(e) -> bool:
 class _Plan:
     """A uniform loop around one work-item loop nest, and what its tiles hold."""
 
-    def __init__(self, loop, outer, row_items, inner, tiled: dict, rows: int, cols):
-        self.loop = loop            # the uniform loop
-        self.outer = outer          # for (cl2c_l2) for (cl2c_l1) {...}
-        self.row_items = row_items  # the l1 level's declarations
-        self.inner = inner          # the omp simd loop over cl2c_l0
+    def __init__(self, group_loop, row_items, inner, tiled: dict, rows: int, cols):
+        self.group_loop = group_loop  # the uniform loop
+        self.row_items = row_items  # the row's declarations a tile's row runs
+        self.inner = inner          # the loop over local id 0, as C
         self.tiled = tiled          # {array: element type} the tile holds
         self.rows = rows
         self.cols = cols            # CL2C_TILE_COLS, or 16 where groups are 16 wide
         self.known = False          # every group is whole tiles: no test, no other path
         self.around = None          # a loop around this one that the tile stays through
-        self.branches = []          # (if, branch name): other uses, bracketed by copies
-        self.guard = None           # a guard of the row around the work-item loop, or None
-        self.guarded = []           # the declarations under that guard
-        self.lead = []              # the row's declarations before it
+        self.branches = []          # (if, branch): other uses, bracketed by copies
         self.bounded = False        # the work-item loop has bounds other than the group's
 
     @classmethod
-    def of(cls, s, arrays: dict, taken: set, cols=COLS):
+    def of(cls, group_loop: GroupLoop, arrays: dict, taken: set, cols=COLS):
+        if len(group_loop.body) != 1 or not isinstance(group_loop.body[0], WorkItemLoop):
+            return None
+        item = group_loop.body[0]
+        if not (item.simd and item.rows and item.lanes is None and item.ways == 1 and
+                item.steps is None and item.versions is None and not item.after):
+            return None
+        s = group_loop.node
         if not isinstance(s, c_ast.For) or not _header_ok(s):
             return None
-        body = [x for x in (s.stmt.block_items or [])
-                if not isinstance(x, c_ast.EmptyStatement)] \
-            if isinstance(s.stmt, c_ast.Compound) else []
-        if len(body) != 1 or not _loop_var(body[0], L2) or \
-                not _loop_var(body[0].stmt, L1) or \
-                not isinstance(body[0].stmt.stmt, c_ast.Compound):
-            return None
-        outer = body[0]
-        items = outer.stmt.stmt.block_items or []
-        guard, guarded = None, []
-        if items and isinstance(items[-1], c_ast.If) and items[-1].iffalse is None and \
-                isinstance(items[-1].iftrue, c_ast.Compound):
-            guard = items[-1]               # a guard that does not depend on the local id 0
-            guarded = guard.iftrue.block_items or []
-            if len(guarded) < 2:
-                return None
-            items = items[:-1] + guarded
-        if len(items) < 2 or not isinstance(items[-2], c_ast.Pragma) or \
-                items[-2].string.strip() != "omp simd" or not _loop_var(items[-1], L0):
-            return None
-        inner = items[-1]
-        cond = inner.cond
-        whole = isinstance(cond, c_ast.BinaryOp) and cond.op == "<" and \
-            isinstance(cond.left, c_ast.ID) and cond.left.name == L0 and \
-            isinstance(cond.right, c_ast.Cast) and isinstance(cond.right.expr, c_ast.ID) \
-            and cond.right.expr.name == LS0 and \
-            isinstance(inner.init.decls[0].init, c_ast.Constant) and \
-            inner.init.decls[0].init.value == "0"
+        guard = item.row_guard              # (a test that does not depend on local id 0)
+        items = write.row_head(item)
+        inner = write.inner_loop(item)
+        whole = item.end is None and item.counter == "int" and item.sizes[0] == LS0
         if not whole and not (guard is not None or _bounds_of(inner)) or \
                 whole and guard is not None:    # (bounds.py bounds a guarded loop)
             return None
-        row_items = items[:-2]
+        row_items = items
         if not all(isinstance(d, c_ast.Decl) and _reads_only(d) for d in row_items):
             return None
         tiled = _tiled_arrays(inner.stmt, arrays)
@@ -276,10 +254,10 @@ class _Plan:
             cols = 16
         # the loop's header must not read what the body writes (it is rerun per tile),
         # nor may the row's guard or the work-item loop's bounds (tested per tile)
-        tests = [s.cond, s.next] + ([guard.cond] if guard else []) + \
+        tests = [s.cond, s.next] + ([guard] if guard is not None else []) + \
             ([] if whole else list(_bounds_of(inner)))
         if any(t is not None and ids(t) & set(tiled) for t in tests) or \
-                (guard is not None and not _reads_only(guard.cond)):
+                (guard is not None and not _reads_only(guard)):
             return None
         per_row = _per_row(tiled, cols)
         if _one_sided_loads(inner.stmt, {d.name for d in s.init.decls}, arrays):
@@ -290,174 +268,20 @@ class _Plan:
                 rows //= 2
             if rows < 2:
                 return None
-        if per_row * rows > _TILE_BYTES or any(f"{a}__tile" in taken for a in tiled):
+        if per_row * rows > _TILE_BYTES or \
+                any(f"{a}{TILE_SUFFIX}" in taken for a in tiled):
             return None
-        plan = cls(s, outer, row_items, inner, tiled, rows, cols)
+        plan = cls(group_loop, row_items, inner, tiled, rows, cols)
         plan.bounded = not whole
         if plan.bounded:
-            plan.guard = guard.cond if guard is not None else None
-            plan.guarded = guarded[:-2]
-            plan.lead = row_items[:len(row_items) - len(plan.guarded)]
             # (whole tiles need no bounds)
-            plan.row_items = _used_decls(row_items, [inner.stmt], keep_unused=True)
+            plan.row_items = used_decls(row_items, [inner.stmt], keep_unused=True)
         return plan
 
     def one_tile(self, local_size: tuple) -> bool:
         """Is every group of that size one tile, whose values fit the registers?"""
         return local_size[0] == _cols_value(self.cols) and local_size[2] == 1 and \
             local_size[1] * _per_row(self.tiled, self.cols) <= _TILE_BYTES
-
-    def rewrite(self) -> c_ast.If:
-        """``if (whole tiles) { tiles } else <the loop as it was>``"""
-        loop = self.loop
-        tile = c_ast.Compound(self._tile_decls() + self.copies(True) + [self.steps()] +
-                              self.copies(False))
-        cols = c_ast.For(c_ast.DeclList([_decl("size_t", "cl2c_t0", cn.const_int(0))]),
-                         c_ast.BinaryOp("<", cn.ident("cl2c_t0"), cn.ident(LS0)),
-                         c_ast.Assignment("+=", cn.ident("cl2c_t0"), self._cols()), tile)
-        rows = c_ast.For(c_ast.DeclList([_decl("size_t", "cl2c_t1", cn.const_int(0))]),
-                         c_ast.BinaryOp("<", cn.ident("cl2c_t1"), cn.ident(LS1)),
-                         c_ast.Assignment("+=", cn.ident("cl2c_t1"),
-                                          cn.const_int(self.rows)), cols)
-        nest = copy.deepcopy(self.outer)
-        nest.stmt = rows
-        if self.bounded or not self.known:
-            # tiles on the group's or the guard's edges run the loop as it was, for
-            # their work-items (a group cut by the range's edge still runs its whole
-            # tiles in registers); a group smaller than a tile runs it whole
-            cols.stmt = c_ast.Compound(self._full_test() + [
-                c_ast.If(cn.ident("cl2c_full"), tile, c_ast.Compound([self._partial()]))])
-        if self.known:
-            return c_ast.Compound([nest])
-        whole = c_ast.BinaryOp(">=", cn.ident(LS0), self._cols())
-        if self.rows > 1:
-            whole = c_ast.BinaryOp("&&", whole, c_ast.BinaryOp(
-                ">=", cn.ident(LS1), cn.const_int(self.rows)))
-        return c_ast.If(whole, c_ast.Compound([nest]), c_ast.Compound([loop]))
-
-    def _full_test(self) -> list:
-        """``cl2c_full``: is the tile at (cl2c_t0, cl2c_t1) within the group, and does
-        every work-item of it pass the row's guard and the work-item loop's bounds?"""
-        room = c_ast.BinaryOp("&&", c_ast.BinaryOp(
-            "<=", c_ast.BinaryOp("+", cn.ident("cl2c_t1"), cn.const_int(self.rows)),
-            cn.ident(LS1)), c_ast.BinaryOp(
-            "<=", c_ast.BinaryOp("+", cn.ident("cl2c_t0"), self._cols()), cn.ident(LS0)))
-        if not self.bounded:        # the group's edges are the work-item loop's bounds
-            return [_decl("int", "cl2c_full", room)]
-        init, hi = _bounds_of(self.inner)
-        t0 = _int(cn.ident("cl2c_t0"))
-        inside = c_ast.BinaryOp("&&", c_ast.BinaryOp("<=", copy.deepcopy(init), t0),
-                                c_ast.BinaryOp("<=", c_ast.BinaryOp("+", copy.deepcopy(t0),
-                                                                    self._cols()),
-                                               copy.deepcopy(hi)))
-        test = [c_ast.Assignment("=", cn.ident("cl2c_full"), inside)]
-        if self.guard is not None:
-            test = _used_decls(self.guarded, [init, hi]) + test
-            test = [c_ast.If(copy.deepcopy(self.guard), c_ast.Compound(test), c_ast.Assignment(
-                "=", cn.ident("cl2c_full"), cn.const_int(0)))]
-        roots = [init, hi] + ([self.guard] if self.guard is not None else [])
-        test = _used_decls(self.lead, roots + test) + test
-        rows = _counted("cl2c_r", self.rows, c_ast.Compound([self._row_l1()] + test))
-        rows.cond = c_ast.BinaryOp("&&", cn.ident("cl2c_full"), rows.cond)
-        return [_decl("int", "cl2c_full", room), rows]
-
-    def _partial(self) -> c_ast.For:
-        """The loop as it was, for the work-items of the tile at (cl2c_t0, cl2c_t1) only
-        (those of a tile that does not run whole)."""
-        body = copy.deepcopy(self.outer.stmt.stmt)
-        items = body.block_items
-        if self.guard is not None:
-            items = items[-1].iftrue.block_items
-        inner = items[-1]
-        init, hi = inner.init.decls[0].init, inner.cond.right
-        t0 = _int(cn.ident("cl2c_t0"))
-        end = c_ast.BinaryOp("+", copy.deepcopy(t0), self._cols())
-        first = copy.deepcopy(t0) if not self.bounded else c_ast.TernaryOp(
-            c_ast.BinaryOp(">", init, t0), copy.deepcopy(init), copy.deepcopy(t0))
-        items[-2:-2] = [
-            _const_decl("int", "cl2c_from", first),
-            _const_decl("int", "cl2c_to", c_ast.TernaryOp(
-                c_ast.BinaryOp("<", hi, end), copy.deepcopy(hi), copy.deepcopy(end)))]
-        inner.init.decls[0].init = cn.ident("cl2c_from")
-        inner.cond.right = cn.ident("cl2c_to")
-        rows = _counted("cl2c_r", self.rows, c_ast.Compound([self._row_l1()] +
-                                                             (body.block_items or [])))
-        rows.cond = c_ast.BinaryOp("&&", rows.cond, c_ast.BinaryOp(
-            "<", c_ast.BinaryOp("+", cn.ident("cl2c_t1"), cn.ident("cl2c_r")),
-            cn.ident(LS1)))
-        loop = copy.deepcopy(self.loop)
-        loop.stmt = c_ast.Compound([rows])
-        return loop
-
-    @staticmethod
-    def _row_l1() -> c_ast.Decl:
-        l1 = _const_decl("size_t", L1, c_ast.BinaryOp("+", cn.ident("cl2c_t1"),
-                                                              cn.ident("cl2c_r")))
-        l1.funcspec = ["CL2C_UNUSED"]       # (where neither guard nor bounds use the row)
-        return l1
-
-    def hoisted(self, around) -> c_ast.Compound:
-        """``around`` (which holds this loop's steps) with the group's one tile copied in
-        before it and out after it."""
-        origin = [_const_decl("size_t", n, cn.const_int(0)) for n in ("cl2c_t0", "cl2c_t1")]
-        return c_ast.Compound(self._tile_decls() + origin + self.copies(True) +
-                              [around] + self.copies(False))
-
-    def _tile_decls(self) -> list:
-        return [c_ast.Decl(f"{a}__tile", [], [], [], [],
-                           c_ast.ArrayDecl(c_ast.ArrayDecl(
-                               c_ast.TypeDecl(f"{a}__tile", [], None,
-                                              c_ast.IdentifierType(t.split())),
-                               self._cols(), []), cn.const_int(self.rows), []), None, None)
-                for a, t in self.tiled.items()]
-
-    def steps(self) -> c_ast.For:
-        """The loop, each step running the tile's rows with the tile's values."""
-        r, loop = self.rows, self.loop
-        body = copy.deepcopy(self.inner.stmt)
-        for n in walk(body):
-            for name, child in list(n.children()):
-                if _is_element(child, self.tiled):
-                    replace_child(n, name, _tile_ref(child.name.name))
-        l0 = _const_decl("int", L0,
-                         c_ast.BinaryOp("+", _int(cn.ident("cl2c_t0")), cn.ident("cl2c_c")))
-        columns = c_ast.For(c_ast.DeclList([_decl("int", "cl2c_c", cn.const_int(0))]),
-                            c_ast.BinaryOp("<", cn.ident("cl2c_c"), self._cols()),
-                            c_ast.UnaryOp("++", cn.ident("cl2c_c")),
-                            c_ast.Compound([l0] + (body.block_items or [])))
-        l1 = _const_decl("size_t", L1, c_ast.BinaryOp("+", cn.ident("cl2c_t1"),
-                                                              cn.ident("cl2c_r")))
-        row = _counted("cl2c_r", r, c_ast.Compound(
-            [l1] + copy.deepcopy(self.row_items) + [c_ast.Pragma("omp simd"), columns]))
-        steps = copy.deepcopy(loop)
-        steps.stmt = c_ast.Compound([row])
-        return steps
-
-    def _cols(self):
-        return cn.ident(COLS) if self.cols == COLS else cn.const_int(self.cols)
-
-    def copies(self, into: bool) -> list:
-        """The tile's values in from the per-work-item arrays, or back out."""
-        index = c_ast.BinaryOp("+", c_ast.BinaryOp("+", cn.ident("cl2c_t0"),
-                                                   cn.ident("cl2c_c")),
-                               c_ast.BinaryOp("*", cn.ident(LS0), c_ast.BinaryOp(
-                                   "+", c_ast.BinaryOp("+", cn.ident("cl2c_t1"),
-                                                       cn.ident("cl2c_r")),
-                                   c_ast.BinaryOp("*", cn.ident(LS1),
-                                                  cn.ident(L2)))))
-        out = []
-        for a in self.tiled:
-            element = c_ast.ArrayRef(cn.ident(a), copy.deepcopy(index))
-            tile = _tile_ref(a)
-            assign = c_ast.Assignment("=", tile, element) if into else \
-                c_ast.Assignment("=", element, tile)
-            columns = c_ast.For(c_ast.DeclList([_decl("int", "cl2c_c", cn.const_int(0))]),
-                                c_ast.BinaryOp("<", cn.ident("cl2c_c"), self._cols()),
-                                c_ast.UnaryOp("++", cn.ident("cl2c_c")),
-                                c_ast.Compound([assign]))
-            out.append(_counted("cl2c_r", self.rows,
-                                c_ast.Compound([c_ast.Pragma("omp simd"), columns])))
-        return out
 
 
 def _cols_value(cols) -> int:
@@ -494,23 +318,6 @@ def _bounds_of(inner: c_ast.For) -> tuple:
             isinstance(inner.next, c_ast.UnaryOp) and inner.next.op in ("++", "p++"):
         return init, cond.right
     return ()
-
-
-def _used_decls(decls: list, roots: list, keep_unused: bool = False) -> list:
-    """Those of ``decls`` (in order) whose names ``roots`` use, directly or through
-    other such declarations; with ``keep_unused``, also those marked CL2C_UNUSED."""
-    wanted = set().union(set(), *(ids(r) for r in roots if r is not None))
-    out = []
-    for d in reversed(decls):
-        if d.name in wanted or (keep_unused and "CL2C_UNUSED" in (d.funcspec or [])):
-            out.append(d)
-            wanted |= ids(d.init) if d.init is not None else set()
-    return out[::-1]
-
-
-def _int(e):
-    """``(int) e``"""
-    return cn.cast(ty.INT, e)
 
 
 def _header_ok(loop: c_ast.For) -> bool:
@@ -617,34 +424,3 @@ def _one_sided_loads(body: c_ast.Compound, counters: set, arrays: dict) -> bool:
 def _item_call(e) -> bool:
     return any(isinstance(n, c_ast.FuncCall) and work_item_function(n) == "item"
                for n in walk(e))
-
-
-def _is_element(n, arrays) -> bool:
-    """``X[cl2c_i]`` of a per-work-item array X."""
-    return isinstance(n, c_ast.ArrayRef) and isinstance(n.name, c_ast.ID) and \
-        n.name.name in arrays and isinstance(n.subscript, c_ast.ID) and \
-        n.subscript.name == INDEX
-
-
-def _tile_ref(array: str) -> c_ast.ArrayRef:
-    return c_ast.ArrayRef(c_ast.ArrayRef(cn.ident(f"{array}__tile"), cn.ident("cl2c_r")),
-                          cn.ident("cl2c_c"))
-
-
-def _decl(type_name: str, name: str, init=None) -> c_ast.Decl:
-    return c_ast.Decl(name, [], [], [], [], c_ast.TypeDecl(
-        name, [], None, c_ast.IdentifierType(type_name.split())), init, None)
-
-
-def _const_decl(type_name: str, name: str, init) -> c_ast.Decl:
-    d = _decl(type_name, name, init)
-    d.quals = ["const"]
-    d.type.quals = ["const"]
-    return d
-
-
-def _counted(var: str, n: int, body) -> c_ast.For:
-    """``for (size_t VAR = 0; VAR < n; ++VAR) body``"""
-    return c_ast.For(c_ast.DeclList([_decl("size_t", var, cn.const_int(0))]),
-                     c_ast.BinaryOp("<", cn.ident(var), cn.const_int(n)),
-                     c_ast.UnaryOp("++", cn.ident(var)), body)

@@ -14,7 +14,7 @@ from pycparser import c_ast
 from .. import declarators
 from ..sema import FunctionInfo, Module
 from ..typed_ast import fact, walk
-from . import cnodes as cn
+from .. import cnodes as cn
 from .expressions import Transformer
 
 WI = "cl2c_wi"

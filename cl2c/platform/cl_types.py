@@ -4,7 +4,7 @@ the library's own header, so that building it needs no OpenCL headers.
 tests/test_icd_entry_points.py holds every value to Debian's ``CL/cl.h``."""
 from __future__ import annotations
 
-from .. import error_codes
+from .. import error_codes, images
 
 # name -> C type it stands for (in the order they are defined)
 TYPES = {
@@ -388,6 +388,39 @@ CL_KERNEL_GLOBAL_WORK_SIZE 0x11B5
 """
 
 
+# Images and samplers; the channel orders and data types come from cl2c/images.py, the
+# one table of their values (below).
+_IMAGES = """
+CL_IMAGE_FORMAT 0x1110
+CL_IMAGE_ELEMENT_SIZE 0x1111
+CL_IMAGE_ROW_PITCH 0x1112
+CL_IMAGE_SLICE_PITCH 0x1113
+CL_IMAGE_WIDTH 0x1114
+CL_IMAGE_HEIGHT 0x1115
+CL_IMAGE_DEPTH 0x1116
+CL_IMAGE_ARRAY_SIZE 0x1117
+CL_IMAGE_BUFFER 0x1118
+CL_IMAGE_NUM_MIP_LEVELS 0x1119
+CL_IMAGE_NUM_SAMPLES 0x111A
+CL_ADDRESS_NONE 0x1130
+CL_ADDRESS_CLAMP_TO_EDGE 0x1131
+CL_ADDRESS_CLAMP 0x1132
+CL_ADDRESS_REPEAT 0x1133
+CL_ADDRESS_MIRRORED_REPEAT 0x1134
+CL_FILTER_NEAREST 0x1140
+CL_FILTER_LINEAR 0x1141
+CL_SAMPLER_REFERENCE_COUNT 0x1150
+CL_SAMPLER_CONTEXT 0x1151
+CL_SAMPLER_NORMALIZED_COORDS 0x1152
+CL_SAMPLER_ADDRESSING_MODE 0x1153
+CL_SAMPLER_FILTER_MODE 0x1154
+CL_SAMPLER_MIP_FILTER_MODE 0x1155
+CL_SAMPLER_LOD_MIN 0x1156
+CL_SAMPLER_LOD_MAX 0x1157
+CL_SAMPLER_PROPERTIES 0x1158
+"""
+
+
 def _parse(text: str) -> dict[str, int]:
     out = {}
     for line in text.split("\n"):
@@ -398,5 +431,8 @@ def _parse(text: str) -> dict[str, int]:
 
 
 CONSTANTS: dict[str, int] = {f"CL_{c.name}": c.value for c in error_codes.OPENCL}
-for _block in (_PLATFORM, _DEVICE, _CONTEXT_QUEUE, _MEMORY, _EVENTS, _PROGRAM_KERNEL):
+for _block in (_PLATFORM, _DEVICE, _CONTEXT_QUEUE, _MEMORY, _EVENTS, _PROGRAM_KERNEL,
+               _IMAGES):
     CONSTANTS.update(_parse(_block))
+CONSTANTS.update({f"CL_{name}": value for name, value in images.CHANNEL_ORDERS.items()})
+CONSTANTS.update({f"CL_{name}": value for name, value in images.CHANNEL_TYPES.items()})

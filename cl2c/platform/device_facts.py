@@ -4,18 +4,16 @@ C side never guesses a fact of its own.
 
 The library answers as an OpenCL 1.2 device by default and as 3.0 under
 ``CL2C_ICD_VERSION=3.0`` (VERSIONS): each is the model of a build with that
-``-cl-std``. Images are not served by the platform yet, so the 3.0 device leaves out
-the image features (ICD_REMOVED)."""
+``-cl-std``. Its image formats are images.py's, as the spec admits them for each
+version (images.spec_formats)."""
 from __future__ import annotations
 
-from .. import device_model
+from .. import device_model, images
 from ..launch_layout import STORAGE_ALIGN
 from ..cache import host_target
 from ..version import __version__
 
 VERSIONS = {"12": "-cl-std=CL1.2", "30": "-cl-std=CL3.0"}
-ICD_REMOVED = ("__opencl_c_images", "__opencl_c_read_write_images",
-               "__opencl_c_3d_image_writes")
 PLATFORM_NAME = "cl2c"
 PLATFORM_VENDOR = "cl2c"
 PLATFORM_EXTENSIONS = ("cl_khr_icd",)
@@ -25,9 +23,7 @@ ICD_SUFFIX = "cl2c"       # CL_PLATFORM_ICD_SUFFIX_KHR
 def devices() -> dict[str, device_model.Device]:
     """The device of each version the library offers (key: "12", "30")."""
     target = host_target()
-    removed = ",".join(f"-{f}" for f in ICD_REMOVED)
-    return {key: device_model.device(f"{std} -cl-ext={removed}", target)
-            for key, std in VERSIONS.items()}
+    return {key: device_model.device(std, target) for key, std in VERSIONS.items()}
 
 
 def _c_string(text: str) -> str:
@@ -51,7 +47,14 @@ def header() -> str:
              f"#define CL2C_WORK_ITEM_DIMENSIONS {device_model.WORK_ITEM_DIMENSIONS}",
              f"#define CL2C_MAX_PARAMETER_SIZE {device_model.MAX_PARAMETER_SIZE}",
              # buffers' alignment: the loader's for __local blocks and arguments
-             f"#define CL2C_STORAGE_ALIGN {STORAGE_ALIGN}", ""]
+             f"#define CL2C_STORAGE_ALIGN {STORAGE_ALIGN}",
+             f"#define CL2C_IMAGE2D_MAX_SIZE {device_model.IMAGE2D_MAX_SIZE}",
+             f"#define CL2C_IMAGE3D_MAX_SIZE {device_model.IMAGE3D_MAX_SIZE}",
+             f"#define CL2C_IMAGE_MAX_ARRAY_SIZE {device_model.IMAGE_MAX_ARRAY_SIZE}",
+             f"#define CL2C_IMAGE_MAX_BUFFER_SIZE {device_model.IMAGE_MAX_BUFFER_SIZE}",
+             f"#define CL2C_MAX_IMAGE_ARGS {device_model.MAX_IMAGE_ARGS}",
+             f"#define CL2C_MAX_SAMPLERS {device_model.MAX_SAMPLERS}", ""]
+    lines += _image_formats()
     lines += [f"#define CL2C_VECTOR_WIDTH_{t.upper()} {w}"
               for t, w in device_model.VECTOR_WIDTHS.items()]
     lines += _string_list("cl2c_platform_extensions", PLATFORM_EXTENSIONS)
@@ -75,3 +78,16 @@ def header() -> str:
         lines.append("")
     lines += ["#endif", ""]
     return "\n".join(lines)
+
+
+def _image_formats() -> list[str]:
+    """The image formats of each version (12, 30): the 3.0 list is the 1.2 list and more,
+    so the 1.2 device lists its first CL2C_IMAGE_FORMATS_12."""
+    old = images.spec_formats(12)
+    new = [f for f in images.spec_formats(30) if f not in old]
+    rows = ", ".join(f"{{CL_{o}, CL_{t}}}" for o, t in old + new)
+    return ["/* clGetSupportedImageFormats' answer: {order, type} */",
+            f"#define CL2C_IMAGE_FORMATS_12 {len(old)}",
+            f"#define CL2C_IMAGE_FORMATS_30 {len(old) + len(new)}",
+            "static const cl_image_format cl2c_image_formats[] __attribute__((unused)) = {"
+            + rows + "};", ""]

@@ -52,13 +52,14 @@ def sources() -> dict[str, str]:
 
 def generated(written: dict[str, str]) -> dict[str, str]:
     """The generated C for the hand-written ``written``, and the kernel runtime's
-    headers that describe a program's entry points (host.h): file name -> text."""
+    headers that describe a program's entry points (host.h) and convert image pixels
+    (images.h, for clEnqueueFillImage): file name -> text."""
     return {"cl2c_cl_types.h": generate.types_header(),
             "cl2c_entry_points.h": generate.entry_points_header(),
             "device_facts.h": device_facts.header(),
             "build_facts.h": generate.build_facts_header(),
             "dispatch.c": generate.dispatch_source(generate.implemented(written)),
-            **runtime_headers("host.h")}
+            **runtime_headers("host.h"), **runtime_headers("images.h")}
 
 
 def runtime_headers(name: str) -> dict[str, str]:

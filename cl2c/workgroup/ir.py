@@ -34,6 +34,20 @@ class WorkItemLoop:
     interleaved: list | None = None  # the body of ``ways`` work-items, interleaved
     lanes: list | None = None  # the loop run in blocks of lanes in lock-step (lockstep.py):
                                # C statements in its place
+    steps: list | None = None  # bodies of the work-items of a step of len(steps), the rest
+                               # one at a time running steps[0] (counters.py)
+    versions: "Versions | None" = None  # a fast version beside it (check_versions.py)
+    after: list = field(default_factory=list)  # C statements after it in each row
+
+
+@dataclass
+class Versions:
+    """A checked work-item loop and its fast version (check_versions.py): ``test``, C
+    statements that set names.CHECK_FAST; ``fast``, the body unchecked; ``marks``, what
+    runs after the fast loop."""
+    test: list
+    fast: list
+    marks: list
 
 
 @dataclass
@@ -50,16 +64,40 @@ class Once:
 
 
 @dataclass
+class Block:
+    """Items in a C block of their own (declarations that end with them)."""
+    items: list
+
+
+@dataclass
 class GroupIf:
     node: object          # the If; its branches are replaced by ``then`` and ``other``
     then: list
     other: list
+    brackets: list = field(default_factory=list)  # ("then" or "other", Tile): a tile that
+                          # a loop around holds, copied out before that branch and in after
+
+
+@dataclass
+class Tile:
+    """Register tiles of a uniform loop around one work-item loop (lower/tiling.py):
+    tiles of ``rows`` x ``cols`` work-items run the whole loop at a time, the values of
+    ``arrays`` ({per-work-item array: element C type}) in a local array of the tile."""
+    rows: int
+    cols: object               # names.TILE_COLS, or 16 where groups are 16 wide
+    arrays: dict
+    row_items: list            # the row's declarations that a tile's row runs
+    known: bool = False        # every group is whole tiles: no test, no other path
+    bounded: bool = False      # the work-item loop has bounds other than the group's
+    held: bool = False         # a loop around holds the group's one tile (GroupLoop.holds)
 
 
 @dataclass
 class GroupLoop:
     node: object          # For, While or DoWhile; its body is replaced by ``body``
     body: list
+    tile: Tile | None = None   # its work-items run in register tiles
+    holds: Tile | None = None  # the group's one tile stays in registers through it
 
 
 @dataclass
@@ -84,6 +122,8 @@ def all_items(items):
             yield from all_items(it.other)
         elif isinstance(it, GroupLoop):
             yield from all_items(it.body)
+        elif isinstance(it, Block):
+            yield from all_items(it.items)
 
 
 @dataclass
@@ -110,6 +150,8 @@ def item_lists(items, top: bool = True):
             yield from item_lists(it.other, False)
         elif isinstance(it, GroupLoop):
             yield from item_lists(it.body, False)
+        elif isinstance(it, Block):
+            yield from item_lists(it.items, False)
 
 
 def c_parts(items):
@@ -128,9 +170,13 @@ def c_parts(items):
                 if part is not None:
                     yield part, False
             yield from c_parts(it.body)
+        elif isinstance(it, Block):
+            yield from c_parts(it.items)
         elif isinstance(it, WorkItemLoop):
-            for part in [*it.row_items, it.row_guard, it.first, it.end]:
+            for part in [*it.row_items, it.row_guard, it.first, it.end, *it.after]:
                 if part is not None:
                     yield part, False
-            for part in [*it.body, *(it.interleaved or ()), *(it.lanes or ())]:
+            for part in [*it.body, *(it.interleaved or ()), *(it.lanes or ()),
+                         *(s for step in it.steps or () for s in step),
+                         *(it.versions.fast if it.versions else ())]:
                 yield part, True

@@ -15,10 +15,19 @@ GROUP = "cl2c_grp"        # the group's work-item context (cl2c_workitem)
 GROUP_POINTER = "cl2c_wg"  # its pointer, the loops schedule's parameter
 CHECK_THREAD = "cl2c_ck_t"  # checking builds: the thread's checking state
 CHECK_ITEM = "cl2c_ck_item"  # checking builds: which work-item runs (check.h)
+CHECK_FAST = "cl2c_ck_fast"  # checking builds: a checked loop runs its fast version
 WAY_BLOCK = "CL2C_WAY_BLOCK"  # interleaved work-items: a way's block (workitem.h)
 BLOCKS = "cl2c_blocks"    # interleaved: whole blocks of ways in the loop
-BLOCK = "cl2c_b"          # interleaved: the local id 0 of a block's first work-item
+BLOCK = "cl2c_b"          # interleaved, lock-step: the local id 0 of a block's first
+                          # work-item
+LANE = "cl2c_k"           # lock-step: a lane's index in its block
 UNUSED = "CL2C_UNUSED"    # a declaration that may go unread
+TILE_COLS = "CL2C_TILE_COLS"  # register tiles: work-items of a tile's row (regions.h)
+TILE_ORIGIN = ("cl2c_t0", "cl2c_t1")  # register tiles: the tile's first local ids 0 and 1
+TILE_ROW, TILE_COL = "cl2c_r", "cl2c_c"  # register tiles: a work-item's place in its tile
+TILE_FULL = "cl2c_full"   # register tiles: every work-item of the tile runs it
+TILE_FROM, TILE_TO = "cl2c_from", "cl2c_to"  # a partial tile's local ids 0
+TILE_SUFFIX = "__tile"    # a per-work-item array's values in a tile: X__tile
 
 
 def way_id(way: int) -> str:

@@ -7,32 +7,38 @@ the work-item function). C that is boilerplate is clearer written as C than as n
 """
 from __future__ import annotations
 
+import copy
+from dataclasses import replace
+
 from pycparser import c_ast, c_parser
 
 from .. import types as ty
 from ..typed_ast import make
-from .ir import GroupFunction, GroupIf, GroupLoop, Once, WorkItemLoop
-from .names import (BLOCK, BLOCKS, CHECK_ITEM, CHECK_THREAD, DONE, END, FIRST, INDEX,
+from . import tiles
+from .ir import Block, GroupFunction, GroupIf, GroupLoop, Once, WorkItemLoop
+from .names import (BLOCK, BLOCKS, CHECK_FAST, CHECK_ITEM, CHECK_THREAD, DONE, END, FIRST, INDEX,
                     LOCAL_ID, UNUSED, WAY_BLOCK, way_id)
 
 _TYPEDEFS = ("typedef int size_t; typedef int ptrdiff_t; typedef int cl2c_workitem; "
              "typedef int cl2c_uint; typedef int cl2c_ck_thread; typedef int cl2c_image;")
 
 
-def snippet(code: str) -> list:
-    """Block items of C code, without positions: they are the schedule's, not lines of
-    the .cl file."""
-    ast = c_parser.CParser().parse(_TYPEDEFS + " void f(void) {" + code + "}")
+def snippet(code: str, types=(), coord=None) -> list:
+    """Block items of C code, at ``coord`` of the kernel (None: they are the schedule's,
+    not lines of the .cl file); ``types``: the type names it uses beyond the runtime's
+    usual ones."""
+    typedefs = _TYPEDEFS + "".join(f"typedef int {t};" for t in dict.fromkeys(types))
+    ast = c_parser.CParser().parse(typedefs + " void f(void) {" + code + "}")
     items = list(ast.ext[-1].body.block_items or [])
     for item in items:
-        _forget_coords(item)
+        _place(item, coord)
     return items
 
 
-def _forget_coords(node) -> None:
-    node.coord = None
+def _place(node, coord) -> None:
+    node.coord = coord
     for _, child in node.children():
-        _forget_coords(child)
+        _place(child, coord)
 
 
 def group_function(gf: GroupFunction):
@@ -53,10 +59,18 @@ def items(group_items: list) -> list:
             node = it.node
             node.iftrue = c_ast.Compound(items(it.then), node.coord)
             node.iffalse = c_ast.Compound(items(it.other), node.coord) if it.other else None
+            for branch, tile in it.brackets:     # (a tile that a loop around holds)
+                name = "iftrue" if branch == "then" else "iffalse"
+                setattr(node, name, c_ast.Compound(tiles.copies(tile, False) +
+                                                   [getattr(node, name)] +
+                                                   tiles.copies(tile, True)))
             out.append(node)
         elif isinstance(it, GroupLoop):
             it.node.stmt = c_ast.Compound(items(it.body), it.node.coord)
-            out.append(it.node)
+            loop = tiles.tiled(it.node, it.tile) if it.tile is not None else it.node
+            out.append(tiles.holding(loop, it.holds) if it.holds is not None else loop)
+        elif isinstance(it, Block):
+            out.append(c_ast.Compound(items(it.items)))
         else:                                   # pragma: no cover
             raise AssertionError(f"{type(it).__name__} left in a work-group function")
     return out
@@ -97,18 +111,17 @@ def work_item_loop(loop: WorkItemLoop) -> list:
     bounded = loop.end is not None
     first = _cast(loop, FIRST) if bounded else "0"
     end = _cast(loop, END if bounded else loop.sizes[0])
-    inner = inner_loop(loop)
-    row = []
-    if bounded:
-        row = snippet(f"const size_t {FIRST} = 0, {END} = 0;")
-        row[0].init, row[1].init = loop.first, loop.end
-    row += loop.row_items
+    inner = inner_loop(loop) if loop.steps is None else _in_steps(loop)
+    row = row_head(loop)
     if loop.lanes is not None:
         row += loop.lanes
     elif loop.ways > 1:
         row += _ways(loop, inner, first, end)
+    elif loop.versions is not None:
+        row.append(_versioned(loop, inner))
     else:
         row += [c_ast.Pragma("omp simd"), inner] if loop.simd else [inner]
+    row += loop.after
     if loop.row_guard is not None:
         row = [c_ast.If(loop.row_guard, c_ast.Compound(row), None)]
     if not loop.rows:
@@ -119,6 +132,57 @@ def work_item_loop(loop: WorkItemLoop) -> list:
                    f" for (size_t {l1} = 0; {l1} < {s1}; ++{l1}) {{}}")[0]
     rows.stmt.stmt = c_ast.Compound(row)
     return [rows]
+
+
+def row_head(loop: WorkItemLoop) -> list:
+    """The declarations of a row of ``loop`` before its loop over local id 0: its
+    bounds, where it has some, and its row items."""
+    row = []
+    if loop.end is not None:
+        row = snippet(f"const size_t {FIRST} = 0, {END} = 0;")
+        row[0].init, row[1].init = loop.first, loop.end
+    return row + loop.row_items
+
+
+def _versioned(loop: WorkItemLoop, inner: c_ast.For) -> c_ast.Compound:
+    """The test of ``loop``'s fast version, then the fast loop (omp simd, unchecked, its
+    marks after it) or the checked one."""
+    v = loop.versions
+    fast = inner_loop(replace(loop, checked=False, body=v.fast))
+    return c_ast.Compound(v.test + [c_ast.If(
+        c_ast.ID(CHECK_FAST), c_ast.Compound([c_ast.Compound([c_ast.Pragma("omp simd"), fast,
+                                                               *v.marks])]),
+        c_ast.Compound([c_ast.Compound([inner])]))])
+
+
+def _in_steps(loop: WorkItemLoop) -> c_ast.Compound:
+    """``loop``'s loop over local id 0, len(loop.steps) work-items a step:
+
+        { T cl2c_q = first;
+          for (; cl2c_q + 3 < end; cl2c_q += 4) { { const T l0 = cl2c_q; S0 } ... }
+          for (T l0 = cl2c_q; l0 < end; ++l0) S0 }
+
+    where Sk is what the k-th work-item of a step runs (loop.steps[k])."""
+    n = len(loop.steps)
+    whole = inner_loop(loop)
+    decl = whole.init.decls[0]
+    q = c_ast.ID("cl2c_q")
+    start = copy.deepcopy(decl)
+    start.name = start.type.declname = "cl2c_q"
+    steps = []
+    for k, body in enumerate(loop.steps):
+        item = copy.deepcopy(decl)
+        item.quals = ["const"] + [x for x in item.quals if x != "const"]
+        item.type.quals = ["const"] + [x for x in item.type.quals if x != "const"]
+        item.init = c_ast.BinaryOp("+", q, c_ast.Constant("int", str(k))) if k else q
+        steps.append(c_ast.Compound([item] + item_body(replace(loop, body=body))))
+    stepped = c_ast.For(None, c_ast.BinaryOp(
+        "<", c_ast.BinaryOp("+", q, c_ast.Constant("int", str(n - 1))),
+        copy.deepcopy(whole.cond.right)),
+        c_ast.Assignment("+=", q, c_ast.Constant("int", str(n))), c_ast.Compound(steps))
+    whole.init.decls[0].init = q
+    whole.stmt = c_ast.Compound(item_body(replace(loop, body=copy.deepcopy(loop.steps[0]))))
+    return c_ast.Compound([start, stepped, whole])
 
 
 def _cast(loop: WorkItemLoop, value: str) -> str:

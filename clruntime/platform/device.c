@@ -160,18 +160,18 @@ static cl_int common_info(cl_device_info param_name, size_t param_value_size,
     case CL_DEVICE_MAX_CLOCK_FREQUENCY: CL2C_ANSWER(cl_uint, clock_mhz());
     case CL_DEVICE_ADDRESS_BITS: CL2C_ANSWER(cl_uint, (cl_uint)(sizeof(void *) * 8));
     case CL_DEVICE_MAX_MEM_ALLOC_SIZE: CL2C_ANSWER(cl_ulong, max_alloc_size());
-    /* no images yet: the platform does not serve them (device_facts.py) */
-    case CL_DEVICE_IMAGE_SUPPORT: CL2C_ANSWER(cl_bool, CL_FALSE);
+    /* images: the limits of the device model (device_model.py) */
+    case CL_DEVICE_IMAGE_SUPPORT: CL2C_ANSWER(cl_bool, CL_TRUE);
     case CL_DEVICE_MAX_READ_IMAGE_ARGS:
-    case CL_DEVICE_MAX_WRITE_IMAGE_ARGS:
-    case CL_DEVICE_MAX_SAMPLERS: CL2C_ANSWER(cl_uint, 0);
+    case CL_DEVICE_MAX_WRITE_IMAGE_ARGS: CL2C_ANSWER(cl_uint, CL2C_MAX_IMAGE_ARGS);
+    case CL_DEVICE_MAX_SAMPLERS: CL2C_ANSWER(cl_uint, CL2C_MAX_SAMPLERS);
     case CL_DEVICE_IMAGE2D_MAX_WIDTH:
-    case CL_DEVICE_IMAGE2D_MAX_HEIGHT:
+    case CL_DEVICE_IMAGE2D_MAX_HEIGHT: CL2C_ANSWER(size_t, CL2C_IMAGE2D_MAX_SIZE);
     case CL_DEVICE_IMAGE3D_MAX_WIDTH:
     case CL_DEVICE_IMAGE3D_MAX_HEIGHT:
-    case CL_DEVICE_IMAGE3D_MAX_DEPTH:
-    case CL_DEVICE_IMAGE_MAX_BUFFER_SIZE:
-    case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE: CL2C_ANSWER(size_t, 0);
+    case CL_DEVICE_IMAGE3D_MAX_DEPTH: CL2C_ANSWER(size_t, CL2C_IMAGE3D_MAX_SIZE);
+    case CL_DEVICE_IMAGE_MAX_BUFFER_SIZE: CL2C_ANSWER(size_t, CL2C_IMAGE_MAX_BUFFER_SIZE);
+    case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE: CL2C_ANSWER(size_t, CL2C_IMAGE_MAX_ARRAY_SIZE);
     case CL_DEVICE_MAX_PARAMETER_SIZE: CL2C_ANSWER(size_t, CL2C_MAX_PARAMETER_SIZE);
     case CL_DEVICE_MEM_BASE_ADDR_ALIGN: CL2C_ANSWER(cl_uint, CL2C_STORAGE_ALIGN * 8);
     case CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE: CL2C_ANSWER(cl_uint, CL2C_STORAGE_ALIGN);
@@ -240,7 +240,7 @@ static cl_int info_30(cl_device_info param_name, size_t param_value_size,
                       void *param_value, size_t *param_value_size_ret)
 {
     switch (param_name) {
-    case CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS: CL2C_ANSWER(cl_uint, 0);
+    case CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS: CL2C_ANSWER(cl_uint, CL2C_MAX_IMAGE_ARGS);
     case CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE: CL2C_ANSWER(size_t, (size_t)64 << 10);
     case CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE:
         CL2C_ANSWER(size_t, (size_t)1 << 20);

@@ -130,8 +130,34 @@ struct _cl_mem {
     cl_uint map_count, map_room;      /* a pointer once a map (under cl2c_lock) */
     bool has_properties;              /* made with an (empty) property list */
     struct cl2c_destructor *destructors;
+    /* an image (image.c): its format, and its description as kernels take it (its
+     * pixels are `data`, its pitches the image's own); NULL for a buffer */
+    cl_image_format format;
+    struct cl2c_image *image;
 };
 void cl2c_mem_release(cl_mem m);
+/* A new memory object of `context` (retained) with `flags` and `size` bytes, no storage
+ * yet; NULL when out of memory. */
+cl_mem cl2c_mem_new(cl_context context, cl_mem_flags flags, size_t size);
+/* The spec's checks of a flags value (false: CL_INVALID_VALUE). */
+bool cl2c_valid_mem_flags(cl_mem_flags flags);
+#define CL2C_MEM_ACCESS_FLAGS (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY)
+#define CL2C_MEM_HOST_ACCESS_FLAGS \
+    (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)
+#define CL2C_MEM_HOST_PTR_FLAGS \
+    (CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR)
+
+/* ---- samplers (sampler.c) ---- */
+struct _cl_sampler {
+    struct cl2c_object obj;
+    cl_context context;               /* retained */
+    cl_bool normalized_coords;
+    cl_addressing_mode addressing_mode;
+    cl_filter_mode filter_mode;
+    cl_uint flags;                    /* the CLK_* flags a kernel's sampler_t holds */
+    cl_sampler_properties properties[8];
+    cl_uint num_properties;           /* entries given, the 0 included; 0: no list */
+};
 
 /* ---- SHA-256 (sha256.c): binaries' digests and the build cache's keys ---- */
 struct cl2c_sha256 {
@@ -246,6 +272,16 @@ struct cl2c_command *cl2c_command_new(cl_command_queue q, cl_command_type type,
 void cl2c_command_free(struct cl2c_command *c);
 /* The command uses `m` (held until it is freed) as its mem[slot]. */
 void cl2c_command_use(struct cl2c_command *c, int slot, cl_mem m);
+/* The rect transfers' run functions (transfer.c), which images share: bytes of
+ * origin[0] (pitches pitch[0]) of the source to origin[1] (pitch[1]) of the destination,
+ * region[0] bytes by region[1] rows by region[2] slices. From mem[0] to ptr, from ptr to
+ * mem[0], from mem[0] to mem[1]. */
+void cl2c_run_read_rect(struct cl2c_command *c);
+void cl2c_run_write_rect(struct cl2c_command *c);
+void cl2c_run_copy_rect(struct cl2c_command *c);
+/* Record a mapping of `m` at `p` (false: out of memory); take it back (false: none). */
+bool cl2c_map_add(cl_mem m, void *p);
+bool cl2c_map_drop(cl_mem m, void *p);
 /* Queue it (the worker runs it when its wait list is complete); the event is handed
  * to the caller where `event` is not NULL; a blocking enqueue waits for it. */
 cl_int cl2c_enqueue(struct cl2c_command *c, cl_event *event, bool blocking);

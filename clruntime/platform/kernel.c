@@ -11,7 +11,8 @@
 #include <cl2c/host.h>
 
 /* What a buffer argument keeps: its object (NULL for a NULL buffer). Its bytes in the
- * block are the storage pointer, filled in at each enqueue. */
+ * block are the storage pointer, filled in at each enqueue; an image argument's, the
+ * pointer to its cl2c_image; a sampler's, its CLK_* flags. */
 static size_t arg_bytes(const cl2c_arg_info *a)
 {
     switch (a->kind) {
@@ -151,6 +152,37 @@ cl_int CL2C_API(clReleaseKernel)(cl_kernel kernel)
     return CL_SUCCESS;
 }
 
+/* The image type a kernel's image argument names ("image2d_t", "image2d_depth_t"). */
+static cl_mem_object_type image_arg_type(const char *type_name)
+{
+    static const struct { const char *name; cl_mem_object_type type; } types[] = {
+        {"image1d_buffer_t", CL_MEM_OBJECT_IMAGE1D_BUFFER},
+        {"image1d_array_t", CL_MEM_OBJECT_IMAGE1D_ARRAY},
+        {"image1d_t", CL_MEM_OBJECT_IMAGE1D},
+        {"image2d_array_depth_t", CL_MEM_OBJECT_IMAGE2D_ARRAY},
+        {"image2d_array_t", CL_MEM_OBJECT_IMAGE2D_ARRAY},
+        {"image2d_depth_t", CL_MEM_OBJECT_IMAGE2D},
+        {"image2d_t", CL_MEM_OBJECT_IMAGE2D},
+        {"image3d_t", CL_MEM_OBJECT_IMAGE3D}};
+    for (size_t i = 0; i < sizeof types / sizeof *types; i++)
+        if (strstr(type_name, types[i].name))
+            return types[i].type;
+    return 0;
+}
+
+/* An image for an image argument: of its type, a depth image for a depth argument
+ * only, and not an image the kernel's access contradicts (CL_INVALID_ARG_VALUE). */
+static cl_int check_image_arg(const cl2c_arg_info *a, cl_mem m)
+{
+    bool depth_arg = strstr(a->type_name, "depth") != NULL;
+    if (image_arg_type(a->type_name) != m->type ||
+        depth_arg != (m->format.image_channel_order == CL_DEPTH))
+        return CL_INVALID_ARG_VALUE;
+    if (a->writes ? (m->flags & CL_MEM_READ_ONLY) : (m->flags & CL_MEM_WRITE_ONLY))
+        return CL_INVALID_ARG_VALUE;
+    return CL_SUCCESS;
+}
+
 cl_int CL2C_API(clSetKernelArg)(cl_kernel kernel, cl_uint arg_index, size_t arg_size,
                                 const void *arg_value)
 {
@@ -165,7 +197,7 @@ cl_int CL2C_API(clSetKernelArg)(cl_kernel kernel, cl_uint arg_index, size_t arg_
         if (arg_size != sizeof(cl_mem))
             return CL_INVALID_ARG_SIZE;
         cl_mem m = arg_value ? *(const cl_mem *)arg_value : NULL;
-        if (m && !cl2c_is(m, CL2C_MAGIC_MEM))
+        if (m && (!cl2c_is(m, CL2C_MAGIC_MEM) || m->image))
             return CL_INVALID_MEM_OBJECT;
         if (m && m->context != kernel->program->context)
             return CL_INVALID_MEM_OBJECT;
@@ -186,8 +218,33 @@ cl_int CL2C_API(clSetKernelArg)(cl_kernel kernel, cl_uint arg_index, size_t arg_
             return CL_INVALID_ARG_VALUE;
         memcpy(to, arg_value, arg_size);
         break;
-    case CL2C_ARG_SAMPLER:
-        return CL_INVALID_SAMPLER;             /* the device has no image support */
+    case CL2C_ARG_IMAGE: {
+        if (arg_size != sizeof(cl_mem))
+            return CL_INVALID_ARG_SIZE;
+        if (!arg_value)                        /* no NULL image, as no NULL value */
+            return CL_INVALID_ARG_VALUE;
+        cl_mem m = *(const cl_mem *)arg_value;
+        if (!cl2c_is(m, CL2C_MAGIC_MEM) || !m->image ||
+            m->context != kernel->program->context)
+            return CL_INVALID_MEM_OBJECT;
+        cl_int err = check_image_arg(a, m);
+        if (err != CL_SUCCESS)
+            return err;
+        kernel->mems[arg_index] = m;
+        break;
+    }
+    case CL2C_ARG_SAMPLER: {
+        if (arg_size != sizeof(cl_sampler))
+            return CL_INVALID_ARG_SIZE;
+        if (!arg_value)
+            return CL_INVALID_ARG_VALUE;
+        cl_sampler s = *(const cl_sampler *)arg_value;
+        if (!cl2c_is(s, CL2C_MAGIC_SAMPLER) || s->context != kernel->program->context)
+            return CL_INVALID_SAMPLER;
+        cl2c_sampler_t flags = s->flags;       /* the value is all a kernel needs */
+        memcpy(to, &flags, sizeof flags);
+        break;
+    }
     default:
         return CL_INVALID_MEM_OBJECT;
     }
@@ -229,7 +286,12 @@ cl_int CL2C_API(clGetKernelArgInfo)(cl_kernel kernel, cl_uint arg_indx,
     case CL_KERNEL_ARG_ADDRESS_QUALIFIER:
         CL2C_ANSWER(cl_kernel_arg_address_qualifier, a->address_space);
     case CL_KERNEL_ARG_ACCESS_QUALIFIER:
-        CL2C_ANSWER(cl_kernel_arg_access_qualifier, CL_KERNEL_ARG_ACCESS_NONE);
+        /* an image's, as the arguments' info has it (host.h) */
+        CL2C_ANSWER(cl_kernel_arg_access_qualifier,
+                    a->kind != CL2C_ARG_IMAGE ? CL_KERNEL_ARG_ACCESS_NONE
+                    : a->writes == 2 ? CL_KERNEL_ARG_ACCESS_READ_WRITE
+                    : a->writes ? CL_KERNEL_ARG_ACCESS_WRITE_ONLY
+                                : CL_KERNEL_ARG_ACCESS_READ_ONLY);
     case CL_KERNEL_ARG_TYPE_NAME: CL2C_ANSWER_STRING(a->type_name);
     case CL_KERNEL_ARG_TYPE_QUALIFIER:
         /* the spec: a __constant pointer is a pointer to const */
@@ -423,10 +485,12 @@ static cl_int enqueue_kernel(cl_command_queue q, cl_kernel k, cl_command_type ty
     for (cl_uint i = 0; i < n; i++) {
         unsigned char *value = l->values + k->offsets[i];
         l->argv[i] = value;
-        if (k->info->args[i].kind != CL2C_ARG_BUFFER)
+        cl2c_arg_kind kind = k->info->args[i].kind;
+        if (kind != CL2C_ARG_BUFFER && kind != CL2C_ARG_IMAGE)
             continue;
         cl_mem m = k->mems[i];
-        void *data = m ? m->data : NULL;
+        /* a buffer is its storage, an image the description it carries */
+        void *data = !m ? NULL : kind == CL2C_ARG_IMAGE ? (void *)m->image : (void *)m->data;
         memcpy(value, &data, sizeof data);
         if (m) {
             atomic_fetch_add(&m->obj.refs, 1);

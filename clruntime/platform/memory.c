@@ -1,27 +1,21 @@
 /* Buffers and sub-buffers: creation with every flag, retain, release (the destructor
  * callbacks), info. A buffer's storage is host memory: CL_MEM_USE_HOST_PTR uses the
  * host's own, without a copy; the others are allocated, aligned as the device
- * promises (CL_DEVICE_MEM_BASE_ADDR_ALIGN). Images are not served yet: the device
- * says so (CL_DEVICE_IMAGE_SUPPORT), it has no image format, and the entry points that
- * make images are the generated stubs (CL_INVALID_OPERATION: no device of the context
- * supports images). */
+ * promises (CL_DEVICE_MEM_BASE_ADDR_ALIGN). Images are memory objects too (image.c):
+ * what is said here of the object, its references and its storage holds for them. */
 #include "icd.h"
 #include "device_facts.h"
 
-static const cl_mem_flags access_flags =
-    CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY;
-static const cl_mem_flags host_access_flags =
-    CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS;
-static const cl_mem_flags host_ptr_flags =
-    CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR;
+static const cl_mem_flags access_flags = CL2C_MEM_ACCESS_FLAGS;
+static const cl_mem_flags host_access_flags = CL2C_MEM_HOST_ACCESS_FLAGS;
+static const cl_mem_flags host_ptr_flags = CL2C_MEM_HOST_PTR_FLAGS;
 
 static bool more_than_one(cl_mem_flags bits)
 {
     return (bits & (bits - 1)) != 0;
 }
 
-/* The spec's checks of a flags value (CL_INVALID_VALUE). */
-static bool valid_flags(cl_mem_flags flags)
+bool cl2c_valid_mem_flags(cl_mem_flags flags)
 {
     const cl_mem_flags known = access_flags | host_access_flags | host_ptr_flags |
         CL_MEM_KERNEL_READ_AND_WRITE;
@@ -38,7 +32,7 @@ static cl_ulong max_alloc(void)
     return v;
 }
 
-static cl_mem new_mem(cl_context context, cl_mem_flags flags, size_t size)
+cl_mem cl2c_mem_new(cl_context context, cl_mem_flags flags, size_t size)
 {
     cl_mem m = calloc(1, sizeof *m);
     if (!m)
@@ -57,7 +51,7 @@ static cl_mem create_buffer(cl_context context, cl_mem_flags flags, size_t size,
 {
     if (!cl2c_is(context, CL2C_MAGIC_CONTEXT))
         return cl2c_fail(errcode_ret, CL_INVALID_CONTEXT);
-    if (!valid_flags(flags))
+    if (!cl2c_valid_mem_flags(flags))
         return cl2c_fail(errcode_ret, CL_INVALID_VALUE);
     if (size == 0 || size > max_alloc())
         return cl2c_fail(errcode_ret, CL_INVALID_BUFFER_SIZE);
@@ -66,7 +60,7 @@ static cl_mem create_buffer(cl_context context, cl_mem_flags flags, size_t size,
         return cl2c_fail(errcode_ret, CL_INVALID_HOST_PTR);
     if (!(flags & access_flags))
         flags |= CL_MEM_READ_WRITE;   /* the default, reported as such (as PoCL) */
-    cl_mem m = new_mem(context, flags, size);
+    cl_mem m = cl2c_mem_new(context, flags, size);
     if (!m)
         return cl2c_fail(errcode_ret, CL_OUT_OF_HOST_MEMORY);
     if (flags & CL_MEM_USE_HOST_PTR) {
@@ -116,7 +110,7 @@ cl_mem CL2C_API(clCreateSubBuffer)(cl_mem buffer, cl_mem_flags flags,
     if (!cl2c_is(buffer, CL2C_MAGIC_MEM) || buffer->type != CL_MEM_OBJECT_BUFFER ||
         buffer->parent)
         return cl2c_fail(errcode_ret, CL_INVALID_MEM_OBJECT);
-    if (!valid_flags(flags) || (flags & host_ptr_flags) ||
+    if (!cl2c_valid_mem_flags(flags) || (flags & host_ptr_flags) ||
         buffer_create_type != CL_BUFFER_CREATE_TYPE_REGION || !buffer_create_info)
         return cl2c_fail(errcode_ret, CL_INVALID_VALUE);
     /* what the buffer forbids, the sub-buffer may not ask (spec 5.2.1) */
@@ -141,7 +135,7 @@ cl_mem CL2C_API(clCreateSubBuffer)(cl_mem buffer, cl_mem_flags flags,
     if (!(flags & host_access_flags))
         flags |= parent & host_access_flags;
     flags |= parent & host_ptr_flags;
-    cl_mem m = new_mem(buffer->context, flags, region->size);
+    cl_mem m = cl2c_mem_new(buffer->context, flags, region->size);
     if (!m)
         return cl2c_fail(errcode_ret, CL_OUT_OF_HOST_MEMORY);
     m->parent = buffer;
@@ -174,6 +168,7 @@ void cl2c_mem_release(cl_mem m)
         free(d);
     }
     free(m->maps);
+    free(m->image);
     if (m->owns_data)
         free(m->data);
     if (m->parent)
@@ -242,20 +237,4 @@ cl_int CL2C_API(clGetMemObjectInfo)(cl_mem memobj, cl_mem_info param_name,
         }
     }
     return CL_INVALID_VALUE;
-}
-
-cl_int CL2C_API(clGetSupportedImageFormats)(cl_context context, cl_mem_flags flags,
-                                            cl_mem_object_type image_type,
-                                            cl_uint num_entries,
-                                            cl_image_format *image_formats,
-                                            cl_uint *num_image_formats)
-{
-    if (!cl2c_is(context, CL2C_MAGIC_CONTEXT))
-        return CL_INVALID_CONTEXT;
-    if (!valid_flags(flags) || image_type < CL_MEM_OBJECT_IMAGE2D ||
-        image_type > CL_MEM_OBJECT_IMAGE1D_BUFFER || (num_entries == 0 && image_formats))
-        return CL_INVALID_VALUE;
-    if (num_image_formats)
-        *num_image_formats = 0;       /* no image support: no format */
-    return CL_SUCCESS;
 }

@@ -42,23 +42,23 @@ static void copy_rect(unsigned char *dst, const unsigned char *src, struct cl2c_
         }
 }
 
-static void run_read_rect(struct cl2c_command *c)
+void cl2c_run_read_rect(struct cl2c_command *c)
 {
     copy_rect(c->ptr, c->mem[0]->data, c);
 }
 
-static void run_write_rect(struct cl2c_command *c)
+void cl2c_run_write_rect(struct cl2c_command *c)
 {
     copy_rect(c->mem[0]->data, c->ptr, c);
 }
 
-static void run_copy_rect(struct cl2c_command *c)
+void cl2c_run_copy_rect(struct cl2c_command *c)
 {
     copy_rect(c->mem[1]->data, c->mem[0]->data, c);
 }
 
 /* Record a mapping of `m` at `p` (false: out of memory). */
-static bool add_map(cl_mem m, void *p)
+bool cl2c_map_add(cl_mem m, void *p)
 {
     bool ok = true;
     pthread_mutex_lock(&cl2c_lock);
@@ -79,7 +79,7 @@ static bool add_map(cl_mem m, void *p)
 
 /* Take back a mapping of `m` at `p`; false where there is none. An unmap ends it
  * at once (not when its command runs): unmapping it twice is the caller's error. */
-static bool drop_map(cl_mem m, void *p)
+bool cl2c_map_drop(cl_mem m, void *p)
 {
     bool found = false;
     pthread_mutex_lock(&cl2c_lock);
@@ -313,7 +313,7 @@ cl_int CL2C_API(clEnqueueReadBufferRect)(cl_command_queue command_queue, cl_mem 
                               num_events_in_wait_list, event_wait_list, &c);
     if (err != CL_SUCCESS)
         return err;
-    c->run = run_read_rect;
+    c->run = cl2c_run_read_rect;
     return cl2c_enqueue(c, event, blocking_read);
 }
 
@@ -337,7 +337,7 @@ cl_int CL2C_API(clEnqueueWriteBufferRect)(cl_command_queue command_queue, cl_mem
                               event_wait_list, &c);
     if (err != CL_SUCCESS)
         return err;
-    c->run = run_write_rect;
+    c->run = cl2c_run_write_rect;
     return cl2c_enqueue(c, event, blocking_read);
 }
 
@@ -376,7 +376,7 @@ cl_int CL2C_API(clEnqueueCopyBufferRect)(cl_command_queue command_queue, cl_mem 
             return CL_MEM_COPY_OVERLAP;
         }
     }
-    c->run = run_copy_rect;
+    c->run = cl2c_run_copy_rect;
     return cl2c_enqueue(c, event, false);
 }
 
@@ -411,13 +411,13 @@ void *CL2C_API(clEnqueueMapBuffer)(cl_command_queue command_queue, cl_mem buffer
     /* the storage is host memory (the host's own for USE_HOST_PTR): mapping it is
      * only ordering, and the pointer is the data's */
     void *mapped = buffer->data + offset;
-    if (!add_map(buffer, mapped)) {
+    if (!cl2c_map_add(buffer, mapped)) {
         cl2c_command_free(c);
         return cl2c_fail(errcode_ret, CL_OUT_OF_HOST_MEMORY);
     }
     err = cl2c_enqueue(c, event, blocking_map);
     if (err != CL_SUCCESS) {          /* no pointer for the caller to unmap */
-        drop_map(buffer, mapped);
+        cl2c_map_drop(buffer, mapped);
         return cl2c_fail(errcode_ret, err);
     }
     if (errcode_ret)
@@ -430,13 +430,15 @@ cl_int CL2C_API(clEnqueueUnmapMemObject)(cl_command_queue command_queue, cl_mem 
                                          const cl_event *event_wait_list, cl_event *event)
 {
     cl_int err = cl2c_check_enqueue(command_queue, num_events_in_wait_list, event_wait_list);
-    if (err == CL_SUCCESS)
-        err = check_buffer(command_queue, memobj);
     if (err != CL_SUCCESS)
         return err;
+    if (!cl2c_is(memobj, CL2C_MAGIC_MEM))     /* a buffer or an image */
+        return CL_INVALID_MEM_OBJECT;
+    if (memobj->context != command_queue->context)
+        return CL_INVALID_CONTEXT;
     NEW_COMMAND(c, command_queue, CL_COMMAND_UNMAP_MEM_OBJECT, num_events_in_wait_list,
                 event_wait_list);
-    if (!mapped_ptr || !drop_map(memobj, mapped_ptr)) {
+    if (!mapped_ptr || !cl2c_map_drop(memobj, mapped_ptr)) {
         cl2c_command_free(c);
         return CL_INVALID_VALUE;
     }

@@ -48,6 +48,7 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
+from ...typed_ast import fact
 from .errors import NeedFibers, NotProvablyUniform
 from .grid_stride import interchange_grid_stride_loops
 from .inlining import inline_sync_calls, rename_locals
@@ -121,7 +122,7 @@ def make_group_function(func: c_ast.FuncDef, params: dict, helpers: dict,
         parts.append(f"{strided} grid-stride loop{'s' if strided != 1 else ''} interchanged")
     big = [d.name for d in priv.promoted if not isinstance(d.type, c_ast.TypeDecl)]
     wide = [d.name for d in priv.promoted
-            if _is_vector_or_record(d.type) and d.name not in writer.soa]
+            if _is_vector_or_record(d) and d.name not in writer.soa]
     return Description(gf, "; ".join(parts), loops, writer.bounded, big, writer.done, wide)
 
 
@@ -168,14 +169,11 @@ def _analysis(body, params: set, hoist_loops: bool) -> Analysis:
             flags.add(flag)
 
 
-def _is_vector_or_record(t) -> bool:
-    """A TypeDecl of a cl2c vector (``cl2c_float4``, as spelled by then) or a struct."""
-    if not isinstance(t, c_ast.TypeDecl):
-        return False
-    if isinstance(t.type, (c_ast.Struct, c_ast.Union)):
-        return True
-    names = getattr(t.type, "names", None) or []
-    return bool(names) and names[-1].startswith("cl2c_") and names[-1][-1].isdigit()
+def _is_vector_or_record(d: c_ast.Decl) -> bool:
+    """A declaration of one vector, struct or union."""
+    t = fact(d, "ty")
+    return isinstance(d.type, c_ast.TypeDecl) and t is not None and (t.is_vector or
+                                                                      t.is_record)
 
 
 class Description:

@@ -9,7 +9,7 @@ from pycparser import c_ast
 
 from ... import types as ty
 from ...typed_ast import fact
-from .. import cnodes as cn
+from ... import cnodes as cn
 from ..effects import builtin_name, has_effects, runtime_call, work_item_function
 from .privates import Privates
 from .syntax import INDEX, replace_child, set_name, statements, typename, walk

@@ -16,7 +16,7 @@ from pycparser import c_ast
 from ... import declarators
 from ... import types as ty
 from ...typed_ast import fact, make
-from .. import cnodes as cn
+from ... import cnodes as cn
 from ..effects import builtin_call, builtin_name, runtime_call
 from .syntax import assigned_names, contains_sync, escaping_jumps, ids, set_declname, walk
 

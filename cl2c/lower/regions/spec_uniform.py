@@ -23,7 +23,7 @@ import copy
 
 from pycparser import c_ast
 
-from .. import cnodes as cn
+from ... import cnodes as cn
 from ..effects import is_barrier
 from .syntax import replace_node, statements, walk
 

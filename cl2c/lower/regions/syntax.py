@@ -8,9 +8,9 @@ import copy
 from pycparser import c_ast
 
 from ... import declarators
-from ...typed_ast import walk
+from ...typed_ast import ids, replace_child, walk  # noqa: F401 (theirs, re-exported)
 from ...workgroup.names import COUNT, INDEX, LOCAL_ID as LID
-from .. import cnodes as cn
+from ... import cnodes as cn
 from ..effects import synchronises
 
 
@@ -28,21 +28,6 @@ def statements(node) -> list:
 def contains_sync(node, syncing_functions=frozenset()) -> bool:
     """Does ``node`` reach a barrier (or call one of ``syncing_functions``)?"""
     return any(synchronises(n, syncing_functions) for n in walk(node))
-
-
-def ids(node) -> set:
-    """The names of the identifiers in ``node``; not the fields of ``x.f`` (a vector's
-    ``.s`` is no variable ``s``: N-body's ``float s`` became a per-work-item array)."""
-    out, stack = set(), [node]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, c_ast.ID):
-            out.add(n.name)
-        elif isinstance(n, c_ast.StructRef):
-            stack.append(n.name)
-        elif n is not None:
-            stack.extend(child for _, child in n.children())
-    return out
 
 
 def escaping_jumps(node, in_loop=False, in_switch=False):
@@ -79,15 +64,6 @@ def assigned_names(body) -> set:
 
 
 # ---- rewriting ----------------------------------------------------------------------------
-
-def replace_child(parent, name, new) -> None:
-    """Put ``new`` in the slot of ``parent`` that ``children()`` calls ``name``."""
-    if name.endswith("]"):
-        attr, index = name[:-1].split("[")
-        getattr(parent, attr)[int(index)] = new
-    else:
-        setattr(parent, name, new)
-
 
 def replace_node(root, old, new) -> bool:
     """Replace ``old`` under ``root`` by ``new``; False if it is not there."""

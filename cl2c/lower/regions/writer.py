@@ -11,7 +11,8 @@ import copy
 from pycparser import c_ast
 
 from ... import types as ty
-from .. import cnodes as cn
+from ... import cnodes as cn
+from ...typed_ast import fact
 from ..effects import call_of, is_atomic
 from ..interleaving import interleaved
 from ...workgroup.ir import WorkItemLoop
@@ -281,12 +282,9 @@ def _int(e):
 
 
 def _vector_type(d: c_ast.Decl):
-    """The vector type a declaration declares (``cl2c_float4 v``), or None."""
-    t = d.type
-    if not isinstance(t, c_ast.TypeDecl) or not isinstance(t.type, c_ast.IdentifierType):
-        return None
-    name = t.type.names[-1]
-    return ty.vector_from_name(name[len("cl2c_"):]) if name.startswith("cl2c_") else None
+    """The vector type a declaration declares (``float4 v``), or None."""
+    t = fact(d, "ty")
+    return t if isinstance(d.type, c_ast.TypeDecl) and isinstance(t, ty.Vector) else None
 
 
 def _soa_safe(name: str, body) -> bool:

@@ -459,7 +459,8 @@ typedef struct cl2c_arg_info {
     cl2c_arg_kind kind;
     size_t size;            /* bytes that args[i] points to */
     int is_const;           /* a pointer to const, or a const value */
-    int writes;             /* buffers: the kernel may write through the pointer */
+    int writes;             /* buffers: the kernel may write through the pointer;
+                               images: 0 read_only, 1 write_only, 2 read_write */
 } cl2c_arg_info;
 
 typedef struct cl2c_kernel_info {

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
-from .. import declarators
-from .. import types as ty
-from ..typed_ast import make
+from . import declarators
+from . import types as ty
+from .typed_ast import make
 
 # How OpenCL scalars are spelled in C. int, short, float, double and the
 # size types keep their names; the rest get exact-width runtime typedefs.
