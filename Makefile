@@ -8,16 +8,16 @@ PIP := $(PY) -m pip --disable-pip-version-check -q
 # Parallel test workers: the machine's cores.
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: setup install run test test-intel test-ulp test-ulp-exhaustive check-stress check-piglit check-cost fuzz bench bench-quick clean
+.PHONY: setup install run test docs test-intel test-ulp test-ulp-exhaustive check-stress check-piglit check-cost fuzz bench bench-quick clean
 
-# Runtime dependencies only (what `make run` needs); the test extras on top.
+# Runtime dependencies only (what `make run` needs); the test and docs extras on top.
 $(VENV)/.runtime: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PIP) install .
 	touch $@
 
 $(VENV)/.deps: $(VENV)/.runtime
-	$(PIP) install '.[test]'
+	$(PIP) install '.[test,docs]'
 	touch $@
 
 setup: $(VENV)/.deps
@@ -38,8 +38,13 @@ run: $(VENV)/.installed
 	$(PY) examples/run_examples.py
 	@echo "The cl2c command is $(VENV)/bin/cl2c (or, after 'source $(VENV)/bin/activate', cl2c)."
 
-test: install
+test: install docs
 	cd tests && ../$(VENV)/bin/pytest -n $(JOBS) -q -p no:cacheprovider --durations=15
+
+# The documentation site (docs/, Sphinx + MyST) into build/docs, warnings as errors; its
+# pages' code blocks run in tests/test_docs.py. Open build/docs/index.html.
+docs: install
+	$(VENV)/bin/sphinx-build -W --keep-going -q -b html docs build/docs
 
 # The differential tests marked `intel`: the OpenCL C 2.0/3.0 constructs this PoCL lacks
 # (globals shared between kernels, the generic address space's functions, sub-groups,

@@ -26,6 +26,11 @@ Sections (INFO is the only one always there; a reader skips tags it does not kno
     CSRC  the generated C
     KERN  the kernels' interfaces, a JSON list (interface.py's to_json)
     BLOG  the build log (warnings)
+    DEPS  the files the source #included, a line each: their sha256 (hex), a space, the
+          path (the platform's build cache checks them before it uses an entry)
+    UNIT  a compiled object's or a library's translation units, a JSON list (link.py's
+          Unit.to_json: source, options, name, embedded headers); INFO's ``kind`` says
+          ``object`` or ``library`` (a linked executable keeps its units too, no kind)
     PYEX  the compiled library as a Python extension module (``cl2c.Program`` loads it)
     SHLB  the compiled library as a plain shared library (``cl2c --shared``'s: the C
           entry points ``cl2c_kernel_<k>``, ``cl2c_argv_<k>``, ``cl2c_program_info``; what
@@ -68,7 +73,7 @@ _SECTION = struct.Struct("<4sQ")
 # the library kinds: (section tag, what it is)
 LIBRARY_TAGS = {"extension": b"PYEX", "shared": b"SHLB"}
 _TEXT_TAGS = {"filename": b"NAME", "options": b"OPTS", "source": b"SRC ",
-              "c_source": b"CSRC", "build_log": b"BLOG"}
+              "c_source": b"CSRC", "build_log": b"BLOG", "dependencies": b"DEPS"}
 # flags in /proc/cpuinfo that say where a CPU runs, not what it executes
 _NOT_ISA = frozenset({"hypervisor"})
 # the module names of libraries a binary may carry: build.py's names, never another module
@@ -103,6 +108,8 @@ class ProgramBinary:
     build_log: str = ""
     kernels: list | None = None
     libraries: dict[str, bytes] = field(default_factory=dict)
+    units: list | None = None
+    dependencies: str | None = None
 
     # ---- bytes ----------------------------------------------------------------------
     def encode(self) -> bytes:
@@ -115,6 +122,9 @@ class ProgramBinary:
         if self.kernels is not None:
             parts.append(_section(b"KERN", json.dumps(self.kernels,
                                                       separators=(",", ":")).encode()))
+        if self.units is not None:
+            parts.append(_section(b"UNIT", json.dumps(self.units, separators=(",", ":"))
+                                  .encode("utf-8", "surrogatepass")))
         for kind, data in self.libraries.items():
             parts.append(_section(LIBRARY_TAGS[kind], bytes(data)))
         payload = b"".join(parts)
@@ -172,13 +182,15 @@ class ProgramBinary:
             texts = {name: sections[tag].decode("utf-8", "surrogatepass")
                      for name, tag in _TEXT_TAGS.items() if tag in sections}
             kernels = json.loads(sections[b"KERN"]) if b"KERN" in sections else None
+            units = json.loads(sections[b"UNIT"]) if b"UNIT" in sections else None
         except ValueError as e:
             raise malformed(f"a section does not read ({e})") from None
         libraries = {kind: sections[tag] for kind, tag in LIBRARY_TAGS.items()
                      if tag in sections}
         return cls(info, texts.get("source"), texts.get("options", ""),
                    texts.get("filename", "<kernel>"), texts.get("c_source"),
-                   texts.get("build_log", ""), kernels, libraries)
+                   texts.get("build_log", ""), kernels, libraries, units,
+                   texts.get("dependencies"))
 
     # ---- where it runs --------------------------------------------------------------
     def unusable(self, kind: str) -> BinaryError | None:
@@ -281,7 +293,7 @@ def c_definitions() -> str:
     for i, (name, _) in enumerate(_HEADER_FIELDS[1:-1], 1):
         at = struct.calcsize("<" + "".join(code for _, code in _HEADER_FIELDS[:i]))
         lines.append(f"#define CL2C_BINARY_AT_{name.upper()} {at}u")
-    tags = {"INFO": b"INFO", "KERNELS": b"KERN", **{k.upper(): v for k, v in
+    tags = {"INFO": b"INFO", "KERNELS": b"KERN", "UNITS": b"UNIT", **{k.upper(): v for k, v in
                                                       _TEXT_TAGS.items()},
             **{f"LIBRARY_{k.upper()}": v for k, v in LIBRARY_TAGS.items()}}
     for name, tag in tags.items():
@@ -390,18 +402,62 @@ def compile_binary(source: str, options=None, filename: str = "<kernel>",
     """Translate and compile ``source`` into a binary holding ``libraries`` ("shared",
     "extension"), for this CPU (``native``) or any of its architecture. Returns (binary,
     build log); raises BuildError with the diagnostics."""
-    from . import cache
-    from .build import build_extension, build_shared_library, image_of
-    from .options import parse_options
     from .pipeline import translate
+    target = _build_target(options, native)
+    tr = translate(source, filename, options, target=target, output_name=_C_FILE)
+    return _executable(tr, target, source, _options_text(options), filename, libraries,
+                       None)
+
+
+def link_binary(units, options: str = "", libraries=("shared",),
+                native: bool = True) -> tuple[bytes, str]:
+    """Link compiled units (link.py's) into an executable binary, as compile_binary
+    builds one source. Returns (binary, build log); raises BuildError."""
+    from .link import program_options, translate_units
+    target = _build_target(program_options(units, options), native)
+    tr = translate_units(units, options, target, output_name=_C_FILE)
+    return _executable(tr, target, None, program_options(units, options),
+                       units[0].name if len(units) == 1 else "<linked>", libraries,
+                       [u.to_json() for u in units])
+
+
+def unit_binary(units, kind: str, build_log: str = "", dependencies=()) -> bytes:
+    """The binary of a compiled object (``kind`` "object", one unit) or a library
+    ("library"): its units, no library; usable where cl2c's version and translator are
+    this one's. ``dependencies``: the files the units #included (DEPS)."""
+    from .target import Target
+    info = binary_info(Target.assumed(native=False), None, [], False)   # no CPU facts
+    info["kind"] = kind
+    one = units[0] if len(units) == 1 else None
+    return ProgramBinary(info, one.source if one else None, one.options if one else "",
+                         one.name if one else "<library>", build_log=build_log,
+                         units=[u.to_json() for u in units],
+                         dependencies=dependency_lines(dependencies)).encode()
+
+
+def dependency_lines(paths) -> str | None:
+    """DEPS: each #included file's sha256 and path, a line each (None for none)."""
+    from .cache import file_digest
+    return "".join(f"{file_digest(p) or '-'} {p}\n" for p in dict.fromkeys(paths)) or None
+
+
+def _build_target(options, native: bool):
+    from . import cache
+    from .options import parse_options
     target = cache.host_target(native)
     sanitize = parse_options(options).sanitize
     if sanitize:
         from .sanitizers import require_runtime
         require_runtime(sanitize, target)
         target = target.sanitized(sanitize)
+    return target
+
+
+def _executable(tr, target, source, options_text: str, filename: str, libraries,
+                units) -> tuple[bytes, str]:
+    """The binary of a translation: its libraries compiled, its facts, texts, kernels."""
+    from .build import build_extension, build_shared_library, image_of
     from .emit.render import program_symbol
-    tr = translate(source, filename, options, target=target, output_name=_C_FILE)
     names = [k.name for k in tr.kernels]
     libs, module_name = {}, None
     if "extension" in libraries:
@@ -412,10 +468,11 @@ def compile_binary(source: str, options=None, filename: str = "<kernel>",
     info = binary_info(target, module_name, names, "extension" in libs)
     if "shared" in libs:        # where the platform finds the kernels' cl2c_kernel_info
         info["program_symbol"] = program_symbol(_C_FILE)
-    binary = ProgramBinary(info, source, _options_text(options), filename, tr.c_source,
-                           tr.warnings, [k.interface.to_json() for k in tr.kernels], libs)
+    binary = ProgramBinary(info, source, options_text, filename, tr.c_source,
+                           tr.warnings, [k.interface.to_json() for k in tr.kernels], libs,
+                           units, dependency_lines(tr.preprocessed.dependencies))
     return binary.encode(), tr.warnings
 
 
 __all__ = ["BinaryError", "BinaryRebuildWarning", "ProgramBinary", "to_bytes",
-           "compile_binary", "MAGIC", "FORMAT_VERSION", "HEADER_SIZE"]
+           "compile_binary", "link_binary", "unit_binary", "MAGIC", "FORMAT_VERSION", "HEADER_SIZE"]

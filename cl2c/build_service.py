@@ -21,6 +21,13 @@ error (bad arguments, a file that cannot be read or written), said on stderr and
 log; 3, an internal error (a cl2c bug), with its traceback in the log; 4, the options
 are not valid build options (``CL_INVALID_BUILD_OPTIONS``), said in the log.
 
+``--compile`` (``clCompileProgram``): check the source and write a compiled object's
+binary (its source, embedded headers and options: link.py), translating nothing;
+``--headers FILE`` gives the embedded headers, each an include name and its text, every
+one ended by a NUL byte. ``--link FILE...`` (``clLinkProgram``, instead of ``--source``):
+the binaries of compiled objects and libraries, linked into an executable binary, or a
+library with ``-create-library`` among the options. Exit statuses as above.
+
 ``python -m cl2c.build_service --facts`` prints, one ``key=value`` a line, what a binary's
 INFO section must say to be usable here (``cl2c``, ``translator``, ``runtime``,
 ``machine``, ``system``, ``python_abi``; ``cpu_flags``: this CPU's, which must include
@@ -52,6 +59,11 @@ def _arguments(argv):
     p = _Parser(prog="python -m cl2c.build_service",
                 description="Build an OpenCL C program into a cl2c program binary.")
     p.add_argument("--source", help="the OpenCL C source file (- for stdin)")
+    p.add_argument("--compile", action="store_true",
+                   help="check the source and write a compiled object (clCompileProgram)")
+    p.add_argument("--headers", help="embedded headers: name NUL text NUL, repeated")
+    p.add_argument("--link", nargs="+", metavar="BINARY",
+                   help="link these compiled objects and libraries (clLinkProgram)")
     p.add_argument("--output", help="where the program binary goes")
     p.add_argument("--facts", action="store_true",
                    help="print what a binary's INFO must say to be usable here, and exit")
@@ -63,8 +75,12 @@ def _arguments(argv):
     p.add_argument("--portable", action="store_true",
                    help="code for any CPU of this architecture (not -march=native)")
     args = p.parse_args(argv)
-    if not args.facts and not (args.source and args.output):
-        p.error("the following arguments are required: --source, --output")
+    if not args.facts and not ((args.source or args.link) and args.output):
+        p.error("the following arguments are required: --source (or --link), --output")
+    if args.source and args.link:
+        p.error("--source and --link do not go together")
+    if args.headers and not args.compile:
+        p.error("--headers goes with --compile")
     return args
 
 
@@ -93,6 +109,81 @@ def _write_atomic(path: str, data: bytes) -> None:
         raise
 
 
+class _InputError(Exception):
+    def __init__(self, message: str, status: int):
+        super().__init__(message)
+        self.status = status
+
+
+def _read(path: str) -> bytes:
+    try:
+        if path == "-":
+            return sys.stdin.buffer.read()
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError as e:
+        raise _InputError(f"cl2c.build_service: cannot read {path}: {e.strerror or e}",
+                          USAGE) from None
+
+
+def _inputs(args):
+    """What the build reads: the source (text) and headers, or the linked units."""
+    from .source_text import decode
+    if args.link:
+        from .binary import BinaryError, ProgramBinary
+        from .link import Unit
+        units = []
+        for path in args.link:
+            try:
+                binary = ProgramBinary.decode(_read(path))
+            except BinaryError as e:
+                raise _InputError(f"cl2c: cannot link {path}: {e}", FAILED) from None
+            if binary.info.get("kind") not in ("object", "library") or binary.units is None:
+                raise _InputError(f"cl2c: cannot link {path}: not a compiled object or a "
+                                  f"library", FAILED)
+            units += [Unit.from_json(u) for u in binary.units]
+        return units
+    name = _source_name(args)
+    source = decode(_read(args.source), name)
+    headers = {}
+    if args.headers:
+        fields = _read(args.headers).split(b"\0")
+        for i in range(0, len(fields) - 1, 2):
+            header = fields[i].decode("utf-8", "surrogateescape")
+            headers.setdefault(header, decode(fields[i + 1], header))   # the first wins
+    return source, headers
+
+
+def _source_name(args) -> str:
+    return args.filename or ("<stdin>" if args.source == "-" else args.source)
+
+
+def _build(args, inputs) -> tuple[bytes, str]:
+    """The binary the arguments ask for, and its log."""
+    from . import binary, link
+    libraries = _LIBRARIES[args.library]
+    if args.link:
+        if link.creates_library(args.options):
+            return binary.unit_binary(inputs, "library"), ""
+        return binary.link_binary(inputs, args.options, libraries,
+                                  native=not args.portable)
+    source, headers = inputs
+    name = _source_name(args)
+    if args.compile:
+        from . import cache
+        unit = link.Unit(source, args.options, name, headers)
+        log, dependencies = link.check_unit(unit, cache.host_target(not args.portable))
+        return binary.unit_binary([unit], "object", log, dependencies), log
+    return binary.compile_binary(source, args.options or None, name, libraries,
+                                 native=not args.portable)
+
+
+def _embedded_names(text: str) -> str:
+    """A log with embedded headers named as the host named them."""
+    from .preprocess import EMBEDDED_ROOT
+    return text.replace(EMBEDDED_ROOT + "/", "")
+
+
 def run(argv=None) -> int:
     args = _arguments(argv)
     if args.facts:
@@ -114,20 +205,6 @@ def run(argv=None) -> int:
         return status
 
     from .diagnostics import BuildError
-    from .source_text import decode
-    name = args.filename or ("<stdin>" if args.source == "-" else args.source)
-    try:
-        if args.source == "-":
-            data = sys.stdin.buffer.read()
-        else:
-            with open(args.source, "rb") as f:
-                data = f.read()
-    except OSError as e:
-        message = f"cl2c.build_service: cannot read {args.source}: {e.strerror or e}"
-        log_parts.append(message)
-        if args.log:
-            print(message, file=sys.stderr)
-        return finish(USAGE)
     from .options import parse_options
     try:
         parse_options(args.options or None)
@@ -135,17 +212,18 @@ def run(argv=None) -> int:
         log_parts.append(e.render())
         return finish(BAD_OPTIONS)
     try:
-        from .binary import compile_binary
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            source = decode(data, name)
-            binary, build_log = compile_binary(source, args.options or None, name,
-                                               _LIBRARIES[args.library],
-                                               native=not args.portable)
-        log_parts.append(build_log)
+            binary, build_log = _build(args, _inputs(args))
+        log_parts.append(_embedded_names(build_log))
         log_parts.extend(f"cl2c: warning: {w.message}" for w in caught)
+    except _InputError as e:
+        log_parts.append(str(e))
+        if args.log and e.status == USAGE:
+            print(e, file=sys.stderr)
+        return finish(e.status)
     except BuildError as e:
-        log_parts.append(e.render())
+        log_parts.append(_embedded_names(e.render()))
         return finish(FAILED)
     except Exception:                              # a cl2c bug: say so, with where
         log_parts.append("cl2c: internal error (a cl2c bug; please report it with the "

@@ -57,15 +57,27 @@ def run_preprocessor(text: str, source_name: str, options: Options | str | None 
 
 @deep_stack
 def analyze(text: str, source_name: str = "<kernel>", options=None,
-            target: Target | None = None, times: StageTimes | None = None):
-    """Preprocess, parse and type-check; returns (module, preprocessed, reporter, options)."""
+            target: Target | None = None, times: StageTimes | None = None,
+            headers: dict[str, str] | None = None):
+    """Preprocess, parse and type-check; returns (module, preprocessed, reporter, options).
+    ``headers``: embedded headers by include name (clCompileProgram's)."""
     times = times or StageTimes()
     opts = options if isinstance(options, Options) else parse_options(options)
     target = target or Target.assumed()
     reporter = Reporter(SourceMap(), opts.warnings)
     with times.stage("preprocess"):
-        pre = preprocess(text, source_name, opts, reporter, target)
+        pre = preprocess(text, source_name, opts, reporter, target, headers)
     reporter.check()
+    module = analyze_preprocessed(pre, source_name, reporter, opts, target, times)
+    return module, pre, reporter, opts
+
+
+def analyze_preprocessed(pre: Preprocessed, source_name: str, reporter: Reporter,
+                         opts: Options, target: Target, times: StageTimes,
+                         expect_kernels: bool = True):
+    """Parse and type-check preprocessed text (one unit's, or several units' together:
+    link.py); the typed module. ``expect_kernels``: warn where there are none (a
+    compiled object's helpers need none)."""
     with times.stage("parse"):
         ast = parse(pre.text, source_name, reporter, opts.cl_std)
     reporter.check()
@@ -74,11 +86,11 @@ def analyze(text: str, source_name: str = "<kernel>", options=None,
         extensions = target.extensions_for(opts.cl_std, opts.removed_extensions)
         module = sema_stage.analyze(ast, reporter, opts.cl_std, extensions)
         reserved_names.restore(reporter, spelled)
-    if not module.kernels:          # (an empty file): a program with nothing to launch
+    if expect_kernels and not module.kernels:     # (an empty file): nothing to launch
         reporter.warning("no kernels in this program (no function is declared __kernel)",
                          Coord(source_name, None))
     reporter.check()
-    return module, pre, reporter, opts
+    return module
 
 
 @deep_stack
@@ -90,6 +102,14 @@ def translate(text: str, source_name: str = "<kernel>", options=None,
     target = target or Target.assumed()
     times = times or StageTimes()
     module, pre, reporter, opts = analyze(text, source_name, options, target, times)
+    return lower_and_emit(module, pre, reporter, opts, source_name, output_name,
+                          line_directives, target, times)
+
+
+def lower_and_emit(module, pre: Preprocessed, reporter: Reporter, opts: Options,
+                   source_name: str, output_name: str, line_directives: bool,
+                   target: Target, times: StageTimes) -> Translation:
+    """The translation of an analysed module: lowered and emitted as C."""
     try:
         program = lower(module, opts.schedule, check_barriers=opts.check_barriers,
                         fiber_stack=opts.fiber_stack, times=times, check=opts.check,

@@ -114,10 +114,17 @@ class Preprocessed:
     dependencies: list[str]   # every file #included, in order
 
 
+# Where clCompileProgram's embedded headers seem to lie: a folder first on the include
+# path that is never read from the disk (on_file_open answers from the headers given), so
+# that #include "name" finds them by the names the host gave, nested ones included.
+EMBEDDED_ROOT = "/<cl2c embedded headers>"
+
+
 class _Preprocessor(pcpp.Preprocessor):
-    def __init__(self, reporter: Reporter):
+    def __init__(self, reporter: Reporter, headers: dict[str, str] | None = None):
         super().__init__()
         self.reporter = reporter
+        self.headers = headers or {}
         self.line_directive = "#line"
         self.passthru_includes = None
         self.dependencies: list[str] = []
@@ -205,6 +212,14 @@ class _Preprocessor(pcpp.Preprocessor):
             self.include_nesting -= 1
 
     def on_file_open(self, is_system_include, includepath):
+        if includepath.startswith(EMBEDDED_ROOT + "/"):
+            name = embedded_name(includepath)
+            if name not in self.headers:
+                raise FileNotFoundError(includepath)     # (pcpp tries the next folder)
+            text = _pcpp_safe(self.headers[name])
+            self.reporter.sources.add(includepath, text)
+            self.reporter.sources.add(name, text)
+            return io.StringIO(text)      # (not a dependency: its text is the program's)
         with open(includepath, "rb") as f:
             why = _unreadable(os.fstat(f.fileno()))
             if why is not None:
@@ -281,15 +296,24 @@ class _Where(NamedTuple):
     column: int | None
 
 
+def embedded_name(path: str) -> str:
+    """The name a host gave an embedded header, of its path under EMBEDDED_ROOT."""
+    return path[len(EMBEDDED_ROOT) + 1:]
+
+
 def preprocess(text: str, filename: str, options: Options, reporter: Reporter,
-               target: Target) -> Preprocessed:
-    """Run the preprocessor over one translation unit; errors go to ``reporter``."""
+               target: Target, headers: dict[str, str] | None = None) -> Preprocessed:
+    """Run the preprocessor over one translation unit; errors go to ``reporter``.
+    ``headers``: embedded headers by include name (clCompileProgram's), found before
+    the include path's folders."""
     text = without_bom(text)            # (text from Python, not read by decode())
     reporter.sources.add(filename, text)
-    pp = _Preprocessor(reporter)
+    pp = _Preprocessor(reporter, headers)
     directory = os.path.dirname(filename)
     if directory and os.path.isdir(directory):
         pp.add_path(directory)
+    if headers:
+        pp.add_path(EMBEDDED_ROOT)
     for d in options.include_dirs:
         pp.add_path(d)
     for name, value in predefined_macros(options, target).items():
@@ -363,6 +387,8 @@ def _restore_names(text: str, filename: str) -> str:
         path = from_line_marker(m.group(2))
         if path != filename and os.path.abspath(path) == target:
             path = filename
+        elif os.path.abspath(path).startswith(EMBEDDED_ROOT + "/"):
+            path = embedded_name(os.path.abspath(path))
         return f'#line {m.group(1)} "{line_marker_name(path)}"'
 
     return re.sub(r'^#line (\d+) "((?:[^"\\\n]|\\.)*)"', fix, text, flags=re.M)

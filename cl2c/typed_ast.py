@@ -114,6 +114,11 @@ def replace_child(parent, name, new) -> None:
     else:
         setattr(parent, name, new)
 
+def child_fields(node) -> list[str]:
+    """The slots of ``node`` that hold its children (nodes, lists of nodes or values),
+    its coordinate and its facts left out; in pycparser's order."""
+    return [name for name in _fields(type(node)) if name != "coord" and name not in FACTS]
+
 
 def _fields(cls: type) -> list[str]:
     names = []

@@ -287,7 +287,7 @@ __kernel void k(__global int *out) {
 
 def test_local_race_through_a_pointer_after_barrier():
     # the region writes s through a pointer: its reads of s keep the race check
-    # (check_phases.py checks initialisation only where a region writes none of it)
+    # (checking/phases.py checks initialisation only where a region writes none of it)
     src = """
 __kernel void k(__global int *out) {
     __local int s[16];
@@ -326,7 +326,7 @@ __kernel void k(__global float *out, __global const float *w, int n) {
 
 def test_local_reads_across_a_barrier_free_loop_stay_checked():
     # the iterations of a uniform loop with no barrier are one phase, which writes s:
-    # its reads keep the race check (check_phases.py), and one races with a write
+    # its reads keep the race check (checking/phases.py), and one races with a write
     src = """
 __kernel void k(__global float *out, int n) {
     __local float s[16];

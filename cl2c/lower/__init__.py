@@ -13,9 +13,10 @@ from .. import declarators
 from .. import types as ty
 from ..interface import Arg, KernelInterface
 from ..sema import FunctionInfo, Module
+from .. import checking
 from ..timing import StageTimes
 from ..typed_ast import fact, walk
-from . import check_private_init, checks, declarations, schedules, tiling, workitems
+from . import declarations, schedules, tiling, workitems
 from .interleaving import interleavable, interleaved_function, program_names
 from .launch_work import serial_items, work
 from .effects import called_function
@@ -97,9 +98,7 @@ def lower(module: Module, schedule: str = "auto", check_barriers: bool = False,
         local_types = {k: {d.name: fact(d, "ty") for d in ds
                            if isinstance(d, c_ast.Decl) and d.name}
                        for k, ds in moved.items()}
-        module, sites = checks.instrument(module, local_types)
-        # uninitialised private variables: their flags are privates the schedules carry
-        module = check_private_init.instrument(module, sites)
+        module, sites = checking.instrument(module, local_types)
     kernels = [kernel_model(f, moved.get(f.name, []), module.functions, accesses[f.name])
                for f in module.kernels]
     options = LaunchOptions(schedule, check, check_barriers, fiber_stack,

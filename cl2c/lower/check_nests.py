@@ -14,11 +14,6 @@ from ..workgroup.names import CHECK_ITEM, L0
 COUNTER = L0               # the work-item loop's counter
 ITEM = CHECK_ITEM
 
-# integer types a variant index may pass through (the runtime's and C's spellings)
-_INT_NAMES = {"int", "unsigned", "long", "short", "char", "signed", "size_t", "ptrdiff_t",
-              "intptr_t", "uintptr_t", "cl2c_uint", "cl2c_long", "cl2c_ulong", "cl2c_ushort",
-              "cl2c_char", "cl2c_uchar", "cl2c_short"}
-
 
 def item_head(body) -> list:
     """The declarations at the head of a work-item loop's body (its cl2c_ck_item call
@@ -97,15 +92,10 @@ def is_id(x, name: str) -> bool:
 
 
 def integer_typename(t) -> bool:
-    """A type name (or, as ``integer_decl``, a declaration) of an integer type: its
-    fact, or for a node a pass made, its spelling."""
+    """A type name (or, as ``integer_decl``, a declaration) of an integer type, by its
+    fact (one a pass made without a fact is none)."""
     ty = fact(t, "ty")
-    if ty is not None:
-        return ty.is_scalar and ty.is_integer
-    inner = t.type
-    return isinstance(inner, c_ast.TypeDecl) and \
-        isinstance(inner.type, c_ast.IdentifierType) and \
-        all(n in _INT_NAMES for n in inner.type.names)
+    return ty is not None and ty.is_scalar and ty.is_integer
 
 
 integer_decl = integer_typename

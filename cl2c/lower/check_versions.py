@@ -1,7 +1,7 @@
 """Checking builds: a fast version of each checked work-item loop whose checks a test
 before it can settle (loop versioning).
 
-Checking mode (checks.py) wraps every access in a check whose out-of-line report keeps
+Checking mode (checking/accesses.py) wraps every access in a check whose out-of-line report keeps
 the compiler from vectorising the work-item loops of the regions schedule: a matrix
 multiply ran 60x slower than its normal build. A *nest* is a work-item loop (an omp simd
 loop over cl2c_l0) and what the test can cover around it: the group's rows (cl2c_l1,

@@ -126,7 +126,7 @@ class Regions(Schedule):
         if checking:
             # the group function has the checks' thread state once, at its top (writer),
             # and the arguments' ranges after it
-            from .checks import is_check_state, is_thread_state
+            from ..checking import is_check_state, is_thread_state
             state = [s for s in node.body.block_items or []
                      if is_check_state(s) and not is_thread_state(s)]
             node.body.block_items = [s for s in node.body.block_items or []
@@ -145,7 +145,7 @@ class Regions(Schedule):
             gf.prologue[at:at] = state
         # the passes on the work-group function as data
         if checking:
-            from .check_phases import quiet_local_reads
+            from ..checking import quiet_local_reads
             quiet_local_reads(gf)
         # then divergent loops in its work-item loops run in lock-step, if-converted
         what.lockstep = lockstep_divergent_loops(gf) \

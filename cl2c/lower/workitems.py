@@ -14,11 +14,11 @@ from pycparser import c_ast
 from .. import declarators
 from ..sema import FunctionInfo, Module
 from ..typed_ast import fact, walk
+from ..workgroup.names import LOCALS
 from .. import cnodes as cn
 from .expressions import Transformer
 
 WI = "cl2c_wi"
-LOCALS = "cl2c_locals"
 
 
 def context_param() -> c_ast.Decl:

@@ -82,6 +82,7 @@ def build_facts_header() -> str:
              "/* the build cache's key (program_cache.py) */",
              f"#define CL2C_CACHE_SCHEME {c_string(program_cache.SCHEME)}",
              f"#define CL2C_SOURCE_NAME {c_string(program_cache.SOURCE_NAME)}",
+             f"#define CL2C_CACHE_INCLUDE {c_string(program_cache.INCLUDE)}",
              "#define CL2C_CACHE_ENVIRONMENT "
              + ", ".join(c_string(n) for n in program_cache.ENVIRONMENT), "",
              binary.c_definitions(), "#endif", ""]

@@ -6,8 +6,16 @@ platform.
 The key is the sha256 of NUL-terminated texts (cache.texts_key: the loader's source keys
 are the same scheme with another tag and builder): a scheme tag, the source, the options,
 the source's name in diagnostics, cl2c's version, its translator and runtime digests,
-the Python that builds, and the environment variables the translator reads (an unset one
-is an empty text). The entry is ``<key>.bin`` in ``icd-programs/`` of cl2c's cache."""
+the Python that builds, the environment variables the translator reads (an unset one
+is an empty text), and for a source that ``#include``s, the working directory (where
+relative paths start). The entry is ``<key>.bin`` in ``icd-programs/`` of cl2c's
+cache; the files it included are its binary's DEPS (each one's sha256), checked before
+the entry is used, as ccache's direct mode and cl2c's own cache (cache.py) do.
+
+``clCompileProgram`` and ``clLinkProgram`` are cached by the same scheme with other texts
+in place of the source and options (build.c alone computes these): ``compile``, the
+source, the options, each embedded header's name and text; ``link``, the options, each
+input binary's sha256; and the working directory always."""
 from __future__ import annotations
 
 import os
@@ -16,20 +24,27 @@ from pathlib import Path
 
 from .. import binary, cache
 
-SCHEME = "cl2c icd program 1"
+SCHEME = "cl2c icd program 2"
 SOURCE_NAME = "program.cl"       # build.c's SOURCE_NAME: the name the log gives the source
+# a source with this word may #include files: its key has the working directory
+INCLUDE = "include"
 ENVIRONMENT = ("CL2C_SCHEDULE", "CL2C_CHECK", "CL2C_CHECK_BARRIERS", "CC", "CFLAGS",
                "LDFLAGS")
 
 
-def key(source: str, options: str = "") -> str:
+def key(source: str, options: str = "", directory: str | None = None) -> str:
+    """The key of building ``source`` with ``options`` in ``directory`` (the working
+    directory where None)."""
     facts = binary.required_facts()
+    includes = INCLUDE in source
     texts = [SCHEME, source, options, SOURCE_NAME, facts["cl2c"], facts["translator"],
              facts["runtime"], sys.executable,
-             *(os.environ.get(name, "") for name in ENVIRONMENT)]
+             *(os.environ.get(name, "") for name in ENVIRONMENT),
+             (directory or os.getcwd()) if includes else ""]
     return cache.texts_key(texts)
 
 
-def entry(cache_root: Path, source: str, options: str = "") -> Path:
+def entry(cache_root: Path, source: str, options: str = "",
+          directory: str | None = None) -> Path:
     """Where the platform whose library is in ``cache_root`` keeps this build."""
-    return cache_root / "icd-programs" / f"{key(source, options)}.bin"
+    return cache_root / "icd-programs" / f"{key(source, options, directory)}.bin"

@@ -29,6 +29,9 @@ TILE_FULL = "cl2c_full"   # register tiles: every work-item of the tile runs it
 TILE_FROM, TILE_TO = "cl2c_from", "cl2c_to"  # a partial tile's local ids 0
 TILE_SUFFIX = "__tile"    # a per-work-item array's values in a tile: X__tile
 
+LOCALS = "cl2c_locals"    # the group's kernel-scope __local variables, a struct
+                          # (lower/workitems.py moves them there)
+
 
 def way_id(way: int) -> str:
     """The local id 0 of way ``way``'s work-item (the first's is LOCAL_ID[0])."""

@@ -14,11 +14,13 @@
  * it is loaded); the binary is `<key>.bin` in `icd-programs/` of
  * cl2c's cache directory (the one this library was built in), written by the build
  * service, read back only when it is this user's alone and its sha256 and facts check
- * (binary.c). A source that #includes files is not cached here (their text is not in
- * the key): it is translated and compiled at each build. */
+ * (binary.c). A source that #includes files has the working directory in its key,
+ * and its binary the files' sha256 (DEPS), checked at each hit, as ccache's direct
+ * mode and cl2c's own cache do: a changed header is built again. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -74,22 +76,6 @@ static char *read_text(const char *path)
     return text;
 }
 
-static bool write_all(const char *path, const char *text)
-{
-    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-    if (fd < 0)
-        return false;
-    size_t n = strlen(text), at = 0;
-    while (at < n) {
-        ssize_t w = write(fd, text + at, n - at);
-        if (w <= 0)
-            break;
-        at += (size_t)w;
-    }
-    close(fd);
-    return at == n;
-}
-
 /* ---- the cache ---- */
 
 /* Where cached binaries go: icd-programs/ beside this library's folder in cl2c's cache
@@ -138,17 +124,20 @@ static void hash_text(struct cl2c_sha256 *s, const char *text)
     cl2c_sha256_update(s, text ? text : "", text ? strlen(text) + 1 : 1);
 }
 
-/* The cache key of building `source` with `options` here, as 64 hex digits: the scheme
- * of cl2c/platform/program_cache.py, which computes the same. */
-static void cache_key(const char *source, const char *options, char key[65])
+/* The cache key of a build decided by `texts` (n of them: for clBuildProgram the
+ * source and the options) here, as 64 hex digits: the scheme of
+ * cl2c/platform/program_cache.py, which computes the same for clBuildProgram's.
+ * `includes`: the build may read files (#include), so where relative paths start is
+ * in the key too. */
+static void cache_key(const char *const *texts, size_t n, bool includes, char key[65])
 {
     static const char *const environment[] = {CL2C_CACHE_ENVIRONMENT, NULL};
     struct cl2c_sha256 s;
     unsigned char digest[32];
     cl2c_sha256_init(&s);
     hash_text(&s, CL2C_CACHE_SCHEME);
-    hash_text(&s, source);
-    hash_text(&s, options);
+    for (size_t i = 0; i < n; i++)
+        hash_text(&s, texts[i]);
     hash_text(&s, SOURCE_NAME);
     hash_text(&s, CL2C_BINARY_REQUIRE_CL2C);
     hash_text(&s, CL2C_BINARY_REQUIRE_TRANSLATOR);
@@ -156,6 +145,9 @@ static void cache_key(const char *source, const char *options, char key[65])
     hash_text(&s, CL2C_BUILD_PYTHON);          /* whose compiler builds, without $CC */
     for (int i = 0; environment[i]; i++)
         hash_text(&s, getenv(environment[i]));
+    /* the files it #includes are the binary's DEPS, checked at each hit */
+    char cwd[4096];
+    hash_text(&s, includes && getcwd(cwd, sizeof cwd) ? cwd : "");
     cl2c_sha256_final(&s, digest);
     for (int i = 0; i < 32; i++)
         snprintf(key + 2 * i, 3, "%02x", digest[i]);
@@ -180,6 +172,67 @@ static unsigned char *cached_binary(const char *path, size_t *size)
         unlink(path);
     }
     return data;
+}
+
+/* Whether every file a cached binary's source #included (its DEPS: "sha256 path"
+ * lines) still has the sha256 recorded: a changed one makes the entry stale. */
+static bool dependencies_unchanged(const unsigned char *binary, size_t size)
+{
+    size_t n;
+    const unsigned char *deps = cl2c_binary_section(binary, size, CL2C_BINARY_TAG_DEPENDENCIES,
+                                                    &n);
+    char *text = deps ? strndup((const char *)deps, n) : NULL;
+    if (deps && !text)
+        return false;
+    bool same = true;
+    for (char *line = text, *next; same && line && *line; line = next) {
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
+        char *path = strchr(line, ' ');
+        if (!path || path - line != 64) {
+            same = false;
+            break;
+        }
+        *path++ = '\0';
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        size_t length = 0;
+        unsigned char *data = fd >= 0 ? read_file(fd, &length) : NULL;
+        if (fd >= 0)
+            close(fd);
+        char hex[65] = "";
+        if (data) {
+            struct cl2c_sha256 s;
+            unsigned char digest[32];
+            cl2c_sha256_init(&s);
+            cl2c_sha256_update(&s, data, length);
+            cl2c_sha256_final(&s, digest);
+            for (int i = 0; i < 32; i++)
+                snprintf(hex + 2 * i, 3, "%02x", digest[i]);
+        }
+        free(data);
+        same = strcmp(hex, line) == 0;
+    }
+    free(text);
+    return same;
+}
+
+bool cl2c_cache_find(const char *const *texts, size_t n, bool includes, char path[4200],
+                     unsigned char **binary, size_t *size)
+{
+    const char *dir = programs_dir();
+    *binary = NULL;
+    if (!dir)
+        return false;
+    char key[65];
+    cache_key(texts, n, includes, key);
+    snprintf(path, 4200, "%s/%s.bin", dir, key);
+    *binary = cached_binary(path, size);
+    if (*binary && !dependencies_unchanged(*binary, *size)) {
+        free(*binary);                 /* stale: built again, and replaced */
+        *binary = NULL;
+    }
+    return true;
 }
 
 /* ---- the build service ---- */
@@ -211,31 +264,32 @@ static char **child_environment(void)
     return env;
 }
 
-/* Run the build service on `source` with `options`, the binary to `output`, the log to
- * `log_path` and its stderr to `err_path`; its exit status, or -1 where it did not run
- * (the reason in `why`). */
-static int run_service(const char *dir, const char *options, const char *output,
+/* Run the build service with `args` (NULL-terminated, after `python -m
+ * cl2c.build_service`), its stderr to `dir`/stderr; its exit status, or -1 where it
+ * did not run or died (the reason in `why`). */
+static int run_service(const char *dir, const char *const *args, const char *output,
                        char *why, size_t room)
 {
-    char source[4200], log[4200], err[4200];
-    snprintf(source, sizeof source, "%s/source.cl", dir);
-    snprintf(log, sizeof log, "--log=%s/log", dir);
+    char err[4200];
     snprintf(err, sizeof err, "%s/stderr", dir);
-    size_t opt_room = strlen(options) + sizeof "--options=";
-    char *opt = malloc(opt_room);
+    size_t n = 0;
+    while (args[n])
+        n++;
+    char **argv = calloc(n + 4, sizeof *argv);
     char **env = child_environment();
-    if (!opt || !env) {
-        free(opt);
+    if (!argv || !env) {
+        free(argv);
         if (env)
             free(env[0]);
         free(env);
         snprintf(why, room, "out of host memory");
         return -1;
     }
-    snprintf(opt, opt_room, "--options=%s", options);
-    char *const argv[] = {(char *)CL2C_BUILD_PYTHON, (char *)"-m", (char *)"cl2c.build_service",
-                          (char *)"--source", source, (char *)"--output", (char *)output, log,
-                          opt, (char *)"--filename=" SOURCE_NAME, NULL};
+    argv[0] = (char *)CL2C_BUILD_PYTHON;
+    argv[1] = (char *)"-m";
+    argv[2] = (char *)"cl2c.build_service";
+    for (size_t i = 0; i < n; i++)
+        argv[3 + i] = (char *)args[i];
     posix_spawn_file_actions_t files;
     posix_spawn_file_actions_init(&files);
     posix_spawn_file_actions_addopen(&files, 0, "/dev/null", O_RDONLY, 0);
@@ -244,7 +298,7 @@ static int run_service(const char *dir, const char *options, const char *output,
     pid_t pid;
     int spawned = posix_spawn(&pid, CL2C_BUILD_PYTHON, &files, NULL, argv, env);
     posix_spawn_file_actions_destroy(&files);
-    free(opt);
+    free(argv);
     free(env[0]);
     free(env);
     if (spawned != 0) {
@@ -266,39 +320,57 @@ static int run_service(const char *dir, const char *options, const char *output,
     return WEXITSTATUS(status);
 }
 
-/* Remove the build's scratch folder and what it holds. */
-static void remove_scratch(const char *dir)
+void cl2c_cache_written(const char *path)
 {
-    static const char *const names[] = {"source.cl", "log", "stderr", "program.bin", NULL};
+    chmod(path, 0600);      /* written under the host's umask: this user's alone */
+}
+
+bool cl2c_scratch_make(char dir[4096])
+{
+    const char *tmp = getenv("TMPDIR");
+    snprintf(dir, 4096, "%s/cl2c-build-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    return mkdtemp(dir) != NULL;
+}
+
+bool cl2c_scratch_write(const char *dir, const char *name, const void *data, size_t n)
+{
     char path[4200];
-    for (int i = 0; names[i]; i++) {
-        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-        unlink(path);
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return false;
+    size_t at = 0;
+    while (at < n) {
+        ssize_t w = write(fd, (const char *)data + at, n - at);
+        if (w <= 0)
+            break;
+        at += (size_t)w;
     }
+    close(fd);
+    return at == n;
+}
+
+void cl2c_scratch_remove(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    char path[4200];
+    while (d && (e = readdir(d)) != NULL)
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) {
+            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+            unlink(path);
+        }
+    if (d)
+        closedir(d);
     rmdir(dir);
 }
 
-/* Build p's source through the service; the binary in *binary, or an error code with
- * the log said. */
-static cl_int translate(cl_program p, const char *options, const char *cached_path,
-                        unsigned char **binary, size_t *size)
+cl_int cl2c_service(cl_program p, const char *dir, const char *const *args,
+                    const char *output, cl_int failure, cl_int bad_options,
+                    unsigned char **binary, size_t *size)
 {
-    const char *tmp = getenv("TMPDIR");
-    char dir[4096];
-    snprintf(dir, sizeof dir, "%s/cl2c-build-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(dir)) {
-        cl2c_program_log(p, "cl2c: cannot make a temporary folder for the build");
-        return CL_BUILD_PROGRAM_FAILURE;
-    }
-    char path[4200], output[4200], why[512] = "";
-    snprintf(path, sizeof path, "%s/source.cl", dir);
-    snprintf(output, sizeof output, "%s/program.bin", dir);
-    const char *out = cached_path ? cached_path : output;
-    int status = -1;
-    if (write_all(path, p->source))
-        status = run_service(dir, options, out, why, sizeof why);
-    else
-        snprintf(why, sizeof why, "cl2c: cannot write the source to a temporary folder");
+    char why[512] = "", path[4200];
+    int status = run_service(dir, args, output, why, sizeof why);
     snprintf(path, sizeof path, "%s/log", dir);
     char *log = read_text(path);
     if (log && *log)
@@ -315,24 +387,61 @@ static cl_int translate(cl_program p, const char *options, const char *cached_pa
         else if (status > 0)
             cl2c_program_log(p, "cl2c: the translator failed (see above)");
     }
-    cl_int result = CL_BUILD_PROGRAM_FAILURE;
-    if (status == SERVICE_BAD_OPTIONS) {
-        result = CL_INVALID_BUILD_OPTIONS;
-    } else if (status == SERVICE_BUILT) {
-        int fd = open(out, O_RDONLY | O_CLOEXEC);
-        *binary = fd >= 0 ? read_file(fd, size) : NULL;
-        if (fd >= 0)
-            close(fd);
-        if (!*binary) {
-            cl2c_program_log(p, "cl2c: the translator's binary cannot be read");
-        } else {
-            result = CL_SUCCESS;
-            if (cached_path)           /* written under the host's umask: this user's alone */
-                chmod(cached_path, 0600);
-        }
+    if (status == SERVICE_BAD_OPTIONS)
+        return bad_options;
+    if (status != SERVICE_BUILT)
+        return failure;
+    int fd = open(output, O_RDONLY | O_CLOEXEC);
+    *binary = fd >= 0 ? read_file(fd, size) : NULL;
+    if (fd >= 0)
+        close(fd);
+    if (!*binary) {
+        cl2c_program_log(p, "cl2c: the translator's binary cannot be read");
+        return failure;
     }
-    remove_scratch(dir);
+    return CL_SUCCESS;
+}
+
+/* Build p's source through the service; the binary in *binary, or an error code with
+ * the log said. */
+static cl_int translate(cl_program p, const char *options, const char *cached_path,
+                        unsigned char **binary, size_t *size)
+{
+    char dir[4096];
+    if (!cl2c_scratch_make(dir)) {
+        cl2c_program_log(p, "cl2c: cannot make a temporary folder for the build");
+        return CL_BUILD_PROGRAM_FAILURE;
+    }
+    char source[4200], output[4200], log[4200];
+    snprintf(source, sizeof source, "%s/source.cl", dir);
+    snprintf(output, sizeof output, "%s/program.bin", dir);
+    snprintf(log, sizeof log, "--log=%s/log", dir);
+    const char *out = cached_path ? cached_path : output;
+    char *opt = cl2c_option_argument(options);
+    cl_int result = CL_OUT_OF_HOST_MEMORY;
+    if (!cl2c_scratch_write(dir, "source.cl", p->source, strlen(p->source))) {
+        cl2c_program_log(p, "cl2c: cannot write the source to a temporary folder");
+        result = CL_BUILD_PROGRAM_FAILURE;
+    } else if (opt) {
+        const char *args[] = {"--source", source, "--output", out, log, opt,
+                              "--filename=" SOURCE_NAME, NULL};
+        result = cl2c_service(p, dir, args, out, CL_BUILD_PROGRAM_FAILURE,
+                              CL_INVALID_BUILD_OPTIONS, binary, size);
+        if (result == CL_SUCCESS && cached_path)
+            cl2c_cache_written(cached_path);
+    }
+    free(opt);
+    cl2c_scratch_remove(dir);
     return result;
+}
+
+char *cl2c_option_argument(const char *options)
+{
+    size_t room = strlen(options) + sizeof "--options=";
+    char *opt = malloc(room);
+    if (opt)
+        snprintf(opt, room, "--options=%s", options);
+    return opt;
 }
 
 cl_int cl2c_program_build(cl_program p, const char *options)
@@ -355,19 +464,19 @@ cl_int cl2c_program_build(cl_program p, const char *options)
             free(text);
         }
         err = cl2c_program_load(p, p->binary, p->binary_size);
+    } else if (p->from_binary && (p->binary_type == CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT ||
+                                  p->binary_type == CL_PROGRAM_BINARY_TYPE_LIBRARY)) {
+        err = cl2c_program_link_alone(p, options);   /* as PoCL: linked on its own */
     } else if (!p->source) {
         err = CL_INVALID_BINARY;          /* a binary with neither library nor source */
         cl2c_program_log(p, "cl2c: the program binary holds neither a library nor a source");
     } else {
-        char key[65], path[4200];
-        const char *dir = strstr(p->source, "#include") ? NULL : programs_dir();
+        char path[4200];
         unsigned char *binary = NULL;
         size_t size = 0;
-        if (dir) {
-            cache_key(p->source, options, key);
-            snprintf(path, sizeof path, "%s/%s.bin", dir, key);
-            binary = cached_binary(path, &size);
-        }
+        const char *texts[] = {p->source, options};
+        bool cached = cl2c_cache_find(texts, 2, strstr(p->source, CL2C_CACHE_INCLUDE) != NULL,
+                                      path, &binary, &size);
         if (binary) {
             size_t n;
             const unsigned char *blog = cl2c_binary_section(binary, size,
@@ -378,7 +487,7 @@ cl_int cl2c_program_build(cl_program p, const char *options)
             free(text);
             err = CL_SUCCESS;
         } else {
-            err = translate(p, options, dir ? path : NULL, &binary, &size);
+            err = translate(p, options, cached ? path : NULL, &binary, &size);
         }
         if (err == CL_SUCCESS)
             err = cl2c_program_load(p, binary, size);

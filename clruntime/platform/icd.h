@@ -206,11 +206,48 @@ void cl2c_program_release(cl_program p);
 /* Build `p` from its source or its binary: its status, log, binary and library set.
  * CL_SUCCESS, CL_BUILD_PROGRAM_FAILURE or CL_INVALID_BUILD_OPTIONS (build.c). */
 cl_int cl2c_program_build(cl_program p, const char *options);
+/* Build a compiled object's or a library's binary as a link of it alone (link.c):
+ * CL_SUCCESS, CL_BUILD_PROGRAM_FAILURE or CL_INVALID_BUILD_OPTIONS. */
+cl_int cl2c_program_link_alone(cl_program p, const char *options);
 /* Load a usable binary's library into `p` (it takes `binary`); CL_SUCCESS or
  * CL_INVALID_BINARY / CL_BUILD_PROGRAM_FAILURE with the reason in the log. */
 cl_int cl2c_program_load(cl_program p, unsigned char *binary, size_t size);
 /* Append `text` to the build log. */
 void cl2c_program_log(cl_program p, const char *text);
+/* A new program of `context` (retained), nothing in it yet; NULL when out of memory. */
+cl_program cl2c_program_new(cl_context context);
+/* Forget a program's loaded library and kernels' names (before it is built again). */
+void cl2c_program_unload(cl_program p);
+/* A program's device list as the build entry points take it (`may_be_empty`: NULL and
+ * 0 mean every device): CL_SUCCESS, CL_INVALID_VALUE or CL_INVALID_DEVICE. */
+cl_int cl2c_check_devices(cl_uint n, const cl_device_id *devices, bool may_be_empty);
+
+/* ---- the build cache (build.c) ---- */
+/* Where the build decided by `texts` (n of them; `includes`: it may read files, so the
+ * working directory counts too) is cached, in `path`, and its binary in *binary where
+ * there is a usable one whose #included files are unchanged (else NULL). False where
+ * there is no cache (CL2C_NO_CACHE, a library outside cl2c's cache). */
+bool cl2c_cache_find(const char *const *texts, size_t n, bool includes, char path[4200],
+                     unsigned char **binary, size_t *size);
+/* The service wrote the entry at `path`: make it this user's alone. */
+void cl2c_cache_written(const char *path);
+
+/* ---- the build service (build.c): python -m cl2c.build_service, a child process ---- */
+/* A fresh private scratch folder (under $TMPDIR) in `dir`; false where none is made. */
+bool cl2c_scratch_make(char dir[4096]);
+/* Write `n` bytes as file `name` of the scratch folder. */
+bool cl2c_scratch_write(const char *dir, const char *name, const void *data, size_t n);
+/* Remove the scratch folder and its files. */
+void cl2c_scratch_remove(const char *dir);
+/* "--options=<options>", allocated (NULL when out of memory). */
+char *cl2c_option_argument(const char *options);
+/* Run the service with `args` (NULL-terminated; its log to `dir`/log, which is appended
+ * to p's) and read the binary it wrote to `output` into *binary: CL_SUCCESS, or
+ * `failure` (the program does not build, or the service did not run: the log says
+ * why), or `bad_options` (the options are not valid). */
+cl_int cl2c_service(cl_program p, const char *dir, const char *const *args,
+                    const char *output, cl_int failure, cl_int bad_options,
+                    unsigned char **binary, size_t *size);
 
 /* ---- kernels (kernel.c) ---- */
 struct cl2c_kernel_info;

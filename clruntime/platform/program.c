@@ -12,7 +12,7 @@
 #include "build_facts.h"
 #include <cl2c/host.h>
 
-static cl_program new_program(cl_context context)
+cl_program cl2c_program_new(cl_context context)
 {
     cl_program p = calloc(1, sizeof *p);
     if (!p)
@@ -25,8 +25,7 @@ static cl_program new_program(cl_context context)
     return p;
 }
 
-/* Forget the loaded library and the kernels' names (a program built again). */
-static void unload(cl_program p)
+void cl2c_program_unload(cl_program p)
 {
     if (p->library)
         dlclose(p->library);
@@ -40,7 +39,7 @@ void cl2c_program_release(cl_program p)
 {
     if (!cl2c_object_release(&p->obj))
         return;
-    unload(p);
+    cl2c_program_unload(p);
     free(p->source);
     free(p->binary);
     free(p->options);
@@ -75,7 +74,7 @@ cl_program CL2C_API(clCreateProgramWithSource)(cl_context context, cl_uint count
             return cl2c_fail(errcode_ret, CL_INVALID_VALUE);
         total += lengths && lengths[i] ? lengths[i] : strlen(strings[i]);
     }
-    cl_program p = new_program(context);
+    cl_program p = cl2c_program_new(context);
     char *source = p ? malloc(total + 1) : NULL;
     if (!source) {
         if (p)
@@ -95,8 +94,7 @@ cl_program CL2C_API(clCreateProgramWithSource)(cl_context context, cl_uint count
     return p;
 }
 
-/* A program's device list as clBuildProgram and clCreateProgramWithBinary take it. */
-static cl_int check_devices(cl_uint n, const cl_device_id *devices, bool may_be_empty)
+cl_int cl2c_check_devices(cl_uint n, const cl_device_id *devices, bool may_be_empty)
 {
     if ((n == 0) != (devices == NULL) || (n == 0 && !may_be_empty))
         return CL_INVALID_VALUE;
@@ -104,6 +102,21 @@ static cl_int check_devices(cl_uint n, const cl_device_id *devices, bool may_be_
         if (devices[i] != &cl2c_the_device)
             return CL_INVALID_DEVICE;
     return CL_SUCCESS;
+}
+
+/* What a usable binary holds: an executable (its library), a compiled object or a
+ * library (units to link: INFO's kind), or neither (a source alone). */
+static cl_program_binary_type binary_kind(const unsigned char *binary, size_t size)
+{
+    size_t n;
+    char *kind = cl2c_binary_fact(binary, size, "kind");
+    cl_program_binary_type type =
+        kind && strcmp(kind, "object") == 0 ? CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT
+        : kind && strcmp(kind, "library") == 0 ? CL_PROGRAM_BINARY_TYPE_LIBRARY
+        : cl2c_binary_section(binary, size, CL2C_BINARY_TAG_LIBRARY_SHARED, &n)
+            ? CL_PROGRAM_BINARY_TYPE_EXECUTABLE : CL_PROGRAM_BINARY_TYPE_NONE;
+    free(kind);
+    return type;
 }
 
 cl_program CL2C_API(clCreateProgramWithBinary)(cl_context context, cl_uint num_devices,
@@ -114,7 +127,7 @@ cl_program CL2C_API(clCreateProgramWithBinary)(cl_context context, cl_uint num_d
 {
     if (!cl2c_is(context, CL2C_MAGIC_CONTEXT))
         return cl2c_fail(errcode_ret, CL_INVALID_CONTEXT);
-    cl_int err = check_devices(num_devices, device_list, false);
+    cl_int err = cl2c_check_devices(num_devices, device_list, false);
     if (err != CL_SUCCESS)
         return cl2c_fail(errcode_ret, err);
     if (!lengths || !binaries)
@@ -136,7 +149,7 @@ cl_program CL2C_API(clCreateProgramWithBinary)(cl_context context, cl_uint num_d
     }
     if (!all_usable)
         return cl2c_fail(errcode_ret, CL_INVALID_BINARY);
-    cl_program p = new_program(context);
+    cl_program p = cl2c_program_new(context);
     unsigned char *copy = p ? malloc(lengths[0]) : NULL;
     if (!copy) {
         if (p)
@@ -151,8 +164,7 @@ cl_program CL2C_API(clCreateProgramWithBinary)(cl_context context, cl_uint num_d
     const unsigned char *src = cl2c_binary_section(copy, lengths[0], CL2C_BINARY_TAG_SOURCE, &n);
     if (src)
         p->source = strndup((const char *)src, n);
-    p->binary_type = cl2c_binary_section(copy, lengths[0], CL2C_BINARY_TAG_LIBRARY_SHARED, &n)
-                         ? CL_PROGRAM_BINARY_TYPE_EXECUTABLE : CL_PROGRAM_BINARY_TYPE_NONE;
+    p->binary_type = binary_kind(copy, lengths[0]);
     if (errcode_ret)
         *errcode_ret = CL_SUCCESS;
     return p;
@@ -180,7 +192,7 @@ cl_int CL2C_API(clBuildProgram)(cl_program program, cl_uint num_devices,
 {
     if (!cl2c_is(program, CL2C_MAGIC_PROGRAM))
         return CL_INVALID_PROGRAM;
-    cl_int err = check_devices(num_devices, device_list, true);
+    cl_int err = cl2c_check_devices(num_devices, device_list, true);
     if (err != CL_SUCCESS)
         return err;
     if (!pfn_notify && user_data)
@@ -242,7 +254,7 @@ static void keep_openmp_runtime(void)
 /* The library of a usable binary, loaded. */
 cl_int cl2c_program_load(cl_program p, unsigned char *binary, size_t size)
 {
-    unload(p);
+    cl2c_program_unload(p);
     if (p->binary != binary)
         free(p->binary);
     p->binary = binary;

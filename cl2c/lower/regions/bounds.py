@@ -46,7 +46,7 @@ class LoopBounds:
             set_name(decl, name)
             decl.type.quals = ["const"]
             decl.funcspec = ["CL2C_UNUSED"]
-            decl.init = c_ast.Cast(typename(d.type), base)
+            decl.init = c_ast.Cast(typename(d.type, d), base)
             bases.append(decl)
             d = stmts[i] = copy.deepcopy(d)     # the original also defines recomputations
             d.init = c_ast.BinaryOp("+", cn.ident(name), cn.ident(L0))
@@ -137,7 +137,7 @@ class LoopBounds:
         if isinstance(e, c_ast.ID) and self._value_of(e.name, self._lead) is not None:
             d = self.priv.remat.get(e.name) or next(
                 x for x in self._lead if isinstance(x, c_ast.Decl) and x.name == e.name)
-            return c_ast.Cast(typename(d.type),
+            return c_ast.Cast(typename(d.type, d),
                               self._inline_remat(self._value_of(e.name, self._lead)))
         for name, child in list(e.children()):
             replace_child(e, name, self._inline_remat(child))

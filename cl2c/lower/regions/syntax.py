@@ -8,7 +8,7 @@ import copy
 from pycparser import c_ast
 
 from ... import declarators
-from ...typed_ast import ids, replace_child, walk  # noqa: F401 (theirs, re-exported)
+from ...typed_ast import fact, ids, make, replace_child, walk  # (ids, replace_child: re-exported)
 from ...workgroup.names import COUNT, INDEX, LOCAL_ID as LID
 from ... import cnodes as cn
 from ..effects import synchronises
@@ -88,11 +88,14 @@ def set_declname(decl: c_ast.Decl, name: str) -> None:
 
 # ---- type names ---------------------------------------------------------------------------
 
-def typename(t) -> c_ast.Typename:
-    """The type name of declarator chain ``t`` (a copy, without const)."""
+def typename(t, of=None) -> c_ast.Typename:
+    """The type name of declarator chain ``t`` (a copy, without const); ``of``: the
+    declaration it comes from, whose type it then knows."""
     t = copy.deepcopy(t)
     retyped(t, None)
-    return c_ast.Typename(None, [], None, t)
+    node = make(c_ast.Typename, None, [], None, t)
+    node.ty = fact(of, "ty")
+    return node
 
 
 def retyped(t, name):

@@ -2,7 +2,7 @@
  *
  * The translator wraps every access to __global, __constant and __local memory in
  * CL2C_CK_ACCESS, every index of an array in CL2C_CK_INDEX and every integer divisor in
- * CL2C_CK_DIVISOR (cl2c/lower/checks.py); the kernel's entry registers its buffers with
+ * CL2C_CK_DIVISOR (cl2c/checking/accesses.py); the kernel's entry registers its buffers with
  * the byte sizes the host passed (cl2c_check_sizes) and each group its __local memory.
  *
  * - Bounds: an access is checked against the range its base pointer lies in (the
@@ -717,7 +717,7 @@ static inline void *cl2c_ck_atomic(cl2c_ck_thread *t, const void *base, const vo
     ((__typeof__(p))cl2c_ck_atomic(cl2c_ck_t, (const void *)(base), (p), sizeof *(p),       \
                                    (local), (site)))
 
-/* ---- pointers into private memory (cl2c/lower/check_private_bounds.py): bounds only.
+/* ---- pointers into private memory (cl2c/checking/private_bounds.py): bounds only.
  * A private variable that a pointer may point into is registered where it is declared
  * (again at each pass of a loop: it moves up to be the most recent); the oldest goes
  * when there are too many. Stack frames nest, so the most recent variable holding an
@@ -935,7 +935,7 @@ static inline void *cl2c_ck_arg_read(cl2c_ck_thread *t, cl2c_ck_argr A, void *p,
 #include "check_box.h"
 
 /* A read of a __local variable in a barrier phase that writes none of it
- * (cl2c/lower/check_phases.py): it races with nothing, so it asks only that a
+ * (cl2c/checking/phases.py): it races with nothing, so it asks only that a
  * work-item of this group wrote the memory (cl2c_ck_shadow says what else). */
 static inline void *cl2c_ck_local_read(cl2c_ck_thread *t, cl2c_ck_argr A, void *p, size_t n,
                                        cl2c_ck_site *site) {

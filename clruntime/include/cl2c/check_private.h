@@ -1,6 +1,6 @@
 /* Checking mode (-cl2c-check): reads of uninitialised private variables.
  *
- * cl2c/lower/check_private_init.py gives each private variable that a read may reach
+ * cl2c/checking/private_init.py gives each private variable that a read may reach
  * before any write a flag (a private `_Bool`, set by every write), and each
  * private array of that kind a shadow byte per element; a read tests them. Variables
  * that a definite-assignment analysis proves written before every read get neither.

@@ -1,6 +1,6 @@
 """Checking builds: the ranges an access checks against where they are the same at every
 access of a function, found once at its top (check.h's cl2c_ck_argr): a kernel's buffer
-arguments it never changes, its kernel-scope __local variables. checks.py's accesses
+arguments it never changes, its kernel-scope __local variables. accesses.py's accesses
 through them become CL2C_CK_ARG (CL2C_CK_ARG_READ for an argument never written
 through), whose bounds GCC keeps in registers out of the work-item loops.
 """
@@ -9,9 +9,7 @@ from __future__ import annotations
 from pycparser import c_ast
 
 from .. import types as ty
-from .workitems import LOCALS
-
-THREAD = "cl2c_ck_t"          # the thread's checking state (checks.thread_state)
+from ..workgroup.names import CHECK_THREAD as THREAD, LOCALS
 
 
 def _call(name: str, args: list) -> c_ast.FuncCall:

@@ -1,6 +1,6 @@
 """Checking builds (-cl2c-check): reads of uninitialised private variables.
 
-Runs on the C tree after checks.py and before the schedules, in every function
+Runs on the C tree after accesses.py and before the schedules, in every function
 (kernels and helpers): a private variable gets a private flag, so the regions and
 fibers schedules carry it across barriers as they carry any private (a per-work-item
 array, a fiber's stack). definite_assignment.py says which reads may come before any
@@ -23,17 +23,17 @@ from pycparser import c_ast
 
 from .. import types as ty
 from ..sema import Module
-from ..typed_ast import make
-from .checks import node_fields
+from ..typed_ast import child_fields, make
 from .definite_assignment import ADDR, READ, RW, WRITE, Analysis
+from .sites import Sites
 
 FLAG = "cl2c_cks_"
 _CHECK, _SET = 1, 2
 
 
-def instrument(module: Module, sites) -> Module:
-    """Flags and checks into every function of ``module``; ``sites`` (checks.Sites)
-    names the place of each check."""
+def instrument(module: Module, sites: Sites) -> Module:
+    """Flags and checks into every function of ``module``; ``sites`` names the place of
+    each check."""
     for f in module.functions.values():
         params = [p.name for p in (f.node.decl.type.args.params
                                    if f.node.decl.type.args else [])
@@ -73,7 +73,7 @@ class _Rewriter:
         return c_ast.UnaryOp("&", self.flag(var))
 
     def access(self, node):
-        a = self.an.accesses.get(id(node))
+        a = self.an.access(node)
         return a if a is not None and a.var.needed else None
 
     # ---- statements: each becomes a list of statements
@@ -202,7 +202,7 @@ class _Rewriter:
             n.rvalue = self.expr(n.rvalue)
             n.lvalue = self.expr(n.lvalue)
             return
-        for name in node_fields(n):
+        for name in child_fields(n):
             value = getattr(n, name, None)
             if isinstance(value, list):
                 setattr(n, name, [self.expr(v) for v in value])

@@ -1,8 +1,7 @@
-"""Lowering pass of checking builds (-cl2c-check): every access to __global, __constant
-and __local memory goes through the runtime's check, every array index is checked
-against the array's length, every integer divisor against zero (clruntime check.h);
-accesses through pointers into private memory are checked for bounds
-(check_private_bounds.py).
+"""Checking builds (-cl2c-check): every access to __global, __constant and __local
+memory goes through the runtime's check, every array index is checked against the
+array's length, every integer divisor against zero (clruntime check.h); accesses
+through pointers into private memory are checked for bounds (private_bounds.py).
 
 It runs on the C tree, after the other passes: an access ``E`` (``a[i]``, ``*p``,
 ``s->x``, ``a[i].s[0]``, ...) whose memory a pointer into one of those spaces reaches
@@ -12,7 +11,7 @@ buffer is blamed on the right one) and ``site`` the access's place in the .cl fi
 An address taken (``&a[i]``, as atomics take it) or an operand of ``sizeof`` is no
 access. Where ``base`` is a buffer argument the kernel never changes, or the access is
 to a kernel-scope __local variable, the range is found once at the function's top and
-the access is ``*CL2C_CK_ARG(range, &E, flags, local, &site)`` (check_ranges.py).
+the access is ``*CL2C_CK_ARG(range, &E, flags, local, &site)`` (ranges.py).
 Normal builds never run this pass.
 """
 from __future__ import annotations
@@ -23,12 +22,12 @@ from pycparser import c_ast
 
 from .. import types as ty
 from ..sema import Module
-from ..typed_ast import fact, make
-from .effects import call_of
-from .check_private_bounds import register_escaping
-from .check_ranges import (ARG, LOCAL, THREAD, arg_state, fixed_buffer_args, local_field,
-                           local_state, unwritten_args)
-from .workitems import LOCALS
+from ..typed_ast import child_fields, fact, make
+from ..workgroup.names import CHECK_THREAD as THREAD, LOCALS
+from .private_bounds import register_escaping
+from .ranges import ARG, LOCAL, arg_state, fixed_buffer_args, local_field, local_state, \
+    unwritten_args
+from .sites import Sites
 
 _CHECKED_SPACES = ("global", "constant", "local")
 _READ, _WRITE = 1, 2
@@ -40,27 +39,10 @@ _FILLS = ("cl2c_async_work_group_copy_", "cl2c_async_gather_")
 _ATOMICS = ("At32", "At64", "Atf", "Aa", "Ai", "Afl")
 
 
-class Sites:
-    """The places of the checked operations, as the C statics the checks point at."""
-
-    def __init__(self):
-        self.by_place: dict[tuple, str] = {}
-
-    def name(self, coord) -> str:
-        place = (coord.file, coord.line, coord.column) if coord else ("?", 0, 0)
-        if place not in self.by_place:
-            self.by_place[place] = f"cl2c_ck_s{len(self.by_place)}"
-        return self.by_place[place]
-
-    def listed(self) -> list[tuple]:
-        """(C name, file, line, column) of each site, for emission."""
-        return [(name, str(f), line, col) for (f, line, col), name in self.by_place.items()]
-
-
-def instrument(module: Module, local_types: dict) -> tuple[Module, Sites]:
+def instrument(module: Module, local_types: dict, sites: Sites) -> Module:
     """Checks into every function of ``module``; ``local_types`` gives the types of each
-    kernel's __local variables (now fields of cl2c_locals): {kernel: {name: type}}."""
-    sites = Sites()
+    kernel's __local variables (now fields of cl2c_locals): {kernel: {name: type}};
+    ``sites`` names the place of each check."""
     rewriter = _Rewriter(sites)
     for f in module.functions.values():
         rewriter.accesses = 0
@@ -77,7 +59,7 @@ def instrument(module: Module, local_types: dict) -> tuple[Module, Sites]:
                 arg_state(name, index) for name, index in rewriter.args_used.items()
             ] + [local_state(name) for name in rewriter.locals_used] + (
                 f.node.body.block_items or [])
-    return module, sites
+    return module
 
 
 def thread_state() -> c_ast.Decl:
@@ -163,7 +145,7 @@ class _Rewriter:
         return node
 
     def children(self, node) -> None:
-        for name in node_fields(node):
+        for name in child_fields(node):
             value = getattr(node, name, None)
             if isinstance(value, list):
                 setattr(node, name, [self.visit(v) for v in value])
@@ -204,7 +186,7 @@ class _Rewriter:
         initialisation; r: the base pointer, or the range of a buffer argument found once,
         as ``access`` has them); an atomic's address ``p`` becomes ``CL2C_CK_ATOMIC(base,
         p, local, site)``, its bounds only (atomics do not race). Else None."""
-        call = call_of(node)
+        call = fact(node, "call")
         if call is None or node.args is None or not call.arg_types:
             return None
         args = node.args.exprs
@@ -223,7 +205,7 @@ class _Rewriter:
             return None          # an element of a __local array: its index is checked
         self.accesses += 1
         base = copy.deepcopy(base) if base is not None else c_ast.ID("NULL")
-        # generic: maybe __local memory, for the phases' analysis (check_phases.py)
+        # generic: maybe __local memory, for the phases' analysis (phases.py)
         local = c_ast.Constant("int", "1" if space in ("local", "generic") else "0")
         site = self.site(node.coord)
         if call.kind == "builtin":
@@ -268,7 +250,7 @@ class _Rewriter:
         address = c_ast.UnaryOp("&", node, node.coord)
         self.accesses += 1
         if space in ("private", "generic"):
-            # private: bounds only (check_private_bounds.py); generic (OpenCL C 2.0): as
+            # private: bounds only (private_bounds.py); generic (OpenCL C 2.0): as
             # the buffer, __local or private variable the pointer points into
             return c_ast.UnaryOp("*", _call(f"CL2C_CK_{space.upper()}", [
                 base, address, c_ast.Constant("int", str(flags)), self.site(node.coord)],
@@ -427,7 +409,7 @@ def _output_arguments(node: c_ast.FuncCall) -> set[int]:
     """The arguments ``&E`` that a math builtin stores its second result through (fract,
     modf, sincos, frexp, lgamma_r, remquo): a write of E, which a later read of E
     (__local memory's initialisation check) must see."""
-    call = call_of(node)
+    call = fact(node, "call")
     row = call.row if call is not None and call.kind == "builtin" else None
     if row is None or row.family != "F":
         return set()
@@ -441,13 +423,3 @@ def _output_arguments(node: c_ast.FuncCall) -> set[int]:
 def _call(name: str, args: list, coord) -> c_ast.FuncCall:
     return c_ast.FuncCall(c_ast.ID(name, coord), c_ast.ExprList(args, coord), coord)
 
-
-def node_fields(node) -> list[str]:
-    """The child slots of a typed tree node, its facts (ty, call, ...) left out."""
-    names = []
-    for klass in type(node).__mro__:
-        for name in getattr(klass, "__slots__", ()):
-            if name not in names and name not in ("coord", "__weakref__", "ty", "space",
-                                                  "call", "components", "symbol", "record"):
-                names.append(name)
-    return names

@@ -2,12 +2,12 @@
 against the bounds of the variable they point into (private memory is one work-item's:
 no races to look for).
 
-checks.py calls it on the C tree, before the schedules. A private variable whose address
+accesses.py calls it on the C tree, before the schedules. A private variable whose address
 a pointer may take (``&x``, ``&a[i]``, ``&s.v``, an array that decays: ``f(a)``,
 ``a + 1``, ``float *p = a``) is registered where it is declared:
 ``cl2c_ck_private(cl2c_ck_t, "a", &a, sizeof a);`` after its declaration (a parameter:
 at the top of the function). An access through a pointer into private memory becomes
-``*CL2C_CK_PRIVATE(base, &E, flags, site)`` (checks.py), which checks it against the
+``*CL2C_CK_PRIVATE(base, &E, flags, site)`` (accesses.py), which checks it against the
 most recently registered variable that holds ``base`` (clruntime check.h): stack
 frames nest, so that is the live one at that address. A pointer that no registered
 variable holds is not checked (nothing is reported that the check cannot be sure of).
@@ -18,7 +18,6 @@ from pycparser import c_ast
 
 from .. import types as ty
 from ..typed_ast import fact
-from .effects import UPDATE, call_of
 
 REGISTER = "cl2c_ck_private"
 _NOT_PRIVATE = {"__local", "local", "__constant", "constant", "__global", "global",
@@ -66,8 +65,10 @@ def _registration(decl: c_ast.Decl, thread: str) -> c_ast.FuncCall:
 
 
 def _updates_in_place(call: c_ast.FuncCall) -> bool:
-    found = call_of(call)
-    return found is not None and found.kind == UPDATE.kind and call.args is not None
+    """A runtime helper that writes through its first argument (lower/effects.py's
+    UPDATE: ++ on a vector, a swizzle store)."""
+    found = fact(call, "call")
+    return found is not None and found.kind == "update" and call.args is not None
 
 
 def _blocks(node):

@@ -35,7 +35,8 @@ READ, WRITE, RW, ADDR = "read", "write", "rw", "addr"
 
 class Var:
     """A tracked private variable: its declaration, and whether it is an array (how
-    many dimensions, how many innermost elements)."""
+    many dimensions, how many innermost elements). Compared by identity: two
+    declarations of one name are two variables."""
     __slots__ = ("decl", "name", "dims", "total", "needed")
 
     def __init__(self, decl, dims: int = 0, total: int = 1):
@@ -73,17 +74,22 @@ def _tracked_type(t):
 
 
 class Analysis:
-    """Walks one function body; ``accesses`` maps id(node) of each use of a tracked
-    variable to its Access, ``vars`` the tracked variables."""
+    """Walks one function body: ``vars`` are the tracked variables, ``access(node)``
+    the use of one that a node of the body is."""
 
     def __init__(self, body, params=()):
-        self.accesses: dict[int, Access] = {}
+        self._accesses: dict[c_ast.Node, Access] = {}   # (nodes hash by identity)
         self.vars: list[Var] = []
         self.scopes: list[dict] = [{p: None for p in params}]
         self.loops: list[dict] = []      # {"break": [states], "continue": [...]}
         self.enabled = _structured(body)
-        self.state: set | None = set()
+        self.state: set[Var] | None = set()   # written on every path here
         self.stmt(body)
+
+    def access(self, node) -> Access | None:
+        """The use of a tracked variable that ``node`` is (the variable, its element, or
+        the part of it whose address is taken), else None."""
+        return self._accesses.get(node)
 
     # ---- names
     def lookup(self, name):
@@ -107,7 +113,7 @@ class Analysis:
         if d.name:
             self.scopes[-1][d.name] = var
         if var is not None and self.state is not None:
-            self.state.discard(id(var))   # a fresh variable each time it is reached
+            self.state.discard(var)   # a fresh variable each time it is reached
 
     # ---- statements
     def stmts(self, items, trackable=True):
@@ -322,13 +328,13 @@ class Analysis:
             mode = ADDR                          # s.arr as a pointer: it may be written
         if mode == ADDR:
             target = own
-        proven = self.state is None or id(var) in self.state
+        proven = self.state is None or var in self.state
         if mode in (READ, RW) and not proven:
             var.needed = True
-        self.accesses[id(target)] = Access(target, var, mode, proven)
+        self._accesses[target] = Access(target, var, mode, proven)
         if self.state is not None and (mode == ADDR or (mode in (WRITE, RW) and
                                                         not var.dims)):
-            self.state.add(id(var))
+            self.state.add(var)
 
 
 def _decays(node) -> bool:
@@ -358,12 +364,12 @@ def _is_void(typename) -> bool:
 def _structured(body) -> bool:
     """No goto or label, and every case label right in its switch's body: the only
     jumps are the ones the analysis follows."""
-    cases = {id(n) for n in _walk(body) if isinstance(n, (c_ast.Case, c_ast.Default))}
+    cases = {n for n in _walk(body) if isinstance(n, (c_ast.Case, c_ast.Default))}
     for n in _walk(body):
         if isinstance(n, (c_ast.Goto, c_ast.Label)):
             return False
         if isinstance(n, c_ast.Switch) and isinstance(n.stmt, c_ast.Compound):
-            cases -= {id(c) for c in n.stmt.block_items or []}
+            cases -= set(n.stmt.block_items or [])
     return not cases
 
 

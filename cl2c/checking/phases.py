@@ -22,9 +22,9 @@ from pycparser import c_ast
 
 from .. import types as ty
 from ..typed_ast import fact
-from .check_ranges import LOCAL
-from .workitems import LOCALS
 from ..workgroup.ir import GroupFunction, Once, c_parts, item_lists
+from ..workgroup.names import LOCALS
+from .ranges import LOCAL
 
 _ALL = "*"      # every __local variable may be written
 

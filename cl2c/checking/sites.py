@@ -1,0 +1,21 @@
+"""The places of a checking build's checks: each check points at a C static naming its
+place in the .cl file (file, line, column), which a report prints. One per place, in
+the order the instrumentation reaches them."""
+from __future__ import annotations
+
+
+class Sites:
+    """The places of the checked operations, as the C statics the checks point at."""
+
+    def __init__(self):
+        self.by_place: dict[tuple, str] = {}
+
+    def name(self, coord) -> str:
+        place = (coord.file, coord.line, coord.column) if coord else ("?", 0, 0)
+        if place not in self.by_place:
+            self.by_place[place] = f"cl2c_ck_s{len(self.by_place)}"
+        return self.by_place[place]
+
+    def listed(self) -> list[tuple]:
+        """(C name, file, line, column) of each site, for emission."""
+        return [(name, str(f), line, col) for (f, line, col), name in self.by_place.items()]

@@ -1,0 +1,181 @@
+"""Directives that write parts of the documentation from the code that defines them, so
+that the pages cannot drift from it:
+
+- ``cl2c-error-codes``: cl2c/error_codes.py's table;
+- ``cl2c-exceptions``: every public exception and warning class of the cl2c package;
+- ``cl2c-option-values`` (a role): the values an option takes, from the tables options.py checks against;
+- ``cl2c-cli-help``: ``cl2c --help`` as the command prints it;
+- ``cl2c-translate``: the C that cl2c generates for a .cl file of the repository, now.
+"""
+from __future__ import annotations
+
+import importlib
+import inspect
+import pkgutil
+from pathlib import Path
+
+from docutils import nodes
+from docutils.parsers.rst import directives
+from sphinx.util.docutils import SphinxDirective
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _table(headers: list[str], rows: list[list[str]], widths: list[int]) -> nodes.table:
+    table = nodes.table()
+    group = nodes.tgroup(cols=len(headers))
+    table += group
+    for w in widths:
+        group += nodes.colspec(colwidth=w)
+    head = nodes.thead()
+    group += head
+    body = nodes.tbody()
+    group += body
+    for target, cells in ((head, [headers]), (body, rows)):
+        for cells_of_row in cells:
+            row = nodes.row()
+            for text in cells_of_row:
+                entry = nodes.entry()
+                entry += _paragraph(text)
+                row += entry
+            target += row
+    return table
+
+
+def _paragraph(text: str) -> nodes.paragraph:
+    """Text whose ``double`` or `single` backquoted parts are literals."""
+    import re
+    para = nodes.paragraph()
+    for i, part in enumerate(re.split(r"``(.+?)``|`(.+?)`", text)):
+        if i % 3 == 0:
+            if part:
+                para += nodes.Text(part)
+        elif part:
+            para += nodes.literal(text=part)
+    return para
+
+
+class ErrorCodes(SphinxDirective):
+    """OpenCL's codes and cl2c's own, as C (``CL2C_<name>``) and Python spell them."""
+
+    def run(self):
+        from cl2c import error_codes
+        own = {c.name for c in error_codes.OWN}
+        rows = [[f"`CL2C_{c.name}`", str(c.value), c.meaning,
+                 "cl2c" if c.name in own else "OpenCL"] for c in error_codes.CODES]
+        return [_table(["C name", "value", "what cl2c_error_string() says", "from"],
+                       rows, [30, 8, 50, 8])]
+
+
+def public_exceptions() -> list[type]:
+    """The exception and warning classes that cl2c's modules define and do not mark
+    private (a leading underscore)."""
+    import cl2c
+    found = {}
+    for info in pkgutil.walk_packages(cl2c.__path__, "cl2c."):
+        if info.name.endswith("__main__") or ".sanitizers" in info.name:
+            continue
+        module = importlib.import_module(info.name)
+        for name, obj in vars(module).items():
+            if (inspect.isclass(obj) and issubclass(obj, BaseException)
+                    and obj.__module__ == info.name and not name.startswith("_")):
+                found[f"{obj.__module__}.{name}"] = obj
+    return [found[k] for k in sorted(found)]
+
+
+class Exceptions(SphinxDirective):
+    """``exported``: those that ``cl2c`` exports (``cl2c.X``); ``others``: the rest."""
+    required_arguments = 1
+
+    def run(self):
+        import cl2c
+        rows = []
+        for cls in public_exceptions():
+            exported = getattr(cl2c, cls.__name__, None) is cls
+            if exported != (self.arguments[0] == "exported"):
+                continue
+            where = f"cl2c.{cls.__name__}" if exported else f"{cls.__module__}.{cls.__name__}"
+            bases = ", ".join(b.__name__ for b in cls.__bases__)
+            doc = inspect.cleandoc(cls.__dict__.get("__doc__") or "")   # its own, not a base's
+            rows.append([f"`{where}`", bases, doc.split("\n\n")[0].replace("\n", " ")])
+        return [_table(["class", "derives from", "what it means"], rows, [30, 20, 50])]
+
+
+def option_values() -> dict[str, list[str]]:
+    """What each option with a fixed set of values accepts, from the tables that
+    cl2c/options.py checks against."""
+    from cl2c import options
+    from cl2c.language_version import VERSIONS
+    from cl2c.lower.schedules import names
+    from cl2c.target import EXTENSIONS, FEATURES
+    return {
+        "cl-std": list(VERSIONS),
+        "schedule": list(names()),
+        "sanitize": list(options.SANITIZERS),
+        "check": ["stop", "collect"],
+        "accepted": sorted(options._ACCEPTED_FLAGS),
+        "extensions": sorted(set(EXTENSIONS) | {"cl_khr_fp16"}),
+        "features": sorted(FEATURES),
+    }
+
+
+def option_values_role(name, rawtext, text, lineno, inliner, options=None, content=None):
+    """``{cl2c-option-values}`schedule```: the values, as literals separated by commas."""
+    out = []
+    for i, v in enumerate(option_values()[text]):
+        if i:
+            out.append(nodes.Text(", "))
+        out.append(nodes.literal(text=v))
+    return out, []
+
+
+class CliHelp(SphinxDirective):
+    def run(self):
+        import click
+        from cl2c.cli import main
+        with click.Context(main, info_name="cl2c", terminal_width=88) as ctx:
+            text = main.get_help(ctx)
+        return [nodes.literal_block(text, text)]
+
+
+class Translate(SphinxDirective):
+    """The generated C of a repository .cl file. ``:start:`` picks the lines from the first
+    that starts with its text, to the next that starts with ``:end:``'s (shown) or
+    ``:end-before:``'s (not shown); ``:options:`` are build options."""
+    required_arguments = 1
+    option_spec = {"options": directives.unchanged, "start": directives.unchanged,
+                   "end": directives.unchanged, "end-before": directives.unchanged}
+
+    def run(self):
+        import cl2c
+        path = REPO / self.arguments[0]
+        self.env.note_dependency(str(path))
+        c = cl2c.translate(path.read_text(), path.name, options=self.options.get("options"),
+                           line_directives=False).c_source
+        lines = c.splitlines()
+        start = self.options.get("start")
+        if start:
+            first = next(i for i, line in enumerate(lines) if line.startswith(start))
+            last = len(lines)
+            for i in range(first + 1, len(lines)):
+                if "end" in self.options and lines[i].startswith(self.options["end"]):
+                    last = i + 1
+                    break
+                if "end-before" in self.options and \
+                        lines[i].startswith(self.options["end-before"]):
+                    last = i
+                    break
+            lines = lines[first:last]
+        text = "\n".join(lines)
+        block = nodes.literal_block(text, text)
+        block["language"] = "c"
+        return [block]
+
+
+def setup(app):
+    app.add_directive("cl2c-error-codes", ErrorCodes)
+    app.add_directive("cl2c-exceptions", Exceptions)
+    app.add_role("cl2c-option-values", option_values_role)
+    app.add_directive("cl2c-cli-help", CliHelp)
+    app.add_directive("cl2c-translate", Translate)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}

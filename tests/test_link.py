@@ -1,0 +1,128 @@
+"""Separate compilation (cl2c/link.py, the build service's --compile and --link): compiled
+objects keep their source, embedded headers and options; a link translates the units
+together, each preprocessed alone. The linked binaries are loaded as cl2c.Program and
+their kernels' results checked against NumPy."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import cl2c
+from cl2c import build_service
+from cl2c.binary import ProgramBinary
+from cl2c.diagnostics import BuildError
+from cl2c.link import Unit, check_unit, translate_units
+from cl2c.target import Target
+
+KERNEL = ('#include "h/my.h"\n'
+          "float scaled(float x);\n"
+          "__kernel void k(__global float *a)\n"
+          "{\n"
+          "    size_t i = get_global_id(0);\n"
+          "    a[i] = scaled(a[i]) + ADD;\n"
+          "}\n")
+HEADERS = {"h/my.h": '#include "inner.h"\n#define ADD (1.0f + INNER)\n',
+           "h/inner.h": "#define INNER 2.0f\n"}
+HELPER = "float scaled(float x) { return FACTOR * x; }\n"
+
+
+def _headers_file(path, headers):
+    path.write_bytes(b"".join(f"{n}\0{t}\0".encode() for n, t in headers.items()))
+    return path
+
+
+def _service(*args) -> int:
+    return build_service.run([str(a) for a in args])
+
+
+def test_embedded_headers_nested_and_named_in_diagnostics():
+    assert check_unit(Unit(KERNEL, headers=HEADERS), Target.assumed()) == ("", [])
+    broken = dict(HEADERS, **{"h/inner.h": "float f(void) { return undeclared; }\n"
+                                           "#define INNER 2.0f\n"})
+    with pytest.raises(BuildError) as e:
+        check_unit(Unit(KERNEL, headers=broken), Target.assumed())
+    assert "h/inner.h:1:24: error: use of undeclared identifier 'undeclared'" in \
+        e.value.render()
+    with pytest.raises(BuildError) as e:
+        check_unit(Unit(KERNEL), Target.assumed())
+    assert "'h/my.h' file not found" in e.value.render()
+
+
+def test_units_are_preprocessed_alone():
+    """Each unit's -D is its own: FACTOR of the helper's options is unknown to the kernel
+    unit, whose ADD the helper never sees."""
+    units = [Unit(KERNEL, "", headers=HEADERS), Unit(HELPER, "-DFACTOR=3")]
+    tr = translate_units(units, "", Target.assumed())
+    assert [k.name for k in tr.kernels] == ["k"]
+    with pytest.raises(BuildError) as e:
+        translate_units([Unit(KERNEL, "-DFACTOR=3", headers=HEADERS), Unit(HELPER)], "",
+                        Target.assumed())
+    assert "program2.cl:1:" in e.value.render() and "FACTOR" in e.value.render()
+
+
+def test_undefined_and_twice_defined_functions_are_link_errors():
+    with pytest.raises(BuildError) as e:
+        translate_units([Unit(KERNEL, headers=HEADERS)], "", Target.assumed())
+    assert "program.cl:6:12: error: undefined function 'scaled'" in e.value.render()
+    with pytest.raises(BuildError) as e:
+        translate_units([Unit(KERNEL, headers=HEADERS), Unit(HELPER, "-DFACTOR=1"),
+                         Unit(HELPER, "-DFACTOR=2")], "", Target.assumed())
+    assert "program3.cl:1:7: error: redefinition of 'scaled'" in e.value.render()
+
+
+def test_service_compiles_links_and_the_program_runs(tmp_path):
+    (tmp_path / "k.cl").write_text(KERNEL)
+    (tmp_path / "h.cl").write_text(HELPER)
+    headers = _headers_file(tmp_path / "headers", HEADERS)
+    assert _service("--compile", "--source", tmp_path / "k.cl", "--headers", headers,
+                    "--output", tmp_path / "k.obj", "--filename", "program.cl") == 0
+    assert _service("--compile", "--source", tmp_path / "h.cl", "--options=-DFACTOR=3",
+                    "--output", tmp_path / "h.obj") == 0
+    obj = ProgramBinary.decode((tmp_path / "k.obj").read_bytes())
+    assert obj.info["kind"] == "object" and not obj.libraries and obj.source == KERNEL
+    assert {n: t for n, t in obj.units[0]["headers"]} == HEADERS
+    # a library of the helper, then the kernel linked with it
+    assert _service("--link", tmp_path / "h.obj", "--options=-create-library",
+                    "--output", tmp_path / "h.lib") == 0
+    assert ProgramBinary.decode((tmp_path / "h.lib").read_bytes()).info["kind"] == "library"
+    assert _service("--link", tmp_path / "k.obj", tmp_path / "h.lib", "--library", "both",
+                    "--output", tmp_path / "prog.bin") == 0
+    prg = cl2c.Program.from_bytes((tmp_path / "prog.bin").read_bytes())
+    a = np.arange(16, dtype=np.float32)
+    want = a * 3 + 3
+    prg.k(a.shape, None, a)
+    np.testing.assert_array_equal(a, want)
+
+
+def test_service_link_refuses_what_is_not_an_object(tmp_path):
+    (tmp_path / "k.cl").write_text("__kernel void k(__global int *p) { p[0] = 1; }\n")
+    assert _service("--source", tmp_path / "k.cl", "--output", tmp_path / "k.bin") == 0
+    log = tmp_path / "log"
+    assert _service("--link", tmp_path / "k.bin", "--output", tmp_path / "x.bin",
+                    "--log", log) == build_service.FAILED
+    assert "not a compiled object or a library" in log.read_text()
+    assert _service("--link", tmp_path / "k.bin", "--output", tmp_path / "x.bin",
+                    "--options=-no-such-option", "--log", log) == build_service.BAD_OPTIONS
+
+
+def test_a_header_two_units_include_is_given_once(tmp_path):
+    """A struct, a __constant table and an inline function of a header both units
+    include are one in the linked program; the result against the reference."""
+    header = {"c.h": "#ifndef C_H\n#define C_H\nstruct pair { int a; };\n"
+                     "constant int table[2] = {1, 2};\n"
+                     "inline int helper(int x) { return x + 1; }\n#endif\n"}
+    units = [Unit('#include "c.h"\n'
+                  'int get(struct pair p) { return helper(p.a) + table[1]; }\n', headers=header),
+             Unit('#include "c.h"\nint get(struct pair p);\n__kernel void k(__global int *o)'
+                  ' { struct pair p = {o[0]}; o[0] = get(p) * helper(0); }\n', headers=header)]
+    from cl2c.binary import link_binary
+    data, _ = link_binary(units, "", ("extension",))
+    o = np.array([3], np.int32)
+    cl2c.Program.from_bytes(data).k((1,), None, o)
+    assert o[0] == (3 + 1 + 2) * 1
+    # what differs between the units is not merged: a redefinition, as in C
+    other = {"c.h": header["c.h"].replace("{1, 2}", "{1, 3}")}
+    with pytest.raises(BuildError) as e:
+        translate_units([units[0], Unit(units[1].source, headers=other)], "",
+                        Target.assumed())
+    assert "redefinition" in e.value.render()
