@@ -70,7 +70,7 @@ def test_launch_checks_still_apply():
 
 
 def _serial_items(src: str) -> int:
-    return cl2c.translate(src, "s.cl").program.kernels[0].serial_items
+    return cl2c.translate(src, "s.cl").program.kernels[0].plan.serial_items
 
 
 def test_loop_free_kernels_bound_their_serial_launches():

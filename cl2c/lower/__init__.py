@@ -4,7 +4,7 @@ The passes run in this order; each comment says why it comes where it does.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from pycparser import c_ast
 
@@ -16,58 +16,39 @@ from ..sema import FunctionInfo, Module
 from .. import checking
 from ..timing import StageTimes
 from ..typed_ast import fact, walk
-from . import declarations, schedules, workitems
-from .interleaving import Interleaving, interleavable, interleaved_function, program_names
+from . import declarations, schedules, tiling, workitems
+from .interleaving import interleavable, interleaved_function, program_names
 from .launch_work import serial_items, work
 from .effects import called_function
 from .expressions import lower_expressions
 from .contraction import contract
 from .sequencing import sequence_operands
 from .unconditional import unconditional_accesses
-from ..workgroup.loops import group_functions as loops_group_functions
+from ..workgroup.launch_plan import LaunchOptions, LaunchPlan, Regroup
 
 
-@dataclass
+@dataclass(frozen=True)
 class KernelModel:
-    """A kernel as lowering leaves it: its interface (``interface``) and what emitting
-    it takes."""
+    """A kernel as lowering leaves it: its interface (``interface``), what its source
+    says, and how its launches run (``plan``, made once the schedule has decided)."""
     name: str
     info: FunctionInfo
     args: list[Arg]
-    schedule: "schedules.Schedule | None"
-    reason: str
     reqd_work_group_size: tuple | None
     simd: bool = True
     local_decls: list = field(default_factory=list)   # types they use, then the __local Decls
-    group_functions: list = field(default_factory=list)  # its work-group functions
-                                      # (FuncDefs), the entry's first
-    check_barriers: bool = False
-    check: str = ""                   # checking mode: "stop", "collect" or "" (off)
-    local_bytes_poisoned: bool = False  # -cl2c-sanitize=address: red zones after __local
-    fiber_stack: int = 0
     printf: bool = False              # calls printf: its output is flushed when it ends
     group_blind: bool = False         # cannot tell its work-groups apart: cl2c may cut
                                       # the range its own way (cl2c_regroup)
     address_spaces: bool = False      # calls to_local, ...: each group says where its
                                       # __local memory is (spaces.h)
-    item_function: bool = True        # the work-item function is emitted: a schedule runs
-                                      # it, or another kernel calls it
-    uneven: bool = False              # work-items of data-dependent cost (divergent loops):
-                                      # threads take groups as they finish (dynamic)
-    uniform_groups: bool = True       # every group of a launch has the local size (1.x);
-                                      # 2.0's last groups may be smaller, reqd or not
-    tile_rows: int = 0                # rows of work-items its register tiles take
-                                      # (lower/tiling.py): cl2c_regroup's rows a group
-    serial_items: int = 0             # launches of at most this many work-items run on
-                                      # the calling thread (launch_work.py); 0: none
-    interleavable: Interleaving | None = None  # work-items an iteration, interleaved
-                                      # (interleaving.py); None: one at a time
-    interleaved_function: object = None  # the loops schedule's FuncDef of the ways
+    plan: LaunchPlan | None = None    # its schedule and launch (workgroup/launch_plan.py);
+                                      # None until lower() has decided
 
     @property
     def interface(self) -> KernelInterface:
         return KernelInterface(self.name, tuple(self.args), self.reqd_work_group_size,
-                               self.schedule.name, self.printf)
+                               self.plan.schedule.name, self.printf)
 
 
 @dataclass
@@ -118,30 +99,17 @@ def lower(module: Module, schedule: str = "auto", check_barriers: bool = False,
                            if isinstance(d, c_ast.Decl) and d.name}
                        for k, ds in moved.items()}
         module, sites = checking.instrument(module, local_types)
-    kernels = [kernel_model(f, moved.get(f.name, []), module.functions, check_barriers,
-                            accesses[f.name])
+    kernels = [kernel_model(f, moved.get(f.name, []), module.functions, accesses[f.name])
                for f in module.kernels]
+    options = LaunchOptions(schedule, check, check_barriers, fiber_stack,
+                            "address" in sanitize, uniform_groups)
     with times.stage("lower: schedules"):
         outside = program_names(module)
-        for k in kernels:
-            k.fiber_stack = fiber_stack
-            k.check = check
-            k.local_bytes_poisoned = "address" in sanitize
-            k.uniform_groups = uniform_groups
-            k_work = work(k.info, module.functions)
-            k.interleavable = interleavable(k, outside, k_work)
-            schedules.choose(k, module, schedule, check_barriers, bool(check))
-            if k.group_blind and k.schedule.regroups:
-                k.serial_items = serial_items(k_work)
-                k.interleaved_function = interleaved_function(k)
-                if k.interleaved_function is not None:
-                    k.reason += f", {k.interleavable.ways} an iteration, interleaved"
-            if k.schedule is schedules.LOOPS:
-                k.group_functions = loops_group_functions(k)
-    called = _called_functions(module, kernels)
-    for k in kernels:
-        k.item_function = not k.group_functions or k.name in called
-    emitted = called | {k.name for k in kernels if k.item_function}
+        launches = [_launch(k, module, options, outside) for k in kernels]
+    called = _called_functions(module, kernels, launches)
+    kernels = [replace(k, plan=LaunchPlan(**launch, item_function=not launch[
+        "group_functions"] or k.name in called)) for k, launch in zip(kernels, launches)]
+    emitted = called | {k.name for k in kernels if k.plan.item_function}
     scope = []
     for kind, node in module.program_scope:
         name = node.decl.name if kind == "function" else node.name if kind == "prototype" \
@@ -152,13 +120,38 @@ def lower(module: Module, schedule: str = "auto", check_barriers: bool = False,
             scope.append((kind, node))
         for k in kernels:
             if kind == "function" and node is k.info.node and \
-                    k.interleaved_function is not None:
-                scope.append(("interleaved_function", k.interleaved_function))
+                    k.plan.interleaved_function is not None:
+                scope.append(("interleaved_function", k.plan.interleaved_function))
             if kind == "function" and node is k.info.node:
-                scope += [("group_function", f) for f in k.group_functions]
+                scope += [("group_function", f) for f in k.plan.group_functions]
     scope = _without_unread_constants(scope, kernels)
     return LoweredProgram(module, needs, kernels, scope,
                           sites.listed() if sites is not None else [], bool(check))
+
+
+def _launch(k: KernelModel, module: Module, options: LaunchOptions,
+            outside: set[str]) -> dict:
+    """What the schedule and the passes decide for kernel model ``k``: the fields of its
+    LaunchPlan, less ``item_function`` (which takes every kernel's functions)."""
+    k_work = work(k.info, module.functions)
+    ways = interleavable(k, outside, k_work, bool(options.check))
+    choice = schedules.choose(k, module, options, ways)
+    regroup = k.group_blind and choice.schedule.regroups
+    reason, serial, twin = choice.reason, 0, None
+    if regroup:
+        serial = serial_items(k_work)
+        twin = interleaved_function(k, choice.schedule, ways, serial)
+        if twin is not None:
+            reason += f", {ways.ways} an iteration, interleaved"
+    functions = choice.schedule.group_functions(k, choice.group_functions, options, ways,
+                                                twin)
+    return dict(schedule=choice.schedule, reason=reason, group_functions=functions,
+                interleaved_function=twin,
+                dynamic=choice.schedule.dynamic or choice.uneven,
+                regroup=Regroup(choice.tile_rows, tiling.COLS if choice.tile_rows else "0")
+                if regroup else None, serial_items=serial, check=options.check,
+                fiber_checks=options.check_barriers or bool(options.check),
+                fiber_stack=options.fiber_stack, poison_locals=options.poison_locals)
 
 
 def hoist_function_statics(module: Module) -> Module:
@@ -180,10 +173,11 @@ def hoist_function_statics(module: Module) -> Module:
     return module
 
 
-def _called_functions(module: Module, kernels) -> set[str]:
+def _called_functions(module: Module, kernels, launches) -> set[str]:
     """The user functions the emitted code calls: from each kernel's entry (its
     work-group function, or its work-item function), transitively."""
-    todo = [f for k in kernels for f in k.group_functions or [k.info.node]]
+    todo = [f for k, launch in zip(kernels, launches)
+            for f in launch["group_functions"] or [k.info.node]]
     seen: set[str] = set()
     while todo:
         for n in walk(todo.pop()):
@@ -219,8 +213,9 @@ def _without_unread_constants(scope: list, kernels) -> list:
 
 
 def kernel_model(f: FunctionInfo, local_decls, functions=None,
-                 check_barriers: bool = False, accesses=None) -> KernelModel:
-    """The kernel's interface; its schedule comes after (schedules.choose).
+                 accesses=None) -> KernelModel:
+    """The kernel's interface; its schedule comes after (schedules.choose, lower's
+    LaunchPlan).
     ``accesses``: unconditional_accesses' of the kernel."""
     args = []
     for p in f.params:
@@ -245,10 +240,8 @@ def kernel_model(f: FunctionInfo, local_decls, functions=None,
         not _calls(f, functions, lambda n: any(r.sees_groups for r in bi.BY_NAME.get(n, ())))
     # to_local and the like: calls no compiler can vectorise
     address_spaces = _calls(f, functions, lambda n: n in bi.ADDRESS_SPACE_QUERIES)
-    return KernelModel(f.name, f, args, None, "",
-                       f.attributes.get("reqd_work_group_size"),
+    return KernelModel(f.name, f, args, f.attributes.get("reqd_work_group_size"),
                        simd=not (atomics or address_spaces), local_decls=local_decls,
-                       check_barriers=check_barriers,
                        printf=_calls(f, functions, lambda n: n == "printf"),
                        group_blind=blind, address_spaces=address_spaces)
 
@@ -268,4 +261,4 @@ def _calls(f: FunctionInfo, functions: dict, builtin) -> bool:
     return False
 
 
-__all__ = ["lower", "LoweredProgram", "KernelModel"]
+__all__ = ["lower", "LoweredProgram", "KernelModel", "LaunchPlan", "LaunchOptions"]

@@ -81,11 +81,12 @@ _PLAIN = (c_ast.Decl, c_ast.Assignment, c_ast.FuncCall, c_ast.UnaryOp, c_ast.Bin
           c_ast.Compound)
 
 
-def interleavable(k, outside: set[str], work: Work | None) -> Interleaving | None:
+def interleavable(k, outside: set[str], work: Work | None,
+                  checking: bool = False) -> Interleaving | None:
     """How kernel model ``k``'s work-items may run interleaved (whatever its schedule),
-    ``outside`` the program scope's names; None where they may not. ``work``: a
-    work-item's work (launch_work.work), None with loops."""
-    if not (k.group_blind and k.simd and not k.check and work is not None and
+    ``outside`` the program scope's names; None where they may not (and in checking
+    builds). ``work``: a work-item's work (launch_work.work), None with loops."""
+    if not (k.group_blind and k.simd and not checking and work is not None and
             work.nodes >= MIN_NODES and not k.printf and
             not any(a.kind == "image" for a in k.args)):
         return None
@@ -95,16 +96,18 @@ def interleavable(k, outside: set[str], work: Work | None) -> Interleaving | Non
     return Interleaving(ways, frozenset(outside | params))
 
 
-def interleaved_function(k) -> c_ast.FuncDef | None:
-    """The loops schedule's interleaved function of kernel model ``k``, or None where it
-    does not apply."""
-    if not k.schedule.calls_item_function or k.interleavable is None or k.serial_items <= 0:
+def interleaved_function(k, schedule, how: Interleaving | None,
+                         serial_items: int) -> c_ast.FuncDef | None:
+    """The interleaved function of kernel model ``k`` (``how``: interleavable's) under
+    ``schedule``, or None where it does not apply: a schedule that does not call the
+    work-item function, or no launch small enough to run serially (``serial_items``)."""
+    if not schedule.calls_item_function or how is None or serial_items <= 0:
         return None
     node = k.info.node
     items = list(node.body.block_items or [])
     if items and isinstance(items[-1], c_ast.Return) and items[-1].expr is None:
         items.pop()                                   # a last `return;` ends nothing
-    body = interleaved(items, k.interleavable)
+    body = interleaved(items, how)
     if body is None:
         return None
     decl = copy.deepcopy(node.decl)
@@ -113,7 +116,7 @@ def interleaved_function(k) -> c_ast.FuncDef | None:
     params[1:1] = [c_ast.Decl(way_id(w), [], [], [], [],
                               c_ast.TypeDecl(way_id(w), [], None,
                                              c_ast.IdentifierType(["size_t"])), None, None)
-                   for w in range(2, k.interleavable.ways + 1)]
+                   for w in range(2, how.ways + 1)]
     return type(node)(decl, node.param_decls, type(node.body)(body, node.body.coord),
                       node.coord)
 

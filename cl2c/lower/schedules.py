@@ -1,15 +1,18 @@
 """The work-group schedules: how the work-items of one group run.
 
 Each schedule is an entry of ``SCHEDULES`` with its name, whether it can run a kernel
-(``refusal``), its preparation of the kernel (``prepare``), its template
-(``templates/schedule_<name>.c.j2``) and the runtime header it needs. ``choose`` is the
-one policy: what ``-cl2c-schedule=auto`` picks, and what happens when a schedule turns
-out not to fit. Options, the CLI, templates and metadata read the registry; a new
-schedule is a class here, its template and its header.
+(``refusal``), its preparation of the kernel (``prepare``) and its work-group functions
+(``group_functions``), its template (``templates/schedule_<name>.c.j2``) and the runtime
+header it needs. ``choose`` is the one policy: what ``-cl2c-schedule=auto`` picks, and
+what happens when a schedule turns out not to fit; it returns a ``Choice``, from which
+lowering makes the kernel's launch plan (workgroup/launch_plan.py). Options, the CLI,
+templates and metadata read the registry; a new schedule is a class here, its template
+and its header.
 """
 from __future__ import annotations
 
 import copy
+from dataclasses import dataclass
 
 from pycparser import c_ast
 
@@ -21,9 +24,10 @@ from .counters import COPIES, split_local_counters
 from .lockstep import lockstep_divergent_loops
 from .tiling import ROWS, tile_uniform_loops
 from .unrolling import unroll_halving_loops
-from .regions import NeedFibers, make_group_function
+from .regions import Description, NeedFibers, make_group_function
 from ..workgroup import write
-from ..workgroup.loops import IMAGES_SUFFIX
+from ..workgroup.launch_plan import LaunchOptions
+from ..workgroup.loops import IMAGES_SUFFIX, group_functions as item_loop_functions
 
 AUTO = "auto"
 
@@ -48,10 +52,20 @@ class Schedule:
         """Why this schedule cannot run kernel ``f`` (the whole message), or None."""
         return None
 
-    def prepare(self, k, module: Module) -> str | None:
-        """Build what the template needs for kernel model ``k``; returns a note for the
-        file's header comment, or raises NeedFibers when the kernel does not fit."""
+    def prepare(self, k, module: Module, options: LaunchOptions,
+                interleaving=None) -> Description | None:
+        """Build the work-group function of kernel model ``k`` under the build's
+        ``options`` (``interleaving``: interleaving.interleavable's); returns what it
+        made and did (its str a note for the file's header comment), or raises
+        NeedFibers when the kernel does not fit."""
         return None
+
+    def group_functions(self, k, prepared: tuple, options: LaunchOptions,
+                        interleaving=None, interleaved=None) -> tuple:
+        """Kernel model ``k``'s work-group functions (FuncDefs), the entry's first: those
+        ``prepare`` wrote (``prepared``). ``interleaved``: its interleaved function
+        (interleaving.py, running ``interleaving.ways`` work-items at once) or None."""
+        return prepared
 
     def group_comment(self, kernel: str, function: str) -> str:
         """The comment above ``function``, one of ``kernel``'s work-group functions."""
@@ -69,6 +83,11 @@ class Loops(Schedule):
     def refusal(self, f):
         return f"kernel '{f.name}' has barriers: the 'loops' schedule cannot run it" \
             if f.sync else None
+
+    def group_functions(self, k, prepared, options, interleaving=None, interleaved=None):
+        """One work-item loop calling the work-item function (workgroup/loops.py), made
+        once the interleaved function is known."""
+        return item_loop_functions(k, options.check, interleaving, interleaved)
 
     def group_comment(self, kernel, function):
         if function.endswith(IMAGES_SUFFIX):
@@ -91,7 +110,7 @@ class Regions(Schedule):
                 f"code between\n * barriers runs as loops over the work-items of the "
                 f"group. */")
 
-    def prepare(self, k, module):
+    def prepare(self, k, module, options, interleaving=None):
         """The work-group function of ``k`` (a copy: the work-item function stays for
         kernels that call it)."""
         node = copy.deepcopy(k.info.node)
@@ -102,7 +121,7 @@ class Regions(Schedule):
                    if not f.is_kernel or n != k.name}
         params = {p.name: p for p in node.decl.type.args.params
                   if isinstance(p, c_ast.Decl) and p.name}
-        checking = bool(getattr(k, "check", ""))
+        checking = bool(options.check)
         state = []
         if checking:
             # the group function has the checks' thread state once, at its top (writer),
@@ -116,10 +135,10 @@ class Regions(Schedule):
         # (it drops the others' pragma); lock-step loops only in barrier-free kernels
         simd = k.simd
         # a reqd_work_group_size is every group's size only where groups are uniform
-        reqd = k.reqd_work_group_size if k.uniform_groups else None
+        reqd = k.reqd_work_group_size if options.uniform_groups else None
         what = make_group_function(node, params, helpers, reqd,
                                    simd, hoist_loops=True, checking=checking,
-                                   interleavable=getattr(k, "interleavable", None))
+                                   interleavable=interleaving)
         gf = what.function
         if state:
             at = next(i for i, s in enumerate(gf.prologue) if is_thread_state(s)) + 1
@@ -131,7 +150,6 @@ class Regions(Schedule):
         # then divergent loops in its work-item loops run in lock-step, if-converted
         what.lockstep = lockstep_divergent_loops(gf) \
             if simd and not (checking and k.info.sync) else 0
-        k.uneven = bool(what.lockstep)
         if what.lockstep:
             what.add(f"{what.lockstep} divergent loop{'s' if what.lockstep != 1 else ''} "
                      f"in lock-step across work-items")
@@ -153,7 +171,7 @@ class Regions(Schedule):
         split = split_local_counters(gf, _local_types(k)) if not checking else []
         # and the one writer prints it
         node = write.group_function(gf)
-        k.tile_rows = ROWS if any(r > 1 for r in tiles) else 0
+        what.tile_rows = ROWS if any(r > 1 for r in tiles) else 0
         if tiles:
             what.add(f"{len(tiles)} loop{'s' if len(tiles) != 1 else ''} in register tiles "
                      f"of work-items")
@@ -162,7 +180,7 @@ class Regions(Schedule):
         if split:
             what.add(f"__local counters {', '.join(sorted(set(split)))} counted in "
                      f"{COPIES} copies")
-        k.group_functions = [node]
+        what.written = node
         return what
 
 
@@ -184,42 +202,61 @@ def names() -> tuple[str, ...]:
     return (AUTO,) + tuple(SCHEDULES)
 
 
-def choose(k, module: Module, forced: str = AUTO, check_barriers: bool = False,
-           checking: bool = False) -> None:
-    """Give kernel model ``k`` its schedule, the reason, and the schedule's preparation."""
+@dataclass(frozen=True)
+class Choice:
+    """What ``choose`` decided for one kernel: the schedule, why, and what its
+    preparation made (the loops schedule's functions come after: lower.lower)."""
+    schedule: Schedule
+    reason: str
+    group_functions: tuple = ()    # the written work-group functions (FuncDefs)
+    uneven: bool = False           # divergent loops in lock-step: groups of unequal cost
+    tile_rows: int = 0             # rows of work-items a register tile takes (tiling.py)
+
+
+def choose(k, module: Module, options: LaunchOptions = LaunchOptions(),
+           interleaving=None) -> Choice:
+    """The schedule of kernel model ``k`` under the build's ``options``, the reason, and
+    the schedule's preparation."""
     f = k.info
-    if check_barriers and f.sync:
-        _take(k, module, FIBERS, "barrier checking (-cl2c-check-barriers) runs on fibers")
-    elif forced != AUTO:
+    forced = options.schedule
+    if options.check_barriers and f.sync:
+        return _take(k, module, FIBERS,
+                     "barrier checking (-cl2c-check-barriers) runs on fibers", options)
+    if forced != AUTO:
         schedule = SCHEDULES[forced]
         why = schedule.refusal(f)
         if why is not None:
             raise _error(why)
         try:
-            _take(k, module, schedule, f"forced by -cl2c-schedule={forced}")
+            return _take(k, module, schedule, f"forced by -cl2c-schedule={forced}", options,
+                         interleaving)
         except NeedFibers as e:
             raise _error(f"kernel '{k.name}': the '{forced}' schedule cannot run it: {e}") \
                 from None
-    elif f.sync:
+    if f.sync:
         try:
-            _take(k, module, REGIONS,
-                  "barriers at statement level: loops over the work-items between them")
+            return _take(k, module, REGIONS,
+                         "barriers at statement level: loops over the work-items between "
+                         "them", options, interleaving)
         except NeedFibers as e:
-            _take(k, module, FIBERS, f"{e}: one fiber per work-item")
-    else:
-        _take(k, module, LOOPS,
-              "the kernel has no barriers: one vectorisable loop over the work-items")
-        _regions_if_better(k, module, checking)
+            return _take(k, module, FIBERS, f"{e}: one fiber per work-item", options)
+    loops = _take(k, module, LOOPS,
+                  "the kernel has no barriers: one vectorisable loop over the work-items",
+                  options, interleaving)
+    return _regions_if_better(k, module, loops, options, interleaving)
 
 
-def _take(k, module, schedule: Schedule, reason: str) -> None:
-    k.schedule, k.reason = schedule, reason
-    what = schedule.prepare(k, module)
-    if what is not None:
-        k.reason = f"{reason} ({what})"
+def _take(k, module, schedule: Schedule, reason: str, options: LaunchOptions,
+          interleaving=None) -> Choice:
+    what = schedule.prepare(k, module, options, interleaving)
+    if what is None:
+        return Choice(schedule, reason)
+    return Choice(schedule, f"{reason} ({what})", (what.written,), bool(what.lockstep),
+                  what.tile_rows)
 
 
-def _regions_if_better(k, module, checking: bool = False) -> None:
+def _regions_if_better(k, module, loops: Choice, options: LaunchOptions,
+                       interleaving=None) -> Choice:
     """A barrier-free kernel gains from the work-group function when a uniform loop
     moves outside the work-item loop (the work-item loop inside it vectorises) or a
     guard becomes loop bounds, or a divergent loop runs in lock-step across work-items
@@ -229,23 +266,27 @@ def _regions_if_better(k, module, checking: bool = False) -> None:
     every region, nor when privates would become arrays of
     structs per work-item (the vectorised loop transposes them: N-body's float4s ran
     1.3x slower so; vector privates go by component, one array each, and N-body runs
-    4x faster so than in the loops schedule)."""
+    4x faster so than in the loops schedule). ``loops``: the loops schedule's choice,
+    kept otherwise."""
+    checking = bool(options.check)
     if not checking and not _has_loop_or_branch(k.info.node.body):
-        return                  # nothing to hoist, no guard: the work-group function is
+        return loops            # nothing to hoist, no guard: the work-group function is
                                 # the loop as it stands (and costs a copy of the kernel)
     try:
-        what = REGIONS.prepare(k, module)
+        what = REGIONS.prepare(k, module, options, interleaving)
     except NeedFibers:
-        return
+        return loops
     # checking: the loops schedule, unless lock-step loops or fast versions gain
     gains = what.lockstep or what.versioned if checking else \
         what.loops or what.bounded or what.lockstep
     if not gains or (what.array_privates and not what.loops) or what.done_flags or \
             what.vector_privates:
-        k.group_functions, k.uneven = [], False
-        return
-    k.schedule = REGIONS
-    k.reason = f"no barriers, but a work-group function vectorises better ({what})"
+        # (the rows of the tiles the work-group function would have had still cut the
+        # range: cl2c_regroup's rows, as before the launch plan)
+        return Choice(loops.schedule, loops.reason, loops.group_functions, loops.uneven,
+                      what.tile_rows)
+    return Choice(REGIONS, f"no barriers, but a work-group function vectorises better "
+                  f"({what})", (what.written,), bool(what.lockstep), what.tile_rows)
 
 
 def _local_types(k) -> dict:

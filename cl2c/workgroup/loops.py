@@ -23,17 +23,21 @@ SUFFIX, IMAGES_SUFFIX = "__items", "__items_rgbaf"
 _SIZES = tuple(f"{GROUP}.local_size[{d}]" for d in range(3))
 
 
-def group_functions(k) -> list:
+def group_functions(k, check: str = "", interleaving=None, interleaved=None) -> tuple:
     """Kernel model ``k``'s work-group functions in the loops schedule: the one that
-    runs its work-items, and the one for RGBA float images where it takes images."""
+    runs its work-items, and the one for RGBA float images where it takes images.
+    ``check``: the checking mode ("" off); ``interleaved``: the kernel's interleaved
+    function (lower/interleaving.py) that runs ``interleaving.ways`` work-items at
+    once, or None."""
     images = [a.name for a in k.args if a.kind == "image"]
-    out = [_function(k, SUFFIX, [])]
+    out = [_function(k, SUFFIX, [], check, interleaving, interleaved)]
     if images:
-        out.append(_function(k, IMAGES_SUFFIX, images))
-    return out
+        out.append(_function(k, IMAGES_SUFFIX, images, check, interleaving, interleaved))
+    return tuple(out)
 
 
-def _function(k, suffix: str, images: list) -> c_ast.FuncDef:
+def _function(k, suffix: str, images: list, check: str, interleaving,
+              interleaved) -> c_ast.FuncDef:
     node = k.info.node
     # (the kernel's __local variables' struct among them, where it has some)
     params = [_param(p) for p in node.decl.type.args.params[1:]]
@@ -42,18 +46,17 @@ def _function(k, suffix: str, images: list) -> c_ast.FuncDef:
     body = snippet(f"const cl2c_workitem {GROUP} = *{GROUP_POINTER};")
     for name in images:
         body += snippet(f"cl2c_image {name}__rgbaf = cl2c_image_rgba_float({name});")
-    if k.check:
+    if check:
         body += snippet(f"cl2c_ck_thread *const {CHECK_THREAD} = cl2c_ck_self();")
     args = [c_ast.UnaryOp("&", c_ast.ID(f"{n}__rgbaf")) if n in images else c_ast.ID(n)
             for n in names]
     ids = [c_ast.UnaryOp("&", c_ast.ID(GROUP))] + [c_ast.ID(i) for i in LOCAL_ID]
     loop = WorkItemLoop([_call(node.decl.name, ids + args)], counter="size_t",
-                        sizes=_SIZES, simd=k.simd and not k.check, index=bool(k.check),
-                        checked=bool(k.check))
-    interleaved = k.interleaved_function
+                        sizes=_SIZES, simd=k.simd and not check, index=bool(check),
+                        checked=bool(check))
     if interleaved is not None:
-        ways = [c_ast.ID(way_id(w)) for w in range(2, k.interleavable.ways + 1)]
-        loop.ways = k.interleavable.ways
+        ways = [c_ast.ID(way_id(w)) for w in range(2, interleaving.ways + 1)]
+        loop.ways = interleaving.ways
         loop.interleaved = [_call(interleaved.decl.name, ids + ways + args)]
     body += work_item_loop(loop)
     name = f"{k.name}{suffix}"

@@ -193,6 +193,10 @@ class Description:
                                               # (lockstep.py, run by the schedule)
         self.versioned = 0                    # checking builds: loops with a fast version
                                               # (check_versions.py, run by the schedule)
+        self.tile_rows = 0                    # rows a register tile takes (tiling.py,
+                                              # run by the schedule); 0: no tiles
+        self.written = None                   # the function as C (write.py), once the
+                                              # schedule's passes on C have run
 
     def add(self, part: str) -> None:
         self.description = f"{self.description}; {part}" if self.description else part

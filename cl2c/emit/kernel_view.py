@@ -1,0 +1,253 @@
+"""What the templates read of one kernel (``KernelView``): its launch plan, as lowering
+decided it (workgroup/launch_plan.py), and the C text of its entry's parts, spelled
+here once. The templates decide nothing about the launch: they print these."""
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+
+from pycparser import c_ast
+
+from .. import declarators
+from .. import types as ty
+from ..language_version import LanguageVersion
+from ..lower import KernelModel
+from ..lower.workitems import is_type_declaration
+from ..workgroup.launch_plan import LaunchPlan
+from .cgen import CGenerator
+from .c_text import c_string
+
+
+@dataclass(frozen=True)
+class ArgInfo:
+    """One entry of a kernel's cl2c_arg_info table (see cl2c/host.h), as C."""
+    name: str              # a C string literal
+    type_name: str         # a C string literal
+    space: str             # CL2C_ADDRESS_...
+    kind: str              # CL2C_ARG_...
+    size: str              # the bytes args[i] points to, a C expression
+    is_const: int
+    writes: int            # 1: written; for images 2: read_write
+
+
+@dataclass(frozen=True)
+class LocalParam:
+    """A __local pointer argument: its C type and its offset in the group's block."""
+    name: str
+    c_type: str
+    offset: str
+
+
+@dataclass(frozen=True)
+class CheckedBuffer:
+    """A buffer argument that a checking build's entry registers (cl2c_ck_buffer)."""
+    index: int             # its argument index
+    name: str              # as the kernel names it
+    c_name: str
+    space: str             # "__global" or "__constant"
+    written: int
+    shift: int             # log2 of its shadow granule
+
+
+@dataclass(frozen=True)
+class CheckedVariable:
+    """A program-scope variable a checking build registers (cl2c_ck_variable)."""
+    name: str
+    c_name: str            # how the entry reaches it
+    space: str
+    shift: int             # log2 of its shadow granule; -1: bounds only
+
+
+@dataclass(frozen=True)
+class CheckedLocal:
+    """__local memory a checking build's group registers (cl2c_ck_local)."""
+    name: str
+    pointer: str
+    size: str
+    shift: int
+
+
+@dataclass(frozen=True)
+class Checks:
+    """What a checking build's entry registers."""
+    collect: int           # 1: findings are collected, not stopped at
+    buffers: tuple[CheckedBuffer, ...]
+    variables: tuple[CheckedVariable, ...]
+    locals: tuple[CheckedLocal, ...]
+
+
+@dataclass(frozen=True)
+class KernelView:
+    """A kernel as the templates read it."""
+    name: str
+    c_name: str                    # its work-item function's C name
+    plan: LaunchPlan
+    uses_globals: bool             # reaches the program's __global variables
+    printf: bool
+    address_spaces: bool           # each group says where its __local memory is
+    entry_params: str              # cl2c_kernel_<name>'s parameters
+    argv_types: tuple[str, ...]    # each argument's C type in cl2c_argv_<name>
+    image_args: tuple[str, ...]
+    local_params: tuple[LocalParam, ...]
+    local_bytes: str               # a group's __local block, a C expression ("": none)
+    local_block: str               # where a group's block starts and its bytes, as the
+                                   # arguments of a call ("NULL, 0": none)
+    local_span: str                # the same as a cl2c_span (spaces.h)
+    locals_struct: bool            # its kernel-scope __local variables' struct
+    locals_offset: str             # where that struct starts in the block
+    reqd: str                      # its reqd_work_group_size, a C expression or NULL
+    reqd_sizes: str                # the same as an initializer's values
+    non_uniform: int               # the last groups may be smaller (2.0)
+    group_call_args: str           # the arguments of its work-group function
+    fiber_fields: tuple[str, ...]  # the fibers' argument struct's fields
+    fiber_values: tuple[str, ...]  # and their values
+    fiber_call_args: str
+    arg_infos: tuple[ArgInfo, ...]
+    checks: Checks | None          # a checking build's registrations; None: unchecked
+
+
+_ADDRESS = {"global": "CL2C_ADDRESS_GLOBAL", "constant": "CL2C_ADDRESS_CONSTANT",
+            "local": "CL2C_ADDRESS_LOCAL"}
+
+
+def kernel_view(k: KernelModel, cl_std: LanguageVersion, renames: dict[str, str],
+                constants=(), program_globals=()) -> KernelView:
+    """``k`` as the templates read it: ``renames`` the C spellings of names
+    (emit/c_names.py), ``constants`` the program's __constant variables and
+    ``program_globals`` its __global ones."""
+    decls = {p.name: p for p in k.info.node.decl.type.args.params
+             if isinstance(p, c_ast.Decl)}
+    entry, argv, locals_ = ["const cl2c_range *cl2c_r"], [], []
+    call = ["&cl2c_grp"]
+    fields, values, fcall = [], [], ["a->cl2c_grp, cl2c_l0, cl2c_l1, cl2c_l2"]
+    if k.local_decls:
+        call.append("cl2c_locals")
+        fields.append(f"struct {k.name}__locals *cl2c_locals")
+        values.append("cl2c_locals")
+        fcall.append("a->cl2c_locals")
+    offsets, arg_infos, images = [], [], []
+    for p in k.args:
+        name = renames.get(p.name, p.name)      # its C spelling (emit/c_names.py)
+        decl = decls[name]
+        if p.kind == "local":
+            entry.append(f"size_t cl2c_{name}_bytes")
+            argv.append("const size_t")
+            locals_.append(LocalParam(name, _type_text(decl), " + ".join(offsets) or "0"))
+            fields.append(_decl_text(_unqualified(decl)))
+            offsets.append(f"cl2c_local_round(cl2c_{name}_bytes)")
+        else:
+            entry.append(_decl_text(decl))
+            argv.append(_type_text(decl))
+            fields.append(_decl_text(_unqualified(decl)))
+        if p.kind == "image":
+            images.append(name)
+        call.append(name)
+        values.append(name)
+        fcall.append(f"a->{name}")
+        arg_infos.append(_arg_info(p, argv[-1]))
+    locals_offset = " + ".join(offsets) or "0"
+    if k.local_decls:
+        offsets.append(f"cl2c_local_round(sizeof(struct {k.name}__locals))")
+    reqd = k.reqd_work_group_size
+    return KernelView(
+        name=k.name, c_name=renames.get(k.name, k.name), plan=k.plan,
+        uses_globals=bool(k.info.globals), printf=k.printf, address_spaces=k.address_spaces,
+        entry_params=", ".join(entry), argv_types=tuple(argv), image_args=tuple(images),
+        local_params=tuple(locals_), local_bytes=" + ".join(offsets),
+        local_block="cl2c_local_block, cl2c_local_stride" if offsets else "NULL, 0",
+        local_span="(cl2c_span){cl2c_local_block, cl2c_local_block + cl2c_local_stride}"
+        if offsets else "(cl2c_span){NULL, NULL}",
+        locals_struct=bool(k.local_decls), locals_offset=locals_offset,
+        reqd=f"(const size_t[3]){{{reqd[0]}, {reqd[1]}, {reqd[2]}}}" if reqd else "NULL",
+        reqd_sizes=", ".join(str(n) for n in (reqd or (0, 0, 0))),
+        non_uniform=1 if cl_std.non_uniform_work_groups else 0,
+        group_call_args=", ".join(call),
+        fiber_fields=tuple(fields), fiber_values=tuple(values),
+        fiber_call_args=", ".join(fcall), arg_infos=tuple(arg_infos),
+        checks=_checks(k, renames, constants, program_globals if k.info.globals else ()))
+
+
+def _arg_info(p, argv_type: str) -> ArgInfo:
+    if p.kind == "buffer":
+        kind, size = "CL2C_ARG_BUFFER", "sizeof(void *)"
+    elif p.kind == "local":
+        kind, size = "CL2C_ARG_LOCAL", "sizeof(size_t)"
+    elif p.kind == "image":
+        kind, size = "CL2C_ARG_IMAGE", "sizeof(cl2c_image *)"
+    elif p.kind == "sampler":
+        kind, size = "CL2C_ARG_SAMPLER", "sizeof(cl2c_sampler_t)"
+    else:
+        kind, size = "CL2C_ARG_VALUE", f"sizeof({argv_type})"
+    space = _ADDRESS.get(p.space, "CL2C_ADDRESS_PRIVATE") if p.kind in ("buffer", "local") \
+        else "CL2C_ADDRESS_GLOBAL" if p.kind == "image" else "CL2C_ADDRESS_PRIVATE"
+    # an image's writes: 1 for write_only, 2 for read_write (its access qualifier)
+    writes = int(p.kind in ("buffer", "image") and bool(p.written))
+    if p.kind == "image" and getattr(p.type, "access", None) == "read_write":
+        writes = 2
+    return ArgInfo(c_string(p.name), c_string(p.type_name), space, kind, size,
+                   int(bool(p.const)), writes)
+
+
+def _type_text(decl: c_ast.Decl) -> str:
+    """The C type of a parameter declaration, without its name."""
+    t = declarators.declaring(copy.deepcopy(decl.type), None)
+    return CGenerator(False)._generate_type(t, emit_declname=False).strip()
+
+
+def _unqualified(decl: c_ast.Decl) -> c_ast.Decl:
+    """A parameter as a struct member: top-level const dropped (the struct is
+    initialised once, then read)."""
+    d = copy.deepcopy(decl)
+    if isinstance(d.type, c_ast.TypeDecl):
+        d.type.quals = [q for q in d.type.quals or [] if q != "const"]
+    d.quals = [q for q in d.quals or [] if q != "const"]
+    return d
+
+
+def _decl_text(decl: c_ast.Decl) -> str:
+    d = copy.deepcopy(decl)
+    d.funcspec = [f for f in d.funcspec or [] if f != "CL2C_UNUSED"]
+    return CGenerator(False).visit(d)
+
+
+def _granule(t) -> int:
+    """log2 of the shadow granule of memory of element type ``t``: 4 bytes where its
+    elements are a multiple of 4 bytes, else 1 (work-items may write neighbouring
+    bytes)."""
+    while isinstance(t, ty.Array):
+        t = t.elem
+    size = ty.type_size(t) if t is not None else 0
+    return 2 if size and size % 4 == 0 else 0
+
+
+def _checks(k: KernelModel, renames: dict[str, str], constants=(),
+            program_globals=()) -> Checks | None:
+    """What a checking build's entry registers: its buffers (argument index, name,
+    space, whether written, log2 of the shadow granule), the program's __constant
+    variables (bounds only: accesses through pointers into them; shift -1: no shadow),
+    the __global ones it uses (bounds and races) and __local memory."""
+    if not k.plan.check:
+        return None
+    buffers, locals_ = [], []
+    for i, p in enumerate(k.args):
+        name = renames.get(p.name, p.name)
+        if p.kind == "buffer":
+            buffers.append(CheckedBuffer(i, p.name, name, f"__{p.space or 'global'}",
+                                         int(p.written), _granule(p.type.pointee)))
+        elif p.kind == "local":
+            locals_.append(CheckedLocal(p.name, name, f"cl2c_{name}_bytes",
+                                        _granule(p.type.pointee)))
+    for d in k.local_decls:
+        if isinstance(d, c_ast.Decl) and d.name and not is_type_declaration(d):
+            field = renames.get(d.name, d.name)
+            locals_.append(CheckedLocal(d.name, f"&cl2c_locals->{field}",
+                                        f"sizeof cl2c_locals->{field}",
+                                        _granule(getattr(d, "ty", None))))
+    variables = [CheckedVariable(d.name, renames.get(d.name, d.name), "__constant", -1)
+                 for d in constants] + \
+        [CheckedVariable(d.name, f"((struct cl2c_globals *)cl2c_nd.globals)->"
+                         f"{renames.get(d.name, d.name)}", "__global",
+                         _granule(getattr(d, "ty", None)))
+         for d in program_globals if d.name]
+    return Checks(int(k.plan.check == "collect"), tuple(buffers), tuple(variables),
+                  tuple(locals_))

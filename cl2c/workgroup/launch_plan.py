@@ -1,0 +1,60 @@
+"""The launch plan: how a kernel's launches run, as lowering decided it, for emission.
+
+Lowering makes one ``LaunchPlan`` per kernel, once, after its schedule and the passes
+have decided (``lower.lower``), from the values they return; nothing changes it after
+(it is frozen). Emission (``emit/render.py`` and the templates) reads it and decides
+nothing about the launch itself: the contract between the two stages. What the build's
+options ask of every launch comes in as ``LaunchOptions``.
+
+A leaf module (data only): it imports no stage.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class LaunchOptions:
+    """The build options that shape every kernel's launch (``options.Options``)."""
+    schedule: str = "auto"         # -cl2c-schedule=: a name of schedules.SCHEDULES, or auto
+    check: str = ""                # -cl2c-check: "stop" or "collect"; "" off
+    check_barriers: bool = False   # -cl2c-check-barriers: fibers report divergence
+    fiber_stack: int = 0           # -cl2c-fiber-stack=: bytes a fiber; 0: the runtime's
+    poison_locals: bool = False    # -cl2c-sanitize=address: red zones after __local memory
+    uniform_groups: bool = True    # every group of a launch has the local size (1.x);
+                                   # 2.0's last groups may be smaller, reqd or not
+
+
+@dataclass(frozen=True)
+class Regroup:
+    """How cl2c cuts the range into groups of its own (cl2c_regroup, regions.h), for a
+    kernel that cannot tell its work-groups apart."""
+    tile_rows: int = 0             # rows of work-items a register tile takes
+                                   # (lower/tiling.py): the rows of a group; 0: no tiles
+    tile_cols: str = "0"           # and the work-items of a row, a C constant
+
+
+@dataclass(frozen=True)
+class LaunchPlan:
+    """One kernel's launch: its schedule, its work-group functions and how its entry
+    hands out the groups."""
+    schedule: object               # its entry of lower/schedules.py's registry (a
+                                   # Schedule: not imported, the registry imports passes)
+    reason: str                    # why that schedule, and what its passes did (the
+                                   # file's header comment)
+    group_functions: tuple = ()    # its work-group functions (FuncDefs), the entry's
+                                   # first; none for fibers (they run the kernel itself)
+    item_function: bool = True     # the work-item function is emitted: a schedule runs
+                                   # it, or another kernel calls it
+    interleaved_function: object = None  # the loops schedule's FuncDef of several
+                                   # work-items at once (lower/interleaving.py), or None
+    dynamic: bool = False          # threads take groups as they finish (groups of
+                                   # unequal cost: the schedule's, or divergent loops)
+    regroup: Regroup | None = None  # cl2c cuts the range into groups its own way:
+                                   # the kernel cannot tell them apart; None: the host's
+    serial_items: int = 0          # launches of at most this many work-items run on
+                                   # the calling thread (launch_work.py); 0: none
+    check: str = ""                # checking mode: "stop", "collect" or "" (off)
+    fiber_checks: bool = False     # fibers check barriers (and checked accesses)
+    fiber_stack: int = 0           # bytes a fiber's stack; 0: the runtime's default
+    poison_locals: bool = False    # red zones after each __local region (ASan)
