@@ -14,6 +14,7 @@ from ..language_version import LanguageVersion
 from ..lower import KernelModel
 from ..lower.workitems import is_type_declaration
 from ..workgroup.launch_plan import LaunchPlan
+from ..workgroup.names import GROUP, LOCAL_ID
 from .cgen import CGenerator
 from .c_text import c_string
 
@@ -118,8 +119,8 @@ def kernel_view(k: KernelModel, cl_std: LanguageVersion, renames: dict[str, str]
     decls = {p.name: p for p in k.info.node.decl.type.args.params
              if isinstance(p, c_ast.Decl)}
     entry, argv, locals_ = ["const cl2c_range *cl2c_r"], [], []
-    call = ["&cl2c_grp"]
-    fields, values, fcall = [], [], ["a->cl2c_grp, cl2c_l0, cl2c_l1, cl2c_l2"]
+    call = [f"&{GROUP}"]
+    fields, values, fcall = [], [], [f"a->{GROUP}, {', '.join(LOCAL_ID)}"]
     if k.local_decls:
         call.append("cl2c_locals")
         fields.append(f"struct {k.name}__locals *cl2c_locals")

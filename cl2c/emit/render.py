@@ -20,6 +20,7 @@ from . import c_names
 from .c_text import c_string
 from .cgen import CGenerator
 from .kernel_view import kernel_view
+from ..workgroup.names import LOCAL_ID, way_id
 
 
 @dataclass
@@ -188,8 +189,8 @@ def _program_item(kind: str, node, kernels: dict, gen: CGenerator) -> list[str]:
         node.decl.storage = []
         node.decl.funcspec = ["static", "CL2C_ALWAYS_INLINE"]
         name = node.decl.name[:-len(interleaving.SUFFIX)]
-        return [f"/* Kernel {name} for several work-items at once, cl2c_l0's and the "
-                f"cl2c_l0_<n>'s,\n * statement by statement: their chains of operations "
+        return [f"/* Kernel {name} for several work-items at once, {LOCAL_ID[0]}'s and the "
+                f"{way_id('<n>')}'s,\n * statement by statement: their chains of operations "
                 f"overlap (lower/interleaving.py). */", gen.visit(node)]
     if kind == "prototype":
         node.storage = []
