@@ -8,7 +8,7 @@ PIP := $(PY) -m pip --disable-pip-version-check -q
 # Parallel test workers: the machine's cores.
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: setup install run test docs test-intel test-ulp test-ulp-exhaustive check-stress check-piglit check-cost fuzz bench bench-quick clean
+.PHONY: setup install run test docs test-intel test-pyopencl test-ulp test-ulp-exhaustive check-stress check-piglit check-cost fuzz bench bench-quick clean
 
 # Runtime dependencies only (what `make run` needs); the test and docs extras on top.
 $(VENV)/.runtime: pyproject.toml
@@ -52,6 +52,14 @@ docs: install
 # bench. Opt-in: `make test` skips them (tests/conftest.py, CL2C_INTEL).
 test-intel: install $(VENV)/.bench
 	cd tests && CL2C_INTEL=1 ../$(VENV)/bin/pytest -n $(JOBS) -q -p no:cacheprovider -m intel
+
+# PyOpenCL's own tests (its sdist's test/, fetched on first use: tests/pyopencl_suite.py)
+# on the cl2c platform, whole files, with PyOpenCL's binary cache and without it
+# (PYOPENCL_NO_CACHE=1): fails on a failure not in tests/pyopencl_known_failures.txt or
+# on a listed test that passes (opt-in: long; `make test` runs a sample).
+PYOPENCL_FILES ?=
+test-pyopencl: install
+	cd tests && ../$(PY) pyopencl_suite.py -j $(JOBS) $(PYOPENCL_FILES)
 
 # The math builtins against their ULP bounds on a large random sample (20000 arguments per
 # function and type; CL2C_ULP_SAMPLE=N for another size), with the table of worst errors.
