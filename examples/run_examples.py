@@ -6,10 +6,12 @@ Each example in kernels/ is built with cl2c, run on NumPy arrays and compared
 with the same computation written in NumPy. The translated C of each one is
 written to out/<name>.c for reading. If a C compiler and make are present, the
 C program in c_program/ (a kernel called from plain C, no Python) is built and
-run too. The exit status is 1 if any result is wrong.
+run too; if PyOpenCL is installed, the PyOpenCL program in pyopencl_program/ runs,
+unchanged, on the cl2c platform. The exit status is 1 if any result is wrong.
 """
 from __future__ import annotations
 
+import os
 import shlex
 import shutil
 import subprocess
@@ -261,6 +263,39 @@ def run_gaussian_filter():
     return ok and c_ok
 
 
+def run_pyopencl_program():
+    """pyopencl_program/histogram.py, an ordinary PyOpenCL program, on the cl2c platform:
+    chosen from outside it, by OCL_ICD_VENDORS (the loader finds the platform) and
+    PYOPENCL_CTX (create_some_context picks it). None: skipped (no PyOpenCL)."""
+    program = HERE / "pyopencl_program" / "histogram.py"
+    python = shlex.quote(sys.executable)
+    command = (f"OCL_ICD_VENDORS=$({python} -m cl2c --icd) PYOPENCL_CTX=cl2c "
+               f"{python} {shlex.quote(str(program))}")
+    try:
+        import pyopencl  # noqa: F401
+    except ImportError:
+        print(f"{'pyopencl':<11} skipped: PyOpenCL is not installed; after `pip install "
+              f"pyopencl` this runs it on cl2c:\n    {command}")
+        return None
+    from cl2c.platform import icd_folder
+    from cl2c.platform.device_facts import PLATFORM_NAME
+    env = dict(os.environ, OCL_ICD_VENDORS=str(icd_folder()), PYOPENCL_CTX=PLATFORM_NAME)
+    env.pop("PYOPENCL_TEST", None)           # it would win over PYOPENCL_CTX
+    t0 = time.perf_counter()
+    ran = subprocess.run([sys.executable, str(program)], env=env, capture_output=True,
+                         text=True)
+    seconds = time.perf_counter() - t0
+    lines = ran.stdout.strip().splitlines()
+    ok = (ran.returncode == 0 and bool(lines) and f"on {PLATFORM_NAME}" in lines[0]
+          and all(line.endswith(": OK") for line in lines[1:]) and len(lines) > 1)
+    print(f"{'pyopencl':<11} {'640x480 px (PyOpenCL)':<26} build+run {seconds:6.2f} s   "
+          f"{'OK (checked with NumPy)' if ok else 'MISMATCH'}")
+    if not ok:
+        print(ran.stdout + ran.stderr)
+    print(f"  the same by hand: {command}")
+    return ok
+
+
 def main() -> int:
     OUT.mkdir(exist_ok=True)
     print(f"cl2c {cl2c.__version__}: example kernels from {KERNELS}")
@@ -280,6 +315,8 @@ def main() -> int:
             all_ok = False
     except Exception as e:              # a build or launch error: report it, go on
         print(f"{'gaussian':<11} MISMATCH: {type(e).__name__}: {e}")
+        all_ok = False
+    if run_pyopencl_program() is False:
         all_ok = False
     print(f"Translated C: {OUT}/<name>.c; the C program: {OUT / 'c_program'}")
     print("All examples OK." if all_ok else "Some examples FAILED (MISMATCH above).")

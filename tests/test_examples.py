@@ -29,6 +29,13 @@ def test_run_examples_all_match_numpy():
     if HAVE_MAKE_CC:
         assert "OK (checked in C)" in proc.stdout, output
         assert "gaussian_c " in proc.stdout, output
+    # the ordinary PyOpenCL program, unchanged, on the cl2c platform
+    try:
+        import pyopencl  # noqa: F401
+    except ImportError:
+        assert "PYOPENCL_CTX=cl2c" in proc.stdout, output
+    else:
+        assert "OK (checked with NumPy)" in proc.stdout, output
 
 
 @pytest.mark.skipif(not HAVE_MAKE_CC, reason="needs make and cc")
