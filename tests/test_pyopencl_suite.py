@@ -11,11 +11,12 @@ import pyopencl_suite as suite
 # builds, 6-10 s each on 2 busy cores; and with its cache on, PyOpenCL appends a unique
 # `pyopencl_defeat_cache_<uuid>` to each source it builds, so cl2c's program cache never
 # serves that mode): info queries, sub-buffers, vector and NULL arguments, user events and
-# callbacks, rect copies, an elementwise kernel. No reduction or scan: their sources
-# #include PyOpenCL's headers, which the platform's program cache does not take
-# (pyopencl-complex.h made each build 50-65 s).
+# callbacks, rect copies, an elementwise kernel, compile and link, image formats. No
+# reduction or scan: their sources #include PyOpenCL's headers (pyopencl-complex.h), whose
+# cold builds took 50-65 s each.
 SAMPLE = (
-    "test_wrapper.py::test_get_info",
+    "test_wrapper.py::test_compile_link",
+    "test_wrapper.py::test_nonempty_supported_image_formats",
     "test_wrapper.py::test_sub_buffers",
     "test_wrapper.py::test_vector_args",
     "test_wrapper.py::test_user_event",
