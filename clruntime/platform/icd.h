@@ -139,6 +139,9 @@ void cl2c_mem_release(cl_mem m);
 /* A new memory object of `context` (retained) with `flags` and `size` bytes, no storage
  * yet; NULL when out of memory. */
 cl_mem cl2c_mem_new(cl_context context, cl_mem_flags flags, size_t size);
+/* m's storage: the host's memory (USE_HOST_PTR) or ``bytes`` of its own; false where
+ * that memory cannot be had */
+bool cl2c_mem_place(cl_mem m, void *host_ptr, size_t bytes);
 /* The spec's checks of a flags value (false: CL_INVALID_VALUE). */
 bool cl2c_valid_mem_flags(cl_mem_flags flags);
 #define CL2C_MEM_ACCESS_FLAGS (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY)

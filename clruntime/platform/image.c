@@ -240,29 +240,19 @@ static cl_mem create_image(cl_context context, cl_mem_flags flags,
         m->parent = buffer;
         atomic_fetch_add(&buffer->obj.refs, 1);
         m->data = buffer->data;
-    } else if (flags & CL_MEM_USE_HOST_PTR) {
-        m->data = host_ptr;
-        m->host_ptr = host_ptr;
-    } else {
-        size_t rounded = (bytes + CL2C_STORAGE_ALIGN - 1) / CL2C_STORAGE_ALIGN *
-                         CL2C_STORAGE_ALIGN;
-        m->data = aligned_alloc(CL2C_STORAGE_ALIGN, rounded);
-        if (!m->data) {
-            cl2c_mem_release(m);
-            return cl2c_fail(errcode_ret, CL_MEM_OBJECT_ALLOCATION_FAILURE);
-        }
-        m->owns_data = true;
-        if (flags & CL_MEM_COPY_HOST_PTR) {
-            size_t host_slice = desc->image_slice_pitch ? desc->image_slice_pitch : 0;
-            size_t host_row = desc->image_row_pitch ? desc->image_row_pitch : tight_row;
-            if (type == CL_MEM_OBJECT_IMAGE1D_ARRAY)   /* a layer is a slice */
-                copy_pixels(m->data, row, slice, host_ptr, host_row,
-                            host_slice ? host_slice : host_row, tight_row, 1, layers);
-            else
-                copy_pixels(m->data, row, slice, host_ptr, host_row,
-                            host_slice ? host_slice : host_row * height, tight_row, height,
-                            planes);
-        }
+    } else if (!cl2c_mem_place(m, host_ptr, bytes)) {
+        cl2c_mem_release(m);
+        return cl2c_fail(errcode_ret, CL_MEM_OBJECT_ALLOCATION_FAILURE);
+    } else if (flags & CL_MEM_COPY_HOST_PTR) {
+        size_t host_slice = desc->image_slice_pitch ? desc->image_slice_pitch : 0;
+        size_t host_row = desc->image_row_pitch ? desc->image_row_pitch : tight_row;
+        if (type == CL_MEM_OBJECT_IMAGE1D_ARRAY)   /* a layer is a slice */
+            copy_pixels(m->data, row, slice, host_ptr, host_row,
+                        host_slice ? host_slice : host_row, tight_row, 1, layers);
+        else
+            copy_pixels(m->data, row, slice, host_ptr, host_row,
+                        host_slice ? host_slice : host_row * height, tight_row, height,
+                        planes);
     }
     image->data = m->data;
     if (errcode_ret)

@@ -46,6 +46,20 @@ cl_mem cl2c_mem_new(cl_context context, cl_mem_flags flags, size_t size)
     return m;
 }
 
+bool cl2c_mem_place(cl_mem m, void *host_ptr, size_t bytes)
+{
+    if (m->flags & CL_MEM_USE_HOST_PTR) {
+        m->data = host_ptr;
+        m->host_ptr = host_ptr;
+        return true;
+    }
+    size_t rounded = (bytes + CL2C_STORAGE_ALIGN - 1) / CL2C_STORAGE_ALIGN *
+                     CL2C_STORAGE_ALIGN;
+    m->data = aligned_alloc(CL2C_STORAGE_ALIGN, rounded);
+    m->owns_data = m->data != NULL;
+    return m->data != NULL;
+}
+
 static cl_mem create_buffer(cl_context context, cl_mem_flags flags, size_t size,
                             void *host_ptr, cl_int *errcode_ret)
 {
@@ -63,21 +77,12 @@ static cl_mem create_buffer(cl_context context, cl_mem_flags flags, size_t size,
     cl_mem m = cl2c_mem_new(context, flags, size);
     if (!m)
         return cl2c_fail(errcode_ret, CL_OUT_OF_HOST_MEMORY);
-    if (flags & CL_MEM_USE_HOST_PTR) {
-        m->data = host_ptr;
-        m->host_ptr = host_ptr;
-    } else {
-        size_t rounded = (size + CL2C_STORAGE_ALIGN - 1) / CL2C_STORAGE_ALIGN *
-                         CL2C_STORAGE_ALIGN;
-        m->data = aligned_alloc(CL2C_STORAGE_ALIGN, rounded);
-        if (!m->data) {
-            cl2c_mem_release(m);
-            return cl2c_fail(errcode_ret, CL_MEM_OBJECT_ALLOCATION_FAILURE);
-        }
-        m->owns_data = true;
-        if (flags & CL_MEM_COPY_HOST_PTR)
-            memcpy(m->data, host_ptr, size);
+    if (!cl2c_mem_place(m, host_ptr, size)) {
+        cl2c_mem_release(m);
+        return cl2c_fail(errcode_ret, CL_MEM_OBJECT_ALLOCATION_FAILURE);
     }
+    if (flags & CL_MEM_COPY_HOST_PTR)
+        memcpy(m->data, host_ptr, size);
     if (errcode_ret)
         *errcode_ret = CL_SUCCESS;
     return m;
