@@ -50,6 +50,9 @@ class Device:
                                # (FP_CONTRACT, on by default) is one fma
     max_work_group_size: int = MAX_WORK_GROUP_SIZE
     local_mem_size: int = LOCAL_MEM_SIZE
+    # a group's work-items run as SIMD lanes of a loop: a multiple of the widest float
+    # vector keeps them whole (PoCL's CPU device answers 8 too)
+    preferred_work_group_size_multiple: int = 8
 
     @property
     def extensions_string(self) -> str:

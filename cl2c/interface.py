@@ -48,6 +48,7 @@ class KernelInterface:
     reqd_work_group_size: tuple | None
     schedule: str          # the name of its work-group schedule (lower/schedules.py)
     printf: bool = False   # calls printf: its output is flushed as it ends
+    reason: str = ""       # why that schedule, and what it did (the C's header comment)
 
     def to_json(self) -> dict:
         return {"name": self.name,
@@ -58,7 +59,7 @@ class KernelInterface:
                            for a in self.args],
                 "reqd_work_group_size": list(self.reqd_work_group_size)
                 if self.reqd_work_group_size else None,
-                "schedule": self.schedule, "printf": self.printf}
+                "schedule": self.schedule, "printf": self.printf, "reason": self.reason}
 
     @classmethod
     def from_json(cls, d: dict) -> "KernelInterface":
@@ -67,7 +68,8 @@ class KernelInterface:
                          tuple(Access.from_json(x) for x in p.get("accesses", ())))
                      for p in d["params"])
         reqd = tuple(d["reqd_work_group_size"]) if d["reqd_work_group_size"] else None
-        return cls(d["name"], args, reqd, d.get("schedule", ""), d.get("printf", False))
+        return cls(d["name"], args, reqd, d.get("schedule", ""), d.get("printf", False),
+                   d.get("reason", ""))
 
 
 # ---- types as JSON ---------------------------------------------------------------------

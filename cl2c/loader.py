@@ -12,6 +12,7 @@ argument.
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
 import operator
 import os
 import struct
@@ -83,6 +84,15 @@ class LaunchError(RuntimeError):
     def __init__(self, kernel: str, code: int, message: str):
         self.code = code
         super().__init__(f"kernel '{kernel}': {message} (error {code})")
+
+
+@dataclass(frozen=True)
+class WorkGroupInfo:
+    """What ``Kernel.work_group_info()`` answers (OpenCL's CL_KERNEL_WORK_GROUP_SIZE,
+    CL_KERNEL_COMPILE_WORK_GROUP_SIZE, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE)."""
+    max_size: int                 # the most work-items a group of this kernel may have
+    compile_size: tuple           # its reqd_work_group_size, (0, 0, 0) where it has none
+    preferred_multiple: int       # local sizes that are multiples of it run best
 
 
 class LocalMemory:
@@ -377,6 +387,27 @@ class Kernel:
     @property
     def num_args(self) -> int:
         return len(self._params)
+
+    @property
+    def schedule(self) -> str:
+        """How a work-group runs: ``"loops"``, ``"regions"`` or ``"fibers"``."""
+        return self.interface.schedule
+
+    @property
+    def schedule_reason(self) -> str:
+        """Why that schedule, and what it did to the kernel (as the C's first comment
+        says)."""
+        return self.interface.reason
+
+    def work_group_info(self) -> WorkGroupInfo:
+        """The kernel's work-group limits, as clGetKernelWorkGroupInfo answers them (the
+        OpenCL platform answers from the same device model)."""
+        device = self.program.device
+        reqd = self.reqd_work_group_size
+        return WorkGroupInfo(
+            max_size=reqd[0] * reqd[1] * reqd[2] if reqd else device.max_work_group_size,
+            compile_size=tuple(reqd) if reqd else (0, 0, 0),
+            preferred_multiple=device.preferred_work_group_size_multiple)
 
     def __reduce__(self):
         # as its program (a program binary) and its name: a task that takes a kernel

@@ -48,7 +48,7 @@ class KernelModel:
     @property
     def interface(self) -> KernelInterface:
         return KernelInterface(self.name, tuple(self.args), self.reqd_work_group_size,
-                               self.plan.schedule.name, self.printf)
+                               self.plan.schedule.name, self.printf, self.plan.reason)
 
 
 @dataclass

@@ -88,7 +88,9 @@ def header() -> str:
                   f"#define CL2C_FP16_{key} {int('cl_khr_fp16' in d.extensions)}",
                   f"#define CL2C_FP64_{key} {int('cl_khr_fp64' in d.extensions)}",
                   f"#define CL2C_MAX_WORK_GROUP_SIZE_{key} {d.max_work_group_size}",
-                  f"#define CL2C_LOCAL_MEM_SIZE_{key} {d.local_mem_size}"]
+                  f"#define CL2C_LOCAL_MEM_SIZE_{key} {d.local_mem_size}",
+                  f"#define CL2C_PREFERRED_MULTIPLE_{key} "
+                  f"{d.preferred_work_group_size_multiple}"]
         lines += _string_list(f"cl2c_extensions_{key}", d.extensions)
         lines += _string_list(f"cl2c_features_{key}", d.features)
         lines.append("")

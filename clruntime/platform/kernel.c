@@ -340,9 +340,9 @@ cl_int CL2C_API(clGetKernelWorkGroupInfo)(cl_kernel kernel, cl_device_id device,
         CL2C_ANSWER_ARRAY(sizes, sizeof sizes);
     }
     case CL_KERNEL_LOCAL_MEM_SIZE: CL2C_ANSWER(cl_ulong, local_bytes(kernel));
-    /* a work-group's items run as SIMD lanes of a loop: a multiple of the widest
-     * float vector keeps them whole (PoCL's CPU device answers 8 too) */
-    case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE: CL2C_ANSWER(size_t, 8);
+    case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE:      /* (device_model.py says why) */
+        CL2C_ANSWER(size_t, cl2c_api_version() >= 30 ? CL2C_PREFERRED_MULTIPLE_30
+                                                     : CL2C_PREFERRED_MULTIPLE_12);
     case CL_KERNEL_PRIVATE_MEM_SIZE: CL2C_ANSWER(cl_ulong, 0);
     case CL_KERNEL_GLOBAL_WORK_SIZE:
         return CL_INVALID_VALUE;          /* only for custom devices and built-in kernels */
