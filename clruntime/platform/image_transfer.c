@@ -39,6 +39,20 @@ static cl_int check_box(cl_mem m, const size_t *origin, const size_t *region)
     return CL_SUCCESS;
 }
 
+/* What every command on one image checks first: its queue and wait list, the image, and
+ * the box of pixels. */
+static cl_int check_image_command(cl_command_queue q, cl_uint num_events,
+                                  const cl_event *waits, cl_mem image,
+                                  const size_t *origin, const size_t *region)
+{
+    cl_int err = cl2c_check_enqueue(q, num_events, waits);
+    if (err == CL_SUCCESS)
+        err = check_image(q, image);
+    if (err == CL_SUCCESS)
+        err = check_box(image, origin, region);
+    return err;
+}
+
 /* One side of a rect command for a box of `m`: its byte origin, the region's bytes and
  * its pitches. A 1D array's rows are its layers: its row pitch is its layer pitch. */
 static void image_side(cl_mem m, const size_t *origin, const size_t *region,
@@ -79,11 +93,7 @@ static cl_int host_transfer(cl_command_queue q, cl_mem image, cl_bool blocking,
                             cl_command_type type, cl2c_run run, int host_side,
                             cl_uint num_events, const cl_event *waits, cl_event *event)
 {
-    cl_int err = cl2c_check_enqueue(q, num_events, waits);
-    if (err == CL_SUCCESS)
-        err = check_image(q, image);
-    if (err == CL_SUCCESS)
-        err = check_box(image, origin, region);
+    cl_int err = check_image_command(q, num_events, waits, image, origin, region);
     if (err != CL_SUCCESS)
         return err;
     size_t at[3], bytes[3], pitch[2];
@@ -281,11 +291,8 @@ cl_int CL2C_API(clEnqueueFillImage)(cl_command_queue command_queue, cl_mem image
                                     const size_t *region, cl_uint num_events_in_wait_list,
                                     const cl_event *event_wait_list, cl_event *event)
 {
-    cl_int err = cl2c_check_enqueue(command_queue, num_events_in_wait_list, event_wait_list);
-    if (err == CL_SUCCESS)
-        err = check_image(command_queue, image);
-    if (err == CL_SUCCESS)
-        err = check_box(image, origin, region);
+    cl_int err = check_image_command(command_queue, num_events_in_wait_list,
+                                     event_wait_list, image, origin, region);
     if (err != CL_SUCCESS)
         return err;
     if (!fill_color)
@@ -332,11 +339,8 @@ void *CL2C_API(clEnqueueMapImage)(cl_command_queue command_queue, cl_mem image,
                                   const cl_event *event_wait_list, cl_event *event,
                                   cl_int *errcode_ret)
 {
-    cl_int err = cl2c_check_enqueue(command_queue, num_events_in_wait_list, event_wait_list);
-    if (err == CL_SUCCESS)
-        err = check_image(command_queue, image);
-    if (err == CL_SUCCESS)
-        err = check_box(image, origin, region);
+    cl_int err = check_image_command(command_queue, num_events_in_wait_list,
+                                     event_wait_list, image, origin, region);
     if (err != CL_SUCCESS)
         return cl2c_fail(errcode_ret, err);
     cl_mem_object_type t = image->type;
