@@ -16,7 +16,7 @@ import sys
 
 import click
 
-from .lower.schedules import names as schedule_names
+from .workgroup.schedules import names as schedule_names
 from .version import __version__
 from .diagnostics import BuildError, render
 from .options import parse_options

@@ -46,7 +46,7 @@ class KernelInterface:
     name: str
     args: tuple[Arg, ...]
     reqd_work_group_size: tuple | None
-    schedule: str          # the name of its work-group schedule (lower/schedules.py)
+    schedule: str          # the name of its work-group schedule (workgroup/schedules.py)
     printf: bool = False   # calls printf: its output is flushed as it ends
     reason: str = ""       # why that schedule, and what it did (the C's header comment)
 

@@ -157,7 +157,7 @@ def _check_mode(mode: str, where: str) -> str:
 
 
 def _schedule(name: str) -> str:
-    from .lower.schedules import names
+    from .workgroup.schedules import names
     if name not in names():
         raise _fail(f"invalid schedule '{name}' (expected one of {', '.join(names())})")
     return name

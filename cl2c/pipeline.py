@@ -1,4 +1,5 @@
-"""The whole translation, stage by stage: preprocess -> parse -> sema -> lower -> emit.
+"""The whole translation, stage by stage: preprocess -> parse -> sema -> lower ->
+work-group -> emit.
 
 Each stage lives in its own module; this one only strings them together and
 turns stage failures into :class:`BuildError` with positioned diagnostics.
@@ -22,6 +23,8 @@ from .parse import parse
 from .preprocess import Preprocessed, preprocess
 from .target import Target
 from .timing import StageTimes
+from .workgroup.launch_plan import LaunchOptions
+from .workgroup.stage import plan_launches
 
 
 @dataclass
@@ -109,12 +112,10 @@ def translate(text: str, source_name: str = "<kernel>", options=None,
 def lower_and_emit(module, pre: Preprocessed, reporter: Reporter, opts: Options,
                    source_name: str, output_name: str, line_directives: bool,
                    target: Target, times: StageTimes) -> Translation:
-    """The translation of an analysed module: lowered and emitted as C."""
+    """The translation of an analysed module: lowered, scheduled and emitted as C."""
     try:
-        program = lower(module, opts.schedule, check_barriers=opts.check_barriers,
-                        fiber_stack=opts.fiber_stack, times=times, check=opts.check,
-                        sanitize=opts.sanitize,
-                        uniform_groups=not opts.cl_std.non_uniform_work_groups)
+        program = lower(module, times, check=opts.check)
+        program = plan_launches(program, launch_options(opts), times)
     except UnsupportedError as e:
         from .diagnostics import at
         diag = at(e.coord, "error", str(e)) if e.coord else Diagnostic("error", str(e),
@@ -124,3 +125,10 @@ def lower_and_emit(module, pre: Preprocessed, reporter: Reporter, opts: Options,
         emitted = emit(program, source_name, output_name, opts.cl_std, line_directives)
     return Translation(source_name, opts, pre, program, emitted, reporter.sources,
                        reporter.warnings_text(), target, times)
+
+
+def launch_options(opts: Options) -> LaunchOptions:
+    """What the build options ask of every kernel's launch."""
+    return LaunchOptions(opts.schedule, opts.check, opts.check_barriers, opts.fiber_stack,
+                         "address" in opts.sanitize,
+                         not opts.cl_std.non_uniform_work_groups)

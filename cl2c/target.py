@@ -81,7 +81,7 @@ _CFLAGS = ("-std=c11", "-O3", "-fopenmp", "-fno-strict-aliasing",
            "-fno-math-errno",
            # Not -fno-trapping-math: with it GCC folds (double)(short)x into trunc(x),
            # which keeps the sign of -0.0 where the conversion gives +0.0 (and the
-           # lock-step loops of lower/lockstep.py vectorise without it)
+           # lock-step loops of workgroup/passes/lockstep.py vectorise without it)
            # math builtins that vectorise (clruntime's math.h; linked with -lm)
            "-DCL2C_VECTOR_MATH")
 

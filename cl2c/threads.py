@@ -28,7 +28,7 @@ def affinity_kept():
 # 20 ms passive, beside busy processes; even a short spin, GOMP_SPINCOUNT=1000, made a
 # launch 61-66 µs against 14-28 there). On an idle machine spinning wins (6 µs a launch
 # against 50-80 µs to wake a sleeping thread there), so small launches of loop-free kernels
-# wake no thread at all (lower/launch_work.py).
+# wake no thread at all (workgroup/launch_work.py).
 OMP_DEFAULTS = {"OMP_WAIT_POLICY": "passive"}
 _WAIT_SETTINGS = ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT")
 

@@ -377,7 +377,7 @@ def test_lockstep_loop_names_the_work_item():
 
 
 # A checked work-item loop whose reads a test before it settles runs unchecked
-# (lower/check_versions.py): the test must let through no access the checks would report.
+# (workgroup/passes/check_versions.py): the test must let through no access the checks would report.
 DOT = """
 __kernel void k(__global const float *a, __global const float *b, __global float *out,
                 int n, int shift) {

@@ -336,7 +336,7 @@ def test_headers_of_two_files_with_one_shared_type(tmp_path, cc):
         compile_c(cc, tmp_path / "main.c", tmp_path)
 
 
-STAGES = ("preprocess", "parse", "sema", "lower: expressions", "lower: schedules", "emit")
+STAGES = ("preprocess", "parse", "sema", "lower: expressions", "work-group: schedules", "emit")
 
 
 def test_time_reports_each_stage(tmp_path):

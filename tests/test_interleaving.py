@@ -1,4 +1,4 @@
-"""Work-items four (or two) an iteration, statements interleaved (lower/interleaving.py):
+"""Work-items four (or two) an iteration, statements interleaved (workgroup/passes/interleaving.py):
 long loop-free kernels get an interleaved function (or, guarded, interleaved blocks in
 their work-group function's bounded loop), and give NumPy's and PoCL's results for every
 range shape (a row's last work-items, fewer than four blocks, run one at a time) and

@@ -8,7 +8,7 @@ import re
 import pytest
 
 import cl2c
-from cl2c.lower import schedules
+from cl2c.workgroup import schedules
 from cl2c.resources import templates_dir
 from conftest import KERNELS_DIR
 

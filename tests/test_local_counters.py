@@ -1,4 +1,4 @@
-"""__local counters that a region only adds to are counted in copies (lower/counters.py):
+"""__local counters that a region only adds to are counted in copies (workgroup/passes/counters.py):
 the results are NumPy's, and the pass leaves alone what it must not change."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Divergent loops in lock-step across work-items (cl2c/lower/lockstep.py): kernels whose
+"""Divergent loops in lock-step across work-items (cl2c/workgroup/passes/lockstep.py): kernels whose
 work-items loop a data-dependent number of times give the same bits under every
 schedule (``loops`` and ``fibers`` run each work-item's loop as written; ``auto`` and
 ``regions`` run blocks of work-items in lock-step) and NumPy's answer where it has one;

@@ -1,4 +1,4 @@
-"""Random divergent loops (cl2c/lower/lockstep.py) against the work-item loops that run
+"""Random divergent loops (cl2c/workgroup/passes/lockstep.py) against the work-item loops that run
 each work-item's loop as written (``-cl2c-schedule=loops``), bit for bit.
 
 Each kernel has one data-dependent loop (``while``, ``for``, ``do``) holding integer and

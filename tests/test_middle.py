@@ -15,7 +15,7 @@ import cl2c
 from cl2c import literals
 from cl2c import types as ty
 from cl2c.diagnostics import Reporter, SourceMap
-from cl2c.lower import schedules
+from cl2c.workgroup import schedules
 from cl2c.parse import parse
 from cl2c.sema import analyze
 from cl2c.typed_ast import FACTS, is_typed

@@ -1,4 +1,4 @@
-"""Random 2D kernels with a uniform inner loop (lower/tiling.py's register tiles, in the
+"""Random 2D kernels with a uniform inner loop (workgroup/passes/tiling.py's register tiles, in the
 groups cl2c_regroup_tiles makes) against fibers, bit for bit.
 
 Each kernel has one to three accumulators over a ``k`` loop whose trip count and step

@@ -1,4 +1,4 @@
-"""Uniform loops in register tiles of work-items (cl2c/lower/tiling.py): matrix products
+"""Uniform loops in register tiles of work-items (cl2c/workgroup/passes/tiling.py): matrix products
 with small integer values (every sum exact, so any order of the work-items' steps gives
 the same bits) against NumPy's, for local sizes of whole tiles (the tiled path) and not
 (the loop as it was), under the auto schedule and the fibers schedule (never tiled)."""

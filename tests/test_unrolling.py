@@ -1,4 +1,4 @@
-"""Halving and doubling uniform loops unrolled (cl2c/lower/unrolling.py): where the
+"""Halving and doubling uniform loops unrolled (cl2c/workgroup/passes/unrolling.py): where the
 local size is known, the loop asks the C compiler for complete unrolling, and the
 results stay those of the tree the kernel spells out, bit for bit (NumPy replays it in
 the same order)."""

@@ -11,7 +11,7 @@ import jinja2
 
 from ..version import __version__
 from ..lower import LoweredProgram
-from ..lower import interleaving
+from ..workgroup.passes import interleaving
 from ..lower.workitems import is_type_declaration
 from ..language_version import CL1_2, LanguageVersion
 from ..resources import templates_dir
@@ -191,7 +191,7 @@ def _program_item(kind: str, node, kernels: dict, gen: CGenerator) -> list[str]:
         name = node.decl.name[:-len(interleaving.SUFFIX)]
         return [f"/* Kernel {name} for several work-items at once, {LOCAL_ID[0]}'s and the "
                 f"{way_id('<n>')}'s,\n * statement by statement: their chains of operations "
-                f"overlap (lower/interleaving.py). */", gen.visit(node)]
+                f"overlap (workgroup/passes/interleaving.py). */", gen.visit(node)]
     if kind == "prototype":
         node.storage = []
         node.funcspec = ["static", "inline"]

@@ -4,7 +4,7 @@ The passes run in this order; each comment says why it comes where it does.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from pycparser import c_ast
 
@@ -16,15 +16,12 @@ from ..sema import FunctionInfo, Module
 from .. import checking
 from ..timing import StageTimes
 from ..typed_ast import fact, walk
-from . import declarations, schedules, tiling, workitems
-from .interleaving import interleavable, interleaved_function, program_names
-from .launch_work import serial_items, work
-from .effects import called_function
+from . import declarations, workitems
 from .expressions import lower_expressions
 from .contraction import contract
 from .sequencing import sequence_operands
 from .unconditional import unconditional_accesses
-from ..workgroup.launch_plan import LaunchOptions, LaunchPlan, Regroup
+from ..workgroup.launch_plan import LaunchPlan
 
 
 @dataclass(frozen=True)
@@ -43,7 +40,7 @@ class KernelModel:
     address_spaces: bool = False      # calls to_local, ...: each group says where its
                                       # __local memory is (spaces.h)
     plan: LaunchPlan | None = None    # its schedule and launch (workgroup/launch_plan.py);
-                                      # None until lower() has decided
+                                      # None until the work-group stage has decided
 
     @property
     def interface(self) -> KernelInterface:
@@ -56,18 +53,18 @@ class LoweredProgram:
     module: Module
     needs: list[tuple]                # runtime macro instantiations, sorted
     kernels: list[KernelModel]
-    program_scope: list               # (kind, node), in source order
+    program_scope: list               # (kind, node), in source order (and the work-group
+                                      # stage's functions after their kernels)
     check_sites: list = field(default_factory=list)   # checking builds: (name, file,
                                                       # line, column) of each check
     checking: bool = False            # a checking build (its helpers too: no kernel needed)
 
 
-def lower(module: Module, schedule: str = "auto", check_barriers: bool = False,
-          fiber_stack: int = 0, times: StageTimes | None = None,
-          check: str = "", sanitize: tuple = (),
-          uniform_groups: bool = True) -> LoweredProgram:
+def lower(module: Module, times: StageTimes | None = None,
+          check: str = "") -> LoweredProgram:
     """The passes in order, each taking the module (its tree) and returning it rewritten;
-    then each kernel's interface and schedule."""
+    then each kernel's interface. Its schedule and launch come after, in the work-group
+    stage (workgroup/stage.py). ``check``: a checking build's -cl2c-check value."""
     times = times or StageTimes()
     # The accesses every work-item makes, on sema's tree: the passes rewrite it.
     accesses = {f.name: unconditional_accesses(f) for f in module.kernels}
@@ -101,57 +98,8 @@ def lower(module: Module, schedule: str = "auto", check_barriers: bool = False,
         module, sites = checking.instrument(module, local_types)
     kernels = [kernel_model(f, moved.get(f.name, []), module.functions, accesses[f.name])
                for f in module.kernels]
-    options = LaunchOptions(schedule, check, check_barriers, fiber_stack,
-                            "address" in sanitize, uniform_groups)
-    with times.stage("lower: schedules"):
-        outside = program_names(module)
-        launches = [_launch(k, module, options, outside) for k in kernels]
-    called = _called_functions(module, kernels, launches)
-    kernels = [replace(k, plan=LaunchPlan(**launch, item_function=not launch[
-        "group_functions"] or k.name in called)) for k, launch in zip(kernels, launches)]
-    emitted = called | {k.name for k in kernels if k.plan.item_function}
-    scope = []
-    for kind, node in module.program_scope:
-        name = node.decl.name if kind == "function" else node.name if kind == "prototype" \
-            else None
-        # a helper inlined into work-group functions, and called nowhere else, is gone
-        if name is None or name in emitted or name not in module.functions or \
-                module.functions[name].is_kernel:
-            scope.append((kind, node))
-        for k in kernels:
-            if kind == "function" and node is k.info.node and \
-                    k.plan.interleaved_function is not None:
-                scope.append(("interleaved_function", k.plan.interleaved_function))
-            if kind == "function" and node is k.info.node:
-                scope += [("group_function", f) for f in k.plan.group_functions]
-    scope = _without_unread_constants(scope, kernels)
-    return LoweredProgram(module, needs, kernels, scope,
+    return LoweredProgram(module, needs, kernels, list(module.program_scope),
                           sites.listed() if sites is not None else [], bool(check))
-
-
-def _launch(k: KernelModel, module: Module, options: LaunchOptions,
-            outside: set[str]) -> dict:
-    """What the schedule and the passes decide for kernel model ``k``: the fields of its
-    LaunchPlan, less ``item_function`` (which takes every kernel's functions)."""
-    k_work = work(k.info, module.functions)
-    ways = interleavable(k, outside, k_work, bool(options.check))
-    choice = schedules.choose(k, module, options, ways)
-    regroup = k.group_blind and choice.schedule.regroups
-    reason, serial, twin = choice.reason, 0, None
-    if regroup:
-        serial = serial_items(k_work)
-        twin = interleaved_function(k, choice.schedule, ways, serial)
-        if twin is not None:
-            reason += f", {ways.ways} an iteration, interleaved"
-    functions = choice.schedule.group_functions(k, choice.group_functions, options, ways,
-                                                twin)
-    return dict(schedule=choice.schedule, reason=reason, group_functions=functions,
-                interleaved_function=twin,
-                dynamic=choice.schedule.dynamic or choice.uneven,
-                regroup=Regroup(choice.tile_rows, tiling.COLS if choice.tile_rows else "0")
-                if regroup else None, serial_items=serial, check=options.check,
-                fiber_checks=options.check_barriers or bool(options.check),
-                fiber_stack=options.fiber_stack, poison_locals=options.poison_locals)
 
 
 def hoist_function_statics(module: Module) -> Module:
@@ -173,49 +121,9 @@ def hoist_function_statics(module: Module) -> Module:
     return module
 
 
-def _called_functions(module: Module, kernels, launches) -> set[str]:
-    """The user functions the emitted code calls: from each kernel's entry (its
-    work-group function, or its work-item function), transitively."""
-    todo = [f for k, launch in zip(kernels, launches)
-            for f in launch["group_functions"] or [k.info.node]]
-    seen: set[str] = set()
-    while todo:
-        for n in walk(todo.pop()):
-            name = called_function(n)
-            if name in module.functions and name not in seen:
-                seen.add(name)
-                todo.append(module.functions[name].node)
-    return seen
-
-
-def _is_constant(kind: str, node) -> bool:
-    return kind == "variable" and fact(node, "space") == "constant" and bool(node.name)
-
-
-def _without_unread_constants(scope: list, kernels) -> list:
-    """``scope`` less the __constant variables that nothing emitted reads: neither a
-    function, a type or a __global variable, nor a constant read (transitively) by one
-    of those. An initializer that read one has its value folded in (expressions.py),
-    and a helper no kernel calls is gone: C would have an unused static const
-    (clang's -Wunused-const-variable), and dead code."""
-    constants = {node.name: node for kind, node in scope if _is_constant(kind, node)}
-    roots = [node for kind, node in scope if not _is_constant(kind, node)] + \
-        [d for k in kernels for d in k.local_decls]
-    read: set[str] = set()
-    todo = list(roots)
-    while todo:
-        for n in walk(todo.pop()):
-            if isinstance(n, c_ast.ID) and n.name in constants and n.name not in read:
-                read.add(n.name)
-                todo.append(constants[n.name])
-    return [(kind, node) for kind, node in scope
-            if not _is_constant(kind, node) or node.name in read]
-
-
 def kernel_model(f: FunctionInfo, local_decls, functions=None,
                  accesses=None) -> KernelModel:
-    """The kernel's interface; its schedule comes after (schedules.choose, lower's
-    LaunchPlan).
+    """The kernel's interface; its schedule comes after (workgroup/stage.py).
     ``accesses``: unconditional_accesses' of the kernel."""
     args = []
     for p in f.params:
@@ -261,4 +169,4 @@ def _calls(f: FunctionInfo, functions: dict, builtin) -> bool:
     return False
 
 
-__all__ = ["lower", "LoweredProgram", "KernelModel", "LaunchPlan", "LaunchOptions"]
+__all__ = ["lower", "LoweredProgram", "KernelModel"]

@@ -28,7 +28,7 @@ from ..sema import Module
 from ..sema.model import Call
 from ..typed_ast import fact, make
 from .. import cnodes as cn
-from .regions.syntax import replace_child
+from ..typed_ast import replace_child
 from .effects import functions_with_effects, has_effects
 
 _FLOATS = (ty.FLOAT, ty.DOUBLE)

@@ -11,7 +11,7 @@ from pycparser import c_ast, c_generator
 from ..typed_ast import fact, walk
 from .. import cnodes as cn
 from .effects import UPDATES, value_of_arguments
-from .regions.syntax import replace_child
+from ..typed_ast import replace_child
 
 _TRUTH = ("<", ">", "<=", ">=", "==", "!=", "&&", "||")     # values 0 or 1
 

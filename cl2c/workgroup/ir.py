@@ -2,7 +2,7 @@
 
 A kernel's work-group function is a list of items: statements run once per group
 (``Once``), uniform ifs and loops around items (``GroupIf``, ``GroupLoop``, in
-lower/regions/plan.py, where the schedule builds them), and loops over the group's
+workgroup/build/plan.py, where the schedule builds them), and loops over the group's
 work-items (``WorkItemLoop``). The schedules build it, the passes read and change it,
 and write.py prints it: the work-item loop is written there and nowhere else.
 """
@@ -80,7 +80,7 @@ class GroupIf:
 
 @dataclass
 class Tile:
-    """Register tiles of a uniform loop around one work-item loop (lower/tiling.py):
+    """Register tiles of a uniform loop around one work-item loop (workgroup/passes/tiling.py):
     tiles of ``rows`` x ``cols`` work-items run the whole loop at a time, the values of
     ``arrays`` ({per-work-item array: element C type}) in a local array of the tile."""
     rows: int

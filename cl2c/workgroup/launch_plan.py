@@ -30,7 +30,7 @@ class Regroup:
     """How cl2c cuts the range into groups of its own (cl2c_regroup, regions.h), for a
     kernel that cannot tell its work-groups apart."""
     tile_rows: int = 0             # rows of work-items a register tile takes
-                                   # (lower/tiling.py): the rows of a group; 0: no tiles
+                                   # (workgroup/passes/tiling.py): the rows of a group; 0: no tiles
     tile_cols: str = "0"           # and the work-items of a row, a C constant
 
 
@@ -38,7 +38,7 @@ class Regroup:
 class LaunchPlan:
     """One kernel's launch: its schedule, its work-group functions and how its entry
     hands out the groups."""
-    schedule: object               # its entry of lower/schedules.py's registry (a
+    schedule: object               # its entry of workgroup/schedules.py's registry (a
                                    # Schedule: not imported, the registry imports passes)
     reason: str                    # why that schedule, and what its passes did (the
                                    # file's header comment)
@@ -47,7 +47,7 @@ class LaunchPlan:
     item_function: bool = True     # the work-item function is emitted: a schedule runs
                                    # it, or another kernel calls it
     interleaved_function: object = None  # the loops schedule's FuncDef of several
-                                   # work-items at once (lower/interleaving.py), or None
+                                   # work-items at once (workgroup/passes/interleaving.py), or None
     dynamic: bool = False          # threads take groups as they finish (groups of
                                    # unequal cost: the schedule's, or divergent loops)
     regroup: Regroup | None = None  # cl2c cuts the range into groups its own way:

@@ -1,5 +1,5 @@
 """The writer of register tiles: a uniform loop whose work-items run in tiles
-(``GroupLoop.tile``, decided by lower/tiling.py, which says why) as C.
+(``GroupLoop.tile``, decided by workgroup/passes/tiling.py, which says why) as C.
 
 ``tiled`` prints the loop tile by tile (or, where a loop around holds the group's one
 tile, the loop's steps alone); ``holding`` brackets that loop around with the copies of

@@ -106,7 +106,7 @@ def option_values() -> dict[str, list[str]]:
     cl2c/options.py checks against."""
     from cl2c import options
     from cl2c.language_version import VERSIONS
-    from cl2c.lower.schedules import names
+    from cl2c.workgroup.schedules import names
     from cl2c.target import EXTENSIONS, FEATURES
     return {
         "cl-std": list(VERSIONS),

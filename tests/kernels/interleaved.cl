@@ -1,5 +1,5 @@
 // Kernels long enough and loop-free enough that cl2c runs two work-items an iteration,
-// their statements interleaved (lower/interleaving.py), guarded ones too (their guards
+// their statements interleaved (workgroup/passes/interleaving.py), guarded ones too (their guards
 // the bounds of the regions schedule's work-item loop), and one it does not.
 typedef struct { uint lo, hi; } halves;
 

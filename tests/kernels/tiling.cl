@@ -1,4 +1,4 @@
-// Kernels whose uniform loop runs in register tiles of work-items (lower/tiling.py),
+// Kernels whose uniform loop runs in register tiles of work-items (workgroup/passes/tiling.py),
 // and one that must not: test_tiling.py.
 
 // C = A * B, n x k times k x m, one accumulator.

@@ -1,6 +1,6 @@
 // Kernels of the shapes whose C once warned under -Wall -Wextra: program-scope
 // __constant variables nothing emitted reads (clang's -Wunused-const-variable), and
-// kernels that read no work-item id, whose copies for interleaving (lower/interleaving.py)
+// kernels that read no work-item id, whose copies for interleaving (workgroup/passes/interleaving.py)
 // took ids they did not use (-Wunused-parameter).
 __constant uint unread = 5;                      // read by nothing
 __constant uint base = 7;                        // read only by derived's initializer

@@ -1,10 +1,10 @@
 /* Checking mode (-cl2c-check): the tests and shadow marks of fast versions of
- * checked work-item loops (cl2c/lower/check_versions.py). Included by check.h,
+ * checked work-item loops (cl2c/workgroup/passes/check_versions.py). Included by check.h,
  * whose thread state, ranges and shadow words they use. */
 #ifndef CL2C_CHECK_BOX_H
 #define CL2C_CHECK_BOX_H
 
-/* ---- fast versions of checked work-item loops (cl2c/lower/check_versions.py)
+/* ---- fast versions of checked work-item loops (cl2c/workgroup/passes/check_versions.py)
  *
  * A loop's test looks at its work-items as a box of `axes` axes (a uniform loop around
  * the group's rows, the rows, the work-item loop; outermost first), count[a] values

@@ -103,7 +103,7 @@ static inline cl2c_range cl2c_range_make(unsigned work_dim, const size_t *global
     return r;
 }
 
-/* The groups of a kernel in register tiles (cl2c/lower/tiling.py: tile_rows x tile_cols
+/* The groups of a kernel in register tiles (cl2c/workgroup/passes/tiling.py: tile_rows x tile_cols
  * work-items): whole tiles, four by four where that leaves two groups a thread. A group's
  * row tiles then reuse, from L2, what each column of tiles loads of the other operand
  * (naive matmul: 2x at 500^2 and 1000^2 on Zen 5, whose rows no tile divided before,

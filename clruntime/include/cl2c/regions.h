@@ -1,6 +1,6 @@
 /* Support for the "regions" work-group schedule: a kernel with barriers runs as
  * one function per work-group whose regions (the code between barriers) are
- * loops over the work-items (see cl2c/lower/regions.py).
+ * loops over the work-items (see cl2c/workgroup/build/).
  *
  * Private variables that live across a barrier are kept in per-work-item arrays
  * taken from a scratch block owned by the calling (OpenMP) thread: one group
@@ -26,13 +26,13 @@
     const cl2c_workitem cl2c_group = *cl2c_group_in;                               \
     const cl2c_workitem *const cl2c_wi = &cl2c_group
 
-/* The columns of a register tile of work-items (cl2c/lower/tiling.py): two vectors of
+/* The columns of a register tile of work-items (cl2c/workgroup/passes/tiling.py): two vectors of
  * floats under AVX-512; with 8 rows, 16 of its 32 vector registers. */
 #ifndef CL2C_TILE_COLS
 #define CL2C_TILE_COLS 32
 #endif
 
-/* Work-items that run a divergent loop in lock-step (cl2c/lower/lockstep.py): four
+/* Work-items that run a divergent loop in lock-step (cl2c/workgroup/passes/lockstep.py): four
  * vectors of floats, whose independent dependency chains overlap (one vector was 2.5x
  * slower on Mandelbrot). A C program may define it before including cl2c.h. */
 #ifndef CL2C_LANES
@@ -45,7 +45,7 @@
 #endif
 #endif
 
-/* A grid-stride loop's step `value` (cl2c/lower/regions/grid_stride.py) after a hint to
+/* A grid-stride loop's step `value` (cl2c/workgroup/build/grid_stride.py) after a hint to
  * fetch the run of `count` elements of `size` bytes that the group reads from buffer `p`
  * two iterations after the next, at element `at` + 3 `stride`: its runs lie a stride
  * apart, a jump hardware prefetchers do not follow. The address is computed as an

@@ -25,7 +25,7 @@ typedef struct cl2c_workitem {
     CL2C_UNUSED const cl2c_workitem *cl2c_wi, CL2C_UNUSED size_t cl2c_l0,          \
         CL2C_UNUSED size_t cl2c_l1, CL2C_UNUSED size_t cl2c_l2
 #define CL2C_WI cl2c_wi, cl2c_l0, cl2c_l1, cl2c_l2
-/* A kernel's interleaved function (lower/interleaving.py): up to three more work-items,
+/* A kernel's interleaved function (workgroup/passes/interleaving.py): up to three more work-items,
  * at cl2c_l0_2 .. cl2c_l0_4, each CL2C_WAY_BLOCK work-items after the one before (16
  * floats: an AVX-512 vector) */
 #define CL2C_WI_2 cl2c_wi, cl2c_l0_2, cl2c_l1, cl2c_l2

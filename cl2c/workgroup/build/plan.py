@@ -9,10 +9,10 @@ import copy
 
 from pycparser import c_ast
 
-from ...workgroup.ir import (Collective, GroupIf, GroupLoop, Once,  # noqa: F401
+from ..ir import (Collective, GroupIf, GroupLoop, Once,  # noqa: F401
                              Region, all_items)
 from ... import cnodes as cn
-from ..effects import collective, is_barrier, is_collective
+from ...lower.effects import collective, is_barrier, is_collective
 from .errors import NeedFibers
 from .syntax import COUNT, at, replace_node, statements, walk
 from .uniformity import Analysis

@@ -10,7 +10,7 @@ from pycparser import c_ast
 from ... import types as ty
 from ...typed_ast import fact, make
 from ... import cnodes as cn
-from ..effects import has_effects, value_of_arguments, work_item_function
+from ...lower.effects import has_effects, value_of_arguments, work_item_function
 from .syntax import (assigned_names, contains_sync, ids, set_declname,
                      statements, typename, walk)
 

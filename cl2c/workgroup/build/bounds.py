@@ -10,11 +10,11 @@ from pycparser import c_ast
 from ... import types as ty
 from ...typed_ast import fact
 from ... import cnodes as cn
-from ..effects import builtin_name, has_effects, runtime_call, work_item_function
+from ...lower.effects import builtin_name, has_effects, runtime_call, work_item_function
 from .privates import Privates
 from .syntax import INDEX, replace_child, set_name, statements, typename, walk
 from .uniformity import Analysis
-from ...workgroup.names import L0, LS0
+from ..names import L0, LS0
 
 
 class LoopBounds:

@@ -17,7 +17,7 @@ from ... import declarators
 from ... import types as ty
 from ...typed_ast import fact, make
 from ... import cnodes as cn
-from ..effects import builtin_call, builtin_name, runtime_call
+from ...lower.effects import builtin_call, builtin_name, runtime_call
 from .syntax import assigned_names, contains_sync, escaping_jumps, ids, set_declname, walk
 
 # Sizes of the range: never zero.

@@ -1,4 +1,4 @@
-"""The work-group function's code in the regions schedule: the kernel's C AST
+"""The work-group function of the regions schedule, as IR: the kernel's C AST
 rewritten after the plan, with per-work-item arrays for the private variables that
 cross a cut (a vector's components each in an array of their own, gathered into a local
 vector in each work-item loop that uses it: contiguous loads, no transposes), recomputed
@@ -13,13 +13,13 @@ from pycparser import c_ast
 from ... import types as ty
 from ... import cnodes as cn
 from ...typed_ast import fact
-from ..effects import call_of, is_atomic
-from ..interleaving import interleaved
-from ...workgroup.ir import WorkItemLoop
-from ...workgroup.names import LOCAL_ID, LOCAL_SIZE, NEXT
-from ...workgroup.write import item_body, snippet
+from ...lower.effects import call_of, is_atomic
+from ..passes.interleaving import interleaved
+from ..ir import WorkItemLoop
+from ..names import LOCAL_ID, LOCAL_SIZE, NEXT
+from ..write import item_body, snippet
 from .bounds import LoopBounds
-from .plan import Builder, Collective, GroupIf, GroupLoop, Once, Region
+from .plan import Builder, Collective, GroupIf, GroupLoop, Region
 from .privates import Privates
 from .syntax import (COUNT, INDEX, assigned_names, at, base_ids, ids, replace_child,
                      retyped, set_name, typename, walk)

@@ -13,11 +13,11 @@ import copy
 
 from pycparser import c_ast
 
-from ..sema.model import Call
-from ..typed_ast import make
-from .ir import WorkItemLoop
-from .names import (CHECK_THREAD, GROUP, GROUP_POINTER, LOCAL_ID, UNUSED, way_id)
-from .write import snippet, work_item_loop
+from ...sema.model import Call
+from ...typed_ast import make
+from ..ir import WorkItemLoop
+from ..names import (CHECK_THREAD, GROUP, GROUP_POINTER, LOCAL_ID, UNUSED, way_id)
+from ..write import snippet, work_item_loop
 
 SUFFIX, IMAGES_SUFFIX = "__items", "__items_rgbaf"
 _SIZES = tuple(f"{GROUP}.local_size[{d}]" for d in range(3))
@@ -27,7 +27,7 @@ def group_functions(k, check: str = "", interleaving=None, interleaved=None) -> 
     """Kernel model ``k``'s work-group functions in the loops schedule: the one that
     runs its work-items, and the one for RGBA float images where it takes images.
     ``check``: the checking mode ("" off); ``interleaved``: the kernel's interleaved
-    function (lower/interleaving.py) that runs ``interleaving.ways`` work-items at
+    function (workgroup/passes/interleaving.py) that runs ``interleaving.ways`` work-items at
     once, or None."""
     images = [a.name for a in k.args if a.kind == "image"]
     out = [_function(k, SUFFIX, [], check, interleaving, interleaved)]

@@ -1,4 +1,4 @@
-"""Lowering pass: the "regions" work-group schedule (loop fission at barriers).
+"""The regions schedule's work-group function, built as IR (loop fission at barriers).
 
 A kernel with barriers becomes a *work-group function*: code that runs once per
 group, in which the statements between barriers ("regions") become loops over
@@ -21,7 +21,7 @@ Kernels this cannot express (a barrier under a condition that is not provably
 uniform, a ``break`` out of a hoisted loop from inside a region, ...) raise
 ``NeedFibers`` with the reason, and the schedule falls back to fibers.
 
-The pass works on the lowered C AST: names are already the C names, and
+It reads the lowered C AST: names are already the C names, and
 work-item builtins are calls ``cl2c_get_local_id(CL2C_WI, d)``; what a call does comes
 from the facts on its node (effects.py), never from its name.
 
@@ -35,12 +35,12 @@ from the facts on its node (effects.py), never from its name.
 - ``plan``: the group-level structure (``Builder``: regions, ``Once``, group-level
   ifs and loops, collectives);
 - ``privates``: which privates cross a cut, recomputed or stored per work-item;
-- ``writer`` (with ``bounds``): the work-group function's code.
+- ``group_function`` (with ``bounds``): the work-group function as IR (``GroupFunction``,
+  workgroup/ir.py), its work-item loops with their bodies.
 
-The schedule then runs ``lower/lockstep.py`` over it: work-item loops around a divergent
-loop in blocks of lanes that run it in lock-step, if-converted (they then vectorise); then
-``lower/tiling.py``: hoisted uniform loops that only accumulate into privates run a register
-tile of work-items at a time.
+``loops`` builds the loops schedule's one work-item loop. The schedule then runs the passes
+(workgroup/passes/) over the IR: lock-step, unrolling, check versions, tiling, counters;
+workgroup/write.py prints it.
 
 ``syntax`` holds the AST helpers they share; ``errors`` the ``NeedFibers`` exception.
 """
@@ -57,12 +57,12 @@ from .prepare import (complete_array_bounds, guards_into_loops, privatize_writte
                       returns_as_guards, sizeof_by_type)
 from .privates import Privates
 from .spec_uniform import rewrite_loop
-from ..effects import builtin_name
+from ...lower.effects import builtin_name
 from .syntax import replace_child, statements, walk
 from .uniformity import Analysis
-from .writer import Writer
-from ...workgroup import ir
-from ...workgroup.names import LOCAL_SIZE
+from .group_function import Writer
+from .. import ir
+from ..names import LOCAL_SIZE
 
 
 def make_group_function(func: c_ast.FuncDef, params: dict, helpers: dict,

@@ -43,21 +43,21 @@ import copy
 
 from pycparser import c_ast
 
-from ..typed_ast import fact, walk
-from .. import cnodes as cn
+from ...typed_ast import fact, walk
+from ... import cnodes as cn
 from .check_nests import (COUNTER, ITEM, as_long_long, called, changed_names,
                           char_pointer_type, declaration, int_constant, integer_decl,
                           integer_typename, is_id, is_phase, item_head, long_long_type,
                           parse_decls, parse_expr, parse_stmt, size_t_type, type_named,
                           uniform_loop)
-from .effects import builtin_name, work_item_function
-from .regions.syntax import ids, replace_child, statements
-from .workitems import LOCALS
-from ..workgroup import names as wg
-from ..workgroup import write
-from ..workgroup.ir import (Block, GroupFunction, GroupIf, GroupLoop, Once, Versions,
+from ...lower.effects import builtin_name, work_item_function
+from ..build.syntax import ids, replace_child, statements
+from ..names import LOCALS
+from .. import names as wg
+from .. import write
+from ..ir import (Block, GroupFunction, GroupIf, GroupLoop, Once, Versions,
                             WorkItemLoop, c_parts, work_item_loops)
-from ..workgroup.names import L1, L2, LS0, LS1
+from ..names import L1, L2, LS0, LS1
 
 READ, STORE, LREAD = "CL2C_CK_ARG_READ", "CL2C_CK_ARG_STORE", "CL2C_CK_LREAD"
 ARG = "CL2C_CK_ARG"           # a full check: of __local memory, a read (WREAD) or an update
@@ -68,7 +68,7 @@ FAST, AT, IX, POINT = wg.CHECK_FAST, "cl2c_ck_at", "cl2c_ck_ix", "cl2c_ck_j"
 COUNT, BASE, MARK = "cl2c_ck_count", "cl2c_ck_base", "cl2c_ck_mk"
 _INT_CONSTANTS = ("int", "unsigned int", "long int", "unsigned long int", "long long int",
                   "unsigned long long int", "char")
-# names the schedule's own code gives integer values (regions/writer.py, bounds.py)
+# names the schedule's own code gives integer values (build/group_function.py, bounds.py)
 _GENERATED_INTS = (*wg.LOCAL_SIZE, L1, L2, wg.FIRST, wg.END, wg.INDEX, wg.COUNT)
 
 

@@ -1,7 +1,7 @@
 """Work-group pass: register tiles for uniform loops hoisted out of work-item loops.
 
 The regions schedule hoists a kernel's uniform loop out of its work-item loops, so that
-the work-item loop is innermost and vectorises (regions/__init__.py): a naive matrix
+the work-item loop is innermost and vectorises (workgroup/build/__init__.py): a naive matrix
 multiply becomes
 
     for (k...) for (l2) for (l1) { omp simd for (l0) acc[cl2c_i] += A[..k] * B[k..]; }
@@ -29,7 +29,7 @@ columns (or, shorter than 16, leaves the loop untiled), since wider tiles would 
 code that GCC proves out of bounds, and warns of.
 
 A work-item loop bounded by a guard (``if (row < n && col < m)``: the row's part an
-``if`` around the loop, the column's its bounds, regions/bounds.py) runs in tiles too,
+``if`` around the loop, the column's its bounds, build/bounds.py) runs in tiles too,
 in groups of at least one tile: a tile whose work-items all pass the guard runs whole,
 and one across the guard's or the group's edge runs the loop as it was, for its own
 work-items (a guarded 512^2 matrix multiply: 3.2 ms -> 0.8).
@@ -47,20 +47,18 @@ way ``brackets``; workgroup/tiles.py writes the tiles.
 """
 from __future__ import annotations
 
-import copy
-
 from pycparser import c_ast
 
-from .. import types as ty
-from ..typed_ast import ids, walk
-from .effects import UPDATE, call_of, value_of_arguments, work_item_function
-from .regions.syntax import escaping_jumps
-from ..workgroup import write
-from ..workgroup.ir import (Block, GroupFunction, GroupIf, GroupLoop, Tile, WorkItemLoop,
+from ... import types as ty
+from ...typed_ast import ids, walk
+from ...lower.effects import UPDATE, call_of, value_of_arguments, work_item_function
+from ..build.syntax import escaping_jumps
+from .. import write
+from ..ir import (Block, GroupFunction, GroupIf, GroupLoop, Tile, WorkItemLoop,
                             all_items, c_parts)
-from ..workgroup.names import (INDEX, L0, LS0, TILE_COL, TILE_COLS, TILE_FROM, TILE_FULL,
+from ..names import (INDEX, L0, LS0, TILE_COL, TILE_COLS, TILE_FROM, TILE_FULL,
                                TILE_ORIGIN, TILE_ROW, TILE_SUFFIX, TILE_TO)
-from ..workgroup.tiles import is_element as _is_element, used_decls
+from ..tiles import is_element as _is_element, used_decls
 
 COLS = TILE_COLS              # work-items of a tile's row (regions.h)
 ROWS = 8                      # rows of a tile, and what cl2c_regroup makes a group's

@@ -36,12 +36,12 @@ from collections import Counter
 
 from pycparser import c_ast
 
-from .. import types as ty
-from ..typed_ast import walk
-from .effects import call_of
-from .workitems import LOCALS
-from ..workgroup import write
-from ..workgroup.ir import (Block, GroupFunction, GroupIf, GroupLoop, Once, WorkItemLoop,
+from ... import types as ty
+from ...typed_ast import walk
+from ...lower.effects import call_of
+from ..names import LOCALS
+from .. import write
+from ..ir import (Block, GroupFunction, GroupIf, GroupLoop, Once, WorkItemLoop,
                             c_parts)
 
 COPIES = 4

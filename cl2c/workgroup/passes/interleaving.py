@@ -29,7 +29,7 @@ declarations, expression statements and ``if``s that do not return, as a ``retur
 in the first copy would skip the others; variables assigned only if the copies declare
 them (a parameter is each work-item's own: the copies would share it). A guarded
 kernel (``if (i >= n) return;``) takes the regions schedule, whose writer interleaves
-the statements of its bounded work-item loop with ``interleaved`` (regions/writer.py).
+the statements of its bounded work-item loop with ``interleaved`` (build/group_function.py).
 """
 from __future__ import annotations
 
@@ -38,10 +38,10 @@ from dataclasses import dataclass
 
 from pycparser import c_ast
 
-from .. import declarators
-from ..typed_ast import walk
-from .launch_work import Work
-from ..workgroup.names import L0, way_id
+from ... import declarators
+from ...typed_ast import walk
+from ..launch_work import Work
+from ..names import L0, way_id
 
 # A work-item's work, in nodes of its C tree (helpers' at each call), from which it
 # pays: below, the CPU overlaps iterations itself (the triad, 23 nodes, and the copy

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pycparser import c_ast
 
 from ... import declarators
-from ..effects import value_of_arguments, work_item_function
+from ...lower.effects import value_of_arguments, work_item_function
 from .errors import NeedFibers, NotProvablyUniform
 from .syntax import (INDEX, assigned_names, base_ids, contains_sync, escaping_jumps,
                      statements, walk)

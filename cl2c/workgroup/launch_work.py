@@ -19,7 +19,7 @@ from pycparser import c_ast
 from .. import types as ty
 from ..sema import FunctionInfo
 from ..typed_ast import walk
-from .effects import called_function
+from ..lower.effects import called_function
 
 # work-items x nodes a launch on the calling thread may take: 3-5 µs on a Zen 4 core
 SERIAL_WORK = 1 << 19

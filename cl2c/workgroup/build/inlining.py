@@ -7,7 +7,7 @@ import copy
 
 from pycparser import c_ast
 
-from ..effects import called_function, has_effects
+from ...lower.effects import called_function, has_effects
 from .errors import NeedFibers
 from .syntax import contains_sync, replace_child, retyped, set_declname, walk
 

@@ -24,7 +24,7 @@ import copy
 from pycparser import c_ast
 
 from ... import cnodes as cn
-from ..effects import is_barrier
+from ...lower.effects import is_barrier
 from .syntax import replace_node, statements, walk
 
 FLAG = "cl2c_go"

@@ -40,17 +40,17 @@ import copy
 
 from pycparser import c_ast
 
-from .. import declarators
-from ..typed_ast import fact, walk
-from .. import cnodes as cn
+from ... import declarators
+from ...typed_ast import fact, walk
+from ... import cnodes as cn
 from .check_versions import has_checks
-from .predicates import (branch_free, conjoin, conjunction, conjuncts, float_valued,
+from ...lower.predicates import (branch_free, conjoin, conjunction, conjuncts, float_valued,
                          is_increment, lane_safe, predicate, tests_at_top, unit_step,
                          update_target)
-from .regions.syntax import escaping_jumps, ids, set_declname
-from ..workgroup import write
-from ..workgroup.ir import GroupFunction, c_parts, work_item_loops
-from ..workgroup.names import BLOCK as BASE, L0, LANE
+from ..build.syntax import escaping_jumps, ids, set_declname
+from .. import write
+from ..ir import GroupFunction, c_parts, work_item_loops
+from ..names import BLOCK as BASE, L0, LANE
 
 LANES = "CL2C_LANES"        # work-items per block (cl2c/regions.h)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
-from ..effects import work_item_function
+from ...lower.effects import work_item_function
 from .errors import NeedFibers
 from .plan import Region, all_items
 from .syntax import LID, assigned_names, base_ids, ids, walk

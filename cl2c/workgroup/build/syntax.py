@@ -9,9 +9,9 @@ from pycparser import c_ast
 
 from ... import declarators
 from ...typed_ast import fact, ids, make, replace_child, walk  # (ids, replace_child: re-exported)
-from ...workgroup.names import COUNT, INDEX, LOCAL_ID as LID
+from ..names import COUNT, INDEX, LOCAL_ID as LID
 from ... import cnodes as cn
-from ..effects import synchronises
+from ...lower.effects import synchronises
 
 
 # ---- shapes of the tree (walk is typed_ast's) -----------------------------------------

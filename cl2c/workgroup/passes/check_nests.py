@@ -7,10 +7,10 @@ import copy
 
 from pycparser import c_ast
 
-from ..typed_ast import fact, walk
-from .regions.syntax import base_ids, statements
-from ..workgroup import write
-from ..workgroup.names import CHECK_ITEM, L0
+from ...typed_ast import fact, walk
+from ..build.syntax import base_ids, statements
+from .. import write
+from ..names import CHECK_ITEM, L0
 
 COUNTER = L0               # the work-item loop's counter
 ITEM = CHECK_ITEM

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
-from ..workgroup.ir import GroupFunction, GroupLoop, Once, item_lists, work_item_loops
+from ..ir import GroupFunction, GroupLoop, Once, item_lists, work_item_loops
 
 PRAGMA = "unroll 16"                 # OpenCL C's spelling (cgen.py writes GCC's)
 _STEPS = {"/=": "2", ">>=": "1", "*=": "2", "<<=": "1"}

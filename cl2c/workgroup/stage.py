@@ -1,0 +1,120 @@
+"""Stage 5: the work-group stage. For each lowered kernel, the schedule decides how the
+work-items of a group run (schedules.py), builds its work-group function as data
+(build/), transforms it (passes/) and has it printed once (write.py); the kernel's
+``LaunchPlan`` (launch_plan.py) says what was decided, for emission. Runs on lowering's
+C tree, after it: this package may import ``lower/``, never the reverse.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from pycparser import c_ast
+
+from ..lower import KernelModel, LoweredProgram
+from ..lower.effects import called_function
+from ..sema import Module
+from ..timing import StageTimes
+from ..typed_ast import fact, walk
+from . import schedules
+from .launch_plan import LaunchOptions, LaunchPlan, Regroup
+from .launch_work import serial_items, work
+from .passes import tiling
+from .passes.interleaving import interleavable, interleaved_function, program_names
+
+
+def plan_launches(program: LoweredProgram, options: LaunchOptions = LaunchOptions(),
+                  times: StageTimes | None = None) -> LoweredProgram:
+    """``program`` with each kernel's launch plan, and its work-group functions (and
+    interleaved functions) in the program's scope after their kernels; the helpers that
+    only work-group functions called, inlined there, are gone."""
+    times = times or StageTimes()
+    module, kernels = program.module, program.kernels
+    with times.stage("work-group: schedules"):
+        outside = program_names(module)
+        launches = [_launch(k, module, options, outside) for k in kernels]
+    called = _called_functions(module, kernels, launches)
+    kernels = [replace(k, plan=LaunchPlan(**launch, item_function=not launch[
+        "group_functions"] or k.name in called)) for k, launch in zip(kernels, launches)]
+    emitted = called | {k.name for k in kernels if k.plan.item_function}
+    scope = []
+    for kind, node in program.program_scope:
+        name = node.decl.name if kind == "function" else node.name if kind == "prototype" \
+            else None
+        # a helper inlined into work-group functions, and called nowhere else, is gone
+        if name is None or name in emitted or name not in module.functions or \
+                module.functions[name].is_kernel:
+            scope.append((kind, node))
+        for k in kernels:
+            if kind == "function" and node is k.info.node and \
+                    k.plan.interleaved_function is not None:
+                scope.append(("interleaved_function", k.plan.interleaved_function))
+            if kind == "function" and node is k.info.node:
+                scope += [("group_function", f) for f in k.plan.group_functions]
+    return replace(program, kernels=kernels,
+                   program_scope=_without_unread_constants(scope, kernels))
+
+
+def _launch(k: KernelModel, module: Module, options: LaunchOptions,
+            outside: set[str]) -> dict:
+    """What the schedule and the passes decide for kernel model ``k``: the fields of its
+    LaunchPlan, less ``item_function`` (which takes every kernel's functions)."""
+    k_work = work(k.info, module.functions)
+    ways = interleavable(k, outside, k_work, bool(options.check))
+    choice = schedules.choose(k, module, options, ways)
+    regroup = k.group_blind and choice.schedule.regroups
+    reason, serial, twin = choice.reason, 0, None
+    if regroup:
+        serial = serial_items(k_work)
+        twin = interleaved_function(k, choice.schedule, ways, serial)
+        if twin is not None:
+            reason += f", {ways.ways} an iteration, interleaved"
+    functions = choice.schedule.group_functions(k, choice.group_functions, options, ways,
+                                                twin)
+    return dict(schedule=choice.schedule, reason=reason, group_functions=functions,
+                interleaved_function=twin,
+                dynamic=choice.schedule.dynamic or choice.uneven,
+                regroup=Regroup(choice.tile_rows, tiling.COLS if choice.tile_rows else "0")
+                if regroup else None, serial_items=serial, check=options.check,
+                fiber_checks=options.check_barriers or bool(options.check),
+                fiber_stack=options.fiber_stack, poison_locals=options.poison_locals)
+
+
+def _called_functions(module: Module, kernels, launches) -> set[str]:
+    """The user functions the emitted code calls: from each kernel's entry (its
+    work-group function, or its work-item function), transitively."""
+    todo = [f for k, launch in zip(kernels, launches)
+            for f in launch["group_functions"] or [k.info.node]]
+    seen: set[str] = set()
+    while todo:
+        for n in walk(todo.pop()):
+            name = called_function(n)
+            if name in module.functions and name not in seen:
+                seen.add(name)
+                todo.append(module.functions[name].node)
+    return seen
+
+
+def _is_constant(kind: str, node) -> bool:
+    return kind == "variable" and fact(node, "space") == "constant" and bool(node.name)
+
+
+def _without_unread_constants(scope: list, kernels) -> list:
+    """``scope`` less the __constant variables that nothing emitted reads: neither a
+    function, a type or a __global variable, nor a constant read (transitively) by one
+    of those. An initializer that read one has its value folded in (expressions.py),
+    and a helper no kernel calls is gone: C would have an unused static const
+    (clang's -Wunused-const-variable), and dead code."""
+    constants = {node.name: node for kind, node in scope if _is_constant(kind, node)}
+    roots = [node for kind, node in scope if not _is_constant(kind, node)] + \
+        [d for k in kernels for d in k.local_decls]
+    read: set[str] = set()
+    todo = list(roots)
+    while todo:
+        for n in walk(todo.pop()):
+            if isinstance(n, c_ast.ID) and n.name in constants and n.name not in read:
+                read.add(n.name)
+                todo.append(constants[n.name])
+    return [(kind, node) for kind, node in scope
+            if not _is_constant(kind, node) or node.name in read]
+
+
