@@ -37,8 +37,9 @@ BENCH_DIR = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH_DIR))
 
 from cases import CLASSES, Case, make_cases  # noqa: E402
+from gpu_cases import CORPUS_CLASSES, make_gpu_cases  # noqa: E402
 from outputs import output_hooks  # noqa: E402
-from hand_c import HandContender  # noqa: E402
+from hand_c import Const, HandContender  # noqa: E402
 import opencl_platforms  # noqa: E402
 
 CONTENDERS = ("cl2c", "PoCL", "Intel", "hand C")   # the table's order
@@ -56,7 +57,7 @@ class Cl2cContender:
         self.builds: dict = {}
 
     def build(self, case: Case):
-        key = (case.src_file, case.options)
+        key = (case.src, case.options)    # the source with the case's #define values
         if key not in self.programs:
             opts = " ".join(o for o in (self.options, case.options) if o)
             prg = self.cl2c.Program(case.src, options=opts,
@@ -70,20 +71,31 @@ class Cl2cContender:
         return self.programs[key]
 
     def launcher(self, case: Case, args: list, prg):
-        knl = getattr(prg, case.kernel)
-        gsize, lsize, launches = case.gsize, case.local, case.launches
+        from cases import Img, Local
+        cl2c = self.cl2c
+        mine = [cl2c.Image(a.array, "RGBA", "UNORM_INT8") if isinstance(a, Img)
+                else cl2c.LocalMemory(a.nbytes) if isinstance(a, Local) else a for a in args]
+        calls = [(getattr(prg, name), g, l, [p.value if isinstance(p, Const) else mine[p]
+                                             for p in picks])
+                 for name, g, l, picks in case.calls()]
 
         def run():
-            for _ in range(launches):
-                knl(gsize, lsize, *args)
+            for knl, g, l, call_args in calls:
+                knl(g, l, *call_args)
 
-        return (run, *output_hooks(case, args))
+        outputs, reset = output_hooks(case, args)
+        if any(isinstance(mine[i], cl2c.Image) for i in case.outs):
+            def outputs():
+                return [mine[i].get() if isinstance(mine[i], cl2c.Image) else mine[i].copy()
+                        for i in case.outs]
+        return run, outputs, reset
 
 
 # --------------------------------------------------------------------------- running
 def own_args(case: Case) -> list:
     """The case's arguments with private copies of its outputs (inputs are shared)."""
-    return [a.copy() if i in case.outs else a for i, a in enumerate(case.args)]
+    return [a.copy() if i in case.outs or i in case.scratch else a
+            for i, a in enumerate(case.args)]
 
 
 def compare(case: Case, got: list, want: list) -> str | None:
@@ -181,8 +193,9 @@ def run_case(case: Case, contenders: list, reps: int, budget_s: float | None,
             results[label]["GB/s"] = case.bytes / (ms * 1e-3) / 1e9
         if case.flops:
             results[label]["GFLOP/s"] = case.flops / (ms * 1e-3) / 1e9
-        if case.launches > 1:
-            results[label]["us_per_launch"] = ms * 1e3 / case.launches
+        launches = len(case.steps) if case.steps is not None else case.launches
+        if launches > 1:
+            results[label]["us_per_launch"] = ms * 1e3 / launches
     return {"class": case.key, "kernel": case.label, "local": case.local_text(),
             "global": list(case.gsize), "reps": reps, "launches": case.launches,
             "reference": ref_name, "bytes": case.bytes, "flops": case.flops,
@@ -289,8 +302,12 @@ def parse_args(argv=None):
                     "(OMP_NUM_THREADS, PoCL's and Intel's variables); default: theirs")
     ap.add_argument("--no-pocl", action="store_true", help="skip PoCL")
     ap.add_argument("--no-intel", action="store_true", help="skip Intel's runtime")
-    ap.add_argument("--only", nargs="+", choices=CLASSES, metavar="CLASS",
-                    help=f"run only these kernel classes: {', '.join(CLASSES)}")
+    ap.add_argument("--corpus", choices=("bench", "gpu"), default="bench",
+                    help="bench: the kernels of kernels/*.cl (default); gpu: the "
+                    "GPU-style corpus of kernels/gpu/ (gpu_cases.py)")
+    ap.add_argument("--only", nargs="+", choices=CLASSES + CORPUS_CLASSES, metavar="CLASS",
+                    help=f"run only these kernel classes: {', '.join(CLASSES)}; with "
+                    f"--corpus gpu: {', '.join(CORPUS_CLASSES)}")
     ap.add_argument("--cl2c-options", default="", help="cl2c build options "
                     "(e.g. -cl2c-schedule=fibers)")
     ap.add_argument("--stream-log2", type=int, default=25,
@@ -387,7 +404,8 @@ def main(argv=None) -> int:
     print(f"STREAM triad (hand C, {stream['floats']} floats): {stream['median_GB/s']:.1f} GB/s "
           f"median, {stream['best_GB/s']:.1f} best")
 
-    cases = make_cases(args, np.random.default_rng(1234))
+    make = make_gpu_cases if args.corpus == "gpu" else make_cases
+    cases = make(args, np.random.default_rng(1234))
     if args.only:
         cases = [c for c in cases if c.key in args.only]
     warnings: list[str] = []
@@ -430,13 +448,14 @@ def main(argv=None) -> int:
         "skipped": skipped, "stream_triad": stream, "builds": builds, "rows": rows,
         "startup": startup_results,
         "warnings": warnings, "wall_s": time.perf_counter() - wall}
-    json_path = Path(args.json) if args.json else out_dir / "bench.json"
+    stem = "bench" if args.corpus == "bench" else f"bench-{args.corpus}"
+    json_path = Path(args.json) if args.json else out_dir / f"{stem}.json"
     json_path.parent.mkdir(parents=True, exist_ok=True)
     json_path.write_text(json.dumps(results, indent=1))
     print(f"\nJSON: {json_path}")
     if not args.no_plot:
         import plot
-        png = Path(args.png) if args.png else out_dir / "bench.png"
+        png = Path(args.png) if args.png else out_dir / f"{stem}.png"
         why_not = plot.draw(results, labels, png)
         print(f"plot: {png}" if why_not is None else f"no plot: {why_not}")
     print(f"wall time: {time.perf_counter() - wall:.0f} s")

@@ -3,6 +3,7 @@ launch sizes, arguments, the hand C function that does the same work, a NumPy
 reference where one is cheap, and the bytes or flops a launch moves or does."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -10,6 +11,24 @@ from typing import Callable
 import numpy as np
 
 from hand_c import Const
+
+
+class Img:
+    """An 8-bit RGBA image argument, (height, width, 4) uint8: a cl2c.Image or cl.Image
+    of UNORM_INT8 channels for the kernels, the array itself for the hand C."""
+
+    def __init__(self, array: np.ndarray):
+        self.array = array
+
+    def copy(self) -> "Img":
+        return Img(self.array.copy())
+
+
+class Local:
+    """A __local pointer argument of nbytes (cl2c.LocalMemory, cl.LocalMemory)."""
+
+    def __init__(self, nbytes: int):
+        self.nbytes = nbytes
 
 KERNEL_DIR = Path(__file__).resolve().parent / "kernels"
 
@@ -44,10 +63,26 @@ class Case:
     slow: bool = False            # fewer repetitions by default
     options: str = ""             # cl2c build options
     notes: dict = field(default_factory=dict)
+    # A host loop of launches (the GPU-style corpus): [(kernel, global, local, [argument
+    # index or Const, ...]), ...] run in order as one sample; None: `kernel` `launches` times
+    steps: list | None = None
+    defines: dict = field(default_factory=dict)   # "#define NAME value" lines rewritten
+    scratch: list = field(default_factory=list)   # arguments written but not compared
 
     @property
     def src(self) -> str:
-        return (KERNEL_DIR / self.src_file).read_text()
+        text = (KERNEL_DIR / self.src_file).read_text()
+        for name, value in self.defines.items():
+            text = re.sub(rf"^#define {name} .*$", f"#define {name} {value}", text,
+                          count=1, flags=re.M)
+        return text
+
+    def calls(self) -> list:
+        """The launches of one sample: (kernel, global, local, argument picks)."""
+        if self.steps is not None:
+            return self.steps
+        every = list(range(len(self.args)))
+        return [(self.kernel, self.gsize, self.local, every)] * self.launches
 
     def local_text(self) -> str:
         return "None" if self.local is None else "x".join(map(str, self.local))

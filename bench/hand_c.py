@@ -72,7 +72,9 @@ _SCALARS = {np.float32: ctypes.c_float, np.int32: ctypes.c_int, np.uint32: ctype
 
 
 def c_arg(v):
-    """A ctypes value for a NumPy array (its data pointer) or a NumPy scalar."""
+    """A ctypes value for a NumPy array (its data pointer), an image argument (its
+    array's) or a NumPy scalar."""
+    v = getattr(v, "array", v)
     if isinstance(v, np.ndarray):
         return ctypes.c_void_p(v.ctypes.data)
     if isinstance(v, int):

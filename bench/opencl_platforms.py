@@ -130,44 +130,66 @@ class OpenCLContender:
         self.queue = cl.CommandQueue(self.ctx)
         self.description = (f"{platform.name.strip()} {platform.version.strip()} / "
                             f"{self.device.name.strip()}")
-        self.programs: dict[str, object] = {}
+        self.programs: dict[str, object] = {}   # by source text
         self.build_seconds: dict[str, float] = {}
 
     def build(self, case):
-        name = case.src_file
-        if name not in self.programs:
+        src = case.src                  # a file, with the case's #define values
+        if src not in self.programs:
             t = time.perf_counter()
-            self.programs[name] = self.cl.Program(self.ctx, case.src).build()
-            self.build_seconds[name] = time.perf_counter() - t
-        return self.programs[name]
+            self.programs[src] = self.cl.Program(self.ctx, src).build()
+            self.build_seconds[case.src_file] = time.perf_counter() - t
+        return self.programs[src]
 
     def launcher(self, case, args: list, prg):
         """A zero-argument function running the case once (enqueue + finish), and a
         function reading the case's outputs back."""
+        from cases import Img, Local
+        from hand_c import Const
         cl, q = self.cl, self.queue
         mf = cl.mem_flags
-        bufs = [cl.Buffer(self.ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=a)
-                if hasattr(a, "ctypes") and getattr(a, "ndim", 0) > 0 else a for a in args]
-        knl = cl.Kernel(prg, case.kernel)
-        gsize, lsize, launches = case.gsize, case.local, case.launches
+        rgba8 = cl.ImageFormat(cl.channel_order.RGBA, cl.channel_type.UNORM_INT8)
+
+        def own(a):
+            if isinstance(a, Img):
+                h, w = a.array.shape[:2]
+                return cl.Image(self.ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, rgba8,
+                                shape=(w, h), hostbuf=a.array)
+            if isinstance(a, Local):
+                return cl.LocalMemory(a.nbytes)
+            if hasattr(a, "ctypes") and getattr(a, "ndim", 0) > 0:
+                return cl.Buffer(self.ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=a)
+            return a
+
+        bufs = [own(a) for a in args]
+        kernels = {name: cl.Kernel(prg, name) for name, *_ in case.calls()}
+        calls = [(kernels[name], g, l, [p.value if isinstance(p, Const) else bufs[p]
+                                        for p in picks])
+                 for name, g, l, picks in case.calls()]
 
         def run():
-            for _ in range(launches):
-                knl(q, gsize, lsize, *bufs)
+            for knl, g, l, call_args in calls:
+                knl(q, g, l, *call_args)
             q.finish()
 
         def outputs():
             res = []
             for i in case.outs:
-                host = args[i].copy()
-                cl.enqueue_copy(q, host, bufs[i])
+                host = getattr(args[i], "array", args[i]).copy()
+                if isinstance(args[i], Img):
+                    cl.enqueue_copy(q, host, bufs[i], origin=(0, 0),
+                                    region=(host.shape[1], host.shape[0]))
+                else:
+                    cl.enqueue_copy(q, host, bufs[i])
                 res.append(host)
             q.finish()
             return res
 
         def reset():
             for i in case.outs:
-                cl.enqueue_fill_buffer(q, bufs[i], args[i].dtype.type(0), 0, args[i].nbytes)
+                if not isinstance(args[i], Img):    # images: every pixel is written
+                    cl.enqueue_fill_buffer(q, bufs[i], args[i].dtype.type(0), 0,
+                                           args[i].nbytes)
             q.finish()
 
         return run, outputs, reset

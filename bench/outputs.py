@@ -3,12 +3,15 @@
 
 def output_hooks(case, args: list):
     """(outputs, reset) of a contender's launcher: copies of what the case writes, and
-    those arguments zeroed again."""
+    those arguments zeroed again (an image argument: its array)."""
+    def array(a):
+        return getattr(a, "array", a)
+
     def outputs():
-        return [args[i].copy() for i in case.outs]
+        return [array(args[i]).copy() for i in case.outs]
 
     def reset():
         for i in case.outs:
-            args[i][...] = 0
+            array(args[i])[...] = 0
 
     return outputs, reset
