@@ -326,8 +326,8 @@ def parse_args(argv=None):
     ap.add_argument("--stream-triad-log2", type=int, default=26,
                     help="the STREAM triad measurement: 2^K floats (26)")
     ap.add_argument("--startup-runs", type=int, help="new processes per "
-                    "contender that build from a warm cache (startup.py; 11; --quick: 0, "
-                    "which leaves the startup table out)")
+                    "contender that build from a warm cache (startup.py; 11; --quick and "
+                    "--corpus gpu: 0, which leaves the startup table out)")
     ap.add_argument("--startup-cold", type=int, help="new processes per "
                     "contender that build with empty caches (3; --quick: 0)")
     ap.add_argument("--json", metavar="PATH", help="JSON output (bench/out/bench.json)")
@@ -347,7 +347,7 @@ def parse_args(argv=None):
         args.stream_triad_log2 = min(args.stream_triad_log2, 20)
         args.reps = args.reps or 3
     if args.startup_runs is None:
-        args.startup_runs = 0 if args.quick else 11
+        args.startup_runs = 0 if args.quick or args.corpus != "bench" else 11
     if args.startup_cold is None:
         args.startup_cold = 0 if args.quick else 3
     return args

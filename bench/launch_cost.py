@@ -53,6 +53,48 @@ def _arguments():
             "args3 4096": ("args3", WIDE, None, (a, b, 2.0))}
 
 
+# The yardstick: what a C program's loop of OpenMP parallel regions costs a region
+# (each thread touches its own element), timed in C, under the same libgomp settings.
+REGIONS_C = r"""
+#include <omp.h>
+#include <time.h>
+double omp_regions(int n, float *a)
+{
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (int i = 0; i < n; i++) {
+        #pragma omp parallel
+        a[omp_get_thread_num()] += 1.0f;
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    return (t1.tv_sec - t0.tv_sec) * 1e6 + (t1.tv_nsec - t0.tv_nsec) / 1e3;
+}
+"""
+
+
+def _omp_regions():
+    """The C loop of parallel regions, compiled into a temporary library."""
+    import ctypes
+    import tempfile
+    folder = tempfile.mkdtemp(prefix="cl2c-launch-cost-")
+    src, lib = os.path.join(folder, "regions.c"), os.path.join(folder, "regions.so")
+    with open(src, "w") as f:
+        f.write(REGIONS_C)
+    subprocess.run([os.environ.get("CC", "gcc"), "-O2", "-fopenmp", "-fPIC", "-shared", src,
+                    "-o", lib], check=True)
+    fn = ctypes.CDLL(lib).omp_regions
+    fn.restype, fn.argtypes = ctypes.c_double, [ctypes.c_int, ctypes.c_void_p]
+    return fn
+
+
+def _idle_cpu_ms(pause_s: float = 0.1) -> float:
+    """CPU time the process burns while the calling thread sleeps `pause_s` right after
+    a launch: OpenMP's threads spinning before they sleep."""
+    c0 = time.process_time()
+    time.sleep(pause_s)
+    return (time.process_time() - c0) * 1e3
+
+
 def measure(launches: int, repeats: int) -> dict:
     import cl2c
     prg = cl2c.Program(SOURCE).build()
@@ -67,13 +109,29 @@ def measure(launches: int, repeats: int) -> dict:
             t0 = clock()
             kernel(size, local, *args)
             samples.append(clock() - t0)
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         for _ in range(launches):
             kernel(size, local, *args)
-        wall = time.perf_counter() - t0
+        wall, cpu = time.perf_counter() - t0, time.process_time() - c0
         result[label] = {"median_us": statistics.median(samples) / 1e3,
                         "p10_us": statistics.quantiles(samples, n=10)[0] / 1e3,
-                        f"wall_{launches}_ms": wall * 1e3}
+                        "p90_us": statistics.quantiles(samples, n=10)[-1] / 1e3,
+                        f"wall_{launches}_ms": wall * 1e3,
+                        "cpu_us_per_launch": cpu * 1e6 / launches,
+                        "idle_cpu_ms": _idle_cpu_ms()}
+    regions = _omp_regions()
+    buf = np.zeros(1024, np.float32)
+    regions(200, buf.ctypes.data)
+    per = [regions(1, buf.ctypes.data) * 1e3 for _ in range(repeats)]   # ns
+    t0, c0 = time.perf_counter(), time.process_time()
+    wall_us = regions(launches, buf.ctypes.data)
+    cpu = time.process_time() - c0
+    result["C omp region"] = {"median_us": statistics.median(per) / 1e3,
+                              "p10_us": statistics.quantiles(per, n=10)[0] / 1e3,
+                              "p90_us": statistics.quantiles(per, n=10)[-1] / 1e3,
+                              f"wall_{launches}_ms": wall_us / 1e3,
+                              "cpu_us_per_launch": cpu * 1e6 / launches,
+                              "idle_cpu_ms": _idle_cpu_ms()}
     return result
 
 
@@ -116,10 +174,13 @@ def wait_policies(launches: int, repeats: int) -> dict:
 
 
 def _table(result: dict, launches: int) -> str:
-    lines = [f"{'kernel':10} {'median us':>10} {'p10 us':>8} {f'{launches} launches ms':>18}"]
+    lines = [f"{'kernel':12} {'median us':>10} {'p10-p90 us':>14} "
+             f"{f'{launches} launches ms':>18} {'CPU us/launch':>14} {'idle CPU ms':>12}"]
     for name, r in result.items():
-        lines.append(f"{name:10} {r['median_us']:10.2f} {r['p10_us']:8.2f} "
-                     f"{r[f'wall_{launches}_ms']:18.2f}")
+        lines.append(f"{name:12} {r['median_us']:10.2f} "
+                     f"{r['p10_us']:6.2f}-{r['p90_us']:<7.2f} "
+                     f"{r[f'wall_{launches}_ms']:18.2f} {r['cpu_us_per_launch']:14.2f} "
+                     f"{r['idle_cpu_ms']:12.2f}")
     return "\n".join(lines)
 
 
