@@ -103,11 +103,16 @@ $(VENV)/.bench: $(VENV)/.runtime
 		echo "Intel's OpenCL CPU runtime could not be installed: the bench skips it"
 	touch $@
 
+# The bench's kernels, the GPU-style corpus (bench/gpu_cases.py) and what a launch costs
+# under each way OpenMP's threads may wait (bench/launch_cost.py).
 bench: install $(VENV)/.bench
 	$(PY) bench/bench.py
+	$(PY) bench/bench.py --corpus gpu
+	$(PY) bench/launch_cost.py --wait-policies
 
 bench-quick: install $(VENV)/.bench
 	$(PY) bench/bench.py --quick
+	$(PY) bench/bench.py --corpus gpu --quick
 
 clean:
 	rm -rf $(VENV) build *.egg-info .cache

@@ -2,18 +2,22 @@
 """What one kernel launch costs from Python: argument checks, marshalling, the call.
 
     python bench/launch_cost.py                  # 0, 1, 3 and 8 arguments, this process
-    python bench/launch_cost.py --wait-policies  # OMP_WAIT_POLICY unset / active / passive,
-                                                 # idle and with a busy background process
+    python bench/launch_cost.py --wait-policies  # cl2c's choice, sleep, short spin, long
+                                                 # spins: as the machine is and beside a
+                                                 # busy process
 
 The kernels do next to nothing (global size 64), so the time is the launch: the Python
 side of ``Kernel.__call__`` and the C entry point. With local size None they are one
 work-group, which runs on the calling thread; "args3 x4" (local size 16: 4 groups) and
 "args3 4096" (4,096 work-items, local size None: the bench's launch sequence, which cl2c
-cuts into a group per thread or more) wake the OpenMP team, whose threads wait between
-launches as OMP_WAIT_POLICY and GOMP_SPINCOUNT say. Each
-figure is the median of single launches timed one by one, and the wall time of 1,000
-launches in a row. The 3-argument kernel is the issue's yardstick: two float32 arrays and
-a scalar.
+cuts into a group per thread or more) wake the OpenMP team (a launch of fewer groups than
+threads wakes only as many threads as it has groups), whose threads wait between launches
+as cl2c or OMP_WAIT_POLICY and GOMP_SPINCOUNT say. Each figure is the median (and 10th-90th
+percentiles) of single launches timed one by one, the wall and process CPU time of 1,000
+launches in a row, and the CPU time the process burns in the 100 ms after them (threads
+spinning before they sleep). "C omp region" is the yardstick: a C loop of empty OpenMP
+parallel regions, timed in C, under the same libgomp settings. The 3-argument kernel is
+the issue's: two float32 arrays and a scalar.
 """
 from __future__ import annotations
 
@@ -141,14 +145,15 @@ def _busy_process() -> subprocess.Popen:
 
 
 # How the OpenMP team's threads wait between launches (libgomp reads these as it loads).
-# Where neither variable is set cl2c chooses (cl2c/threads.py); libgomp's own default is
-# OMP_WAIT_POLICY unset with GOMP_SPINCOUNT=300000.
-WAIT_SETTINGS = {"neither set (cl2c's default)": {},
-                 "libgomp's default (GOMP_SPINCOUNT=300000)": {"GOMP_SPINCOUNT": "300000"},
-                 "OMP_WAIT_POLICY=active": {"OMP_WAIT_POLICY": "active"},
-                 "OMP_WAIT_POLICY=passive": {"OMP_WAIT_POLICY": "passive"},
+# Where neither OMP_WAIT_POLICY nor GOMP_SPINCOUNT is set cl2c chooses (cl2c/threads.py:
+# a short spin where the machine has a free core per thread, else sleep; CL2C_WAIT
+# forces one); libgomp's own default is GOMP_SPINCOUNT=300000.
+WAIT_SETTINGS = {"cl2c's choice (CL2C_WAIT=auto)": {},
+                 "CL2C_WAIT=sleep (OMP_WAIT_POLICY=passive)": {"CL2C_WAIT": "sleep"},
+                 "CL2C_WAIT=spin (GOMP_SPINCOUNT=1000)": {"CL2C_WAIT": "spin"},
                  "GOMP_SPINCOUNT=10000": {"GOMP_SPINCOUNT": "10000"},
-                 "GOMP_SPINCOUNT=1000": {"GOMP_SPINCOUNT": "1000"}}
+                 "libgomp's default (GOMP_SPINCOUNT=300000)": {"GOMP_SPINCOUNT": "300000"},
+                 "OMP_WAIT_POLICY=active": {"OMP_WAIT_POLICY": "active"}}
 
 
 def wait_policies(launches: int, repeats: int) -> dict:
@@ -158,7 +163,7 @@ def wait_policies(launches: int, repeats: int) -> dict:
     for loaded in (False, True):
         for label, setting in WAIT_SETTINGS.items():
             env = {k: v for k, v in os.environ.items()
-                   if k not in ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT")}
+                   if k not in ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT", "CL2C_WAIT")}
             env.update(setting)
             busy = _busy_process() if loaded else None
             try:
@@ -203,7 +208,8 @@ def main() -> None:
     if args.json:
         print(json.dumps(res))
     else:
-        print(f"OMP_WAIT_POLICY={os.environ.get('OMP_WAIT_POLICY', 'unset')}, "
+        from cl2c.threads import wait_policy
+        print(f"threads wait: {wait_policy()}; "
               f"OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', 'unset')}")
         print(_table(res, args.launches))
 

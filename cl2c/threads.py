@@ -20,17 +20,56 @@ def affinity_kept():
             os.sched_setaffinity(0, mask)
 
 
-# What cl2c sets for libgomp where the user set neither OMP_WAIT_POLICY nor GOMP_SPINCOUNT:
-# threads that sleep between launches. libgomp's default spins 300,000 times first, which
-# takes cores from everything else, and where cores are shared a launch then waits for a
-# spinning thread that the kernel preempted (bench/launch_cost.py --wait-policies, on the
-# project's 2-core machine: 1,000 launches of 4 groups took 0.13 to 1.3 s spinning, 18 to
-# 20 ms passive, beside busy processes; even a short spin, GOMP_SPINCOUNT=1000, made a
-# launch 61-66 µs against 14-28 there). On an idle machine spinning wins (6 µs a launch
-# against 50-80 µs to wake a sleeping thread there), so small launches of loop-free kernels
-# wake no thread at all (workgroup/launch_work.py).
-OMP_DEFAULTS = {"OMP_WAIT_POLICY": "passive"}
+# How libgomp's threads wait between launches where the user set neither
+# OMP_WAIT_POLICY nor GOMP_SPINCOUNT (libgomp reads them once, as it loads with the first
+# kernel module; nothing changes them later). Two settings, chosen then by whether the
+# machine has a core free for every thread of the team (`choose_wait`):
+# - a short spin, then sleep: GOMP_SPINCOUNT=1000, about 30 µs of pause loops on the
+#   project's Zen machine (bench/launch_cost.py's idle CPU column), longer than the 5-10 µs
+#   a Python host loop takes between two launches, so a loop of small launches finds its
+#   threads awake (6 µs a launch spinning against 50-80 µs to wake sleeping threads, on an
+#   idle 2-core machine); what a thread burns after the last launch is bounded by the spin;
+# - sleep at once (OMP_WAIT_POLICY=passive) on a busy machine: a spinning thread there
+#   holds the core that the thread it waits for needs (bench/launch_cost.py
+#   --wait-policies, 2 cores at load 12: an OpenMP region 9-16 µs sleeping, 60-85 µs
+#   with the short spin, milliseconds with libgomp's default of 300,000).
+# CL2C_WAIT=spin or sleep chooses one of them; auto (the default) as above.
+SHORT_SPIN = {"GOMP_SPINCOUNT": "1000"}
+SLEEP = {"OMP_WAIT_POLICY": "passive"}
 _WAIT_SETTINGS = ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT")
+
+
+def _cpus() -> int:
+    get = getattr(os, "sched_getaffinity", None)
+    return len(get(0)) if get is not None else (os.cpu_count() or 1)
+
+
+def team_threads() -> int:
+    """The threads a launch uses at most: OMP_NUM_THREADS's first number, else a
+    thread per CPU this process may run on."""
+    first = os.environ.get("OMP_NUM_THREADS", "").split(",")[0].strip()
+    return int(first) if first.isdigit() and int(first) > 0 else _cpus()
+
+
+def choose_wait(load: float, cpus: int, threads: int) -> dict:
+    """The short spin where the machine has a core for each of the team's threads
+    besides what runs now (the 1-minute load average counts this process's own
+    thread), else sleep."""
+    return SHORT_SPIN if load + threads <= cpus + 1.5 else SLEEP
+
+
+def omp_settings() -> dict:
+    """What cl2c sets for libgomp now: {} where the user chose (OMP_WAIT_POLICY or
+    GOMP_SPINCOUNT set), else SHORT_SPIN or SLEEP as CL2C_WAIT and the machine say."""
+    if any(name in os.environ for name in _WAIT_SETTINGS):
+        return {}
+    asked = os.environ.get("CL2C_WAIT", "auto").strip().lower()
+    if asked == "spin":
+        return SHORT_SPIN
+    if asked == "sleep":
+        return SLEEP
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else 0.0
+    return choose_wait(load, _cpus(), team_threads())
 
 
 def wait_policy() -> str:
@@ -39,21 +78,21 @@ def wait_policy() -> str:
     chosen = {name: os.environ[name] for name in _WAIT_SETTINGS if name in os.environ}
     if chosen:
         return ", ".join(f"{k}={v}" for k, v in chosen.items())
-    return "sleep (cl2c's default, OMP_WAIT_POLICY=passive)"
+    mine = omp_settings()
+    how = ("a short spin, then sleep" if mine == SHORT_SPIN else "sleep")
+    return f"{how} (cl2c's choice, " + ", ".join(f"{k}={v}" for k, v in mine.items()) + ")"
 
 
 @contextlib.contextmanager
 def omp_defaults():
-    """cl2c's OMP_DEFAULTS in the environment while a kernel module loads, for libgomp to
-    read as it starts (with the first module); where the user chose either setting, or
-    afterwards, the environment is as it was, so the processes the program starts
-    inherit nothing from cl2c."""
-    chosen = any(name in os.environ for name in _WAIT_SETTINGS)
-    if not chosen:
-        os.environ.update(OMP_DEFAULTS)
+    """cl2c's wait setting (omp_settings) in the environment while a kernel module
+    loads, for libgomp to read as it starts (with the first module); where the user
+    chose either setting, or afterwards, the environment is as it was, so the
+    processes the program starts inherit nothing from cl2c."""
+    mine = omp_settings()
+    os.environ.update(mine)
     try:
         yield
     finally:
-        if not chosen:
-            for name in OMP_DEFAULTS:
-                os.environ.pop(name, None)
+        for name in mine:
+            os.environ.pop(name, None)

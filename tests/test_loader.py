@@ -381,13 +381,16 @@ print("after load:", os.environ.get("OMP_WAIT_POLICY"), bool(a.all()))
 
 
 @pytest.mark.parametrize("setting, spin, after", [
-    ({}, "0", "None"), ({"OMP_WAIT_POLICY": "active"}, "30000000000", "active"),
-    ({"GOMP_SPINCOUNT": "300000"}, "300000", "None")])
-def test_openmp_threads_sleep_between_launches_unless_told(setting, spin, after):
-    """cl2c makes libgomp's threads wait passively (no spinning) where the user set
-    neither OMP_WAIT_POLICY nor GOMP_SPINCOUNT, and leaves the environment as it was
-    (libgomp prints the spin count it chose with OMP_DISPLAY_ENV=verbose)."""
-    env = {k: v for k, v in os.environ.items() if k not in ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT")}
+    ({"CL2C_WAIT": "sleep"}, "0", "None"), ({"CL2C_WAIT": "spin"}, "1000", "None"),
+    ({"OMP_WAIT_POLICY": "active"}, "30000000000", "active"),
+    ({"GOMP_SPINCOUNT": "300000", "CL2C_WAIT": "sleep"}, "300000", "None")])
+def test_openmp_threads_wait_as_cl2c_chooses_unless_told(setting, spin, after):
+    """Where the user set neither OMP_WAIT_POLICY nor GOMP_SPINCOUNT, cl2c has libgomp's
+    threads sleep at once or spin briefly first (CL2C_WAIT; by default as the machine's
+    load says), and leaves the environment as it was (libgomp prints the spin count it
+    chose with OMP_DISPLAY_ENV=verbose); the user's own setting wins."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT", "CL2C_WAIT")}
     env.update(setting, OMP_DISPLAY_ENV="verbose")
     res = subprocess.run([sys.executable, "-c", OMP_SCRIPT], env=env, capture_output=True,
                          text=True, timeout=300)
@@ -396,6 +399,14 @@ def test_openmp_threads_sleep_between_launches_unless_told(setting, spin, after)
     shown = [line.split("=", 1)[1].strip(" '") for line in res.stderr.splitlines()
              if line.strip().startswith("GOMP_SPINCOUNT =")]
     assert shown == [spin], res.stderr
+
+
+@pytest.mark.parametrize("load, cpus, threads, spins", [
+    (1.0, 16, 16, True), (0.2, 2, 2, True), (3.0, 16, 16, False), (12.0, 2, 2, False),
+    (12.0, 16, 4, True), (1.0, 2, 4, False)])
+def test_the_wait_is_a_short_spin_only_where_cores_are_free(load, cpus, threads, spins):
+    from cl2c.threads import SHORT_SPIN, SLEEP, choose_wait
+    assert choose_wait(load, cpus, threads) == (SHORT_SPIN if spins else SLEEP)
 
 
 ALL_FEATURES = ("__opencl_c_fp64", "__opencl_c_int64", "__opencl_c_generic_address_space",

@@ -38,6 +38,14 @@ static inline int cl2c_thread_num(void) { return 0; }
 static inline void cl2c_set_num_threads(int n) { (void)n; }
 #endif
 
+/* The team a launch of `groups` work-groups runs on: no more threads than it has
+ * groups, since a thread without one would only wake to wait at the region's end
+ * (waking a sleeping thread costs tens of microseconds: bench/launch_cost.py). */
+static inline int cl2c_team_for(size_t groups) {
+    const int most = cl2c_max_threads();
+    return groups < (size_t)most ? (int)groups : most;
+}
+
 /* In a parallel region: this thread's share [*first, *end) of n things, as OpenMP's
  * static schedule cuts them (the first n % threads threads take one more). */
 static inline void cl2c_share(size_t n, size_t *first, size_t *end) {
