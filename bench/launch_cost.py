@@ -10,8 +10,10 @@ The kernels do next to nothing (global size 64), so the time is the launch: the 
 side of ``Kernel.__call__`` and the C entry point. With local size None they are one
 work-group, which runs on the calling thread; "args3 x4" (local size 16: 4 groups) and
 "args3 4096" (4,096 work-items, local size None: the bench's launch sequence, which cl2c
-cuts into a group per thread or more) wake the OpenMP team (a launch of fewer groups than
-threads wakes only as many threads as it has groups), whose threads wait between launches
+cuts into a group per thread or more) are loop-free and small, so cl2c runs them on the
+calling thread too; "loop 4096" (a kernel with a loop, 4,096 work-items) and "loop x2"
+(the same, 2 groups of 64) wake the OpenMP team (a launch of fewer groups than threads
+wakes only as many threads as it has groups), whose threads wait between launches
 as cl2c or OMP_WAIT_POLICY and GOMP_SPINCOUNT say. Each figure is the median (and 10th-90th
 percentiles) of single launches timed one by one, the wall and process CPU time of 1,000
 launches in a row, and the CPU time the process burns in the 100 ms after them (threads
@@ -36,6 +38,10 @@ __kernel void args0(void) { }
 __kernel void args1(__global float *a) { a[get_global_id(0)] = 1.0f; }
 __kernel void args3(__global float *a, __global const float *b, float s)
 { size_t i = get_global_id(0); a[i] = b[i] * s; }
+__kernel void loop4(__global float *a, __global const float *b, float s, int n)
+{ size_t i = get_global_id(0); float acc = 0.0f;
+  for (int k = 0; k < n; k++) acc += b[i] * s;
+  a[i] = acc; }
 __kernel void args8(__global float *a, __global const float *b, __global const int *c,
                     __global const float *d, float s, int n, uint m, float t)
 { size_t i = get_global_id(0); if (i < n) a[i] = b[i] * s + c[i] * t + d[i] + m; }
@@ -54,7 +60,9 @@ def _arguments():
             "args3": ("args3", N, None, (a, b, 2.0)),
             "args8": ("args8", N, None, (a, b, c, d, 2.0, N, 3, 0.5)),
             "args3 x4": ("args3", N, 16, (a, b, 2.0)),
-            "args3 4096": ("args3", WIDE, None, (a, b, 2.0))}
+            "args3 4096": ("args3", WIDE, None, (a, b, 2.0)),
+            "loop 4096": ("loop4", WIDE, None, (a, b, 2.0, 2)),
+            "loop x2": ("loop4", 2 * N, N, (a, b, 2.0, 2))}
 
 
 # The yardstick: what a C program's loop of OpenMP parallel regions costs a region
