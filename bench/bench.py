@@ -408,6 +408,11 @@ def main(argv=None) -> int:
     cases = make(args, np.random.default_rng(1234))
     if args.only:
         cases = [c for c in cases if c.key in args.only]
+        if not cases:
+            classes = CORPUS_CLASSES if args.corpus == "gpu" else CLASSES
+            print(f"bench.py: --only {' '.join(args.only)}: no such class in --corpus "
+                  f"{args.corpus} (its classes: {', '.join(classes)})", file=sys.stderr)
+            return 2
     warnings: list[str] = []
     rows = []
     print("\nRunning (warm-up and output check, then alternating repetitions):")
