@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import warnings
 
 
 @contextlib.contextmanager
@@ -68,6 +69,9 @@ def omp_settings() -> dict:
         return SHORT_SPIN
     if asked == "sleep":
         return SLEEP
+    if asked != "auto":
+        warnings.warn(f"CL2C_WAIT={asked!r} is none of spin, sleep, auto: auto is used",
+                      stacklevel=2)
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else 0.0
     return choose_wait(load, _cpus(), team_threads())
 
