@@ -22,7 +22,7 @@ from hand_c import Const
 CORPUS_CLASSES = ("guarded", "tiled_halo", "colmajor", "wavefront", "lecture",
                   "histogram_rgba", "sobel_rgba", "spmv", "dijkstra")
 
-# (default, --quick) sizes, for a 2-core machine; --corpus-scale multiplies them
+# (default, --quick) sizes, chosen for a 2-core machine
 SIZES = {"guarded": (1 << 22, 4096), "grid_factor": (32, 32),
          "stencil": ((2040, 2040), (60, 44)), "kmeans_points": (1 << 18, 1000),
          "wavefront": (512, 40), "lecture": (512, 32), "image": ((1920, 1080), (100, 60)),

@@ -1,5 +1,6 @@
-/* The lecture's matrix multiplication (shared/seeds/003, "Version 3: C elementweise"), as printed; the
- * bench rewrites the #define DIM line to its size. */
+/* The lecture's matrix multiplication (shared/seeds/003), as printed:
+ * "Version 3: C elementweise".
+ * The bench rewrites the #define DIM line to its size. */
 #define DIM 1000                                     // Size of matrix
 __kernel void matmult(__global float *A, __global float *B, __global float *C) {
     int i, j, k;

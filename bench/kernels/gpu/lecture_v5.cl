@@ -1,5 +1,6 @@
-/* The lecture's matrix multiplication (shared/seeds/003, "Version 5: C zeilenweise, A privat"), as printed; the
- * bench rewrites the #define DIM line to its size. */
+/* The lecture's matrix multiplication (shared/seeds/003), as printed:
+ * "Version 5: C zeilenweise, A privat".
+ * The bench rewrites the #define DIM line to its size. */
 #define DIM 1000                                     // Groesse der Matrix
 __kernel void matmult(__global float *A, __global float *B, __global float *C) {
     int k, j, i = get_global_id(0);
