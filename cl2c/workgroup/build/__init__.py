@@ -53,8 +53,8 @@ from .errors import NeedFibers, NotProvablyUniform
 from .grid_stride import interchange_grid_stride_loops
 from .inlining import inline_sync_calls, rename_locals
 from .plan import Builder, GroupLoop, Once, all_items, phase_call
-from .prepare import (complete_array_bounds, guards_into_loops, privatize_written_params,
-                      returns_as_guards, sizeof_by_type)
+from .prepare import (complete_array_bounds, counters_into_loops, guards_into_loops,
+                      privatize_written_params, returns_as_guards, sizeof_by_type)
 from .privates import Privates
 from .spec_uniform import rewrite_loop
 from ...lower.effects import builtin_name
@@ -86,6 +86,7 @@ def make_group_function(func: c_ast.FuncDef, params: dict, helpers: dict,
         guards_into_loops(body)
     params = privatize_written_params(func, params)
     taken = {p.name for p in func.decl.type.args.params if getattr(p, "name", None)}
+    counters_into_loops(body)
     rename_locals(body, taken | set(helpers))
     complete_array_bounds(body)
     sizeof_by_type(body)
@@ -109,6 +110,9 @@ def make_group_function(func: c_ast.FuncDef, params: dict, helpers: dict,
             for d in priv.promoted))
     if priv.remat:
         parts.append("recomputed: " + ", ".join(sorted(priv.remat)))
+    if priv.per_region:
+        parts.append("live across no barrier, one per region: " +
+                     ", ".join(sorted(priv.per_region)))
     if writer.bounded:
         parts.append(f"{writer.bounded} guard{'s' if writer.bounded != 1 else ''} as "
                      f"loop bounds")

@@ -13,7 +13,7 @@ from pycparser import c_ast
 from ... import types as ty
 from ... import cnodes as cn
 from ...typed_ast import fact
-from ...lower.effects import call_of, is_atomic
+from ...lower.effects import call_of, has_effects, is_atomic
 from ..passes.interleaving import interleaved
 from ..ir import WorkItemLoop
 from ..names import LOCAL_ID, LOCAL_SIZE, NEXT
@@ -117,6 +117,10 @@ class Writer:
                     continue
                 if isinstance(s, c_ast.Decl) and s.name in remat and s.init is None:
                     continue            # declared where it is assigned
+                if isinstance(s, c_ast.Decl) and s.name in priv.per_region and \
+                        not (s.init is not None and has_effects(s.init)) and \
+                        not any(s.name in ids(t) for t in r.stmts if t is not s):
+                    continue            # declared in the regions that use it
                 if isinstance(s, c_ast.Assignment) and isinstance(s.lvalue, c_ast.ID) and \
                         s.lvalue.name in remat and single.get(s.lvalue.name) is s:
                     out.append(self._remat_decl(s.lvalue.name))
@@ -124,14 +128,26 @@ class Writer:
                 out.append(s)
             # recompute the ids this region uses but does not define
             defined = {s.name for s in out if isinstance(s, c_ast.Decl)}
-            needed = self._remat_closure(set().union(*(ids(s) for s in out)) if out else set(),
-                                         defined)
-            r.stmts = [self._remat_decl(n) for n in needed] + out
+            used = set().union(*(ids(s) for s in out)) if out else set()
+            needed = self._remat_closure(used, defined)
+            r.stmts = [self._remat_decl(n) for n in needed] + \
+                self._per_region_decls(used, defined) + out
             for s in r.stmts:
                 if isinstance(s, c_ast.Decl) and s.name in remat:
                     s.funcspec = ["CL2C_UNUSED"]    # recomputed where needed, maybe unused
             for s in r.stmts:
                 self._index_promoted(s)
+
+    def _per_region_decls(self, used: set, defined: set) -> list:
+        """The declarations of the variables of each region (``Privates.per_region``)
+        that this region uses and does not declare: written here before any read."""
+        out = []
+        for name in self.an.in_order(used - defined):
+            if name in self.priv.per_region:
+                d = copy.deepcopy(self.priv.per_region[name])
+                d.init = None
+                out.append(d)
+        return out
 
     def _remat_closure(self, used: set, defined: set) -> list:
         order: list = []

@@ -298,3 +298,62 @@ def sizeof_by_type(body) -> None:
                 t = t.type
             else:
                 n.expr = typename(t)
+
+
+def counters_into_loops(body: c_ast.Compound) -> int:
+    """A counter declared ahead of its loops, as C89 has it (`int i, k;` at a kernel's
+    top, then `for (k = 0; ...)` twice), is declared by each loop that assigns it
+    first (`for (int k = 0; ...)`) where nothing outside those loops reads or writes
+    it: each loop's counter is then a variable of its own, which the region analysis
+    can find uniform in one loop and not in another, and which lives across no barrier
+    that the loop does not hold (the lecture's matrix product, `k` a loop over the
+    local ids and then over a row: a per-work-item array for `k` made it 6x slower).
+    Returns how many counters moved."""
+    moved = 0
+    for block in [n for n in walk(body) if isinstance(n, c_ast.Compound)]:
+        items = block.block_items or []
+        for at, d in enumerate(list(items)):
+            if isinstance(d, c_ast.Decl) and _owned_by_loops(d, items[at + 1:]):
+                loops = _owning_loops(d.name, items[at + 1:])
+                for loop in loops:
+                    decl = copy.deepcopy(d)
+                    decl.init = loop.init.rvalue
+                    decl.coord = loop.init.coord or d.coord
+                    loop.init = c_ast.DeclList([decl], loop.init.coord)
+                block.block_items = [s for s in block.block_items if s is not d]
+                moved += 1
+    return moved
+
+
+def _owned_by_loops(d: c_ast.Decl, scope: list) -> bool:
+    """Whether every use of ``d``'s variable in ``scope`` (the statements after it) is
+    in a loop that starts by assigning it, no such loop inside another."""
+    name = d.name
+    if not name or d.bitsize is not None or not isinstance(d.type, c_ast.TypeDecl) or \
+            "volatile" in (d.type.quals or []) or (d.init is not None and has_effects(d.init)):
+        return False
+    loops = _owning_loops(name, scope)
+    if not loops or any(name in ids(loop.init.rvalue) for loop in loops):
+        return False                  # (`k = k + 1` reads the value before the loop)
+    inside = {id(n) for loop in loops for n in walk(loop)}
+    for s in scope:
+        for n in walk(s):
+            if isinstance(n, c_ast.Decl) and n.name == name:
+                return False          # another variable of that name: leave the scope be
+            if isinstance(n, c_ast.UnaryOp) and n.op == "&" and name in ids(n.expr):
+                return False
+            if id(n) in inside:
+                continue
+            if isinstance(n, c_ast.ID) and n.name == name:
+                return False
+    # a loop of the counter's inside another: the same variable, not two
+    return not any(id(inner) in {id(n) for n in walk(outer.stmt)}
+                   for outer in loops for inner in loops if inner is not outer)
+
+
+def _owning_loops(name: str, scope: list) -> list:
+    """The for loops in ``scope`` whose init is ``name = e``."""
+    return [n for s in scope for n in walk(s)
+            if isinstance(n, c_ast.For) and isinstance(n.init, c_ast.Assignment) and
+            n.init.op == "=" and isinstance(n.init.lvalue, c_ast.ID) and
+            n.init.lvalue.name == name]

@@ -1,6 +1,7 @@
 """Private variables that cross regions in the regions schedule: for each varying
 variable, whether it stays local to a region, is recomputed in each region that
-uses it, or lives in a per-work-item array."""
+uses it, is a variable of each region that uses it (dead at every cut: no region reads
+a value another wrote), or lives in a per-work-item array."""
 from __future__ import annotations
 
 from pycparser import c_ast
@@ -18,7 +19,9 @@ def _regions(items):
 
 class Privates:
     """Decides, for each varying variable, whether it stays local to a region, is
-    recomputed in each region that uses it, or lives in a per-work-item array."""
+    recomputed in each region that uses it (``remat``), is declared again in each
+    region that uses it (``per_region``: C89's `int i, j, k;` at a kernel's top, live
+    in no barrier), or lives in a per-work-item array (``promoted``)."""
 
     def __init__(self, an: Analysis, items: list):
         self.an = an
@@ -26,6 +29,7 @@ class Privates:
         self.regions = list(_regions(items))
         self.promoted: list[c_ast.Decl] = []
         self.remat: dict[str, c_ast.Decl] = {}
+        self.per_region: dict[str, c_ast.Decl] = {}
         refs: dict[str, set] = {}
         top_decl: dict[str, int] = {}
         for i, r in enumerate(self.regions):
@@ -53,7 +57,11 @@ class Privates:
         single = _single_assignments(self.regions, an)
         for name in crossing:
             d = an.decls[name]
-            if self._rematerializable(name, d, single, set()):
+            if name in top_decl and is_scalar_decl(d) and name not in an.addressed and \
+                    not any(_exposed_use(name, self.regions[i].stmts)
+                            for i in refs[name] if i != top_decl[name]):
+                self.per_region[name] = d
+            elif self._rematerializable(name, d, single, set()):
                 self.remat[name] = d
             elif d.align:       # _Alignas (sema/attributes.py): per-work-item rows lose it
                 raise NeedFibers(f"the private variable '{name}' has an alignment attribute "
@@ -144,3 +152,92 @@ def _single_assignments(regions, an) -> dict:
                 if d is not None and d.init is None:
                     out[s.lvalue.name] = s
     return out
+
+
+def _exposed_use(name: str, stmts: list) -> bool:
+    """Whether a run of ``stmts`` (a region's, top to bottom) may read ``name`` before
+    writing it: the value it had when the region began, which another region wrote.
+    Conservative: what this cannot follow counts as a read."""
+    return _Reads(name).run(stmts, False)[1]
+
+
+class _Reads:
+    """Definite assignment of one scalar through statements: ``run`` returns (whether
+    it is written on every path out, whether some path reads it first)."""
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def run(self, stmts, defined: bool) -> tuple[bool, bool]:
+        for s in stmts:
+            defined, exposed = self.stmt(s, defined)
+            if exposed:
+                return defined, True
+        return defined, False
+
+    def _reads(self, node, defined: bool) -> bool:
+        return not defined and node is not None and self.name in ids(node)
+
+    def stmt(self, s, defined: bool) -> tuple[bool, bool]:
+        n = self.name
+        if s is None or not self._mentions(s):
+            return defined, False
+        if isinstance(s, c_ast.Compound):
+            return self.run(s.block_items or [], defined)
+        if isinstance(s, c_ast.Decl):
+            if s.name == n:
+                return s.init is not None, False
+            return defined, self._reads(s.init, defined) or self._reads(s.type, defined)
+        if isinstance(s, c_ast.Assignment) and isinstance(s.lvalue, c_ast.ID) and \
+                s.lvalue.name == n:
+            if s.op != "=" and not defined:
+                return defined, True
+            return True, self._reads(s.rvalue, defined)
+        if isinstance(s, c_ast.If):
+            if self._reads(s.cond, defined):
+                return defined, True
+            then, e1 = self.stmt(s.iftrue, defined)
+            other, e2 = self.stmt(s.iffalse, defined) if s.iffalse is not None \
+                else (defined, False)
+            return then and other, e1 or e2
+        if isinstance(s, c_ast.For):
+            defined, exposed = self.stmt(s.init, defined) if s.init is not None \
+                else (defined, False)
+            if exposed or self._reads(s.cond, defined):
+                return defined, True
+            # the body and the step may run 0 times; a read there sees this
+            # iteration's writes or, first, the value from before the loop
+            after, exposed = self.stmt(s.stmt, defined)
+            if exposed or self._reads(s.next, after):
+                return defined, True
+            return defined, False
+        if isinstance(s, c_ast.While):
+            if self._reads(s.cond, defined):
+                return defined, True
+            return defined, self.stmt(s.stmt, defined)[1]
+        if isinstance(s, c_ast.DoWhile):
+            after, exposed = self.stmt(s.stmt, defined)
+            if exposed or self._reads(s.cond, after):
+                return defined, True
+            # a `continue` skips the rest of the body: written only if written before
+            return (after if not _continues(s.stmt) else defined), False
+        if isinstance(s, c_ast.DeclList):
+            return self.run(s.decls, defined)
+        # anything else (an expression statement, a return, a switch, ...): a read
+        # wherever the name appears, and no write
+        return defined, not defined
+
+    def _mentions(self, s) -> bool:
+        return self.name in ids(s)
+
+
+def _continues(body) -> bool:
+    """Whether a ``continue`` of this loop (not of a nested one) is in ``body``."""
+    todo = [body]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, c_ast.Continue):
+            return True
+        if not isinstance(n, (c_ast.For, c_ast.While, c_ast.DoWhile)):
+            todo += [c for _, c in n.children()]
+    return False
