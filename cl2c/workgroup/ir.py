@@ -133,6 +133,9 @@ class GroupFunction:
     func: object               # the FuncDef
     prologue: list             # C declarations: sizes, per-work-item storage
     items: list
+    item_arrays: dict = field(default_factory=dict)   # {name: C type of its elements}
+                               # of the per-work-item arrays in the prologue whose
+                               # work-item's element is ``X[cl2c_i]`` (tiling.py's tiles)
 
 
 def work_item_loops(items):

@@ -97,7 +97,8 @@ def make_group_function(func: c_ast.FuncDef, params: dict, helpers: dict,
     priv = Privates(an, items)
     writer = Writer(an, priv, builder, params, reqd, simd, checking, interleavable)
     start = [Once(phase_call())] if checking else []     # the group's first barrier phase
-    gf = ir.GroupFunction(func, writer.prologue(), start + writer.items(items))
+    prologue = writer.prologue()
+    gf = ir.GroupFunction(func, prologue, start + writer.items(items), writer.item_arrays)
     _known_local_sizes(gf)
     params = func.decl.type.args.params
     params[0] = c_ast.Decl(None, [], [], [], [], c_ast.TypeDecl(

@@ -10,6 +10,7 @@ import copy
 
 from pycparser import c_ast
 
+from ... import declarators
 from ... import types as ty
 from ... import cnodes as cn
 from ...typed_ast import fact
@@ -38,9 +39,16 @@ class Writer:
         self.interleaving = False
         self.labels = 0
         self.promoted = {d.name for d in priv.promoted}
+        self.item_arrays: dict = {}   # prologue's: {name: element C type} (ir.GroupFunction)
         # vector privates stored as a structure of arrays: one array per component
         self.soa = {d.name: v for d in priv.promoted
                     if (v := _vector_type(d)) is not None and _soa_safe(d.name, an.body)}
+        # array privates indexed only element by element: the work-items' elements side
+        # by side (element k of every work-item, then k + 1), so that a work-item loop
+        # loads them as vectors, not gathers a row apart
+        self.transposed = {d.name: dims for d in priv.promoted
+                           if d.init is None and (dims := _array_dims(d)) and
+                           _only_elements(d.name, len(dims), an.body)}
         regions = priv.regions
         with_returns = [r for r in regions if any(isinstance(n, c_ast.Return)
                                                   for s in r.stmts for n in walk(s))]
@@ -71,12 +79,14 @@ class Writer:
         if self.checking:
             items += snippet("cl2c_ck_thread *const cl2c_ck_t = cl2c_ck_self();")
             items[-1].funcspec = ["CL2C_UNUSED"]
-        arrays = []    # (name, element Typename)
+        arrays = []    # (name, element Typename[, Typename of a work-item's part])
         for d in self.priv.promoted:
             if d.name in self.soa:
                 v = self.soa[d.name]
                 elem = cn.typename(v.elem)
                 arrays += [(_component(d.name, c), elem) for c in range(v.n)]
+            elif d.name in self.transposed:
+                arrays.append((d.name, typename(declarators.inner(d.type)), typename(d.type)))
             else:
                 arrays.append((d.name, typename(d.type)))
         for name, ctype in self.builder.buffers:
@@ -85,21 +95,26 @@ class Writer:
         if self.done:
             arrays.append(("cl2c_done", c_ast.Typename(None, [], None, c_ast.TypeDecl(
                 None, [], None, c_ast.IdentifierType(["unsigned", "char"])))))
+        self.item_arrays = {name: " ".join(t.type.type.names) for name, t, *part in arrays
+                            if not part and isinstance(t.type, c_ast.TypeDecl) and
+                            isinstance(t.type.type, c_ast.IdentifierType)}
         if not arrays:
             return items
+
+        def bytes_of(part):
+            return c_ast.BinaryOp("*", cn.ident(COUNT), c_ast.UnaryOp("sizeof", part))
         total = None
-        for _, t in arrays:
-            size = c_ast.BinaryOp("+", c_ast.BinaryOp("*", cn.ident(COUNT),
-                                                      c_ast.UnaryOp("sizeof", t)),
+        for _, t, *part in arrays:
+            size = c_ast.BinaryOp("+", bytes_of(copy.deepcopy(part[0] if part else t)),
                                   cn.const_int(64))
             total = size if total is None else c_ast.BinaryOp("+", total, size)
         items += snippet("char *cl2c_mem;")
         items[-1].init = cn.call("cl2c_scratch", total)
-        for name, t in arrays:
+        for name, t, *part in arrays:
             ptr = c_ast.PtrDecl([], retyped(copy.deepcopy(t.type), name))
             items.append(c_ast.Decl(name, [], [], [], [], ptr, cn.call(
                 "cl2c_take", c_ast.UnaryOp("&", cn.ident("cl2c_mem")),
-                c_ast.BinaryOp("*", cn.ident(COUNT), c_ast.UnaryOp("sizeof", t))), None))
+                bytes_of(copy.deepcopy(part[0] if part else t))), None))
         if self.done:
             items += snippet("__builtin_memset(cl2c_done, 0, cl2c_nwi);")
         return items
@@ -182,11 +197,23 @@ class Writer:
         return [c_ast.Assignment("=", cn.ident(d.name), d.init, d.coord)]
 
     def _index_promoted(self, node) -> None:
-        promoted = self.promoted - set(self.soa)
-        if not promoted:
+        promoted = self.promoted - set(self.soa) - set(self.transposed)
+        if not promoted and not self.transposed:
             return
         for name, child in list(node.children()):
-            if isinstance(child, c_ast.ID) and child.name in promoted and \
+            chain = _element_of(child, self.transposed)
+            if chain is not None:
+                # a[i][j] of a work-item's int a[M][N]: a[(i * N + j) * cl2c_nwi + cl2c_i]
+                base, subscripts = chain
+                dims = self.transposed[base.name]
+                flat = subscripts[0]
+                for sub, n in zip(subscripts[1:], dims[1:]):
+                    flat = c_ast.BinaryOp("+", c_ast.BinaryOp("*", flat, cn.const_int(n)), sub)
+                flat = c_ast.BinaryOp("+", c_ast.BinaryOp("*", flat, cn.ident(COUNT)),
+                                      cn.ident(INDEX))
+                self._index_promoted(flat)
+                replace_child(node, name, c_ast.ArrayRef(base, flat, child.coord))
+            elif isinstance(child, c_ast.ID) and child.name in promoted and \
                     not (isinstance(node, c_ast.StructRef) and name == "field"):
                 replace_child(node, name, c_ast.ArrayRef(child, cn.ident(INDEX), child.coord))
             elif child is not None:
@@ -197,6 +224,8 @@ class Writer:
         """The plan's items, each region a work-item loop."""
         out = []
         for it in items:
+            if isinstance(it, Region) and _idle(it.stmts):
+                continue        # (its statements went to a uniform loop: nothing left)
             if isinstance(it, Region):
                 out.append(self.region(it))
             elif isinstance(it, GroupIf):
@@ -312,6 +341,62 @@ def _soa_safe(name: str, body) -> bool:
                 for a in n.args.exprs}
     return not any(isinstance(n, c_ast.UnaryOp) and n.op == "&" and
                    name in base_ids(n.expr) and id(n) not in updating for n in walk(body))
+
+
+def _idle(stmts: list) -> bool:
+    """Whether a region's statements do nothing: declarations without effects of
+    variables nothing else in it uses (recomputed ids a moved loop left behind)."""
+    decls = [s for s in stmts if isinstance(s, c_ast.Decl)]
+    if len(decls) != len(stmts):
+        return False
+    used = set().union(set(), *(ids(s.init) for s in decls if s.init is not None))
+    return not any(s.name in used or (s.init is not None and has_effects(s.init))
+                   for s in decls)
+
+
+def _array_dims(d: c_ast.Decl) -> list[int]:
+    """The constant extents of array ``d`` (``int a[M][N]``: [M, N]); [] for others."""
+    dims, t = [], d.type
+    while isinstance(t, c_ast.ArrayDecl):
+        if not isinstance(t.dim, c_ast.Constant) or _int_value(t.dim) is None:
+            return []
+        dims.append(_int_value(t.dim))
+        t = t.type
+    return dims if isinstance(t, c_ast.TypeDecl) else []
+
+
+def _int_value(c: c_ast.Constant) -> int | None:
+    try:
+        return int(c.value.rstrip("uUlL"), 0)
+    except ValueError:
+        return None
+
+
+def _element_of(node, arrays: dict):
+    """(base ID, subscripts) where ``node`` is an element ``a[i]...`` of an array of
+    ``arrays`` (name: extents) subscripted to its full rank, else None."""
+    subscripts = []
+    while isinstance(node, c_ast.ArrayRef):
+        subscripts.append(node.subscript)
+        node = node.name
+    if isinstance(node, c_ast.ID) and node.name in arrays and \
+            len(subscripts) == len(arrays[node.name]):
+        return node, subscripts[::-1]
+    return None
+
+
+def _only_elements(name: str, rank: int, body) -> bool:
+    """Whether every use of array ``name`` in ``body`` is one element, ``a[i]...`` of
+    ``rank`` subscripts, whose address nothing takes: no pointer to a row of it."""
+    uses = sum(1 for n in walk(body) if isinstance(n, c_ast.ID) and n.name == name)
+    elements = 0
+    for n in walk(body):
+        if isinstance(n, c_ast.UnaryOp) and n.op in ("&", "sizeof") and \
+                name in ids(n.expr):
+            return False
+        if _element_of(n, {name: [0] * rank}) is not None:
+            elements += 1
+    return uses == elements
 
 
 def _component(name: str, c: int) -> str:

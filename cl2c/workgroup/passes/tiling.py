@@ -84,7 +84,7 @@ def tile_uniform_loops(gf: GroupFunction, local_size: tuple | None = None) -> li
             if local_size[0] % 16:
                 return []
             cols = 16
-    arrays = _work_item_arrays(gf.prologue)
+    arrays = {n: t for n, t in gf.item_arrays.items() if t in _SIZES}
     found, around = [], []
     for loop, enclosing in _group_loops(gf.items, []):
         plan = _Plan.of(loop, arrays, taken, cols)
@@ -161,22 +161,6 @@ def _loop_around(enclosing, plan) -> tuple:
         if not isinstance(item, GroupIf):
             best, brackets = item, list(branches)
     return best, brackets
-
-
-def _work_item_arrays(prologue: list) -> dict:
-    """{name: element type name} of the per-work-item arrays of a work-group function:
-    ``T *X = cl2c_take(...)`` in its prologue (privates.py's storage)."""
-    out = {}
-    for s in prologue:
-        if isinstance(s, c_ast.Decl) and isinstance(s.type, c_ast.PtrDecl) and \
-                isinstance(s.init, c_ast.FuncCall) and \
-                isinstance(s.init.name, c_ast.ID) and s.init.name.name == "cl2c_take":
-            t = s.type.type
-            if isinstance(t, c_ast.TypeDecl) and isinstance(t.type, c_ast.IdentifierType):
-                name = " ".join(t.type.names)
-                if name in _SIZES:
-                    out[s.name] = name
-    return out
 
 
 def _harmless_call(node, local=frozenset()) -> bool:
