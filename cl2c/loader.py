@@ -53,6 +53,8 @@ FIBER_BARRIER_DIVERGENCE = error_codes.value("BARRIER_DIVERGENCE")
 KERNEL_FAULT = error_codes.value("KERNEL_FAULT")
 INTERRUPTED = error_codes.value("INTERRUPTED")
 CHECK_FAILED = error_codes.value("CHECK_FAILED")
+# check.h's CL2C_CHECK_READ_ONLY: a checked launch's buffer size with it is read-only
+_CHECK_READ_ONLY = 1 << (struct.calcsize("N") * 8 - 1)
 # codes whose detail (which group, why) is the launching thread's last error
 _DETAILED = (error_codes.value("OUT_OF_RESOURCES"), error_codes.value("INVALID_OPERATION"),
              FIBER_BARRIER_DIVERGENCE, KERNEL_FAULT, CHECK_FAILED)
@@ -508,14 +510,24 @@ class Kernel:
 
     # ---- checking mode ----------------------------------------------------------------
     def _check_sizes(self, args):
-        """The byte size of each buffer argument, for the kernel's bounds checks."""
+        """The byte size of each buffer argument, for the kernel's bounds checks, marked
+        read-only (check.h's CL2C_CHECK_READ_ONLY) where the array is not writeable."""
         sizes = [0] * len(self._params)
+        read_only = []
         for i, p in enumerate(self._params):
             if p.kind == "buffer" and args[i] is not None:
                 try:
-                    sizes[i] = memoryview(args[i]).nbytes
+                    view = memoryview(args[i])
+                    sizes[i] = view.nbytes
+                    if view.readonly:
+                        read_only.append(i)
                 except TypeError:
                     sizes[i] = 0
+        for i in read_only:
+            # not where a writeable argument shares the memory: the range is the buffer's
+            if not any(j not in read_only and sizes[j] and
+                       np.may_share_memory(args[i], args[j]) for j in range(len(sizes))):
+                sizes[i] |= _CHECK_READ_ONLY
         self.program._module.lib.cl2c_loader_check_sizes(sizes, len(sizes))
 
     def _collect_findings(self, code: int):

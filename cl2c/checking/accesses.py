@@ -136,6 +136,9 @@ class _Rewriter:
             return node
         if isinstance(node, c_ast.FuncCall):
             return self.call(node)
+        if isinstance(node, c_ast.Cast):
+            node.expr = self.visit(node.expr)
+            return self.cast(node)
         if isinstance(node, c_ast.ID) and _program_global(node):
             return self.access(node, mode)
         if isinstance(node, c_ast.Decl):
@@ -177,6 +180,26 @@ class _Rewriter:
                                            node.coord)
         return node
 
+    def cast(self, node: c_ast.Cast):
+        """A cast of the .cl source to a pointer to a type aligned to more than a byte becomes ``CL2C_CK_ALIGNED((T *)e, site)``: the address must be
+        aligned to T (C11 6.3.2.3, which OpenCL C keeps), else "misaligned"."""
+        to = fact(node, "ty")
+        if node.coord is None or not isinstance(to, ty.Pointer):
+            return node
+        pointee = to.pointee
+        if isinstance(pointee, (ty.Opaque, ty.Function)) or pointee is None:
+            return node
+        try:
+            if ty.type_align(pointee) <= 1:
+                return node
+        except (TypeError, ValueError, AttributeError):
+            return node
+        self.accesses += 1
+        checked = make(c_ast.FuncCall, c_ast.ID("CL2C_CK_ALIGNED", node.coord),
+                       c_ast.ExprList([node, self.site(node.coord)], node.coord), node.coord)
+        checked.ty = to          # a pointer still, for the accesses through it (_space)
+        return checked
+
     def builtin_access(self, node: c_ast.FuncCall):
         """A builtin that reaches memory through a pointer argument into checked memory:
         ``vloadn(o, p)`` (and vload_half, vloada_half) becomes
@@ -185,7 +208,8 @@ class _Rewriter:
         check the n elements at p + o stride as one access (bounds, races, __local
         initialisation; r: the base pointer, or the range of a buffer argument found once,
         as ``access`` has them); an atomic's address ``p`` becomes ``CL2C_CK_ATOMIC(base,
-        p, local, site)``, its bounds only (atomics do not race). Else None."""
+        p, local, site)``: its bounds, and races with plain accesses (two atomics do
+        not race). Else None."""
         call = fact(node, "call")
         if call is None or node.args is None or not call.arg_types:
             return None
@@ -202,7 +226,9 @@ class _Rewriter:
         base = _pointer_base(pointer)
         if isinstance(pointer, c_ast.UnaryOp) and pointer.op == "&" and \
                 local_field(pointer.expr) is not None:
-            return None          # an element of a __local array: its index is checked
+            if call.kind != "builtin":
+                return None      # an element of a __local array: its index is checked
+            base = None          # an atomic's: found by its address, for races
         self.accesses += 1
         base = copy.deepcopy(base) if base is not None else c_ast.ID("NULL")
         # generic: maybe __local memory, for the phases' analysis (phases.py)

@@ -17,8 +17,9 @@
  *   1), __local memory one per byte: the last access's group, local id, barrier phase
  *   and whether it wrote. Two accesses of different groups, or of different work-items
  *   of a group in one barrier phase, at least one a write, are a race. A granule that
- *   several work-items read is marked so (CL2C_CK_SEVERAL); atomics are not
- *   instrumented.
+ *   several work-items read is marked so (CL2C_CK_SEVERAL). An atomic function marks
+ *   its granule atomic (CL2C_CK_ATOM): two atomics do not race, an atomic and a plain
+ *   access do.
  * - Uninitialised __local memory: a read of a byte no work-item of the group wrote.
  * - Division: an integer divisor of zero.
  *
@@ -46,6 +47,11 @@
 #define CL2C_CK_MAX_RANGES 64
 #define CL2C_CK_MAX_FINDINGS 64
 #define CL2C_CK_MAX_PRIVATES 32
+/* A size passed to cl2c_check_sizes with this bit: the host gave the buffer read-only
+ * (CL_MEM_READ_ONLY, a NumPy array that is not writeable). */
+#define CL2C_CHECK_READ_ONLY ((size_t)1 << (sizeof(size_t) * 8 - 1))
+/* Addresses below this are a NULL pointer's (plus an offset) */
+#define CL2C_CK_NULL_PAGE 4096u
 
 typedef struct cl2c_ck_site {
     const char *file;
@@ -61,6 +67,7 @@ typedef struct cl2c_ck_range {
     size_t size;       /* bytes */
     uint64_t *shadow;  /* NULL: no race or initialisation checks */
     unsigned shift;    /* log2 of the granule */
+    int readonly;      /* the host made it read-only: no shadow, every write a finding */
 } cl2c_ck_range;
 
 typedef struct cl2c_ck_launch {
@@ -78,22 +85,35 @@ typedef struct cl2c_ck_launch {
 } cl2c_ck_launch;
 
 /* The shadow word of a granule: bit 63 written ever (__local: by this group), bit 62
- * the last access wrote, 48..61 the launch (__global), 36..47 the barrier phase, 24..35
- * the local linear id, 0..23 the group (+1; __local: this thread's group count). A word
- * of another launch, or for __local of another group, is stale: as if empty. */
+ * the last access wrote, bit 61 it was an atomic function's, 48..60 the launch
+ * (__global), 36..47 the barrier phase, 24..35 the local linear id, 0..23 the group (+1;
+ * __local: this thread's group count). A word of another launch, or for __local of
+ * another group, is stale: as if empty. */
 #define CL2C_CK_INIT (1ull << 63)
 #define CL2C_CK_W (1ull << 62)
-#define CL2C_CK_WHO (~(CL2C_CK_INIT | CL2C_CK_W))
+#define CL2C_CK_ATOM (1ull << 61)
+#define CL2C_CK_WHO (~(CL2C_CK_INIT | CL2C_CK_W | CL2C_CK_ATOM))
 #define CL2C_CK_GROUP(w) ((w) & 0xffffffull)
 #define CL2C_CK_LID(w) ((w) >> 24 & 0xfffull)
 #define CL2C_CK_PHASE(w) ((w) >> 36 & 0xfffull)
-#define CL2C_CK_SERIAL(w) ((w) >> 48 & 0x3fffull)
+#define CL2C_CK_SERIAL(w) ((w) >> 48 & 0x1fffull)
 /* A read mark of several readers since the last write: local id 0xfff (several of the
  * group, in its phase), and for __global memory read by several groups, group 0 too. A
  * write then races with a read of one of them, the first reader's own write too. */
 #define CL2C_CK_SEVERAL (0xfffull << 24)
+/* A write mark with that local id: an async copy's, not yet waited for (cl2c_ck_span) */
+#define CL2C_CK_COPY CL2C_CK_SEVERAL
 static inline int cl2c_ck_several(uint64_t old, uint64_t me) {
     return old != 0 && !(old & CL2C_CK_W) &&
+           (CL2C_CK_GROUP(old) == 0 ||
+            ((old & CL2C_CK_SEVERAL) == CL2C_CK_SEVERAL &&
+             CL2C_CK_GROUP(old) == CL2C_CK_GROUP(me) && CL2C_CK_PHASE(old) == CL2C_CK_PHASE(me)));
+}
+
+/* An atomic mark of several work-items, as cl2c_ck_several's of readers: any plain
+ * access of this phase (__global: of this launch) races with one of them. */
+static inline int cl2c_ck_atomics(uint64_t old, uint64_t me) {
+    return (old & CL2C_CK_ATOM) &&
            (CL2C_CK_GROUP(old) == 0 ||
             ((old & CL2C_CK_SEVERAL) == CL2C_CK_SEVERAL &&
              CL2C_CK_GROUP(old) == CL2C_CK_GROUP(me) && CL2C_CK_PHASE(old) == CL2C_CK_PHASE(me)));
@@ -216,7 +236,8 @@ static inline void cl2c_ck_release_shadows(cl2c_ck_launch *L) {
 }
 
 /* The byte sizes of the arguments of the next launch on this thread, in argument
- * order (0 where unknown: that buffer is not bounds- or race-checked). */
+ * order (0 where unknown: that buffer is not bounds- or race-checked; with
+ * CL2C_CHECK_READ_ONLY: a write to it is a finding). */
 static inline void cl2c_check_sizes(const size_t *sizes, unsigned n) {
     if (n > CL2C_CK_MAX_RANGES) n = CL2C_CK_MAX_RANGES;
     for (unsigned i = 0; i < n; ++i) cl2c_ck_pending[i] = sizes[i];
@@ -283,6 +304,7 @@ static inline cl2c_ck_range *cl2c_ck_range_at(cl2c_ck_range *r, const char *name
     r->size = size;
     r->shift = shift;
     r->shadow = NULL;
+    r->readonly = 0;
     return r;
 }
 
@@ -295,9 +317,13 @@ static inline void cl2c_ck_buffer(cl2c_ck_launch *L, unsigned index, const char 
     if (p == NULL || index >= cl2c_ck_npending || cl2c_ck_pending[index] == 0 ||
         L->nbuffers == CL2C_CK_MAX_RANGES)
         return;
-    cl2c_ck_range *r = cl2c_ck_range_at(&L->buffers[L->nbuffers++], name, space, p,
-                                        cl2c_ck_pending[index], shift);
-    r->shadow = written ? cl2c_ck_shadow_for(r->lo, r->size, shift) : NULL;
+    const size_t size = cl2c_ck_pending[index] & ~CL2C_CHECK_READ_ONLY;
+    cl2c_ck_range *r = cl2c_ck_range_at(&L->buffers[L->nbuffers++], name, space, p, size,
+                                        shift);
+    /* a read-only buffer has no shadow: its writes take the path of unshadowed ones,
+     * which asks (cl2c_ck_unshadowed) */
+    r->readonly = (cl2c_ck_pending[index] & CL2C_CHECK_READ_ONLY) != 0;
+    r->shadow = written && !r->readonly ? cl2c_ck_shadow_for(r->lo, r->size, shift) : NULL;
 }
 
 /* A program-scope __constant or __global variable: its bounds, for accesses through
@@ -361,7 +387,7 @@ static inline void cl2c_ck_group(cl2c_ck_launch *L, const cl2c_workitem *g, int 
     t->fibers = fibers;
     t->ls0 = g->local_size[0];
     t->ls1 = g->local_size[1];
-    t->serial = (uint64_t)L->serial & 0x3fff;
+    t->serial = (uint64_t)L->serial & 0x1fff;
     t->group = ((g->group_id[2] * g->num_groups[1] + g->group_id[1]) * g->num_groups[0] +
                 g->group_id[0] + 1) & 0xffffff;
     if (t->group == 0) t->group = 1;
@@ -560,20 +586,29 @@ __attribute__((noinline, unused)) static void cl2c_ck_shadow(cl2c_ck_thread *t,
         /* the same value stored again: a uniform store, not reported */
         int same = (flags & CL2C_CK_WRITE) && (old & CL2C_CK_W) && value != NULL &&
                    memcmp((const char *)r->lo + off, value, n) == 0;
-        if (conflict && !same && ((flags & CL2C_CK_WRITE) || (old & CL2C_CK_W))) {
-            const char *did = old & CL2C_CK_W ? "wrote" : "read";
-            const char *does = flags & CL2C_CK_WRITE ? "write" : "read";
+        /* two atomic functions race with nothing; an atomic and a plain access do */
+        const int atomic = (flags & CL2C_CK_ATOMIC_) != 0, both = atomic && (old & CL2C_CK_ATOM);
+        if (conflict && !same && !both && ((flags & CL2C_CK_WRITE) || (old & CL2C_CK_W))) {
+            const char *did = old & CL2C_CK_ATOM ? "accessed atomically"
+                              : old & CL2C_CK_W  ? "wrote" : "read";
+            const char *does = atomic ? "atomic operation"
+                               : flags & CL2C_CK_WRITE ? "write" : "read";
             size_t other_group = (size_t)CL2C_CK_GROUP(who) - 1, other = CL2C_CK_LID(who);
             int same_group = CL2C_CK_GROUP(who) == CL2C_CK_GROUP(me);
-            const int several = cl2c_ck_several(old, me);
+            const int several = cl2c_ck_several(old, me) || cl2c_ck_atomics(old, me);
             if (!several && !local && t->launch && t->launch->asked[0])
                 same_group = cl2c_ck_asked_ids(t, who, &other_group, &other);
             if (several)
                 cl2c_ck_finding(site,
                                 "data race: %s of %s '%s' at offset %zu, which several "
-                                "work-items of %s read %s", does, r->space, r->name, at,
-                                same_group ? "the group" : "other groups",
+                                "work-items of %s %s %s", does, r->space, r->name, at,
+                                same_group ? "the group" : "other groups", did,
                                 same_group ? "with no barrier between" : "in this launch");
+            else if (same_group && (old & CL2C_CK_W) && CL2C_CK_LID(who) == 0xfff)
+                cl2c_ck_finding(site,
+                                "data race: %s of %s '%s' at offset %zu, which an async copy "
+                                "fills: before the wait_group_events for its event", does,
+                                r->space, r->name, at);
             else if (!same_group)
                 cl2c_ck_finding(site,
                                 "data race: %s of %s '%s' at offset %zu, which a work-item "
@@ -590,7 +625,15 @@ __attribute__((noinline, unused)) static void cl2c_ck_shadow(cl2c_ck_thread *t,
                             "read of uninitialised %s memory: '%s' at offset %zu, which no "
                             "work-item of the group wrote", r->space, r->name, at);
         uint64_t mark = old;
-        if (flags & CL2C_CK_WRITE)
+        if (both && conflict && who != me && CL2C_CK_GROUP(who) != CL2C_CK_GROUP(me))
+            mark = (old & ~0xffffffull) | CL2C_CK_SEVERAL;  /* atomics of several groups */
+        else if (both && conflict && who != me)
+            mark = old | CL2C_CK_SEVERAL;                    /* ...of the group's work-items */
+        else if (atomic && who == me && old != 0 && !(old & CL2C_CK_ATOM))
+            ;   /* its own plain access stays: another's atomic races with it */
+        else if (atomic)
+            mark = me | CL2C_CK_ATOM | CL2C_CK_W | CL2C_CK_INIT;
+        else if (flags & CL2C_CK_WRITE)
             mark = me | CL2C_CK_W | CL2C_CK_INIT;
         else if (who == me || cl2c_ck_several(old, me))
             ;   /* its own read or write stays one; several readers stay several */
@@ -610,16 +653,41 @@ __attribute__((noinline, unused)) static void cl2c_ck_shadow(cl2c_ck_thread *t,
 __attribute__((cold, noinline, unused)) static void *cl2c_ck_out(const cl2c_ck_range *r, const char *p,
                                                          size_t n, unsigned flags,
                                                          cl2c_ck_site *site) {
-    long long off = (long long)(p - r->lo);
-    cl2c_ck_finding(site,
-                    "out-of-bounds %s of %zu bytes at offset %lld of %s '%s' (%zu bytes)",
-                    flags & CL2C_CK_ATOMIC_ ? "atomic operation"
-                    : flags & CL2C_CK_WRITE ? "write" : "read", n, off, r->space, r->name,
-                    r->size);
+    const char *what = flags & CL2C_CK_ATOMIC_ ? "atomic operation"
+                       : flags & CL2C_CK_WRITE ? "write" : "read";
+    if (r == NULL)          /* (an argument's range for a NULL pointer: cl2c_ck_arg_size) */
+        cl2c_ck_finding(site, "NULL pointer dereference: %s of %zu bytes at address 0x%zx",
+                        what, n, (size_t)(uintptr_t)p);
+    else
+        cl2c_ck_finding(site,
+                        "out-of-bounds %s of %zu bytes at offset %lld of %s '%s' (%zu bytes)",
+                        what, n, (long long)(p - r->lo), r->space, r->name, r->size);
     /* The access goes to scratch memory instead: nothing outside the buffers changes. */
     static _Thread_local char big[4096] __attribute__((aligned(64)));
     memset(big, 0, n < sizeof big ? n : sizeof big);
     return n <= sizeof big ? (void *)big : NULL;
+}
+
+/* An access to memory with no shadow (r may be NULL: none holds p): a write to a buffer
+ * the host made read-only, or a dereference of a NULL pointer, is a finding (the
+ * access then goes to scratch memory); else nothing is checked here. */
+__attribute__((cold, noinline, unused)) static void *cl2c_ck_unshadowed_(const cl2c_ck_range *r,
+                                                                 void *p, size_t n,
+                                                                 unsigned flags,
+                                                                 cl2c_ck_site *site) {
+    if (r == NULL)
+        return cl2c_ck_out(NULL, (const char *)p, n, flags, site);
+    cl2c_ck_finding(site, "%s to read-only %s '%s' at offset %zu: the host gave it read-only",
+                    flags & CL2C_CK_ATOMIC_ ? "atomic operation" : "write", r->space, r->name,
+                    (size_t)((const char *)p - r->lo));
+    static _Thread_local char scratch[4096] __attribute__((aligned(64)));
+    return n <= sizeof scratch ? (void *)scratch : NULL;
+}
+static inline void *cl2c_ck_unshadowed(const cl2c_ck_range *r, void *p, size_t n,
+                                       unsigned flags, cl2c_ck_site *site) {
+    if (r == NULL ? (uintptr_t)p < CL2C_CK_NULL_PAGE : (flags & CL2C_CK_WRITE) && r->readonly)
+        return cl2c_ck_unshadowed_(r, p, n, flags, site);
+    return p;
 }
 
 /* The shadow word of an access at offset off of r, whose shadow and granule the caller
@@ -678,13 +746,13 @@ static inline void *cl2c_ck_access(cl2c_ck_thread *t, const void *base, void *p,
     const char *b = (const char *)(base ? base : p), *a = (const char *)p;
     const cl2c_ck_range *r = local ? cl2c_ck_range_of(t->locals, t->nlocals, b, site)
                                    : cl2c_ck_range_of(t->buffers, t->nbuffers, b, site);
-    if (r == NULL) return p;
+    if (r == NULL) return cl2c_ck_unshadowed(NULL, p, n, flags, site);
     const size_t size = r->size;
     const size_t off = (size_t)(a - r->lo); /* huge below the range */
     if (__builtin_expect(n > size || off > size - n, 0))
         return cl2c_ck_out(r, a, n, flags, site);
     uint64_t *const shadow = r->shadow;
-    if (shadow == NULL) return p;
+    if (shadow == NULL) return cl2c_ck_unshadowed(r, p, n, flags, site);
     return cl2c_ck_granule(t, r, shadow, r->shift, off, p, n, flags, local, site, value);
 }
 
@@ -702,15 +770,36 @@ static inline void *cl2c_ck_access(cl2c_ck_thread *t, const void *base, void *p,
     ((__typeof__(p))cl2c_ck_access(cl2c_ck_t, (const void *)(base), (void *)(p), sizeof(*(p)), \
                                    (flags), (local), (site), NULL))
 
-/* An atomic function's object at p: its bounds only, no shadow word (atomics do not
- * race with each other); out of bounds, scratch memory. */
+/* An atomic function's object at p: its bounds, and its shadow words marked atomic:
+ * atomics do not race with each other, but a plain access of another work-item in the
+ * same barrier phase (__global: in the same launch) races with one; out of bounds,
+ * scratch memory. */
 static inline void *cl2c_ck_atomic(cl2c_ck_thread *t, const void *base, const volatile void *p,
                                    size_t n, int local, cl2c_ck_site *site) {
     const char *a = (const char *)p, *b = base ? (const char *)base : a;
     const cl2c_ck_range *r = local ? cl2c_ck_range_of(t->locals, t->nlocals, b, site)
                                    : cl2c_ck_range_of(t->buffers, t->nbuffers, b, site);
-    if (r != NULL && (n > r->size || (size_t)(a - r->lo) > r->size - n))
-        return cl2c_ck_out(r, a, n, CL2C_CK_READ | CL2C_CK_WRITE | CL2C_CK_ATOMIC_, site);
+    const unsigned flags = CL2C_CK_READ | CL2C_CK_WRITE | CL2C_CK_ATOMIC_;
+    if (r == NULL) return cl2c_ck_unshadowed(NULL, (void *)a, n, flags, site);
+    const size_t off = (size_t)(a - r->lo);
+    if (n > r->size || off > r->size - n)
+        return cl2c_ck_out(r, a, n, flags, site);
+    if (r->shadow == NULL) return cl2c_ck_unshadowed(r, (void *)a, n, flags, site);
+    {
+        if (local) cl2c_ck_lreads_flush(t);
+        if (!t->fibers && (off & (((size_t)1 << r->shift) - 1)) + n <= ((size_t)1 << r->shift)) {
+            /* the common case: the granule's last access was an atomic of this work-item,
+             * or of several of this phase or launch (a counter all update) */
+            const uint64_t old = __atomic_load_n(&r->shadow[off >> r->shift], __ATOMIC_RELAXED);
+            const uint64_t me = local ? t->local_me : t->me;
+            const int fresh = local ? CL2C_CK_GROUP(old) == CL2C_CK_GROUP(me)
+                                    : CL2C_CK_SERIAL(old) == CL2C_CK_SERIAL(me) && old != 0;
+            if (fresh && (old & CL2C_CK_ATOM) &&
+                ((old & CL2C_CK_WHO) == me || cl2c_ck_atomics(old, me)))
+                return (void *)a;
+        }
+        cl2c_ck_shadow(t, r, off, n ? n : 1, flags, site, local, NULL);
+    }
     return (void *)a;
 }
 #define CL2C_CK_ATOMIC(base, p, local, site)                                                 \
@@ -846,7 +935,12 @@ static inline const cl2c_ck_range *cl2c_ck_var_range(unsigned k, const void *var
         return r ? (type)r->field : (none);                                                  \
     }
 CL2C_CK_FIELD(arg, lo, const char *, NULL)
-CL2C_CK_FIELD(arg, size, size_t, SIZE_MAX)
+/* an argument that is NULL: size 0, so that every access through it is a finding */
+__attribute__((const, noinline, unused)) static size_t cl2c_ck_arg_size(unsigned k,
+                                                                        const void *base) {
+    const cl2c_ck_range *r = cl2c_ck_arg_range(k, base);
+    return r ? r->size : base == NULL ? 0 : SIZE_MAX;
+}
 CL2C_CK_FIELD(arg, shadow, uint64_t *, NULL)
 CL2C_CK_FIELD(arg, shift, unsigned, 0)
 CL2C_CK_FIELD(var, lo, const char *, NULL)
@@ -871,7 +965,7 @@ static inline void *cl2c_ck_arg_access(cl2c_ck_thread *t, cl2c_ck_argr A, void *
     const size_t off = (uintptr_t)p - (uintptr_t)A.lo;
     if (__builtin_expect(n > A.size || off > A.size - n, 0))
         return cl2c_ck_out(A.r, (const char *)p, n, flags, site);
-    if (A.shadow == NULL) return p;
+    if (A.shadow == NULL) return A.r ? cl2c_ck_unshadowed(A.r, p, n, flags, site) : p;
     return cl2c_ck_granule(t, A.r, A.shadow, A.shift, off, p, n, flags, local, site, value);
 }
 #define CL2C_CK_ARG(A, p, flags, local, site)                                                \
@@ -956,7 +1050,8 @@ static inline void *cl2c_ck_local_read(cl2c_ck_thread *t, cl2c_ck_argr A, void *
     ((__typeof__(p))cl2c_ck_local_read(cl2c_ck_t, (A), (void *)(p), sizeof(*(p)), (site)))
 
 /* An async copy's n bytes at dst: bounds, and (fill) __local memory it fills counts as
- * written (by no work-item in particular: the group's copy). */
+ * written (by no work-item in particular: the group's copy, which the accesses before
+ * its wait race with). */
 CL2C_UNUSED static void *cl2c_ck_span(void *dst, size_t n, int fill, cl2c_ck_site *site) {
     cl2c_ck_thread *t = &cl2c_ck_tls;
     const char *a = (const char *)dst;
@@ -974,8 +1069,11 @@ CL2C_UNUSED static void *cl2c_ck_span(void *dst, size_t n, int fill, cl2c_ck_sit
         return dst;
     }
     if (fill && local && r->shadow) {
+        cl2c_ck_who(t);
         cl2c_ck_lreads_flush(t);
-        uint64_t mark = CL2C_CK_INIT | t->gen | 0xfffull << 24 | 0xfffull << 36;
+        /* written by the group's copy (local id 0xfff) in this barrier phase: any access
+         * of a work-item before the wait (the next phase) races with it */
+        uint64_t mark = CL2C_CK_INIT | CL2C_CK_W | t->local_me0 | CL2C_CK_COPY;
         for (size_t i = off >> r->shift; i <= (off + n - 1) >> r->shift; ++i) r->shadow[i] = mark;
         t->local_slow = t->local_me0;
     }
@@ -986,6 +1084,34 @@ CL2C_UNUSED static void *cl2c_ck_span(void *dst, size_t n, int fill, cl2c_ck_sit
 /* The source of an async copy: n elements read from src. */
 #define CL2C_CK_SOURCE(src, n, site)                                                          \
     ((__typeof__(&*(src)))cl2c_ck_span((void *)(src), (size_t)(n) * sizeof(*(src)), 0, (site)))
+
+/* A pointer cast's result p, which must be aligned to its pointee's type (C11
+ * 6.3.2.3p7; a vector's alignment is its size): else a finding, "misaligned", and the
+ * pointer goes down to the aligned address below (its aligned loads would fault). */
+__attribute__((cold, noinline, unused)) static void cl2c_ck_misaligned(const void *p,
+                                                                       size_t align,
+                                                                       cl2c_ck_site *site) {
+    cl2c_ck_thread *t = &cl2c_ck_tls;
+    const char *a = (const char *)p;
+    const cl2c_ck_range *r = cl2c_ck_find(t->buffers, t->nbuffers, a);
+    if (r == NULL) r = cl2c_ck_find(t->locals, t->nlocals, a);
+    if (r != NULL)
+        cl2c_ck_finding(site, "misaligned pointer: a cast to a type aligned to %zu bytes at "
+                        "offset %zu of %s '%s'", align, (size_t)(a - r->lo), r->space, r->name);
+    else
+        cl2c_ck_finding(site, "misaligned pointer: a cast to a type aligned to %zu bytes at "
+                        "address 0x%zx", align, (size_t)(uintptr_t)a);
+}
+#define CL2C_CK_ALIGNED(p, site)                                                             \
+    __extension__({                                                                          \
+        __typeof__(p) cl2c_ck_ap_ = (p);                                                     \
+        const uintptr_t cl2c_ck_am_ = __alignof__(*cl2c_ck_ap_) - 1;                         \
+        if (__builtin_expect((uintptr_t)cl2c_ck_ap_ & cl2c_ck_am_, 0)) {                     \
+            cl2c_ck_misaligned((const void *)cl2c_ck_ap_, cl2c_ck_am_ + 1, (site));          \
+            cl2c_ck_ap_ = (__typeof__(p))((uintptr_t)cl2c_ck_ap_ & ~cl2c_ck_am_);            \
+        }                                                                                    \
+        cl2c_ck_ap_;                                                                         \
+    })
 
 /* An index of an array of n elements. */
 __attribute__((cold, noinline, unused)) static long long cl2c_ck_bad_index(long long i, long long n,

@@ -181,7 +181,7 @@ static inline int cl2c_ck_box_fresh(cl2c_ck_thread *t, cl2c_ck_argr A,
                                     const char *const *at, int axes, const long long *count,
                                     size_t n, int local, size_t llid) {
     if (!cl2c_ck_box_spans(A, at, axes, count, n) || (axes != 1 && axes != 3)) return 0;
-    if (A.shadow == NULL) return 1;
+    if (A.shadow == NULL) return A.r == NULL || !A.r->readonly; /* (its writes: a finding) */
     /* steps and counts as (l2, l1, l0) */
     long long s[3] = {0, 0, 0}, c[3] = {1, 1, 1};
     for (int a = 0; a < axes; ++a) {
@@ -203,7 +203,7 @@ static inline int cl2c_ck_box_fresh(cl2c_ck_thread *t, cl2c_ck_argr A,
      * group's or of an earlier phase; for __global, another launch's, or this group's
      * of an earlier phase) */
     const uint64_t me0 = local ? t->local_me0 : t->me0;
-    const uint64_t group = 0xffffffull, phase = 0xfffull << 36, serial = 0x3fffull << 48;
+    const uint64_t group = 0xffffffull, phase = 0xfffull << 36, serial = 0x1fffull << 48;
     int touched = 0;
 #define CL2C_CK_TOUCHED(old)                                                                 \
     (local ? (((old) ^ me0) & (group | phase)) == 0                                          \

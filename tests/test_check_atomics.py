@@ -1,0 +1,108 @@
+"""Checking mode: races involving atomic functions. Two atomics on one location race
+with nothing; an atomic and a plain access of another work-item do, in one barrier
+phase for __local memory, in one launch (across groups too) for __global memory. One
+program holds the planted bugs and their correct twins (one build)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from check_helpers import build, finding
+
+SRC = """
+__kernel void counter_read(__global int *count, __global int *out) {
+    atomic_inc(&count[0]);
+    out[get_global_id(0)] = count[0];
+}
+__kernel void counter_ok(__global int *count, __global int *out) {
+    out[get_global_id(0)] = atomic_inc(&count[0]);
+}
+__kernel void local_write(__global int *out) {
+    __local int c;
+    if (get_local_id(0) == 0) c = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    atomic_add(&c, 1);
+    if (get_local_id(0) == 3) c = 5;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[get_global_id(0)] = c;
+}
+__kernel void local_ok(__global int *out) {
+    __local int c;
+    if (get_local_id(0) == 0) c = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    atomic_add(&c, 1);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[get_global_id(0)] = c;
+}
+__kernel void histogram(__global const int *in, __global int *hist, int plain) {
+    __local int h[4];
+    int l = get_local_id(0);
+    if (l < 4) h[l] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    atomic_inc(&h[in[get_global_id(0)] & 3]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (l < 4) {
+        if (plain && get_group_id(0) == 1) hist[l] += h[l];
+        else atomic_add(&hist[l], h[l]);
+    }
+}
+__kernel void plain_then_atomic(__global int *a) {
+    int i = get_global_id(0);
+    a[i] = i;
+    atomic_max(&a[0], i);
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def prg():
+    return build(SRC)
+
+
+def test_plain_read_of_an_atomic_counter_races(prg):
+    msg = finding(prg.counter_read, (16,), (8,), np.zeros(1, np.int32), np.zeros(16, np.int32))
+    assert "kernel 'counter_read'" in msg
+    assert "bug.cl:4:29: data race: read of __global 'count' at offset 0, which several " \
+           "work-items of the group accessed atomically with no barrier between " \
+           "(work-item (1,0,0) of group (0,0,0)" in msg
+
+
+def test_atomics_alone_do_not_race(prg):
+    count, out = np.zeros(1, np.int32), np.zeros(16, np.int32)
+    prg.counter_ok((16,), (8,), count, out)
+    assert count[0] == 16 and sorted(out) == list(range(16))
+
+
+def test_plain_write_of_a_local_atomic_races(prg):
+    msg = finding(prg.local_write, (8,), (8,), np.zeros(8, np.int32))
+    assert "kernel 'local_write'" in msg
+    assert "bug.cl:14:31: data race: write of __local 'c' at offset 0, which several " \
+           "work-items of the group accessed atomically with no barrier between " \
+           "(work-item (3,0,0) of group (0,0,0)" in msg
+
+
+def test_local_atomics_behind_barriers_pass(prg):
+    out = np.zeros(16, np.int32)
+    prg.local_ok((16,), (8,), out)
+    assert (out == 8).all()
+
+
+def test_histogram_of_atomics_passes_and_its_plain_merge_races(prg):
+    values = np.arange(32, dtype=np.int32)
+    hist = np.zeros(4, np.int32)
+    prg.histogram((32,), (8,), values, hist, np.int32(0))
+    assert (hist == 8).all()
+    msg = finding(prg.histogram, (32,), (8,), values, np.zeros(4, np.int32), np.int32(1))
+    # the groups run in any order: the plain add or an atomic one is found second
+    assert "kernel 'histogram'" in msg and "data race: " in msg
+    assert "of __global 'hist' at offset 0, which " in msg
+    assert "bug.cl:34:" in msg or "bug.cl:35:" in msg
+    assert "of another group" in msg or "of other groups" in msg
+    assert "wrote in this launch" in msg or "accessed atomically in this launch" in msg
+
+
+def test_atomic_after_another_work_items_plain_write_races(prg):
+    msg = finding(prg.plain_then_atomic, (8,), (8,), np.zeros(8, np.int32))
+    assert "bug.cl:41:5: data race: atomic operation of __global 'a' at offset 0, which " \
+           "work-item (local linear id 0) wrote with no barrier between (work-item (1,0,0)" \
+           in msg
