@@ -224,12 +224,26 @@ class _Rewriter:
         if space not in _CHECKED_SPACES + ("generic",) or len(args) != len(call.arg_types):
             return None
         base = _pointer_base(pointer)
-        if isinstance(pointer, c_ast.UnaryOp) and pointer.op == "&" and \
-                local_field(pointer.expr) is not None:
-            if call.kind != "builtin":
-                return None      # an element of a __local array: its index is checked
-            base = None          # an atomic's: found by its address, for races
+        field = local_field(pointer.expr) if isinstance(pointer, c_ast.UnaryOp) and \
+            pointer.op == "&" else None
+        if field is not None and call.kind != "builtin":
+            return None          # an element of a __local array: its index is checked
         self.accesses += 1
+        if call.kind == "builtin" and (field is not None or (
+                isinstance(base, c_ast.ID) and base.name in self.args and space == "global")):
+            # an atomic through a range found once: a kernel-scope __local variable's, or
+            # an unchanged buffer argument's
+            if field is not None:
+                if field not in self.locals_used:
+                    self.locals_used.append(field)
+                fixed = LOCAL + field
+            else:
+                self.args_used[base.name] = self.args[base.name]
+                fixed = ARG + base.name
+            node.args.exprs[0] = _call("CL2C_CK_ARG_ATOMIC", [
+                c_ast.ID(fixed), pointer, c_ast.Constant("int", "1" if field else "0"),
+                self.site(node.coord)], node.coord)
+            return node
         base = copy.deepcopy(base) if base is not None else c_ast.ID("NULL")
         # generic: maybe __local memory, for the phases' analysis (phases.py)
         local = c_ast.Constant("int", "1" if space in ("local", "generic") else "0")

@@ -108,6 +108,8 @@ def _call_writes(call: c_ast.FuncCall) -> set:
         return {_ALL}
     if name == "CL2C_CK_VSTORE":      # (check, r, f, off, p, n, stride, same, local, site, v)
         return {_ALL} if _const(args[8]) != 0 else set()
+    if name == "CL2C_CK_ARG_ATOMIC":  # (range, p, local, site)
+        return ({_field(args[0])} if _field(args[0]) else {_ALL}) if _const(args[2]) else set()
     if name == "CL2C_CK_ATOMIC":      # (base, p, local, site)
         return {_ALL} if _const(args[2]) != 0 else set()
     if name == "CL2C_CK_GENERIC":     # (base, p, flags, site): maybe into __local memory

@@ -981,6 +981,43 @@ static inline void *cl2c_ck_arg_access(cl2c_ck_thread *t, cl2c_ck_argr A, void *
         *cl2c_ck_p_ = cl2c_ck_v_;                                                            \
     })
 
+/* An atomic function's object (cl2c_ck_atomic) through a range found once (a kernel's unchanged buffer argument, a
+ * kernel-scope __local variable: ranges.py), whose common case stays inline: a
+ * histogram's __local bins take one compare of a shadow word per atomic. */
+__attribute__((noinline, unused)) static void *cl2c_ck_arg_atomic_(cl2c_ck_thread *t,
+                                                                   cl2c_ck_argr A, void *p,
+                                                                   size_t n, int local,
+                                                                   cl2c_ck_site *site) {
+    const unsigned flags = CL2C_CK_READ | CL2C_CK_WRITE | CL2C_CK_ATOMIC_;
+    if (A.r == NULL) return cl2c_ck_out(NULL, (const char *)p, n, flags, site);
+    if (A.shadow == NULL) return cl2c_ck_unshadowed(A.r, p, n, flags, site);
+    cl2c_ck_shadow(t, A.r, (size_t)((const char *)p - A.lo), n ? n : 1, flags, site, local,
+                   NULL);
+    return p;
+}
+static inline void *cl2c_ck_arg_atomic(cl2c_ck_thread *t, cl2c_ck_argr A,
+                                       const volatile void *q, size_t n, int local,
+                                       cl2c_ck_site *site) {
+    void *p = (void *)q;
+    const size_t off = (uintptr_t)p - (uintptr_t)A.lo;
+    if (__builtin_expect(n > A.size || off > A.size - n, 0))
+        return cl2c_ck_out(A.r, (const char *)p, n,
+                           CL2C_CK_READ | CL2C_CK_WRITE | CL2C_CK_ATOMIC_, site);
+    if (__builtin_expect(A.shadow != NULL && !t->fibers && !(local && t->lreads.n) &&
+                         (off & (((size_t)1 << A.shift) - 1)) + n <= ((size_t)1 << A.shift), 1)) {
+        const uint64_t old = __atomic_load_n(&A.shadow[off >> A.shift], __ATOMIC_RELAXED);
+        const uint64_t me = local ? t->local_me : t->me;
+        const int fresh = local ? CL2C_CK_GROUP(old) == CL2C_CK_GROUP(me)
+                                : CL2C_CK_SERIAL(old) == CL2C_CK_SERIAL(me) && old != 0;
+        if (fresh && (old & CL2C_CK_ATOM) &&
+            ((old & CL2C_CK_WHO) == me || cl2c_ck_atomics(old, me)))
+            return p;
+    }
+    if (A.shadow == NULL && A.r != NULL && !A.r->readonly) return p;
+    return cl2c_ck_arg_atomic_(t, A, p, n, local, site);
+}
+#define CL2C_CK_ARG_ATOMIC(A, p, local, site)                                                \
+    ((__typeof__(p))cl2c_ck_arg_atomic(cl2c_ck_t, (A), (p), sizeof *(p), (local), (site)))
 /* A read through an argument the kernel never writes: its range has a shadow only
  * where another argument is the same buffer, so that path is cold (GCC then keeps the
  * loop's values in registers across it). */
