@@ -445,12 +445,11 @@ def _build_target(options, native: bool):
     from . import cache
     from .options import parse_options
     target = cache.host_target(native)
-    sanitize = parse_options(options).sanitize
-    if sanitize:
+    parsed = parse_options(options)
+    if parsed.sanitize:
         from .sanitizers import require_runtime
-        require_runtime(sanitize, target)
-        target = target.sanitized(sanitize)
-    return target
+        require_runtime(parsed.sanitize, target)
+    return target.for_options(parsed)
 
 
 def _executable(tr, target, source, options_text: str, filename: str, libraries,

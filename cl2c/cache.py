@@ -239,11 +239,11 @@ def host_target(native: bool = True) -> Target:
     return _remembered_target(root, target_environment(), native)
 
 
-# What the probe decides: every field of a Target but the environment's and the
-# sanitizers (a build's own choice). All of them are remembered: a field left out would
-# come back as its default in every process after the first (fast_fma did).
+# What the probe decides: every field of a Target but the environment's, the sanitizers
+# and the optimisation level (a build's own choice). All of them are remembered: a field
+# left out would come back as its default in every process after the first (fast_fma did).
 _PROBED = tuple(f.name for f in dataclasses.fields(Target)
-                if f.name not in ("cc", "env_cflags", "env_ldflags", "sanitize"))
+                if f.name not in ("cc", "env_cflags", "env_ldflags", "sanitize", "optimise"))
 
 
 @functools.lru_cache(maxsize=None)

@@ -207,7 +207,7 @@ def _print_icd_folder() -> None:
 
 def _build_shared(tr) -> bytes:
     from .build import build_shared_library
-    target = tr.target.sanitized(tr.options.sanitize) if tr.options.sanitize else tr.target
+    target = tr.target.for_options(tr.options)
     try:
         return build_shared_library(tr.c_source, target, tr.source_name,
                                     [k.name for k in tr.kernels])

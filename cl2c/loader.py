@@ -162,7 +162,7 @@ class Program:
             if sanitize:
                 from .sanitizers import require_runtime
                 require_runtime(sanitize, target)
-                target = target.sanitized(sanitize)
+            target = target.for_options(parsed)
             self._target = target
         source_key = None
         if cache.cache_enabled():

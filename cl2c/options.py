@@ -11,7 +11,7 @@ from .language_version import CL1_2, VERSIONS, LanguageVersion
 # Options of the OpenCL spec (5.8.4) that change nothing for cl2c, accepted so
 # that build strings written for other implementations work unchanged.
 _ACCEPTED_FLAGS = {
-    "-cl-opt-disable", "-cl-mad-enable", "-cl-no-signed-zeros", "-cl-unsafe-math-optimizations",
+    "-cl-mad-enable", "-cl-no-signed-zeros", "-cl-unsafe-math-optimizations",
     "-cl-finite-math-only", "-cl-fast-relaxed-math", "-cl-single-precision-constant",
     "-cl-denorms-are-zero", "-cl-fp32-correctly-rounded-divide-sqrt", "-cl-kernel-arg-info",
     "-cl-strict-aliasing", "-cl-uniform-work-group-size", "-cl-no-subgroup-ifp",
@@ -32,6 +32,7 @@ class Options:
     check: str = ""                # checking mode (-cl2c-check): "stop" or "collect"
     sanitize: tuple = ()           # the C compiler's sanitizers (-cl2c-sanitize=...)
     fiber_stack: int = 0           # bytes per work-item fiber; 0: the runtime's default
+    optimise: bool = True          # False with -cl-opt-disable: the C compiled at -O0
     warnings: str = "show"         # "none" with -w, "error" with -Werror (clBuildProgram)
     # extensions and 3.0 features the device is asked not to offer (-cl-ext=-name)
     removed_extensions: tuple[str, ...] = ()
@@ -52,6 +53,7 @@ class Options:
                f"sched={self.schedule} check={int(self.check_barriers)}{self.check} " \
                f"sanitize={','.join(self.sanitize)} " \
                f"stack={self.fiber_stack} warnings={self.warnings} " \
+               f"{'' if self.optimise else 'unoptimised '}" \
                f"flags={' '.join(sorted(self.flags))}" + \
                (f" ext-={','.join(sorted(self.removed_extensions))}"
                 if self.removed_extensions else "")
@@ -108,6 +110,8 @@ def parse_options(text: str | list[str] | None) -> Options:
             opts.sanitize = _sanitizers(w.split("=", 1)[1], w)
         elif w.startswith("-cl2c-fiber-stack="):
             opts.fiber_stack = _size(w.split("=", 1)[1], w)
+        elif w == "-cl-opt-disable":
+            opts.optimise = False
         elif w == "-w":
             opts.warnings = "none"
         elif w == "-Werror":

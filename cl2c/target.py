@@ -64,7 +64,13 @@ def _with_partners(removed) -> frozenset:
     return frozenset(out)
 
 
-_CFLAGS = ("-std=c11", "-O3", "-fopenmp", "-fno-strict-aliasing",
+# The optimisation level, and the one of a build with -cl-opt-disable (OpenCL's "disables
+# all optimizations"): it compiles several times faster where a kernel's body is long
+# (tests/test_types_conversions.py's 3-wide conversions: 9 s a kernel at -O3, 1.5 s at
+# -O0), and a test about what a construct computes need not wait for the optimiser.
+OPTIMISED, UNOPTIMISED = "-O3", "-O0"
+
+_CFLAGS = ("-std=c11", OPTIMISED, "-fopenmp", "-fno-strict-aliasing",
            "-Wno-unused-function", "-Wno-unknown-pragmas",
            # a call C has no declaration for is a cl2c bug: fail the build, not at dlopen
            "-Werror=implicit-function-declaration",
@@ -113,6 +119,7 @@ class Target:
     fast_fma: bool = False               # an fma instruction (probed; math.h's
                                          # CL2C_FAST_FMA): contraction fuses
     avx512: bool = False                 # native code for a CPU with AVX-512 (probed)
+    optimise: bool = True                # -O3; False: -O0 (-cl-opt-disable)
 
     @property
     def extensions(self) -> tuple[str, ...]:
@@ -134,6 +141,8 @@ class Target:
     def compile_flags(self) -> list[str]:
         """cl2c's own compile flags (the compiler and $CFLAGS come on top)."""
         flags = list(_CFLAGS)
+        if not self.optimise:
+            flags[flags.index(OPTIMISED)] = UNOPTIMISED
         if self.native:
             flags.insert(2, "-march=native")
         if self.avx512 and not any(f.startswith("-mprefer-vector-width")
@@ -148,6 +157,12 @@ class Target:
         if not self.sanitize:
             return []
         return [f"-fsanitize={','.join(self.sanitize)}", "-fno-omit-frame-pointer", "-g"]
+
+    def for_options(self, opts) -> "Target":
+        """This target as a build with parsed options ``opts`` compiles: the C compiler's
+        sanitizers (-cl2c-sanitize), no optimisation (-cl-opt-disable)."""
+        target = self.sanitized(opts.sanitize) if opts.sanitize else self
+        return target if opts.optimise else replace(target, optimise=False)
 
     def sanitized(self, names) -> "Target":
         """This target with the C compiler's sanitizers ``names`` (address, undefined,

@@ -165,6 +165,32 @@ def test_build_uses_the_targets_compiler(cc, monkeypatch, tmp_path):
     assert os.environ.get("CC") == before
 
 
+def test_opt_disable_compiles_at_O0_and_computes_the_same(monkeypatch, tmp_path):
+    """-cl-opt-disable: the C at -O0 (a program of its own in the cache), the same
+    results; without it -O3. The compiler is a wrapper that logs its arguments."""
+    import numpy as np
+    log = tmp_path / "calls"
+    wrapper = tmp_path / "logging-cc"
+    cc = Target.host().cc
+    wrapper.write_text(f'#!/bin/sh\necho "$*" >> "{log}"\nexec {" ".join(cc)} "$@"\n')
+    wrapper.chmod(0o755)
+    monkeypatch.setenv("CC", str(wrapper))
+    monkeypatch.setenv("CL2C_CACHE_DIR", str(tmp_path / "cache"))
+    src = "kernel void k(global float *a) { size_t i = get_global_id(0); a[i] = a[i] * 3 - i; }"
+    results = {}
+    for options in ("", "-cl-opt-disable"):
+        a = np.arange(64, dtype=np.float32)
+        prg = cl2c.Program(src, options).build()
+        assert not prg.from_cache
+        prg.k((64,), None, a)
+        results[options] = a
+        compile_line = [c for c in log.read_text().splitlines() if " -shared " in c][-1]
+        assert (" -O0 " in compile_line) == bool(options)
+        assert (" -O3 " in compile_line) != bool(options)
+    np.testing.assert_array_equal(results[""], results["-cl-opt-disable"])
+    np.testing.assert_array_equal(results[""], np.arange(64, dtype=np.float32) * 2)
+
+
 HIT_SCRIPT = r"""
 import cl2c
 prg = cl2c.Program("kernel void k(global int *a) { a[get_global_id(0)] += 1; }").build()
