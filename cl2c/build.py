@@ -49,7 +49,10 @@ def cdef_for(kernel_names: list[str]) -> str:
             "int cl2c_loader_checking(void);\n"
             "void cl2c_loader_check_sizes(const size_t *sizes, unsigned n);\n"
             "const char *cl2c_loader_check_findings(void);\n"
-            "void cl2c_loader_after_fork(void);\n" +
+            "void cl2c_loader_after_fork(void);\n"
+            "int cl2c_loader_local_size(const cl2c_range *r, const size_t *reqd, "
+            "int non_uniform, size_t *local);\n"
+            "int cl2c_loader_threads(int n);\n" +
             "".join(f"int cl2c_argv_{n}(const cl2c_range *range, void *const *args);\n"
                     for n in kernel_names))
 
@@ -73,6 +76,23 @@ static int cl2c_loader_checking(void) { return 0; }
 static void cl2c_loader_check_sizes(const size_t *s, unsigned n) { (void)s; (void)n; }
 static const char *cl2c_loader_check_findings(void) { return ""; }
 #endif
+/* The local size that a launch of r resolves to, into local[3] (cl2c_range_resolve: the
+ * groups cl2c picks where r asks for none), and its status. */
+static int cl2c_loader_local_size(const cl2c_range *r, const size_t *reqd, int non_uniform,
+                                  size_t *local) {
+    cl2c_workitem nd;
+    int status = cl2c_range_resolve(r, reqd, non_uniform, &nd);
+    for (int d = 0; d < 3; ++d)
+        local[d] = status == CL2C_SUCCESS ? nd.enqueued_local_size[d] : 0;
+    return status;
+}
+/* The calling thread's launches from now on run on n OpenMP threads (n > 0); returns
+ * how many they ran on before (cl2c.dask: a worker's share). */
+static int cl2c_loader_threads(int n) {
+    int before = cl2c_max_threads();
+    cl2c_set_num_threads(n);
+    return before;
+}
 /* In a child of fork(): libgomp's threads are not there, and the calling thread, if it had
  * run a parallel region, would wait for them forever at its next one; its launches run on
  * it alone. (LLVM's libomp, clang's, starts its threads again by itself.) */

@@ -57,19 +57,23 @@ def is_integer(value) -> bool:
 def range_formats(ffi) -> dict[int, tuple[str, int]]:
     """struct formats of cl2c_range (host.h) and its size, by the length of the tuple
     they pack: 4 (a 1-D range: work_dim, global, local, offset) or 10 (any), each
-    followed by the address of the program's __global variables."""
+    followed by the address of the program's __global variables and the part of the
+    launch (group_first, group_count: 0, 0 for the whole launch)."""
     size_t = {4: "I", 8: "Q"}[ffi.sizeof("size_t")]
     pointer = {4: "I", 8: "Q"}[ffi.sizeof("void *")]
-    g, loc, off, gl = (ffi.offsetof("cl2c_range", f)
-                       for f in ("global_size", "local_size", "global_offset", "globals"))
+    g, loc, off, gl, part = (ffi.offsetof("cl2c_range", f) for f in
+                             ("global_size", "local_size", "global_offset", "globals",
+                              "group_first"))
     one, three = ffi.sizeof("size_t"), 3 * ffi.sizeof("size_t")
     size = ffi.sizeof("cl2c_range")
-    end = gl + ffi.sizeof("void *")
+    end = part + 2 * one
+    tail = f"{part - gl - ffi.sizeof('void *')}x2{size_t}"
     assert ffi.sizeof("unsigned") == 4 and size <= VALUES_AT and end <= size
+    assert ffi.offsetof("cl2c_range", "group_count") == part + one
     return {4: (f"I{g - 4}x{size_t}{loc - g - one}x{size_t}{off - loc - one}x{size_t}"
-                f"{gl - off - one}x{pointer}", end),
+                f"{gl - off - one}x{pointer}{tail}", end),
             10: (f"I{g - 4}x3{size_t}{loc - g - three}x3{size_t}{off - loc - three}x3{size_t}"
-                 f"{gl - off - three}x{pointer}", end)}
+                 f"{gl - off - three}x{pointer}{tail}", end)}
 
 
 def plain_sizes(value) -> tuple | None:

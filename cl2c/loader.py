@@ -318,6 +318,8 @@ class Program:
 # block the range comes first, the values at VALUES_AT (launch_layout.py).
 _VALUE_ALIGN = 128
 _NO_SIZES = (0, 0, 0)        # no local size (cl2c picks one), no global offset
+_INVALID_VALUE = error_codes.value("INVALID_VALUE")   # of a launch: a part outside it
+_WHOLE = (0, 0)              # group_first, group_count of the whole launch (no part)
 
 # The struct code that packs a scalar dtype, by (kind, size): standard sizes, native order.
 _STRUCT_CODES = {("i", 1): "b", ("u", 1): "B", ("i", 2): "h", ("u", 2): "H", ("i", 4): "i",
@@ -420,7 +422,8 @@ class Kernel:
         args = ", ".join(f"{a.type_name} {a.name}" for a in self.arg_info)
         return f"<cl2c.Kernel {self.name}({args})>"
 
-    def __call__(self, global_size, local_size=None, *args, global_offset=None, wait=True):
+    def __call__(self, global_size, local_size=None, *args, global_offset=None, wait=True,
+                 groups=None, rebase=None):
         try:
             frame = self._frames.pop()
         except IndexError:
@@ -431,26 +434,31 @@ class Kernel:
                 nd = (1, global_size, 0, 0)     # work_dim, global, local (0: cl2c picks), offset
             else:
                 nd = self._range(global_size, local_size, global_offset)
+            part = _WHOLE if groups is None else self._part(groups)
             if len(args) != len(self._params):
                 names = ", ".join(p.name for p in self._params)
                 raise KernelArgError(f"kernel '{self.name}' takes {len(self._params)} "
                                      f"argument(s) ({names}), {len(args)} given")
+            shifts = () if rebase is None else self._rebase_offsets(rebase, args)
             copies = []
             if self._buffers:
                 # the buffers' pointers, which keep their memory alive until the launch ends
                 held = [convert(args[i], copies) for i, convert in self._buffers]
                 frame.cells[0:len(held)] = held
+                for j, shift in shifts:
+                    frame.cells[j] = self._ffi.cast("char *", held[j]) - shift
             try:
-                self._pack[len(nd)](frame.block, frame.base, *nd, self._globals,
+                self._pack[len(nd)](frame.block, frame.base, *nd, self._globals, *part,
                                     *self._pick_values(args))
             except _PACK_ERRORS:
-                self._pack_slowly(frame, nd, args)
+                self._pack_slowly(frame, nd, part, args)
             if self._printf and sys.stdout is not None:
                 sys.stdout.flush()
-            if self._extents:
+            if self._extents and part is _WHOLE and not shifts:
+                # (a part's or a rebased buffer's accesses are not what extents.py bounds)
                 self._check_extents(nd, args, held)
             if self._checking:
-                self._check_sizes(args)
+                self._check_sizes(args, dict((self._buffers[j][0], s) for j, s in shifts))
             code = self._fn(frame.range, frame.argv)
         finally:
             self._frames.append(frame)
@@ -466,8 +474,75 @@ class Kernel:
             if code in _DETAILED:
                 message = ffi.string(lib.cl2c_fiber_last_error()).decode() or message
                 message = message.removeprefix(f"kernel '{self.name}': ")
+            elif code == _INVALID_VALUE and part is not _WHOLE:
+                _, counts = self.work_groups(global_size, local_size)
+                message = (f"groups={groups!r} are not all among the launch's "
+                           f"{counts[-1]} work-groups of dimension {len(counts) - 1}")
             raise LaunchError(self.name, code, message)
         return None
+
+    # ---- parts of a launch -----------------------------------------------------------
+    def _part(self, groups) -> tuple:
+        """(group_first, group_count) of ``groups``: a range or slice of the launch's
+        work-groups along its slowest dimension, start and stop given, step 1. The C side
+        checks that they are among the launch's groups."""
+        if isinstance(groups, (range, slice)) and groups.step in (None, 1) and \
+                is_integer(groups.start) and is_integer(groups.stop) and \
+                0 <= groups.start < groups.stop < SIZE_LIMIT:
+            return (int(groups.start), int(groups.stop) - int(groups.start))
+        raise KernelArgError(f"kernel '{self.name}': groups must be a range or slice of "
+                             f"work-groups with a start and a larger stop, step 1 (say "
+                             f"range(2, 5)), not {groups!r}")
+
+    def _rebase_offsets(self, rebase, args) -> list:
+        """[(place among the buffer pointers, byte offset)] of ``rebase``: a mapping from
+        buffer arguments (by name or index) to the bytes subtracted from their pointers
+        (a negative offset moves the pointer forward: a block with rows before the
+        NDRange's first, a halo)."""
+        if not isinstance(rebase, dict):
+            raise KernelArgError(f"kernel '{self.name}': rebase must be a dict from buffer "
+                                 f"arguments (names or indices) to byte offsets, not "
+                                 f"{type(rebase).__name__}")
+        names = {p.name: i for i, p in enumerate(self._params)}
+        places = {i: j for j, (i, _) in enumerate(self._buffers)}
+        shifts = []
+        for key, shift in rebase.items():
+            i = names.get(key, key if is_integer(key) else None)
+            if i is None or not 0 <= i < len(self._params) or \
+                    self._params[i].kind != "buffer":
+                raise KernelArgError(f"kernel '{self.name}': rebase names {key!r}, which "
+                                     f"is not one of its buffer arguments")
+            if not is_integer(shift) or not -SIZE_LIMIT < shift < SIZE_LIMIT:
+                raise KernelArgError(f"{self._where(self._params[i])}: rebase offset must "
+                                     f"be a number of bytes (an int), not {shift!r}")
+            if shift and args[i] is not None:
+                shifts.append((places[i], int(shift)))
+        return shifts
+
+    def work_groups(self, global_size, local_size=None) -> tuple[tuple, tuple]:
+        """The local size and the number of work-groups, per dimension, of a launch of this
+        kernel with these sizes: the groups cl2c picks where ``local_size`` is None, as the
+        launch resolves them (what ``groups=`` counts). LaunchError where the launch would
+        fail."""
+        nd = self._range(global_size, local_size, None)
+        lib, ffi = self.program._module.lib, self._ffi
+        if not hasattr(lib, "cl2c_loader_local_size"):
+            raise RuntimeError(f"kernel '{self.name}': its library is older than "
+                               f"work_groups(); build the program again")
+        r = ffi.new("cl2c_range *")
+        self._pack_range[len(nd)](ffi.buffer(r), 0, *nd, 0, *_WHOLE)
+        reqd = ffi.new("size_t[3]", list(self.reqd_work_group_size)) \
+            if self.reqd_work_group_size else ffi.NULL
+        local = ffi.new("size_t[3]")
+        from .options import parse_options
+        non_uniform = parse_options(self.program.options).cl_std.non_uniform_work_groups
+        code = lib.cl2c_loader_local_size(r, reqd, int(non_uniform), local)
+        if code != 0:
+            raise LaunchError(self.name, code, ffi.string(lib.cl2c_error_string(code)).decode())
+        dims = nd[0]
+        loc = tuple(int(local[d]) for d in range(dims))
+        g = nd[1:1 + dims]
+        return loc, tuple(-(-n // m) for n, m in zip(g, loc))
 
     def _check_extents(self, nd, args, held):
         """Refuse a launch whose every work-item makes an access past the end of a buffer
@@ -509,16 +584,18 @@ class Kernel:
             self._extents_passed.add(key)
 
     # ---- checking mode ----------------------------------------------------------------
-    def _check_sizes(self, args):
-        """The byte size of each buffer argument, for the kernel's bounds checks, marked
-        read-only (check.h's CL2C_CHECK_READ_ONLY) where the array is not writeable."""
+    def _check_sizes(self, args, shifts=None):
+        """The byte size of each buffer argument, for the kernel's bounds checks (of a
+        rebased one, from its rebased pointer: the bytes before its memory pass too),
+        marked read-only (check.h's CL2C_CHECK_READ_ONLY) where the array is not
+        writeable."""
         sizes = [0] * len(self._params)
         read_only = []
         for i, p in enumerate(self._params):
             if p.kind == "buffer" and args[i] is not None:
                 try:
                     view = memoryview(args[i])
-                    sizes[i] = view.nbytes
+                    sizes[i] = max(0, view.nbytes + (shifts or {}).get(i, 0))
                     if view.readonly:
                         read_only.append(i)
                 except TypeError:
@@ -639,10 +716,10 @@ class Kernel:
             return code, None, size, align
         return f"{size}s", functools.partial(self._value, p), size, align
 
-    def _pack_slowly(self, frame, nd, args):
+    def _pack_slowly(self, frame, nd, part, args):
         """The range, then each value by the rules of _value: a KernelArgError naming the
         first argument the packed path refused, or the bytes it takes."""
-        self._pack_range[len(nd)](frame.block, frame.base, *nd, self._globals)
+        self._pack_range[len(nd)](frame.block, frame.base, *nd, self._globals, *part)
         at = frame.raw + frame.base + VALUES_AT
         for i, p, offset, _ in self._values:
             if p.kind == "local":

@@ -47,10 +47,10 @@ def test_the_entry_does_what_the_plan_says():
             for kernel, plan in plans.items():
                 entry = _entry(c, kernel)
                 assert ("cl2c_taken" in entry) == plan.dynamic, (name, kernel, options)
-                assert ("cl2c_regroup(" in entry) == (plan.regroup is not None)
+                assert ("cl2c_regroup_part(" in entry) == (plan.regroup is not None)
                 if plan.regroup is not None:
                     assert f"cl2c_max_threads(), {plan.regroup.tile_rows}, " \
-                        f"{plan.regroup.tile_cols});" in entry
+                        f"{plan.regroup.tile_cols}, cl2c_from, cl2c_to);" in entry
                 assert (f"<= {plan.serial_items} ||" in entry) == (plan.serial_items > 0)
                 assert plan.item_function == (f"static CL2C_ALWAYS_INLINE void {kernel}("
                                               in c)

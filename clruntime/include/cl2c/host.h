@@ -78,23 +78,28 @@ typedef struct cl2c_range {
      * zeroed and then given to cl2c_program_info.globals_init, for a program
      * instance of its own (a cl2c.Program in Python has one). */
     void *globals;
+    /* A part of the launch: its work-groups [group_first, group_first + group_count)
+     * along the slowest dimension (work_dim - 1), in the local size asked for; every
+     * work-item sees the whole launch (global size, number of groups, ids). group_count
+     * 0: the whole launch. Dask's chunks (cl2c.dask), progress over a long launch. */
+    size_t group_first, group_count;
 } cl2c_range;
 
 #define CL2C_AUTO 0
 
 static inline cl2c_range cl2c_range_1d(size_t global, size_t local) {
-    cl2c_range r = {1, {global, 1, 1}, {local, 0, 0}, {0, 0, 0}, NULL};
+    cl2c_range r = {1, {global, 1, 1}, {local, 0, 0}, {0, 0, 0}, NULL, 0, 0};
     return r;
 }
 
 static inline cl2c_range cl2c_range_2d(size_t g0, size_t g1, size_t l0, size_t l1) {
-    cl2c_range r = {2, {g0, g1, 1}, {l0, l1, 0}, {0, 0, 0}, NULL};
+    cl2c_range r = {2, {g0, g1, 1}, {l0, l1, 0}, {0, 0, 0}, NULL, 0, 0};
     return r;
 }
 
 static inline cl2c_range cl2c_range_3d(size_t g0, size_t g1, size_t g2, size_t l0, size_t l1,
                                        size_t l2) {
-    cl2c_range r = {3, {g0, g1, g2}, {l0, l1, l2}, {0, 0, 0}, NULL};
+    cl2c_range r = {3, {g0, g1, g2}, {l0, l1, l2}, {0, 0, 0}, NULL, 0, 0};
     return r;
 }
 
@@ -102,12 +107,20 @@ static inline cl2c_range cl2c_range_3d(size_t g0, size_t g1, size_t g2, size_t l
  * work_dim outside 1..3 is kept, for the launch to report. */
 static inline cl2c_range cl2c_range_make(unsigned work_dim, const size_t *global,
                                          const size_t *local, const size_t *offset) {
-    cl2c_range r = {work_dim, {1, 1, 1}, {0, 0, 0}, {0, 0, 0}, NULL};
+    cl2c_range r = {work_dim, {1, 1, 1}, {0, 0, 0}, {0, 0, 0}, NULL, 0, 0};
     for (unsigned d = 0; d < work_dim && d < 3; ++d) {
         r.global_size[d] = global != NULL ? global[d] : 0;
         r.local_size[d] = local != NULL ? local[d] : 0;
         r.global_offset[d] = offset != NULL ? offset[d] : 0;
     }
+    return r;
+}
+
+/* Range r, reduced to its work-groups [first, first + count) along its slowest dimension
+ * (work_dim - 1): a part of the launch (count 0: the whole launch). */
+static inline cl2c_range cl2c_range_part(cl2c_range r, size_t first, size_t count) {
+    r.group_first = first;
+    r.group_count = count;
     return r;
 }
 
@@ -309,6 +322,18 @@ static inline int cl2c_range_resolve_msg_(const cl2c_range *r, const size_t *req
         cl2c_msg_num_(m, CL2C_MAX_WORK_GROUP_SIZE);
         return CL2C_INVALID_WORK_GROUP_SIZE;
     }
+    const size_t groups = out->num_groups[r->work_dim - 1];
+    if (r->group_count != 0 &&
+            (r->group_first >= groups || r->group_count > groups - r->group_first)) {
+        cl2c_msg_str_(m, "the part's work-groups ");
+        cl2c_msg_num_(m, r->group_first);
+        cl2c_msg_str_(m, " to ");
+        cl2c_msg_num_(m, r->group_first + r->group_count - 1);
+        cl2c_msg_str_(m, " are not all among the launch's ");
+        cl2c_msg_num_(m, groups);
+        cl2c_msg_dim_(m, r->work_dim - 1);
+        return CL2C_INVALID_VALUE;
+    }
     return CL2C_SUCCESS;
 }
 
@@ -318,6 +343,71 @@ static inline int cl2c_range_resolve_msg_(const cl2c_range *r, const size_t *req
 static inline int cl2c_range_resolve(const cl2c_range *r, const size_t *reqd, int non_uniform,
                                      cl2c_workitem *out) {
     return cl2c_range_resolve_msg_(r, reqd, non_uniform, out, NULL);
+}
+
+/* ---- Parts of a launch (cl2c_range.group_first, group_count) --------------- */
+
+/* The work-items [*from, *to) of the slowest dimension that a resolved launch of r runs:
+ * its part's, in the local size r asked for (all of them without a part). */
+static inline void cl2c_part_items(const cl2c_range *r, const cl2c_workitem *nd, size_t *from,
+                                   size_t *to) {
+    const unsigned d = nd->work_dim - 1;
+    const size_t whole = nd->global_size[d], l = nd->enqueued_local_size[d];
+    *from = 0;
+    *to = whole;
+    if (r->group_count != 0) {
+        *from = r->group_first * l;
+        *to = (r->group_first + r->group_count) * l;
+        if (*to > whole) *to = whole;     /* the last group of a non-uniform range */
+    }
+}
+
+static inline size_t cl2c_gcd_(size_t a, size_t b) {
+    while (b != 0) {
+        size_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* cl2c_regroup for the work-items [from, to) of the slowest dimension: cut as a launch
+ * of those alone would be (threads balanced over the part), then narrowed, along that
+ * dimension, to groups that start at `from` and end at `to` (or at the range's end), so
+ * that the part runs exactly its own work-items. The kernel cannot tell groups apart,
+ * so any group size computes the same (and tiles run whole tiles or the plain loop). */
+static inline void cl2c_regroup_part(cl2c_workitem *nd, size_t threads, size_t tile_rows,
+                                     size_t tile_cols, size_t from, size_t to) {
+    const unsigned d = nd->work_dim - 1;
+    const size_t whole = nd->global_size[d];
+    if (from == 0 && to == whole) {
+        cl2c_regroup(nd, threads, tile_rows, tile_cols);
+        return;
+    }
+    nd->global_size[d] = to - from;
+    cl2c_regroup(nd, threads, tile_rows, tile_cols);
+    nd->global_size[d] = whole;
+    const size_t edges = cl2c_gcd_(from, to == whole ? 0 : to);
+    size_t l = nd->local_size[d];
+    if (edges != 0 && edges % l != 0)
+        l = cl2c_divisor_at_most(edges, l);
+    nd->enqueued_local_size[d] = nd->local_size[d] = l;
+    nd->num_groups[d] = (whole + l - 1) / l;
+}
+
+/* The groups [*first, *end) that run the work-items [from, to) of the slowest dimension,
+ * flattened as cl2c_group_of counts them (dimension 0 fastest: the groups of a slice of
+ * the slowest dimension follow one another). from is at a group's start, and to at one's
+ * end or at the range's. */
+static inline void cl2c_part_groups(const cl2c_workitem *nd, size_t from, size_t to,
+                                    size_t *first, size_t *end) {
+    const unsigned d = nd->work_dim - 1;
+    size_t below = 1;
+    for (unsigned i = 0; i < d; ++i)
+        below *= nd->num_groups[i];
+    const size_t l = nd->enqueued_local_size[d];
+    *first = from / l * below;
+    *end = (to + l - 1) / l * below;
 }
 
 /* ---- Images and samplers --------------------------------------------------- */
