@@ -17,7 +17,7 @@ $(VENV)/.runtime: pyproject.toml
 	touch $@
 
 $(VENV)/.deps: $(VENV)/.runtime
-	$(PIP) install '.[test,docs]'
+	$(PIP) install '.[test,docs,dask]'
 	touch $@
 
 setup: $(VENV)/.deps
