@@ -9,7 +9,7 @@ is a tuple of lazy Dask arrays, one per argument the kernel writes, in argument 
 """
 from __future__ import annotations
 
-import math
+import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
@@ -279,12 +279,21 @@ class _Plan:
         recipe = _Recipe(self.gs, self.local, self.dim, self.group, self.threads,
                          tuple(_ArgRecipe.of(s, self.items) for s in specs),
                          tuple(s.index for s in outputs))
+        # one written array split with the launch: the chunks' tasks are its blocks (a
+        # task less a chunk); otherwise each block picks its array from its chunk's tuple
+        single = len(outputs) == 1 and outputs[0].kind != "summed"
+        if single:
+            s = outputs[0]
+            name = f"{name}-{s.index}-{s.name}"
+            recipe = dataclasses.replace(recipe, single=True)
+        zeros = (0,) * (outputs[0].value.ndim - 1) if single else ()
         for c, (start, stop) in enumerate(self.bounds):
             blocks = [b(c) if callable(b) else b for b in inputs]
-            layer[(name, c)] = (_launch_chunk, kernel_key, recipe, c, start, stop, *blocks)
+            layer[(name, c, *zeros)] = (_launch_chunk, kernel_key, recipe, c, start, stop,
+                                        *blocks)
         results = []
         for j, s in enumerate(outputs):
-            out = f"{name}-{s.index}-{s.name}"
+            out = name if single else f"{name}-{s.index}-{s.name}"
             tail = tuple(s.value.shape[1:])
             zeros = (0,) * len(tail)
             if s.kind == "summed":
@@ -295,7 +304,8 @@ class _Plan:
                 chunks = ((s.value.shape[0],), *((t,) for t in tail))
             else:
                 for c in range(len(self.bounds)):
-                    layer[(out, c, *zeros)] = (_pick, (name, c), j)
+                    if not single:
+                        layer[(out, c, *zeros)] = (_pick, (name, c), j)
                 chunks = (tuple(self.lead_rows(s, start, stop)
                                 for start, stop in self.bounds), *((t,) for t in tail))
             graph = HighLevelGraph.from_collections(out, dict(layer), dependencies=deps)
@@ -319,8 +329,8 @@ class _Plan:
             deps.append(x)
             return (x.name, *(0,) * x.ndim)
         lead = tuple(self.lead_rows(s, start, stop) for start, stop in self.bounds)
-        x = da.asarray(a) if isinstance(a, da.Array) else da.from_array(a, chunks=-1)
-        x = x.rechunk((lead, *(-1,) * (x.ndim - 1)))
+        blocks = (lead, *(-1,) * (a.ndim - 1))
+        x = a.rechunk(blocks) if isinstance(a, da.Array) else da.from_array(a, chunks=blocks)
         if s.halo:
             depth = {0: s.halo, **{d: 0 for d in range(1, x.ndim)}}
             bound = {0: s.boundary, **{d: "none" for d in range(1, x.ndim)}}
@@ -371,6 +381,7 @@ class _Recipe:
     threads: int | None
     args: tuple
     outputs: tuple            # indices of the written arguments, in order
+    single: bool = False      # return the one written array, not a tuple
 
 
 def _launch_chunk(kernel, recipe: _Recipe, c: int, start: int, stop: int, *blocks):
@@ -416,7 +427,7 @@ def _launch_chunk(kernel, recipe: _Recipe, c: int, start: int, stop: int, *block
         if i in trims:
             a = a[trims[i][0]:trims[i][1]]
         out.append(a)
-    return tuple(out)
+    return out[0] if recipe.single else tuple(out)
 
 
 def _summed_copy(r: _ArgRecipe, block):

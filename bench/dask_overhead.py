@@ -1,0 +1,73 @@
+"""What cl2c.dask adds to a launch: the graph's size and build time for a thousand chunks,
+and the time per chunk beyond the kernel's own work (scheduler, task, rebasing), on Dask's
+synchronous scheduler (one thread: the least a chunk costs) and, with --cluster N, on a
+distributed.LocalCluster of N worker processes of one thread each.
+
+    python bench/dask_overhead.py [--chunks 1000] [--cluster 2]
+"""
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+
+import cl2c
+import cl2c.dask as cd
+
+SOURCE = "__kernel void inc(__global const float *a, __global float *b) " \
+         "{ size_t i = get_global_id(0); b[i] = a[i] + 1; }"
+
+
+def best(f, repeat=3):
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        f()
+        times.append(time.perf_counter() - t)
+    return min(times)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--chunks", type=int, default=1000)
+    ap.add_argument("--per-chunk", type=int, default=1024, help="work-items a chunk")
+    ap.add_argument("--cluster", type=int, default=0, help="worker processes (0: none)")
+    ap.add_argument("--threads", type=int, default=None,
+                    help="OpenMP threads a chunk's launch (map_kernel's threads=)")
+    args = ap.parse_args()
+    import dask
+    prg = cl2c.Program(SOURCE).build()
+    n = args.chunks * args.per_chunk
+    a = np.random.default_rng(0).random(n, dtype=np.float32)
+    b = np.zeros_like(a)
+    prg.inc(n, 256, a, b)
+    whole = best(lambda: prg.inc(n, 256, a, b))
+    one = best(lambda: prg.inc(n, 256, a, b, groups=range(0, args.per_chunk // 256)))
+    t = time.perf_counter()
+    (out,) = cd.map_kernel(prg.inc, n, 256, a, cd.empty(n, np.float32),
+                           chunks=args.per_chunk, threads=args.threads)
+    build = time.perf_counter() - t
+    tasks = len(out.__dask_graph__())
+    print(f"{args.chunks} chunks of {args.per_chunk} work-items: graph of {tasks} tasks "
+          f"built in {build * 1e3:.1f} ms")
+    print(f"whole launch {whole * 1e6:.0f} us; one chunk's part launched directly "
+          f"{one * 1e6:.1f} us")
+    with dask.config.set(scheduler="synchronous"):
+        run = best(lambda: out.compute(), repeat=2)
+    print(f"synchronous scheduler: {run * 1e3:.1f} ms, "
+          f"{(run - whole) / args.chunks * 1e6:.0f} us a chunk beyond the kernel's work")
+    if args.cluster:
+        import distributed
+        with distributed.LocalCluster(n_workers=args.cluster, threads_per_worker=1,
+                                      dashboard_address=":0") as cluster, \
+                distributed.Client(cluster) as client:
+            client.compute(out).result()            # the program reaches the workers
+            run = best(lambda: client.compute(out).result(), repeat=2)
+        print(f"LocalCluster of {args.cluster} workers: {run * 1e3:.1f} ms, "
+              f"{(run - whole) / args.chunks * 1e6:.0f} us a chunk (wall; "
+              f"{args.cluster} chunks at a time)")
+
+
+if __name__ == "__main__":
+    main()
