@@ -10,6 +10,7 @@ is a tuple of lazy Dask arrays, one per argument the kernel writes, in argument 
 from __future__ import annotations
 
 import dataclasses
+import threading
 from dataclasses import dataclass
 
 import numpy as np
@@ -99,8 +100,10 @@ def map_kernel(kernel: Kernel, global_size, local_size, *args, chunks=None,
     of the first ``rows`` argument (a Dask array's, or Dask's automatic one for a NumPy
     array), rounded to whole work-groups. ``local_size=None``: the groups cl2c picks for
     the whole launch. ``threads``: the OpenMP threads of each chunk's launch; by default
-    the worker's (Dask's nanny gives worker processes ``OMP_NUM_THREADS=1``: one thread
-    per task, as many tasks at once as the worker has threads)."""
+    a distributed worker's OpenMP setting (Dask's nanny gives worker processes
+    ``OMP_NUM_THREADS=1``: one thread per task, as many tasks at once as the worker has
+    threads), one on Dask's local threaded scheduler (a task per core at once), and all
+    of them on the synchronous scheduler (one task at a time)."""
     if not isinstance(kernel, Kernel):
         raise TypeError(f"map_kernel takes a cl2c kernel (program.name), not "
                         f"{type(kernel).__name__}")
@@ -418,7 +421,7 @@ def _launch_chunk(kernel, recipe: _Recipe, c: int, start: int, stop: int, *block
         if first_row:
             rebase[i] = first_row * (block[0].nbytes if block.ndim else 0)
         args.append(block)
-    with _threads(kernel, recipe.threads):
+    with _threads(kernel, _share(recipe.threads)):
         kernel(recipe.global_size, recipe.local_size, *args,
                groups=range(first_group, end_group), rebase=rebase)
     out = []
@@ -454,6 +457,21 @@ def _combine(op: str, base, parts):
 
 def _pick(results, j):
     return results[j]
+
+
+def _share(threads):
+    """The OpenMP threads of a chunk's launch: those asked for; in a distributed worker,
+    OpenMP's own (OMP_NUM_THREADS, which Dask's nanny sets to 1); in a thread pool of
+    Dask's local threaded scheduler, which runs a task per core at once, one; on the
+    main thread (the synchronous scheduler), OpenMP's own."""
+    if threads is not None or threading.current_thread() is threading.main_thread():
+        return threads
+    try:
+        from distributed import get_worker
+        get_worker()
+    except (ImportError, ValueError):
+        return 1
+    return None
 
 
 class _threads:

@@ -186,3 +186,17 @@ def test_the_picture_is_current():
     assert bounds == [(0, 16), (16, 32), (32, 48), (48, 64)]
     assert (guides / "dask-split.svg").read_text() == script.svg(bounds), \
         "run python docs/guides/dask_split.py"
+
+
+@pytest.mark.parametrize("scheduler", ["threads", "synchronous"])
+def test_local_schedulers(prg, scheduler):
+    """Without a cluster: the threaded scheduler (a launch a task on one thread) and the
+    synchronous one compute what the whole launch does."""
+    import dask
+    a = np.random.default_rng(5).random((H, W), dtype=np.float32)
+    whole = np.zeros_like(a)
+    prg.stencil((W, H), None, a, whole)
+    (out,) = cd.map_kernel(prg.stencil, (W, H), (8, 4), cd.rows(a, halo=1),
+                           cd.empty((H, W), np.float32), chunks=8)
+    with dask.config.set(scheduler=scheduler):
+        np.testing.assert_array_equal(out.compute(), whole)
