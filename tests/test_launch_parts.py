@@ -222,3 +222,38 @@ def test_from_c(tmp_path, cc):
     run = subprocess.run([str(exe)], capture_output=True, text=True, check=True)
     assert run.stdout.startswith("1 1 kernel 'pitch': the part's work-groups 5 to 6 are "
                                  "not all among the launch's 6 in dimension 1"), run.stdout
+
+
+FIBERS_3D = r"""
+kernel void sums(global const float *a, global float *out, local float *s) {
+    size_t l = get_local_id(0);
+    s[l] = a[get_global_id(0)];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (l == 0) {
+        float t = 0;
+        for (size_t k = 0; k < get_local_size(0); ++k) t += s[k];
+        out[get_group_id(0)] = t;
+    }
+}
+kernel void cube(global uint *out) {
+    size_t x = get_global_id(0), y = get_global_id(1), z = get_global_id(2);
+    out[(z * get_global_size(1) + y) * get_global_size(0) + x] =
+        (uint)(x + 100 * y + 10000 * z + 1000000 * get_group_id(2));
+}
+"""
+
+
+def test_fibers_schedule_and_3d():
+    prg = cl2c.Program(FIBERS_3D, "-cl2c-schedule=fibers").build()
+    assert prg.sums.schedule == "fibers"
+    x = np.arange(512, dtype=np.float32)
+    whole, parts = np.zeros(8, np.float32), np.zeros(8, np.float32)
+    prg.sums(512, 64, x, whole, cl2c.LocalMemory(256))
+    in_parts(lambda g: prg.sums(512, 64, x, parts, cl2c.LocalMemory(256), groups=g),
+             [0, 3, 8])
+    np.testing.assert_array_equal(parts, whole)
+    whole, parts = np.zeros((12, 6, 8), np.uint32), np.zeros((12, 6, 8), np.uint32)
+    prg.cube((8, 6, 12), (4, 3, 2), whole)
+    in_parts(lambda g: prg.cube((8, 6, 12), (4, 3, 2), parts, groups=g), [0, 1, 4, 6])
+    np.testing.assert_array_equal(parts, whole)
+    assert whole[11, 5, 7] == 7 + 500 + 110000 + 5000000
