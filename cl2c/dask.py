@@ -25,11 +25,10 @@ except ImportError as e:           # pragma: no cover - the message is the point
 
 from .loader import Kernel
 
-__all__ = ["map_kernel", "rows", "groups", "whole", "summed", "empty"]
+__all__ = ["map_kernel", "rows", "groups", "whole", "summed", "empty", "SplitError"]
 
 BOUNDARIES = ("none", "periodic", "reflect", "nearest")
-# how the copies of a summed argument combine, and the value each chunk's copy starts at
-# (None: the argument's own value, for idempotent operators)
+# how the copies of a summed argument combine (_summed_copy: what each copy starts as)
 OPERATORS = {"add": np.add, "min": np.minimum, "max": np.maximum}
 
 
@@ -85,8 +84,8 @@ def summed(a, op: str = "add") -> _Role:
     return _Role("summed", a, op=op)
 
 
-class _Refused(ValueError):
-    pass
+class SplitError(ValueError):
+    """What cannot be split correctly: the message names the argument."""
 
 
 def map_kernel(kernel: Kernel, global_size, local_size, *args, chunks=None,
@@ -157,10 +156,10 @@ class _Plan:
         info = self.kernel.arg_info[i]
         if info.kind != "buffer":
             if isinstance(arg, (_Role, empty)):
-                raise _Refused(f"{self.where(i)}: only __global and __constant buffers take "
+                raise SplitError(f"{self.where(i)}: only __global and __constant buffers take "
                                f"a role or empty(); this one is a {info.kind}")
             if info.kind == "image" and info.writes:
-                raise _Refused(f"{self.where(i)}: an image the kernel writes cannot be "
+                raise SplitError(f"{self.where(i)}: an image the kernel writes cannot be "
                                f"split (pass a buffer)")
             return _Spec(i, info.name, "value", arg)
         role = arg if isinstance(arg, _Role) else self.default_role(i, arg)
@@ -168,39 +167,39 @@ class _Plan:
             return _Spec(i, info.name, "value", arg)        # a null buffer
         a = role.array
         if not isinstance(a, (np.ndarray, da.Array, empty)):
-            raise _Refused(f"{self.where(i)}: expected a NumPy or Dask array or "
+            raise SplitError(f"{self.where(i)}: expected a NumPy or Dask array or "
                            f"cl2c.dask.empty(shape, dtype), not {type(a).__name__}")
         if a.ndim == 0:
-            raise _Refused(f"{self.where(i)}: a 0-d array is not a buffer")
+            raise SplitError(f"{self.where(i)}: a 0-d array is not a buffer")
         s = _Spec(i, info.name, role.kind, a, bool(info.writes), halo=role.halo,
                   boundary=role.boundary, op=role.op)
         lead = a.shape[0]
         if role.kind == "rows":
             if lead % self.items or lead == 0:
-                raise _Refused(f"{self.where(i)}: a rows argument's leading extent ({lead}) "
+                raise SplitError(f"{self.where(i)}: a rows argument's leading extent ({lead}) "
                                f"must be the slowest global size ({self.items}) or a "
                                f"multiple of it")
             s.per_row = lead // self.items
             if not isinstance(role.halo, (int, np.integer)) or role.halo < 0:
-                raise _Refused(f"{self.where(i)}: halo must be an int >= 0, not "
+                raise SplitError(f"{self.where(i)}: halo must be an int >= 0, not "
                                f"{role.halo!r}")
             if not (role.boundary in BOUNDARIES or
                     isinstance(role.boundary, (int, float, np.number))):
-                raise _Refused(f"{self.where(i)}: boundary must be one of "
+                raise SplitError(f"{self.where(i)}: boundary must be one of "
                                f"{', '.join(BOUNDARIES)} or a number, not {role.boundary!r}")
         elif role.halo:
-            raise _Refused(f"{self.where(i)}: only rows arguments take a halo")
+            raise SplitError(f"{self.where(i)}: only rows arguments take a halo")
         if role.kind == "groups" and lead != self.num_groups:
-            raise _Refused(f"{self.where(i)}: a groups argument has one row per work-group "
+            raise SplitError(f"{self.where(i)}: a groups argument has one row per work-group "
                            f"of dimension {self.dim} ({self.num_groups}), not {lead}")
         if role.kind == "whole" and s.writes:
-            raise _Refused(f"{self.where(i)}: the kernel writes it, but a whole argument is "
+            raise SplitError(f"{self.where(i)}: the kernel writes it, but a whole argument is "
                            f"the same array for every chunk, read-only (make it "
                            f"rows, groups or summed)")
         if role.kind == "whole" and isinstance(a, empty):
-            raise _Refused(f"{self.where(i)}: empty() is an output, not a whole argument")
+            raise SplitError(f"{self.where(i)}: empty() is an output, not a whole argument")
         if role.kind == "summed" and role.op not in OPERATORS:
-            raise _Refused(f"{self.where(i)}: op must be one of {', '.join(OPERATORS)}, "
+            raise SplitError(f"{self.where(i)}: op must be one of {', '.join(OPERATORS)}, "
                            f"not {role.op!r}")
         return s
 
@@ -210,13 +209,13 @@ class _Plan:
         if a is None:
             return None
         if isinstance(a, (list, tuple)) or np.isscalar(a):
-            raise _Refused(f"{self.where(i)}: expected an array, not {type(a).__name__}")
+            raise SplitError(f"{self.where(i)}: expected an array, not {type(a).__name__}")
         if isinstance(a, (np.ndarray, da.Array, empty)) and a.ndim and \
                 a.shape[0] == self.items:
             return rows(a)
         if isinstance(a, np.ndarray):
             return whole(a)
-        raise _Refused(f"{self.where(i)}: its leading extent ({a.shape[0] if a.ndim else 0})"
+        raise SplitError(f"{self.where(i)}: its leading extent ({a.shape[0] if a.ndim else 0})"
                        f" is not the slowest global size ({self.items}); wrap it in "
                        f"cl2c.dask.rows, groups, whole or summed")
 
@@ -230,17 +229,17 @@ class _Plan:
             sizes = chunks if isinstance(chunks, (tuple, list)) else None
             if sizes is None:
                 if not isinstance(chunks, (int, np.integer)) or chunks <= 0:
-                    raise _Refused(f"chunks must be a positive int or a tuple of them, not "
+                    raise SplitError(f"chunks must be a positive int or a tuple of them, not "
                                    f"{chunks!r}")
                 sizes = [min(int(chunks), n - s) for s in range(0, n, int(chunks))]
             if sum(sizes) != n or any(not isinstance(s, (int, np.integer)) or s <= 0
                                       for s in sizes):
-                raise _Refused(f"chunks {tuple(chunks) if sizes is chunks else chunks} must "
+                raise SplitError(f"chunks {tuple(chunks) if sizes is chunks else chunks} must "
                                f"be positive and sum to the slowest global size ({n})")
             bounds = np.concatenate([[0], np.cumsum(sizes)]).tolist()
             for start, stop in zip(bounds, bounds[1:]):
                 if start % g or (stop % g and stop != n):
-                    raise _Refused(f"the local size {g} (dimension {self.dim}) does not "
+                    raise SplitError(f"the local size {g} (dimension {self.dim}) does not "
                                    f"divide the chunk of work-items {start}..{stop - 1} "
                                    f"(chunks={chunks!r})")
         self.bounds = list(zip(bounds, bounds[1:]))
@@ -263,7 +262,7 @@ class _Plan:
             return
         smallest = min(stop - start for start, stop in self.bounds) * s.per_row
         if s.halo > smallest:
-            raise _Refused(f"{self.where(s.index)}: a halo of {s.halo} rows is deeper than "
+            raise SplitError(f"{self.where(s.index)}: a halo of {s.halo} rows is deeper than "
                            f"a chunk ({smallest} rows; give larger chunks)")
 
     # ---- the graph -----------------------------------------------------------------
@@ -312,7 +311,7 @@ class _Plan:
                 chunks = (tuple(self.lead_rows(s, start, stop)
                                 for start, stop in self.bounds), *((t,) for t in tail))
             graph = HighLevelGraph.from_collections(out, dict(layer), dependencies=deps)
-            results.append(da.Array(graph, out, chunks, dtype=_dtype(s.value)))
+            results.append(da.Array(graph, out, chunks, dtype=s.value.dtype))
         return tuple(results)
 
     def lead_rows(self, s, start, stop) -> int:
@@ -347,10 +346,6 @@ def _token_of(s: _Spec):
     if isinstance(v, da.Array):
         v = v.name
     return (s.kind, v, s.halo, s.boundary, s.op)
-
-
-def _dtype(a):
-    return a.dtype
 
 
 @dataclass(frozen=True)

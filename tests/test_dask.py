@@ -170,7 +170,7 @@ def test_global_size_as_pitch(client, prg):
      "argument 2 's'.*only __global and __constant buffers take a role"),
 ])
 def test_refusals(prg, build, message):
-    with pytest.raises(ValueError, match=message):
+    with pytest.raises(cd.SplitError, match=message):
         build(prg)
 
 
