@@ -102,6 +102,10 @@ class Reporter:
     def error(self, message: str, coord=None) -> None:
         self.diagnostics.append(at(coord, "error", message))
 
+    def note(self, message: str, coord=None) -> None:
+        """More about the diagnostic just reported (where a first definition is)."""
+        self.diagnostics.append(at(coord, "note", message))
+
     def warning(self, message: str, coord=None) -> None:
         if self.warnings == "none":
             return

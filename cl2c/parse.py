@@ -4,7 +4,9 @@ from __future__ import annotations
 import re
 
 from pycparser import c_ast
-from pycparser.c_parser import _TYPE_QUALIFIER, ParseError
+from pycparser.c_lexer import Token
+from pycparser.c_parser import _TYPE_QUALIFIER, Coord, ParseError
+from pycparserext.ext_c_lexer import OpenCLCLexer
 from pycparserext.ext_c_parser import (_ATTRIBUTE_TOKENS, _OCL_TYPE_QUALIFIERS,
                                        AttributeSpecifier, FuncDeclExt, OpenCLCParser,
                                        StructExt)
@@ -42,14 +44,36 @@ class UnionExt(c_ast.Union):
     """A union with layout attributes (pycparserext has StructExt only)."""
 
 
+class _FiledToken(Token):
+    """A token with the file it was read from: the lexer's own file name is that of its
+    look-ahead, which a line marker (an #include's start or end) may have changed."""
+    __slots__ = ("file",)
+
+
+class _FilingLexer(OpenCLCLexer):
+    def token(self):
+        tok = super().token()
+        if tok is None:
+            return None
+        filed = _FiledToken(tok.type, tok.value, tok.lineno, tok.column)
+        filed.file = self._filename
+        return filed
+
+
 class _Parser(OpenCLCParser):
     """OpenCL's ``vec_step(type)``, and errors that pycparser reports without a position
     pointed at the next token."""
+
+    lexer_class = _FilingLexer
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self._vector_typedefs: set[str] = set()
         self.attributes: list[c_ast.Node] = []     # every attribute read, in order
+
+    def _tok_coord(self, tok):
+        return Coord(file=getattr(tok, "file", self.clex.filename), line=tok.lineno,
+                     column=tok.column)
 
     def _parse_attribute(self):
         # vec_type_hint takes a type name (spec 6.11.2), as vec_step does: a call whose

@@ -94,6 +94,38 @@ def test_unterminated_comment_and_truncated_file():
     _at(_error("kernel void k(global int *p) { p[0] = 1"), 1, 40, "unexpected end of file")
 
 
+def test_a_syntax_error_in_an_included_file_names_that_file(tmp_path):
+    # the parser reads ahead past the end of the header: the position is the token's,
+    # file included
+    (tmp_path / "inc.h").write_text("int f(int x) {\n  return x +;\n}\n")
+    rendered = _error('#include "inc.h"\nkernel void k(global int *p) { p[0] = f(1); }\n',
+                      name=str(tmp_path / "bad.cl"))
+    first, line, caret = rendered.splitlines()[:3]
+    assert first.endswith("inc.h:2:13: error: expected expression before ';'"), rendered
+    assert line == "  return x +;" and caret == " " * 12 + "^", rendered
+
+
+def test_a_struct_defined_twice_is_an_error_with_a_note_at_the_first():
+    rendered = _error("struct S { int a; };\n\nstruct S { float b; };\n"
+                      "kernel void k(global int *p) { p[0] = 1; }\n")
+    _at(rendered, 3, 8, "redefinition of 'struct S'")
+    assert rendered.splitlines()[3:6] == [
+        "bad.cl:1:8: note: previous definition is here", "struct S { int a; };",
+        "       ^"], rendered
+    _at(_error("typedef union U { int a; } U;\nunion U { int b; };\n"), 2, 7,
+        "redefinition of 'union U'")
+
+
+def test_one_struct_for_several_declarators_and_an_inner_scope_are_no_redefinition():
+    # each declarator gets the parser's own copy of the one body; an inner scope's struct
+    # hides the outer one (C11 6.2.1p4). (Translated only: lowering writes the copied body
+    # once per declarator, which the C compiler refuses: a bug of lowering's, known.)
+    cl2c.translate("constant struct S { int a; } x = {1}, y = {2};\n"
+                   "kernel void k(global int *p) {\n"
+                   "  struct S { float q; } w, v; w.q = 3; v.q = 4;\n"
+                   "  p[0] = x.a + y.a + (int)(w.q + v.q); }\n", "ok.cl")
+
+
 # ---- invalid OpenCL C ----------------------------------------------------------------------
 INVALID = [
     # (source, line, column, message)

@@ -16,6 +16,7 @@ class Checker(c_ast.NodeVisitor):
         self.offered = frozenset(extensions)     # the target's OpenCL extensions
         self.scopes: list[dict[str, Symbol]] = [{}]
         self.tags: list[dict[str, ty.Type]] = [{}]
+        self.record_definitions: dict[int, c_ast.Node] = {}   # id(Record) -> its body
         self.module: Module | None = None
         self.func: FunctionInfo | None = None
         self.jump_targets: list[str] = []          # "loop"/"switch" around a statement

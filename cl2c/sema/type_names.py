@@ -138,6 +138,15 @@ class TypeNames(Checker):
         __attribute__((packed));``)."""
         union = isinstance(node, c_ast.Union)
         rec = self.lookup_tag(node.name) if node.name else None
+        first = self.record_definitions.get(id(rec)) if rec is not None else None
+        if node.decls is not None and node.name in self.tags[-1] and first is not None \
+                and not _same_place(first.coord, node.coord):
+            # a second body for the tag in one scope (C11 6.7.2.3p1); the first one stays.
+            # (The parser gives each declarator of `struct S {...} x, y;` its own copy of
+            # the one body: a copy is where the first is.)
+            self.reporter.error(f"redefinition of '{rec}'", node.coord)
+            self.reporter.note("previous definition is here", first.coord)
+            return rec
         if rec is None or (node.decls is not None and rec.fields and
                            node.name not in self.tags[-1]):
             rec = ty.Record(node.name, union)
@@ -164,6 +173,7 @@ class TypeNames(Checker):
             packed, align = self._layout_attributes([a for a in specs if a] +
                                                     list(attributes))
             rec.complete(fields, packed=packed, align_attr=align)
+            self.record_definitions[id(rec)] = node
             # Lowering writes the attributes into the C definition (the layout is the
             # C compiler's): keep the record of each definition.
             node.record = rec
@@ -219,3 +229,8 @@ def _names(words) -> str:
 def incomplete(t: ty.Type) -> bool:
     """A struct or union declared but not (yet) defined, as a value's type."""
     return isinstance(t, ty.Record) and not t.defined
+
+
+def _same_place(a, b) -> bool:
+    return a is not None and b is not None and \
+        (a.file, a.line, a.column) == (b.file, b.line, b.column)
