@@ -22,33 +22,55 @@ def icd_environment(version: str | None = None) -> dict[str, str]:
     return env
 
 
-# The child's prelude: the cl2c platform and its device, by name.
-_PRELUDE = """
+# The child's prelude: PyOpenCL and out(), then the platform named PLATFORM and its device.
+_IMPORTS = """
 import json, sys
 import numpy as np
 import pyopencl as cl
-platforms = [p for p in cl.get_platforms() if p.name == "cl2c"]
-assert len(platforms) == 1, [p.name for p in cl.get_platforms()]
+def out(value):
+    print("RESULT " + json.dumps(value))
+"""
+_PICK = """
+platforms = [p for p in cl.get_platforms() if p.name == PLATFORM]
+# (PoCL may be listed twice: the system's and the pyopencl[pocl] extra's)
+assert len(platforms) == 1 or platforms and PLATFORM != "cl2c", \
+    [p.name for p in cl.get_platforms()]
 platform = platforms[0]
 devices = platform.get_devices()
 assert len(devices) == 1, devices
 device = devices[0]
-def out(value):
-    print("RESULT " + json.dumps(value))
 """
+
+
+POCL = "Portable Computing Language"
 
 
 def run_pyopencl(script: str, version: str | None = None, timeout: int = 120,
                  env: dict[str, str] | None = None):
     """Run ``script`` after the prelude in a child on the cl2c platform (with ``env``
     added to its environment); the value it passed to ``out()``."""
+    return _run_child(script, "cl2c", {**icd_environment(version), **(env or {})}, timeout)
+
+
+def run_pyopencl_on_pocl(script: str, timeout: int = 120):
+    """The same on PoCL, the system's OpenCL (skipped where the loader lists none)."""
+    env = dict(os.environ)
+    env.pop("OCL_ICD_VENDORS", None)
+    listed = _run_child("out([p.name for p in cl.get_platforms()])", None, env, timeout)
+    if POCL not in listed:
+        pytest.skip(f"PoCL is not installed (the loader lists {listed}): nothing to "
+                    "compare with")
+    return _run_child(script, POCL, env, timeout)
+
+
+def _run_child(script: str, platform: str | None, env: dict[str, str], timeout: int):
     try:
         import pyopencl  # noqa: F401
     except ImportError as e:
         pytest.skip(f"PyOpenCL is not importable ({e})")
-    code = _PRELUDE + textwrap.dedent(script)
-    proc = subprocess.run([sys.executable, "-c", code],
-                          env={**icd_environment(version), **(env or {})},
+    code = _IMPORTS + (f"PLATFORM = {platform!r}\n{_PICK}" if platform else "") + \
+        textwrap.dedent(script)
+    proc = subprocess.run([sys.executable, "-c", code], env=env,
                           capture_output=True, text=True, timeout=timeout)
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-4000:]
     lines = [l for l in proc.stdout.splitlines() if l.startswith("RESULT ")]

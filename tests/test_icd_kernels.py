@@ -10,7 +10,7 @@ import warnings
 
 import pytest
 
-from icd_helpers import run_pyopencl
+from icd_helpers import run_pyopencl, run_pyopencl_on_pocl
 
 _KERNELS = r"""
 import logging
@@ -217,3 +217,43 @@ out(prg.get_build_info(device, cl.program_build_info.OPTIONS))
     assert "-DX=1" in options            # with what PyOpenCL adds
     assert program_cache.entry(icd_folder().parent, source, options).is_file()
     assert not program_cache.entry(icd_folder().parent, source, "").exists()
+
+
+_LOCAL_MEM_SIZES = r"""
+src = '''
+__kernel void tile(__global const float *in, __global float *out) {
+    __local float t[64];
+    __local int first;
+    size_t l = get_local_id(0);
+    t[l] = in[get_global_id(0)];
+    if (l == 0) first = (int)in[get_group_id(0)];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[get_global_id(0)] = t[(l + 1) % 64] + first;
+}
+__kernel void mixed(__global const float *in, __global float *out, __local float *scratch) {
+    __local double acc[8];
+    size_t l = get_local_id(0);
+    scratch[l] = in[get_global_id(0)];
+    if (l < 8) acc[l] = in[l];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[get_global_id(0)] = scratch[(l + 1) % get_local_size(0)] + (float)acc[l % 8];
+}
+__kernel void none(__global float *out) { out[get_global_id(0)] = 1; }
+'''
+ctx = cl.Context([device])
+prg = cl.Program(ctx, src).build()
+size = lambda k: k.get_work_group_info(cl.kernel_work_group_info.LOCAL_MEM_SIZE, device)
+result = {k.function_name: size(k) for k in prg.all_kernels()}
+mixed = cl.Kernel(prg, "mixed")          # (PyOpenCL keeps a kernel's first answer)
+mixed.set_arg(2, cl.LocalMemory(100))
+result["mixed, 100 bytes set"] = size(mixed)
+out(result)
+"""
+
+
+def test_kernel_local_mem_size_counts_kernel_scope_locals_as_pocl():
+    mine = run_pyopencl(_LOCAL_MEM_SIZES)
+    # the kernel-scope __local variables, and an argument's bytes once set
+    assert mine == {"tile": 64 * 4 + 4, "mixed": 8 * 8, "none": 0,
+                    "mixed, 100 bytes set": 100 + 8 * 8}
+    assert mine == run_pyopencl_on_pocl(_LOCAL_MEM_SIZES)

@@ -96,6 +96,7 @@ class KernelView:
     local_span: str                # the same as a cl2c_span (spaces.h)
     locals_struct: bool            # its kernel-scope __local variables' struct
     locals_offset: str             # where that struct starts in the block
+    local_vars_bytes: str          # that struct's size, a C expression ("0": none)
     reqd: str                      # its reqd_work_group_size, a C expression or NULL
     reqd_sizes: str                # the same as an initializer's values
     non_uniform: int               # the last groups may be smaller (2.0)
@@ -159,6 +160,7 @@ def kernel_view(k: KernelModel, cl_std: LanguageVersion, renames: dict[str, str]
         local_span="(cl2c_span){cl2c_local_block, cl2c_local_block + cl2c_local_stride}"
         if offsets else "(cl2c_span){NULL, NULL}",
         locals_struct=bool(k.local_decls), locals_offset=locals_offset,
+        local_vars_bytes=f"sizeof(struct {k.name}__locals)" if k.local_decls else "0",
         reqd=f"(const size_t[3]){{{reqd[0]}, {reqd[1]}, {reqd[2]}}}" if reqd else "NULL",
         reqd_sizes=", ".join(str(n) for n in (reqd or (0, 0, 0))),
         non_uniform=1 if cl_std.non_uniform_work_groups else 0,

@@ -304,10 +304,11 @@ cl_int CL2C_API(clGetKernelArgInfo)(cl_kernel kernel, cl_uint arg_indx,
     }
 }
 
-/* The __local bytes the arguments set ask for. */
+/* The __local bytes of a group: its kernel-scope __local variables' and those the
+ * arguments set ask for (as PoCL answers CL_KERNEL_LOCAL_MEM_SIZE). */
 static cl_ulong local_bytes(cl_kernel k)
 {
-    cl_ulong total = 0;
+    cl_ulong total = k->info->local_mem_size;
     for (cl_uint i = 0; i < k->num_args; i++)
         if (k->info->args[i].kind == CL2C_ARG_LOCAL && k->set[i]) {
             size_t n;

@@ -569,6 +569,7 @@ typedef struct cl2c_kernel_info {
     int non_uniform;                  /* built for OpenCL 2.0: any local size is allowed */
     const char *schedule;             /* how work-groups run: "loops", ... */
     int (*launch)(const cl2c_range *range, void *const *args); /* cl2c_argv_K */
+    size_t local_mem_size;            /* bytes of its kernel-scope __local variables */
 } cl2c_kernel_info;
 
 /* All the kernels of one generated file, as cl2c_program_<file name>. */
