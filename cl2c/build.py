@@ -22,7 +22,7 @@ import tempfile
 from pathlib import Path
 
 from . import cache, cachedir
-from .diagnostics import BuildError, Diagnostic
+from .diagnostics import BuildError, Diagnostic, ToolchainError
 from .resources import runtime_include_dir
 from .target import Target
 from .threads import affinity_kept, omp_defaults
@@ -118,9 +118,9 @@ class _Subject:
         names = ", ".join(f"'{n}'" for n in kernel_names) or "none"
         self.kernels = f"kernel{'s' if len(kernel_names) != 1 else ''} {names}"
 
-    def error(self, what: str, detail: str, bug: bool = True) -> BuildError:
+    def error(self, what: str, detail: str, bug: bool = True) -> ToolchainError:
         why = " (a cl2c bug; please report it with the kernel)" if bug else ""
-        return BuildError([Diagnostic("error", f"{what} of {self.kernels}{why}: {detail}",
+        return ToolchainError([Diagnostic("error", f"{what} of {self.kernels}{why}: {detail}",
                                       self.source_name)])
 
 

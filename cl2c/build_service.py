@@ -19,7 +19,10 @@ log holds the warnings, if any; 1, the program does not build: the log holds the
 diagnostics, ``file:line:col: error: ...``, and ``--output`` is not written; 2, a usage
 error (bad arguments, a file that cannot be read or written), said on stderr and in the
 log; 3, an internal error (a cl2c bug), with its traceback in the log; 4, the options
-are not valid build options (``CL_INVALID_BUILD_OPTIONS``), said in the log.
+are not valid build options (``CL_INVALID_BUILD_OPTIONS``), said in the log; 5, the C
+compiler did not build the translation (cl2c's fault or the machine's, not the
+program's: the platform keeps failures 1 and 4 in its cache, never this one), said in
+the log.
 
 ``--compile`` (``clCompileProgram``): check the source and write a compiled object's
 binary (its source, embedded headers and options: link.py), translating nothing;
@@ -43,7 +46,7 @@ import tempfile
 import traceback
 import warnings
 
-BUILT, FAILED, USAGE, INTERNAL, BAD_OPTIONS = 0, 1, 2, 3, 4
+BUILT, FAILED, USAGE, INTERNAL, BAD_OPTIONS, TOOLCHAIN = 0, 1, 2, 3, 4, 5
 _LIBRARIES = {"shared": ("shared",), "extension": ("extension",),
               "both": ("shared", "extension")}
 
@@ -204,7 +207,7 @@ def run(argv=None) -> int:
             sys.stderr.write(text)
         return status
 
-    from .diagnostics import BuildError
+    from .diagnostics import BuildError, ToolchainError
     from .options import parse_options
     try:
         parse_options(args.options or None)
@@ -224,7 +227,7 @@ def run(argv=None) -> int:
         return finish(e.status)
     except BuildError as e:
         log_parts.append(_embedded_names(e.render()))
-        return finish(FAILED)
+        return finish(TOOLCHAIN if isinstance(e, ToolchainError) else FAILED)
     except Exception:                              # a cl2c bug: say so, with where
         log_parts.append("cl2c: internal error (a cl2c bug; please report it with the "
                          "kernel):\n" + traceback.format_exc())

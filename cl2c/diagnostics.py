@@ -43,6 +43,11 @@ class BuildError(Exception):
         return "\n".join(render(d, self.sources) for d in self.diagnostics)
 
 
+class ToolchainError(BuildError):
+    """The C compiler did not build (or load) a translation: a fault of cl2c's or of the
+    machine's, not of the program's, so a build cache does not keep it."""
+
+
 class UnsupportedError(Exception):
     """Raised inside a stage for a construct cl2c does not handle yet."""
 

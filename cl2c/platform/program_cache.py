@@ -12,6 +12,12 @@ relative paths start). The entry is ``<key>.bin`` in ``icd-programs/`` of cl2c's
 cache; the files it included are its binary's DEPS (each one's sha256), checked before
 the entry is used, as ccache's direct mode and cl2c's own cache (cache.py) do.
 
+A build that fails for the program's sake (its diagnostics, invalid options) is kept
+as ``<key>.failed`` (``cl2c build failure``, the build service's exit status and the
+log), so that it fails again at once with the same log; not one that reads files (an
+``#include``: the header may be mended), nor one the C compiler or the machine failed
+(the service's status 5).
+
 ``clCompileProgram`` and ``clLinkProgram`` are cached by the same scheme with other texts
 in place of the source and options (build.c alone computes these): ``compile``, the
 source, the options, each embedded header's name and text; ``link``, the options, each
@@ -20,6 +26,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 from .. import binary, cache
@@ -32,19 +39,29 @@ ENVIRONMENT = ("CL2C_SCHEDULE", "CL2C_CHECK", "CL2C_CHECK_BARRIERS", "CC", "CFLA
                "LDFLAGS")
 
 
-def key(source: str, options: str = "", directory: str | None = None) -> str:
+def key(source: str, options: str = "", directory: str | None = None,
+        environment: Mapping[str, str] | None = None) -> str:
     """The key of building ``source`` with ``options`` in ``directory`` (the working
-    directory where None)."""
+    directory where None) under ``environment`` (os.environ where None)."""
     facts = binary.required_facts()
     includes = INCLUDE in source
+    environment = os.environ if environment is None else environment
     texts = [SCHEME, source, options, SOURCE_NAME, facts["cl2c"], facts["translator"],
              facts["runtime"], sys.executable,
-             *(os.environ.get(name, "") for name in ENVIRONMENT),
+             *(environment.get(name, "") for name in ENVIRONMENT),
              (directory or os.getcwd()) if includes else ""]
     return cache.texts_key(texts)
 
 
-def entry(cache_root: Path, source: str, options: str = "",
-          directory: str | None = None) -> Path:
+def entry(cache_root: Path, source: str, options: str = "", directory: str | None = None,
+          environment: Mapping[str, str] | None = None) -> Path:
     """Where the platform whose library is in ``cache_root`` keeps this build."""
-    return cache_root / "icd-programs" / f"{key(source, options, directory)}.bin"
+    return cache_root / "icd-programs" / \
+        f"{key(source, options, directory, environment)}.bin"
+
+
+def failure_entry(cache_root: Path, source: str, options: str = "",
+                  directory: str | None = None,
+                  environment: Mapping[str, str] | None = None) -> Path:
+    """Where it keeps this build's failure, if it failed for the program's sake."""
+    return entry(cache_root, source, options, directory, environment).with_suffix(".failed")

@@ -37,7 +37,7 @@ extern char **environ;
 #define SOURCE_NAME CL2C_SOURCE_NAME
 
 /* Exit statuses of the build service (cl2c/build_service.py). */
-enum { SERVICE_BUILT = 0, SERVICE_FAILED = 1, SERVICE_BAD_OPTIONS = 4 };
+enum { SERVICE_BUILT = 0, SERVICE_FAILED = 1, SERVICE_BAD_OPTIONS = 4, SERVICE_TOOLCHAIN = 5 };
 
 /* ---- files ---- */
 
@@ -235,6 +235,79 @@ bool cl2c_cache_find(const char *const *texts, size_t n, bool includes, char pat
     return true;
 }
 
+/* ---- failures in the cache ----
+ * A build that fails for the program's sake (diagnostics, invalid options: the service's
+ * statuses 1 and 4) fails the same way each time: it is kept beside where its binary
+ * would be, as <key>.failed ("cl2c build failure", the status, then the log), so that it
+ * fails again at once with the same log. Not a build that reads files (an #include: a
+ * header may be mended), nor one the C compiler or the machine failed. */
+static const char FAILURE_MAGIC[] = "cl2c build failure\n";
+
+static void failure_path(const char *binary_path, char path[4200])
+{
+    snprintf(path, 4200, "%s", binary_path);
+    char *dot = strrchr(path, '.');
+    if (dot && strcmp(dot, ".bin") == 0 && (size_t)(dot - path) + sizeof ".failed" <= 4200)
+        strcpy(dot, ".failed");
+    else
+        path[0] = '\0';
+}
+
+static void keep_failure(const char *binary_path, int status, const char *log)
+{
+    char path[4200], tmp[4300];
+    failure_path(binary_path, path);
+    if (!path[0])
+        return;
+    snprintf(tmp, sizeof tmp, "%s.XXXXXX", path);
+    int fd = mkstemp(tmp);                  /* 0600: this user's alone */
+    if (fd < 0)
+        return;
+    FILE *f = fdopen(fd, "w");
+    if (!f) {
+        close(fd);
+        unlink(tmp);
+        return;
+    }
+    bool written = fprintf(f, "%s%d\n%s", FAILURE_MAGIC, status, log ? log : "") >= 0;
+    if (fclose(f) != 0 || !written || rename(tmp, path) != 0)
+        unlink(tmp);
+}
+
+cl_int cl2c_cache_failed(const char *binary_path, cl_program p, cl_int failure,
+                         cl_int bad_options)
+{
+    char path[4200];
+    failure_path(binary_path, path);
+    int fd = path[0] ? open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) : -1;
+    if (fd < 0)
+        return CL_SUCCESS;
+    struct stat st;
+    size_t n = 0;
+    unsigned char *data = NULL;
+    if (fstat(fd, &st) == 0 && st.st_uid == geteuid() && !(st.st_mode & 022))
+        data = read_file(fd, &n);
+    close(fd);
+    char *text = data ? realloc(data, n + 1) : NULL;
+    if (!text) {
+        free(data);
+        return CL_SUCCESS;
+    }
+    text[n] = '\0';
+    cl_int err = CL_SUCCESS;
+    size_t m = strlen(FAILURE_MAGIC);
+    if (strncmp(text, FAILURE_MAGIC, m) == 0 && (text[m] == '0' + SERVICE_FAILED ||
+            text[m] == '0' + SERVICE_BAD_OPTIONS) && text[m + 1] == '\n') {
+        err = text[m] == '0' + SERVICE_FAILED ? failure : bad_options;
+        if (text[m + 2])
+            cl2c_program_log(p, text + m + 2);
+    } else {
+        unlink(path);                       /* damaged: the build that follows replaces it */
+    }
+    free(text);
+    return err;
+}
+
 /* ---- the build service ---- */
 
 /* PYTHONPATH for the child: the folder of the cl2c this library serves, first. */
@@ -366,8 +439,8 @@ void cl2c_scratch_remove(const char *dir)
 }
 
 cl_int cl2c_service(cl_program p, const char *dir, const char *const *args,
-                    const char *output, cl_int failure, cl_int bad_options,
-                    unsigned char **binary, size_t *size)
+                    const char *output, bool keep_failures, cl_int failure,
+                    cl_int bad_options, unsigned char **binary, size_t *size)
 {
     char why[512] = "", path[4200];
     int status = run_service(dir, args, output, why, sizeof why);
@@ -375,8 +448,11 @@ cl_int cl2c_service(cl_program p, const char *dir, const char *const *args,
     char *log = read_text(path);
     if (log && *log)
         cl2c_program_log(p, log);
+    if (keep_failures && (status == SERVICE_FAILED || status == SERVICE_BAD_OPTIONS))
+        keep_failure(output, status, log);
     free(log);
-    if (status != SERVICE_BUILT && status != SERVICE_FAILED && status != SERVICE_BAD_OPTIONS) {
+    if (status != SERVICE_BUILT && status != SERVICE_FAILED && status != SERVICE_BAD_OPTIONS &&
+            status != SERVICE_TOOLCHAIN) {
         snprintf(path, sizeof path, "%s/stderr", dir);
         char *err = read_text(path);
         if (err && *err && !p->log)
@@ -405,7 +481,7 @@ cl_int cl2c_service(cl_program p, const char *dir, const char *const *args,
 /* Build p's source through the service; the binary in *binary, or an error code with
  * the log said. */
 static cl_int translate(cl_program p, const char *options, const char *cached_path,
-                        unsigned char **binary, size_t *size)
+                        bool keep_failures, unsigned char **binary, size_t *size)
 {
     char dir[4096];
     if (!cl2c_scratch_make(dir)) {
@@ -425,8 +501,8 @@ static cl_int translate(cl_program p, const char *options, const char *cached_pa
     } else if (opt) {
         const char *args[] = {"--source", source, "--output", out, log, opt,
                               "--filename=" SOURCE_NAME, NULL};
-        result = cl2c_service(p, dir, args, out, CL_BUILD_PROGRAM_FAILURE,
-                              CL_INVALID_BUILD_OPTIONS, binary, size);
+        result = cl2c_service(p, dir, args, out, cached_path && keep_failures,
+                              CL_BUILD_PROGRAM_FAILURE, CL_INVALID_BUILD_OPTIONS, binary, size);
         if (result == CL_SUCCESS && cached_path)
             cl2c_cache_written(cached_path);
     }
@@ -475,9 +551,13 @@ cl_int cl2c_program_build(cl_program p, const char *options)
         unsigned char *binary = NULL;
         size_t size = 0;
         const char *texts[] = {p->source, options};
-        bool cached = cl2c_cache_find(texts, 2, strstr(p->source, CL2C_CACHE_INCLUDE) != NULL,
-                                      path, &binary, &size);
-        if (binary) {
+        bool includes = strstr(p->source, CL2C_CACHE_INCLUDE) != NULL;
+        bool cached = cl2c_cache_find(texts, 2, includes, path, &binary, &size);
+        if (!binary && cached &&
+                (err = cl2c_cache_failed(path, p, CL_BUILD_PROGRAM_FAILURE,
+                                         CL_INVALID_BUILD_OPTIONS)) != CL_SUCCESS) {
+            /* failed before: the same error and log at once */
+        } else if (binary) {
             size_t n;
             const unsigned char *blog = cl2c_binary_section(binary, size,
                                                             CL2C_BINARY_TAG_BUILD_LOG, &n);
@@ -487,7 +567,7 @@ cl_int cl2c_program_build(cl_program p, const char *options)
             free(text);
             err = CL_SUCCESS;
         } else {
-            err = translate(p, options, cached ? path : NULL, &binary, &size);
+            err = translate(p, options, cached ? path : NULL, !includes, &binary, &size);
         }
         if (err == CL_SUCCESS)
             err = cl2c_program_load(p, binary, size);

@@ -234,6 +234,10 @@ bool cl2c_cache_find(const char *const *texts, size_t n, bool includes, char pat
                      unsigned char **binary, size_t *size);
 /* The service wrote the entry at `path`: make it this user's alone. */
 void cl2c_cache_written(const char *path);
+/* Where the build whose entry is `path` failed before for the program's sake: its log
+ * added to p's and `failure` or `bad_options` (as the service said then); else
+ * CL_SUCCESS. */
+cl_int cl2c_cache_failed(const char *path, cl_program p, cl_int failure, cl_int bad_options);
 
 /* ---- the build service (build.c): python -m cl2c.build_service, a child process ---- */
 /* A fresh private scratch folder (under $TMPDIR) in `dir`; false where none is made. */
@@ -247,10 +251,12 @@ char *cl2c_option_argument(const char *options);
 /* Run the service with `args` (NULL-terminated; its log to `dir`/log, which is appended
  * to p's) and read the binary it wrote to `output` into *binary: CL_SUCCESS, or
  * `failure` (the program does not build, or the service did not run: the log says
- * why), or `bad_options` (the options are not valid). */
+ * why), or `bad_options` (the options are not valid). `keep_failures`: `output` is a
+ * cache entry, and a failure for the program's sake is kept beside it
+ * (cl2c_cache_failed finds it). */
 cl_int cl2c_service(cl_program p, const char *dir, const char *const *args,
-                    const char *output, cl_int failure, cl_int bad_options,
-                    unsigned char **binary, size_t *size);
+                    const char *output, bool keep_failures, cl_int failure,
+                    cl_int bad_options, unsigned char **binary, size_t *size);
 
 /* ---- kernels (kernel.c) ---- */
 struct cl2c_kernel_info;

@@ -86,6 +86,16 @@ static bool cached_compile(cl_program p, const char *options, cl_uint num_header
     return cache;
 }
 
+/* Whether a compile may read files (an #include of a file not among the embedded
+ * headers): its failure is not kept, as a header may be mended. */
+static bool reads_files(cl_program p, cl_uint num_headers, const cl_program *headers)
+{
+    bool reads = strstr(p->source, CL2C_CACHE_INCLUDE) != NULL;
+    for (cl_uint i = 0; i < num_headers; i++)
+        reads |= strstr(headers[i]->source, CL2C_CACHE_INCLUDE) != NULL;
+    return reads;
+}
+
 static cl_int compile(cl_program p, const char *options, cl_uint num_headers,
                       const cl_program *headers, const char **names)
 {
@@ -94,6 +104,11 @@ static cl_int compile(cl_program p, const char *options, cl_uint num_headers,
     size_t size = 0;
     bool cache = cached_compile(p, options, num_headers, headers, names, cached, &binary,
                                 &size);
+    cl_int failed = cache && !binary ? cl2c_cache_failed(cached, p, CL_COMPILE_PROGRAM_FAILURE,
+                                                         CL_INVALID_COMPILER_OPTIONS)
+                                     : CL_SUCCESS;
+    if (failed != CL_SUCCESS)
+        return failed;                 /* failed before: the same error and log at once */
     if (binary) {
         log_of(p, binary, size);
         p->binary = binary;
@@ -124,8 +139,10 @@ static cl_int compile(cl_program p, const char *options, cl_uint num_headers,
             const char *args[] = {"--compile", "--source", source, "--output", output, log,
                                   opt, "--filename=" CL2C_SOURCE_NAME,
                                   num_headers ? header_arg : NULL, NULL};
-            err = cl2c_service(p, dir, args, output, CL_COMPILE_PROGRAM_FAILURE,
-                               CL_INVALID_COMPILER_OPTIONS, &binary, &size);
+            err = cl2c_service(p, dir, args, output,
+                               cache && !reads_files(p, num_headers, headers),
+                               CL_COMPILE_PROGRAM_FAILURE, CL_INVALID_COMPILER_OPTIONS,
+                               &binary, &size);
             if (err == CL_SUCCESS) {
                 if (cache)
                     cl2c_cache_written(cached);
@@ -235,6 +252,11 @@ static cl_int link_units(cl_program p, const char *options, cl_uint n,
     unsigned char *binary = NULL;
     size_t size = 0;
     bool cache = cached_link(options, n, inputs, cached, &binary, &size);
+    cl_int failed = cache && !binary ? cl2c_cache_failed(cached, p, CL_LINK_PROGRAM_FAILURE,
+                                                         CL_INVALID_LINKER_OPTIONS)
+                                     : CL_SUCCESS;
+    if (failed != CL_SUCCESS)
+        return failed;                 /* failed before: the same error and log at once */
     if (binary) {
         log_of(p, binary, size);
         return take_linked(p, binary, size);
@@ -274,7 +296,8 @@ static cl_int link_units(cl_program p, const char *options, cl_uint n,
         args[k++] = output;
         args[k++] = log;
         args[k++] = opt;
-        err = cl2c_service(p, dir, args, output, CL_LINK_PROGRAM_FAILURE,
+        /* a link reads only its inputs' binaries, which are in its key */
+        err = cl2c_service(p, dir, args, output, cache, CL_LINK_PROGRAM_FAILURE,
                            CL_INVALID_LINKER_OPTIONS, &binary, &size);
         if (err == CL_SUCCESS) {
             if (cache)
