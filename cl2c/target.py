@@ -34,6 +34,8 @@ EXTENSIONS = (
     "cl_khr_subgroups",
     # images.h writes 3D images as it writes the others
     "cl_khr_3d_image_writes",
+    # the platform makes a 2D image of a buffer's storage (clruntime/platform/image.c)
+    "cl_khr_image2d_from_buffer",
 )
 # Extensions that exist from an OpenCL C version on (the others: any version).
 EXTENSION_SINCE = {"cl_khr_subgroups": CL2_0}

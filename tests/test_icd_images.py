@@ -133,3 +133,67 @@ def test_access_qualifiers_of_image_arguments():
     """, "3.0")
     assert result["access"] == [0x11A0, 0x11A1, 0x11A2, 0x11A3]   # READ_ONLY ... NONE
     assert (result["b"], result["c"]) == (8.0, 4.0)
+
+
+_IMAGE_FROM_BUFFER = r"""
+ctx = cl.Context([device])
+queue = cl.CommandQueue(ctx)
+mf = cl.mem_flags
+w, h, pitch_pixels = 5, 4, 8                  # rows 8 pixels apart: a pitch of the host's
+rng = np.random.default_rng(3)
+rows = rng.random((h, pitch_pixels, 4)).astype(np.float32)
+buf = cl.Buffer(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=rows)
+fmt = cl.ImageFormat(cl.channel_order.RGBA, cl.channel_type.FLOAT)
+def image(shape, pitch):
+    desc = cl.ImageDescriptor()
+    desc.image_type = cl.mem_object_type.IMAGE2D
+    desc.shape = shape
+    desc.pitches = (pitch, 0)
+    desc.buffer = buf
+    return cl.Image(ctx, mf.READ_WRITE, fmt, desc=desc)
+img = image((w, h), pitch_pixels * 16)
+prg = cl.Program(ctx, '''
+__kernel void scale(read_only image2d_t src, __global float4 *out, int w) {
+    int x = get_global_id(0), y = get_global_id(1);
+    out[y * w + x] = 2 * read_imagef(src, (int2)(x, y));
+}
+__kernel void mark(write_only image2d_t dst) {
+    int x = get_global_id(0), y = get_global_id(1);
+    write_imagef(dst, (int2)(x, y), (float4)(x, y, -1, 7));
+}''').build()
+out_buf = cl.Buffer(ctx, mf.WRITE_ONLY, w * h * 16)
+prg.scale(queue, (w, h), None, img, out_buf, np.int32(w))
+read = np.empty((h, w, 4), np.float32)
+cl.enqueue_copy(queue, read, out_buf)
+prg.mark(queue, (w, h), None, img)           # written through the image, seen in the buffer
+after = np.empty_like(rows)
+cl.enqueue_copy(queue, after, buf)
+def error(shape, pitch):
+    try:
+        image(shape, pitch)
+    except cl.Error as e:
+        return e.code
+    return 0
+out({"read": float(np.abs(read - 2 * rows[:, :w]).max()),
+     "written": after[:, :w].tolist(), "untouched": bool((after[:, w:] == rows[:, w:]).all()),
+     "extension": "cl_khr_image2d_from_buffer" in device.extensions,
+     "pitch": img.get_image_info(cl.image_info.ROW_PITCH),
+     "buffer": img.get_image_info(cl.image_info.BUFFER) == buf,
+     "too_small": error((w, h + 1), pitch_pixels * 16),
+     "odd_pitch": error((w, h), pitch_pixels * 16 + 4)})
+"""
+
+
+@pytest.mark.parametrize("version", ["1.2", "3.0"])
+def test_a_2d_image_made_from_a_buffer_shares_its_rows(version):
+    """cl_khr_image2d_from_buffer (2.0's core): the image reads and writes the buffer's
+    storage with the host's row pitch (PoCL 3.1's CPU device does not offer it: NumPy is
+    the reference; the device's alignments for it, test_icd_platform.py's clinfo)."""
+    result = run_pyopencl(_IMAGE_FROM_BUFFER, version=version)
+    assert result["read"] == 0.0
+    want = [[[x, y, -1, 7] for x in range(5)] for y in range(4)]
+    assert result["written"] == want and result["untouched"]
+    assert result["extension"] and result["pitch"] == 8 * 16 and result["buffer"]
+    # a buffer smaller than pitch x height: CL_INVALID_IMAGE_SIZE; a pitch not a whole
+    # number of pixels: CL_INVALID_IMAGE_DESCRIPTOR
+    assert (result["too_small"], result["odd_pitch"]) == (-40, -65)

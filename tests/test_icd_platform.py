@@ -78,6 +78,9 @@ def test_clinfo_lists_the_platform_and_device(version):
     assert lines["Device Version"] == expected.version
     assert lines["Device Extensions"] == expected.extensions_string
     assert "cl_khr_icd" in lines["Platform Extensions"]
+    # cl_khr_image2d_from_buffer's alignments, in pixels (clinfo says bytes for the base)
+    assert lines["Pitch alignment for 2D image buffers"] == "1 pixels"
+    assert lines["Base address alignment for 2D image buffers"] == "1 bytes"
     # clinfo builds a kernel to ask CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE
     assert lines["Preferred work group size multiple (kernel)"] == "8"
     errors = [l for l in text.splitlines() if re.search(r"error -?\d+|CL_INVALID|Invalid", l)]

@@ -229,8 +229,9 @@ static cl_int common_info(cl_device_info param_name, size_t param_value_size,
     case CL_DEVICE_REFERENCE_COUNT: CL2C_ANSWER(cl_uint, 1);
     case CL_DEVICE_PREFERRED_INTEROP_USER_SYNC: CL2C_ANSWER(cl_bool, CL_TRUE);
     case CL_DEVICE_PRINTF_BUFFER_SIZE: CL2C_ANSWER(size_t, (size_t)1 << 20);
-    case CL_DEVICE_IMAGE_PITCH_ALIGNMENT:
-    case CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT: CL2C_ANSWER(cl_uint, 0);
+    case CL_DEVICE_IMAGE_PITCH_ALIGNMENT:           /* in pixels: images.h reads pixels */
+    case CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT:    /* with memcpy (image.c) */
+        CL2C_ANSWER(cl_uint, 1);
     }
     return CL_INVALID_VALUE;
 }

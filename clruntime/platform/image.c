@@ -5,9 +5,11 @@
  * object carries that description as a cl2c_image (cl2c/host.h), and a kernel's image
  * argument is a pointer to it (kernel.c). A CL_MEM_USE_HOST_PTR image is the host's
  * memory with the host's pitches, without a copy; an image1d_buffer_t is its buffer's
- * storage. The formats are the spec's pairs of order and type (cl2c/images.py, through
- * device_facts.h); 2D images made from buffers (2.0) are not offered
- * (CL_DEVICE_IMAGE_PITCH_ALIGNMENT is 0). */
+ * storage, and so is a 2D image made from a buffer (cl_khr_image2d_from_buffer, 2.0's
+ * core), with the row pitch the host gives (any multiple of a pixel: the device's pitch
+ * and base address alignments are 1 pixel, as images.h reads pixels with memcpy). The
+ * formats are the spec's pairs of order and type (cl2c/images.py, through
+ * device_facts.h). */
 #include "icd.h"
 #include "device_facts.h"
 #include <cl2c/host.h>
@@ -170,9 +172,12 @@ static cl_mem create_image(cl_context context, cl_mem_flags flags,
     size_t height = has_height(type) ? desc->image_height : 1;
     size_t depth = type == CL_MEM_OBJECT_IMAGE3D ? desc->image_depth : 1;
     size_t layers = has_layers(type) ? desc->image_array_size : 1;
+    /* an image made from a buffer: an image1d_buffer_t, or a 2D image whose rows are
+     * the buffer's (not one made from another image: 2.0's other channel order) */
+    bool from_buffer = type == CL_MEM_OBJECT_IMAGE1D_BUFFER || type == CL_MEM_OBJECT_IMAGE2D;
     if (desc->image_width == 0 || height == 0 || depth == 0 || layers == 0 ||
         desc->num_mip_levels || desc->num_samples ||
-        (desc->mem_object && type != CL_MEM_OBJECT_IMAGE1D_BUFFER) ||
+        (desc->mem_object && !from_buffer) ||
         (!desc->mem_object && type == CL_MEM_OBJECT_IMAGE1D_BUFFER))
         return cl2c_fail(errcode_ret, CL_INVALID_IMAGE_DESCRIPTOR);
     cl2c_image_init(&view, type, format->image_channel_order,
@@ -182,7 +187,8 @@ static cl_mem create_image(cl_context context, cl_mem_flags flags,
     /* the pitches: the host's where it gives its memory, else the tight ones */
     size_t row = desc->image_row_pitch, slice = desc->image_slice_pitch;
     bool host_memory = host_ptr != NULL;
-    if (!host_memory && (row || slice))
+    bool buffer_rows = desc->mem_object && type == CL_MEM_OBJECT_IMAGE2D;
+    if (!host_memory && ((row && !buffer_rows) || slice))
         return cl2c_fail(errcode_ret, CL_INVALID_IMAGE_DESCRIPTOR);
     if (row == 0)
         row = tight_row;
@@ -201,7 +207,10 @@ static cl_mem create_image(cl_context context, cl_mem_flags flags,
         return cl2c_fail(errcode_ret, CL_INVALID_IMAGE_SIZE);
     cl_mem buffer = desc->mem_object;
     if (buffer) {
-        cl_int err = check_image_buffer(context, buffer, &flags, tight_row);
+        if (host_memory)                  /* the buffer's storage is the image's */
+            return cl2c_fail(errcode_ret, CL_INVALID_HOST_PTR);
+        cl_int err = check_image_buffer(context, buffer, &flags,
+                                        buffer_rows ? row * height : tight_row);
         if (err != CL_SUCCESS)
             return cl2c_fail(errcode_ret, err);
     } else {
