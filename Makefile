@@ -8,7 +8,7 @@ PIP := $(PY) -m pip --disable-pip-version-check -q
 # Parallel test workers: the machine's cores.
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: setup install run test docs test-intel test-pyopencl test-ulp test-ulp-exhaustive check-stress check-piglit check-cost fuzz bench bench-quick clean
+.PHONY: setup install run test docs test-intel test-pyopencl test-cts test-ulp test-ulp-exhaustive check-stress check-piglit check-cost fuzz bench bench-quick clean
 
 # Runtime dependencies only (what `make run` needs); the test and docs extras on top.
 $(VENV)/.runtime: pyproject.toml
@@ -60,6 +60,17 @@ test-intel: install $(VENV)/.bench
 PYOPENCL_FILES ?=
 test-pyopencl: install
 	cd tests && ../$(PY) pyopencl_suite.py -j $(JOBS) $(PYOPENCL_FILES)
+
+# The Khronos conformance suite (OpenCL-CTS) on the cl2c platform. Its sources are on no
+# registry: CTS_DIR names a checkout (v2023-05-16-00 builds against Debian 12's OpenCL
+# headers); tests/cts_suite.py builds its CPU suites into build/cts (CMake, Ninja) and runs
+# each test in a process of its own, pass/fail per suite (opt-in: tens of minutes; without
+# CTS_DIR it says what to give and fails). CTS_SUITES="api basic" for fewer.
+CTS_DIR ?=
+CTS_SUITES ?=
+test-cts: install
+	$(PY) tests/cts_suite.py $(if $(CTS_DIR),--cts-dir $(CTS_DIR)) -j $(JOBS) \
+		$(if $(CTS_SUITES),--suites $(CTS_SUITES))
 
 # The math builtins against their ULP bounds on a large random sample (20000 arguments per
 # function and type; CL2C_ULP_SAMPLE=N for another size), with the table of worst errors.
