@@ -344,3 +344,20 @@ except cl.Error as e:
 """)
     assert program_cache.entry(icd_folder().parent, included, "").parent.is_dir()
     assert not program_cache.failure_entry(icd_folder().parent, included, "").exists()
+
+
+_TYPE_QUALIFIERS = r"""
+ctx = cl.Context([device])
+prg = cl.Program(ctx, '''
+__kernel void k(__global const float *in, __constant float *table, __local const int *tmp,
+                const int n, __global float *out) { out[0] = in[0] + table[0] + tmp[0] + n; }
+''').build(options=["-cl-kernel-arg-info"])
+out([prg.k.get_arg_info(i, cl.kernel_arg_info.TYPE_QUALIFIER) for i in range(5)])
+"""
+
+
+def test_type_qualifiers_of_arguments_as_pocl():
+    # const is a pointee's: a const value's is not told (the CTS's get_kernel_arg_info)
+    mine = run_pyopencl(_TYPE_QUALIFIERS)
+    assert mine == [1, 1, 1, 0, 0]        # CL_KERNEL_ARG_TYPE_CONST, ..., NONE
+    assert mine == run_pyopencl_on_pocl(_TYPE_QUALIFIERS)

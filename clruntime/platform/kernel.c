@@ -294,9 +294,11 @@ cl_int CL2C_API(clGetKernelArgInfo)(cl_kernel kernel, cl_uint arg_indx,
                                 : CL_KERNEL_ARG_ACCESS_READ_ONLY);
     case CL_KERNEL_ARG_TYPE_NAME: CL2C_ANSWER_STRING(a->type_name);
     case CL_KERNEL_ARG_TYPE_QUALIFIER:
-        /* the spec: a __constant pointer is a pointer to const */
+        /* the spec: const is a pointer's pointee's (a value's own is not told, as the
+         * CTS's get_kernel_arg_info checks), and a __constant pointer's pointee is const */
         CL2C_ANSWER(cl_kernel_arg_type_qualifier,
-                    a->is_const || a->address_space == CL2C_ADDRESS_CONSTANT
+                    (a->kind == CL2C_ARG_BUFFER || a->kind == CL2C_ARG_LOCAL) &&
+                    (a->is_const || a->address_space == CL2C_ADDRESS_CONSTANT)
                         ? CL_KERNEL_ARG_TYPE_CONST : CL_KERNEL_ARG_TYPE_NONE);
     case CL_KERNEL_ARG_NAME: CL2C_ANSWER_STRING(a->name);
     default:
