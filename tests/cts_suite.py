@@ -169,6 +169,16 @@ def markdown(results: list[SuiteResult], header: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+def saved_results(paths: list[Path]) -> list[SuiteResult]:
+    """The suites of runs written with --json, in the order given."""
+    results = []
+    for path in paths:
+        saved = json.loads(path.read_text())
+        for suite, outcomes in saved["suites"].items():
+            results.append(SuiteResult(suite, outcomes, saved["seconds"].get(suite, 0.0)))
+    return results
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cts-dir", type=Path, default=os.environ.get("CTS_DIR"),
@@ -182,7 +192,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-build", action="store_true", help="run what is built")
     parser.add_argument("--json", type=Path, help="write every test's outcome here")
     parser.add_argument("--markdown", type=Path, help="write the table here")
+    parser.add_argument("--from-json", type=Path, nargs="+", metavar="JSON",
+                        help="run nothing: the table (--markdown) of runs saved with --json")
     args = parser.parse_args(argv)
+    if args.from_json:
+        table = markdown(saved_results(args.from_json), "OpenCL-CTS on cl2c")
+        if args.markdown:
+            args.markdown.write_text(table)
+        else:
+            print(table, end="")
+        return 0
     if args.cts_dir is None and not args.no_build:
         print("cts_suite: no CTS checkout: give CTS_DIR=<a checkout of "
               "https://github.com/KhronosGroup/OpenCL-CTS> (make test-cts CTS_DIR=...)",

@@ -3,6 +3,7 @@ that speaks the CTS harness's protocol (``-list``, one test a run, the results J
 CL_CONFORMANCE_RESULTS_FILENAME) and passes, fails, skips, crashes or hangs as told."""
 from __future__ import annotations
 
+import json
 import os
 import stat
 
@@ -46,6 +47,11 @@ def test_each_test_runs_alone_and_a_crash_or_hang_costs_only_itself(tmp_path):
     table = cts_suite.markdown([result], "# CTS")
     assert "| fake | 6 | 2 | 1 | 1 | 1 | 1 |" in table
     assert "`bad` (fail), `crashes` (crash), `hangs` (timeout)" in table
+    # runs saved with --json make the same table
+    saved = tmp_path / "fake.json"
+    saved.write_text(json.dumps({"suites": {"fake": result.outcomes},
+                                 "seconds": {"fake": result.seconds}}))
+    assert cts_suite.markdown(cts_suite.saved_results([saved]), "# CTS") == table
 
 
 def test_quick_suites_run_their_quick_tests(tmp_path, monkeypatch):
