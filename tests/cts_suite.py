@@ -160,12 +160,16 @@ def markdown(results: list[SuiteResult], header: str) -> str:
         lines.append(f"| {r.suite} | {len(r.outcomes)} | {r.count('pass')} | "
                      f"{r.count('fail')} | {r.count('crash')} | {r.count('timeout')} | "
                      f"{r.count('skip')} | {r.seconds / 60:.1f} |")
-    lines.append("")
+    lines += ["", "Test by test:", ""]
     for r in results:
         bad = {t: o for t, o in r.outcomes.items() if o not in ("pass", "skip")}
         if bad:
             lines.append(f"- **{r.suite}** not passing: " +
                          ", ".join(f"`{t}` ({o})" for t, o in sorted(bad.items())))
+        for outcome, word in (("pass", "passed"), ("skip", "skipped")):
+            names = sorted(t for t, o in r.outcomes.items() if o == outcome)
+            if names:
+                lines.append(f"- **{r.suite}** {word}: " + ", ".join(f"`{t}`" for t in names))
     return "\n".join(lines) + "\n"
 
 
@@ -196,7 +200,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="run nothing: the table (--markdown) of runs saved with --json")
     args = parser.parse_args(argv)
     if args.from_json:
-        table = markdown(saved_results(args.from_json), "OpenCL-CTS on cl2c")
+        table = markdown(saved_results(args.from_json), "## The last run")
         if args.markdown:
             args.markdown.write_text(table)
         else:
@@ -233,7 +237,7 @@ def main(argv: list[str] | None = None) -> int:
                                          "seconds": {r.suite: r.seconds for r in results},
                                          "tails": tails}, indent=1))
     if args.markdown:
-        args.markdown.write_text(markdown(results, "OpenCL-CTS on cl2c"))
+        args.markdown.write_text(markdown(results, "## The last run"))
     bad = sum(len(r.outcomes) - r.count("pass") - r.count("skip") for r in results)
     return 1 if bad else 0
 

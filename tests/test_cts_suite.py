@@ -47,6 +47,8 @@ def test_each_test_runs_alone_and_a_crash_or_hang_costs_only_itself(tmp_path):
     table = cts_suite.markdown([result], "# CTS")
     assert "| fake | 6 | 2 | 1 | 1 | 1 | 1 |" in table
     assert "`bad` (fail), `crashes` (crash), `hangs` (timeout)" in table
+    assert "- **fake** passed: `good`, `quick_one`" in table
+    assert "- **fake** skipped: `skipped`" in table
     # runs saved with --json make the same table
     saved = tmp_path / "fake.json"
     saved.write_text(json.dumps({"suites": {"fake": result.outcomes},
