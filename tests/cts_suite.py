@@ -41,7 +41,10 @@ ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_SUITES = ("computeinfo", "api", "compiler", "basic", "buffers", "events",
                   "profiling", "commonfns", "geometrics", "relationals", "select",
                   "integer_ops", "thread_dimensions", "printf")
-SUITE_ARGS = {"math_brute_force": ["-1", "-w"]}
+SUITE_ARGS = {"math_brute_force": ["-1", "-w"], "select": ["-w"]}
+# Suites whose own argument parsing hides the harness's -list (select reads every '-'
+# word as its letters): run whole, in one process, each test's outcome from its JSON.
+WHOLE_SUITES = {"select"}
 SUITE_TESTS = {"thread_dimensions": "quick_", "integer_ops": "quick_"}
 # Folder and executable of a suite where they differ from test_conformance/<s>/test_<s>
 EXECUTABLES = {"math_brute_force": "math_brute_force/test_bruteforce",
@@ -108,6 +111,28 @@ def test_names(exe: Path, suite: str) -> list[str]:
     return [n for n in names if n.startswith(prefix)] if prefix else names
 
 
+def run_whole(exe: Path, suite: str, env: dict[str, str],
+              timeout: float) -> tuple[dict[str, str], str]:
+    """Each test's outcome and the output's tail of a suite run whole."""
+    with tempfile.TemporaryDirectory(prefix="cl2c-cts-") as tmp:
+        results = Path(tmp) / "results.json"
+        proc = subprocess.Popen([str(exe), *SUITE_ARGS.get(suite, [])],
+                                env={**env, "CL_CONFORMANCE_RESULTS_FILENAME": str(results)},
+                                cwd=exe.parent, stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, text=True, errors="replace",
+                                start_new_session=True)
+        try:
+            output, _ = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            output, _ = proc.communicate()
+            return {suite: "timeout"}, output[-1500:]
+        try:
+            return json.loads(results.read_text())["results"], output[-1500:]
+        except (OSError, ValueError, KeyError):
+            return {suite: "crash" if proc.returncode < 0 else "fail"}, output[-1500:]
+
+
 def run_test(exe: Path, suite: str, test: str, env: dict[str, str],
              timeout: float) -> tuple[str, str]:
     """(outcome, the output's tail) of one test in a process of its own."""
@@ -142,6 +167,13 @@ def run_suite(build: Path, suite: str, env: dict[str, str], jobs: int, timeout: 
     exe = executable(build, suite)
     result = SuiteResult(suite)
     start = time.monotonic()
+    if suite in WHOLE_SUITES:
+        outcomes, tail = run_whole(exe, suite, env, timeout)
+        result.outcomes = {t: o for t, o in outcomes.items() if not only or t in only}
+        if any(o not in ("pass", "skip") for o in result.outcomes.values()):
+            tails[suite] = tail
+        result.seconds = time.monotonic() - start
+        return result
     tests = [t for t in test_names(exe, suite) if not only or t in only]
     with ThreadPoolExecutor(max_workers=jobs) as pool:
         done = pool.map(lambda t: (t, *run_test(exe, suite, t, env, timeout)), tests)

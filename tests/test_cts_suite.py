@@ -56,6 +56,16 @@ def test_each_test_runs_alone_and_a_crash_or_hang_costs_only_itself(tmp_path):
     assert cts_suite.markdown(cts_suite.saved_results([saved]), "# CTS") == table
 
 
+def test_a_suite_without_a_list_runs_whole(tmp_path, monkeypatch):
+    exe = _fake(tmp_path)
+    exe.write_text("#!/bin/sh\nprintf '{\"results\": {\"a\": \"pass\", \"b\": \"fail\"}}' "
+                   "> \"$CL_CONFORMANCE_RESULTS_FILENAME\"\necho b FAILED\n")
+    monkeypatch.setattr(cts_suite, "WHOLE_SUITES", {"fake"})
+    tails = {}
+    result = cts_suite.run_suite(tmp_path, "fake", dict(os.environ), 1, 5, tails)
+    assert result.outcomes == {"a": "pass", "b": "fail"} and "b FAILED" in tails["fake"]
+
+
 def test_quick_suites_run_their_quick_tests(tmp_path, monkeypatch):
     monkeypatch.setitem(cts_suite.SUITE_TESTS, "fake", "quick_")
     assert cts_suite.test_names(_fake(tmp_path), "fake") == ["quick_one"]
