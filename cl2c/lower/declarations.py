@@ -13,6 +13,8 @@ from pycparser import c_ast
 from .. import types as ty
 from ..sema import ACCESS_QUALIFIERS, SPACE_QUALIFIERS, Module
 from .. import cnodes as cn
+from .. import declarators
+from ..typed_ast import walk
 
 
 def spell_types(module: Module, more=()) -> Module:
@@ -21,7 +23,43 @@ def spell_types(module: Module, more=()) -> Module:
     speller.visit(module.ast)
     for node in more:
         speller.visit(node)
+    for lists in _declaration_lists(module.ast):
+        _defined_once(lists)
     return module
+
+
+def _declaration_lists(ast):
+    """The lists of statements and declarations that are one scope each: the file's
+    and each block's."""
+    yield ast.ext
+    for n in walk(ast):
+        if isinstance(n, c_ast.Compound) and n.block_items:
+            yield n.block_items
+
+
+def _defined_once(items: list) -> None:
+    """``struct S {...} w, v;`` is one Decl a declarator, each with the struct's body:
+    printed as they stand, the second would define S again, which C refuses. A named
+    struct or union defined by a declaration of variables is defined by a declaration of
+    its own before them (``struct S {...}; struct S w; struct S v;``), which the
+    work-group function can also move to its top (workgroup/build/prepare.py)."""
+    at = 0
+    while at < len(items):
+        d = items[at]
+        t = declarators.inner(d.type) if isinstance(d, c_ast.Decl) and d.name else None
+        tag = t.type if isinstance(t, c_ast.TypeDecl) else None
+        if isinstance(tag, (c_ast.Struct, c_ast.Union)) and tag.name and \
+                tag.decls is not None:
+            items.insert(at, c_ast.Decl(None, [], [], [], [], tag, None, None, d.coord))
+            at += 1
+            for later in items[at:]:
+                lt = declarators.inner(later.type) if isinstance(later, c_ast.Decl) else None
+                if isinstance(lt, c_ast.TypeDecl) and lt.type is not tag and \
+                        isinstance(lt.type, type(tag)) and lt.type.name == tag.name and \
+                        lt.type.decls is not None and later.name:
+                    lt.type = type(tag)(tag.name, None, lt.type.coord)
+            t.type = type(tag)(tag.name, None, tag.coord)
+        at += 1
 
 
 class _Speller(c_ast.NodeVisitor):

@@ -54,7 +54,8 @@ from .grid_stride import interchange_grid_stride_loops
 from .inlining import inline_sync_calls, rename_locals
 from .plan import Builder, GroupLoop, Once, all_items, phase_call
 from .prepare import (complete_array_bounds, counters_into_loops, guards_into_loops,
-                      privatize_written_params, returns_as_guards, sizeof_by_type)
+                      privatize_written_params, returns_as_guards, sizeof_by_type,
+                      type_definitions_out)
 from .privates import Privates
 from .spec_uniform import rewrite_loop
 from ...lower.effects import builtin_name
@@ -91,13 +92,14 @@ def make_group_function(func: c_ast.FuncDef, params: dict, helpers: dict,
     complete_array_bounds(body)
     sizeof_by_type(body)
     strided = interchange_grid_stride_loops(body) if hoist_loops else 0
+    types = type_definitions_out(body)
     an = _analysis(body, set(params), hoist_loops)
     builder = Builder(an, checking)
     items = builder.build(statements(body))
     priv = Privates(an, items)
     writer = Writer(an, priv, builder, params, reqd, simd, checking, interleavable)
     start = [Once(phase_call())] if checking else []     # the group's first barrier phase
-    prologue = writer.prologue()
+    prologue = types + writer.prologue()
     gf = ir.GroupFunction(func, prologue, start + writer.items(items), writer.item_arrays)
     _known_local_sizes(gf)
     params = func.decl.type.args.params

@@ -357,3 +357,32 @@ def _owning_loops(name: str, scope: list) -> list:
             if isinstance(n, c_ast.For) and isinstance(n.init, c_ast.Assignment) and
             n.init.op == "=" and isinstance(n.init.lvalue, c_ast.ID) and
             n.init.lvalue.name == name]
+
+
+def type_definitions_out(body: c_ast.Compound) -> list:
+    """The kernel's own types (``struct S {...};``, ``typedef ... T;`` in its body),
+    taken out to be declared at the work-group function's top: a private of such a type
+    that crosses a barrier lives in a per-work-item array declared there. Left where
+    they are if two blocks define one name (each its own type)."""
+    found = []
+    for block in walk(body):
+        if isinstance(block, c_ast.Compound):
+            found += [(block, s) for s in block.block_items or [] if _defines_type(s)]
+    names = [_type_name(s) for _, s in found]
+    if len(set(names)) != len(names):
+        return []
+    for block, s in found:
+        block.block_items = [x for x in block.block_items if x is not s]
+    return [s for _, s in found]
+
+
+def _defines_type(s) -> bool:
+    return isinstance(s, c_ast.Typedef) or (
+        isinstance(s, c_ast.Decl) and s.name is None and
+        isinstance(s.type, (c_ast.Struct, c_ast.Union, c_ast.Enum)) and
+        s.type.name is not None and
+        (s.type.values if isinstance(s.type, c_ast.Enum) else s.type.decls) is not None)
+
+
+def _type_name(s) -> tuple:
+    return ("typedef", s.name) if isinstance(s, c_ast.Typedef) else (type(s.type), s.type.name)
