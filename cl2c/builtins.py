@@ -166,7 +166,7 @@ _add(_rows("get_local_linear_id", [], "size_t", "-", workitem=True))
 
 # 6.12.8 synchronisation; 6.13.15 work-group functions (2.0). Every one is a
 # point all work-items of a group reach together: the schedules treat them as
-# barriers (workgroup/build/ cuts the kernel there; fibers switch there).
+# barriers (workgroup/builders/ cuts the kernel there; fibers switch there).
 _add(_rows("barrier", ["uint"], "void", "-", sync=True, c_name="cl2c_barrier"))
 _add(_rows("work_group_barrier", ["uint"], "void", "-", sync=True, c_name="cl2c_barrier",
            since=CL2_0))

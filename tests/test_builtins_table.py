@@ -539,7 +539,7 @@ def _translate_and_compile(src: str, options: str, cc: str) -> str:
 
 @pytest.mark.xfail(strict=True, reason=(
     "spec 6.13.15 admits half (cl_khr_fp16) in the work-group functions; family W has "
-    "no half, since workgroup/build/ (_collective_ctype) knows no C type for it"))
+    "no half, since workgroup/builders/ (_collective_ctype) knows no C type for it"))
 @pytest.mark.parametrize("schedule", SCHEDULES)
 def test_work_group_functions_take_half(schedule, cc):
     src = ("#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n"

@@ -1,4 +1,4 @@
-"""A kernel's own types in the C it becomes (lower/declarations.py, workgroup/build/
+"""A kernel's own types in the C it becomes (lower/declarations.py, workgroup/builders/
 prepare.py): several variables declared with one struct definition, and variables of the
 kernel's own types that cross a barrier; against NumPy, under every schedule."""
 from __future__ import annotations

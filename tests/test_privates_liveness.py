@@ -1,4 +1,4 @@
-"""Privates across barriers by liveness (workgroup/build/privates.py, prepare.py): a C89
+"""Privates across barriers by liveness (workgroup/builders/privates.py, prepare.py): a C89
 counter is a variable of each loop that owns it, a value that no region reads before
 writing it is a variable of each region, and an array used one element at a time lies
 element by element; each against NumPy and against the fibers schedule, which keeps every

@@ -1,5 +1,5 @@
 """Vector privates that cross a cut between regions live in one array per component
-(build/group_function.py): the same bits as fibers (and, for the bench's N-body, as the
+(builders/group_function.py): the same bits as fibers (and, for the bench's N-body, as the
 ``loops`` schedule, whose work-items keep their float4s whole)."""
 from __future__ import annotations
 

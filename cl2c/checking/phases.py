@@ -2,7 +2,7 @@
 region that writes none of it check its initialisation only (CL2C_CK_LREAD).
 
 A barrier phase begins at the top of the group function and where the group passes a
-barrier (``cl2c_ck_phase(cl2c_ck_t);``, build/plan.py), and nowhere else: the
+barrier (``cl2c_ck_phase(cl2c_ck_t);``, builders/plan.py), and nowhere else: the
 regions between two barriers, and the iterations of a uniform loop with none, are one
 phase. A race needs two accesses of one phase, one a write; where no work-item writes
 a variable in the phase, its reads race with nothing, and what a read leaves in the

@@ -29,9 +29,8 @@ def spell_types(module: Module, more=()) -> Module:
 
 
 def _declaration_lists(ast):
-    """The lists of statements and declarations that are one scope each: the file's
-    and each block's."""
-    yield ast.ext
+    """The lists of statements and declarations that are one scope each: each block's
+    (the program scope is emitted from its own list, lower's program_scope)."""
     for n in walk(ast):
         if isinstance(n, c_ast.Compound) and n.block_items:
             yield n.block_items
@@ -42,7 +41,7 @@ def _defined_once(items: list) -> None:
     printed as they stand, the second would define S again, which C refuses. A named
     struct or union defined by a declaration of variables is defined by a declaration of
     its own before them (``struct S {...}; struct S w; struct S v;``), which the
-    work-group function can also move to its top (workgroup/build/prepare.py)."""
+    work-group function can also move to its top (workgroup/builders/prepare.py)."""
     at = 0
     while at < len(items):
         d = items[at]

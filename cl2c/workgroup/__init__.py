@@ -3,7 +3,7 @@ function as data.
 
 - ``stage.py``: the stage's entry (``plan_launches``), after lowering;
 - ``schedules.py``: the schedules' registry and the one policy that picks one;
-- ``build/``: the schedules' builders of the work-group function (regions, loops);
+- ``builders/``: the schedules' builders of the work-group function (regions, loops);
 - ``ir.py``: its IR (``GroupFunction``, ``Once``, ``GroupIf``, ``GroupLoop``,
   ``WorkItemLoop``, ...);
 - ``passes/``: IR to IR (lock-step, unrolling, check versions, tiling, counters), and

@@ -2,7 +2,7 @@
 
 A kernel's work-group function is a list of items: statements run once per group
 (``Once``), uniform ifs and loops around items (``GroupIf``, ``GroupLoop``, in
-workgroup/build/plan.py, where the schedule builds them), and loops over the group's
+workgroup/builders/plan.py, where the schedule builds them), and loops over the group's
 work-items (``WorkItemLoop``). The schedules build it, the passes read and change it,
 and write.py prints it: the work-item loop is written there and nowhere else.
 """

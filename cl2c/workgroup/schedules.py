@@ -24,10 +24,10 @@ from .passes.counters import COPIES, split_local_counters
 from .passes.lockstep import lockstep_divergent_loops
 from .passes.tiling import ROWS, tile_uniform_loops
 from .passes.unrolling import unroll_halving_loops
-from .build import Description, NeedFibers, make_group_function
+from .builders import Description, NeedFibers, make_group_function
 from . import write
 from .launch_plan import LaunchOptions
-from .build.loops import IMAGES_SUFFIX, group_functions as item_loop_functions
+from .builders.loops import IMAGES_SUFFIX, group_functions as item_loop_functions
 
 AUTO = "auto"
 
@@ -85,7 +85,7 @@ class Loops(Schedule):
             if f.sync else None
 
     def group_functions(self, k, prepared, options, interleaving=None, interleaved=None):
-        """One work-item loop calling the work-item function (workgroup/build/loops.py), made
+        """One work-item loop calling the work-item function (workgroup/builders/loops.py), made
         once the interleaved function is known."""
         return item_loop_functions(k, options.check, interleaving, interleaved)
 

@@ -1,6 +1,6 @@
 """Stage 5: the work-group stage. For each lowered kernel, the schedule decides how the
 work-items of a group run (schedules.py), builds its work-group function as data
-(build/), transforms it (passes/) and has it printed once (write.py); the kernel's
+(builders/), transforms it (passes/) and has it printed once (write.py); the kernel's
 ``LaunchPlan`` (launch_plan.py) says what was decided, for emission. Runs on lowering's
 C tree, after it: this package may import ``lower/``, never the reverse.
 """

@@ -1,4 +1,4 @@
-// Privates across barriers by liveness (workgroup/build/privates.py, prepare.py): C89
+// Privates across barriers by liveness (workgroup/builders/privates.py, prepare.py): C89
 // counters declared at the top, values dead at every barrier, arrays of one element at
 // a time, and the shapes that must keep their storage.
 

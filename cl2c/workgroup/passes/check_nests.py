@@ -8,7 +8,7 @@ import copy
 from pycparser import c_ast
 
 from ...typed_ast import fact, walk
-from ..build.syntax import base_ids, statements
+from ..builders.syntax import base_ids, statements
 from .. import write
 from ..names import CHECK_ITEM, L0
 

@@ -51,7 +51,7 @@ from .check_nests import (COUNTER, ITEM, as_long_long, called, changed_names,
                           parse_decls, parse_expr, parse_stmt, size_t_type, type_named,
                           uniform_loop)
 from ...lower.effects import builtin_name, work_item_function
-from ..build.syntax import ids, replace_child, statements
+from ..builders.syntax import ids, replace_child, statements
 from ..names import LOCALS
 from .. import names as wg
 from .. import write
@@ -68,7 +68,7 @@ FAST, AT, IX, POINT = wg.CHECK_FAST, "cl2c_ck_at", "cl2c_ck_ix", "cl2c_ck_j"
 COUNT, BASE, MARK = "cl2c_ck_count", "cl2c_ck_base", "cl2c_ck_mk"
 _INT_CONSTANTS = ("int", "unsigned int", "long int", "unsigned long int", "long long int",
                   "unsigned long long int", "char")
-# names the schedule's own code gives integer values (build/group_function.py, bounds.py)
+# names the schedule's own code gives integer values (builders/group_function.py, bounds.py)
 _GENERATED_INTS = (*wg.LOCAL_SIZE, L1, L2, wg.FIRST, wg.END, wg.INDEX, wg.COUNT)
 
 

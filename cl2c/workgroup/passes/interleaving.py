@@ -29,7 +29,7 @@ declarations, expression statements and ``if``s that do not return, as a ``retur
 in the first copy would skip the others; variables assigned only if the copies declare
 them (a parameter is each work-item's own: the copies would share it). A guarded
 kernel (``if (i >= n) return;``) takes the regions schedule, whose writer interleaves
-the statements of its bounded work-item loop with ``interleaved`` (build/group_function.py).
+the statements of its bounded work-item loop with ``interleaved`` (builders/group_function.py).
 """
 from __future__ import annotations
 

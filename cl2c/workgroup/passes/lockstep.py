@@ -47,7 +47,7 @@ from .check_versions import has_checks
 from ...lower.predicates import (branch_free, conjoin, conjunction, conjuncts, float_valued,
                          is_increment, lane_safe, predicate, tests_at_top, unit_step,
                          update_target)
-from ..build.syntax import escaping_jumps, ids, set_declname
+from ..builders.syntax import escaping_jumps, ids, set_declname
 from .. import write
 from ..ir import GroupFunction, c_parts, work_item_loops
 from ..names import BLOCK as BASE, L0, LANE

@@ -1,7 +1,7 @@
 """Work-group pass: register tiles for uniform loops hoisted out of work-item loops.
 
 The regions schedule hoists a kernel's uniform loop out of its work-item loops, so that
-the work-item loop is innermost and vectorises (workgroup/build/__init__.py): a naive matrix
+the work-item loop is innermost and vectorises (workgroup/builders/__init__.py): a naive matrix
 multiply becomes
 
     for (k...) for (l2) for (l1) { omp simd for (l0) acc[cl2c_i] += A[..k] * B[k..]; }
@@ -29,7 +29,7 @@ columns (or, shorter than 16, leaves the loop untiled), since wider tiles would 
 code that GCC proves out of bounds, and warns of.
 
 A work-item loop bounded by a guard (``if (row < n && col < m)``: the row's part an
-``if`` around the loop, the column's its bounds, build/bounds.py) runs in tiles too,
+``if`` around the loop, the column's its bounds, builders/bounds.py) runs in tiles too,
 in groups of at least one tile: a tile whose work-items all pass the guard runs whole,
 and one across the guard's or the group's edge runs the loop as it was, for its own
 work-items (a guarded 512^2 matrix multiply: 3.2 ms -> 0.8).
@@ -52,7 +52,7 @@ from pycparser import c_ast
 from ... import types as ty
 from ...typed_ast import ids, walk
 from ...lower.effects import UPDATE, call_of, value_of_arguments, work_item_function
-from ..build.syntax import escaping_jumps
+from ..builders.syntax import escaping_jumps
 from .. import write
 from ..ir import (Block, GroupFunction, GroupIf, GroupLoop, Tile, WorkItemLoop,
                             all_items, c_parts)

@@ -1,6 +1,6 @@
 /* Support for the "regions" work-group schedule: a kernel with barriers runs as
  * one function per work-group whose regions (the code between barriers) are
- * loops over the work-items (see cl2c/workgroup/build/).
+ * loops over the work-items (see cl2c/workgroup/builders/).
  *
  * Private variables that live across a barrier are kept in per-work-item arrays
  * taken from a scratch block owned by the calling (OpenMP) thread: one group
@@ -45,7 +45,7 @@
 #endif
 #endif
 
-/* A grid-stride loop's step `value` (cl2c/workgroup/build/grid_stride.py) after a hint to
+/* A grid-stride loop's step `value` (cl2c/workgroup/builders/grid_stride.py) after a hint to
  * fetch the run of `count` elements of `size` bytes that the group reads from buffer `p`
  * two iterations after the next, at element `at` + 3 `stride`: its runs lie a stride
  * apart, a jump hardware prefetchers do not follow. The address is computed as an
