@@ -139,11 +139,14 @@ def test_register_tiles_and_checking_mode(prg):
     np.testing.assert_array_equal(part[15:33], whole[15:33])
     assert not part[:15].any() and not part[33:].any()
     checked = cl2c.Program(SOURCE, "-cl2c-check").build()
-    chunk = np.zeros((18, n), np.float32)
+    # the chunks lie at the end of arrays of their own, so that the rebased pointer (15
+    # rows before a chunk) is in memory of C's: the checks tell buffers apart by their
+    # addresses, and one rebased into another's would be taken for that one
+    chunk = np.zeros((33, n), np.float32)[15:]
     checked.matmul((n, n), (32, 3), A, B, chunk, n, groups=range(5, 11),
                    rebase={"C": 15 * n * 4})
     np.testing.assert_array_equal(chunk, whole[15:33])
-    short = np.zeros((17, n), np.float32)         # a row short: the checks see it
+    short = np.zeros((32, n), np.float32)[15:]    # a row short: the checks see it
     with pytest.raises(cl2c.LaunchError, match="out-of-bounds write .* 'C'"):
         checked.matmul((n, n), (32, 3), A, B, short, n, groups=range(5, 11),
                        rebase={"C": 15 * n * 4})
