@@ -2,8 +2,11 @@
 memory, read from disk in chunks, stepped with halos every step by cl2c.dask, reduced, and
 written back to disk.
 
-    python examples/dask_out_of_core/heat.py --rows 16384 --cols 16384 --steps 4 \
-        --workers 4 --memory-limit 256MiB --dir /tmp/heat
+    python examples/dask_out_of_core/heat.py --rows 32768 --cols 16384 --chunk-rows 128 \
+        --steps 4 --workers 4 --memory-limit 512MiB --dir /tmp/heat
+
+(a 2 GiB array, four times a worker's limit: 23 s on 16 cores; docs/guides/dask.md.) Give a
+worker room for a dozen chunks or more, or Dask's nanny kills it.
 
 The store is Zarr where it is installed (pip install zarr), a NumPy .npy file read through a
 memory map otherwise (both are chunked reads Dask does out of core). --check compares with
