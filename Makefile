@@ -8,7 +8,7 @@ PIP := $(PY) -m pip --disable-pip-version-check -q
 # Parallel test workers: the machine's cores.
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: setup install run test docs test-intel test-pyopencl test-cts test-ulp test-ulp-exhaustive check-stress check-piglit check-cost fuzz bench bench-quick clean
+.PHONY: setup install run test docs test-intel test-pyopencl test-cts test-ulp test-ulp-exhaustive check-stress check-piglit check-cost fuzz bench bench-compilers bench-quick clean
 
 # Runtime dependencies only (what `make run` needs); the test and docs extras on top.
 $(VENV)/.runtime: pyproject.toml
@@ -120,6 +120,10 @@ bench: install $(VENV)/.bench
 	$(PY) bench/bench.py
 	$(PY) bench/bench.py --corpus gpu
 	$(PY) bench/launch_cost.py --wait-policies
+
+# The bench kernels under every gcc-N and clang-N on PATH (bench/compilers.py).
+bench-compilers: install $(VENV)/.bench
+	$(PY) bench/compilers.py
 
 bench-quick: install $(VENV)/.bench
 	$(PY) bench/bench.py --quick

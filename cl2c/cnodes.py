@@ -7,6 +7,10 @@ from . import declarators
 from . import types as ty
 from .typed_ast import make
 
+# A vector value assigned to a private variable's components (v.xyz = x), held once
+# in a block of its own (lower/expressions.py).
+SWIZZLE_VALUE = "cl2c_x"
+
 # How OpenCL scalars are spelled in C. int, short, float, double and the
 # size types keep their names; the rest get exact-width runtime typedefs.
 _C_SCALARS = {"int": "int", "short": "short", "float": "float", "double": "double",
