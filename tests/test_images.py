@@ -468,6 +468,56 @@ def test_packed_writes_round_trip(programs):
         np.testing.assert_array_equal(back, px, err_msg=ctype)
 
 
+UNORM8_SOURCE = """
+kernel void unorm8(read_only image2d_t src, write_only image2d_t dst,
+                   global const float4 *f, global float4 *got) {
+    int x = get_global_id(0), y = get_global_id(1), i = y * get_image_width(src) + x;
+    got[i] = read_imagef(src, (int2)(x, y));
+    write_imagef(dst, (int2)(x, y), f[i]);
+}
+"""
+
+
+def unorm8_write_values(count: int, rng) -> np.ndarray:
+    """write_imagef's hard cases for 8-bit unorm: NaN, infinities, the bounds and just
+    past them, each k / 255, and the ties (f * 255.0f exactly k + 0.5: to even); then
+    random values across the range."""
+    f32 = np.float32
+    ks = np.arange(256, dtype=f32)
+    near = (ks + f32(0.5)) / f32(255)
+    near = np.concatenate([near, np.nextafter(near, f32(0)), np.nextafter(near, f32(2))])
+    ties = near[near * f32(255) == np.floor(near * f32(255)) + f32(0.5)]
+    special = np.array([np.nan, np.inf, -np.inf, -0.0, 0.0, -1e-30, 1.0,
+                        np.nextafter(f32(1), f32(2)), 2.0, -1.0], f32)
+    hard = np.concatenate([special, ks / f32(255), ties])
+    assert ties.size > 50                      # there are ties to see
+    rest = rng.uniform(-0.3, 1.3, count * 4 - hard.size).astype(f32)
+    return np.concatenate([hard, rest]).reshape(count, 4)
+
+
+def test_rgba_unorm8_is_exact():
+    """RGBA 8-bit unorm, the format with an inline path of its own (images.h) that the
+    loops schedule's twin for it (__items_rgba8) takes: read_imagef gives c / 255.0f for
+    every byte, bit for bit, and write_imagef rounds f * 255.0f to nearest even, NaN to
+    0, saturated, for the hard values."""
+    prg = cl2c.Program(UNORM8_SOURCE).build()
+    assert "unorm8__items_rgba8" in prg.c_source
+    side = 32                                   # 1024 pixels, 4096 channels
+    rng = np.random.default_rng(8)
+    px = rng.permutation(np.arange(side * side * 4) % 256).astype(np.uint8)
+    px = px.reshape(side, side, 4)
+    f = unorm8_write_values(side * side, rng)
+    got = np.zeros((side * side, 4), np.float32)
+    dst = cl2c.Image(np.zeros_like(px), "RGBA", "UNORM_INT8")
+    prg.unorm8((side, side), (8, 8), cl2c.Image(px, "RGBA", "UNORM_INT8"), dst, f, got)
+    want_read = px.reshape(-1, 4).astype(np.float32) / np.float32(255)
+    np.testing.assert_array_equal(got.view(np.uint32), want_read.view(np.uint32))
+    with np.errstate(invalid="ignore"):
+        scaled = f * np.float32(255)
+    want_write = np.rint(np.clip(np.nan_to_num(scaled, nan=0.0), 0, 255)).astype(np.uint8)
+    np.testing.assert_array_equal(dst.get().reshape(-1, 4), want_write)
+
+
 # ---- queries, depth images, errors ---------------------------------------------------
 
 def test_queries_match_pocl(programs):

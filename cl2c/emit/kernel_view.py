@@ -13,6 +13,7 @@ from .. import types as ty
 from ..language_version import LanguageVersion
 from ..lower import KernelModel
 from ..lower.workitems import is_type_declaration
+from ..workgroup.builders.loops import IMAGE_FORMATS
 from ..workgroup.launch_plan import LaunchPlan
 from ..workgroup.names import GROUP, LOCAL_ID
 from .cgen import CGenerator
@@ -89,6 +90,8 @@ class KernelView:
     entry_params: str              # cl2c_kernel_<name>'s parameters
     argv_types: tuple[str, ...]    # each argument's C type in cl2c_argv_<name>
     image_args: tuple[str, ...]
+    image_formats: tuple[tuple[str, str], ...]   # (suffix, images.h's name) per common
+                                                 # format, where it takes images
     local_params: tuple[LocalParam, ...]
     local_bytes: str               # a group's __local block, a C expression ("": none)
     local_block: str               # where a group's block starts and its bytes, as the
@@ -155,6 +158,7 @@ def kernel_view(k: KernelModel, cl_std: LanguageVersion, renames: dict[str, str]
         name=k.name, c_name=renames.get(k.name, k.name), plan=k.plan,
         uses_globals=bool(k.info.globals), printf=k.printf, address_spaces=k.address_spaces,
         entry_params=", ".join(entry), argv_types=tuple(argv), image_args=tuple(images),
+        image_formats=tuple((suffix, fmt) for suffix, fmt, _ in IMAGE_FORMATS) if images else (),
         local_params=tuple(locals_), local_bytes=" + ".join(offsets),
         local_block="cl2c_local_block, cl2c_local_stride" if offsets else "NULL, 0",
         local_span="(cl2c_span){cl2c_local_block, cl2c_local_block + cl2c_local_stride}"

@@ -27,7 +27,7 @@ from .passes.unrolling import unroll_halving_loops
 from .builders import Description, NeedFibers, make_group_function
 from . import write
 from .launch_plan import LaunchOptions
-from .builders.loops import IMAGES_SUFFIX, group_functions as item_loop_functions
+from .builders.loops import group_functions as item_loop_functions, image_format_of
 
 AUTO = "auto"
 
@@ -90,10 +90,11 @@ class Loops(Schedule):
         return item_loop_functions(k, options.check, interleaving, interleaved)
 
     def group_comment(self, kernel, function):
-        if function.endswith(IMAGES_SUFFIX):
-            return (f"/* The same for images all of RGBA float, the common format: on "
-                    f"copies of their\n * descriptors that say so as constants, so that "
-                    f"reads and writes test no format\n * (images.h). */")
+        fmt = image_format_of(function)
+        if fmt:
+            return (f"/* The same for images all of {fmt}, a common format: on copies "
+                    f"of their\n * descriptors that say so as constants, so that reads "
+                    f"and writes test no format\n * (images.h). */")
         return (f"/* Kernel {kernel}'s work-items of one group. A function of its own, out "
                 f"of line: in\n * the function that holds the thread's setjmp (faults.h) "
                 f"GCC 13 inlines no helper, and a\n * loop that calls one does not "

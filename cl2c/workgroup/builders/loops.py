@@ -3,9 +3,10 @@ calls the kernel's work-item function, printed by write.py like every other.
 
 It is a function of its own, out of line: in the function that holds the thread's
 setjmp (faults.h) GCC 13 inlines no helper, and a loop that calls one does not
-vectorise. A kernel that takes images has a second one for images all of RGBA float,
-the common format: on copies of their descriptors that say so as constants, so that
-reads and writes test no format (images.h).
+vectorise. A kernel that takes images has one more for each common format
+(IMAGE_FORMATS: RGBA float, RGBA 8-bit unorm) that runs when its images all have it: on
+copies of their descriptors that say so as constants, so that reads and writes test no
+format and take the format's inline, branch-free path (images.h).
 """
 from __future__ import annotations
 
@@ -19,24 +20,35 @@ from ..ir import WorkItemLoop
 from ..names import (CHECK_THREAD, GROUP, GROUP_POINTER, LOCAL_ID, UNUSED, way_id)
 from ..write import snippet, work_item_loop
 
-SUFFIX, IMAGES_SUFFIX = "__items", "__items_rgbaf"
+SUFFIX = "__items"
+# The formats a kernel's images get a work-group function of their own for: its suffix
+# after SUFFIX, and images.h's cl2c_image_is_<format> / cl2c_image_<format>.
+IMAGE_FORMATS = (("rgbaf", "rgba_float", "RGBA float"),
+                 ("rgba8", "rgba_unorm8", "RGBA 8-bit unorm"))
 _SIZES = tuple(f"{GROUP}.local_size[{d}]" for d in range(3))
 
 
 def group_functions(k, check: str = "", interleaving=None, interleaved=None) -> tuple:
     """Kernel model ``k``'s work-group functions in the loops schedule: the one that
-    runs its work-items, and the one for RGBA float images where it takes images.
+    runs its work-items, and one per IMAGE_FORMATS where it takes images.
     ``check``: the checking mode ("" off); ``interleaved``: the kernel's interleaved
     function (workgroup/passes/interleaving.py) that runs ``interleaving.ways`` work-items at
     once, or None."""
     images = [a.name for a in k.args if a.kind == "image"]
-    out = [_function(k, SUFFIX, [], check, interleaving, interleaved)]
+    out = [_function(k, SUFFIX, [], "", check, interleaving, interleaved)]
     if images:
-        out.append(_function(k, IMAGES_SUFFIX, images, check, interleaving, interleaved))
+        out += [_function(k, f"{SUFFIX}_{suffix}", images, fmt, check, interleaving,
+                          interleaved) for suffix, fmt, _ in IMAGE_FORMATS]
     return tuple(out)
 
 
-def _function(k, suffix: str, images: list, check: str, interleaving,
+def image_format_of(function: str) -> str | None:
+    """The description of the format work-group function ``function`` is for, or None."""
+    return next((what for suffix, _, what in IMAGE_FORMATS
+                 if function.endswith(f"{SUFFIX}_{suffix}")), None)
+
+
+def _function(k, suffix: str, images: list, fmt: str, check: str, interleaving,
               interleaved) -> c_ast.FuncDef:
     node = k.info.node
     # (the kernel's __local variables' struct among them, where it has some)
@@ -45,10 +57,10 @@ def _function(k, suffix: str, images: list, check: str, interleaving,
     names = [p.name for p in params]
     body = snippet(f"const cl2c_workitem {GROUP} = *{GROUP_POINTER};")
     for name in images:
-        body += snippet(f"cl2c_image {name}__rgbaf = cl2c_image_rgba_float({name});")
+        body += snippet(f"cl2c_image {name}__fmt = cl2c_image_{fmt}({name});")
     if check:
         body += snippet(f"cl2c_ck_thread *const {CHECK_THREAD} = cl2c_ck_self();")
-    args = [c_ast.UnaryOp("&", c_ast.ID(f"{n}__rgbaf")) if n in images else c_ast.ID(n)
+    args = [c_ast.UnaryOp("&", c_ast.ID(f"{n}__fmt")) if n in images else c_ast.ID(n)
             for n in names]
     ids = [c_ast.UnaryOp("&", c_ast.ID(GROUP))] + [c_ast.ID(i) for i in LOCAL_ID]
     loop = WorkItemLoop([_call(node.decl.name, ids + args)], counter="size_t",

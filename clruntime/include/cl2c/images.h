@@ -184,9 +184,9 @@ CL2C_INLINE void cl2c_img_channels_i_(const cl2c_image *im, const unsigned char 
     }
 }
 
-/* The formats other than RGBA float go through functions that are not inlined: a read
- * inlines to a test of the format and a 16-byte load, and the rest stays out of the
- * kernel's loops (which then still vectorize around it). */
+/* The formats other than RGBA float and RGBA 8-bit unorm go through functions that are
+ * not inlined: a read inlines to tests of the format and a 16- or 4-byte load, and the
+ * rest stays out of the kernel's loops (which then still vectorize around it). */
 #if defined(__GNUC__) || defined(__clang__)
 #define CL2C_IMG_COLD static __attribute__((noinline, unused))
 #define CL2C_IMG_LIKELY(x) __builtin_expect(!!(x), 1)
@@ -199,10 +199,19 @@ CL2C_INLINE int cl2c_img_rgba_float_(const cl2c_image *im) {
     return im->channel_order == CL2C_RGBA && im->channel_data_type == CL2C_FLOAT;
 }
 
-/* The loops schedule runs the work-items of a kernel whose images are all RGBA float
- * on copies made by cl2c_image_rgba_float, whose format the C compiler then knows. */
+CL2C_INLINE int cl2c_img_rgba_unorm8_(const cl2c_image *im) {
+    return im->channel_order == CL2C_RGBA && im->channel_data_type == CL2C_UNORM_INT8;
+}
+
+/* The loops schedule runs the work-items of a kernel whose images all have one of the
+ * common formats (RGBA float, RGBA 8-bit unorm: photos) on copies made by
+ * cl2c_image_<format>, whose format the C compiler then knows. */
 CL2C_INLINE int cl2c_image_is_rgba_float(const cl2c_image *im) {
     return cl2c_img_rgba_float_(im) && im->element_size == 16;
+}
+
+CL2C_INLINE int cl2c_image_is_rgba_unorm8(const cl2c_image *im) {
+    return cl2c_img_rgba_unorm8_(im) && im->element_size == 4;
 }
 
 CL2C_INLINE cl2c_image cl2c_image_rgba_float(const cl2c_image *im) {
@@ -214,6 +223,55 @@ CL2C_INLINE cl2c_image cl2c_image_rgba_float(const cl2c_image *im) {
     return c;
 }
 
+CL2C_INLINE cl2c_image cl2c_image_rgba_unorm8(const cl2c_image *im) {
+    cl2c_image c = *im;
+    c.channel_order = CL2C_RGBA;
+    c.channel_data_type = CL2C_UNORM_INT8;
+    c.element_size = 4;
+    c.num_channels = 4;
+    return c;
+}
+
+/* The 4 bytes at p as one word, byte i in bits 8i..8i+7: one load, which a vectorized
+ * work-item loop gathers (four byte loads would not). */
+CL2C_INLINE uint32_t cl2c_img_bytes4_(const unsigned char *p) {
+    uint32_t w;
+    memcpy(&w, p, 4);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    w = (w >> 24) | ((w >> 8) & 0xff00u) | ((w << 8) & 0xff0000u) | (w << 24);
+#endif
+    return w;
+}
+
+/* An RGBA 8-bit unorm pixel: c / 255.0f exactly (3.3.1), branch-free. The product in
+ * double rounds to the same float as the division for every c in 0..255 (the images
+ * tests check all of them), and vectorizes at the speed of a multiplication. */
+CL2C_INLINE cl2c_float4 cl2c_img_decode_rgba_unorm8_(const unsigned char *p) {
+    uint32_t w = cl2c_img_bytes4_(p);
+    cl2c_float4 r;
+    for (int i = 0; i < 4; ++i)
+        r.s[i] = (float)((double)((w >> (8 * i)) & 0xffu) * (1.0 / 255.0));
+    return r;
+}
+
+/* convert_uchar_sat_rte(f * 255.0f), NaN to 0 (3.3.2), branch-free: clamping before
+ * rounding gives the same byte, as the bounds are integers. */
+CL2C_INLINE uint32_t cl2c_img_unorm8_(float f) {
+    float v = f * 255.0f;
+    v = v > 0.0f ? v : 0.0f;            /* NaN too */
+    v = v < 255.0f ? v : 255.0f;
+    return (uint32_t)(int)nearbyintf(v);
+}
+
+CL2C_INLINE void cl2c_img_encode_rgba_unorm8_(unsigned char *p, cl2c_float4 v) {
+    uint32_t w = cl2c_img_unorm8_(v.s[0]) | cl2c_img_unorm8_(v.s[1]) << 8 |
+                 cl2c_img_unorm8_(v.s[2]) << 16 | cl2c_img_unorm8_(v.s[3]) << 24;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    w = (w >> 24) | ((w >> 8) & 0xff00u) | ((w << 8) & 0xff0000u) | (w << 24);
+#endif
+    memcpy(p, &w, 4);
+}
+
 CL2C_IMG_COLD cl2c_float4 cl2c_img_decode_any_f_(const cl2c_image *im, const unsigned char *p);
 CL2C_IMG_COLD void cl2c_img_encode_any_f_(const cl2c_image *im, unsigned char *p, cl2c_float4 v);
 
@@ -221,9 +279,11 @@ CL2C_IMG_COLD void cl2c_img_encode_any_f_(const cl2c_image *im, unsigned char *p
 CL2C_INLINE cl2c_float4 cl2c_img_decode_f_(const cl2c_image *im, const unsigned char *p) {
     if (CL2C_IMG_LIKELY(cl2c_img_rgba_float_(im))) {
         cl2c_float4 r;
-        memcpy(r.s, p, 16);              /* the common case, without the tables */
+        memcpy(r.s, p, 16);              /* the common cases, without the tables */
         return r;
     }
+    if (cl2c_img_rgba_unorm8_(im))
+        return cl2c_img_decode_rgba_unorm8_(p);
     return cl2c_img_decode_any_f_(im, p);
 }
 
@@ -251,6 +311,8 @@ CL2C_INLINE cl2c_uint4 cl2c_img_decode_i_(const cl2c_image *im, const unsigned c
 CL2C_INLINE void cl2c_img_encode_f_(const cl2c_image *im, unsigned char *p, cl2c_float4 v) {
     if (CL2C_IMG_LIKELY(cl2c_img_rgba_float_(im)))
         memcpy(p, v.s, 16);
+    else if (cl2c_img_rgba_unorm8_(im))
+        cl2c_img_encode_rgba_unorm8_(p, v);
     else
         cl2c_img_encode_any_f_(im, p, v);
 }
