@@ -6,7 +6,7 @@ before it needs them (tests/test_startup.py holds this)."""
 from .version import __version__
 
 __all__ = ["BuildError", "Diagnostic", "translate", "Program", "Kernel", "LocalMemory",
-           "WorkGroupInfo",
+           "WorkGroupInfo", "LaunchTimes",
            "KernelArgError", "LaunchError", "BuildWarning", "BufferWarning", "CacheWarning",
            "CheckWarning", "BinaryError",
            "cltypes", "load", "Image", "Sampler",
@@ -40,7 +40,8 @@ def __getattr__(name):
     if name == "translate":
         from .pipeline import translate
         return translate
-    if name in ("Program", "Kernel", "LocalMemory", "WorkGroupInfo", "KernelArgError",
+    if name in ("Program", "Kernel", "LocalMemory", "WorkGroupInfo", "LaunchTimes",
+                "KernelArgError",
                 "LaunchError",
                 "BuildWarning", "BufferWarning", "CheckWarning"):
         from . import loader

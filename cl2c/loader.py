@@ -97,6 +97,21 @@ class WorkGroupInfo:
     preferred_multiple: int       # local sizes that are multiples of it run best
 
 
+@dataclass(frozen=True)
+class LaunchTimes:
+    """When a launch ran, as ``kernel(..., profile=True)`` returns it: ``start`` and
+    ``end`` in nanoseconds of ``time.perf_counter_ns()``, taken just before and after
+    the compiled launch (the arguments packed, NumPy copies not yet made back), as
+    PyOpenCL's ``event.profile.start`` and ``.end`` are for an enqueued kernel.
+    Launches are synchronous: ``end`` is when the last work-group finished."""
+    start: int
+    end: int
+
+    @property
+    def seconds(self) -> float:
+        return (self.end - self.start) * 1e-9
+
+
 class LocalMemory:
     """A ``__local`` pointer argument: ``nbytes`` of memory per work-group."""
 
@@ -422,8 +437,8 @@ class Kernel:
         args = ", ".join(f"{a.type_name} {a.name}" for a in self.arg_info)
         return f"<cl2c.Kernel {self.name}({args})>"
 
-    def __call__(self, global_size, local_size=None, *args, global_offset=None, wait=True,
-                 groups=None, rebase=None):
+    def __call__(self, global_size, local_size=None, *args, global_offset=None,
+                 groups=None, rebase=None, profile=False):
         try:
             frame = self._frames.pop()
         except IndexError:
@@ -459,7 +474,12 @@ class Kernel:
                 self._check_extents(nd, args, held)
             if self._checking:
                 self._check_sizes(args, dict((self._buffers[j][0], s) for j, s in shifts))
-            code = self._fn(frame.range, frame.argv)
+            if profile:
+                start = time.perf_counter_ns()
+                code = self._fn(frame.range, frame.argv)
+                times = LaunchTimes(start, time.perf_counter_ns())
+            else:
+                code = self._fn(frame.range, frame.argv)
         finally:
             self._frames.append(frame)
         for tmp, target in copies:
@@ -479,7 +499,7 @@ class Kernel:
                 message = (f"groups={groups!r} are not all among the launch's "
                            f"{counts[-1]} work-groups of dimension {len(counts) - 1}")
             raise LaunchError(self.name, code, message)
-        return None
+        return times if profile else None
 
     # ---- parts of a launch -----------------------------------------------------------
     def _part(self, groups) -> tuple:

@@ -44,6 +44,22 @@ def test_scale_runs(prg):
     np.testing.assert_array_equal(out[60:], 0)
 
 
+def test_profile_times_the_launch(prg):
+    """profile=True: the launch's start and end (perf_counter_ns), between the times
+    around the call; the results as without it."""
+    import time
+    x = _f32(1 << 16)
+    out = np.zeros_like(x)
+    before = time.perf_counter_ns()
+    times = prg.scale(x.size, None, out, x, 2.0, x.size, profile=True)
+    after = time.perf_counter_ns()
+    assert isinstance(times, cl2c.LaunchTimes)
+    assert before <= times.start <= times.end <= after
+    assert times.seconds == (times.end - times.start) * 1e-9
+    np.testing.assert_array_equal(out, x * np.float32(2))
+    assert prg.scale(x.size, None, out, x, 2.0, x.size) is None
+
+
 def _assert_names(err, kernel, arg):
     msg = str(err.value)
     assert f"'{kernel}'" in msg and arg in msg, msg
