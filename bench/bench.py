@@ -75,13 +75,15 @@ class Cl2cContender:
         cl2c = self.cl2c
         mine = [cl2c.Image(a.array, "RGBA", "UNORM_INT8") if isinstance(a, Img)
                 else cl2c.LocalMemory(a.nbytes) if isinstance(a, Local) else a for a in args]
-        calls = [(getattr(prg, name), g, l, [p.value if isinstance(p, Const) else mine[p]
-                                             for p in picks])
-                 for name, g, l, picks in case.calls()]
+        def prepare(name, g, l, picks):
+            return (getattr(prg, name), g, l,
+                    [p.value if isinstance(p, Const) else mine[p] for p in picks])
 
-        def run():
+        def launch(calls):
             for knl, g, l, call_args in calls:
                 knl(g, l, *call_args)
+
+        run = case.host_loop(prepare, launch, lambda flag: not mine[flag].any())
 
         outputs, reset = output_hooks(case, args)
         if any(isinstance(mine[i], cl2c.Image) for i in case.outs):
@@ -193,7 +195,8 @@ def run_case(case: Case, contenders: list, reps: int, budget_s: float | None,
             results[label]["GB/s"] = case.bytes / (ms * 1e-3) / 1e9
         if case.flops:
             results[label]["GFLOP/s"] = case.flops / (ms * 1e-3) / 1e9
-        launches = len(case.steps) if case.steps is not None else case.launches
+        launches = case.notes.get("launches") or (
+            len(case.steps) if case.steps is not None else case.launches)
         if launches > 1:
             results[label]["us_per_launch"] = ms * 1e3 / launches
     return {"class": case.key, "kernel": case.label, "local": case.local_text(),

@@ -66,6 +66,10 @@ class Case:
     # A host loop of launches (the GPU-style corpus): [(kernel, global, local, [argument
     # index or Const, ...]), ...] run in order as one sample; None: `kernel` `launches` times
     steps: list | None = None
+    # The host loop of the Guide's shortest paths: after `steps`, these launches again and
+    # again until the argument `flag` reads back all zero (no vertex marked), as the Guide's
+    # host does; (steps of a round, flag's index, most rounds). None: `steps` once.
+    until_clear: tuple | None = None
     defines: dict = field(default_factory=dict)   # "#define NAME value" lines rewritten
     scratch: list = field(default_factory=list)   # arguments written but not compared
 
@@ -83,6 +87,29 @@ class Case:
             return self.steps
         every = list(range(len(self.args)))
         return [(self.kernel, self.gsize, self.local, every)] * self.launches
+
+    def kernel_names(self) -> set:
+        again = self.until_clear[0] if self.until_clear else []
+        return {name for name, *_ in [*self.calls(), *again]}
+
+    def host_loop(self, prepare, launch, cleared):
+        """A sample's runner: the calls prepared once (prepare(kernel, global, local,
+        picks) -> call); then launch(calls) for the case's calls and, with until_clear,
+        for a round of its launches until cleared(flag index) says no flag is set."""
+        first = [prepare(*c) for c in self.calls()]
+        if self.until_clear is None:
+            return lambda: launch(first)
+        again_steps, flag, most = self.until_clear
+        again = [prepare(*c) for c in again_steps]
+
+        def run():
+            launch(first)
+            for _ in range(most):
+                launch(again)
+                if cleared(flag):
+                    return
+            raise RuntimeError(f"{self.label}: still marked after {most} rounds")
+        return run
 
     def local_text(self) -> str:
         return "None" if self.local is None else "x".join(map(str, self.local))

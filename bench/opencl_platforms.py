@@ -144,6 +144,7 @@ class OpenCLContender:
     def launcher(self, case, args: list, prg):
         """A zero-argument function running the case once (enqueue + finish), and a
         function reading the case's outputs back."""
+        import numpy as np
         from cases import Img, Local
         from hand_c import Const
         cl, q = self.cl, self.queue
@@ -162,15 +163,25 @@ class OpenCLContender:
             return a
 
         bufs = [own(a) for a in args]
-        kernels = {name: cl.Kernel(prg, name) for name, *_ in case.calls()}
-        calls = [(kernels[name], g, l, [p.value if isinstance(p, Const) else bufs[p]
-                                        for p in picks])
-                 for name, g, l, picks in case.calls()]
+        kernels = {name: cl.Kernel(prg, name) for name in case.kernel_names()}
 
-        def run():
+        def prepare(name, g, l, picks):
+            return (kernels[name], g, l,
+                    [p.value if isinstance(p, Const) else bufs[p] for p in picks])
+
+        def launch(calls):
             for knl, g, l, call_args in calls:
                 knl(q, g, l, *call_args)
             q.finish()
+
+        flags = {}
+
+        def cleared(i):          # the Guide's host: read the mask back, test it
+            host = flags.setdefault(i, np.empty_like(args[i]))
+            cl.enqueue_copy(q, host, bufs[i])
+            return not host.any()
+
+        run = case.host_loop(prepare, launch, cleared)
 
         def outputs():
             res = []
