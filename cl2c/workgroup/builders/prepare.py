@@ -24,12 +24,12 @@ def returns_as_guards(body: c_ast.Compound) -> int:
     Returns how many returns went."""
     items = list(body.block_items or [])
     for i, s in enumerate(items):
-        if _is_return_guard(s) and not any(contains_sync(r) for r in items[i + 1:]):
+        if is_return_guard(s) and not any(contains_sync(r) for r in items[i + 1:]):
             break
     else:
         return 0
     conds, rest = [], items[i:]
-    while rest and _is_return_guard(rest[0]):
+    while rest and is_return_guard(rest[0]):
         conds.append(_negated(rest.pop(0).cond))
     cond = conds[0]
     for c in conds[1:]:
@@ -73,7 +73,7 @@ def guards_into_loops(body: c_ast.Compound) -> int:
 
 def _distributed(g, inside: list, constant: set) -> list | None:
     """``inside`` with the guard ``g`` distributed (guards_into_loops), or None."""
-    if not _reads_values(g) or ids(g) & assigned_names(c_ast.Compound(inside)) or \
+    if not reads_values(g) or ids(g) & assigned_names(c_ast.Compound(inside)) or \
             any(isinstance(n, c_ast.Return) for t in inside for n in walk(t)):
         return None
     out, pending, loops = [], [], 0
@@ -87,7 +87,7 @@ def _distributed(g, inside: list, constant: set) -> list | None:
     loaded = set()                          # declared for all, set under the guard
     for t in inside:
         if isinstance(t, c_ast.Decl):
-            if t.init is not None and (not _reads_values(t.init) or ids(t.init) & loaded):
+            if t.init is not None and (not reads_values(t.init) or ids(t.init) & loaded):
                 split = _split_load(t)
                 if split is None:
                     return None
@@ -128,7 +128,7 @@ def _split_load(d: c_ast.Decl):
     return decl, c_ast.Assignment("=", cn.ident(d.name, d.coord), d.init, d.coord)
 
 
-def _reads_values(e) -> bool:
+def reads_values(e) -> bool:
     """``e`` reads no memory and changes nothing: names, constants, arithmetic, pure
     builtins and work-item functions."""
     return not has_effects(e) and not any(
@@ -148,11 +148,11 @@ def _uniform_header(loop: c_ast.For, constant: set) -> bool:
         if isinstance(init, c_ast.Decl) else []
     for d in decls:
         counters.add(d.name)
-        if d.init is not None and not (_reads_values(d.init) and ids(d.init) <= constant):
+        if d.init is not None and not (reads_values(d.init) and ids(d.init) <= constant):
             return False
     if isinstance(init, c_ast.Assignment) and isinstance(init.lvalue, c_ast.ID):
         counters.add(init.lvalue.name)
-        if not (_reads_values(init.rvalue) and ids(init.rvalue) <= constant):
+        if not (reads_values(init.rvalue) and ids(init.rvalue) <= constant):
             return False
     elif init is not None and not decls:
         return False
@@ -168,15 +168,15 @@ def _uniform_header(loop: c_ast.For, constant: set) -> bool:
             if not (isinstance(target, c_ast.ID) and target.name in counters):
                 return False
             rest = e.rvalue if isinstance(e, c_ast.Assignment) else None
-            if rest is not None and not (_reads_values(rest) and
+            if rest is not None and not (reads_values(rest) and
                                          ids(rest) <= constant | counters):
                 return False
-        elif not (_reads_values(e) and ids(e) <= constant | counters):
+        elif not (reads_values(e) and ids(e) <= constant | counters):
             return False
     return bool(counters)
 
 
-def _is_return_guard(s) -> bool:
+def is_return_guard(s) -> bool:
     if not isinstance(s, c_ast.If) or s.iffalse is not None:
         return False
     then = s.iftrue
@@ -225,7 +225,7 @@ def privatize_written_params(func: c_ast.FuncDef, params: dict) -> dict:
     cl2c_param_data;``, which the region analysis treats as any other private:
     once per group if every assignment is uniform, else per work-item.
     Returns the by-value parameters left (those of the old dict still named)."""
-    written = _params_written(func.body)
+    written = params_written(func.body)
     copies = []
     for p in func.decl.type.args.params:
         if not isinstance(p, c_ast.Decl) or p.name not in written:
@@ -240,7 +240,7 @@ def privatize_written_params(func: c_ast.FuncDef, params: dict) -> dict:
     return {n: d for n, d in params.items() if n not in written}
 
 
-def _params_written(body) -> set:
+def params_written(body) -> set:
     """Names whose own value the body changes: ``p = ...``, ``p += ...``, ``p++``,
     ``v.x = ...``, ``&p``; not ``p[i] = ...`` nor ``p->x = ...`` (the pointee)."""
     def base(lvalue):
