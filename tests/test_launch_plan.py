@@ -37,7 +37,8 @@ def test_the_model_and_its_plan_are_frozen():
 
 def test_the_entry_does_what_the_plan_says():
     """Each decision of the plan, against the entry's C: dynamic sharing, regrouping with
-    the tiles' rows, serial launches, the fibers' stacks and checks."""
+    the tiles' rows, serial launches, the fibers' stacks and checks, the guard's bounds
+    on the live work-items."""
     for options in ("", "-cl2c-schedule=regions", "-cl2c-schedule=fibers"):
         for name in ("lockstep.cl", "tiling.cl", "barriers.cl", "saxpy.cl"):
             try:
@@ -49,8 +50,10 @@ def test_the_entry_does_what_the_plan_says():
                 assert ("cl2c_taken" in entry) == plan.dynamic, (name, kernel, options)
                 assert ("cl2c_regroup_part(" in entry) == (plan.regroup is not None)
                 if plan.regroup is not None:
+                    live = "cl2c_live" if plan.live else "NULL"
                     assert f"cl2c_max_threads(), {plan.regroup.tile_rows}, " \
-                        f"{plan.regroup.tile_cols}, cl2c_from, cl2c_to);" in entry
+                        f"{plan.regroup.tile_cols}, cl2c_from, cl2c_to, {live});" in entry
+                assert entry.count("cl2c_live_below(") == len(plan.live)
                 assert (f"<= {plan.serial_items} ||" in entry) == (plan.serial_items > 0)
                 assert plan.item_function == (f"static CL2C_ALWAYS_INLINE void {kernel}("
                                               in c)

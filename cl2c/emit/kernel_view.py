@@ -14,9 +14,10 @@ from ..language_version import LanguageVersion
 from ..lower import KernelModel
 from ..lower.workitems import is_type_declaration
 from ..workgroup.builders.loops import IMAGE_FORMATS
-from ..workgroup.launch_plan import LaunchPlan
+from ..workgroup.launch_plan import LaunchPlan, LiveBound
 from ..workgroup.names import GROUP, LOCAL_ID
 from .cgen import CGenerator
+from . import c_names
 from .c_text import c_string
 
 
@@ -109,6 +110,9 @@ class KernelView:
     fiber_call_args: str
     arg_infos: tuple[ArgInfo, ...]
     checks: Checks | None          # a checking build's registrations; None: unchecked
+    live_bounds: tuple[str, ...] = ()  # the plan's live bounds (live_groups.py), each a
+                                   # call of cl2c_live_below in the entry
+    live_dims: tuple[int, ...] = ()    # the dimensions they bound
 
 
 _ADDRESS = {"global": "CL2C_ADDRESS_GLOBAL", "constant": "CL2C_ADDRESS_CONSTANT",
@@ -171,7 +175,31 @@ def kernel_view(k: KernelModel, cl_std: LanguageVersion, renames: dict[str, str]
         group_call_args=", ".join(call),
         fiber_fields=tuple(fields), fiber_values=tuple(values),
         fiber_call_args=", ".join(fcall), arg_infos=tuple(arg_infos),
-        checks=_checks(k, renames, constants, program_globals if k.info.globals else ()))
+        checks=_checks(k, renames, constants, program_globals if k.info.globals else ()),
+        live_bounds=tuple(_live_bound_text(b, renames) for b in k.plan.live),
+        live_dims=tuple(sorted({b.dim for b in k.plan.live})))
+
+
+def _live_bound_text(b: LiveBound, renames: dict[str, str]) -> str:
+    """The entry's call that narrows ``cl2c_live`` by bound ``b``."""
+    def text(e) -> str:
+        e = copy.deepcopy(e)
+        c_names.apply(e, renames)
+        return CGenerator(False).visit(e)
+
+    def value(e, signed: bool) -> str:
+        return f"cl2c_live_value((long long)({text(e)}))" if signed \
+            else f"cl2c_live_uvalue((unsigned long long)({text(e)}))"
+
+    def ll(v: int) -> str:
+        return f"(-{-v}LL)" if v < 0 else f"{v}LL"
+    shift = "0" if b.shift is None else \
+        ("-" if b.negate else "") + value(b.shift, b.shift_signed)
+    exact = f"({text(b.limit)}) >= 0" if b.limit_nonneg else "1"
+    return (f"cl2c_live_below(cl2c_live, &cl2c_nd, {b.dim}, {int(b.relative)}, "
+            f"{ll(b.id_range[0])}, "
+            f"{ll(b.id_range[1])}, {shift}, {ll(b.x_range[0])}, {ll(b.x_range[1])}, "
+            f"{value(b.limit, b.limit_signed)}, {int(b.inclusive)}, {exact})")
 
 
 def _arg_info(p, argv_type: str) -> ArgInfo:

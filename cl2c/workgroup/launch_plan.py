@@ -34,6 +34,34 @@ class Regroup:
     tile_cols: str = "0"           # and the work-items of a row, a C constant
 
 
+# the values of a long long, which the entry computes live bounds in (less its least)
+LLONG_RANGE = (-(1 << 63) + 1, (1 << 63) - 1)
+
+
+@dataclass(frozen=True)
+class LiveBound:
+    """A bound of a kernel's guard (workgroup/live_groups.py): the work-items whose value
+    ``x`` of the guard is at or past ``limit`` (past it, where ``inclusive``) go home
+    before they do anything. x is the global id of dimension ``dim`` (less the offset,
+    where ``relative``) plus ``shift`` (minus, where ``negate``; None: 0), as long as the
+    id stays in ``id_range`` and x in ``x_range`` (the ranges of the C types each passes
+    through and is compared in, which wrap); ``limit_nonneg``: the limit converts
+    unchanged to the comparison's type only when it is not negative. ``limit`` and
+    ``shift`` are C expressions (nodes) of the kernel's by-value arguments, of signed
+    types where ``limit_signed``, ``shift_signed``."""
+    dim: int
+    limit: object
+    inclusive: bool = False
+    shift: object = None
+    negate: bool = False
+    relative: bool = False
+    id_range: tuple = LLONG_RANGE
+    x_range: tuple = LLONG_RANGE
+    limit_nonneg: bool = False
+    limit_signed: bool = True
+    shift_signed: bool = True
+
+
 @dataclass(frozen=True)
 class LaunchPlan:
     """One kernel's launch: its schedule, its work-group functions and how its entry
@@ -58,3 +86,5 @@ class LaunchPlan:
     fiber_checks: bool = False     # fibers check barriers (and checked accesses)
     fiber_stack: int = 0           # bytes a fiber's stack; 0: the runtime's default
     poison_locals: bool = False    # red zones after each __local region (ASan)
+    live: tuple = ()               # LiveBounds of its guard (live_groups.py): the entry
+                                   # skips the groups with no live work-item

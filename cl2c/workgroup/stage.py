@@ -18,6 +18,7 @@ from ..typed_ast import fact, walk
 from . import schedules
 from .launch_plan import LaunchOptions, LaunchPlan, Regroup
 from .launch_work import serial_items, work
+from .live_groups import live_bounds
 from .passes import tiling
 from .passes.interleaving import interleavable, interleaved_function, program_names
 
@@ -76,7 +77,8 @@ def _launch(k: KernelModel, module: Module, options: LaunchOptions,
                 regroup=Regroup(choice.tile_rows, tiling.COLS if choice.tile_rows else "0")
                 if regroup else None, serial_items=serial, check=options.check,
                 fiber_checks=options.check_barriers or bool(options.check),
-                fiber_stack=options.fiber_stack, poison_locals=options.poison_locals)
+                fiber_stack=options.fiber_stack, poison_locals=options.poison_locals,
+                live=() if options.check else live_bounds(k.info.node, options.uniform_groups))
 
 
 def _called_functions(module: Module, kernels, launches) -> set[str]:

@@ -22,6 +22,7 @@
 #ifndef CL2C_HOST_H
 #define CL2C_HOST_H
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include "errors.h"
@@ -371,28 +372,91 @@ static inline size_t cl2c_gcd_(size_t a, size_t b) {
     return a;
 }
 
+/* ---- Groups with nothing to do (cl2c/workgroup/live_groups.py) ------------ */
+
+/* A kernel's guard sends home every work-item whose x = global id + shift (in dimension
+ * d; the id less the offset where `relative`) is at or past a limit; live[d] (the
+ * dimension's global size to begin with) becomes at most the number of work-items, from
+ * the dimension's offset, that it may leave live.
+ * C computes x in the kernel's types, which wrap: the bound holds where the launch
+ * keeps the id within [id_lo, id_hi] and x within [x_lo, x_hi] (those types' ranges)
+ * and where `exact` (the limit converts to the comparison's type unchanged); it is not
+ * used elsewhere. Values as cl2c_live_value gives them: within CL2C_LIVE_FAR, the
+ * sums here do not overflow. */
+#define CL2C_LIVE_FAR (LLONG_MAX / 4)
+
+/* v, or a value past +-2 CL2C_LIVE_FAR where v is: the same comparisons with any x
+ * within CL2C_LIVE_FAR */
+static inline long long cl2c_live_value(long long v) {
+    return v > 2 * CL2C_LIVE_FAR ? 2 * CL2C_LIVE_FAR : v < -2 * CL2C_LIVE_FAR ? -2 * CL2C_LIVE_FAR : v;
+}
+static inline long long cl2c_live_uvalue(unsigned long long v) {
+    return v > 2 * CL2C_LIVE_FAR ? 2 * CL2C_LIVE_FAR : (long long)v;
+}
+
+static inline void cl2c_live_below(size_t live[3], const cl2c_workitem *nd, unsigned d,
+                                   int relative, long long id_lo, long long id_hi,
+                                   long long shift, long long x_lo, long long x_hi,
+                                   long long limit, int inclusive, int exact) {
+    const size_t offset = relative ? 0 : nd->global_offset[d], n = nd->global_size[d];
+    if (!exact || n == 0 || offset > (size_t)CL2C_LIVE_FAR || n > (size_t)CL2C_LIVE_FAR)
+        return;
+    const long long id_first = (long long)offset, id_last = id_first + (long long)(n - 1);
+    if (id_first < id_lo || id_last > id_hi || id_last > CL2C_LIVE_FAR)
+        return;                                         /* an id wraps in the kernel's type */
+    const long long first = id_first + shift, last = id_last + shift;
+    if (first < x_lo || last > x_hi || first < -CL2C_LIVE_FAR || last > CL2C_LIVE_FAR)
+        return;                                         /* and so does x */
+    const long long end = limit + (inclusive != 0) - first;    /* live: x < limit (+ 1) */
+    const size_t e = end <= 0 ? 0 : (size_t)end;
+    if (e < live[d])
+        live[d] = e;
+}
+
+/* The end of the work-items [from, to) of the slowest dimension that may be live. */
+static inline size_t cl2c_live_end(const cl2c_workitem *nd, const size_t *live, size_t from,
+                                   size_t to) {
+    const size_t e = live != NULL ? live[nd->work_dim - 1] : to;
+    return e >= to ? to : e <= from ? from : e;
+}
+
+/* The groups of each dimension that hold a live work-item: the first groups[d]. */
+static inline void cl2c_live_groups_of(const cl2c_workitem *nd, const size_t live[3],
+                                       size_t groups[3]) {
+    for (int d = 0; d < 3; ++d)
+        groups[d] = (live[d] + nd->enqueued_local_size[d] - 1) / nd->enqueued_local_size[d];
+}
+
 /* cl2c_regroup for the work-items [from, to) of the slowest dimension: cut as a launch
  * of those alone would be (threads balanced over the part), then narrowed, along that
  * dimension, to groups that start at `from` and end at `to` (or at the range's end), so
  * that the part runs exactly its own work-items. The kernel cannot tell groups apart,
- * so any group size computes the same (and tiles run whole tiles or the plain loop). */
+ * so any group size computes the same (and tiles run whole tiles or the plain loop).
+ * `live` (or NULL): the work-items of each dimension its guard may leave live
+ * (cl2c_live_below); cut as a launch of those alone, the groups past them empty. */
 static inline void cl2c_regroup_part(cl2c_workitem *nd, size_t threads, size_t tile_rows,
-                                     size_t tile_cols, size_t from, size_t to) {
+                                     size_t tile_cols, size_t from, size_t to,
+                                     const size_t *live) {
     const unsigned d = nd->work_dim - 1;
-    const size_t whole = nd->global_size[d];
-    if (from == 0 && to == whole) {
-        cl2c_regroup(nd, threads, tile_rows, tile_cols);
-        return;
+    size_t whole[3];
+    for (int i = 0; i < 3; ++i) {
+        whole[i] = nd->global_size[i];
+        if (live != NULL && live[i] < whole[i])
+            nd->global_size[i] = live[i] != 0 ? live[i] : 1;
     }
-    nd->global_size[d] = to - from;
+    const size_t end = cl2c_live_end(nd, live, from, to);
+    nd->global_size[d] = end > from ? end - from : 1;
     cl2c_regroup(nd, threads, tile_rows, tile_cols);
-    nd->global_size[d] = whole;
-    const size_t edges = cl2c_gcd_(from, to == whole ? 0 : to);
+    for (int i = 0; i < 3; ++i) {
+        nd->global_size[i] = whole[i];
+        nd->num_groups[i] = (whole[i] + nd->local_size[i] - 1) / nd->local_size[i];
+    }
+    const size_t edges = cl2c_gcd_(from, to == whole[d] ? 0 : to);
     size_t l = nd->local_size[d];
     if (edges != 0 && edges % l != 0)
         l = cl2c_divisor_at_most(edges, l);
     nd->enqueued_local_size[d] = nd->local_size[d] = l;
-    nd->num_groups[d] = (whole + l - 1) / l;
+    nd->num_groups[d] = (whole[d] + l - 1) / l;
 }
 
 /* The groups [*first, *end) that run the work-items [from, to) of the slowest dimension,
