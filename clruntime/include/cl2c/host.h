@@ -433,30 +433,28 @@ static inline void cl2c_live_groups_of(const cl2c_workitem *nd, const size_t liv
  * that the part runs exactly its own work-items. The kernel cannot tell groups apart,
  * so any group size computes the same (and tiles run whole tiles or the plain loop).
  * `live` (or NULL): the work-items of each dimension its guard may leave live
- * (cl2c_live_below); cut as a launch of those alone, the groups past them empty. */
+ * (cl2c_live_below): cut as a launch of the slowest dimension's alone, the groups past
+ * them empty (the other dimensions keep their cut: groups a few work-items wide, to
+ * skip a few past a narrow live edge, would cost more than the bounded work-item
+ * loops of whole rows). */
 static inline void cl2c_regroup_part(cl2c_workitem *nd, size_t threads, size_t tile_rows,
                                      size_t tile_cols, size_t from, size_t to,
                                      const size_t *live) {
     const unsigned d = nd->work_dim - 1;
-    size_t whole[3];
-    for (int i = 0; i < 3; ++i) {
-        whole[i] = nd->global_size[i];
-        if (live != NULL && live[i] < whole[i])
-            nd->global_size[i] = live[i] != 0 ? live[i] : 1;
+    const size_t whole = nd->global_size[d], end = cl2c_live_end(nd, live, from, to);
+    if (from == 0 && end == whole) {
+        cl2c_regroup(nd, threads, tile_rows, tile_cols);
+        return;
     }
-    const size_t end = cl2c_live_end(nd, live, from, to);
     nd->global_size[d] = end > from ? end - from : 1;
     cl2c_regroup(nd, threads, tile_rows, tile_cols);
-    for (int i = 0; i < 3; ++i) {
-        nd->global_size[i] = whole[i];
-        nd->num_groups[i] = (whole[i] + nd->local_size[i] - 1) / nd->local_size[i];
-    }
-    const size_t edges = cl2c_gcd_(from, to == whole[d] ? 0 : to);
+    nd->global_size[d] = whole;
+    const size_t edges = cl2c_gcd_(from, to == whole ? 0 : to);
     size_t l = nd->local_size[d];
     if (edges != 0 && edges % l != 0)
         l = cl2c_divisor_at_most(edges, l);
     nd->enqueued_local_size[d] = nd->local_size[d] = l;
-    nd->num_groups[d] = (whole[d] + l - 1) / l;
+    nd->num_groups[d] = (whole + l - 1) / l;
 }
 
 /* The groups [*first, *end) that run the work-items [from, to) of the slowest dimension,
