@@ -18,8 +18,8 @@ before the bound read no memory either (a work-item past the bound evaluates the
 and an ``if`` guard is the kernel's last statement and has no ``else``. The id side is
 the global id (or, where every group has the enqueued size, get_group_id(d) *
 get_local_size(d) + get_local_id(d)) through casts, variables declared from it and
-one added or subtracted uniform term; the limit is integer arithmetic (+, -, *) on constants and by-value
-arguments the kernel never writes. C computes the guard in its own types, which wrap:
+one added or subtracted uniform term; the limit is integer arithmetic (+, -, *) on
+constants and by-value arguments the kernel never writes. C computes the guard in its own types, which wrap:
 each bound carries the range each of its values must stay in for C's value to be
 the arithmetic one (the types it passes through, and the comparison's), and the
 entry uses it only where the launch keeps every work-item's value in that range.
@@ -37,6 +37,7 @@ from ..lower.effects import builtin_name, has_effects
 from ..typed_ast import fact, walk
 from .builders.prepare import is_return_guard, params_written, reads_values
 from .launch_plan import LLONG_RANGE, LiveBound
+
 
 def live_bounds(func: c_ast.FuncDef, uniform_groups: bool = True) -> tuple[LiveBound, ...]:
     """The bounds of ``func``'s (a lowered kernel's) guards that send every work-item
