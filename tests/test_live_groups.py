@@ -30,6 +30,18 @@ kernel void from_groups(global float *out, global const float *x, int n) {
     if (i >= n) return;
     out[i] = 3 * x[i];
 }
+kernel void window(global int *out, int d, int n) {   /* a wavefront's diagonal */
+    const int first = d < n ? 1 : d - n + 2;
+    const int last = d < n ? d + 1 : n;
+    const int i = first + (int)get_global_id(0);
+    if (i > last) return;
+    out[i] = d;
+}
+kernel void back(global int *out, int s, int n) {
+    int i = (int)get_global_id(0) - s;
+    if (i >= n) return;
+    out[i + s] = i;
+}
 kernel void upto(global int *out, int last) {
     int i = get_global_id(0);
     if (i > last) return;
@@ -87,6 +99,8 @@ def test_the_plan_records_the_bounds(plans):
     assert [(b.dim, b.inclusive) for b in plans["axpb"].live] == [(0, False)]
     assert [(b.dim, b.inclusive) for b in plans["upto"].live] == [(0, True)]
     assert [(b.dim, b.relative) for b in plans["from_groups"].live] == [(0, True)]
+    assert [(b.dim, b.negate) for b in plans["back"].live] == [(0, True)]
+    assert len(plans["window"].live) == 1      # from variables of the arguments
     assert sorted(b.dim for b in plans["grid2"].live) == [0, 1]
     assert sorted(b.dim for b in plans["matmul"].live) == [0, 1]
     assert plans["axpb"].regroup is not None and plans["axpb_groups"].regroup is None
@@ -139,6 +153,20 @@ def test_parts_of_an_oversized_launch(prg):
     for a, b in [(0, 3), (3, 64)]:                           # regrouped parts
         prg.axpb(4096, local, out, x, np.int32(n), groups=range(a, b))
     np.testing.assert_allclose(out, 2.5 * x + 1)
+
+
+def test_bounds_from_variables_and_a_subtracted_shift(prg):
+    n = 50
+    for d in (0, 20, 70, 98):
+        out = np.full(n + 2, -1, np.int32)
+        prg.window(4096, 64, out, np.int32(d), np.int32(n))
+        first, last = (1, d + 1) if d < n else (d - n + 2, n)
+        want = np.full(n + 2, -1, np.int32)
+        want[first:last + 1] = d
+        np.testing.assert_array_equal(out, want)
+    out = np.full(105, -7, np.int32)
+    prg.back(4096, 64, out, np.int32(5), np.int32(100))
+    np.testing.assert_array_equal(out, np.arange(105) - 5)
 
 
 def test_inclusive_bound_and_empty_launch(prg):

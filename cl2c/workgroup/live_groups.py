@@ -28,13 +28,15 @@ is theirs to report.
 """
 from __future__ import annotations
 
+import copy
 from typing import NamedTuple
 
 from pycparser import c_ast
 
+from .. import cnodes as cn
 from .. import types as ty
 from ..lower.effects import builtin_name, has_effects
-from ..typed_ast import fact, walk
+from ..typed_ast import fact, replace_child, walk
 from .builders.prepare import is_return_guard, params_written, reads_values
 from .launch_plan import LLONG_RANGE, LiveBound
 
@@ -139,8 +141,9 @@ class _Finder:
         if not (_integer(tx) and _integer(tu)):
             return None
         common = ty.arithmetic_result(tx, tu)
-        return LiveBound(chain.dim, u, op == ">", chain.shift, chain.negate, chain.relative,
-                         chain.id_range, _meet(chain.x_range, _range(common)),
+        shift = None if chain.shift is None else self._inlined(chain.shift)
+        return LiveBound(chain.dim, self._inlined(u), op == ">", shift, chain.negate,
+                         chain.relative, chain.id_range, _meet(chain.x_range, _range(common)),
                          limit_nonneg=tu.signed and not common.signed, limit_signed=tu.signed,
                          shift_signed=chain.shift is None or _type(chain.shift).signed)
 
@@ -168,7 +171,8 @@ class _Finder:
             for a, b in ((x.left, x.right), (x.right, x.left) if x.op == "+" else ()):
                 below = self._id_chain(a, seen)
                 if below is not None and below.shift is None and self._limit(b):
-                    inner = below._replace(shift=b, negate=x.op == "-")
+                    inner = below._replace(shift=b, negate=x.op == "-",  # x's types
+                                           x_range=LLONG_RANGE)          # from here
                     break
         else:
             return None
@@ -192,12 +196,16 @@ class _Finder:
                 return d
         return None
 
-    def _limit(self, u) -> bool:
-        """``u`` is integer arithmetic on constants and the uniform arguments, which the
-        entry can evaluate as the kernel does."""
+    def _limit(self, u, seen=()) -> bool:
+        """``u`` is integer arithmetic (+, -, *, comparisons, ?:) on constants, the
+        uniform arguments and variables declared from those before the guard, which
+        the entry can evaluate as the kernel does (``_inlined``)."""
         for n in walk(u):
             if isinstance(n, c_ast.ID):
-                if n.name not in self.uniform:
+                d = self.decls.get(n.name)
+                if n.name not in self.uniform and not (
+                        d is not None and n.name not in seen and _integer(fact(d, "ty")) and
+                        self._limit(d.init, (*seen, n.name))):
                     return False
             elif isinstance(n, c_ast.Constant):
                 if not _integer(fact(n, "ty")):
@@ -206,15 +214,26 @@ class _Finder:
                 if not _integer(_type(n)):
                     return False
             elif isinstance(n, c_ast.BinaryOp):
-                if n.op not in ("+", "-", "*"):
+                if n.op not in ("+", "-", "*", *_COMPARISONS, "&&", "||"):
                     return False
             elif isinstance(n, c_ast.UnaryOp):
-                if n.op not in ("-", "+"):
+                if n.op not in ("-", "+", "!"):
                     return False
-            elif not isinstance(n, c_ast.Typename) and \
-                    not any(isinstance(n, c) for c in (c_ast.TypeDecl, c_ast.IdentifierType)):
+            elif not isinstance(n, (c_ast.TernaryOp, c_ast.Typename, c_ast.TypeDecl,
+                                    c_ast.IdentifierType)):
                 return False
         return _integer(_type(u))
+
+    def _inlined(self, e):
+        """A copy of ``e`` (a ``_limit``) with each variable replaced by its value,
+        in its type: an expression of the arguments alone, for the entry."""
+        if isinstance(e, c_ast.ID) and e.name in self.decls and e.name not in self.uniform:
+            d = self.decls[e.name]
+            return cn.cast(fact(d, "ty"), self._inlined(d.init), e.coord)
+        e = copy.deepcopy(e)
+        for name, child in list(e.children()):
+            replace_child(e, name, self._inlined(child))
+        return e
 
 
 def _dim_of(call, name: str) -> int | None:
@@ -226,6 +245,9 @@ def _dim_of(call, name: str) -> int | None:
         return None
     d = args[1].value.rstrip("uUlL")
     return int(d) if d in ("0", "1", "2") else None
+
+
+_COMPARISONS = ("<", "<=", ">", ">=", "==", "!=")
 
 
 def _flatten(e, op: str) -> list:
@@ -240,11 +262,18 @@ def _type(e):
     if isinstance(e, c_ast.Cast):
         return fact(e.to_type, "ty")
     t = fact(e, "ty")
-    if t is None and isinstance(e, c_ast.BinaryOp) and e.op in ("+", "-", "*"):
-        a, b = _type(e.left), _type(e.right)
-        if _integer(a) and _integer(b):
-            return ty.arithmetic_result(a, b)
-    return t
+    if t is not None:
+        return t
+    if isinstance(e, c_ast.BinaryOp) and e.op in (*_COMPARISONS, "&&", "||") or \
+            isinstance(e, c_ast.UnaryOp) and e.op == "!":
+        return ty.INT
+    pair = (e.left, e.right) if isinstance(e, c_ast.BinaryOp) and e.op in "+-*" else \
+        (e.iftrue, e.iffalse) if isinstance(e, c_ast.TernaryOp) else None
+    if pair is not None and _integer(_type(pair[0])) and _integer(_type(pair[1])):
+        return ty.arithmetic_result(_type(pair[0]), _type(pair[1]))
+    if isinstance(e, c_ast.UnaryOp) and e.op in ("-", "+") and _integer(_type(e.expr)):
+        return ty.integer_promote(_type(e.expr))
+    return None
 
 
 def _integer(t) -> bool:
