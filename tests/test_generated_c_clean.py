@@ -4,7 +4,8 @@ kernels are those that warned once: the classic tiled matmul without
 reqd_work_group_size (GCC proved its 32-column tiles out of bounds) and `omp simd`
 loops that clang cannot vectorise (calls, atomics; -Wpass-failed, on by default), and
 unread_shapes.cl's: program-scope __constant variables nothing emitted reads (unused
-static consts), kernels that read no work-item id (an interleaved copy's unused ids),
+static consts), kernels that read no work-item id (an interleaved copy's unused ids), an id that only
+its guard reads (the regions schedule makes the guard its loop's bounds),
 which still compute what PoCL does."""
 from __future__ import annotations
 
@@ -47,7 +48,8 @@ UNREAD_LAUNCHES = [("constants", 64, 16, ()), ("local_ids", 64, 16, ()),
                    ("group_ids", 64, 8, ()), ("group_ids_loop", 64, 8, (np.uint32(9),)),
                    ("no_ids", 256, None, (np.uint32(5),)),
                    ("no_ids_loop", 256, None, (np.uint32(5), np.uint32(9))),
-                   ("sizes_only", 256, None, ())]
+                   ("sizes_only", 256, None, ()),
+                   ("guard_only_id", 64, 16, (np.int32(50),))]
 
 
 @pytest.mark.parametrize("options", ["", "-cl2c-schedule=regions", "-cl2c-schedule=fibers"])

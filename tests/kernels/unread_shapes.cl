@@ -91,3 +91,13 @@ kernel void sizes_only(global uint *o)
     uint x = chain((uint)get_global_size(0));
     o[2] = chain(x + get_work_dim());
 }
+
+// an id that only its guard reads: in the regions schedule the guard becomes the
+// work-item loop's bounds, and the id's declaration is left unread
+kernel void guard_only_id(global uint *o, int n)
+{
+    int i = get_global_id(0);
+    if (i >= n)
+        return;
+    o[get_global_id(0)] = chain((uint)get_local_id(0));
+}

@@ -52,6 +52,7 @@ class LoopBounds:
             self.affine += 1
             d = stmts[i] = copy.deepcopy(d)     # the original also defines recomputations
             d.init = c_ast.BinaryOp("+", cn.ident(name), cn.ident(L0))
+            d.funcspec = ["CL2C_UNUSED"]        # its guard may have become the loop's bounds
         return bases
 
     def of_region(self, stmts):
