@@ -39,20 +39,32 @@ def _range_struct() -> str:
     return m.group()
 
 
+# The functions the loader calls besides the kernels' entry points, as (return type, name,
+# parameters): the one list that cffi's declarations, the kernels' file's exports and the
+# wrappers' names come from. Each is the runtime's (errors.h, fiber.h), the generated
+# file's (cl2c_globals_init) or _GLOBALS_FOR_LOADER's.
+_LOADER_FUNCTIONS = (
+    ("const char *", "cl2c_error_string", "int code"),
+    ("const char *", "cl2c_fiber_last_error", "void"),
+    ("size_t", "cl2c_globals_size", "void"),
+    ("void", "cl2c_globals_init", "void *storage"),
+    ("int", "cl2c_loader_checking", "void"),
+    ("void", "cl2c_loader_check_sizes", "const size_t *sizes, unsigned n"),
+    ("const char *", "cl2c_loader_check_findings", "void"),
+    ("void", "cl2c_loader_after_fork", "void"),
+    ("int", "cl2c_loader_local_size",
+     "const cl2c_range *r, const size_t *reqd, int non_uniform, size_t *local"),
+    ("int", "cl2c_loader_threads", "int n"),
+)
+
+
 def cdef_for(kernel_names: list[str]) -> str:
     """What cffi declares of an extension module: the range, the error strings, the
     program's __global variables (extension_source) and one argv entry point per
     kernel."""
-    return (_range_struct() + "\nconst char *cl2c_error_string(int code);\n"
-            "const char *cl2c_fiber_last_error(void);\n"
-            "size_t cl2c_globals_size(void);\nvoid cl2c_globals_init(void *storage);\n"
-            "int cl2c_loader_checking(void);\n"
-            "void cl2c_loader_check_sizes(const size_t *sizes, unsigned n);\n"
-            "const char *cl2c_loader_check_findings(void);\n"
-            "void cl2c_loader_after_fork(void);\n"
-            "int cl2c_loader_local_size(const cl2c_range *r, const size_t *reqd, "
-            "int non_uniform, size_t *local);\n"
-            "int cl2c_loader_threads(int n);\n" +
+    return (_range_struct() + "\n" +
+            "".join(f"{ret}{'' if ret.endswith('*') else ' '}{name}({params});\n"
+                    for ret, name, params in _LOADER_FUNCTIONS) +
             "".join(f"int cl2c_argv_{n}(const cl2c_range *range, void *const *args);\n"
                     for n in kernel_names))
 
@@ -108,6 +120,34 @@ def extension_source(c_source: str) -> str:
     """The C source of a program's extension module: the generated file and what the
     loader needs beside it."""
     return c_source + _GLOBALS_FOR_LOADER
+
+
+# Program.build compiles an extension in two translation units at once: the kernels' file
+# (the generated C, the runtime's headers, _GLOBALS_FOR_LOADER) and cffi's wrappers
+# (Python's headers), linked into one module. The functions the wrappers call are static
+# in the kernels' file: it exports each under a name of its own, hidden from other
+# libraries, and the wrappers' file calls that name.
+_EXPORTED = "cl2c_export_"
+
+
+def _exports() -> str:
+    """The kernels' file's exports of _LOADER_FUNCTIONS, for the wrappers' file."""
+    lines = ["\n/* What cffi's wrappers, compiled apart, call (build.py). */"]
+    for ret, name, params in _LOADER_FUNCTIONS:
+        args = ", ".join(p.rsplit(" ", 1)[1].lstrip("*") for p in params.split(", ")
+                         if p != "void")
+        call = f"{name}({args});" if ret == "void" else f"return {name}({args});"
+        lines.append(f'__attribute__((visibility("hidden"))) {ret}'
+                     f"{'' if ret.endswith('*') else ' '}{_EXPORTED}{name}({params}) "
+                     f"{{ {call} }}")
+    return "\n".join(lines) + "\n"
+
+
+def _wrappers_preamble(kernel_names: list[str]) -> str:
+    """The C before cffi's wrappers in their own file: the declarations cffi was given,
+    each loader function under the name the kernels' file exports it by."""
+    renames = "".join(f"#define {name} {_EXPORTED}{name}\n" for _, name, _ in _LOADER_FUNCTIONS)
+    return "#include <stddef.h>\n" + renames + cdef_for(kernel_names)
 
 
 class _Subject:
@@ -239,27 +279,54 @@ def _suffix() -> str:
 
 def _compile(c_source, kernel_names, module_name, tmpdir: Path, what: _Subject,
              target: Target) -> Path:
-    """Build the extension: cffi writes the module's C, and the target's compiler builds
-    it in one command, as ``cl2c --shared`` does. Not through cffi's ``compile``:
-    setuptools' import and Python's own CFLAGS (``-g`` above all) took 0.15-0.25 s of a
-    six-kernel file's 1.5 s cold build on Zen 5, and a kernel needs neither."""
+    """Build the extension: cffi writes the wrappers' C, and the target's compiler builds
+    the kernels' file and the wrappers' at once (two processes), then links them. Not
+    through cffi's ``compile``: setuptools' import and Python's own CFLAGS (``-g`` above
+    all) took 0.15-0.25 s of a six-kernel file's 1.5 s cold build on Zen 5, and a
+    kernel needs neither; and the wrappers (0.3-0.45 s of the compile, Python.h's
+    parsing most of it) no longer wait for the kernels."""
     import cffi
     ffi = cffi.FFI()
     ffi.cdef(cdef_for(kernel_names))
-    ffi.set_source(module_name, extension_source(c_source), compiler_verbose=False)
-    c_path, out = tmpdir / f"{module_name}.c", tmpdir / f"{module_name}{_suffix()}"
-    ffi.emit_c_code(str(c_path))
-    cmd = target.extension_command(str(c_path), str(out), str(runtime_include_dir()),
-                                   _python_includes())
-    import subprocess           # here: loading from the cache compiles nothing
-    try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, stdin=subprocess.DEVNULL)
-    except OSError as e:
-        raise what.error("cannot run the C compiler for the translation",
-                         f"{shlex.join(cmd)}: {e}", bug=False) from None
-    if proc.returncode != 0 or not out.is_file():
-        raise what.error(_FAILED, f"{shlex.join(cmd)}\n{(proc.stdout + proc.stderr)[-4000:]}")
+    ffi.set_source(module_name, _wrappers_preamble(kernel_names), compiler_verbose=False)
+    wrappers, kernels = tmpdir / f"{module_name}_wrappers.c", tmpdir / f"{module_name}.c"
+    ffi.emit_c_code(str(wrappers))
+    kernels.write_text(extension_source(c_source) + _exports())
+    out = tmpdir / f"{module_name}{_suffix()}"
+    objects = [tmpdir / f"{p.stem}.o" for p in (kernels, wrappers)]
+    _run_compiler(what, [
+        target.object_command(str(kernels), str(objects[0]), [str(runtime_include_dir())]),
+        target.object_command(str(wrappers), str(objects[1]), _python_includes())])
+    _run_compiler(what, [target.link_command([str(o) for o in objects], str(out))])
+    if not out.is_file():
+        raise what.error(_FAILED, f"the compiler wrote no {out.name}")
     return out
+
+
+def _run_compiler(what: _Subject, commands: list[list[str]]) -> None:
+    """Run the compiler ``commands`` at once (each a process: they are independent), and
+    wait for all; the first that fails is the build's error."""
+    import subprocess           # here: loading from the cache compiles nothing
+    procs = []
+    try:
+        for cmd in commands:
+            procs.append((cmd, subprocess.Popen(cmd, stdin=subprocess.DEVNULL,
+                                                stdout=subprocess.PIPE,
+                                                stderr=subprocess.STDOUT, text=True)))
+    except OSError as e:
+        for _, proc in procs:
+            proc.kill()
+            proc.wait()
+        raise what.error("cannot run the C compiler for the translation",
+                         f"{shlex.join(commands[len(procs)])}: {e}", bug=False) from None
+    failed = None
+    for cmd, proc in procs:
+        output, _ = proc.communicate()
+        if proc.returncode != 0 and failed is None:
+            failed = (cmd, output)
+    if failed is not None:
+        cmd, output = failed
+        raise what.error(_FAILED, f"{shlex.join(cmd)}\n{output[-4000:]}")
 
 
 def _python_includes() -> list[str]:

@@ -183,6 +183,17 @@ class Target:
                 f"-I{include_dir}", *(f"-I{d}" for d in more_includes), c_file, "-o", out,
                 *self.env_ldflags, *self.link_flags()]
 
+    def object_command(self, c_file: str, out: str, include_dirs: list[str]) -> list[str]:
+        """The command that compiles one file of a library into an object (``-c``)."""
+        return [*self.cc, *self.env_cflags, *self.compile_flags(), "-fPIC", "-c",
+                *(f"-I{d}" for d in include_dirs), c_file, "-o", out]
+
+    def link_command(self, objects: list[str], out: str) -> list[str]:
+        """The command that links objects into a shared library (the compile flags too:
+        $CFLAGS may ask for link-time optimisation)."""
+        return [*self.cc, *self.env_cflags, *self.compile_flags(), "-fPIC", "-shared",
+                *objects, "-o", out, *self.env_ldflags, *self.link_flags()]
+
     def identity(self) -> str:
         """Everything the compile step reads, for the cache key."""
         return "\n".join([shlex.join(self.cc), " ".join(self.compile_flags()),
