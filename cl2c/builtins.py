@@ -102,6 +102,8 @@ class Builtin:
     exact: bool = False          # arguments of fixed scalar types must be of exactly
                                  # those types (image coordinates: int and float choose
                                  # different functions, as overloads do in clang)
+    outputs: tuple = ()          # the pointer parameters it stores a second result
+                                 # through, reading nothing there (fract's, sincos's)
 
     @property
     def has_effects(self) -> bool:
@@ -223,10 +225,10 @@ _add(_rows("pown rootn ldexp", ["T", "I"], "T", "F"))
 _add(_rows("ldexp", ["T", "int"], "T", "Fv", c_name="cl2c_ldexpi_{T}"))
 _add(_rows("ilogb", ["T"], "I", "F"))
 _add(_rows("nan", ["U"], "T", "F"))
-_add(_rows("fract modf", ["T", "T*"], "T", "F"))
-_add(_rows("frexp lgamma_r", ["T", "I*"], "T", "F"))
-_add(_rows("sincos", ["T", "T*"], "T", "F"))
-_add(_rows("remquo", ["T", "T", "I*"], "T", "F"))
+_add(_rows("fract modf", ["T", "T*"], "T", "F", outputs=(1,)))
+_add(_rows("frexp lgamma_r", ["T", "I*"], "T", "F", outputs=(1,)))
+_add(_rows("sincos", ["T", "T*"], "T", "F", outputs=(1,)))
+_add(_rows("remquo", ["T", "T", "I*"], "T", "F", outputs=(2,)))
 
 # 6.12.3 integer functions
 _add(_rows("abs", ["T"], "U", "I"))

@@ -178,6 +178,73 @@ __kernel void k(__global int *out) {
                for f in found), found
 
 
+# ---- parts of a vector, second results -----------------------------------------------
+
+def test_vector_component_never_written():
+    """A float4 filled one component at a time, .w forgotten, then stored whole."""
+    src = """
+__kernel void k(__global float4 *out, __global const float *in) {
+    int i = get_global_id(0);
+    float4 v;
+    v.x = in[i];
+    v.yz = (float2)(1.0f, 2.0f);
+    out[i] = v;
+}"""
+    found = run(build(src).k, (4,), (4,), f32(16), f32(4))
+    assert len(found) == 1, found
+    assert found[0].startswith(
+        "kernel 'k': bug.cl:7:14: read of uninitialised private variable 'v': component "
+        "3 (.w), which nothing wrote (work-item (0,0,0) of group (0,0,0)"), found
+
+
+def test_swizzle_reads_a_component_never_written():
+    src = """
+__kernel void k(__global float2 *out, __global const float *in) {
+    int i = get_global_id(0);
+    float8 v;
+    v.lo = (float4)(in[i]);
+    v.s7 = 1.0f;
+    out[i] = v.s57;
+}"""
+    found = run(build(src).k, (4,), (4,), f32(8), f32(4))
+    assert len(found) == 1, found
+    assert "bug.cl:7:14: read of uninitialised private variable 'v': component 5 (.s5)" \
+        in found[0], found
+
+
+def test_second_result_read_before_the_call_wrote_it():
+    """fract(ip, &ip): the argument is read before fract stores its second result."""
+    src = """
+__kernel void k(__global float *out) {
+    float ip;
+    out[get_global_id(0)] = fract(ip, &ip);
+}"""
+    found = run(build(src).k, (4,), (4,), f32(4))
+    assert len(found) == 1, found
+    assert "bug.cl:4:35: read of uninitialised private variable 'ip' (work-item (0,0,0)" \
+        in found[0], found
+
+
+def test_one_result_of_modf_stored_the_other_read():
+    """The whole part goes to r[1]; r[0], meant for the fraction, is read unwritten
+    (the &r[1] given to modf marks r[1] alone written, not the array)."""
+    src = """
+__kernel void k(__global float *out, __global const float *in) {
+    int i = get_global_id(0);
+    float r[2];
+    float c;
+    float2 sc;
+    sc.y = sincos(in[i], &c);
+    out[i] = modf(in[i], &r[1]) + r[0] + c + sc.x;
+}"""
+    found = run(build(src).k, (4,), (4,), f32(4), f32(4))
+    assert len(found) == 2, found
+    assert any("bug.cl:8:35: read of uninitialised private variable 'r': element 0" in f
+               for f in found), found
+    assert any("bug.cl:8:46: read of uninitialised private variable 'sc': component 0 (.x)"
+               in f for f in found), found
+
+
 # ---- patterns that are fine ---------------------------------------------------------
 
 FINE = {
@@ -240,6 +307,27 @@ __kernel void k(__global float *out) {
     p.a = 1; p.b = 2.0f;
     P q = p;
     out[get_global_id(0)] = dot(v, v) + w.w + q.a + q.b;
+}""",
+    "vector by swizzles and second results": """
+__kernel void k(__global float *out) {
+    int i = get_global_id(0);
+    float4 v;
+    v.xy = (float2)(1.0f, 2.0f);
+    v.s23 = v.s10;
+    float8 e;
+    e.lo = v; e.s46 = v.xy; e.odd = v;
+    float3 p;
+    p.x = 1.0f; p.yz = p.xx;
+    float4 w;
+    float4 f = fract(v, &w);
+    float2 c;
+    float2 s = sincos((float2)(out[i]), &c);
+    float r[2];
+    r[0] = modf(out[i], &r[1]);
+    int4 m;
+    m.x = 1;
+    out[i] = dot(v, v) + dot(e.hi, e.lo) + dot(p, p) + s.x + c.y + r[0] + r[1] + m.x +
+             dot(w, f);
 }""",
     "array filled by a loop and by vstore": """
 __kernel void k(__global float *out) {

@@ -8,14 +8,19 @@ needs no check. A loop's body starts from the state before the loop (the state a
 head on a later iteration can only hold more), so one walk suffices, no fixed point.
 
 What counts as a write of a variable ``x`` (its runtime flag is set there too):
-- an assignment to it, or to any part of it (``v.s[0] = ...``, ``s.a = ...``: a vector
-  or struct with one component written counts as written whole: no false positives
-  for the float3's unused fourth component, or a struct filled member by member);
+- an assignment to it, or to any part of it (``s.a = ...``: a struct with one member
+  written counts as written whole, a struct filled member by member);
 - ``x++``, ``x += e`` (a read first);
-- its address taken (``&x``, ``&v.s[1]``, an array named so that it decays to a
+- a builtin's second result stored through ``&x`` (fract, modf, sincos, frexp,
+  remquo, lgamma_r: the rows' ``outputs``): a write once the call returns, so that a
+  read of ``x`` in its other arguments comes first;
+- its address taken otherwise (``&x``, an array named so that it decays to a
   pointer): whatever the pointer is given to may write it, so it counts as written.
-An element of a private array is tracked on its own (a runtime shadow byte); the
-analysis never proves an element written, only the whole array by its address.
+A private vector is tracked component by component (a bit each in its runtime flag):
+``v.s[k]`` and swizzles (the lowering's calls carry their ``components``) read and
+write theirs, ``v`` whole all of them (a float3's three). An element of a private
+array is tracked on its own (a runtime shadow byte); the analysis never proves an
+element written, only the whole array by its address.
 
 Not tracked (never reported): variables with an initialiser, function parameters,
 variables the lowering made (``cl2c_*``), declarations of a ``for``'s first clause or
@@ -29,29 +34,51 @@ from pycparser import c_ast
 
 from .. import types as ty
 from ..typed_ast import fact
+from .private_bounds import REGISTER
 
 READ, WRITE, RW, ADDR = "read", "write", "rw", "addr"
+ANY = "any"     # the components of an access: one that no constant names
 
 
 class Var:
     """A tracked private variable: its declaration, and whether it is an array (how
-    many dimensions, how many innermost elements). Compared by identity: two
-    declarations of one name are two variables."""
-    __slots__ = ("decl", "name", "dims", "total", "needed")
+    many dimensions, how many innermost elements) or a vector (``comps``: how many
+    components, each tracked on its own; 0 for any other type). Compared by identity:
+    two declarations of one name are two variables."""
+    __slots__ = ("decl", "name", "dims", "total", "comps", "needed")
 
-    def __init__(self, decl, dims: int = 0, total: int = 1):
+    def __init__(self, decl, dims: int = 0, total: int = 1, comps: int = 0):
         self.decl, self.name, self.dims, self.total = decl, decl.name, dims, total
+        self.comps = comps
         self.needed = False          # some read may run before a write: a flag, checks
+
+    def keys(self, comps=None) -> list:
+        """What the analysis's state holds for the variable, or for components
+        ``comps`` of a vector (None, ANY: all of them)."""
+        if not self.comps:
+            return [self]
+        which = range(self.comps) if comps is None or comps == ANY else comps
+        return [(self, k) for k in which]
+
+    def mask(self, comps=None) -> int:
+        """The bits of components ``comps`` in a vector's flag (ANY: 0)."""
+        if comps == ANY:
+            return 0
+        which = range(self.comps) if comps is None else comps
+        return sum(1 << k for k in which)
 
 
 class Access:
     """A use of a tracked variable: ``node`` is the part of the tree that names it
-    (the variable or its element), ``mode`` read, write, rw or addr (an escape), and
-    ``proven`` whether the variable is definitely written before (reads, rw)."""
-    __slots__ = ("node", "var", "mode", "proven")
+    (the variable or its element; a swizzle store or a builtin with a second result:
+    the call), ``mode`` read, write, rw or addr (an escape), ``proven`` whether the
+    variable is definitely written before (reads, rw), and for a vector ``comps``, the
+    components used (None: all; ANY: one no constant names)."""
+    __slots__ = ("node", "var", "mode", "proven", "comps")
 
-    def __init__(self, node, var, mode, proven):
+    def __init__(self, node, var, mode, proven, comps=None):
         self.node, self.var, self.mode, self.proven = node, var, mode, proven
+        self.comps = comps
 
 
 def _meet(a, b):
@@ -106,14 +133,16 @@ class Analysis:
                 not any(s in storage for s in ("static", "extern", "typedef")) and \
                 getattr(d, "space", None) in (None, "private") and \
                 isinstance(d.type, (c_ast.TypeDecl, c_ast.PtrDecl, c_ast.ArrayDecl)):
-            shape = _tracked_type(fact(d, "ty"))
+            t = fact(d, "ty")
+            shape = _tracked_type(t)
             if shape is not None:
-                var = Var(d, *shape)
+                comps = t.n if isinstance(t, ty.Vector) and not shape[0] else 0
+                var = Var(d, *shape, comps)
                 self.vars.append(var)
         if d.name:
             self.scopes[-1][d.name] = var
         if var is not None and self.state is not None:
-            self.state.discard(var)   # a fresh variable each time it is reached
+            self.state.difference_update(var.keys())   # a fresh variable each time
 
     # ---- statements
     def stmts(self, items, trackable=True):
@@ -267,9 +296,7 @@ class Analysis:
                             c_ast.Enum)):
             return
         elif isinstance(n, c_ast.FuncCall):
-            if n.args is not None:
-                for a in n.args.exprs:
-                    self.expr(a)
+            self.call(n)
         elif isinstance(n, c_ast.Cast) and _is_void(n.to_type) and \
                 isinstance(n.expr, c_ast.ID):
             return                # (void)x: "unused", no read of its value
@@ -281,9 +308,64 @@ class Analysis:
             for _, child in n.children():
                 self.expr(child)
 
+    def call(self, n: c_ast.FuncCall):
+        """A call's arguments, in order; a swizzle of a tracked vector reads or writes
+        its components, a builtin's second result is written once it returns."""
+        args = n.args.exprs if n.args is not None else []
+        if isinstance(n.name, c_ast.ID) and n.name.name == REGISTER:
+            return      # private_bounds.py's note of where the variable lies: no use
+        comps = fact(n, "components")
+        call = fact(n, "call")
+        kind = call.kind if call is not None else None
+        var = self.vector_named(args[0] if args else None, kind == "update")
+        if comps is not None and var is not None and kind in ("operator", "update"):
+            for a in args[1:]:
+                self.expr(a)
+            node = n if kind == "update" else args[0]
+            self.use(var, [], node, node, WRITE if kind == "update" else READ,
+                     frozenset(comps))
+            return
+        outputs = call.row.outputs if kind == "builtin" else ()
+        results = []
+        for i, a in enumerate(args):
+            if not (i in outputs and isinstance(a, c_ast.UnaryOp) and a.op == "&"):
+                self.expr(a)
+                continue
+            found = self.resolve(a.expr)          # (its indices read)
+            if found is not None and found[4]:    # &p[i]: the pointer p is read
+                self.use(*found[:4], READ)
+            elif found is not None:
+                results.append(found)
+        for var, nodes, own, top, _ in results:
+            if var.dims:                        # an element: its shadow byte, at the call
+                self.use(var, nodes, own, top, WRITE)
+            else:                               # once the call returns: on the call
+                self.use(var, [], n, n, WRITE)
+
+    def vector_named(self, arg, address: bool):
+        """The tracked vector that ``arg`` names (``&v`` where ``address``), else None."""
+        if address:
+            if not (isinstance(arg, c_ast.UnaryOp) and arg.op == "&"):
+                return None
+            arg = arg.expr
+        if not isinstance(arg, c_ast.ID):
+            return None
+        var = self.lookup(arg.name)
+        return var if var is not None and var.comps else None
+
     def chain(self, top, mode):
         """``top`` is an lvalue made of elements and members of an ID (or of some other
         expression): the indices are read, then the variable is used."""
+        found = self.resolve(top)
+        if found is not None:
+            var, nodes, own, top, deref = found
+            self.use(var, nodes, own, top, READ if deref else mode)
+
+    def resolve(self, top):
+        """Read the indices of lvalue ``top``: (its variable, the chain's nodes from top
+        to the variable, ``own`` (the topmost of them still in the variable's storage),
+        top, whether the chain dereferences a pointer of the variable), or None where
+        no tracked variable is named."""
         nodes, n = [], top
         while isinstance(n, c_ast.ArrayRef) or \
                 (isinstance(n, c_ast.StructRef) and n.type == "."):
@@ -294,27 +376,28 @@ class Analysis:
                 self.expr(node.subscript)
         if not isinstance(n, c_ast.ID):
             self.expr(n)          # *p, p->x, a call: the pointer or value is read
-            return
+            return None
         var = self.lookup(n.name)
         if var is None:
-            return
+            return None
         # the part of the chain that is the variable's own storage: up to a pointer
         # that an index dereferences (p[i], s.p[i]: the pointer is read)
-        t, own = fact(var.decl, "ty"), n
+        t, own, deref = fact(var.decl, "ty"), n, False
         for node in reversed(nodes):
             if isinstance(node, c_ast.ArrayRef):
                 if isinstance(t, ty.Pointer):
-                    mode = READ
+                    deref = True
                     break
                 t = t.elem if isinstance(t, ty.Array) else None
             else:
                 t = fact(node, "ty")
             own = node
-        self.use(var, nodes, own, top, mode)
+        return var, nodes, own, top, deref
 
-    def use(self, var: Var, nodes, own, top, mode):
+    def use(self, var: Var, nodes, own, top, mode, comps=None):
         """Record the use; ``own`` is the topmost node of ``nodes`` (top to the
-        variable) still in the variable's storage (the variable itself when none)."""
+        variable) still in the variable's storage (the variable itself when none);
+        ``comps``: a vector's components it uses, where ``nodes`` do not say."""
         target = own
         if var.dims:
             # an element: the variable indexed once per dimension
@@ -324,17 +407,25 @@ class Analysis:
                 mode = ADDR                      # the array, or a row, as a pointer
             else:
                 target = nodes[at]
+        elif var.comps and len(nodes) >= 2 and own is nodes[-2]:
+            # v.s[k]: the lowering's component k (its array .s, indexed)
+            k = nodes[-2].subscript
+            comps = frozenset([int(k.value.rstrip("uUlL"), 0)]) \
+                if isinstance(k, c_ast.Constant) and k.type == "int" else ANY
         if mode == READ and _decays(own):
             mode = ADDR                          # s.arr as a pointer: it may be written
         if mode == ADDR:
-            target = own
-        proven = self.state is None or var in self.state
+            target, comps = own, None
+        keys = var.keys(comps)
+        proven = self.state is None or (any(k in self.state for k in keys) if comps == ANY
+                                        else all(k in self.state for k in keys))
         if mode in (READ, RW) and not proven:
             var.needed = True
-        self._accesses[target] = Access(target, var, mode, proven)
+        self._accesses[target] = Access(target, var, mode, proven, comps)
         if self.state is not None and (mode == ADDR or (mode in (WRITE, RW) and
                                                         not var.dims)):
-            self.state.add(var)
+            # (a write of a component no constant names: the vector's, as before)
+            self.state.update(var.keys(None if comps == ANY else comps))
 
 
 def _decays(node) -> bool:

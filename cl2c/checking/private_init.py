@@ -7,12 +7,16 @@ array, a fiber's stack). definite_assignment.py says which reads may come before
 write; only the variables with such a read get instrumented (clruntime
 cl2c/check_private.h):
 
-- a scalar, vector, struct or pointer ``x``: ``_Bool cl2c_cks_x = 0;`` after its
+- a scalar, struct or pointer ``x``: ``_Bool cl2c_cks_x = 0;`` after its
   declaration, set by each write (a statement ``cl2c_cks_x = 1;`` after a write that is
-  a statement, CL2C_CK_PSET around one inside an expression, CL2C_CK_PADDR where its
-  address is taken: these two take the flag's address, so the schedules see it
-  written) and tested by each read not proven written (CL2C_CK_PGET, or
-  CL2C_CK_PTEST before a statement ``x += e;``);
+  a statement, CL2C_CK_PSET around one inside an expression or around a builtin that
+  stores a second result in it, CL2C_CK_PADDR where its address is taken: these two
+  take the flag's address, so the schedules see it written) and tested by each read
+  not proven written (CL2C_CK_PGET, or CL2C_CK_PTEST before a statement ``x += e;``);
+- a vector ``v``: ``unsigned short cl2c_cks_v = 0;``, a bit per component, set by
+  writes (``cl2c_cks_v |= 5;`` after ``v.s[0] = ...; v.s[2] = ...`` as statements,
+  CL2C_CK_VSET, CL2C_CK_VADDR) and tested by reads (CL2C_CK_VGET, CL2C_CK_VTEST)
+  for the components they use;
 - an array ``a``: a shadow byte per innermost element, ``_Bool cl2c_cks_a[N] = {0};``,
   each element access through CL2C_CK_ELEM (set on a write, tested on a read), every
   element set where the array's address escapes.
@@ -24,7 +28,7 @@ from pycparser import c_ast
 from .. import types as ty
 from ..sema import Module
 from ..typed_ast import child_fields, make
-from .definite_assignment import ADDR, READ, RW, WRITE, Analysis
+from .definite_assignment import ADDR, ANY, READ, RW, WRITE, Analysis
 from .sites import Sites
 
 FLAG = "cl2c_cks_"
@@ -136,37 +140,74 @@ class _Rewriter:
         out = self.stmt(s)
         return out[0] if len(out) == 1 else c_ast.Compound(out, s.coord)
 
+    def written(self, e):
+        """The write of a flagged variable that expression ``e`` is, if any (not of an
+        array's element: those set their shadow byte where they are), and the node
+        that names what it writes."""
+        if isinstance(e, c_ast.Assignment):
+            node = e.lvalue
+        elif isinstance(e, c_ast.UnaryOp) and e.op in ("++", "--", "p++", "p--"):
+            node = e.expr
+        elif isinstance(e, c_ast.FuncCall):
+            node = e                        # a swizzle store, a second result
+        else:
+            return None, None
+        a = self.access(node)
+        if a is None or a.var.dims or a.mode not in (WRITE, RW):
+            return None, None
+        return a, node
+
     def expr_stmt(self, e) -> list:
         """An expression statement: a write of a flagged scalar sets its flag in a
         statement after it (a read-modify-write tests it in one before)."""
-        lvalue = e.lvalue if isinstance(e, c_ast.Assignment) else \
-            e.expr if isinstance(e, c_ast.UnaryOp) and e.op in ("++", "--", "p++", "p--") \
-            else None
-        a = self.access(lvalue) if lvalue is not None else None
-        if a is None or a.var.dims or a.mode not in (WRITE, RW):
+        a, node = self.written(e)
+        if a is None:
             return [self.expr(e)]
         out = []
         if a.mode == RW and not a.proven:
-            out.append(_call("CL2C_CK_PTEST", [self.flag(a.var), self.site(lvalue.coord),
-                                               _string(a.var.name)], e.coord))
+            out.append(self.test(a, node.coord))
         out.append(self.expr(e, statement=True))
-        out.append(c_ast.Assignment("=", self.flag(a.var), c_ast.Constant("int", "1"),
-                                    e.coord))
+        if a.var.comps:
+            mask = a.var.mask(None if a.comps == ANY else a.comps)
+            full = mask == a.var.mask()
+            out.append(c_ast.Assignment("=" if full else "|=", self.flag(a.var),
+                                        c_ast.Constant("int", str(mask)), e.coord))
+        else:
+            out.append(c_ast.Assignment("=", self.flag(a.var), c_ast.Constant("int", "1"),
+                                        e.coord))
         return out
+
+    def test(self, a, coord):
+        """The test of a read of ``a``'s variable, as a statement."""
+        if a.var.comps:
+            return _call("CL2C_CK_VTEST", self.vector_args(a, coord), coord)
+        return _call("CL2C_CK_PTEST", [self.flag(a.var), self.site(coord),
+                                       _string(a.var.name)], coord)
+
+    def vector_args(self, a, coord):
+        """A vector's flag, the bits that the use needs (0: any), its components, site
+        and name: what CL2C_CK_VTEST takes."""
+        return [self.flag(a.var), c_ast.Constant("int", str(a.var.mask(a.comps))),
+                c_ast.Constant("int", str(a.var.comps)), self.site(coord),
+                _string(a.var.name)]
 
     def flag_decl(self, var):
         d = var.decl
         name = FLAG + var.name
         # _Bool, not unsigned char: its stores alias no other type's, so they do not make
         # the compiler reload the kernel's other memory
-        base = c_ast.TypeDecl(name, [], None, c_ast.IdentifierType(["_Bool"]))
+        # (a vector's: a bit per component, of a type that aliases no other type of
+        # its components' but short's)
+        base = c_ast.TypeDecl(name, [], None, c_ast.IdentifierType(
+            ["unsigned", "short"] if var.comps else ["_Bool"]))
         if var.dims:
             decl = c_ast.ArrayDecl(base, c_ast.Constant("int", str(var.total)), [])
             init = c_ast.InitList([c_ast.Constant("int", "0")])
         else:
             decl, init = base, c_ast.Constant("int", "0")
         flag = make(c_ast.Decl, name, [], [], [], [], decl, init, None, d.coord)
-        flag.ty = ty.Array(ty.BOOL, var.total) if var.dims else ty.BOOL
+        flag.ty = ty.Array(ty.BOOL, var.total) if var.dims else \
+            ty.USHORT if var.comps else ty.BOOL
         return flag
 
     # ---- expressions
@@ -182,20 +223,30 @@ class _Rewriter:
         if isinstance(n, c_ast.UnaryOp) and n.op == "&":
             n.expr = self.expr(n.expr, under_addr=True)
             a = self.access(n.expr)
-            return self.escape(a, n) if a is not None and a.mode == ADDR else n
+            if a is not None and a.mode == ADDR:
+                return self.escape(a, n)
+            if a is not None and a.var.dims and a.mode == WRITE:
+                n.expr = self.use(a, n.expr)     # a builtin's second result: its shadow
+            return n
         self.children(n)
         a = self.access(n)
-        if a is not None and not under_addr:
+        if a is not None and not under_addr and not isinstance(n, c_ast.FuncCall):
             n = self.use(a, n)
-        if not statement and isinstance(n, (c_ast.Assignment, c_ast.UnaryOp)):
-            lvalue = n.lvalue if isinstance(n, c_ast.Assignment) else \
-                n.expr if n.op in ("++", "--", "p++", "p--") else None
-            w = self.access(lvalue) if lvalue is not None else None
-            if w is not None and not w.var.dims and w.mode in (WRITE, RW):
+        if not statement:
+            w, node = self.written(n)
+            if w is not None:
                 if w.mode == RW and not w.proven:
-                    n = self.get(w, n, lvalue.coord)
-                n = _call("CL2C_CK_PSET", [self.flag_address(w.var), n], n.coord)
+                    n = self.get(w, n, node.coord)
+                n = self.set(w, n)
         return n
+
+    def set(self, w, n):
+        """``n``, which writes ``w``'s variable, then its flag set."""
+        if w.var.comps:
+            mask = w.var.mask(None if w.comps == ANY else w.comps)
+            return _call("CL2C_CK_VSET", [self.flag_address(w.var),
+                                          c_ast.Constant("int", str(mask)), n], n.coord)
+        return _call("CL2C_CK_PSET", [self.flag_address(w.var), n], n.coord)
 
     def children(self, n):
         if isinstance(n, c_ast.Assignment):
@@ -228,10 +279,16 @@ class _Rewriter:
         return n        # writes: the assignment around sets the flag
 
     def get(self, a, n, coord):
+        if a.var.comps:
+            return _call("CL2C_CK_VGET", self.vector_args(a, coord) + [n], n.coord)
         return _call("CL2C_CK_PGET", [self.flag(a.var), self.site(coord),
                                       _string(a.var.name), n], n.coord)
 
     def escape(self, a, n):
         if a.var.dims:
             return _call("CL2C_CK_AADDR", [self.flag(a.var), n], n.coord)
+        if a.var.comps:
+            return _call("CL2C_CK_VADDR", [self.flag_address(a.var),
+                                           c_ast.Constant("int", str(a.var.mask())), n],
+                         n.coord)
         return _call("CL2C_CK_PADDR", [self.flag_address(a.var), n], n.coord)

@@ -308,8 +308,10 @@ class ExpressionLowering(CallLowering, Transformer):
             return cn.component(lowered, comps[0], node.coord)
         n = len(comps)
         self.need("CL2C_SWIZZLE", base_t.elem.name, base_t.n, n)
-        return runtime_call(f"cl2c_swz{n}_{base_t.name}", lowered,
+        call = runtime_call(f"cl2c_swz{n}_{base_t.name}", lowered,
                             *[cn.const_int(i) for i in comps], coord=node.coord)
+        call.components = tuple(comps)      # (checking: the components it reads)
+        return call
 
     def vector_type_of(self, base) -> ty.Vector:
         t = self.type_of(base)
@@ -393,9 +395,11 @@ class ExpressionLowering(CallLowering, Transformer):
             ptr = target
         else:
             ptr = cn.address_of(target)
-        return runtime_call(f"cl2c_swzset{n}_{base_t.name}", ptr,
+        call = runtime_call(f"cl2c_swzset{n}_{base_t.name}", ptr,
                             *[cn.const_int(i) for i in comps], value, call=UPDATE,
                             coord=node.coord)
+        call.components = tuple(comps)      # (checking: the components it writes)
+        return call
 
     def components_assigned(self, base, comps, value, value_t, coord):
         """v.xyz = x as a statement on a private variable: x into a temporary, then

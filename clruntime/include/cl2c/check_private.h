@@ -36,6 +36,40 @@ __attribute__((cold, noinline, unused)) static void cl2c_ck_unset(cl2c_ck_site *
 #define CL2C_CK_PADDR(flagp, e) (*(flagp) = 1, (e))
 #define CL2C_CK_AADDR(shadow, e) (memset((shadow), 1, sizeof(shadow)), (e))
 
+/* A private vector's flag holds a bit per component. A read of components `mask` (0:
+ * of one that no constant names, any) of an n-component vector, with bits `flag`. */
+__attribute__((cold, noinline, unused)) static void cl2c_ck_unset_part(cl2c_ck_site *site,
+                                                                       const char *name,
+                                                                       unsigned flag,
+                                                                       unsigned mask,
+                                                                       int n) {
+    int k = 0;
+    while (k < n && !(((mask & ~flag) >> k) & 1u)) k++;    /* the first one not written */
+    if (flag == 0 || mask == 0 || k >= n) {            /* none of it written: the vector */
+        cl2c_ck_unset(site, name, -1);
+    } else if (n <= 4) {
+        cl2c_ck_finding(site, "read of uninitialised private variable '%s': component %d "
+                        "(.%c), which nothing wrote", name, k, "xyzw"[k]);
+    } else {
+        cl2c_ck_finding(site, "read of uninitialised private variable '%s': component %d "
+                        "(.s%x), which nothing wrote", name, k, (unsigned)k);
+    }
+}
+#define CL2C_CK_VTEST(flag, mask, n, site, name)                                           \
+    ((mask) ? (((flag) & (mask)) == (mask) ? (void)0                                        \
+                                           : cl2c_ck_unset_part((site), (name), (flag),     \
+                                                                (mask), (n)))               \
+            : ((flag) ? (void)0 : cl2c_ck_unset_part((site), (name), 0u, 0u, (n))))
+#define CL2C_CK_VGET(flag, mask, n, site, name, e) (CL2C_CK_VTEST(flag, mask, n, site, name), (e))
+/* Components `mask` written by e (after it), or by whatever has the vector's address. */
+#define CL2C_CK_VSET(flagp, mask, e)                                                        \
+    __extension__({                                                                         \
+        __typeof__(e) cl2c_ck_pv_ = (e);                                                    \
+        *(flagp) |= (mask);                                                                 \
+        cl2c_ck_pv_;                                                                        \
+    })
+#define CL2C_CK_VADDR(flagp, mask, e) (*(flagp) |= (mask), (e))
+
 /* An element of a private array at p (base: the array): bits 1 test, 2 set. */
 static inline void *cl2c_ck_elem(_Bool *shadow, const void *base, const void *p,
                                  size_t n, int bits, cl2c_ck_site *site, const char *name) {
