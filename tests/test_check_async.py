@@ -1,7 +1,9 @@
-"""Checking mode: async copies into __local memory. The copy's destination is the
+"""Checking mode: async copies. The copy's destination (__local, or __global) is the
 group's to fill until wait_group_events: a work-item's access before the wait races
-with the copy (divergent copies and waits: test_check_mode.py). One build per
-schedule (the fibers schedule runs each work-item up to the wait on its own)."""
+with the copy. A copy is reached by every work-item of the group (a divergent wait:
+test_check_mode.py), and its event is waited for before the kernel ends; a wait is
+for events that copies returned. One build per schedule (the fibers schedule runs
+each work-item up to the wait on its own)."""
 from __future__ import annotations
 
 import re
@@ -21,7 +23,66 @@ __kernel void early(__global const int *in, __global int *out, int before) {
     wait_group_events(1, &e);
     out[get_global_id(0)] = t[l] + v;
 }
+__kernel void unwaited(__global const int *in, __global int *out) {
+    __local int t[8];
+    event_t first = async_work_group_copy(t, in, 8, 0);
+    event_t again = async_work_group_copy(t, in, 8, 0);
+    wait_group_events(1, &again);
+    out[get_global_id(0)] = t[get_local_id(0)];
+}
+__kernel void never_copied(__global const int *in, __global int *out) {
+    __local int t[8];
+    event_t e = async_work_group_copy(t, in, 8, 0);
+    event_t none = 0;
+    wait_group_events(1, &none);
+    wait_group_events(1, &e);
+    out[get_global_id(0)] = t[get_local_id(0)];
+}
+__kernel void divergent(__global const int *in, __global int *out, int n) {
+    __local int t[8];
+    int l = get_local_id(0);
+    event_t e = 0;
+    if (l < n) e = async_work_group_copy(t, in, 8, 0);
+    wait_group_events(1, &e);
+    out[get_global_id(0)] = t[l];
+}
+__kernel void to_global(__global const int *in, __global int *out, int before) {
+    __local int t[8];
+    int l = get_local_id(0);
+    t[l] = in[get_global_id(0)];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    event_t e = async_work_group_copy(out + get_group_id(0) * 8, t, 8, 0);
+    int v = before ? out[get_global_id(0)] : 0;
+    wait_group_events(1, &e);
+    out[get_global_id(0)] += v + 1;
+}
+__kernel void correct(__global const int *in, __global int *out) {
+    __local int t[8];
+    __local int u[16];
+    int l = get_local_id(0);
+    event_t e = async_work_group_copy(t, in + get_group_id(0) * 8, 8, 0);
+    e = async_work_group_strided_copy(u, in, 8, 2, e);        /* joins e */
+    wait_group_events(1, &e);
+    event_t es[2];
+    for (int k = 0; k < 2; k++)
+        es[k] = async_work_group_copy(u + 8 * k, in + 8 * k, 8, 0);
+    wait_group_events(2, es);
+    t[l] += u[l];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int k = 0; k < 2; k++) {
+        event_t o = async_work_group_copy(out + get_group_id(0) * 8, t, 8, 0);
+        wait_group_events(1, &o);
+    }
+    out[get_global_id(0)] += 1;
+}
 """
+
+
+def ints(n):
+    return np.zeros(n, np.int32)
+
+
+GROUP = r"of group \([01],0,0\)"     # either group may report first: they run side by side
 
 
 @pytest.fixture(scope="module", params=["auto", "fibers"])
@@ -42,3 +103,61 @@ def test_reads_after_the_wait_pass(prg):
     out = np.zeros(16, np.int32)
     prg.early((16,), (8,), np.arange(8, dtype=np.int32), out, np.int32(0))
     assert (out == np.tile(np.arange(8), 2)).all()
+
+
+def test_event_never_waited_for(prg):
+    msg = finding(prg.unwaited, (16,), (8,), np.arange(16, dtype=np.int32), ints(16))
+    line = SRC.splitlines().index("    event_t first = async_work_group_copy(t, in, 8, 0);") + 1
+    assert re.search(rf"kernel 'unwaited': bug\.cl:{line}:21: unwaited event: the event of this "
+                     r"async copy is not passed to wait_group_events before the kernel ends "
+                     r"\(work-item \(0,0,0\) " + GROUP, msg), msg
+
+
+def test_wait_for_an_event_no_copy_returned(prg):
+    msg = finding(prg.never_copied, (16,), (8,), np.arange(16, dtype=np.int32), ints(16))
+    line = SRC.splitlines().index("    wait_group_events(1, &none);") + 1
+    assert re.search(rf"kernel 'never_copied': bug\.cl:{line}:5: wait for an event that no "
+                     r"async copy returned: event_list\[0\] of wait_group_events "
+                     r"\(work-item \(0,0,0\) " + GROUP, msg), msg
+
+
+@pytest.mark.parametrize("n", [4, 0])
+def test_copy_reached_by_some_work_items(prg, n):
+    """Half the group reaches the copy, or all but none... n == 0: none does, and the
+    wait (which all reach) is for event 0."""
+    msg = finding(prg.divergent, (16,), (8,), np.arange(16, dtype=np.int32), ints(16),
+                  np.int32(n))
+    if n:
+        assert re.search(r"kernel 'divergent': bug\.cl:\d+:20: divergent async copy: reached "
+                         r"4 times by the group's 8 work-items, 1 of them by work-item "
+                         r"\(0,0,0\)", msg), msg
+    else:
+        assert "wait for an event that no async copy returned" in msg, msg
+
+
+def test_copy_reached_by_all_is_silent(prg):
+    out = ints(16)
+    prg.divergent((16,), (8,), np.arange(16, dtype=np.int32), out, np.int32(8))
+    assert (out == np.tile(np.arange(8), 2)).all()
+
+
+def test_global_destination_read_before_the_wait(prg):
+    msg = finding(prg.to_global, (16,), (8,), np.arange(16, dtype=np.int32), ints(16),
+                  np.int32(1))
+    line = SRC.splitlines().index("    int v = before ? out[get_global_id(0)] : 0;") + 1
+    assert re.search(rf"kernel 'to_global': bug\.cl:{line}:22: data race: read of __global "
+                     r"'out' at offset \d+, which an async copy fills: before the "
+                     r"wait_group_events for its event \(work-item \(0,0,0\) " + GROUP,
+                     msg), msg
+
+
+def test_correct_copies_are_silent(prg):
+    out = ints(16)
+    prg.to_global((16,), (8,), np.arange(16, dtype=np.int32), out, np.int32(0))
+    assert (out == np.arange(16) + 1).all()
+    out = ints(16)
+    src = np.arange(16, dtype=np.int32)
+    prg.correct((16,), (8,), src, out)
+    u = src[:16]
+    t = np.concatenate([src[0:8], src[8:16]]) + np.tile(u[:8], 2)
+    assert (out == t + 1).all(), out

@@ -451,11 +451,11 @@ def _output_arguments(node: c_ast.FuncCall) -> set[int]:
     (__local memory's initialisation check) must see."""
     call = fact(node, "call")
     row = call.row if call is not None and call.kind == "builtin" else None
-    if row is None or row.family != "F":
+    if row is None or not row.outputs:
         return set()
     shift = len(node.args.exprs) - len(row.params)      # (a work-item context first)
-    return {i + shift for i, p in enumerate(row.params)
-            if p.endswith("*") and i + shift < len(node.args.exprs) and
+    return {i + shift for i in row.outputs
+            if i + shift < len(node.args.exprs) and
             isinstance(node.args.exprs[i + shift], c_ast.UnaryOp) and
             node.args.exprs[i + shift].op == "&"}
 

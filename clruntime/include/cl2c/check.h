@@ -45,6 +45,7 @@
 #define CL2C_CK_WRITE 2u
 #define CL2C_CK_ATOMIC_ 4u    /* (an out-of-bounds finding's wording) */
 #define CL2C_CK_MAX_RANGES 64
+#define CL2C_CK_MAX_EVENTS 16
 #define CL2C_CK_MAX_FINDINGS 64
 #define CL2C_CK_MAX_PRIVATES 32
 /* A size passed to cl2c_check_sizes with this bit: the host gave the buffer read-only
@@ -161,6 +162,17 @@ typedef struct cl2c_ck_thread {
         long long step, m;
     } lreads;
     uint64_t local_slow;    /* local_me0 when a checked access last changed a __local word */
+    /* the events that the group's async copies returned (cl2c_ck_copied): how many
+     * times its work-items reached a copy that returned it, how many of those were the
+     * first work-item's, and whether that one waited for it since; nevents -1: more
+     * events than fit, not followed for the rest of the group */
+    struct {
+        size_t id;
+        cl2c_ck_site *site;
+        size_t reached, copies;
+        int waited;
+    } events[CL2C_CK_MAX_EVENTS];
+    int nevents;
     /* private variables that pointers may point into, the most recent last */
     int nprivates;
     cl2c_ck_range privates[CL2C_CK_MAX_PRIVATES];
@@ -396,6 +408,7 @@ static inline void cl2c_ck_group(cl2c_ck_launch *L, const cl2c_workitem *g, int 
     t->lreads.n = 0;
     t->nlocals = 0;
     t->nprivates = 0;
+    t->nevents = 0;
     for (int i = 0; i < 4; ++i) t->inited[i].lo = NULL;
     t->local_lo = (const char *)local_block;
     t->lid[0] = t->lid[1] = t->lid[2] = 0;
@@ -418,9 +431,12 @@ static inline void cl2c_ck_local(const char *name, const void *p, size_t size,
                                                                        : NULL;
 }
 
+CL2C_UNUSED static void cl2c_ck_events_end(cl2c_ck_thread *t);
+
 /* At the end of each group. */
 static inline void cl2c_ck_group_end(void) {
     cl2c_ck_thread *t = &cl2c_ck_tls;
+    if (t->nevents > 0) cl2c_ck_events_end(t);
     t->launch = NULL;
     t->nbuffers = t->nlocals = 0;
 }
@@ -1113,6 +1129,13 @@ CL2C_UNUSED static void *cl2c_ck_span(void *dst, size_t n, int fill, cl2c_ck_sit
         uint64_t mark = CL2C_CK_INIT | CL2C_CK_W | t->local_me0 | CL2C_CK_COPY;
         for (size_t i = off >> r->shift; i <= (off + n - 1) >> r->shift; ++i) r->shadow[i] = mark;
         t->local_slow = t->local_me0;
+    } else if (fill && r->shadow && !r->readonly) {
+        /* a __global destination likewise: this group's copy in this launch and phase,
+         * which other groups' accesses in the launch race with too */
+        cl2c_ck_who(t);
+        uint64_t mark = CL2C_CK_INIT | CL2C_CK_W | t->me0 | CL2C_CK_COPY;
+        for (size_t i = off >> r->shift; i <= (off + n - 1) >> r->shift; ++i)
+            __atomic_store_n(&r->shadow[i], mark, __ATOMIC_RELAXED);
     }
     return dst;
 }
@@ -1121,6 +1144,79 @@ CL2C_UNUSED static void *cl2c_ck_span(void *dst, size_t n, int fill, cl2c_ck_sit
 /* The source of an async copy: n elements read from src. */
 #define CL2C_CK_SOURCE(src, n, site)                                                          \
     ((__typeof__(&*(src)))cl2c_ck_span((void *)(src), (size_t)(n) * sizeof(*(src)), 0, (site)))
+
+/* ---- async copies' events (spec 6.13.10): a copy must be reached by every work-item of
+ * the group, and its event waited for (wait_group_events) before the kernel ends; a wait
+ * is for events that copies returned. In checking builds a copy that starts an event
+ * returns its site's address (the same for every work-item), one that joins an event
+ * returns that event; the group's first work-item's copies and waits are followed. */
+CL2C_UNUSED static size_t cl2c_ck_copied(size_t returned, cl2c_ck_site *site) {
+    cl2c_ck_thread *t = &cl2c_ck_tls;
+    const size_t id = returned == 1 ? (size_t)(uintptr_t)site : returned; /* async.h: 1 new */
+    if (t->launch == NULL || t->nevents < 0) return id;
+    cl2c_ck_who(t);
+    int i = 0;
+    while (i < t->nevents && t->events[i].id != id) i++;
+    if (i == t->nevents) {
+        if (i == CL2C_CK_MAX_EVENTS) {
+            t->nevents = -1;
+            return id;
+        }
+        t->events[i].id = id;
+        t->events[i].site = site;
+        t->events[i].reached = t->events[i].copies = 0;
+        t->events[i].waited = 0;
+        t->nevents++;
+    }
+    t->events[i].reached++;
+    if ((t->lid[0] | t->lid[1] | t->lid[2]) == 0) {
+        t->events[i].copies++;
+        t->events[i].waited = 0;
+    }
+    return id;
+}
+#define CL2C_CK_COPIED(call, site) ((__typeof__(call))cl2c_ck_copied((size_t)(call), (site)))
+
+/* wait_group_events(n, list): before its barrier, each work-item. */
+CL2C_UNUSED static void cl2c_ck_waited(int n, const size_t *list, cl2c_ck_site *site) {
+    cl2c_ck_thread *t = &cl2c_ck_tls;
+    if (t->launch == NULL || t->nevents < 0 || list == NULL) return;
+    cl2c_ck_who(t);
+    if ((t->lid[0] | t->lid[1] | t->lid[2]) != 0) return;
+    for (int k = 0; k < n; ++k) {
+        int i = 0;
+        while (i < t->nevents && t->events[i].id != list[k]) i++;
+        if (i < t->nevents)
+            t->events[i].waited = 1;
+        else
+            cl2c_ck_finding(site, "wait for an event that no async copy returned: "
+                            "event_list[%d] of wait_group_events", k);
+    }
+}
+#define CL2C_CK_WAITED(n, list, site) cl2c_ck_waited((int)(n), (const size_t *)(list), (site))
+
+/* The group's end: copies that some work-items reached and others not, or not as often,
+ * and events not waited for; reported as the group's first work-item's. */
+__attribute__((noinline, unused)) static void cl2c_ck_events_end(cl2c_ck_thread *t) {
+    if (t->launch == NULL) return;
+    const size_t size = t->grp->local_size[0] * t->grp->local_size[1] * t->grp->local_size[2];
+    const int fibers = t->fibers;
+    t->fibers = 0;
+    t->lid[0] = t->lid[1] = t->lid[2] = 0;
+    for (int i = 0; i < t->nevents; ++i) {
+        if (t->events[i].reached != t->events[i].copies * size)
+            cl2c_ck_finding(t->events[i].site,
+                            "divergent async copy: reached %zu times by the group's %zu "
+                            "work-items, %zu of them by work-item (0,0,0)",
+                            t->events[i].reached, size, t->events[i].copies);
+        else if (!t->events[i].waited)
+            cl2c_ck_finding(t->events[i].site,
+                            "unwaited event: the event of this async copy is not passed to "
+                            "wait_group_events before the kernel ends");
+    }
+    t->fibers = fibers;
+    t->nevents = 0;
+}
 
 /* A pointer cast's result p, which must be aligned to its pointee's type (C11
  * 6.3.2.3p7; a vector's alignment is its size): else a finding, "misaligned", and the

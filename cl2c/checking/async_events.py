@@ -1,0 +1,103 @@
+"""Checking builds (-cl2c-check): the events of async copies (clruntime check.h,
+cl2c_ck_copied).
+
+Every ``async_work_group_copy`` and ``async_work_group_strided_copy`` call becomes
+``CL2C_CK_COPIED(call, site)``: the event it returns is its site's (or the event it
+joins), and the group counts who reached it. Every ``wait_group_events(n, list)``
+statement gets ``CL2C_CK_WAITED(n, list, site);`` before it: a statement of its own,
+since the schedules make the wait a barrier (the regions schedule drops the call).
+At the group's end the runtime reports a copy that some work-items reached and others
+not ("divergent async copy") and an event never waited for ("unwaited event"); a wait
+for an event that no copy returned is reported at the wait.
+"""
+from __future__ import annotations
+
+import copy
+
+from pycparser import c_ast
+
+from ..sema import Module
+from ..typed_ast import child_fields, fact
+from .sites import Sites
+
+_COPIES = ("async_work_group_copy", "async_work_group_strided_copy")
+_WAIT = "wait_group_events"
+
+
+def instrument(module: Module, sites: Sites) -> Module:
+    for f in module.functions.values():
+        _Rewriter(sites).stmt(f.node.body)
+    return module
+
+
+def _builtin(node) -> str | None:
+    call = fact(node, "call") if isinstance(node, c_ast.FuncCall) else None
+    return call.name if call is not None and call.kind == "builtin" else None
+
+
+def _call(name, args, coord):
+    return c_ast.FuncCall(c_ast.ID(name, coord), c_ast.ExprList(args, coord), coord)
+
+
+class _Rewriter:
+    def __init__(self, sites: Sites):
+        self.sites = sites
+
+    def site(self, coord):
+        return c_ast.UnaryOp("&", c_ast.ID(self.sites.name(coord)), coord)
+
+    def stmt(self, s):
+        """Rewrite statement ``s`` in place; a wait inside comes back as a compound
+        statement with its check first."""
+        if s is None:
+            return s
+        if isinstance(s, c_ast.Compound):
+            items = []
+            for item in s.block_items or []:
+                out = self.stmt(item)
+                if isinstance(out, c_ast.Compound) and out is not item and \
+                        not isinstance(item, c_ast.Compound):
+                    items += out.block_items        # (a wait and its check: one block)
+                else:
+                    items.append(out)
+            s.block_items = items
+            return s
+        if isinstance(s, c_ast.FuncCall) and _builtin(s) == _WAIT and s.args is not None \
+                and len(s.args.exprs) == 2:
+            n, events = s.args.exprs
+            self.expr(n)
+            self.expr(events)
+            check = _call("CL2C_CK_WAITED", [copy.deepcopy(n), copy.deepcopy(events),
+                                             self.site(s.coord)], s.coord)
+            return c_ast.Compound([check, s], s.coord)
+        if isinstance(s, (c_ast.If, c_ast.While, c_ast.DoWhile, c_ast.For, c_ast.Switch,
+                          c_ast.Label, c_ast.Case, c_ast.Default, c_ast.Return)):
+            for name in ("stmt", "iftrue", "iffalse"):
+                child = getattr(s, name, None)
+                if isinstance(child, c_ast.Node):
+                    setattr(s, name, self.stmt(child))
+            if isinstance(s, (c_ast.Case, c_ast.Default)):
+                s.stmts = [self.stmt(x) for x in s.stmts or []]
+            for name in ("cond", "init", "next", "expr"):
+                child = getattr(s, name, None)
+                if isinstance(child, c_ast.Node):
+                    setattr(s, name, self.expr(child))
+            return s
+        if isinstance(s, (c_ast.Goto, c_ast.Break, c_ast.Continue, c_ast.EmptyStatement,
+                          c_ast.Pragma, c_ast.Typedef)):
+            return s
+        return self.expr(s)         # an expression, a declaration
+
+    def expr(self, n):
+        """Rewrite expression ``n``: a copy in it wrapped."""
+        if n is None or not isinstance(n, c_ast.Node):
+            return n
+        for name in child_fields(n):
+            value = getattr(n, name, None)
+            if isinstance(value, list):
+                setattr(n, name, [self.expr(v) for v in value])
+            elif isinstance(value, c_ast.Node):
+                setattr(n, name, self.expr(value))
+        if _builtin(n) in _COPIES:
+            return _call("CL2C_CK_COPIED", [n, self.site(n.coord)], n.coord)
+        return n
