@@ -8,8 +8,9 @@ its functions into work-group functions:
   the runtime's check (clruntime check.h), every array index and integer divisor too;
   ``ranges.py`` finds once, at a function's top, the ranges that are the same at every
   access; ``private_bounds.py`` registers the private variables a pointer may reach;
-- ``async_events.py``: async copies reached by some work-items of a group and not
-  others, their events never waited for, waits for events no copy returned;
+- ``sync_points.py``: barriers' fences (which memory each orders); async copies
+  reached by some work-items of a group and not others, their events never waited
+  for, waits for events no copy returned;
 - ``private_init.py``: reads of uninitialised private variables, where
   ``definite_assignment.py`` cannot prove a write first;
 - ``sites.py``: the place in the .cl file of each check.
@@ -21,7 +22,7 @@ work-group function. This package imports nothing from ``lower/``: lowering call
 from __future__ import annotations
 
 from ..sema import Module
-from . import accesses, async_events, private_init
+from . import accesses, private_init, sync_points
 from .accesses import is_check_state, is_thread_state
 from .phases import quiet_local_reads
 from .sites import Sites
@@ -33,7 +34,7 @@ def instrument(module: Module, local_types: dict) -> tuple[Module, Sites]:
     {name: type}}."""
     sites = Sites()
     module = accesses.instrument(module, local_types, sites)
-    module = async_events.instrument(module, sites)
+    module = sync_points.instrument(module, sites)
     # uninitialised private variables: their flags are privates the schedules carry
     module = private_init.instrument(module, sites)
     return module, sites

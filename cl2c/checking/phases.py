@@ -9,7 +9,8 @@ a variable in the phase, its reads race with nothing, and what a read leaves in 
 shadow word matters only to a later write of the same phase. So such a read asks only
 that a work-item of the group wrote the memory (the word is this group's and says so).
 
-A phase is known here where its statements are the ones between two phase calls of
+A kernel with a barrier that does not fence __local memory (cl2c_ck_fences) keeps every
+read's full check. A phase is known here where its statements are the ones between two phase calls of
 one block (or from the last to the end of the function's own body), with no phase
 call and no group-level jump among them; elsewhere (the rest of a uniform loop's body,
 which the next iteration continues) every read keeps its full check. Sound only where
@@ -34,6 +35,8 @@ def quiet_local_reads(gf: GroupFunction) -> int:
     prologue = [(s, False) for s in gf.prologue]
     if any(_written(part, True, inside) for part, inside in prologue + list(c_parts(gf.items))):
         return 0
+    if any(_unfenced(part) for part, _ in c_parts(gf.items)):
+        return 0
     count = 0
     for items, top in item_lists(gf.items):
         at = [i for i, it in enumerate(items) if isinstance(it, Once) and _is_phase(it.node)]
@@ -46,6 +49,18 @@ def quiet_local_reads(gf: GroupFunction) -> int:
                 if _ALL not in written:
                     count += sum(_rewrite_reads(p, written) for p, _ in parts)
     return count
+
+
+def _unfenced(node) -> bool:
+    """A barrier that may not fence __local memory (sync_points.py's
+    ``cl2c_ck_fences(flags)`` without CLK_LOCAL_MEM_FENCE's bit, or not a constant):
+    __local accesses on both sides are of one phase, which the phase calls do not
+    show."""
+    if isinstance(node, c_ast.FuncCall) and _name(node) == "cl2c_ck_fences":
+        flags = node.args.exprs[0] if node.args else None
+        return not (isinstance(flags, c_ast.Constant) and _const(flags) >= 0 and
+                    _const(flags) & 1)
+    return any(_unfenced(c) for _, c in node.children())
 
 
 def _is_closed(span: list) -> bool:

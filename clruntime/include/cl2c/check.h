@@ -46,6 +46,9 @@
 #define CL2C_CK_ATOMIC_ 4u    /* (an out-of-bounds finding's wording) */
 #define CL2C_CK_MAX_RANGES 64
 #define CL2C_CK_MAX_EVENTS 16
+#define CL2C_CK_FENCES 64
+#define CL2C_CK_LOCAL_FENCE 1u  /* CLK_LOCAL_MEM_FENCE */
+#define CL2C_CK_GLOBAL_FENCE 2u /* CLK_GLOBAL_MEM_FENCE */
 #define CL2C_CK_MAX_FINDINGS 64
 #define CL2C_CK_MAX_PRIVATES 32
 /* A size passed to cl2c_check_sizes with this bit: the host gave the buffer read-only
@@ -130,6 +133,11 @@ typedef struct cl2c_ck_thread {
     int fibers;         /* the fibers schedule: the fiber says who runs */
     size_t ls0, ls1;
     uint64_t group, serial, phase;
+    /* the barrier phases as each space sees them: a barrier without CLK_GLOBAL_MEM_FENCE
+     * orders no __global accesses (its phase stays gphase's), one without
+     * CLK_LOCAL_MEM_FENCE no __local ones (spec 6.13.8) */
+    uint64_t gphase, lphase;
+    uint64_t gsince, lsince; /* the (raw) phase where each began */
     cl2c_ck_range locals[CL2C_CK_MAX_RANGES];
     /* the rest */
     cl2c_ck_launch *launch;
@@ -173,6 +181,11 @@ typedef struct cl2c_ck_thread {
         int waited;
     } events[CL2C_CK_MAX_EVENTS];
     int nevents;
+    /* the fences of the barrier that ends each of the last phases (cl2c_ck_fences) */
+    struct {
+        uint64_t phase;
+        unsigned flags;
+    } fences[CL2C_CK_FENCES];
     /* private variables that pointers may point into, the most recent last */
     int nprivates;
     cl2c_ck_range privates[CL2C_CK_MAX_PRIVATES];
@@ -356,11 +369,38 @@ __attribute__((const, noinline, unused)) static cl2c_ck_thread *cl2c_ck_self(voi
     return &cl2c_ck_tls;
 }
 
+/* The group passed the barriers that end phases t->phase .. phase - 1: each space's
+ * phase moves on at those whose fences order it (a barrier whose fences were not
+ * given: wait_group_events, a work-group function, orders both). */
+static inline void cl2c_ck_passed(cl2c_ck_thread *t, uint64_t phase) {
+    for (uint64_t q = t->phase; q != phase; ++q) {
+        unsigned flags = 3;
+        if (phase - t->phase <= CL2C_CK_FENCES && t->fences[q % CL2C_CK_FENCES].phase == q)
+            flags = t->fences[q % CL2C_CK_FENCES].flags;
+        if (flags & CL2C_CK_GLOBAL_FENCE) t->gphase++, t->gsince = q + 1;
+        if (flags & CL2C_CK_LOCAL_FENCE) t->lphase++, t->lsince = q + 1;
+        if (phase - t->phase > CL2C_CK_FENCES) {
+            t->gsince = t->lsince = phase;
+            break;
+        }
+    }
+    t->phase = phase;
+}
+
+/* How a race of this space's phase is told: "no barrier between", or where barriers
+ * that do not fence the space passed in it, that none of them fences it. */
+CL2C_UNUSED static const char *cl2c_ck_unfenced(const cl2c_ck_thread *t, int local) {
+    if (t->phase == (local ? t->lsince : t->gsince)) return "with no barrier between";
+    return local ? "with no barrier between that fences __local memory (CLK_LOCAL_MEM_FENCE)"
+                 : "with no barrier between that fences __global memory "
+                   "(CLK_GLOBAL_MEM_FENCE)";
+}
+
 static inline void cl2c_ck_rewho(cl2c_ck_thread *t) {
     uint64_t llid = (t->lid[2] * t->ls1 + t->lid[1]) * t->ls0 + t->lid[0];
-    uint64_t common = (llid & 0xfff) << 24 | (t->phase & 0xfff) << 36;
-    t->me = t->group | common | t->serial << 48;
-    t->local_me = (uint64_t)t->gen | common;
+    uint64_t lid = (llid & 0xfff) << 24;
+    t->me = t->group | lid | (t->gphase & 0xfff) << 36 | t->serial << 48;
+    t->local_me = (uint64_t)t->gen | lid | (t->lphase & 0xfff) << 36;
     t->me0 = t->me & ~(0xfffull << 24);
     t->local_me0 = t->local_me & ~(0xfffull << 24);
 }
@@ -384,7 +424,7 @@ static inline void cl2c_ck_item(cl2c_ck_thread *t, size_t l0, size_t l1, size_t 
  * either, and the written mark stays). */
 static inline void cl2c_ck_phase(cl2c_ck_thread *t) {
     t->lreads.n = 0;
-    t->phase++;
+    cl2c_ck_passed(t, t->phase + 1);
     cl2c_ck_rewho(t);
 }
 
@@ -404,7 +444,8 @@ static inline void cl2c_ck_group(cl2c_ck_launch *L, const cl2c_workitem *g, int 
                 g->group_id[0] + 1) & 0xffffff;
     if (t->group == 0) t->group = 1;
     if (++t->gen > 0xffffff) t->gen = 1;
-    t->phase = 0;
+    t->phase = t->gphase = t->lphase = t->gsince = t->lsince = 0;
+    for (int i = 0; i < CL2C_CK_FENCES; ++i) t->fences[i].phase = ~0ull;
     t->lreads.n = 0;
     t->nlocals = 0;
     t->nprivates = 0;
@@ -468,7 +509,7 @@ static inline void cl2c_ck_who(cl2c_ck_thread *t) {
         t->lid[0] = cl2c_fb_tls.cur->id[0];
         t->lid[1] = cl2c_fb_tls.cur->id[1];
         t->lid[2] = cl2c_fb_tls.cur->id[2];
-        t->phase = cl2c_fb_tls.phase;
+        if (t->phase != cl2c_fb_tls.phase) cl2c_ck_passed(t, cl2c_fb_tls.phase);
         cl2c_ck_rewho(t);
     }
 #else
@@ -619,7 +660,7 @@ __attribute__((noinline, unused)) static void cl2c_ck_shadow(cl2c_ck_thread *t,
                                 "data race: %s of %s '%s' at offset %zu, which several "
                                 "work-items of %s %s %s", does, r->space, r->name, at,
                                 same_group ? "the group" : "other groups", did,
-                                same_group ? "with no barrier between" : "in this launch");
+                                same_group ? cl2c_ck_unfenced(t, local) : "in this launch");
             else if (same_group && (old & CL2C_CK_W) && CL2C_CK_LID(who) == 0xfff)
                 cl2c_ck_finding(site,
                                 "data race: %s of %s '%s' at offset %zu, which an async copy "
@@ -633,8 +674,8 @@ __attribute__((noinline, unused)) static void cl2c_ck_shadow(cl2c_ck_thread *t,
             else
                 cl2c_ck_finding(site,
                                 "data race: %s of %s '%s' at offset %zu, which work-item "
-                                "(local linear id %u) %s with no barrier between",
-                                does, r->space, r->name, at, (unsigned)other, did);
+                                "(local linear id %u) %s %s", does, r->space, r->name, at,
+                                (unsigned)other, did, cl2c_ck_unfenced(t, local));
         }
         if (local && (flags & CL2C_CK_READ) && !(old & CL2C_CK_INIT))
             cl2c_ck_finding(site,
@@ -1144,6 +1185,14 @@ CL2C_UNUSED static void *cl2c_ck_span(void *dst, size_t n, int fill, cl2c_ck_sit
 /* The source of an async copy: n elements read from src. */
 #define CL2C_CK_SOURCE(src, n, site)                                                          \
     ((__typeof__(&*(src)))cl2c_ck_span((void *)(src), (size_t)(n) * sizeof(*(src)), 0, (site)))
+
+/* Before a barrier (each work-item): the memory its fences order (cl2c_ck_passed). */
+CL2C_UNUSED static void cl2c_ck_fences(unsigned flags) {
+    cl2c_ck_thread *t = &cl2c_ck_tls;
+    cl2c_ck_who(t);
+    t->fences[t->phase % CL2C_CK_FENCES].phase = t->phase;
+    t->fences[t->phase % CL2C_CK_FENCES].flags = flags;
+}
 
 /* ---- async copies' events (spec 6.13.10): a copy must be reached by every work-item of
  * the group, and its event waited for (wait_group_events) before the kernel ends; a wait

@@ -1,14 +1,23 @@
-"""Checking builds (-cl2c-check): the events of async copies (clruntime check.h,
-cl2c_ck_copied).
+"""Checking builds (-cl2c-check): what the group's synchronisation points ask, for
+clruntime check.h.
 
-Every ``async_work_group_copy`` and ``async_work_group_strided_copy`` call becomes
-``CL2C_CK_COPIED(call, site)``: the event it returns is its site's (or the event it
-joins), and the group counts who reached it. Every ``wait_group_events(n, list)``
-statement gets ``CL2C_CK_WAITED(n, list, site);`` before it: a statement of its own,
-since the schedules make the wait a barrier (the regions schedule drops the call).
-At the group's end the runtime reports a copy that some work-items reached and others
-not ("divergent async copy") and an event never waited for ("unwaited event"); a wait
-for an event that no copy returned is reported at the wait.
+Barriers: ``barrier(flags);`` and ``work_group_barrier(flags[, scope]);`` get
+``cl2c_ck_fences(flags);`` before them: the barrier then moves on the phase of the
+memory its fences order only (spec 6.13.8: CLK_LOCAL_MEM_FENCE alone orders no
+__global accesses, CLK_GLOBAL_MEM_FENCE alone no __local ones), and accesses of two
+work-items on either side of it race in the other space.
+
+Async copies (cl2c_ck_copied): every ``async_work_group_copy`` and
+``async_work_group_strided_copy`` call becomes ``CL2C_CK_COPIED(call, site)``: the
+event it returns is its site's (or the event it joins), and the group counts who
+reached it. Every ``wait_group_events(n, list)`` statement gets
+``CL2C_CK_WAITED(n, list, site);`` before it. At the group's end the runtime reports a
+copy that some work-items reached and others not ("divergent async copy") and an event
+never waited for ("unwaited event"); a wait for an event that no copy returned is
+reported at the wait.
+
+The checks are statements of their own before the barrier or wait: the schedules make
+those group-level cuts (the regions schedule drops the call).
 """
 from __future__ import annotations
 
@@ -22,6 +31,7 @@ from .sites import Sites
 
 _COPIES = ("async_work_group_copy", "async_work_group_strided_copy")
 _WAIT = "wait_group_events"
+_BARRIERS = ("barrier", "work_group_barrier")
 
 
 def instrument(module: Module, sites: Sites) -> Module:
@@ -69,6 +79,11 @@ class _Rewriter:
             self.expr(events)
             check = _call("CL2C_CK_WAITED", [copy.deepcopy(n), copy.deepcopy(events),
                                              self.site(s.coord)], s.coord)
+            return c_ast.Compound([check, s], s.coord)
+        if isinstance(s, c_ast.FuncCall) and _builtin(s) in _BARRIERS and s.args is not None:
+            row = fact(s, "call").row
+            flags = s.args.exprs[len(s.args.exprs) - len(row.params)]
+            check = _call("cl2c_ck_fences", [copy.deepcopy(flags)], s.coord)
             return c_ast.Compound([check, s], s.coord)
         if isinstance(s, (c_ast.If, c_ast.While, c_ast.DoWhile, c_ast.For, c_ast.Switch,
                           c_ast.Label, c_ast.Case, c_ast.Default, c_ast.Return)):
