@@ -17,7 +17,8 @@ never waited for ("unwaited event"); a wait for an event that no copy returned i
 reported at the wait.
 
 The checks are statements of their own before the barrier or wait: the schedules make
-those group-level cuts (the regions schedule drops the call).
+those group-level cuts (the regions schedule drops the wait's call, and runs the fences
+once for the group: builders/plan.py).
 """
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ from pycparser import c_ast
 
 from ..sema import Module
 from ..typed_ast import child_fields, fact
+from ..workgroup.names import CHECK_FENCES
 from .sites import Sites
 
 _COPIES = ("async_work_group_copy", "async_work_group_strided_copy")
@@ -83,7 +85,7 @@ class _Rewriter:
         if isinstance(s, c_ast.FuncCall) and _builtin(s) in _BARRIERS and s.args is not None:
             row = fact(s, "call").row
             flags = s.args.exprs[len(s.args.exprs) - len(row.params)]
-            check = _call("cl2c_ck_fences", [copy.deepcopy(flags)], s.coord)
+            check = _call(CHECK_FENCES, [copy.deepcopy(flags)], s.coord)
             return c_ast.Compound([check, s], s.coord)
         if isinstance(s, (c_ast.If, c_ast.While, c_ast.DoWhile, c_ast.For, c_ast.Switch,
                           c_ast.Label, c_ast.Case, c_ast.Default, c_ast.Return)):

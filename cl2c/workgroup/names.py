@@ -14,6 +14,7 @@ COLLECTIVE = "cl2c_wg"    # prefix of a work-group function's per-work-item buff
 GROUP = "cl2c_grp"        # the group's work-item context (cl2c_workitem)
 GROUP_POINTER = "cl2c_wg"  # its pointer, the loops schedule's parameter
 CHECK_THREAD = "cl2c_ck_t"  # checking builds: the thread's checking state
+CHECK_FENCES = "cl2c_ck_fences"  # checking builds: a barrier's fences, just before it
 CHECK_ITEM = "cl2c_ck_item"  # checking builds: which work-item runs (check.h)
 CHECK_FAST = "cl2c_ck_fast"  # checking builds: a checked loop runs its fast version
 WAY_BLOCK = "CL2C_WAY_BLOCK"  # interleaved work-items: a way's block (workitem.h)

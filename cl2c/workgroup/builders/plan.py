@@ -12,6 +12,7 @@ from pycparser import c_ast
 from ..ir import (Collective, GroupIf, GroupLoop, Once,  # noqa: F401
                              Region, all_items)
 from ... import cnodes as cn
+from ..names import CHECK_FENCES
 from ...lower.effects import collective, is_barrier, is_collective
 from .errors import NeedFibers
 from .syntax import COUNT, at, replace_node, statements, walk
@@ -22,6 +23,11 @@ from .uniformity import Analysis
 
 def _is_barrier(s) -> bool:
     return is_barrier(s)
+
+
+def _is_fences(s) -> bool:
+    return isinstance(s, c_ast.FuncCall) and isinstance(s.name, c_ast.ID) and \
+        s.name.name == CHECK_FENCES
 
 
 def _flatten(stmts):
@@ -59,6 +65,12 @@ class Builder:
                     items.append(Once(s))
                     current = None
                     continue
+            if self.checking and _is_fences(s) and i + 1 < len(flat) and \
+                    _is_barrier(flat[i + 1]):
+                # the barrier's fences (checking/sync_points.py): the group's, once
+                items.append(Once(s))
+                current = None
+                continue
             if _is_barrier(s):
                 current = None
                 if self.checking:
