@@ -837,7 +837,11 @@ __kernel void k(__global const int *in, __global int *out) {
     out[get_global_id(0)] = l;
 }"""
     msg = finding(build(src).k, (8,), (8,), np.zeros(8, np.int32), np.zeros(8, np.int32))
-    assert "barrier divergence" in msg and "line 7" in msg, msg
+    # the wait diverges (fibers), and so does the copy (its count at the group's end):
+    # whichever the launch stops at
+    assert ("barrier divergence" in msg and "line 7" in msg) or \
+        ("bug.cl:6:21: divergent async copy: reached 4 times by the group's 8 work-items"
+         in msg), msg
 
 
 def test_async_copy_out_of_bounds():
