@@ -120,6 +120,16 @@ def child_fields(node) -> list[str]:
     return [name for name in _fields(type(node)) if name != "coord" and name not in FACTS]
 
 
+def map_children(node, rewrite) -> None:
+    """Replace each child node of ``node`` (in its slots and lists) by ``rewrite(child)``."""
+    for name in child_fields(node):
+        value = getattr(node, name, None)
+        if isinstance(value, list):
+            setattr(node, name, [rewrite(v) for v in value])
+        elif isinstance(value, c_ast.Node):
+            setattr(node, name, rewrite(value))
+
+
 def _fields(cls: type) -> list[str]:
     names = []
     for klass in cls.__mro__:

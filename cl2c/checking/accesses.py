@@ -22,7 +22,7 @@ from pycparser import c_ast
 
 from .. import types as ty
 from ..sema import Module
-from ..typed_ast import child_fields, fact, make
+from ..typed_ast import fact, make, map_children
 from ..workgroup.names import CHECK_THREAD as THREAD, LOCALS
 from .private_bounds import register_escaping
 from .ranges import ARG, LOCAL, arg_state, fixed_buffer_args, local_field, local_state, \
@@ -148,12 +148,7 @@ class _Rewriter:
         return node
 
     def children(self, node) -> None:
-        for name in child_fields(node):
-            value = getattr(node, name, None)
-            if isinstance(value, list):
-                setattr(node, name, [self.visit(v) for v in value])
-            elif isinstance(value, c_ast.Node):
-                setattr(node, name, self.visit(value))
+        map_children(node, self.visit)
 
     def call(self, node: c_ast.FuncCall):
         if node.args is not None:

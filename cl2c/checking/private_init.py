@@ -27,7 +27,7 @@ from pycparser import c_ast
 
 from .. import types as ty
 from ..sema import Module
-from ..typed_ast import child_fields, make
+from ..typed_ast import make, map_children
 from .definite_assignment import ADDR, ANY, READ, RW, WRITE, Analysis
 from .sites import Sites
 
@@ -253,12 +253,7 @@ class _Rewriter:
             n.rvalue = self.expr(n.rvalue)
             n.lvalue = self.expr(n.lvalue)
             return
-        for name in child_fields(n):
-            value = getattr(n, name, None)
-            if isinstance(value, list):
-                setattr(n, name, [self.expr(v) for v in value])
-            elif isinstance(value, c_ast.Node):
-                setattr(n, name, self.expr(value))
+        map_children(n, self.expr)
 
     def use(self, a, n):
         """The use ``n`` of a flagged variable, with its check."""

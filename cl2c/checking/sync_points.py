@@ -27,7 +27,7 @@ import copy
 from pycparser import c_ast
 
 from ..sema import Module
-from ..typed_ast import child_fields, fact
+from ..typed_ast import fact, map_children
 from ..workgroup.names import CHECK_FENCES
 from .sites import Sites
 
@@ -109,12 +109,7 @@ class _Rewriter:
         """Rewrite expression ``n``: a copy in it wrapped."""
         if n is None or not isinstance(n, c_ast.Node):
             return n
-        for name in child_fields(n):
-            value = getattr(n, name, None)
-            if isinstance(value, list):
-                setattr(n, name, [self.expr(v) for v in value])
-            elif isinstance(value, c_ast.Node):
-                setattr(n, name, self.expr(value))
+        map_children(n, self.expr)
         if _builtin(n) in _COPIES:
             return _call("CL2C_CK_COPIED", [n, self.site(n.coord)], n.coord)
         return n
