@@ -85,9 +85,24 @@ huge = (size_t * 3)(16, 1 << 62, 8)
 codes["rect_region_wraps_around"] = cl.clEnqueueReadBufferRect(queue, buf, 1, origin, origin, huge, size_t(16), size_t(0), size_t(0), size_t(0), host, 0, None, None)
 codes["queue_of_a_context"] = cl.clFinish(ctx)
 codes["finish"] = cl.clFinish(queue)
-for obj, release in ((buf, cl.clReleaseMemObject), (user, cl.clReleaseEvent),
-                     (queue, cl.clReleaseCommandQueue), (ctx, cl.clReleaseContext)):
-    assert release(obj) == 0
+# released twice, or used once released: the spec's code for a bad handle, not a crash
+# (a released object's memory stays the platform's)
+cl.clCreateSampler.restype = P
+sampler = P(cl.clCreateSampler(ctx, 1, cl_uint(0x1130), cl_uint(0x1140), ctypes.byref(err)))
+program = P(cl.clCreateProgramWithSource(ctx, 1, ctypes.byref(src), None, ctypes.byref(err)))
+assert cl.clBuildProgram(program, 0, None, None, None, None) == 0
+cl.clCreateKernel.restype = P
+kernel = P(cl.clCreateKernel(program, b"k", ctypes.byref(err)))
+releases = ((kernel, cl.clReleaseKernel), (program, cl.clReleaseProgram),
+            (sampler, cl.clReleaseSampler), (buf, cl.clReleaseMemObject),
+            (user, cl.clReleaseEvent), (queue, cl.clReleaseCommandQueue))
+codes["released_twice"] = [[release(obj), release(obj)] for obj, release in releases]
+assert cl.clReleaseContext(ctx) == 0
+# (a context alone: the one above may still be held by its queue's worker)
+alone = P(cl.clCreateContext(None, 1, ctypes.byref(device), None, None, ctypes.byref(err)))
+codes["context_released_twice"] = [cl.clReleaseContext(alone), cl.clReleaseContext(alone)]
+codes["retain_released_program"] = cl.clRetainProgram(program)
+codes["mem_info_of_released_buffer"] = cl.clGetMemObjectInfo(buf, cl_uint(0x1102), size_t(8), host, None)
 print("RESULT " + json.dumps(codes))
 """
 
@@ -133,6 +148,11 @@ def test_bad_arguments_through_the_system_loader():
         "rect_region_wraps_around": -30,
         "queue_of_a_context": -36,
         "finish": 0,
+        # kernel, program, sampler, buffer, event, queue
+        "released_twice": [[0, -48], [0, -44], [0, -41], [0, -38], [0, -58], [0, -36]],
+        "context_released_twice": [0, -34],
+        "retain_released_program": -44,
+        "mem_info_of_released_buffer": -38,
     }
 
 
@@ -163,3 +183,26 @@ out(dict(
 """)
     assert codes == {"read_past_end": -30, "write_host_read_only": -59, "alloc_and_use": -30,
                      "overlap": -8, "sub_of_sub": -38, "queue_properties": -30}
+
+
+def test_failed_link_released_twice_by_pyopencl():
+    """PyOpenCL releases the program of a failed clLinkProgram twice (its error object
+    holds it, and is copied); PoCL survives that, so must the platform: the second
+    release finds a released program and says so."""
+    codes = run_pyopencl("""
+ctx = cl.Context([device])
+calls = cl.Program(ctx, "void helper(global int *p);\\n"
+                        "kernel void k(global int *p) { helper(p); }").compile()
+other = cl.Program(ctx, "int unrelated(int x) { return x + 1; }").compile()
+codes = []
+for attempt in range(2):
+    try:
+        cl.link_program(ctx, [calls, other])
+        codes.append("linked")
+    except cl.Error as e:
+        codes.append(e.code)
+import gc
+gc.collect()
+out(codes)
+""")
+    assert codes == [-17, -17]                 # CL_LINK_PROGRAM_FAILURE, and no crash

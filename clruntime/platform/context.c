@@ -43,15 +43,14 @@ static cl_context new_context(const cl_context_properties *properties,
 {
     if (!pfn_notify && user_data)
         return cl2c_fail(errcode_ret, CL_INVALID_VALUE);
-    cl_context c = calloc(1, sizeof *c);
+    cl_context c = cl2c_object_new(CL2C_MAGIC_CONTEXT, sizeof *c);
     if (!c)
         return cl2c_fail(errcode_ret, CL_OUT_OF_HOST_MEMORY);
     cl_int err = read_properties(c, properties);
     if (err != CL_SUCCESS) {
-        free(c);
+        cl2c_object_free(c);
         return cl2c_fail(errcode_ret, err);
     }
-    cl2c_object_init(&c->obj, CL2C_MAGIC_CONTEXT);
     c->notify = pfn_notify;
     c->notify_data = user_data;
     if (errcode_ret)
@@ -102,7 +101,7 @@ void cl2c_context_release(cl_context c)
         d->context_notify(c, d->user_data);
         free(d);
     }
-    free(c);
+    cl2c_object_free(c);
 }
 
 cl_int CL2C_API(clReleaseContext)(cl_context context)

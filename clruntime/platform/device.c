@@ -9,7 +9,9 @@
 #include "icd.h"
 #include "device_facts.h"
 
-struct _cl_device_id cl2c_the_device = {{&cl2c_dispatch, CL2C_MAGIC_DEVICE, 1}};
+struct _cl_device_id cl2c_the_device = {
+    .obj = {.dispatch = &cl2c_dispatch, .magic = CL2C_MAGIC_DEVICE, .refs = 1,
+            .kind = CL2C_MAGIC_DEVICE}};
 
 size_t cl2c_name_versions(const char *const *names, cl_name_version *out, size_t max)
 {

@@ -6,10 +6,9 @@
 cl_event cl2c_event_new(cl_context context, cl_command_queue queue, cl_command_type type,
                         cl_int status)
 {
-    cl_event e = calloc(1, sizeof *e);
+    cl_event e = cl2c_object_new(CL2C_MAGIC_EVENT, sizeof *e);
     if (!e)
         return NULL;
-    cl2c_object_init(&e->obj, CL2C_MAGIC_EVENT);
     e->context = context;
     atomic_fetch_add(&context->obj.refs, 1);
     e->queue = queue;
@@ -32,7 +31,7 @@ void cl2c_event_release(cl_event e)
     if (e->queue)
         cl2c_queue_release(e->queue);
     cl2c_context_release(e->context);
-    free(e);
+    cl2c_object_free(e);
 }
 
 /* The callbacks due at `status`, taken off the event in the order they were set. */

@@ -3,8 +3,10 @@
  *
  * Every object starts with the loader's dispatch table pointer (cl_khr_icd: the ICD
  * loader calls through it) and a magic number that names its kind: a handle is checked
- * by that number before it is used, so a freed or foreign handle gives the spec's
- * CL_INVALID_* code instead of a crash where the memory is still readable. */
+ * by that number before it is used, so a released or foreign handle gives the spec's
+ * CL_INVALID_* code instead of a crash. A released object's memory stays ours (its
+ * shell: cl2c_object_free), so a host that releases twice or uses a released handle
+ * reads a dispatch table and a FREED magic, never memory that malloc gave away. */
 #ifndef CL2C_ICD_H
 #define CL2C_ICD_H
 
@@ -25,14 +27,17 @@ enum cl2c_magic {
     CL2C_MAGIC_PLATFORM = 0x6c326301, CL2C_MAGIC_DEVICE, CL2C_MAGIC_CONTEXT,
     CL2C_MAGIC_QUEUE, CL2C_MAGIC_MEM, CL2C_MAGIC_EVENT, CL2C_MAGIC_PROGRAM,
     CL2C_MAGIC_KERNEL, CL2C_MAGIC_SAMPLER,
-    CL2C_MAGIC_FREED = 0x6c3263ff     /* what a freed object's magic becomes */
+    CL2C_MAGIC_FREED = 0x6c3263ff     /* what a released object's magic becomes */
 };
+#define CL2C_KINDS (CL2C_MAGIC_SAMPLER - CL2C_MAGIC_PLATFORM + 1)
 
 /* The head of every object. */
 struct cl2c_object {
     const struct cl2c_dispatch *dispatch;
     enum cl2c_magic magic;
     atomic_uint refs;
+    enum cl2c_magic kind;             /* the magic it has alive: the shells it joins */
+    struct cl2c_object *next_shell;   /* in its kind's shells, once released */
 };
 
 static inline bool cl2c_is(const void *handle, enum cl2c_magic magic)
@@ -40,9 +45,18 @@ static inline bool cl2c_is(const void *handle, enum cl2c_magic magic)
     return handle != NULL && ((const struct cl2c_object *)handle)->magic == magic;
 }
 
-void cl2c_object_init(struct cl2c_object *o, enum cl2c_magic magic);
-/* Drop a reference; true when it was the last (the caller frees). */
+/* A new object of `kind`, `size` bytes (its struct, which starts with its cl2c_object):
+ * zeroed, one reference; NULL when out of memory. */
+void *cl2c_object_new(enum cl2c_magic kind, size_t size);
+/* Drop a reference; true when it was the last (the caller frees what the object holds,
+ * then calls cl2c_object_free). */
 bool cl2c_object_release(struct cl2c_object *o);
+/* Keep a released object (or one never handed out) as a shell: its magic FREED, its
+ * dispatch pointer kept. Shells are reused by cl2c_object_new, oldest first, once a
+ * kind has more than CL2C_SHELLS_KEPT of them: memory stays bounded by the most objects
+ * alive at once, and a stale handle reads as released through that many releases. */
+void cl2c_object_free(void *object);
+#define CL2C_SHELLS_KEPT 64
 
 /* ---- platform and device (platform.c, device.c) ---- */
 struct _cl_platform_id { struct cl2c_object obj; };

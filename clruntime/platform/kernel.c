@@ -24,10 +24,9 @@ static size_t arg_bytes(const cl2c_arg_info *a)
 
 static cl_kernel new_kernel(cl_program program, const cl2c_kernel_info *info)
 {
-    cl_kernel k = calloc(1, sizeof *k);
+    cl_kernel k = cl2c_object_new(CL2C_MAGIC_KERNEL, sizeof *k);
     if (!k)
         return NULL;
-    cl2c_object_init(&k->obj, CL2C_MAGIC_KERNEL);
     k->program = program;
     k->info = info;
     k->num_args = info->num_args;
@@ -49,7 +48,7 @@ static cl_kernel new_kernel(cl_program program, const cl2c_kernel_info *info)
         free(k->mems);
         free(k->set);
         free(k->values);
-        free(k);
+        cl2c_object_free(k);
         return NULL;
     }
     atomic_fetch_add(&program->obj.refs, 1);
@@ -67,7 +66,7 @@ void cl2c_kernel_release(cl_kernel k)
     free(k->mems);
     free(k->set);
     free(k->values);
-    free(k);
+    cl2c_object_free(k);
 }
 
 static cl_int built(cl_program program)

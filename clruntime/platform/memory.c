@@ -34,10 +34,9 @@ static cl_ulong max_alloc(void)
 
 cl_mem cl2c_mem_new(cl_context context, cl_mem_flags flags, size_t size)
 {
-    cl_mem m = calloc(1, sizeof *m);
+    cl_mem m = cl2c_object_new(CL2C_MAGIC_MEM, sizeof *m);
     if (!m)
         return NULL;
-    cl2c_object_init(&m->obj, CL2C_MAGIC_MEM);
     m->context = context;
     atomic_fetch_add(&context->obj.refs, 1);
     m->type = CL_MEM_OBJECT_BUFFER;
@@ -179,7 +178,7 @@ void cl2c_mem_release(cl_mem m)
     if (m->parent)
         cl2c_mem_release(m->parent);
     cl2c_context_release(m->context);
-    free(m);
+    cl2c_object_free(m);
 }
 
 cl_int CL2C_API(clReleaseMemObject)(cl_mem memobj)

@@ -7,7 +7,9 @@
 #include "icd.h"
 #include "device_facts.h"
 
-struct _cl_platform_id cl2c_the_platform = {{&cl2c_dispatch, CL2C_MAGIC_PLATFORM, 1}};
+struct _cl_platform_id cl2c_the_platform = {
+    .obj = {.dispatch = &cl2c_dispatch, .magic = CL2C_MAGIC_PLATFORM, .refs = 1,
+            .kind = CL2C_MAGIC_PLATFORM}};
 
 pthread_mutex_t cl2c_lock = PTHREAD_MUTEX_INITIALIZER;
 pthread_cond_t cl2c_changed = PTHREAD_COND_INITIALIZER;
@@ -15,18 +17,23 @@ unsigned cl2c_generation;
 
 /* fork(): the lock is taken around it, so that the child's copy is not one that a
  * worker thread (which the child does not have) held at that moment. */
+static pthread_mutex_t shells_lock = PTHREAD_MUTEX_INITIALIZER;
+
 static void before_fork(void)
 {
     pthread_mutex_lock(&cl2c_lock);
+    pthread_mutex_lock(&shells_lock);
 }
 
 static void after_fork_in_parent(void)
 {
+    pthread_mutex_unlock(&shells_lock);
     pthread_mutex_unlock(&cl2c_lock);
 }
 
 static void after_fork_in_child(void)
 {
+    pthread_mutex_init(&shells_lock, NULL);
     pthread_mutex_init(&cl2c_lock, NULL);
     pthread_cond_init(&cl2c_changed, NULL);
     cl2c_generation++;
@@ -37,11 +44,32 @@ __attribute__((constructor)) static void install_fork_handlers(void)
     pthread_atfork(before_fork, after_fork_in_parent, after_fork_in_child);
 }
 
-void cl2c_object_init(struct cl2c_object *o, enum cl2c_magic magic)
+/* Each kind's shells, oldest first (under shells_lock). */
+static struct shells {
+    struct cl2c_object *oldest, *newest;
+    unsigned count;
+} shells[CL2C_KINDS];
+
+void *cl2c_object_new(enum cl2c_magic kind, size_t size)
 {
+    struct shells *kept = &shells[kind - CL2C_MAGIC_PLATFORM];
+    struct cl2c_object *o = NULL;
+    pthread_mutex_lock(&shells_lock);
+    if (kept->count > CL2C_SHELLS_KEPT) {
+        o = kept->oldest;
+        kept->oldest = o->next_shell;
+        kept->count--;
+    }
+    pthread_mutex_unlock(&shells_lock);
+    if (o)
+        memset(o, 0, size);           /* a kind's objects are all of one size */
+    else if (!(o = calloc(1, size)))
+        return NULL;
     o->dispatch = &cl2c_dispatch;
-    o->magic = magic;
+    o->magic = kind;
+    o->kind = kind;
     atomic_init(&o->refs, 1);
+    return o;
 }
 
 bool cl2c_object_release(struct cl2c_object *o)
@@ -50,6 +78,22 @@ bool cl2c_object_release(struct cl2c_object *o)
         return false;
     o->magic = CL2C_MAGIC_FREED;
     return true;
+}
+
+void cl2c_object_free(void *object)
+{
+    struct cl2c_object *o = object;
+    struct shells *kept = &shells[o->kind - CL2C_MAGIC_PLATFORM];
+    o->magic = CL2C_MAGIC_FREED;
+    o->next_shell = NULL;
+    pthread_mutex_lock(&shells_lock);
+    if (kept->count)
+        kept->newest->next_shell = o;
+    else
+        kept->oldest = o;
+    kept->newest = o;
+    kept->count++;
+    pthread_mutex_unlock(&shells_lock);
 }
 
 cl_int cl2c_answer(void *param_value, size_t param_value_size,

@@ -14,10 +14,9 @@
 
 cl_program cl2c_program_new(cl_context context)
 {
-    cl_program p = calloc(1, sizeof *p);
+    cl_program p = cl2c_object_new(CL2C_MAGIC_PROGRAM, sizeof *p);
     if (!p)
         return NULL;
-    cl2c_object_init(&p->obj, CL2C_MAGIC_PROGRAM);
     p->context = context;
     atomic_fetch_add(&context->obj.refs, 1);
     p->status = CL_BUILD_NONE;
@@ -45,7 +44,7 @@ void cl2c_program_release(cl_program p)
     free(p->options);
     free(p->log);
     cl2c_context_release(p->context);
-    free(p);
+    cl2c_object_free(p);
 }
 
 void cl2c_program_log(cl_program p, const char *text)

@@ -32,10 +32,9 @@ static cl_command_queue new_queue(cl_context context, cl_device_id device,
         return cl2c_fail(errcode_ret, CL_INVALID_QUEUE_PROPERTIES);
     if (properties & ~known_properties)
         return cl2c_fail(errcode_ret, CL_INVALID_VALUE);
-    cl_command_queue q = calloc(1, sizeof *q);
+    cl_command_queue q = cl2c_object_new(CL2C_MAGIC_QUEUE, sizeof *q);
     if (!q)
         return cl2c_fail(errcode_ret, CL_OUT_OF_HOST_MEMORY);
-    cl2c_object_init(&q->obj, CL2C_MAGIC_QUEUE);
     q->context = context;
     q->properties = properties;
     q->generation = cl2c_generation;
@@ -47,7 +46,7 @@ static cl_command_queue new_queue(cl_context context, cl_device_id device,
     pthread_attr_destroy(&attr);
     if (failed) {
         cl2c_context_release(context);
-        free(q);
+        cl2c_object_free(q);
         return cl2c_fail(errcode_ret, CL_OUT_OF_RESOURCES);
     }
     if (errcode_ret)
@@ -337,6 +336,6 @@ static void *worker(void *arg)
 released:
     pthread_mutex_unlock(&cl2c_lock);
     cl2c_context_release(q->context);
-    free(q);
+    cl2c_object_free(q);
     return NULL;
 }

@@ -36,10 +36,9 @@ static cl_sampler create_sampler(cl_context context, cl_bool normalized,
         (!normalized && (addressing == CL_ADDRESS_REPEAT ||
                          addressing == CL_ADDRESS_MIRRORED_REPEAT)))
         return cl2c_fail(errcode_ret, CL_INVALID_VALUE);
-    cl_sampler s = calloc(1, sizeof *s);
+    cl_sampler s = cl2c_object_new(CL2C_MAGIC_SAMPLER, sizeof *s);
     if (!s)
         return cl2c_fail(errcode_ret, CL_OUT_OF_HOST_MEMORY);
-    cl2c_object_init(&s->obj, CL2C_MAGIC_SAMPLER);
     s->context = context;
     atomic_fetch_add(&context->obj.refs, 1);
     s->normalized_coords = normalized;
@@ -109,7 +108,7 @@ cl_int CL2C_API(clReleaseSampler)(cl_sampler sampler)
         return CL_INVALID_SAMPLER;
     if (cl2c_object_release(&sampler->obj)) {
         cl2c_context_release(sampler->context);
-        free(sampler);
+        cl2c_object_free(sampler);
     }
     return CL_SUCCESS;
 }
