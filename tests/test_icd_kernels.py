@@ -350,14 +350,40 @@ _TYPE_QUALIFIERS = r"""
 ctx = cl.Context([device])
 prg = cl.Program(ctx, '''
 __kernel void k(__global const float *in, __constant float *table, __local const int *tmp,
-                const int n, __global float *out) { out[0] = in[0] + table[0] + tmp[0] + n; }
+                const int n, __global float *out, volatile __global int *v,
+                __global int *restrict r, const __global float *restrict volatile cr,
+                __local volatile int *lv) { out[0] = in[0] + table[0] + tmp[0] + n; }
+__attribute__((vec_type_hint(double2))) __attribute__((reqd_work_group_size(1, 2 ,1)))
+__attribute__((work_group_size_hint(4,1,1)))
+kernel void attributed() {}
+typedef float4 f4;
+kernel __attribute__((vec_type_hint(f4))) __attribute__((reqd_work_group_size(8u, 1, 1)))
+void typedef_hint() {}
+kernel void plain() {}
 ''').build(options=["-cl-kernel-arg-info"])
-out([prg.k.get_arg_info(i, cl.kernel_arg_info.TYPE_QUALIFIER) for i in range(5)])
+def attributes(kernel):
+    # white space aside, as the CTS compares them; PoCL wraps each in the
+    # __attribute__((...)) that the spec says is not told
+    text = kernel.get_info(cl.kernel_info.ATTRIBUTES)
+    words = text.replace(" (", "(").replace(", ", ",").replace(" )", ")").split()
+    return sorted(w[len("__attribute__(("):-2] if w.startswith("__attribute__((") else w
+                  for w in words)
+out(dict(qualifiers=[prg.k.get_arg_info(i, cl.kernel_arg_info.TYPE_QUALIFIER)
+                     for i in range(9)],
+         attributes={k.function_name: attributes(k) for k in prg.all_kernels()}))
 """
 
 
-def test_type_qualifiers_of_arguments_as_pocl():
-    # const is a pointee's: a const value's is not told (the CTS's get_kernel_arg_info)
+def test_type_qualifiers_and_attributes_of_kernels_as_pocl():
+    # const and volatile are a pointee's, restrict the pointer's own: a const value's
+    # and a volatile pointer's are not told (the CTS's get_kernel_arg_info); the
+    # attributes as written, sizes folded and a typedef's type named by its own name
     mine = run_pyopencl(_TYPE_QUALIFIERS)
-    assert mine == [1, 1, 1, 0, 0]        # CL_KERNEL_ARG_TYPE_CONST, ..., NONE
+    # CL_KERNEL_ARG_TYPE_CONST 1, RESTRICT 2, VOLATILE 4
+    assert mine["qualifiers"] == [1, 1, 1, 0, 0, 4, 2, 3, 4]
+    assert mine["attributes"] == {
+        "k": [], "plain": [],
+        "attributed": ["reqd_work_group_size(1,2,1)", "vec_type_hint(double2)",
+                       "work_group_size_hint(4,1,1)"],
+        "typedef_hint": ["reqd_work_group_size(8,1,1)", "vec_type_hint(float4)"]}
     assert mine == run_pyopencl_on_pocl(_TYPE_QUALIFIERS)

@@ -31,6 +31,8 @@ class ArgInfo:
     size: str              # the bytes args[i] points to, a C expression
     is_const: int
     writes: int            # 1: written; for images 2: read_write
+    is_volatile: int       # a pointer to volatile
+    is_restrict: int       # a restrict pointer
 
 
 @dataclass(frozen=True)
@@ -103,6 +105,7 @@ class KernelView:
     local_vars_bytes: str          # that struct's size, a C expression ("0": none)
     reqd: str                      # its reqd_work_group_size, a C expression or NULL
     reqd_sizes: str                # the same as an initializer's values
+    attributes: str                # as CL_KERNEL_ATTRIBUTES tells them, a C string
     non_uniform: int               # the last groups may be smaller (2.0)
     group_call_args: str           # the arguments of its work-group function
     fiber_fields: tuple[str, ...]  # the fibers' argument struct's fields
@@ -171,6 +174,7 @@ def kernel_view(k: KernelModel, cl_std: LanguageVersion, renames: dict[str, str]
         local_vars_bytes=f"sizeof(struct {k.name}__locals)" if k.local_decls else "0",
         reqd=f"(const size_t[3]){{{reqd[0]}, {reqd[1]}, {reqd[2]}}}" if reqd else "NULL",
         reqd_sizes=", ".join(str(n) for n in (reqd or (0, 0, 0))),
+        attributes=c_string(k.info.attribute_text),
         non_uniform=1 if cl_std.non_uniform_work_groups else 0,
         group_call_args=", ".join(call),
         fiber_fields=tuple(fields), fiber_values=tuple(values),
@@ -219,8 +223,10 @@ def _arg_info(p, argv_type: str) -> ArgInfo:
     writes = int(p.kind in ("buffer", "image") and bool(p.written))
     if p.kind == "image" and getattr(p.type, "access", None) == "read_write":
         writes = 2
+    pointer = p.type if isinstance(p.type, ty.Pointer) else None
     return ArgInfo(c_string(p.name), c_string(p.type_name), space, kind, size,
-                   int(bool(p.const)), writes)
+                   int(bool(p.const)), writes, int(bool(pointer and pointer.volatile)),
+                   int(bool(pointer and pointer.restrict)))
 
 
 def _type_text(decl: c_ast.Decl) -> str:

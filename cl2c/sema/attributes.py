@@ -36,17 +36,20 @@ def _declarator_attributes(decl: c_ast.Decl) -> list[c_ast.Node]:
 
 
 class Attributes(Checker):
-    def kernel_attributes(self, decl: c_ast.Decl) -> dict:
-        """{name: (x, y, z)} of a kernel's work-group size attributes; ``vec_type_hint``
-        checked for naming a type."""
-        attrs = {}
+    def kernel_attributes(self, decl: c_ast.Decl) -> tuple[dict, str]:
+        """{name: (x, y, z)} of a kernel's work-group size attributes (``vec_type_hint``
+        checked for naming a type), and the kernel's attributes as CL_KERNEL_ATTRIBUTES
+        tells them: as declared, without white space, space-separated (the sizes folded
+        and the type's own name, as PoCL says them)."""
+        attrs, written = {}, []
         for a in attributes_of(decl.funcspec or []):
             name = attribute_name(a)
             if name in _WORK_GROUP_SIZES:
                 attrs[name] = self._work_group_size(name, a)
+                written.append(f"{name}({','.join(str(n) for n in attrs[name])})")
             elif name == "vec_type_hint":
-                self._vec_type_hint(a)
-        return attrs
+                written.append(f"{name}({self._vec_type_hint(a)})")
+        return attrs, " ".join(written)
 
     def _work_group_size(self, name: str, a) -> tuple[int, int, int]:
         args = a.args.exprs if isinstance(a, c_ast.FuncCall) and a.args else []
@@ -67,7 +70,7 @@ class Attributes(Checker):
                        f"group; a work-group holds at most {MAX_WORK_GROUP_SIZE}", a)
         return tuple(sizes)
 
-    def _vec_type_hint(self, a) -> None:
+    def _vec_type_hint(self, a) -> ty.Type:
         args = a.args.exprs if isinstance(a, c_ast.FuncCall) and a.args else []
         if len(args) != 1:
             self.error("'vec_type_hint' attribute takes one argument, a type", a)
@@ -75,7 +78,7 @@ class Attributes(Checker):
             self.error(f"unknown type name '{args[0].name}'", args[0])
         if not isinstance(args[0], c_ast.Typename):
             self.error("expected a type", args[0])
-        self.resolve(args[0])
+        return self.resolve(args[0])[0]
 
     def alignment(self, a) -> int | None:
         """The bytes of an ``aligned(N)`` attribute; None for a bare ``aligned``."""

@@ -241,8 +241,9 @@ class Declarations(Checker):
         self.declare(Symbol(name, ftype, "func", node=node))
         if is_kernel and ftype.ret != ty.VOID:
             self.error(f"kernel '{name}' must return void", decl)
-        info = FunctionInfo(name, node, ftype, [], is_kernel,
-                            self.kernel_attributes(decl) if is_kernel else {})
+        attributes, attribute_text = self.kernel_attributes(decl) if is_kernel else ({}, "")
+        info = FunctionInfo(name, node, ftype, [], is_kernel, attributes,
+                            attribute_text=attribute_text)
         self.module.functions[name] = info
         self.func = info
         self.push()

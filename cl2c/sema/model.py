@@ -68,6 +68,7 @@ class FunctionInfo:
     params: list[Param]
     is_kernel: bool = False
     attributes: dict = field(default_factory=dict)
+    attribute_text: str = ""       # a kernel's, as CL_KERNEL_ATTRIBUTES tells them
     workitem: bool = False         # needs the work-item context (work-item functions or
                                    # program-scope __global variables), maybe through calls
     globals: bool = False          # uses program-scope __global variables, maybe through calls

@@ -266,7 +266,7 @@ cl_int CL2C_API(clGetKernelInfo)(cl_kernel kernel, cl_kernel_info param_name,
     case CL_KERNEL_REFERENCE_COUNT: CL2C_ANSWER(cl_uint, atomic_load(&kernel->obj.refs));
     case CL_KERNEL_CONTEXT: CL2C_ANSWER(cl_context, kernel->program->context);
     case CL_KERNEL_PROGRAM: CL2C_ANSWER(cl_program, kernel->program);
-    case CL_KERNEL_ATTRIBUTES: CL2C_ANSWER_STRING("");
+    case CL_KERNEL_ATTRIBUTES: CL2C_ANSWER_STRING(kernel->info->attributes);
     default:
         return CL_INVALID_VALUE;
     }
@@ -292,13 +292,20 @@ cl_int CL2C_API(clGetKernelArgInfo)(cl_kernel kernel, cl_uint arg_indx,
                     : a->writes ? CL_KERNEL_ARG_ACCESS_WRITE_ONLY
                                 : CL_KERNEL_ARG_ACCESS_READ_ONLY);
     case CL_KERNEL_ARG_TYPE_NAME: CL2C_ANSWER_STRING(a->type_name);
-    case CL_KERNEL_ARG_TYPE_QUALIFIER:
-        /* the spec: const is a pointer's pointee's (a value's own is not told, as the
-         * CTS's get_kernel_arg_info checks), and a __constant pointer's pointee is const */
-        CL2C_ANSWER(cl_kernel_arg_type_qualifier,
-                    (a->kind == CL2C_ARG_BUFFER || a->kind == CL2C_ARG_LOCAL) &&
-                    (a->is_const || a->address_space == CL2C_ADDRESS_CONSTANT)
-                        ? CL_KERNEL_ARG_TYPE_CONST : CL_KERNEL_ARG_TYPE_NONE);
+    case CL_KERNEL_ARG_TYPE_QUALIFIER: {
+        /* the spec: a pointer's qualifiers, const and volatile its pointee's, restrict
+         * its own (a value's const is not told, as the CTS's get_kernel_arg_info
+         * checks), and a __constant pointer's pointee is const */
+        bool pointer = a->kind == CL2C_ARG_BUFFER || a->kind == CL2C_ARG_LOCAL;
+        cl_kernel_arg_type_qualifier q = CL_KERNEL_ARG_TYPE_NONE;
+        if (pointer && (a->is_const || a->address_space == CL2C_ADDRESS_CONSTANT))
+            q |= CL_KERNEL_ARG_TYPE_CONST;
+        if (pointer && a->is_volatile)
+            q |= CL_KERNEL_ARG_TYPE_VOLATILE;
+        if (pointer && a->is_restrict)
+            q |= CL_KERNEL_ARG_TYPE_RESTRICT;
+        CL2C_ANSWER(cl_kernel_arg_type_qualifier, q);
+    }
     case CL_KERNEL_ARG_NAME: CL2C_ANSWER_STRING(a->name);
     default:
         return CL_INVALID_VALUE;

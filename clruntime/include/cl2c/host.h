@@ -621,6 +621,8 @@ typedef struct cl2c_arg_info {
     int is_const;           /* a pointer to const, or a const value */
     int writes;             /* buffers: the kernel may write through the pointer;
                                images: 0 read_only, 1 write_only, 2 read_write */
+    int is_volatile;        /* a pointer to volatile */
+    int is_restrict;        /* a restrict pointer */
 } cl2c_arg_info;
 
 typedef struct cl2c_kernel_info {
@@ -632,6 +634,8 @@ typedef struct cl2c_kernel_info {
     const char *schedule;             /* how work-groups run: "loops", ... */
     int (*launch)(const cl2c_range *range, void *const *args); /* cl2c_argv_K */
     size_t local_mem_size;            /* bytes of its kernel-scope __local variables */
+    const char *attributes;           /* as CL_KERNEL_ATTRIBUTES tells them, space-
+                                         separated: "reqd_work_group_size(8,1,1)" */
 } cl2c_kernel_info;
 
 /* All the kernels of one generated file, as cl2c_program_<file name>. */
