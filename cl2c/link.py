@@ -12,9 +12,11 @@ program, so that a function declared in one unit and defined in another is calle
 one file. A header that several units include gives its text once: a stretch of an
 included file that an earlier unit already brought, the same lines with the same text
 after preprocessing, is left out of the later ones (one struct, one table, one inline
-function for all). It is not a C linker: two units' own ``static`` functions of one
-name are a redefinition in the one program, and a header's program-scope variable is
-one for every unit.
+function for all). A struct that two units define alike is one type (sema's
+``linking``), and an ``extern`` variable reads the one program's definition. It is not a
+C linker: two units' own ``static`` functions of one name are a redefinition in the one
+program, a struct two units define differently is refused, and a header's
+program-scope variable is one for every unit.
 """
 from __future__ import annotations
 
@@ -99,8 +101,8 @@ def translate_units(units: list[Unit], link_options: str, target: Target,
     reporter.check()
     pre = Preprocessed("\n".join(texts), dependencies)
     name = units[0].name
-    module = analyze_preprocessed(pre, name, reporter, opts, target, times)
-    _check_defined(module, reporter)
+    module = analyze_preprocessed(pre, name, reporter, opts, target, times, linking=True)
+    check_defined(module, reporter, linked=True)
     return lower_and_emit(module, pre, reporter, opts, name, output_name, True, target,
                           times)
 
@@ -126,14 +128,24 @@ def _without_repeated_headers(text: str, unit_name: str, seen: set) -> str:
     return "".join(parts)
 
 
-def _check_defined(module, reporter: Reporter) -> None:
-    """A function that a linked program calls must be defined by one of its units (the
-    C linker's 'undefined reference', said at the first call)."""
-    for info in module.functions.values():
+def check_defined(module, reporter: Reporter, linked: bool) -> None:
+    """What a built program uses must be defined in it (the C linker's 'undefined
+    reference', said at the first use): a variable read through an ``extern``
+    declaration, and (``linked``: a program of units that may each call what another
+    defines) a function it calls."""
+    nowhere = "no unit of the link defines it" if linked else "the program does not " \
+        "define it"
+    defined = {node.name for kind, node in module.program_scope
+               if kind == "variable" and "extern" not in (node.storage or [])}
+    for name, use in module.extern_uses.items():
+        if name not in defined:
+            reporter.error(f"undefined variable '{name}': declared extern, but {nowhere}",
+                           use.coord)
+    for info in module.functions.values() if linked else ():
         for callee in sorted(info.callees - set(module.functions)):
             call = info.call_sites.get(callee)
-            reporter.error(f"undefined function '{callee}': declared, but no unit of the "
-                           f"link defines it", call.coord if call is not None else None)
+            reporter.error(f"undefined function '{callee}': declared, but {nowhere}",
+                           call.coord if call is not None else None)
     reporter.check()
 
 

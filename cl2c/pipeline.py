@@ -77,17 +77,17 @@ def analyze(text: str, source_name: str = "<kernel>", options=None,
 
 def analyze_preprocessed(pre: Preprocessed, source_name: str, reporter: Reporter,
                          opts: Options, target: Target, times: StageTimes,
-                         expect_kernels: bool = True):
+                         expect_kernels: bool = True, linking: bool = False):
     """Parse and type-check preprocessed text (one unit's, or several units' together:
-    link.py); the typed module. ``expect_kernels``: warn where there are none (a
-    compiled object's helpers need none)."""
+    ``linking``, link.py); the typed module. ``expect_kernels``: warn where there are
+    none (a compiled object's helpers need none)."""
     with times.stage("parse"):
         ast = parse(pre.text, source_name, reporter, opts.cl_std)
     reporter.check()
     with times.stage("sema"):
         spelled = reserved_names.respell(ast, reporter)
         extensions = target.extensions_for(opts.cl_std, opts.removed_extensions)
-        module = sema_stage.analyze(ast, reporter, opts.cl_std, extensions)
+        module = sema_stage.analyze(ast, reporter, opts.cl_std, extensions, linking)
         reserved_names.restore(reporter, spelled)
     if expect_kernels and not module.kernels:     # (an empty file): nothing to launch
         reporter.warning("no kernels in this program (no function is declared __kernel)",
@@ -105,6 +105,8 @@ def translate(text: str, source_name: str = "<kernel>", options=None,
     target = target or Target.assumed()
     times = times or StageTimes()
     module, pre, reporter, opts = analyze(text, source_name, options, target, times)
+    from .link import check_defined
+    check_defined(module, reporter, linked=False)
     return lower_and_emit(module, pre, reporter, opts, source_name, output_name,
                           line_directives, target, times)
 

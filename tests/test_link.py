@@ -126,3 +126,49 @@ def test_a_header_two_units_include_is_given_once(tmp_path):
         translate_units([units[0], Unit(units[1].source, headers=other)], "",
                         Target.assumed())
     assert "redefinition" in e.value.render()
+
+
+def test_units_that_define_a_struct_alike_link(tmp_path):
+    """Each unit's types are its own (the CTS's two_file_regular_struct_access): two
+    units that define the same struct, one of them a __constant of it that the other
+    reads through an extern declaration, link as one program."""
+    body = "{float x, y; struct inner {int n;} in; struct bar *self;}"
+    units = [Unit(f"constant struct bar {body} foo = {{1.5f, 2.5f, {{7}}, 0}};\n"),
+             Unit(f"extern constant struct bar{body} foo;\n"
+                  "struct bar access_foo() { return foo; }\n"
+                  "__kernel void k(__global float *o)\n"
+                  "{ struct bar b = access_foo(); o[0] = b.x + b.y * b.in.n; }\n")]
+    from cl2c.binary import link_binary
+    data, _ = link_binary(units, "", ("extension",))
+    o = np.zeros(1, np.float32)
+    cl2c.Program.from_bytes(data).k((1,), None, o)
+    assert o[0] == 1.5 + 2.5 * 7
+    # another body for the tag is refused, and the message says why
+    other = Unit(units[1].source.replace("float x, y;", "float x, y, z;"))
+    with pytest.raises(BuildError) as e:
+        translate_units([units[0], other], "", Target.assumed())
+    assert "program2.cl:1:24: error: redefinition of 'struct bar' with another body" in \
+        e.value.render()
+
+
+def test_extern_variables_of_a_program():
+    """An extern declaration of a variable that the program defines (later, or in
+    another unit) reads the definition; one that nothing defines is an error where it
+    is read, and fine where nothing reads it (a compiled object's may name an
+    incomplete struct: the CTS's simple_extern_compile_only)."""
+    assert check_unit(Unit("extern constant struct bar bart;\n"), Target.assumed()) == \
+        ("", [])
+    reads = ("extern constant float foo;\nfloat twice() { return 2 * foo; }\n"
+             "__kernel void k(__global float *o) { o[0] = twice(); }\n")
+    o = np.zeros(1, np.float32)
+    cl2c.Program(reads + "constant float foo = 1.25f;\n").build().k((1,), None, o)
+    assert o[0] == 2.5
+    with pytest.raises(BuildError) as e:
+        cl2c.translate(reads)
+    assert "<kernel>:2:28: error: undefined variable 'foo': declared extern, but the " \
+        "program does not define it" in e.value.render()
+    with pytest.raises(BuildError) as e:
+        translate_units([Unit(reads)], "", Target.assumed())
+    assert "no unit of the link defines it" in e.value.render()
+    unread = "extern constant struct bar bart;\n__kernel void k(__global float *o) {}\n"
+    assert [k.name for k in cl2c.translate(unread).kernels] == ["k"]

@@ -61,6 +61,8 @@ def emit(program: LoweredProgram, source_name: str, output_name: str = "kernel.c
     env = _environment()
     chunks, type_chunks = [], []
     storage = [node for kind, node in program.program_scope if _in_program_storage(kind, node)]
+    defined = {node.name for kind, node in program.program_scope
+               if kind == "variable" and "extern" not in (node.storage or [])}
     items = program.program_scope
     if storage:
         # The types come first, then the variables' struct that may use them.
@@ -71,7 +73,7 @@ def emit(program: LoweredProgram, source_name: str, output_name: str = "kernel.c
         if kind == "program_globals":
             chunks.append(_program_storage(storage, env))
             continue
-        chunks.extend(_program_item(kind, node, kernels, gen))
+        chunks.extend(_program_item(kind, node, kernels, gen, defined))
         if kind in ("typedef", "tag"):
             type_chunks.append(_guarded_type(CGenerator(False).visit(node) + ";"))
     if storage:
@@ -108,14 +110,17 @@ def _check_sites(sites: list, chunks: list) -> list:
 
 
 def _is_constant(kind: str, node) -> bool:
-    """A program-scope __constant variable (a C static)."""
+    """A program-scope __constant variable (a C static), as defined (not an extern
+    declaration of it)."""
     return kind == "variable" and getattr(node, "space", None) == "constant" and \
-        bool(node.name)
+        bool(node.name) and "extern" not in (node.storage or [])
 
 
 def _in_program_storage(kind: str, node) -> bool:
-    """A program-scope __global variable (OpenCL C 2.0), which is no C static."""
-    return kind == "variable" and getattr(node, "space", None) == "global"
+    """A program-scope __global variable (OpenCL C 2.0), which is no C static (its
+    definition: an extern declaration adds no storage)."""
+    return kind == "variable" and getattr(node, "space", None) == "global" and \
+        "extern" not in (node.storage or [])
 
 
 def _program_storage(variables: list, env: jinja2.Environment) -> str:
@@ -162,7 +167,10 @@ def _resolve_tail_line(text: str, output_name: str, line_directives: bool) -> st
     return "\n".join(lines)
 
 
-def _program_item(kind: str, node, kernels: dict, gen: CGenerator) -> list[str]:
+def _program_item(kind: str, node, kernels: dict, gen: CGenerator,
+                  defined: set[str]) -> list[str]:
+    """The C of one program-scope item; ``defined``: the names of the variables the
+    program defines."""
     if kind == "function":
         decl = node.decl
         kernel = kernels.get(decl.name)
@@ -201,6 +209,14 @@ def _program_item(kind: str, node, kernels: dict, gen: CGenerator) -> list[str]:
         node.funcspec = ["static", "inline"]
         return [gen.line_marker(node.coord) + gen.visit(node) + ";"]
     if kind == "variable":
+        if "extern" in node.storage:
+            # one program (a link's units translated together): an extern declaration
+            # of a variable the program defines is a C static's declaration ahead of
+            # its definition; of one it does not (unused: check_defined) or of a
+            # __global one (a field of the program's storage), nothing
+            if node.name not in defined or getattr(node, "space", None) == "global":
+                return []
+            node.storage = [s for s in node.storage if s != "extern"]
         if "static" not in node.storage:
             node.storage = ["static"] + list(node.storage)
         return [gen.line_marker(node.coord) + gen.visit(node) + ";"]

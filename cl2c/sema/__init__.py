@@ -33,9 +33,10 @@ class Analyzer(Declarations, TypeNames, Attributes, Statements, Expressions, Ass
 
 
 def analyze(ast: c_ast.FileAST, reporter: Reporter, cl_std: LanguageVersion = CL1_2,
-            extensions=()) -> Module:
-    """The checked module of ``ast``, for a target that offers ``extensions``."""
-    return Analyzer(reporter, cl_std, extensions).analyze(ast)
+            extensions=(), linking: bool = False) -> Module:
+    """The checked module of ``ast``, for a target that offers ``extensions``;
+    ``linking``: the texts of a link's units, each checked alone before (link.py)."""
+    return Analyzer(reporter, cl_std, extensions, linking).analyze(ast)
 
 
 __all__ = ["ACCESS_QUALIFIERS", "SPACE_QUALIFIERS", "Analyzer", "Call", "FunctionInfo",

@@ -10,9 +10,11 @@ from .model import FunctionInfo, Module, SemaError, Symbol
 
 
 class Checker(c_ast.NodeVisitor):
-    def __init__(self, reporter: Reporter, cl_std: LanguageVersion = CL1_2, extensions=()):
+    def __init__(self, reporter: Reporter, cl_std: LanguageVersion = CL1_2, extensions=(),
+                 linking: bool = False):
         self.reporter = reporter
         self.cl_std = cl_std
+        self.linking = linking          # the units of a link, each checked alone before
         self.offered = frozenset(extensions)     # the target's OpenCL extensions
         self.scopes: list[dict[str, Symbol]] = [{}]
         self.tags: list[dict[str, ty.Type]] = [{}]

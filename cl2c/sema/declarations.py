@@ -122,7 +122,8 @@ class Declarations(Checker):
                 self.error(f"variable '{node.name}' in the __constant address space must be "
                            f"initialized", node)
         self.variable_alignment(node, t, space)
-        if t == ty.VOID or incomplete(t):
+        if t == ty.VOID or incomplete(t) and "extern" not in (node.storage or []):
+            # (C: an extern declaration may name an incomplete type, 6.7p7)
             self.declare(Symbol(node.name, ty.INT, "var", node=node))
             self.error(f"variable '{node.name}' has incomplete type '{t}'", node)
         if ty.HALF in (t, ty.scalar_of(t), getattr(t, "elem", None)) and not self.fp16:

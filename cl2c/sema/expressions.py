@@ -82,6 +82,8 @@ class Expressions(Checker):
             self.error(f"function '{node.name}' used as a value (OpenCL C has no function "
                        f"pointers)", node)
         node.symbol = sym
+        if sym.kind == "var" and "extern" in (getattr(sym.node, "storage", None) or []):
+            self.module.extern_uses.setdefault(node.name, node)
         if sym.kind == "param" and self.func is not None:
             self.func.used_params.add(sym.name)
         if sym.in_program_storage and self.func is not None:

@@ -105,6 +105,8 @@ class Module:
     program_scope: list = field(default_factory=list)  # (kind, node)
     extensions: set = field(default_factory=set)
     uses_fp16: bool = False        # half was checked as arithmetic: the C needs _Float16
+    extern_uses: dict = field(default_factory=dict)  # name -> the first ID that reads a
+                                   # variable through an ``extern`` declaration
 
     @property
     def kernels(self) -> list[FunctionInfo]:

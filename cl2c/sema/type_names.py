@@ -144,7 +144,17 @@ class TypeNames(Checker):
             # a second body for the tag in one scope (C11 6.7.2.3p1); the first one stays.
             # (The parser gives each declarator of `struct S {...} x, y;` its own copy of
             # the one body: a copy is where the first is.)
-            self.reporter.error(f"redefinition of '{rec}'", node.coord)
+            linked = self.linking and len(self.tags) == 1
+            if linked and self._same_body(rec, node, attributes):
+                # units of a link that define the tag alike (each unit's types are its
+                # own; translated as one program, they are one): the later body is a
+                # mention of the first (each unit was checked alone when compiled, so a
+                # second body here is another unit's)
+                node.decls = None
+                return rec
+            self.reporter.error(f"redefinition of '{rec}'" + (
+                " with another body (cl2c links units as one program, where a tag has one "
+                "body: give the units one definition)" if linked else ""), node.coord)
             self.reporter.note("previous definition is here", first.coord)
             return rec
         if rec is None or (node.decls is not None and rec.fields and
@@ -153,31 +163,43 @@ class TypeNames(Checker):
             if node.name:
                 self.tags[-1][node.name] = rec
         if node.decls is not None:
-            fields = []
-            for d in node.decls:
-                if d.name is None and isinstance(d.type, (c_ast.Struct, c_ast.Union)):
-                    # an unnamed member (C11 6.7.2.1p13): its fields are the record's
-                    ft = self.record(d.type)
-                else:
-                    ft, _, _ = self.resolve(d.type)
-                if ft.is_function or incomplete(ft):
-                    # reported, and the field left out: the record is still defined
-                    self.reporter.error(
-                        f"field '{d.name}' is declared as a function" if ft.is_function else
-                        f"field '{d.name}' has incomplete type '{ft}'" +
-                        (" (a struct cannot contain itself)" if ft is rec else ""), d.coord)
-                    continue
-                fields.append((d.name, ft))
-                d.ty, d.space = ft, "private"
-            specs = [getattr(node, a, None) for a in ("attrs", "attributes", "attrib")]
-            packed, align = self._layout_attributes([a for a in specs if a] +
-                                                    list(attributes))
-            rec.complete(fields, packed=packed, align_attr=align)
+            self._complete(rec, node, attributes)
             self.record_definitions[id(rec)] = node
             # Lowering writes the attributes into the C definition (the layout is the
             # C compiler's): keep the record of each definition.
             node.record = rec
         return rec
+
+    def _same_body(self, rec: ty.Record, node, attributes: tuple) -> bool:
+        """Whether the body ``node`` gives ``rec``'s tag again is ``rec``'s: the same
+        fields of the same types, the same layout attributes."""
+        other = ty.Record(rec.tag, rec.union)
+        self._complete(other, node, attributes)
+        return (other.fields, other.packed, other.align_attr) == \
+            (rec.fields, rec.packed, rec.align_attr)
+
+    def _complete(self, rec: ty.Record, node, attributes: tuple) -> None:
+        """Complete ``rec`` with the fields and layout attributes of the body ``node``."""
+        fields = []
+        for d in node.decls:
+            if d.name is None and isinstance(d.type, (c_ast.Struct, c_ast.Union)):
+                # an unnamed member (C11 6.7.2.1p13): its fields are the record's
+                ft = self.record(d.type)
+            else:
+                ft, _, _ = self.resolve(d.type)
+            if ft.is_function or incomplete(ft):
+                # reported, and the field left out: the record is still defined
+                self.reporter.error(
+                    f"field '{d.name}' is declared as a function" if ft.is_function else
+                    f"field '{d.name}' has incomplete type '{ft}'" +
+                    (" (a struct cannot contain itself)" if ft is rec else ""), d.coord)
+                continue
+            fields.append((d.name, ft))
+            d.ty, d.space = ft, "private"
+        specs = [getattr(node, a, None) for a in ("attrs", "attributes", "attrib")]
+        packed, align = self._layout_attributes([a for a in specs if a] +
+                                                list(attributes))
+        rec.complete(fields, packed=packed, align_attr=align)
 
     def _layout_attributes(self, specs) -> tuple[bool, int]:
         """(packed, aligned bytes) of a record's __attribute__ specifiers. aligned takes
