@@ -174,8 +174,9 @@ def _build(args, inputs) -> tuple[bytes, str]:
     name = _source_name(args)
     if args.compile:
         from . import cache
-        unit = link.Unit(source, args.options, name, headers)
-        log, dependencies = link.check_unit(unit, cache.host_target(not args.portable))
+        unit, log, dependencies = link.compile_unit(link.Unit(source, args.options, name,
+                                                              headers),
+                                                    cache.host_target(not args.portable))
         return binary.unit_binary([unit], "object", log, dependencies), log
     return binary.compile_binary(source, args.options or None, name, libraries,
                                  native=not args.portable)

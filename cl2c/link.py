@@ -55,6 +55,16 @@ def check_unit(unit: Unit, target: Target) -> tuple[str, list[str]]:
     """Compile ``unit``: preprocess, parse and type-check it. Its warnings (the compile's
     log) and the files it #included; BuildError with the diagnostics where it has
     errors."""
+    _, log, dependencies = compile_unit(unit, target)
+    return log, dependencies
+
+
+def compile_unit(unit: Unit, target: Target) -> tuple[Unit, str, list[str]]:
+    """check_unit's work, and the unit as a compiled object holds it: the files it
+    #included from the disk embedded as headers (by the names the include path finds
+    them by; the host's own embedded headers first), since the spec reads them when
+    compiling: a link reads no file (the CTS's execute_after_included_header_link
+    removes the header between the two)."""
     from .pipeline import analyze_preprocessed
     opts = parse_options(unit.options)
     reporter = Reporter(SourceMap(), opts.warnings)
@@ -62,7 +72,8 @@ def check_unit(unit: Unit, target: Target) -> tuple[str, list[str]]:
     reporter.check()
     analyze_preprocessed(pre, unit.name, reporter, opts, target, StageTimes(),
                          expect_kernels=False)
-    return reporter.warnings_text(), pre.dependencies
+    compiled = Unit(unit.source, unit.options, unit.name, {**pre.included, **unit.headers})
+    return compiled, reporter.warnings_text(), pre.dependencies
 
 
 def link_names(units: list[Unit]) -> list[Unit]:

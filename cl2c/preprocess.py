@@ -15,7 +15,7 @@ import stat
 import traceback
 import struct
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import NamedTuple
 
 import pcpp
@@ -112,6 +112,9 @@ def predefined_macros(options: Options, target: Target) -> dict[str, str]:
 class Preprocessed:
     text: str                 # with #line markers
     dependencies: list[str]   # every file #included, in order
+    # the files read from the disk by the names the include path finds them by:
+    # what clCompileProgram embeds into its object, so that a link reads no file
+    included: dict[str, str] = field(default_factory=dict)
 
 
 # Where clCompileProgram's embedded headers seem to lie: a folder first on the include
@@ -128,6 +131,7 @@ class _Preprocessor(pcpp.Preprocessor):
         self.line_directive = "#line"
         self.passthru_includes = None
         self.dependencies: list[str] = []
+        self.included: dict[str, str] = {}
         self.include_nesting = 0       # (pcpp counts include_depth its own way)
         self.includes = 0              # #includes followed, all told
         self.too_deep = False
@@ -230,8 +234,18 @@ class _Preprocessor(pcpp.Preprocessor):
             text = _pcpp_safe(decode(f.read(MAX_SOURCE_BYTES + 1),
                                                  includepath))
         self.dependencies.append(includepath)
+        for name in self._include_names(includepath):
+            self.included.setdefault(name, text)
         self.reporter.sources.add(includepath, text)
         return io.StringIO(text)
+
+    def _include_names(self, includepath: str) -> list[str]:
+        """The names that find ``includepath`` from the folders of the include path
+        that hold it (pcpp tells the file, not the name it was found by; a header's own
+        folder, where a nested #include looks first, is one of those or below one)."""
+        found = os.path.abspath(includepath)
+        return [os.path.relpath(found, folder) for folder in map(os.path.abspath, self.path)
+                if found.startswith(folder.rstrip(os.sep) + os.sep)]
 
     def _at(self, directive) -> "_Where":
         """The position of a directive's '#'."""
@@ -344,7 +358,7 @@ def preprocess(text: str, filename: str, options: Options, reporter: Reporter,
     result = out.getvalue()
     if not result.startswith("#line"):
         result = f'#line 1 "{line_marker_name(filename)}"\n' + result
-    return Preprocessed(_restore_names(result, filename), pp.dependencies)
+    return Preprocessed(_restore_names(result, filename), pp.dependencies, pp.included)
 
 
 _EMPTY_PRAGMA = re.compile(r"^([ \t]*#[ \t]*pragma)[ \t]*$", re.M)

@@ -172,3 +172,28 @@ def test_extern_variables_of_a_program():
     assert "no unit of the link defines it" in e.value.render()
     unread = "extern constant struct bar bart;\n__kernel void k(__global float *o) {}\n"
     assert [k.name for k in cl2c.translate(unread).kernels] == ["k"]
+
+
+def test_a_compiled_object_holds_the_files_it_included(tmp_path):
+    """clCompileProgram reads the #included files: the object embeds them, so that the
+    link reads none (the CTS's execute_after_included_header_link removes the header
+    between compile and link); a nested include keeps its folder."""
+    (tmp_path / "inc" / "sub").mkdir(parents=True)
+    (tmp_path / "inc" / "value.h").write_text('#include "sub/more.h"\n#define VALUE (2 + MORE)\n')
+    (tmp_path / "inc" / "sub" / "more.h").write_text('#include "most.h"\n#define MORE (3 * MOST)\n')
+    (tmp_path / "inc" / "sub" / "most.h").write_text("#define MOST 5\n")
+    (tmp_path / "k.cl").write_text('#include "value.h"\n'
+                                   "__kernel void k(__global int *o) { o[0] = VALUE; }\n")
+    assert _service("--compile", "--source", tmp_path / "k.cl", "--output", tmp_path / "k.obj",
+                    f"--options=-I {tmp_path / 'inc'}") == 0
+    obj = ProgramBinary.decode((tmp_path / "k.obj").read_bytes())
+    assert sorted(n for n, _ in obj.units[0]["headers"]) == \
+        ["inc/sub/more.h", "inc/sub/most.h", "inc/value.h", "sub/more.h", "sub/most.h",
+         "value.h"]   # (k.cl's folder is on the include path too)
+    for header in ("value.h", "sub/more.h", "sub/most.h"):
+        (tmp_path / "inc" / header).unlink()
+    assert _service("--link", tmp_path / "k.obj", "--library", "both",
+                    "--output", tmp_path / "prog.bin") == 0
+    o = np.zeros(1, np.int32)
+    cl2c.Program.from_bytes((tmp_path / "prog.bin").read_bytes()).k((1,), None, o)
+    assert o[0] == 2 + 3 * 5
