@@ -387,3 +387,43 @@ def test_type_qualifiers_and_attributes_of_kernels_as_pocl():
                        "work_group_size_hint(4,1,1)"],
         "typedef_hint": ["reqd_work_group_size(8,1,1)", "vec_type_hint(float4)"]}
     assert mine == run_pyopencl_on_pocl(_TYPE_QUALIFIERS)
+
+
+_CHECKED = r"""
+import os, tempfile
+ctx = cl.Context([device])
+queue = cl.CommandQueue(ctx)
+prg = cl.Program(ctx, '''
+__kernel void k(__global int *p, __global const int *in, int shift)
+{ p[get_global_id(0) + shift] = in[get_global_id(0)]; }
+__kernel void poke(__global int *p) { p[0] = 1; }
+''').build(options=["-cl2c-check"])
+mf = cl.mem_flags
+out_buf = cl.Buffer(ctx, mf.READ_WRITE, 16 * 4)
+in_buf = cl.Buffer(ctx, mf.READ_ONLY | mf.COPY_HOST_PTR, hostbuf=np.arange(16, dtype=np.int32))
+# the findings go to stderr (no context callback): read them back from a file
+log = tempfile.TemporaryFile()
+os.dup2(log.fileno(), 2)
+def launch(kernel, *args):
+    try:
+        kernel(queue, (16,), None, *args).wait()
+        return "ok"
+    except cl.Error as e:
+        return "failed"
+results = [launch(prg.k, out_buf, in_buf, np.int32(0)),
+           launch(prg.k, out_buf, in_buf, np.int32(1)),
+           launch(prg.poke, in_buf)]
+log.seek(0)
+out(dict(results=results, log=log.read().decode()))
+"""
+
+
+def test_a_checking_build_checks_the_buffers_of_its_launches():
+    """-cl2c-check through the platform: each launch tells the kernel its buffers'
+    sizes (and which are read-only), so an access past the end or a write to a
+    CL_MEM_READ_ONLY buffer is found, and the launch fails (checking's "stop" mode)."""
+    result = run_pyopencl(_CHECKED)
+    assert result["results"] == ["ok", "failed", "failed"], result
+    log = result["log"]
+    assert "out-of-bounds write of 4 bytes at offset 64 of __global 'p' (64 bytes)" in log
+    assert "kernel 'poke'" in log and "read-only" in log, log

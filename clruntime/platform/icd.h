@@ -214,6 +214,10 @@ struct _cl_program {
     void *library;                    /* the binary's shared library, dlopen()ed */
     const struct cl2c_program_info *info;   /* its kernels (cl2c/host.h) */
     char *kernel_names;               /* "a;b" */
+    /* a checking build's (-cl2c-check, CL2C_CHECK) entry points, else NULL: the
+     * buffers' sizes before a launch (check.h's cl2c_check_sizes), its findings after */
+    void (*check_sizes)(const size_t *sizes, unsigned n);
+    const char *(*check_findings)(void);
     bool uniform;                     /* built with -cl-uniform-work-group-size */
     bool from_binary;                 /* made by clCreateProgramWithBinary */
     atomic_uint kernels;              /* kernels made from it and alive */

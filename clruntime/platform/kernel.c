@@ -6,6 +6,8 @@
  * each argument has its bytes at a fixed offset of one block, set with a memcpy. A
  * launch copies that block (the arguments as they were at the enqueue), retains the
  * buffers it names and the kernel, and frees them when the command is done. */
+#include <stdio.h>
+
 #include "icd.h"
 #include "device_facts.h"
 #include <cl2c/host.h>
@@ -371,7 +373,25 @@ struct launch {
     cl_mem *mems;                     /* retained */
     void **argv;
     unsigned char *values;
+    size_t *check_sizes;              /* a checking build's: each argument's buffer bytes */
 };
+
+/* What check.h's cl2c_check_sizes marks a buffer the kernel may not write with
+ * (its CL2C_CHECK_READ_ONLY: the top bit). */
+#define CHECK_READ_ONLY ((size_t)1 << (sizeof(size_t) * 8 - 1))
+
+/* A checking build's findings of the launch just run: to the context's callback, or
+ * else to stderr (as cl2c.Program warns). */
+static void report_findings(cl_program p)
+{
+    const char *text = p->check_findings();
+    if (!text || !*text)
+        return;
+    if (p->context->notify)
+        p->context->notify(text, NULL, 0, p->context->notify_data);
+    else
+        fprintf(stderr, "cl2c: %s\n", text);
+}
 
 static void free_launch(void *work)
 {
@@ -387,7 +407,12 @@ static void run_launch(struct cl2c_command *c)
     struct launch *l = c->work;
     if (l->range.global_size[0] == 0)
         return;                           /* a global size of 0 (2.1+): nothing to run */
+    cl_program p = l->kernel->program;
+    if (l->check_sizes)
+        p->check_sizes(l->check_sizes, l->kernel->num_args);
     int status = l->kernel->info->launch(&l->range, l->argv);
+    if (l->check_sizes)
+        report_findings(p);
     c->status = status == CL2C_SUCCESS ? CL_SUCCESS : status < 0 ? status : CL_OUT_OF_RESOURCES;
 }
 
@@ -475,7 +500,10 @@ static cl_int enqueue_kernel(cl_command_queue q, cl_kernel k, cl_command_type ty
     size_t at_mems = (sizeof(struct launch) + 15) / 16 * 16;
     size_t at_argv = at_mems + buffers * sizeof(cl_mem);
     size_t at_values = (at_argv + n * sizeof(void *) + 15) / 16 * 16;
-    struct launch *l = aligned_alloc(16, (at_values + k->values_size + 15) / 16 * 16 + 16);
+    size_t at_sizes = (at_values + k->values_size + 15) / 16 * 16;
+    bool checking = k->program->check_sizes != NULL;
+    size_t bytes = at_sizes + (checking ? n * sizeof(size_t) : 0);
+    struct launch *l = aligned_alloc(16, (bytes + 15) / 16 * 16 + 16);
     struct cl2c_command *c = l ? cl2c_command_new(q, type, num_waits, waits) : NULL;
     if (!c) {
         free(l);
@@ -489,6 +517,9 @@ static cl_int enqueue_kernel(cl_command_queue q, cl_kernel k, cl_command_type ty
     l->mems = (cl_mem *)((char *)l + at_mems);
     l->argv = (void **)((char *)l + at_argv);
     l->values = (unsigned char *)l + at_values;
+    l->check_sizes = checking ? (size_t *)((char *)l + at_sizes) : NULL;
+    if (checking)
+        memset(l->check_sizes, 0, n * sizeof(size_t));
     memcpy(l->values, k->values, k->values_size);
     l->num_mems = 0;
     for (cl_uint i = 0; i < n; i++) {
@@ -501,6 +532,9 @@ static cl_int enqueue_kernel(cl_command_queue q, cl_kernel k, cl_command_type ty
         /* a buffer is its storage, an image the description it carries */
         void *data = !m ? NULL : kind == CL2C_ARG_IMAGE ? (void *)m->image : (void *)m->data;
         memcpy(value, &data, sizeof data);
+        if (checking)             /* a buffer's bytes, for the bounds checks */
+            l->check_sizes[i] = !m || kind != CL2C_ARG_BUFFER ? 0
+                : m->size | (m->flags & CL_MEM_READ_ONLY ? CHECK_READ_ONLY : 0);
         if (m) {
             atomic_fetch_add(&m->obj.refs, 1);
             l->mems[l->num_mems++] = m;

@@ -30,6 +30,8 @@ void cl2c_program_unload(cl_program p)
         dlclose(p->library);
     p->library = NULL;
     p->info = NULL;
+    p->check_sizes = NULL;
+    p->check_findings = NULL;
     free(p->kernel_names);
     p->kernel_names = NULL;
 }
@@ -45,6 +47,19 @@ void cl2c_program_release(cl_program p)
     free(p->log);
     cl2c_context_release(p->context);
     cl2c_object_free(p);
+}
+
+/* A checking build's entry points (templates/metadata.c.j2: <symbol>_check_sizes and
+ * <symbol>_check_findings), where the library has them. */
+static void find_check_entries(cl_program p, void *handle, const char *symbol)
+{
+    char name[512];
+    snprintf(name, sizeof name, "%s_check_sizes", symbol);
+    *(void **)&p->check_sizes = dlsym(handle, name);
+    snprintf(name, sizeof name, "%s_check_findings", symbol);
+    *(void **)&p->check_findings = dlsym(handle, name);
+    if (!p->check_sizes || !p->check_findings)
+        p->check_sizes = NULL, p->check_findings = NULL;
 }
 
 void cl2c_program_log(cl_program p, const char *text)
@@ -279,6 +294,7 @@ cl_int cl2c_program_load(cl_program p, unsigned char *binary, size_t size)
     }
     keep_openmp_runtime();
     const cl2c_program_info *info = dlsym(handle, symbol);
+    find_check_entries(p, handle, symbol);
     free(symbol);
     if (!info) {
         dlclose(handle);
