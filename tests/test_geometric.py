@@ -81,7 +81,8 @@ def edge_rows(t: ur.FloatType, n: int) -> list[list[float]]:
             [inf, 1, 2, 3], [-inf, 0, -0.0, 5], [inf, -inf, big, 0], [inf, inf, inf, inf],
             [nan, 1, 2, 3], [1, nan, inf, 0], [0, 0, 0, nan], [nan, -inf, 0, 0],
             [4, 4, 4, 4], [3, 4, 12, 84], [-2 ** 60, 2 ** 60, 0, 0], [2 ** -140, 0, 0, 0],
-            [1, 0, 0, 0], [-0.5, 0, 0, 0], [big, -big, big, -big]]
+            [1, 0, 0, 0], [-0.5, 0, 0, 0], [big, -big, big, -big],
+            [-1e-146, 1e168, 3e100, 0]]   # (the CTS's: a quotient that is subnormal)
     with np.errstate(over="ignore"):
         return [[float(t.dtype(v)) for v in (row * n)[:n]] for row in rows]
 

@@ -66,8 +66,13 @@ CL2C_INLINE double cl2c_scaled_squares_(double *v, int n, double *unscale) {
         double v[N], unscale;                                                          \
         for (int i = 0; i < N; ++i) v[i] = a.s[i];                                      \
         double s = cl2c_scaled_squares_(v, N, &unscale), len = sqrt(s);                \
+        /* by the length itself where it is a normal number (exact then): a tiny      \
+         * element that the scaling took to 0 still gives its subnormal quotient */    \
+        double whole = len * unscale;                                                  \
         cl2c_##T##N r = a;                                                             \
-        for (int i = 0; i < N; ++i) r.s[i] = s == 0 ? a.s[i] : (cl2c_##T)(v[i] / len);  \
+        for (int i = 0; i < N; ++i)                                                    \
+            r.s[i] = s == 0 ? a.s[i]                                                   \
+                : (cl2c_##T)(isnormal(whole) ? a.s[i] / whole : v[i] / len);           \
         return r;                                                                      \
     }                                                                                  \
     CL2C_INLINE cl2c_##T##N cl2c_fast_normalize_##T##N(cl2c_##T##N a) {                \
