@@ -15,10 +15,10 @@ pthread_mutex_t cl2c_lock = PTHREAD_MUTEX_INITIALIZER;
 pthread_cond_t cl2c_changed = PTHREAD_COND_INITIALIZER;
 unsigned cl2c_generation;
 
-/* fork(): the lock is taken around it, so that the child's copy is not one that a
- * worker thread (which the child does not have) held at that moment. */
-static pthread_mutex_t shells_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t shells_lock = PTHREAD_MUTEX_INITIALIZER;   /* the shells' lists */
 
+/* fork(): the locks are taken around it, so that the child's copies are not ones that
+ * a worker thread (which the child does not have) held at that moment. */
 static void before_fork(void)
 {
     pthread_mutex_lock(&cl2c_lock);
