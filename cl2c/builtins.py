@@ -10,7 +10,8 @@ Patterns: ``T`` the generic type; ``S`` its element (scalar) type; ``U`` the
 unsigned type of T's width; ``I`` an int (vector) of T's width; ``R`` a
 scalar result of T's element type (dot, length); ``K`` int for scalar T and
 the signed integer vector of T's element size for vector T (relational
-results); ``D`` the integer type of twice T's element size, of T's signedness
+results); ``M`` a select mask: for vector T an integer vector of T's width and element
+size, signed or unsigned (igentype or ugentype), for scalar T an integer; ``D`` the integer type of twice T's element size, of T's signedness
 and width (upsample); ``T*`` a pointer to T in any address space; ``local T*`` or
 ``global|generic|private T*`` a pointer into those address spaces only, to a
 non-const T (``const global T*``: const or not); ``atomic T*`` a pointer to the atomic
@@ -269,7 +270,7 @@ _add(_rows("isequal isnotequal isgreater isgreaterequal isless islessequal isles
 _add(_rows("isfinite isinf isnan isnormal signbit", ["T"], "K", "F"))
 _add(_rows("any all", ["T"], "int", "Is"))
 _add(_rows("bitselect", ["T", "T", "T"], "T", "A"))
-_add(_rows("select", ["T", "T", "K"], "T", "A"))
+_add(_rows("select", ["T", "T", "M"], "T", "A"))
 
 # 6.12.9 explicit memory fences. A work-group runs on one thread, so a fence on
 # __local memory only (CLK_LOCAL_MEM_FENCE) needs just a compiler barrier; with

@@ -63,6 +63,11 @@ def fits(pat, at, generic, n=None, exact=False) -> bool:
                                  and (generic.is_scalar or at.is_arithmetic))
     if pat == "S":
         return at.is_scalar and not at.is_void
+    if pat == "M":
+        if not isinstance(generic, ty.Vector):
+            return at.is_scalar and at.is_integer
+        return isinstance(at, ty.Vector) and at.n == generic.n and at.elem.is_integer and \
+            at.elem.size == generic.elem.size
     if pat.endswith("*"):
         if not isinstance(at, ty.Pointer):
             return False

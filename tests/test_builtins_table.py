@@ -139,7 +139,7 @@ def value_type(pat: str, t: ty.Type | None, n: int | None) -> ty.Type:
         if n is None:
             raise PatternError(f"'{pat}' without a free width")
         return ty.Vector(ty.scalar_of(value_type(base, t, None)), n)
-    if pat in ("T", "S", "R", "U", "I", "K", "D"):
+    if pat in ("T", "S", "R", "U", "I", "K", "M", "D"):
         if t is None:
             raise PatternError(f"'{pat}' in a row without a family")
         w, e = ty.width(t), ty.scalar_of(t)
@@ -149,9 +149,10 @@ def value_type(pat: str, t: ty.Type | None, n: int | None) -> ty.Type:
             return e
         if pat == "I":
             return ty.vector_of(ty.INT, w)
-        if pat == "K" and w == 1:
+        if pat in ("K", "M") and w == 1:      # (M: a select's mask, here its signed form)
             return ty.INT
-        key = {"U": (e.size, False), "K": (e.size, True), "D": (2 * e.size, e.signed)}[pat]
+        key = {"U": (e.size, False), "K": (e.size, True), "M": (e.size, True),
+               "D": (2 * e.size, e.signed)}[pat]
         if key not in INTEGER_OF:
             raise PatternError(f"'{pat}' has no type for {t}")
         return ty.vector_of(INTEGER_OF[key], w)
@@ -464,7 +465,7 @@ def test_every_row_is_checked():
     covered = {c.row_index for b in BATCHES for c in b.values[0] if isinstance(c, Case)}
     assert covered == set(range(len(bi.TABLE)))
     assert set(XFAIL) <= set(bi.BY_NAME), "an XFAIL entry names no row"
-    generic = ("T", "S", "R", "U", "I", "K", "D", "Tn", "Un")
+    generic = ("T", "S", "R", "U", "I", "K", "M", "D", "Tn", "Un")
     for i, row in enumerate(bi.TABLE):
         assert row.family in bi.FAMILIES, f"row {i} ({row.name}): unknown family"
         uses_t = any(p.rstrip("*").split()[-1] in generic for p in (*row.params, row.ret))
@@ -552,18 +553,30 @@ def test_work_group_functions_take_half(schedule, cc):
     assert not errors, errors
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "spec 6.12.6 admits select(gentype, gentype, ugentype); the table has the signed "
-    "mask only, and a row with an unsigned one needs lower/expressions.py (_vector_macro "
-    "gives every select row CL2C_VEC_SELECT, whose mask is signed)"))
 def test_select_takes_unsigned_masks(cc):
+    """spec 6.12.6: select(gentype, gentype, ugentype) too (the CTS's select_ulong_ulong);
+    a vector mask's elements choose by their top bit, an unsigned one's as a signed
+    one's. Against NumPy."""
+    import numpy as np
     src = ("kernel void k(global int4 *p, global uint4 *m, global float8 *f,\n"
-           "              global uint8 *n) {\n"
+           "              global uint8 *n, global ulong2 *u, global ulong2 *um) {\n"
            "  p[0] = select(p[0], p[1], m[0]);\n"
            "  f[0] = select(f[0], f[1], n[0]);\n"
+           "  u[0] = select(u[0], u[1], um[0]);\n"
            "}\n")
     errors = _translate_and_compile(src, "", cc)
     assert not errors, errors
+    r = np.random.default_rng(6)
+    p, f = r.integers(-9, 9, (2, 4), np.int32), r.random((2, 8), np.float32)
+    u = r.integers(0, 2 ** 63, (2, 2), np.uint64)
+    m = np.array([0, 1, 0x80000000, 0xFFFFFFFF], np.uint32)
+    n = np.tile(m, 2)
+    um = np.array([2 ** 63, 2 ** 63 - 1], np.uint64)
+    want = [np.where(m >> 31, p[1], p[0]), np.where(n >> 31, f[1], f[0]),
+            np.where(um >> 63, u[1], u[0])]
+    cl2c.Program(src, filename=SOURCE_NAME).build().k((1,), None, p, m, f, n, u, um)
+    for got, expected in zip((p[0], f[0], u[0]), want):
+        np.testing.assert_array_equal(got, expected)
 
 
 @pytest.mark.xfail(strict=True, reason=(

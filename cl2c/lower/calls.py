@@ -118,6 +118,8 @@ class CallLowering:
             args = [self.coerce(a, at, t, node.coord)
                     if pat == "T" or (pat == "S" and row.broadcast) else a
                     for a, at, pat in zip(args, arg_types, row.params)]
+            args = [self.signed_mask(a, at) if pat == "M" else a
+                    for a, at, pat in zip(args, arg_types, row.params)]
         generic_name = not row.c_name or "{T}" in row.c_name   # prefetch: one function
         if isinstance(t, ty.Vector) and generic_name and not row.macro:
             macro = _vector_macro(row)
@@ -127,6 +129,15 @@ class CallLowering:
             self.need(name, *extra(row), t.elem.name, t.n) if extra else \
                 self.need(name, t.elem.name, t.n)
         return runtime_call(row.runtime_name(t, call.width), *args, call=call, coord=node.coord)
+
+    def signed_mask(self, arg, at: ty.Vector):
+        """A vector select's mask as the runtime takes it, signed (its test is the
+        elements' top bit): an unsigned one reinterpreted."""
+        if at.elem.signed:
+            return arg
+        signed = ty.Vector(_INTEGER_OF_SIZE[at.elem.size], at.n)
+        self.need("CL2C_AS", cn.c_type_name(signed), cn.c_type_name(at), signed.name, at.name)
+        return runtime_call(f"cl2c_as_{signed.name}_{at.name}", arg, coord=arg.coord)
 
     def conversion(self, node, call, arg, src):
         dst = call.generic
@@ -150,6 +161,7 @@ class CallLowering:
 
 
 _CONST_VOID_P = ty.Pointer(ty.VOID, const=True)
+_INTEGER_OF_SIZE = {t.size: t for t in (ty.CHAR, ty.SHORT, ty.INT, ty.LONG)}
 
 
 _ROUNDING_FUNCTIONS = {"_rte": "rint", "_rtz": "trunc", "_rtp": "ceil", "_rtn": "floor"}
