@@ -117,6 +117,20 @@ def compare(case: Case, got: list, want: list) -> str | None:
     return None
 
 
+def measured_commit() -> str:
+    """The commit whose cl2c and kernels were measured (with -dirty for local changes),
+    or $CL2C_BENCH_COMMIT where the tree has no git (a copy on another machine)."""
+    import subprocess
+    try:
+        out = subprocess.run(["git", "describe", "--always", "--dirty", "--abbrev=12"],
+                             cwd=BENCH_DIR, capture_output=True, text=True, timeout=10)
+        if out.returncode == 0 and out.stdout.strip():
+            return out.stdout.strip()
+    except OSError:
+        pass
+    return os.environ.get("CL2C_BENCH_COMMIT", "unknown")
+
+
 def stats_ms(samples: list[float]) -> dict:
     ms = sorted(s * 1e3 for s in samples)
     q = statistics.quantiles(ms, n=4) if len(ms) >= 2 else [ms[0]] * 3
@@ -448,6 +462,7 @@ def main(argv=None) -> int:
     builds = {"cl2c": cl2c_c.builds, "hand C": hand.build_info,
               **{c.label: c.build_seconds for c in found}}
     results = {
+        "commit": measured_commit(),
         "machine": {"cpus": os.cpu_count(), "processor": platform.processor(),
                     "python": platform.python_version(), "numpy": np.__version__,
                     "loadavg_start": load, "loadavg_end": os.getloadavg()[0], "env": env,

@@ -51,10 +51,12 @@ def draw(results: dict, labels: list, path: Path) -> str | None:
     ax.set_ylabel("time / hand C's time (log scale; lower is faster)")
     m = results["machine"]
     threads = m["env"].get("OMP_NUM_THREADS") or "default"
-    ax.set_title(f"cl2c, PoCL, Intel OpenCL and hand-written C+OpenMP: median time over "
-                 f"hand C's\n{m['cpus']} CPUs, threads {threads}, load at start "
+    others = ", ".join(label for label in labels if label != "hand C")
+    commit = f", commit {results['commit']}" if results.get("commit") else ""
+    ax.set_title(f"{others} against hand-written C+OpenMP: median time over hand C's\n"
+                 f"{m['cpus']} CPUs, threads {threads}, load at start "
                  f"{m['loadavg_start']:.2f}; STREAM triad "
-                 f"{results['stream_triad']['median_GB/s']:.1f} GB/s", fontsize=10)
+                 f"{results['stream_triad']['median_GB/s']:.1f} GB/s{commit}", fontsize=10)
     ax.legend(ncol=len(labels), fontsize=9, loc="upper left")
     ax.grid(axis="y", which="both", alpha=0.3)
     fig.tight_layout()
@@ -62,3 +64,12 @@ def draw(results: dict, labels: list, path: Path) -> str | None:
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return None
+
+
+if __name__ == "__main__":      # python bench/plot.py RESULTS.json PICTURE.png
+    import json
+    import sys
+    data = json.loads(Path(sys.argv[1]).read_text())
+    why = draw(data, list(data["contenders"]), Path(sys.argv[2]))
+    if why is not None:
+        sys.exit(f"plot.py: {why}")
