@@ -99,6 +99,7 @@ def translate_units(units: list[Unit], link_options: str, target: Target,
     """Link: each unit preprocessed on its own, their texts translated together. The
     Translation; BuildError with the diagnostics (of whichever unit) where it fails."""
     from .pipeline import analyze_preprocessed, lower_and_emit
+    from .sema.defined import check_defined
     units = link_names(units)
     opts = parse_options(program_options(units, link_options))
     reporter = Reporter(SourceMap(), opts.warnings)
@@ -137,27 +138,6 @@ def _without_repeated_headers(text: str, unit_name: str, seen: set) -> str:
         seen.add(key)
         parts.append(stretch)
     return "".join(parts)
-
-
-def check_defined(module, reporter: Reporter, linked: bool) -> None:
-    """What a built program uses must be defined in it (the C linker's 'undefined
-    reference', said at the first use): a variable read through an ``extern``
-    declaration, and (``linked``: a program of units that may each call what another
-    defines) a function it calls."""
-    nowhere = "no unit of the link defines it" if linked else "the program does not " \
-        "define it"
-    defined = {node.name for kind, node in module.program_scope
-               if kind == "variable" and "extern" not in (node.storage or [])}
-    for name, use in module.extern_uses.items():
-        if name not in defined:
-            reporter.error(f"undefined variable '{name}': declared extern, but {nowhere}",
-                           use.coord)
-    for info in module.functions.values() if linked else ():
-        for callee in sorted(info.callees - set(module.functions)):
-            call = info.call_sites.get(callee)
-            reporter.error(f"undefined function '{callee}': declared, but {nowhere}",
-                           call.coord if call is not None else None)
-    reporter.check()
 
 
 def creates_library(options: str) -> bool:

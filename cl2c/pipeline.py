@@ -105,7 +105,7 @@ def translate(text: str, source_name: str = "<kernel>", options=None,
     target = target or Target.assumed()
     times = times or StageTimes()
     module, pre, reporter, opts = analyze(text, source_name, options, target, times)
-    from .link import check_defined
+    from .sema.defined import check_defined
     check_defined(module, reporter, linked=False)
     return lower_and_emit(module, pre, reporter, opts, source_name, output_name,
                           line_directives, target, times)
