@@ -130,8 +130,7 @@ def make_group_function(func: c_ast.FuncDef, params: dict, helpers: dict,
     big = [d.name for d in priv.promoted if not isinstance(d.type, c_ast.TypeDecl)]
     wide = [d.name for d in priv.promoted
             if _is_vector_or_record(d) and d.name not in writer.soa]
-    return Description(gf, "; ".join(parts), loops, writer.bounded, big, writer.done, wide,
-                       affine_ids=writer.bounds.affine)
+    return Description(gf, "; ".join(parts), loops, writer.bounded, big, writer.done, wide)
 
 
 def _known_local_sizes(gf: ir.GroupFunction) -> None:
@@ -189,7 +188,7 @@ class Description:
     choice and the comment."""
 
     def __init__(self, function, description, loops, bounded, array_privates, done_flags,
-                 vector_privates=(), lockstep=0, affine_ids=0):
+                 vector_privates=(), lockstep=0):
         self.function = function
         self.description = description
         self.loops = loops                    # uniform loops hoisted over the regions
@@ -197,7 +196,6 @@ class Description:
         self.array_privates = array_privates  # private arrays now stored per work-item
         self.done_flags = done_flags          # work-items that return early are tracked
         self.vector_privates = vector_privates  # vector or struct privates stored per item
-        self.affine_ids = affine_ids          # signed int ids as base + local id 0
         self.lockstep = lockstep              # divergent loops run in lock-step
                                               # (lockstep.py, run by the schedule)
         self.versioned = 0                    # checking builds: loops with a fast version
