@@ -5,7 +5,7 @@ from pycparser import c_ast
 
 from . import declarators
 from . import types as ty
-from .typed_ast import make
+from .typed_ast import fact, make
 
 # A vector value assigned to a private variable's components (v.xyz = x), held once
 # in a block of its own (lower/expressions.py).
@@ -87,3 +87,32 @@ def component(base, index: int, coord=None):
     """``base.s[index]``: one component of a vector value, an lvalue if base is."""
     return c_ast.ArrayRef(c_ast.StructRef(base, ".", ident("s", coord), coord),
                           const_int(index, coord), coord)
+
+
+def expression_type(e):
+    """The type of expression ``e`` (None where it has none): a cast's is its type
+    name's, and an arithmetic operation that lowering made without one has its
+    operands' common type."""
+    if isinstance(e, c_ast.Cast):
+        return fact(e.to_type, "ty")
+    t = fact(e, "ty")
+    if t is not None:
+        return t
+    if isinstance(e, c_ast.BinaryOp) and e.op in _TRUTH_VALUED or \
+            isinstance(e, c_ast.UnaryOp) and e.op == "!":
+        return ty.INT
+    pair = (e.left, e.right) if isinstance(e, c_ast.BinaryOp) and e.op in "+-*" else \
+        (e.iftrue, e.iffalse) if isinstance(e, c_ast.TernaryOp) else None
+    types = pair and [expression_type(p) for p in pair]
+    if pair is not None and _is_int(types[0]) and _is_int(types[1]):
+        return ty.arithmetic_result(*types)
+    if isinstance(e, c_ast.UnaryOp) and e.op in ("-", "+") and _is_int(expression_type(e.expr)):
+        return ty.integer_promote(expression_type(e.expr))
+    return None
+
+
+_TRUTH_VALUED = ("<", "<=", ">", ">=", "==", "!=", "&&", "||")
+
+
+def _is_int(t) -> bool:
+    return isinstance(t, ty.Scalar) and t.kind == "int"

@@ -34,6 +34,7 @@ from typing import NamedTuple
 from pycparser import c_ast
 
 from .. import cnodes as cn
+from ..cnodes import expression_type
 from .. import types as ty
 from ..lower.effects import builtin_name, has_effects
 from ..typed_ast import fact, replace_child, walk
@@ -137,7 +138,7 @@ class _Finder:
             op = {"<": ">=", "<=": ">", ">": "<=", ">=": "<"}[op]
         if op not in (">=", ">"):   # a lower bound: live work-items at the end
             return None
-        tx, tu = _type(x), _type(u)
+        tx, tu = expression_type(x), expression_type(u)
         if not (_integer(tx) and _integer(tu)):
             return None
         common = ty.arithmetic_result(tx, tu)
@@ -145,12 +146,13 @@ class _Finder:
         return LiveBound(chain.dim, self._inlined(u), op == ">", shift, chain.negate,
                          chain.relative, chain.id_range, _meet(chain.x_range, _range(common)),
                          limit_nonneg=tu.signed and not common.signed, limit_signed=tu.signed,
-                         shift_signed=chain.shift is None or _type(chain.shift).signed)
+                         shift_signed=chain.shift is None or
+                         expression_type(chain.shift).signed)
 
     def _id_chain(self, x, seen=()) -> _Chain | None:
         """How ``x`` is a global id (through casts, variables and at most one uniform
         term added or subtracted), or None."""
-        t = _type(x)
+        t = expression_type(x)
         if not _integer(t):
             return None
         here = _range(t)
@@ -211,7 +213,7 @@ class _Finder:
                 if not _integer(fact(n, "ty")):
                     return False
             elif isinstance(n, c_ast.Cast):
-                if not _integer(_type(n)):
+                if not _integer(expression_type(n)):
                     return False
             elif isinstance(n, c_ast.BinaryOp):
                 if n.op not in ("+", "-", "*", *_COMPARISONS, "&&", "||"):
@@ -222,7 +224,7 @@ class _Finder:
             elif not isinstance(n, (c_ast.TernaryOp, c_ast.Typename, c_ast.TypeDecl,
                                     c_ast.IdentifierType)):
                 return False
-        return _integer(_type(u))
+        return _integer(expression_type(u))
 
     def _inlined(self, e):
         """A copy of ``e`` (a ``_limit``) with each variable replaced by its value,
@@ -254,26 +256,6 @@ def _flatten(e, op: str) -> list:
     if isinstance(e, c_ast.BinaryOp) and e.op == op:
         return _flatten(e.left, op) + _flatten(e.right, op)
     return [e]
-
-
-def _type(e):
-    """The type of expression ``e``: a cast's is its type name's, and an arithmetic
-    operation that lowering made without one has its operands' common type."""
-    if isinstance(e, c_ast.Cast):
-        return fact(e.to_type, "ty")
-    t = fact(e, "ty")
-    if t is not None:
-        return t
-    if isinstance(e, c_ast.BinaryOp) and e.op in (*_COMPARISONS, "&&", "||") or \
-            isinstance(e, c_ast.UnaryOp) and e.op == "!":
-        return ty.INT
-    pair = (e.left, e.right) if isinstance(e, c_ast.BinaryOp) and e.op in "+-*" else \
-        (e.iftrue, e.iffalse) if isinstance(e, c_ast.TernaryOp) else None
-    if pair is not None and _integer(_type(pair[0])) and _integer(_type(pair[1])):
-        return ty.arithmetic_result(_type(pair[0]), _type(pair[1]))
-    if isinstance(e, c_ast.UnaryOp) and e.op in ("-", "+") and _integer(_type(e.expr)):
-        return ty.integer_promote(_type(e.expr))
-    return None
 
 
 def _integer(t) -> bool:

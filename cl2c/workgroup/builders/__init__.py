@@ -91,13 +91,14 @@ def make_group_function(func: c_ast.FuncDef, params: dict, helpers: dict,
     rename_locals(body, taken | set(helpers))
     complete_array_bounds(body)
     sizeof_by_type(body)
-    strided = interchange_grid_stride_loops(body) if hoist_loops else 0
+    strided = interchange_grid_stride_loops(body) if hoist_loops else []
     types = type_definitions_out(body)
     an = _analysis(body, set(params), hoist_loops)
     builder = Builder(an, checking)
     items = builder.build(statements(body))
     priv = Privates(an, items)
-    writer = Writer(an, priv, builder, params, reqd, simd, checking, interleavable)
+    writer = Writer(an, priv, builder, params, reqd, simd, checking, interleavable,
+                    counters=set(strided))
     start = [Once(phase_call())] if checking else []     # the group's first barrier phase
     prologue = types + writer.prologue()
     gf = ir.GroupFunction(func, prologue, start + writer.items(items), writer.item_arrays)
@@ -126,7 +127,8 @@ def make_group_function(func: c_ast.FuncDef, params: dict, helpers: dict,
         parts.append(f"{loops} uniform loop{'s' if loops != 1 else ''} around the "
                      f"work-item loops")
     if strided:
-        parts.append(f"{strided} grid-stride loop{'s' if strided != 1 else ''} interchanged")
+        parts.append(f"{len(strided)} grid-stride loop{'s' if len(strided) != 1 else ''} "
+                     f"interchanged")
     big = [d.name for d in priv.promoted if not isinstance(d.type, c_ast.TypeDecl)]
     wide = [d.name for d in priv.promoted
             if _is_vector_or_record(d) and d.name not in writer.soa]

@@ -4,12 +4,14 @@ ids affine in the local id 0 are computed once before the loop."""
 from __future__ import annotations
 
 import copy
+from typing import NamedTuple
 
 from pycparser import c_ast
 
 from ... import types as ty
 from ...typed_ast import fact
 from ... import cnodes as cn
+from ...cnodes import expression_type
 from ...lower.effects import builtin_name, has_effects, runtime_call, work_item_function
 from .privates import Privates
 from .syntax import INDEX, replace_child, set_name, statements, typename, walk
@@ -20,9 +22,14 @@ from ..names import L0, LS0
 class LoopBounds:
     """Guards as loop bounds, for the regions of one kernel."""
 
-    def __init__(self, an: Analysis, priv: Privates, params: dict, done: bool):
+    def __init__(self, an: Analysis, priv: Privates, params: dict, done: bool,
+                 counters=frozenset()):
         self.an, self.priv = an, priv
         self.params = params
+        # loop counters below a limit of their own type (the interchanged grid-stride
+        # loops'): one plus a local id passes its type's end only where the kernel's
+        # own loop would have wrapped past it and never ended
+        self.counters = counters
         self.done = done            # work-items that return early are tracked
         self.bounded = 0            # guards turned into loop bounds
         self.outer_guard = None     # the guard's terms that do not depend on the local id 0
@@ -38,15 +45,16 @@ class LoopBounds:
                 break
             if d.init is None or not _is_signed_int_decl(d) or d.name in self.priv.assigned:
                 continue
-            base = self._affine(d.init, [])
-            if base is None:
+            a = self._affine(d.init, [])
+            a = a and a.converted(fact(d, "ty"))
+            if a is None or a.modular:
                 continue
             name = f"{d.name}__base"
             decl = copy.deepcopy(d)
             set_name(decl, name)
             decl.type.quals = ["const"]
             decl.funcspec = ["CL2C_UNUSED"]
-            decl.init = c_ast.Cast(typename(d.type, d), base)
+            decl.init = c_ast.Cast(typename(d.type, d), a.base)
             bases.append(decl)
             d = stmts[i] = copy.deepcopy(d)     # the original also defines recomputations
             d.init = c_ast.BinaryOp("+", cn.ident(name), cn.ident(L0))
@@ -145,52 +153,85 @@ class LoopBounds:
         return e
 
     def _affine_bound(self, t, lead):
-        """For ``X op U`` with X = l0 + B: [("lo"|"hi", U - B [+ 1])] as ptrdiff_t."""
+        """For ``X op U`` with X = l0 + B: [("lo"|"hi", U - B [+ 1])] as ptrdiff_t,
+        where C compares the values that arithmetic would (see ``_Affine``)."""
         if not isinstance(t, c_ast.BinaryOp) or t.op not in ("<", "<=", ">", ">=", "=="):
             return None
         op, x, u = t.op, t.left, t.right
-        base = self._affine(x, lead)
-        if base is None:
-            base = self._affine(u, lead)
-            if base is None:
+        a = self._affine(x, lead)
+        if a is None:
+            a = self._affine(u, lead)
+            if a is None:
                 return None
             x, u = u, x
             op = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "=="}[op]
-        if not self._integer_uniform(u):
+        if a.modular or not self._integer_uniform(u):
             return None
-        diff = c_ast.BinaryOp("-", c_ast.Cast(_ptrdiff(), copy.deepcopy(u)),
-                              c_ast.Cast(_ptrdiff(), base))
-        one = cn.const_int(1)
-        plus_one = c_ast.BinaryOp("+", copy.deepcopy(diff), one)
+        tu = self._type(u)
+        if not _is_integer(tu):
+            return None
+        common = ty.arithmetic_result(a.t, tu)
+        out = []
+        if not common.signed and a.may_be_negative:
+            # C compares a negative x as a huge unsigned value: only below-U tests keep
+            # an interval, that of the x from 0
+            if op not in ("<", "<="):
+                return None
+            out.append(("lo", c_ast.UnaryOp("-", c_ast.Cast(_ptrdiff(), a.base))))
+        limit = copy.deepcopy(u)
+        if tu.signed and not common.signed:
+            limit = cn.cast(common, limit)          # U as C converts it
+        if not common.signed and common.bits == 64 and (tu.signed or tu.bits == 64) and \
+                not _small_constant(u):
+            limit = runtime_call("cl2c_bound_limit", limit)  # may be past PTRDIFF_MAX
+        diff = c_ast.BinaryOp("-", c_ast.Cast(_ptrdiff(), limit),
+                              c_ast.Cast(_ptrdiff(), a.base))
+        plus_one = c_ast.BinaryOp("+", copy.deepcopy(diff), cn.const_int(1))
         if op == "<":
-            return [("hi", diff)]
+            return out + [("hi", diff)]
         if op == "<=":
-            return [("hi", plus_one)]
+            return out + [("hi", plus_one)]
         if op == ">":
             return [("lo", plus_one)]
         if op == "==":
             return [("lo", diff), ("hi", plus_one)]
         return [("lo", diff)]
 
-    def _affine(self, x, lead):
-        """B (an expression valid at group level) if ``x`` == cl2c_l0 + B."""
-        while isinstance(x, c_ast.Cast):
-            if not _is_int_typename(x.to_type):
-                return None
-            x = x.expr
+    def _affine(self, x, lead) -> "_Affine | None":
+        """x as cl2c_l0 + B (``_Affine``), B an expression valid at group level."""
+        if isinstance(x, c_ast.Cast):
+            inner = self._affine(x.expr, lead)
+            return inner and inner.converted(fact(x.to_type, "ty"))
         if isinstance(x, c_ast.ID) and self._value_of(x.name, lead) is not None:
-            return self._affine(self._value_of(x.name, lead), lead)
+            inner = self._affine(self._value_of(x.name, lead), lead)
+            return inner and inner.converted(self._declared_type(x.name, lead))
         if isinstance(x, c_ast.BinaryOp) and x.op == "+":
             for a, b in ((x.left, x.right), (x.right, x.left)):
-                base = self._affine(a, lead)
-                if base is not None and self._integer_uniform(b):
-                    return c_ast.BinaryOp("+", copy.deepcopy(b), base)
+                inner = self._affine(a, lead)
+                if inner is not None and self._integer_uniform(b):
+                    return inner.plus(b, self._type(b), isinstance(b, c_ast.ID) and
+                                      b.name in self.counters)
         if builtin_name(x) in ("get_local_id", "get_global_id"):
             args = x.args.exprs
             if len(args) == 2 and isinstance(args[1], c_ast.Constant) and \
                     args[1].value in ("0", "0u", "0U"):
-                return copy.deepcopy(x)     # evaluated at group level, where cl2c_l0 == 0
+                # evaluated at group level, where cl2c_l0 == 0
+                return _Affine(copy.deepcopy(x), ty.SIZE_T)
         return None
+
+    def _type(self, e):
+        """The type of uniform expression ``e``; a name's, from its declaration
+        (the passes' own names carry no type)."""
+        if isinstance(e, c_ast.ID):
+            d = self.an.decls.get(e.name) or self.params.get(e.name)
+            if d is not None:
+                return fact(d, "ty")
+        return expression_type(e)
+
+    def _declared_type(self, name, lead):
+        d = self.priv.remat.get(name) or next(
+            x for x in lead if isinstance(x, c_ast.Decl) and x.name == name)
+        return fact(d, "ty")
 
     def _integer_uniform(self, u) -> bool:
         if not self.an.is_uniform(u):
@@ -211,6 +252,60 @@ class LoopBounds:
             if isinstance(n, c_ast.BinaryOp) and n.op not in ("+", "-", "*"):
                 return False
         return True
+
+
+class _Affine(NamedTuple):
+    """An integer expression x that is cl2c_l0 + ``base`` in arithmetic: ``base`` its
+    value at group level (where cl2c_l0 == 0), ``t`` x's C type. C computes x in types
+    that wrap; the translation assumes that a group's ids never cross the end of a
+    32-bit type they are converted to (2^31 work-items for an int), and refuses the
+    rest: types narrower than int (``converted``), a value that may be negative
+    (``may_be_negative``: a signed term was added) held in an unsigned type, and an
+    unsigned sum with a term that may carry it past its end (``modular``: C's value
+    is the arithmetic one only modulo 2^bits, until a signed type takes it back)."""
+    base: object
+    t: object
+    may_be_negative: bool = False
+    modular: int | None = None      # the bits of the narrowest type it wrapped in
+
+    def converted(self, t) -> "_Affine | None":
+        """x converted to integer type ``t``."""
+        if not _is_integer(t) or t.bits < 32:
+            return None
+        if t.signed:        # takes back a wrapped value, if it wrapped in as many bits,
+            if self.modular and t.bits > self.modular:  # as one that may be negative
+                return self._replace(t=t)
+            return self._replace(t=t, modular=None,
+                                 may_be_negative=self.may_be_negative or bool(self.modular))
+        if self.may_be_negative:
+            return self._replace(t=t, modular=min(self.modular or t.bits, t.bits))
+        return self._replace(t=t)
+
+    def plus(self, b, tb, counter: bool = False) -> "_Affine | None":
+        """x + b, b a uniform integer expression of type ``tb`` (a constant is not
+        negative; a ``counter`` stays below its type's end, less a group)."""
+        if not _is_integer(tb):
+            return None
+        t = ty.arithmetic_result(self.t, tb)
+        constant = isinstance(b, c_ast.Constant) or counter
+        may_be_negative = self.may_be_negative or (tb.signed and not constant)
+        modular = self.modular
+        if not t.signed and (may_be_negative or not constant):
+            modular = min(modular or t.bits, t.bits)
+        return _Affine(c_ast.BinaryOp("+", copy.deepcopy(b), self.base), t,
+                       may_be_negative, modular)
+
+
+def _small_constant(e) -> bool:
+    """A constant (through casts) that a ptrdiff_t holds with room to spare."""
+    while isinstance(e, c_ast.Cast):
+        e = e.expr
+    if not isinstance(e, c_ast.Constant) or not _is_integer(fact(e, "ty")):
+        return False
+    try:
+        return int(e.value.rstrip("uUlL"), 0) < 1 << 62
+    except ValueError:
+        return False
 
 
 def _conjunction(terms):

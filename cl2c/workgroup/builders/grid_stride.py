@@ -25,17 +25,18 @@ _POSITIVE_BUILTINS = {"get_global_size", "get_local_size", "get_num_groups",
                       "get_enqueued_local_size"}
 
 
-def interchange_grid_stride_loops(body: c_ast.Compound) -> int:
+def interchange_grid_stride_loops(body: c_ast.Compound) -> list[str]:
     """``for (int i = get_global_id(0); i < n; i += get_global_size(0)) S`` becomes
     ``for (int i__k = <id of local id 0>; i__k < n; i__k += <stride>) { int i =
     i__k + get_local_id(0); if (i < n) S }``: the same iterations for every
     work-item, but the outer loop is uniform, so the work-items' loop goes
-    inside it and walks memory contiguously. Returns how many were rewritten."""
-    count = 0
+    inside it and walks memory contiguously. Returns the outer loops' counters
+    (``i__k``: each below a limit of its own type, which it counts up to)."""
+    counters = []
     for node in list(walk(body)):
         if isinstance(node, c_ast.For) and _rewrite_grid_stride(node, body):
-            count += 1
-    return count
+            counters.append(node.init.decls[0].name)
+    return counters
 
 
 def _rewrite_grid_stride(loop: c_ast.For, body) -> bool:

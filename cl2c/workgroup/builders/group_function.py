@@ -30,7 +30,8 @@ class Writer:
     """Writes the work-group function of a kernel from its plan."""
 
     def __init__(self, an: Analysis, priv: Privates, builder: Builder, params: dict,
-                 reqd, simd: bool, checking: bool = False, interleavable=None):
+                 reqd, simd: bool, checking: bool = False, interleavable=None,
+                 counters=frozenset()):
         self.an, self.priv, self.builder = an, priv, builder
         self.checking = checking      # checking mode: who runs, and each region a phase
         self.reqd = reqd
@@ -54,7 +55,7 @@ class Writer:
                                                   for s in r.stmts for n in walk(s))]
         # A work-item that returns before the last region must skip the later ones.
         self.done = bool(with_returns) and (len(regions) > 1)
-        self.bounds = LoopBounds(an, priv, params, self.done)
+        self.bounds = LoopBounds(an, priv, params, self.done, counters)
         self._prepare_regions()
 
     @property

@@ -102,6 +102,11 @@ CL2C_INLINE size_t cl2c_bound_lo(size_t lo, ptrdiff_t v, size_t ls) {
         return lo;
     return (size_t)v > ls ? ls : (size_t)v;
 }
+/* A 64-bit unsigned limit of such a guard, as a ptrdiff_t: one past PTRDIFF_MAX / 2
+ * (which a converted negative value is) lies beyond every work-item's id. */
+CL2C_INLINE ptrdiff_t cl2c_bound_limit(unsigned long long u) {
+    return u > (unsigned long long)(PTRDIFF_MAX / 2) ? PTRDIFF_MAX / 2 : (ptrdiff_t)u;
+}
 CL2C_INLINE size_t cl2c_bound_hi(size_t hi, ptrdiff_t v) {
     if (v <= 0)
         return 0;
