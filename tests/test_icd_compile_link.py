@@ -141,15 +141,27 @@ a = np.arange(8, dtype=np.float32)
 buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR, hostbuf=a)
 prg.k(queue, a.shape, None, buf)
 cl.enqueue_copy(queue, a, buf)
+# a typedef of an anonymous struct that both units write (one type once linked)
+pair = "typedef struct { int a; float b; } pair_t;\\n"
+get = cl.Program(ctx, pair + "int get(pair_t p) { return p.a + (int)p.b; }").compile()
+use = cl.Program(ctx, pair + "int get(pair_t p);\\n"
+                 "__kernel void k(__global int *o) { pair_t p = {o[0], 2.0f}; o[0] = get(p); }")
+paired = cl.link_program(ctx, [get, use.compile()])
+o = np.array([5], np.int32)
+obuf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR, hostbuf=o)
+paired.k(queue, (1,), None, obuf)
+cl.enqueue_copy(queue, o, obuf)
 out({"types": [p.get_build_info(device, cl.program_build_info.BINARY_TYPE)
-               for p in (helper, kernel, library, prg)], "a": a.tolist()})
+               for p in (helper, kernel, library, prg)], "a": a.tolist(),
+     "paired": int(o[0])})
 """
 
 
 def test_pyopencl_compiles_and_links():
     """PyOpenCL's Program.compile (with a header) and link_program, a library among the
-    inputs."""
+    inputs; two units that typedef an anonymous struct alike."""
     import numpy as np
     result = run_pyopencl(_PYOPENCL_LINK, env={"PYOPENCL_NO_CACHE": "1"})
     assert result["types"] == [1, 1, 2, 4]   # COMPILED_OBJECT, LIBRARY, EXECUTABLE
     assert result["a"] == (np.arange(8, dtype=np.float32) * 2 + 1).tolist()
+    assert result["paired"] == 5 + 2

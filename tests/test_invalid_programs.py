@@ -116,6 +116,19 @@ def test_a_struct_defined_twice_is_an_error_with_a_note_at_the_first():
         "redefinition of 'union U'")
 
 
+def test_a_typedef_redefined_as_another_type_is_an_error():
+    # C11 6.7p3, as clang; the same type again is allowed (and an inner scope's hides)
+    rendered = _error("typedef int T;\ntypedef float T;\n"
+                      "kernel void k(global int *p) { p[0] = 1; }\n")
+    _at(rendered, 2, 15, "typedef redefinition with different types ('float' vs 'int')")
+    assert rendered.splitlines()[3] == "bad.cl:1:13: note: previous definition is here"
+    _at(_error("typedef struct { int a; } T;\ntypedef struct { int a; } T;\n"), 2, 27,
+        "(each anonymous struct or union is a type of its own)")
+    cl2c.translate("typedef int T;\ntypedef int T;\n"
+                   "kernel void k(global int *p) { typedef float T; T x = 1.5f; p[0] = x; }\n",
+                   "ok.cl")
+
+
 def test_one_struct_for_several_declarators_and_an_inner_scope_are_no_redefinition():
     # each declarator gets the parser's own copy of the one body; an inner scope's struct
     # hides the outer one (C11 6.2.1p4). (Translated only: lowering writes the copied body

@@ -151,6 +151,26 @@ def test_units_that_define_a_struct_alike_link(tmp_path):
         e.value.render()
 
 
+def test_units_that_typedef_an_anonymous_struct_alike_link():
+    """A typedef of an anonymous struct that two units write alike (no header: each unit
+    its own text, so the link's header stretches do not merge them) names one type in
+    the linked program; another body under the name is refused, saying why."""
+    body = "typedef struct { int a; struct { float f; } in; } pair_t;\n"
+    units = [Unit(body + "int get(pair_t p) { return p.a * 2 + (int)p.in.f; }\n"),
+             Unit(body + "int get(pair_t p);\n__kernel void k(__global int *o)"
+                  " { pair_t p = {o[0], {4.0f}}; o[0] = get(p); }\n")]
+    from cl2c.binary import link_binary
+    data, _ = link_binary(units, "", ("extension",))
+    o = np.array([5], np.int32)
+    cl2c.Program.from_bytes(data).k((1,), None, o)
+    assert o[0] == 5 * 2 + 4
+    other = Unit(units[1].source.replace("int a;", "long a;", 1))
+    with pytest.raises(BuildError) as e:
+        translate_units([units[0], other], "", Target.assumed())
+    assert "program2.cl:1:52: error: typedef redefinition of 'pair_t' with another type" \
+        in e.value.render()
+
+
 def test_extern_variables_of_a_program():
     """An extern declaration of a variable that the program defines (later, or in
     another unit) reads the definition; one that nothing defines is an error where it

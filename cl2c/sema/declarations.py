@@ -11,7 +11,7 @@ from . import initializers
 from .checker import Checker
 from .constant_init import first_non_constant, has_static_storage
 from .model import FunctionInfo, Param, SemaError, Symbol
-from .type_names import incomplete
+from .type_names import alike, incomplete
 
 
 class Declarations(Checker):
@@ -22,8 +22,8 @@ class Declarations(Checker):
             self.function(ext)
             m.program_scope.append(("function", ext))
         elif isinstance(ext, c_ast.Typedef):
-            self.typedef(ext)
-            m.program_scope.append(("typedef", ext))
+            if self.typedef(ext):
+                m.program_scope.append(("typedef", ext))
         elif isinstance(ext, c_ast.Decl):
             kind = self.declaration(ext, program_scope=True)
             m.program_scope.append((kind, ext))
@@ -81,10 +81,32 @@ class Declarations(Checker):
                            f"specifier", node)
             seen.append(word)
 
-    def typedef(self, node: c_ast.Typedef):
+    def typedef(self, node: c_ast.Typedef) -> bool:
+        """Declare a typedef name; False where it repeats one of a linked unit before
+        (its anonymous struct alike): nothing to emit, the name keeps the first type."""
         self.storage_classes(node)
         t, space, const = self.resolve(node.type)
+        old = self.scopes[-1].get(node.name)
+        if old is not None and old.kind == "typedef" and \
+                (old.type, old.space, old.const) != (t, space, const):
+            linked = self.linking and len(self.scopes) == 1
+            if linked and (old.space, old.const) == (space, const) and alike(old.type, t):
+                # units of a link that typedef an anonymous struct alike: one type in
+                # the one program, as a tag's alike bodies are (record)
+                return False
+            # C11 6.7p3: a typedef name may be redefined only as the same type
+            self.reporter.error(
+                f"typedef redefinition of '{node.name}' with another type (cl2c links "
+                f"units as one program, where a typedef names one type: give the units "
+                f"one definition)" if linked else
+                f"typedef redefinition with different types ('{t}' vs '{old.type}')" +
+                (" (each anonymous struct or union is a type of its own)"
+                 if str(t) == str(old.type) else ""),
+                node.coord)
+            self.reporter.note("previous definition is here", old.node.coord)
+            return True
         self.declare(Symbol(node.name, t, "typedef", space, const, node))
+        return True
 
     # ---- types of declarators -----------------------------------------------------
     def declaration(self, node: c_ast.Decl, program_scope=False) -> str:

@@ -175,8 +175,7 @@ class TypeNames(Checker):
         fields of the same types, the same layout attributes."""
         other = ty.Record(rec.tag, rec.union)
         self._complete(other, node, attributes)
-        return (other.fields, other.packed, other.align_attr) == \
-            (rec.fields, rec.packed, rec.align_attr)
+        return alike_bodies(other, rec)
 
     def _complete(self, rec: ty.Record, node, attributes: tuple) -> None:
         """Complete ``rec`` with the fields and layout attributes of the body ``node``."""
@@ -251,6 +250,27 @@ def _names(words) -> str:
 def incomplete(t: ty.Type) -> bool:
     """A struct or union declared but not (yet) defined, as a value's type."""
     return isinstance(t, ty.Record) and not t.defined
+
+
+def alike(a: ty.Type, b: ty.Type) -> bool:
+    """Whether two types are one in a link's program: the same type, or anonymous
+    structs or unions of alike bodies (each unit has its own; translated as one program,
+    they are one)."""
+    if a == b:
+        return True
+    if isinstance(a, ty.Record) and isinstance(b, ty.Record):
+        return a.tag is None and b.tag is None and alike_bodies(a, b)
+    if isinstance(a, ty.Array) and isinstance(b, ty.Array):
+        return a.length == b.length and alike(a.elem, b.elem)
+    return False
+
+
+def alike_bodies(a: ty.Record, b: ty.Record) -> bool:
+    """The same fields of alike types, the same layout attributes."""
+    return a.defined and b.defined and \
+        (a.union, a.packed, a.align_attr, len(a.fields)) == \
+        (b.union, b.packed, b.align_attr, len(b.fields)) and \
+        all(na == nb and alike(ta, tb) for (na, ta), (nb, tb) in zip(a.fields, b.fields))
 
 
 def _same_place(a, b) -> bool:
