@@ -263,18 +263,19 @@ def test_kernel_local_mem_size_counts_kernel_scope_locals_as_pocl():
 _FAILED_BUILDS = r"""
 import time
 ctx = cl.Context([device])
-def attempt(make, options):
+def attempt(make, options, step="_build"):
     prg = make()
     start = time.perf_counter()
     try:
-        prg._build(options=options.encode())
+        getattr(prg, step)(options=options.encode())
         code = 0
     except cl.Error as e:
         code = e.code
     return {"code": code, "seconds": time.perf_counter() - start,
             "log": prg.get_build_info(device, cl.program_build_info.LOG)}
 result = {"bad source": attempt(lambda: cl._cl._Program(ctx, SOURCE), ""),
-          "bad options": attempt(lambda: cl._cl._Program(ctx, GOOD), "-cl-no-such-option")}
+          "bad options": attempt(lambda: cl._cl._Program(ctx, GOOD), "-cl-no-such-option"),
+          "bad compile": attempt(lambda: cl._cl._Program(ctx, HELPER), "", "compile")}
 try:
     caller = cl._cl._Program(ctx, CALLER)
     caller.compile(b"")
@@ -295,9 +296,9 @@ os._exit(0)
 
 
 def test_a_failed_build_fails_again_at_once_from_the_cache(tmp_path):
-    """The second process to build a program that does not build fails as fast as a
-    cache hit, with the first one's error code and log; a failure of the machine's (no
-    C compiler) is not kept."""
+    """The second process to build (or compile, or link) a program that does not build
+    fails as fast as a cache hit, with the first one's error code and log; a failure of
+    the machine's (no C compiler) is not kept."""
     import uuid
 
     from cl2c.platform import icd_folder, program_cache
@@ -305,7 +306,9 @@ def test_a_failed_build_fails_again_at_once_from_the_cache(tmp_path):
     source = f"__kernel void k(__global int *p) {{ p[0] = q; }} // {tag}\n"
     good = f"__kernel void k(__global int *p) {{ p[0] = 1; }} // {tag}\n"
     caller = f"int f(int); __kernel void k(__global int *p) {{ p[0] = f(1); }} // {tag}\n"
-    script = f"SOURCE, GOOD, CALLER = {source!r}, {good!r}, {caller!r}\n" + _FAILED_BUILDS
+    helper = f"int f(int x) {{ return x + q; }} // {tag}\n"
+    script = f"SOURCE, GOOD, CALLER, HELPER = {source!r}, {good!r}, {caller!r}, " \
+        f"{helper!r}\n" + _FAILED_BUILDS
     first, again = run_pyopencl(script), run_pyopencl(script)
     assert first["bad source"]["code"] == again["bad source"]["code"] == -11
     assert "program.cl:1:43: error: use of undeclared identifier 'q'" in \
@@ -313,7 +316,10 @@ def test_a_failed_build_fails_again_at_once_from_the_cache(tmp_path):
     assert first["bad options"]["code"] == again["bad options"]["code"] == -43
     assert "-cl-no-such-option" in first["bad options"]["log"]
     assert first["bad link"]["code"] == again["bad link"]["code"] == -17   # LINK_PROGRAM_FAILURE
-    for what in ("bad source", "bad options"):
+    assert first["bad compile"]["code"] == again["bad compile"]["code"] == -15   # COMPILE_..
+    assert "program.cl:1:27: error: use of undeclared identifier 'q'" in \
+        first["bad compile"]["log"]
+    for what in ("bad source", "bad options", "bad compile"):
         assert again[what]["log"] == first[what]["log"]
         assert again[what]["seconds"] < 0.03 < first[what]["seconds"], (first, again)
     assert again["bad link"]["seconds"] < first["bad link"]["seconds"] / 3, (first, again)
