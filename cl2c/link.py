@@ -13,9 +13,10 @@ one file. A header that several units include gives its text once: a stretch of 
 included file that an earlier unit already brought, the same lines with the same text
 after preprocessing, is left out of the later ones (one struct, one table, one inline
 function for all). A struct that two units define alike is one type (sema's
-``linking``), as is an anonymous struct that they typedef alike, and an ``extern`` variable reads the one program's definition. It is not a
-C linker: two units' own ``static`` functions of one name are a redefinition in the one
-program, a struct two units define differently is refused, and a header's
+``linking``), as is an anonymous struct that they typedef alike, and an ``extern``
+variable reads the one program's definition. It is not a C linker: two units' own
+``static`` functions of one name are a redefinition in the one program, a struct two
+units define differently (or a typedef name of two types) is refused, and a header's
 program-scope variable is one for every unit.
 """
 from __future__ import annotations

@@ -144,8 +144,8 @@ cl.enqueue_copy(queue, a, buf)
 # a typedef of an anonymous struct that both units write (one type once linked)
 pair = "typedef struct { int a; float b; } pair_t;\\n"
 get = cl.Program(ctx, pair + "int get(pair_t p) { return p.a + (int)p.b; }").compile()
-use = cl.Program(ctx, pair + "int get(pair_t p);\\n"
-                 "__kernel void k(__global int *o) { pair_t p = {o[0], 2.0f}; o[0] = get(p); }")
+use = cl.Program(ctx, pair + "int get(pair_t p);\\n__kernel void k(__global int *o)"
+                 " { pair_t p = {o[0], 2.0f}; o[0] = get(p); }")
 paired = cl.link_program(ctx, [get, use.compile()])
 o = np.array([5], np.int32)
 obuf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR, hostbuf=o)

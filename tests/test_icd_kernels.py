@@ -316,7 +316,7 @@ def test_a_failed_build_fails_again_at_once_from_the_cache(tmp_path):
     assert first["bad options"]["code"] == again["bad options"]["code"] == -43
     assert "-cl-no-such-option" in first["bad options"]["log"]
     assert first["bad link"]["code"] == again["bad link"]["code"] == -17   # LINK_PROGRAM_FAILURE
-    assert first["bad compile"]["code"] == again["bad compile"]["code"] == -15   # COMPILE_..
+    assert first["bad compile"]["code"] == again["bad compile"]["code"] == -15   # COMPILE_
     assert "program.cl:1:27: error: use of undeclared identifier 'q'" in \
         first["bad compile"]["log"]
     for what in ("bad source", "bad options", "bad compile"):

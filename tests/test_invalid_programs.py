@@ -124,9 +124,8 @@ def test_a_typedef_redefined_as_another_type_is_an_error():
     assert rendered.splitlines()[3] == "bad.cl:1:13: note: previous definition is here"
     _at(_error("typedef struct { int a; } T;\ntypedef struct { int a; } T;\n"), 2, 27,
         "(each anonymous struct or union is a type of its own)")
-    cl2c.translate("typedef int T;\ntypedef int T;\n"
-                   "kernel void k(global int *p) { typedef float T; T x = 1.5f; p[0] = x; }\n",
-                   "ok.cl")
+    cl2c.translate("typedef int T;\ntypedef int T;\nkernel void k(global int *p) {\n"
+                   "  typedef float T; T x = 1.5f; p[0] = x; }\n", "ok.cl")
 
 
 def test_one_struct_for_several_declarators_and_an_inner_scope_are_no_redefinition():
