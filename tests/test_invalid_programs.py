@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import time
 
+import numpy as np
 import pytest
 
 import cl2c
@@ -130,12 +131,13 @@ def test_a_typedef_redefined_as_another_type_is_an_error():
 
 def test_one_struct_for_several_declarators_and_an_inner_scope_are_no_redefinition():
     # each declarator gets the parser's own copy of the one body; an inner scope's struct
-    # hides the outer one (C11 6.2.1p4). (Translated only: lowering writes the copied body
-    # once per declarator, which the C compiler refuses: a bug of lowering's, known.)
-    cl2c.translate("constant struct S { int a; } x = {1}, y = {2};\n"
-                   "kernel void k(global int *p) {\n"
-                   "  struct S { float q; } w, v; w.q = 3; v.q = 4;\n"
-                   "  p[0] = x.a + y.a + (int)(w.q + v.q); }\n", "ok.cl")
+    # hides the outer one (C11 6.2.1p4)
+    p = np.zeros(1, np.int32)
+    cl2c.Program("constant struct S { int a; } x = {1}, y = {2};\n"
+                  "kernel void k(global int *p) {\n"
+                  "  struct S { float q; } w, v; w.q = 3; v.q = 4;\n"
+                  "  p[0] = x.a + y.a + (int)(w.q + v.q); }\n").build().k((1,), None, p)
+    assert p[0] == 1 + 2 + 7
 
 
 # ---- invalid OpenCL C ----------------------------------------------------------------------

@@ -1,6 +1,7 @@
 """A kernel's own types in the C it becomes (lower/declarations.py, workgroup/builders/
-prepare.py): several variables declared with one struct definition, and variables of the
-kernel's own types that cross a barrier; against NumPy, under every schedule."""
+prepare.py): several variables declared with one struct definition (anonymous ones too,
+and at program scope), and variables of the kernel's own types that cross a barrier;
+against NumPy, under every schedule."""
 from __future__ import annotations
 
 import numpy as np
@@ -23,3 +24,6 @@ def test_kernel_types(schedule):
     prg.across((n,), (local,), out, cl2c.LocalMemory(4 * local))
     lid = np.arange(n) % local
     np.testing.assert_array_equal(out, lid + 1 + 3 + 2 * lid * 3)
+    out = np.zeros(n, np.int32)
+    prg.anonymous((n,), (local,), out, cl2c.LocalMemory(4 * local))
+    np.testing.assert_array_equal(out, lid + 1 + (3 + 4 + 2) + 0)

@@ -8,6 +8,8 @@ analysis.
 """
 from __future__ import annotations
 
+import itertools
+
 from pycparser import c_ast
 
 from .. import types as ty
@@ -23,8 +25,14 @@ def spell_types(module: Module, more=()) -> Module:
     speller.visit(module.ast)
     for node in more:
         speller.visit(node)
+    anonymous = itertools.count(1)
     for lists in _declaration_lists(module.ast):
-        _defined_once(lists)
+        _defined_once(lists, anonymous)
+    # the program scope's list is what emission prints (of the file's declarations)
+    kinds = {id(node): kind for kind, node in module.program_scope}
+    nodes = [node for _, node in module.program_scope]
+    _defined_once(nodes, anonymous)
+    module.program_scope[:] = [(kinds.get(id(n), "tag"), n) for n in nodes]
     return module
 
 
@@ -36,29 +44,48 @@ def _declaration_lists(ast):
             yield n.block_items
 
 
-def _defined_once(items: list) -> None:
+def _defined_once(items: list, anonymous) -> None:
     """``struct S {...} w, v;`` is one Decl a declarator, each with the struct's body:
     printed as they stand, the second would define S again, which C refuses. A named
-    struct or union defined by a declaration of variables is defined by a declaration of
-    its own before them (``struct S {...}; struct S w; struct S v;``), which the
-    work-group function can also move to its top (workgroup/builders/prepare.py)."""
+    struct or union defined by a declaration of variables (or typedef names) is defined
+    by a declaration of its own before them (``struct S {...}; struct S w; struct S
+    v;``), which the work-group function can also move to its top
+    (workgroup/builders/prepare.py). An anonymous one that several declarators share
+    (their copies of the body are at one place) gets a name first, ``cl2c_anon<n>``
+    (``anonymous`` counts them): two bodies would be two types."""
     at = 0
     while at < len(items):
-        d = items[at]
-        t = declarators.inner(d.type) if isinstance(d, c_ast.Decl) and d.name else None
-        tag = t.type if isinstance(t, c_ast.TypeDecl) else None
-        if isinstance(tag, (c_ast.Struct, c_ast.Union)) and tag.name and \
-                tag.decls is not None:
-            items.insert(at, c_ast.Decl(None, [], [], [], [], tag, None, None, d.coord))
+        tag = _body(items[at])
+        if tag is not None and not tag.name and tag.coord is not None and any(
+                _body(later) is not None and _body(later).coord == tag.coord
+                for later in items[at + 1:]):
+            name = f"cl2c_anon{next(anonymous)}"
+            for later in items[at:]:
+                if _body(later) is not None and _body(later).coord == tag.coord:
+                    _body(later).name = name
+        if tag is not None and tag.name:
+            items.insert(at, c_ast.Decl(None, [], [], [], [], tag, None, None,
+                                        items[at].coord))
             at += 1
             for later in items[at:]:
-                lt = declarators.inner(later.type) if isinstance(later, c_ast.Decl) else None
-                if isinstance(lt, c_ast.TypeDecl) and lt.type is not tag and \
-                        isinstance(lt.type, type(tag)) and lt.type.name == tag.name and \
-                        lt.type.decls is not None and later.name:
-                    lt.type = type(tag)(tag.name, None, lt.type.coord)
-            t.type = type(tag)(tag.name, None, tag.coord)
+                body = _body(later)
+                if body is not None and body is not tag and isinstance(body, type(tag)) \
+                        and body.name == tag.name:
+                    declarators.inner(later.type).type = type(tag)(tag.name, None,
+                                                                   body.coord)
+            declarators.inner(items[at].type).type = type(tag)(tag.name, None, tag.coord)
         at += 1
+
+
+def _body(item):
+    """The struct or union body that a declaration of a variable or a typedef name
+    writes, or None."""
+    if not isinstance(item, (c_ast.Decl, c_ast.Typedef)) or not item.name:
+        return None
+    t = declarators.inner(item.type)
+    tag = t.type if isinstance(t, c_ast.TypeDecl) else None
+    return tag if isinstance(tag, (c_ast.Struct, c_ast.Union)) and tag.decls is not None \
+        else None
 
 
 class _Speller(c_ast.NodeVisitor):

@@ -19,6 +19,9 @@ class Checker(c_ast.NodeVisitor):
         self.scopes: list[dict[str, Symbol]] = [{}]
         self.tags: list[dict[str, ty.Type]] = [{}]
         self.record_definitions: dict[int, c_ast.Node] = {}   # id(Record) -> its body
+        # (file, line, column) of an anonymous body -> its Record: the parser gives each
+        # declarator of `struct {...} x, y;` its own copy of the one body
+        self.anonymous_records: dict[tuple, ty.Type] = {}
         self.module: Module | None = None
         self.func: FunctionInfo | None = None
         self.jump_targets: list[str] = []          # "loop"/"switch" around a statement

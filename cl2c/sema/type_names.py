@@ -157,11 +157,17 @@ class TypeNames(Checker):
                 "body: give the units one definition)" if linked else ""), node.coord)
             self.reporter.note("previous definition is here", first.coord)
             return rec
+        place = _place(node.coord) if node.name is None and node.decls is not None else None
+        if place is not None and place in self.anonymous_records:
+            node.record = self.anonymous_records[place]   # another declarator's copy
+            return node.record
         if rec is None or (node.decls is not None and rec.fields and
                            node.name not in self.tags[-1]):
             rec = ty.Record(node.name, union)
             if node.name:
                 self.tags[-1][node.name] = rec
+        if place is not None:
+            self.anonymous_records[place] = rec
         if node.decls is not None:
             self._complete(rec, node, attributes)
             self.record_definitions[id(rec)] = node
@@ -274,5 +280,8 @@ def alike_bodies(a: ty.Record, b: ty.Record) -> bool:
 
 
 def _same_place(a, b) -> bool:
-    return a is not None and b is not None and \
-        (a.file, a.line, a.column) == (b.file, b.line, b.column)
+    return a is not None and b is not None and _place(a) == _place(b)
+
+
+def _place(coord) -> tuple | None:
+    return None if coord is None else (coord.file, coord.line, coord.column)

@@ -20,3 +20,24 @@ __kernel void across(__global int *out, __local int *tmp)
     barrier(CLK_LOCAL_MEM_FENCE);
     out[get_global_id(0)] = v.a + (int)(v.b * 2) + tmp[0] + q.s * q.t;
 }
+
+// Several declarators of one anonymous struct have one type (C would see a type a body):
+// at program scope, in a typedef of a name and a pointer, and in a kernel (across a
+// barrier).
+constant struct { int a; } base = {3}, more = {4};
+typedef struct { int a; float b; } T, *PT;
+
+__kernel void anonymous(__global int *out, __local int *tmp)
+{
+    struct { int a; float b; } x, y;
+    T t;
+    PT p = &t;
+    int lid = get_local_id(0);
+    x.a = lid; x.b = 0.5f;
+    y = x;
+    p->a = base.a + more.a; p->b = 2.0f;
+    int from_t = t.a + (int)t.b;
+    tmp[lid] = lid;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[get_global_id(0)] = y.a + (int)(y.b * 2) + from_t + tmp[0];
+}
