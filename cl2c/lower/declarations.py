@@ -9,6 +9,7 @@ analysis.
 from __future__ import annotations
 
 import itertools
+import re
 
 from pycparser import c_ast
 
@@ -56,25 +57,35 @@ def _defined_once(items: list, anonymous) -> None:
     at = 0
     while at < len(items):
         tag = _body(items[at])
-        if tag is not None and not tag.name and tag.coord is not None and any(
+        if tag is not None and not _tag(tag) and tag.coord is not None and any(
                 _body(later) is not None and _body(later).coord == tag.coord
                 for later in items[at + 1:]):
             name = f"cl2c_anon{next(anonymous)}"
             for later in items[at:]:
-                if _body(later) is not None and _body(later).coord == tag.coord:
-                    _body(later).name = name
-        if tag is not None and tag.name:
+                body = _body(later)
+                if body is not None and body.coord == tag.coord:
+                    body.name = f"{body.name or ''} {name}".lstrip()
+        if tag is not None and _tag(tag):
             items.insert(at, c_ast.Decl(None, [], [], [], [], tag, None, None,
                                         items[at].coord))
             at += 1
             for later in items[at:]:
                 body = _body(later)
                 if body is not None and body is not tag and isinstance(body, type(tag)) \
-                        and body.name == tag.name:
-                    declarators.inner(later.type).type = type(tag)(tag.name, None,
+                        and _tag(body) == _tag(tag):
+                    declarators.inner(later.type).type = type(tag)(_tag(tag), None,
                                                                    body.coord)
-            declarators.inner(items[at].type).type = type(tag)(tag.name, None, tag.coord)
+            declarators.inner(items[at].type).type = type(tag)(_tag(tag), None, tag.coord)
         at += 1
+
+
+def _tag(body) -> str:
+    """A struct's or union's tag ('' where it has none) as lowering leaves it: its layout
+    attributes written before it (expressions.py's lower_Struct)."""
+    return _ATTRIBUTES.sub("", body.name or "")
+
+
+_ATTRIBUTES = re.compile(r"^__attribute__\(\(.*\)\)\s*")
 
 
 def _body(item):
