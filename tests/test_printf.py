@@ -228,11 +228,12 @@ def _kernel(name: str, lines: list[str]) -> str:
 MANY = r"""
 void shout(int x) { printf("helper %d\n", x); }
 
-kernel void many(void)
+kernel void many(void)     /* a size_t id: the loops schedule (an int one: regions) */
 {
-    int g = get_global_id(0);
-    printf("item %d of group %d: %v2hld %s\n", g, (int)get_group_id(0), (int2)(g, -g), "ok");
-    shout(g * 2);
+    size_t g = get_global_id(0);
+    printf("item %d of group %d: %v2hld %s\n", (int)g, (int)get_group_id(0),
+           (int2)((int)g, -(int)g), "ok");
+    shout((int)g * 2);
 }
 
 kernel void regions(void)

@@ -19,6 +19,7 @@ from pycparser import c_ast
 from ..diagnostics import BuildError, Diagnostic
 from ..sema import FunctionInfo, Module
 from ..typed_ast import fact, walk
+from ..lower.effects import builtin_name
 from .passes.check_versions import version_checked_loops
 from .passes.counters import COPIES, split_local_counters
 from .passes.lockstep import lockstep_divergent_loops
@@ -270,7 +271,12 @@ def _regions_if_better(k, module, loops: Choice, options: LaunchOptions,
     4x faster so than in the loops schedule). ``loops``: the loops schedule's choice,
     kept otherwise."""
     checking = bool(options.check)
-    if not checking and not _has_loop_or_branch(k.info.node.body):
+    body = k.info.node.body
+    straight = not _has_loop_or_branch(body)
+    # int ids gain in straight-line kernels; not in those that take images, whose
+    # loops schedule has a twin per common format (builders/loops.py) that gains more
+    int_ids = straight and _narrows_an_id(body) and not any(a.kind == "image" for a in k.args)
+    if not checking and straight and not int_ids:
         return loops            # nothing to hoist, no guard: the work-group function is
                                 # the loop as it stands (and costs a copy of the kernel)
     try:
@@ -279,7 +285,7 @@ def _regions_if_better(k, module, loops: Choice, options: LaunchOptions,
         return loops
     # checking: the loops schedule, unless lock-step loops or fast versions gain
     gains = what.lockstep or what.versioned if checking else \
-        what.loops or what.bounded or what.lockstep
+        what.loops or what.bounded or what.lockstep or (int_ids and what.affine_ids)
     if not gains or (what.array_privates and not what.loops) or what.done_flags or \
             what.vector_privates:
         # (the rows of the tiles the work-group function would have had still cut the
@@ -294,6 +300,26 @@ def _local_types(k) -> dict:
     """{name: type} of kernel ``k``'s kernel-scope __local variables."""
     return {d.name: fact(d, "ty") for d in k.local_decls
             if isinstance(d, c_ast.Decl) and d.name}
+
+
+def _narrows_an_id(body) -> bool:
+    """An int declared from a work-item id of dimension 0 (int x =
+    get_global_id(0)): in the loops schedule it is a size_t truncated in the work-item
+    loop, which GCC cannot prove affine (its loads become gathers, and the loop stays
+    scalar); the work-group function computes it as x__base + cl2c_l0."""
+    for d in walk(body):
+        t = fact(d, "ty") if isinstance(d, c_ast.Decl) else None
+        if t is not None and t.is_scalar and t.is_integer and t.signed and t.bits == 32 and \
+                d.init is not None and any(_id_of_dimension_0(n) for n in walk(d.init)):
+            return True
+    return False
+
+
+def _id_of_dimension_0(n) -> bool:
+    if builtin_name(n) not in ("get_global_id", "get_local_id") or n.args is None:
+        return False
+    args = n.args.exprs
+    return isinstance(args[-1], c_ast.Constant) and args[-1].value in ("0", "0u", "0U")
 
 
 def _has_loop_or_branch(body) -> bool:

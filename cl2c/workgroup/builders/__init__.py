@@ -120,6 +120,10 @@ def make_group_function(func: c_ast.FuncDef, params: dict, helpers: dict,
     if writer.bounded:
         parts.append(f"{writer.bounded} guard{'s' if writer.bounded != 1 else ''} as "
                      f"loop bounds")
+    if writer.bounds.affine:
+        n = writer.bounds.affine
+        parts.append(f"{n} int id{'s' if n != 1 else ''} as the group's base plus the "
+                     f"local id")
     if writer.interleaving:
         parts.append(f"{writer.interleavable.ways} work-items an iteration, interleaved")
     loops = sum(1 for it in all_items(items) if isinstance(it, GroupLoop))
@@ -132,7 +136,8 @@ def make_group_function(func: c_ast.FuncDef, params: dict, helpers: dict,
     big = [d.name for d in priv.promoted if not isinstance(d.type, c_ast.TypeDecl)]
     wide = [d.name for d in priv.promoted
             if _is_vector_or_record(d) and d.name not in writer.soa]
-    return Description(gf, "; ".join(parts), loops, writer.bounded, big, writer.done, wide)
+    return Description(gf, "; ".join(parts), loops, writer.bounded, big, writer.done, wide,
+                       affine_ids=writer.bounds.affine)
 
 
 def _known_local_sizes(gf: ir.GroupFunction) -> None:
@@ -190,7 +195,7 @@ class Description:
     choice and the comment."""
 
     def __init__(self, function, description, loops, bounded, array_privates, done_flags,
-                 vector_privates=(), lockstep=0):
+                 vector_privates=(), lockstep=0, affine_ids=0):
         self.function = function
         self.description = description
         self.loops = loops                    # uniform loops hoisted over the regions
@@ -198,6 +203,7 @@ class Description:
         self.array_privates = array_privates  # private arrays now stored per work-item
         self.done_flags = done_flags          # work-items that return early are tracked
         self.vector_privates = vector_privates  # vector or struct privates stored per item
+        self.affine_ids = affine_ids          # signed int ids as base + local id 0
         self.lockstep = lockstep              # divergent loops run in lock-step
                                               # (lockstep.py, run by the schedule)
         self.versioned = 0                    # checking builds: loops with a fast version

@@ -32,6 +32,7 @@ class LoopBounds:
         self.counters = counters
         self.done = done            # work-items that return early are tracked
         self.bounded = 0            # guards turned into loop bounds
+        self.affine = 0             # ids computed as x__base + cl2c_l0
         self.outer_guard = None     # the guard's terms that do not depend on the local id 0
         self._lead = []
 
@@ -56,6 +57,7 @@ class LoopBounds:
             decl.funcspec = ["CL2C_UNUSED"]
             decl.init = c_ast.Cast(typename(d.type, d), a.base)
             bases.append(decl)
+            self.affine += 1
             d = stmts[i] = copy.deepcopy(d)     # the original also defines recomputations
             d.init = c_ast.BinaryOp("+", cn.ident(name), cn.ident(L0))
             d.funcspec = ["CL2C_UNUSED"]        # its guard may have become the loop's bounds

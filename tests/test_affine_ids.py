@@ -1,0 +1,65 @@
+"""A straight-line kernel that takes its id into a signed int (int x = get_global_id(0),
+as GPU code does) runs as a work-group function that computes x as x__base + cl2c_l0:
+in the loops schedule x is a size_t truncated in the work-item loop, which GCC cannot
+prove affine, and the loop stayed scalar (3-20x slower on an elementwise kernel).
+Kernels without such an id keep the loops schedule. Each against NumPy, with offsets
+and a global size no group size divides (OpenCL C 2.0's uneven groups)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import cl2c
+from cl2c.workgroup import schedules
+
+SOURCE = r"""
+__kernel void by_int(__global const float *in, __global float *out) {
+    int x = get_global_id(0);
+    float v = in[x];
+    out[x] = v * v * 0.5f + 1.0f / (v + 2.0f);
+}
+__kernel void by_size_t(__global const float *in, __global float *out) {
+    size_t x = get_global_id(0);
+    out[x] = in[x] * 3.0f;
+}
+__kernel void rows_by_int(__global const float *in, __global float *out, int w) {
+    int x = get_global_id(0), y = get_global_id(1);
+    out[y * w + x] = in[y * w + x] + (float)y;
+}
+"""
+
+
+OPTIONS = "-cl-std=CL2.0"
+
+
+@pytest.fixture(scope="module")
+def program():
+    return cl2c.Program(SOURCE).build(OPTIONS)
+
+
+def test_an_int_id_gets_the_work_group_function():
+    plans = {k.name: k.plan for k in cl2c.translate(SOURCE, "ids.cl", OPTIONS).kernels}
+    assert plans["by_int"].schedule is schedules.REGIONS
+    assert plans["rows_by_int"].schedule is schedules.REGIONS
+    assert plans["by_size_t"].schedule is schedules.LOOPS
+
+
+@pytest.mark.parametrize("n, local, offset", [(1000, 64, 0), (1000, None, 7), (37, 8, 3)])
+def test_int_ids_compute_as_numpy(program, n, local, offset):
+    a = np.random.default_rng(n).random(n + offset, dtype=np.float32)
+    out = np.zeros_like(a)
+    program.by_int(n, local, a, out, global_offset=offset)
+    v = a[offset:]
+    want = v * v * np.float32(0.5) + np.float32(1) / (v + np.float32(2))
+    np.testing.assert_allclose(out[offset:], want, rtol=1e-6)
+    assert not out[:offset].any()
+    program.by_size_t(n, local, a, out, global_offset=offset)
+    np.testing.assert_array_equal(out[offset:], v * np.float32(3))
+
+
+def test_two_dimensions(program):
+    h, w = 12, 40
+    a = np.random.default_rng(1).random((h, w), dtype=np.float32)
+    out = np.zeros_like(a)
+    program.rows_by_int((w, h), (8, 4), a, out, np.int32(w))
+    np.testing.assert_array_equal(out, a + np.arange(h, dtype=np.float32)[:, None])
