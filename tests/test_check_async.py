@@ -56,6 +56,40 @@ __kernel void to_global(__global const int *in, __global int *out, int before) {
     wait_group_events(1, &e);
     out[get_global_id(0)] += v + 1;
 }
+__kernel void source_written(__global int *in, __global int *out, int before) {
+    __local int t[8];
+    int l = get_local_id(0);
+    event_t e = async_work_group_copy(t, in + get_group_id(0) * 8, 8, 0);
+    if (before && l == 3) in[get_group_id(0) * 8 + 5] = -1;
+    wait_group_events(1, &e);
+    in[get_global_id(0)] = t[l] + 1;
+    out[get_global_id(0)] = t[l];
+}
+__kernel void strided_out(__global const int *in, __global int *out, int before) {
+    __local int t[8];
+    int l = get_local_id(0);
+    t[l] = in[get_global_id(0)];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    event_t e = async_work_group_strided_copy(out + get_group_id(0), t, 8, 2, 0);
+    if (before == 1) out[get_group_id(0) + 2 * l] += 1;
+    if (before == 2) t[7 - l] = 0;
+    wait_group_events(1, &e);
+}
+__kernel void strided_in(__global int *in, __global int *out, int at) {
+    __local int t[8];
+    int l = get_local_id(0);
+    event_t e = async_work_group_strided_copy(t, in + get_group_id(0), 8, 2, 0);
+    if (l == 1 && at >= 0) in[at] = -1;
+    wait_group_events(1, &e);
+    out[get_global_id(0)] = t[l];
+}
+__kernel void twice(__global const int *in, __global int *out, int again) {
+    __local int t[8];
+    event_t e = async_work_group_copy(t, in, 8, 0);
+    wait_group_events(1, &e);
+    if (again) wait_group_events(1, &e);
+    out[get_global_id(0)] = t[get_local_id(0)];
+}
 __kernel void correct(__global const int *in, __global int *out) {
     __local int t[8];
     __local int u[16];
@@ -161,3 +195,74 @@ def test_correct_copies_are_silent(prg):
     u = src[:16]
     t = np.concatenate([src[0:8], src[8:16]]) + np.tile(u[:8], 2)
     assert (out == t + 1).all(), out
+
+
+def test_write_of_the_source_before_the_wait():
+    """A work-item writes what the group's copy reads, before the wait: a race with
+    the copy. After the wait, the same write is fine."""
+    for schedule in ("auto", "fibers"):
+        prg = build(SRC, f"-cl2c-check -cl2c-schedule={schedule}")
+        msg = finding(prg.source_written, (16,), (8,), np.arange(16, dtype=np.int32),
+                      ints(16), np.int32(1))
+        line = SRC.splitlines().index(
+            "    if (before && l == 3) in[get_group_id(0) * 8 + 5] = -1;") + 1
+        assert re.search(rf"kernel 'source_written': bug\.cl:{line}:27: data race: write of "
+                         r"__global 'in' at offset \d+, which an async copy reads: before "
+                         r"the wait_group_events for its event \(work-item \(3,0,0\) "
+                         + GROUP, msg), msg
+
+
+def test_write_of_the_source_after_the_wait_passes(prg):
+    src, out = np.arange(16, dtype=np.int32), ints(16)
+    prg.source_written((16,), (8,), src, out, np.int32(0))
+    assert (out == np.arange(16)).all() and (src == np.arange(16) + 1).all()
+
+
+def test_strided_global_destination_written_before_the_wait(prg):
+    msg = finding(prg.strided_out, (16,), (8,), np.arange(16, dtype=np.int32), ints(17),
+                  np.int32(1))
+    line = SRC.splitlines().index("    if (before == 1) out[get_group_id(0) + 2 * l] += 1;") + 1
+    assert re.search(rf"kernel 'strided_out': bug\.cl:{line}:\d+: data race: (read|write) of "
+                     r"__global 'out' at offset \d+, which an async copy fills: before the "
+                     r"wait_group_events for its event", msg), msg
+
+
+def test_local_source_written_before_the_wait(prg):
+    msg = finding(prg.strided_out, (16,), (8,), np.arange(16, dtype=np.int32), ints(17),
+                  np.int32(2))
+    line = SRC.splitlines().index("    if (before == 2) t[7 - l] = 0;") + 1
+    assert re.search(rf"kernel 'strided_out': bug\.cl:{line}:22: data race: write of "
+                     r"__local 't' at offset 28, which an async copy reads: before the "
+                     r"wait_group_events for its event \(work-item \(0,0,0\) " + GROUP,
+                     msg), msg
+
+
+def test_strided_global_destination_passes(prg):
+    """Group 0 fills the even elements, group 1 the odd ones: no overlap."""
+    out = ints(17)
+    prg.strided_out((16,), (8,), np.arange(16, dtype=np.int32), out, np.int32(0))
+    assert (out[:16].reshape(8, 2).T == np.arange(16).reshape(2, 8)).all(), out
+
+
+def test_strided_source_written_before_the_wait(prg):
+    """The copy reads every other element: a write to one it reads races, one between
+    them does not."""
+    msg = finding(prg.strided_in, (8,), (8,), np.arange(16, dtype=np.int32), ints(8),
+                  np.int32(6))
+    assert "which an async copy reads: before the wait_group_events" in msg, msg
+    out, src = ints(8), np.arange(16, dtype=np.int32)
+    prg.strided_in((8,), (8,), src, out, np.int32(7))
+    assert (out == np.arange(0, 16, 2)).all() and src[7] == -1
+
+
+def test_wait_twice_for_an_event(prg):
+    msg = finding(prg.twice, (16,), (8,), np.arange(8, dtype=np.int32), ints(16),
+                  np.int32(1))
+    line = SRC.splitlines().index("    if (again) wait_group_events(1, &e);") + 1
+    assert re.search(rf"kernel 'twice': bug\.cl:{line}:16: wait for an event already "
+                     r"waited for: event_list\[0\] of wait_group_events, which an earlier "
+                     r"wait released and no async copy returned since \(work-item "
+                     r"\(0,0,0\) " + GROUP, msg), msg
+    out = ints(16)
+    prg.twice((16,), (8,), np.arange(8, dtype=np.int32), out, np.int32(0))
+    assert (out == np.tile(np.arange(8), 2)).all()

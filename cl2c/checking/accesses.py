@@ -32,8 +32,9 @@ from .sites import Sites
 _CHECKED_SPACES = ("global", "constant", "local")
 _READ, _WRITE = 1, 2
 _DIVISION = ("cl2c_idiv_", "cl2c_irem_")
-# async copies into __local memory: (dst, src, elements, ...) after the context
-_FILLS = ("cl2c_async_work_group_copy_", "cl2c_async_gather_")
+# async copies: contiguous, a gather (a strided source), a scatter (a strided
+# destination); (dst, src, elements, ...) after the context
+_COPIES = ("cl2c_async_work_group_copy_", "cl2c_async_gather_", "cl2c_async_scatter_")
 # the builtin families of atomic functions (builtins.py), whose first argument is the
 # object's address
 _ATOMICS = ("At32", "At64", "Atf", "Aa", "Ai", "Afl")
@@ -164,15 +165,21 @@ class _Rewriter:
             divisor = node.args.exprs[1]
             node.args.exprs[1] = _call("CL2C_CK_DIVISOR", [divisor, self.site(node.coord)],
                                        node.coord)
-        if name.startswith(_FILLS) and node.args and len(node.args.exprs) >= 4:
+        if name.startswith(_COPIES) and node.args and len(node.args.exprs) >= 4:
+            # (context, dst, src, elements[, stride], event): the destination filled by
+            # the group's copy, the source read by it, each strided where the copy is
             dst, src, count = node.args.exprs[1:4]
-            node.args.exprs[1] = _call("CL2C_CK_FILLED",
-                                       [dst, copy.deepcopy(count), self.site(node.coord)],
-                                       node.coord)
-            if name.startswith(_FILLS[0]):     # a contiguous source (gathers stride it)
-                node.args.exprs[2] = _call("CL2C_CK_SOURCE",
-                                           [src, copy.deepcopy(count), self.site(node.coord)],
-                                           node.coord)
+            stride = node.args.exprs[4] if len(node.args.exprs) == 6 else None
+            one = c_ast.Constant("int", "1")
+            strides = {"dst": one, "src": one}
+            if stride is not None:
+                strides["src" if name.startswith(_COPIES[1]) else "dst"] = stride
+            node.args.exprs[1] = _call("CL2C_CK_FILLED", [
+                dst, copy.deepcopy(count), copy.deepcopy(strides["dst"]),
+                self.site(node.coord)], node.coord)
+            node.args.exprs[2] = _call("CL2C_CK_SOURCE", [
+                src, copy.deepcopy(count), copy.deepcopy(strides["src"]),
+                self.site(node.coord)], node.coord)
         return node
 
     def cast(self, node: c_ast.Cast):

@@ -13,8 +13,10 @@ event it returns is its site's (or the event it joins), and the group counts who
 reached it. Every ``wait_group_events(n, list)`` statement gets
 ``CL2C_CK_WAITED(n, list, site);`` before it. At the group's end the runtime reports a
 copy that some work-items reached and others not ("divergent async copy") and an event
-never waited for ("unwaited event"); a wait for an event that no copy returned is
-reported at the wait.
+never waited for ("unwaited event"); a wait for an event that no copy returned, or for
+one that an earlier wait released, is reported at the wait. (The copies' source and
+destination, strided or not, are marked for races in accesses.py: CL2C_CK_SOURCE,
+CL2C_CK_FILLED.)
 
 The checks are statements of their own before the barrier or wait: the schedules make
 those group-level cuts (the regions schedule drops the wait's call, and runs the fences

@@ -44,6 +44,7 @@
 #define CL2C_CK_READ 1u
 #define CL2C_CK_WRITE 2u
 #define CL2C_CK_ATOMIC_ 4u    /* (an out-of-bounds finding's wording) */
+#define CL2C_CK_BY_COPY 8u    /* the group's async copy reads (cl2c_ck_span) */
 #define CL2C_CK_MAX_RANGES 64
 #define CL2C_CK_MAX_EVENTS 16
 #define CL2C_CK_FENCES 64
@@ -178,9 +179,18 @@ typedef struct cl2c_ck_thread {
         size_t id;
         cl2c_ck_site *site;
         size_t reached, copies;
-        int waited;
+        int waited;     /* the wait that passed it (t->waits' count), 0: none since */
     } events[CL2C_CK_MAX_EVENTS];
-    int nevents;
+    int nevents, waits;
+    /* the sources that the group's async copies read (cl2c_ck_span), for the wording of
+     * the races with them: the range, the bytes [off, end), elem bytes each step bytes,
+     * and the copy's mark (its phase) */
+    struct {
+        const char *lo;
+        size_t off, end, step, elem;
+        uint64_t mark;
+    } sources[CL2C_CK_MAX_EVENTS];
+    int nsources;
     /* the fences of the barrier that ends each of the last phases (cl2c_ck_fences) */
     struct {
         uint64_t phase;
@@ -449,7 +459,8 @@ static inline void cl2c_ck_group(cl2c_ck_launch *L, const cl2c_workitem *g, int 
     t->lreads.n = 0;
     t->nlocals = 0;
     t->nprivates = 0;
-    t->nevents = 0;
+    t->nevents = t->waits = 0;
+    t->nsources = 0;
     for (int i = 0; i < 4; ++i) t->inited[i].lo = NULL;
     t->local_lo = (const char *)local_block;
     t->lid[0] = t->lid[1] = t->lid[2] = 0;
@@ -618,6 +629,25 @@ static inline void cl2c_ck_lreads_flush(cl2c_ck_thread *t) {
     }
 }
 
+/* Whether the granule at offset at of r, whose read mark old is of several readers,
+ * lies in an element of an async copy's source (cl2c_ck_span) of the phase of old. */
+static int cl2c_ck_copy_source(const cl2c_ck_thread *t, const cl2c_ck_range *r, size_t at,
+                               uint64_t old) {
+    const size_t g = (size_t)1 << r->shift;
+    for (int i = 0; i < t->nsources; ++i) {
+        const size_t off = t->sources[i].off, step = t->sources[i].step;
+        if (t->sources[i].lo != r->lo || CL2C_CK_PHASE(t->sources[i].mark) != CL2C_CK_PHASE(old) ||
+            at + g <= off || at >= t->sources[i].end)
+            continue;
+        const size_t k = at > off ? (at - off) / step : 0;    /* the element at or before */
+        const size_t next = off + (k + 1) * step;
+        if (off + k * step + t->sources[i].elem > at ||
+            (next < at + g && next < t->sources[i].end))
+            return 1;
+    }
+    return 0;
+}
+
 /* Every granule the access touches, against its shadow word. */
 __attribute__((noinline, unused)) static void cl2c_ck_shadow(cl2c_ck_thread *t,
                                                              const cl2c_ck_range *r,
@@ -627,7 +657,9 @@ __attribute__((noinline, unused)) static void cl2c_ck_shadow(cl2c_ck_thread *t,
                                                              const void *value) {
     cl2c_ck_who(t);
     if (local) cl2c_ck_lreads_flush(t);
-    uint64_t me = local ? t->local_me : t->me;
+    const int by_copy = (flags & CL2C_CK_BY_COPY) != 0;
+    uint64_t me = by_copy ? (local ? t->local_me0 : t->me0) | CL2C_CK_COPY
+                          : local ? t->local_me : t->me;
     size_t first = off >> r->shift, last = (off + n - 1) >> r->shift;
     for (size_t i = first; i <= last; ++i) {
         uint64_t *s = &r->shadow[i];
@@ -649,13 +681,19 @@ __attribute__((noinline, unused)) static void cl2c_ck_shadow(cl2c_ck_thread *t,
             const char *did = old & CL2C_CK_ATOM ? "accessed atomically"
                               : old & CL2C_CK_W  ? "wrote" : "read";
             const char *does = atomic ? "atomic operation"
-                               : flags & CL2C_CK_WRITE ? "write" : "read";
+                               : flags & CL2C_CK_WRITE ? "write"
+                               : by_copy ? "async copy's read" : "read";
             size_t other_group = (size_t)CL2C_CK_GROUP(who) - 1, other = CL2C_CK_LID(who);
             int same_group = CL2C_CK_GROUP(who) == CL2C_CK_GROUP(me);
             const int several = cl2c_ck_several(old, me) || cl2c_ck_atomics(old, me);
             if (!several && !local && t->launch && t->launch->asked[0])
                 same_group = cl2c_ck_asked_ids(t, who, &other_group, &other);
-            if (several)
+            if (several && same_group && cl2c_ck_copy_source(t, r, at, old))
+                cl2c_ck_finding(site,
+                                "data race: %s of %s '%s' at offset %zu, which an async copy "
+                                "reads: before the wait_group_events for its event", does,
+                                r->space, r->name, at);
+            else if (several)
                 cl2c_ck_finding(site,
                                 "data race: %s of %s '%s' at offset %zu, which several "
                                 "work-items of %s %s %s", does, r->space, r->name, at,
@@ -677,7 +715,7 @@ __attribute__((noinline, unused)) static void cl2c_ck_shadow(cl2c_ck_thread *t,
                                 "(local linear id %u) %s %s", does, r->space, r->name, at,
                                 (unsigned)other, did, cl2c_ck_unfenced(t, local));
         }
-        if (local && (flags & CL2C_CK_READ) && !(old & CL2C_CK_INIT))
+        if (local && (flags & CL2C_CK_READ) && !by_copy && !(old & CL2C_CK_INIT))
             cl2c_ck_finding(site,
                             "read of uninitialised %s memory: '%s' at offset %zu, which no "
                             "work-item of the group wrote", r->space, r->name, at);
@@ -1143,48 +1181,69 @@ static inline void *cl2c_ck_local_read(cl2c_ck_thread *t, cl2c_ck_argr A, void *
 #define CL2C_CK_LREAD(A, p, site)                                                            \
     ((__typeof__(p))cl2c_ck_local_read(cl2c_ck_t, (A), (void *)(p), sizeof(*(p)), (site)))
 
-/* An async copy's n bytes at dst: bounds, and (fill) __local memory it fills counts as
- * written (by no work-item in particular: the group's copy, which the accesses before
- * its wait race with). */
-CL2C_UNUSED static void *cl2c_ck_span(void *dst, size_t n, int fill, cl2c_ck_site *site) {
+/* An async copy's n elements of elem bytes at p, each stride elements after the one
+ * before: bounds, and the group's copy (no work-item in particular: local id 0xfff)
+ * as the one that accesses them until the wait. Its destination (fill) counts as
+ * written by it, its source as read by it (a mark of several readers, which a write of
+ * any work-item in the phase races with; t->sources tells such a race apart): the
+ * accesses of work-items before the wait race with the copy. */
+CL2C_UNUSED static void *cl2c_ck_span(void *p, size_t elem, size_t n, size_t stride, int fill,
+                                      cl2c_ck_site *site) {
     cl2c_ck_thread *t = &cl2c_ck_tls;
-    const char *a = (const char *)dst;
+    const char *a = (const char *)p;
     int local = 1;
     const cl2c_ck_range *r = cl2c_ck_find(t->locals, t->nlocals, a);
     if (r == NULL) {
         local = 0;
         r = cl2c_ck_find(t->buffers, t->nbuffers, a);
     }
-    if (r == NULL || n == 0) return dst;
-    size_t off = (size_t)(a - r->lo);
-    if (n > r->size || off > r->size - n) {
+    if (r == NULL || n == 0 || elem == 0) return p;
+    if (stride == 0) stride = 1;
+    const size_t off = (size_t)(a - r->lo), step = stride * elem;
+    const size_t bytes = (n - 1) * step + elem;
+    if ((n - 1) > r->size / step || bytes > r->size || off > r->size - bytes) {
         cl2c_ck_finding(site, "out-of-bounds async copy of %zu bytes at offset %zu of %s '%s' "
-                        "(%zu bytes)", n, off, r->space, r->name, r->size);
-        return dst;
+                        "(%zu bytes)", bytes, off, r->space, r->name, r->size);
+        return p;
     }
-    if (fill && local && r->shadow) {
-        cl2c_ck_who(t);
-        cl2c_ck_lreads_flush(t);
-        /* written by the group's copy (local id 0xfff) in this barrier phase: any access
-         * of a work-item before the wait (the next phase) races with it */
-        uint64_t mark = CL2C_CK_INIT | CL2C_CK_W | t->local_me0 | CL2C_CK_COPY;
-        for (size_t i = off >> r->shift; i <= (off + n - 1) >> r->shift; ++i) r->shadow[i] = mark;
-        t->local_slow = t->local_me0;
-    } else if (fill && r->shadow && !r->readonly) {
-        /* a __global destination likewise: this group's copy in this launch and phase,
-         * which other groups' accesses in the launch race with too */
-        cl2c_ck_who(t);
-        uint64_t mark = CL2C_CK_INIT | CL2C_CK_W | t->me0 | CL2C_CK_COPY;
-        for (size_t i = off >> r->shift; i <= (off + n - 1) >> r->shift; ++i)
+    if (r->shadow == NULL || (fill && r->readonly)) return p;
+    cl2c_ck_who(t);
+    if (local) cl2c_ck_lreads_flush(t);
+    const uint64_t copy = (local ? t->local_me0 : t->me0) | CL2C_CK_COPY;
+    if (!fill) {
+        if (t->nsources < CL2C_CK_MAX_EVENTS) {
+            t->sources[t->nsources].lo = r->lo;
+            t->sources[t->nsources].off = off;
+            t->sources[t->nsources].end = off + bytes;
+            t->sources[t->nsources].step = step;
+            t->sources[t->nsources].elem = elem;
+            t->sources[t->nsources].mark = copy;
+            t->nsources++;
+        }
+        const size_t run = stride == 1 ? bytes : elem, runs = stride == 1 ? 1 : n;
+        for (size_t i = 0; i < runs; ++i)
+            cl2c_ck_shadow(t, r, off + i * step, run, CL2C_CK_READ | CL2C_CK_BY_COPY, site,
+                           local, NULL);
+        return p;
+    }
+    /* written by the group's copy in this barrier phase: any access of a work-item
+     * before the wait (the next phase) races with it; a __global destination's also
+     * other groups' accesses in the launch */
+    const uint64_t mark = CL2C_CK_INIT | CL2C_CK_W | copy;
+    for (size_t e = 0; e < n; ++e) {
+        const size_t at = off + e * step;
+        for (size_t i = at >> r->shift; i <= (at + elem - 1) >> r->shift; ++i)
             __atomic_store_n(&r->shadow[i], mark, __ATOMIC_RELAXED);
     }
-    return dst;
+    if (local) t->local_slow = t->local_me0;
+    return p;
 }
-#define CL2C_CK_FILLED(dst, n, site)                                                         \
-    ((__typeof__(&*(dst)))cl2c_ck_span((void *)(dst), (size_t)(n) * sizeof(*(dst)), 1, (site)))
-/* The source of an async copy: n elements read from src. */
-#define CL2C_CK_SOURCE(src, n, site)                                                          \
-    ((__typeof__(&*(src)))cl2c_ck_span((void *)(src), (size_t)(n) * sizeof(*(src)), 0, (site)))
+#define CL2C_CK_FILLED(dst, n, stride, site)                                                 \
+    ((__typeof__(&*(dst)))cl2c_ck_span((void *)(dst), sizeof(*(dst)), (size_t)(n),          \
+                                       (size_t)(stride), 1, (site)))
+#define CL2C_CK_SOURCE(src, n, stride, site)                                                 \
+    ((__typeof__(&*(src)))cl2c_ck_span((void *)(src), sizeof(*(src)), (size_t)(n),          \
+                                       (size_t)(stride), 0, (site)))
 
 /* Before a barrier (each work-item): the memory its fences order (cl2c_ck_passed). */
 CL2C_UNUSED static void cl2c_ck_fences(unsigned flags) {
@@ -1226,20 +1285,27 @@ CL2C_UNUSED static size_t cl2c_ck_copied(size_t returned, cl2c_ck_site *site) {
 }
 #define CL2C_CK_COPIED(call, site) ((__typeof__(call))cl2c_ck_copied((size_t)(call), (site)))
 
-/* wait_group_events(n, list): before its barrier, each work-item. */
+/* wait_group_events(n, list): before its barrier, each work-item. A wait releases its
+ * events (spec 6.13.10): one that a wait before passed, and no copy returned since, is
+ * no event to wait for (one list may name it twice: a loop's copies return one). */
 CL2C_UNUSED static void cl2c_ck_waited(int n, const size_t *list, cl2c_ck_site *site) {
     cl2c_ck_thread *t = &cl2c_ck_tls;
     if (t->launch == NULL || t->nevents < 0 || list == NULL) return;
     cl2c_ck_who(t);
     if ((t->lid[0] | t->lid[1] | t->lid[2]) != 0) return;
+    const int wait = ++t->waits;
     for (int k = 0; k < n; ++k) {
         int i = 0;
         while (i < t->nevents && t->events[i].id != list[k]) i++;
-        if (i < t->nevents)
-            t->events[i].waited = 1;
-        else
+        if (i == t->nevents)
             cl2c_ck_finding(site, "wait for an event that no async copy returned: "
                             "event_list[%d] of wait_group_events", k);
+        else if (t->events[i].waited != 0 && t->events[i].waited != wait)
+            cl2c_ck_finding(site, "wait for an event already waited for: event_list[%d] of "
+                            "wait_group_events, which an earlier wait released and no async "
+                            "copy returned since", k);
+        else
+            t->events[i].waited = wait;
     }
 }
 #define CL2C_CK_WAITED(n, list, site) cl2c_ck_waited((int)(n), (const size_t *)(list), (site))
