@@ -67,3 +67,46 @@ def test_misaligned_private_vector_cast(prg):
     out = np.zeros((4, 2), np.float32)
     prg.private_pair((4,), (4,), out, np.int32(2))
     assert (out == [4.0, 5.0]).all()
+
+
+ARGS = """
+__kernel void scale(__global float4 *v, float s) {
+    int i = get_global_id(0);
+    v[i] = v[i] * s;
+}
+__kernel void bytes(__global uchar *b) {
+    b[get_global_id(0)] += 1;
+}
+"""
+
+
+def _view(dtype, n, skew):
+    """n elements of dtype that start skew bytes past an aligned address."""
+    raw = np.zeros(n * np.dtype(dtype).itemsize + 64, np.uint8)
+    start = (-raw.ctypes.data) % 64 + skew
+    return raw[start:start + n * np.dtype(dtype).itemsize].view(dtype)
+
+
+def test_misaligned_buffer_argument():
+    """A view a byte into its memory, passed where the kernel takes float4: reported
+    at launch, naming the argument; no work-item runs (the memory is unchanged)."""
+    prg = build(ARGS)
+    v = _view(np.float32, 64, 1)
+    v[:] = np.arange(64)
+    msg = finding(prg.scale, (16,), (4,), v, np.float32(2))
+    assert "kernel 'scale': bug.cl:2:37: misaligned buffer argument: 'v' at address 0x" in msg
+    assert "which its type needs aligned to 16 bytes (at launch, before any work-item ran)" \
+        in msg
+    assert (v == np.arange(64)).all()
+
+
+def test_aligned_buffer_arguments_pass():
+    """Aligned to the type: a float4 at 16 bytes; a uchar buffer at any byte."""
+    prg = build(ARGS)
+    v = _view(np.float32, 64, 16)
+    v[:] = np.arange(64)
+    prg.scale((16,), (4,), v, np.float32(2))
+    assert (v == 2 * np.arange(64)).all()
+    b = _view(np.uint8, 16, 1)
+    prg.bytes((16,), (4,), b)
+    assert (b == 1).all()

@@ -52,6 +52,8 @@ class CheckedBuffer:
     space: str             # "__global" or "__constant"
     written: int
     shift: int             # log2 of its shadow granule
+    align: int             # the alignment its address needs (its pointee type's)
+    site: str              # where the kernel declares it, a cl2c_ck_site's initializer
 
 
 @dataclass(frozen=True)
@@ -251,6 +253,14 @@ def _decl_text(decl: c_ast.Decl) -> str:
     return CGenerator(False).visit(d)
 
 
+def _alignment(t) -> int:
+    """The alignment a pointer to ``t`` needs (1: none to check; void, opaque types)."""
+    try:
+        return ty.type_align(t) if t is not None else 1
+    except (TypeError, ValueError, AttributeError):
+        return 1
+
+
 def _granule(t) -> int:
     """log2 of the shadow granule of memory of element type ``t``: 4 bytes where its
     elements are a multiple of 4 bytes, else 1 (work-items may write neighbouring
@@ -273,8 +283,12 @@ def _checks(k: KernelModel, renames: dict[str, str], constants=(),
     for i, p in enumerate(k.args):
         name = renames.get(p.name, p.name)
         if p.kind == "buffer":
+            coord = k.info.params[i].coord if i < len(k.info.params) else None
+            site = f"{{{c_string(str(coord.file))}, {coord.line}, {coord.column}, 0, 0}}" \
+                if coord else '{"?", 0, 0, 0, 0}'
             buffers.append(CheckedBuffer(i, p.name, name, f"__{p.space or 'global'}",
-                                         int(p.written), _granule(p.type.pointee)))
+                                         int(p.written), _granule(p.type.pointee),
+                                         _alignment(p.type.pointee), site))
         elif p.kind == "local":
             locals_.append(CheckedLocal(p.name, name, f"cl2c_{name}_bytes",
                                         _granule(p.type.pointee)))

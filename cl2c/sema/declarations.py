@@ -303,7 +303,8 @@ class Declarations(Checker):
                     # are in scope (templates/schedule_*.c.j2)
                     self.error(f"parameter '{p.name}' has the name of its kernel: cl2c "
                                f"needs the kernel's name in scope; rename the parameter", p)
-                info.params.append(Param(p.name, pt, pspace, pconst, self._type_name(pt)))
+                info.params.append(Param(p.name, pt, pspace, pconst, self._type_name(pt),
+                                         coord=p.coord))
                 self.declare(Symbol(p.name, pt, "param", space, const, p))
             self.statement(node.body, new_scope=False)
             self.check_labels()

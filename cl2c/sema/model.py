@@ -58,6 +58,7 @@ class Param:
     type_name: str                 # as written, e.g. "float4*"
     written: bool = True           # the kernel may write through it
     read: bool = True
+    coord: object = field(default=None, compare=False)   # where it is declared
 
 
 @dataclass

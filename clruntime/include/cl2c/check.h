@@ -1333,6 +1333,31 @@ __attribute__((noinline, unused)) static void cl2c_ck_events_end(cl2c_ck_thread 
     t->nevents = 0;
 }
 
+/* A buffer argument p whose type needs the alignment align (its pointee's): one not
+ * aligned to it (a NumPy view that starts a byte on, a sub-buffer's odd origin) is a
+ * finding before any group runs, "misaligned", at the argument's declaration: its
+ * vector accesses would fault, its scalar ones read across elements. */
+__attribute__((cold, noinline, unused)) static void cl2c_ck_misaligned_arg(
+    cl2c_ck_launch *L, const char *name, const void *p, size_t align, cl2c_ck_site *site) {
+    pthread_mutex_lock(&L->lock);
+    if (L->findings++ < CL2C_CK_MAX_FINDINGS && L->used < sizeof L->text) {
+        int n = snprintf(L->text + L->used, sizeof L->text - L->used,
+                         "kernel '%s': %s:%d:%d: misaligned buffer argument: '%s' at address "
+                         "0x%zx, which its type needs aligned to %zu bytes (at launch, "
+                         "before any work-item ran)\n", L->kernel, site->file, site->line,
+                         site->col, name, (size_t)(uintptr_t)p, align);
+        if (n > 0) L->used += (size_t)n;
+        if (L->used >= sizeof L->text) L->used = sizeof L->text - 1;
+    }
+    if (!L->collect) L->stop = 1;
+    pthread_mutex_unlock(&L->lock);
+}
+static inline void cl2c_ck_aligned_arg(cl2c_ck_launch *L, const char *name, const void *p,
+                                       size_t align, cl2c_ck_site *site) {
+    if (__builtin_expect((uintptr_t)p & (align - 1), 0))
+        cl2c_ck_misaligned_arg(L, name, p, align, site);
+}
+
 /* A pointer cast's result p, which must be aligned to its pointee's type (C11
  * 6.3.2.3p7; a vector's alignment is its size): else a finding, "misaligned", and the
  * pointer goes down to the aligned address below (its aligned loads would fault). */
