@@ -19,8 +19,10 @@ What counts as a write of a variable ``x`` (its runtime flag is set there too):
 A private vector is tracked component by component (a bit each in its runtime flag):
 ``v.s[k]`` and swizzles (the lowering's calls carry their ``components``) read and
 write theirs, ``v`` whole all of them (a float3's three). An element of a private
-array is tracked on its own (a runtime shadow byte); the analysis never proves an
-element written, only the whole array by its address.
+array is tracked on its own (a runtime shadow byte; an array of vectors: a shadow of a
+bit per component of each element, ``a[i].s[k]`` and swizzles of ``a[i]`` as a
+vector's); the analysis never proves an element written, only the whole array by its
+address.
 
 Not tracked (never reported): variables with an initialiser, function parameters,
 variables the lowering made (``cl2c_*``), declarations of a ``for``'s first clause or
@@ -45,11 +47,15 @@ class Var:
     many dimensions, how many innermost elements) or a vector (``comps``: how many
     components, each tracked on its own; 0 for any other type). Compared by identity:
     two declarations of one name are two variables."""
-    __slots__ = ("decl", "name", "dims", "total", "comps", "needed")
+    __slots__ = ("decl", "name", "dims", "total", "comps", "members", "labels", "needed")
 
-    def __init__(self, decl, dims: int = 0, total: int = 1, comps: int = 0):
+    def __init__(self, decl, dims: int = 0, total: int = 1, comps: int = 0,
+                 members: dict | None = None, labels: tuple = ()):
         self.decl, self.name, self.dims, self.total = decl, decl.name, dims, total
         self.comps = comps
+        # a struct with vector members: {member: (first bit, components)}; its other
+        # members share the last bit (comps - 1); labels: each bit's, for reports
+        self.members, self.labels = members, labels
         self.needed = False          # some read may run before a write: a flag, checks
 
     def keys(self, comps=None) -> list:
@@ -136,8 +142,13 @@ class Analysis:
             t = fact(d, "ty")
             shape = _tracked_type(t)
             if shape is not None:
-                comps = t.n if isinstance(t, ty.Vector) and not shape[0] else 0
-                var = Var(d, *shape, comps)
+                elem = t
+                while isinstance(elem, ty.Array):
+                    elem = elem.elem
+                comps = elem.n if isinstance(elem, ty.Vector) else 0
+                parts = _vector_members(t) if not shape[0] else None
+                var = Var(d, *shape, comps) if parts is None else \
+                    Var(d, *shape, len(parts[1]), *parts)
                 self.vars.append(var)
         if d.name:
             self.scopes[-1][d.name] = var
@@ -317,13 +328,28 @@ class Analysis:
         comps = fact(n, "components")
         call = fact(n, "call")
         kind = call.kind if call is not None else None
+        mode = WRITE if kind == "update" else READ
         var = self.vector_named(args[0] if args else None, kind == "update")
         if comps is not None and var is not None and kind in ("operator", "update"):
             for a in args[1:]:
                 self.expr(a)
             node = n if kind == "update" else args[0]
-            self.use(var, [], node, node, WRITE if kind == "update" else READ,
-                     frozenset(comps))
+            self.use(var, [], node, node, mode, frozenset(comps))
+            return
+        member = self.vector_member(args[0] if args else None, kind == "update")
+        if comps is not None and member is not None and kind in ("operator", "update"):
+            for a in args[1:]:
+                self.expr(a)
+            var, node = member
+            at = n if kind == "update" else node     # (as a vector's: the call's store)
+            self.use(var, [node], at, at, mode, frozenset(comps))
+            return
+        element = self.vector_element(args[0] if args else None, kind == "update")
+        if comps is not None and element is not None and kind in ("operator", "update"):
+            found = self.resolve(element)          # (its indices read)
+            for a in args[1:]:
+                self.expr(a)
+            self.use(*found[:4], READ if found[4] else mode, frozenset(comps))
             return
         outputs = call.row.outputs if kind == "builtin" else ()
         results = []
@@ -352,6 +378,35 @@ class Analysis:
             return None
         var = self.lookup(arg.name)
         return var if var is not None and var.comps else None
+
+    def vector_member(self, arg, address: bool):
+        """(the tracked struct, the node ``s.v``) where ``arg`` names a vector member of
+        a tracked struct (``&s.v`` where ``address``), else None."""
+        if address:
+            if not (isinstance(arg, c_ast.UnaryOp) and arg.op == "&"):
+                return None
+            arg = arg.expr
+        if not (isinstance(arg, c_ast.StructRef) and arg.type == "." and
+                isinstance(arg.name, c_ast.ID)):
+            return None
+        var = self.lookup(arg.name.name)
+        return (var, arg) if var is not None and var.members and \
+            arg.field.name in var.members else None
+
+    def vector_element(self, arg, address: bool):
+        """The element of a tracked array of vectors that ``arg`` names (``&a[i]``
+        where ``address``), else None."""
+        if address:
+            if not (isinstance(arg, c_ast.UnaryOp) and arg.op == "&"):
+                return None
+            arg = arg.expr
+        n = arg
+        while isinstance(n, c_ast.ArrayRef):
+            n = n.name
+        if n is arg or not isinstance(n, c_ast.ID):
+            return None
+        var = self.lookup(n.name)
+        return arg if var is not None and var.comps and var.dims else None
 
     def chain(self, top, mode):
         """``top`` is an lvalue made of elements and members of an ID (or of some other
@@ -407,11 +462,12 @@ class Analysis:
                 mode = ADDR                      # the array, or a row, as a pointer
             else:
                 target = nodes[at]
+                if var.comps and at >= 2 and isinstance(nodes[at - 1], c_ast.StructRef):
+                    comps = _component(nodes[at - 2])  # a[i].s[k]: a vector's component
+        elif var.members is not None:
+            comps = _member_bits(var, nodes, comps, mode)
         elif var.comps and len(nodes) >= 2 and own is nodes[-2]:
-            # v.s[k]: the lowering's component k (its array .s, indexed)
-            k = nodes[-2].subscript
-            comps = frozenset([int(k.value.rstrip("uUlL"), 0)]) \
-                if isinstance(k, c_ast.Constant) and k.type == "int" else ANY
+            comps = _component(nodes[-2])
         if mode == READ and _decays(own):
             mode = ADDR                          # s.arr as a pointer: it may be written
         if mode == ADDR:
@@ -426,6 +482,53 @@ class Analysis:
                                                         not var.dims)):
             # (a write of a component no constant names: the vector's, as before)
             self.state.update(var.keys(None if comps == ANY else comps))
+
+
+def _vector_members(t):
+    """A struct with vector members (not a union): ({member: (first bit, components)},
+    each bit's label), the other members sharing the last bit; else None. None too where
+    the bits would not fit a flag of 64."""
+    if not isinstance(t, ty.Record) or t.union or not t.defined:
+        return None
+    members, labels = {}, []
+    for name, ftype in t.fields:
+        if name and isinstance(ftype, ty.Vector):
+            members[name] = (len(labels), ftype.n)
+            labels += [f"member '{name}', component {k} (.{'xyzw'[k]})" if ftype.n <= 4
+                       else f"member '{name}', component {k} (.s{k:x})"
+                       for k in range(ftype.n)]
+    if not members or len(labels) >= 64:
+        return None
+    return members, tuple(labels + ["its members other than vectors"])
+
+
+def _member_bits(var: Var, nodes, comps, mode):
+    """The bits of a tracked struct with vector members that a use touches: ``nodes``
+    run from the use down to the variable; ``comps``: a swizzle's components of the
+    member that ``nodes`` name. The struct whole: all of them (a read: any, as a copy
+    of a struct filled member by member); a vector member's components; any other
+    member: the last bit."""
+    if not nodes:
+        return None if mode == WRITE else ANY
+    last = nodes[-1]
+    name = last.field.name if isinstance(last, c_ast.StructRef) else None
+    if name not in var.members:
+        return frozenset([var.comps - 1])
+    first, n = var.members[name]
+    if comps is not None:
+        return frozenset(first + k for k in comps)
+    if len(nodes) >= 3 and isinstance(nodes[-2], c_ast.StructRef):
+        k = _component(nodes[-3])              # s.v.s[k]
+        return ANY if k == ANY else frozenset(first + c for c in k)
+    return frozenset(range(first, first + n))
+
+
+def _component(index: c_ast.ArrayRef):
+    """The components ``v.s[k]`` uses (the lowering's component k: its array .s,
+    indexed): {k}, or ANY where no constant names it."""
+    k = index.subscript
+    return frozenset([int(k.value.rstrip("uUlL"), 0)]) \
+        if isinstance(k, c_ast.Constant) and k.type == "int" else ANY
 
 
 def _decays(node) -> bool:

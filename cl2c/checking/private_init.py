@@ -17,9 +17,12 @@ cl2c/check_private.h):
   writes (``cl2c_cks_v |= 5;`` after ``v.s[0] = ...; v.s[2] = ...`` as statements,
   CL2C_CK_VSET, CL2C_CK_VADDR) and tested by reads (CL2C_CK_VGET, CL2C_CK_VTEST)
   for the components they use;
+- a struct with vector members: the same, a bit per component of each vector member
+  and one for its other members (CL2C_CK_STEST, CL2C_CK_SGET name the part);
 - an array ``a``: a shadow byte per innermost element, ``_Bool cl2c_cks_a[N] = {0};``,
   each element access through CL2C_CK_ELEM (set on a write, tested on a read), every
-  element set where the array's address escapes.
+  element set where the array's address escapes; an array of vectors a shadow of a bit
+  per component (``unsigned short cl2c_cks_a[N]``, CL2C_CK_VELEM, CL2C_CK_VAADDR).
 """
 from __future__ import annotations
 
@@ -54,6 +57,11 @@ def _id(name, coord=None):
 
 def _call(name, args, coord):
     return c_ast.FuncCall(_id(name, coord), c_ast.ExprList(args, coord), coord)
+
+
+def _bits(mask: int):
+    """A flag's bits, as a constant of a type that holds them."""
+    return c_ast.Constant("int", str(mask) if mask < 1 << 31 else f"{mask}ull")
 
 
 def _string(text):
@@ -171,7 +179,7 @@ class _Rewriter:
             mask = a.var.mask(None if a.comps == ANY else a.comps)
             full = mask == a.var.mask()
             out.append(c_ast.Assignment("=" if full else "|=", self.flag(a.var),
-                                        c_ast.Constant("int", str(mask)), e.coord))
+                                        _bits(mask), e.coord))
         else:
             out.append(c_ast.Assignment("=", self.flag(a.var), c_ast.Constant("int", "1"),
                                         e.coord))
@@ -180,14 +188,23 @@ class _Rewriter:
     def test(self, a, coord):
         """The test of a read of ``a``'s variable, as a statement."""
         if a.var.comps:
-            return _call("CL2C_CK_VTEST", self.vector_args(a, coord), coord)
+            test = "CL2C_CK_STEST" if a.var.members is not None else "CL2C_CK_VTEST"
+            return _call(test, self.vector_args(a, coord), coord)
         return _call("CL2C_CK_PTEST", [self.flag(a.var), self.site(coord),
                                        _string(a.var.name)], coord)
 
     def vector_args(self, a, coord):
         """A vector's flag, the bits that the use needs (0: any), its components, site
         and name: what CL2C_CK_VTEST takes."""
-        return [self.flag(a.var), c_ast.Constant("int", str(a.var.mask(a.comps))),
+        if a.var.members is not None:
+            # a struct's: each bit's label, for the report
+            labels = c_ast.Constant("string", '"' + "\\0".join(
+                label.replace("\\", "\\\\").replace('"', '\\"')
+                for label in a.var.labels) + '"')
+            return [self.flag(a.var), _bits(a.var.mask(a.comps)), labels,
+                    c_ast.Constant("int", str(a.var.comps)), self.site(coord),
+                    _string(a.var.name)]
+        return [self.flag(a.var), _bits(a.var.mask(a.comps)),
                 c_ast.Constant("int", str(a.var.comps)), self.site(coord),
                 _string(a.var.name)]
 
@@ -198,16 +215,19 @@ class _Rewriter:
         # the compiler reload the kernel's other memory
         # (a vector's: a bit per component, of a type that aliases no other type of
         # its components' but short's)
+        # (a struct's with vector members: as many bits as it needs)
+        kind = ty.BOOL if not var.comps else ty.USHORT if var.comps <= 16 else \
+            ty.UINT if var.comps <= 32 else ty.ULONG
         base = c_ast.TypeDecl(name, [], None, c_ast.IdentifierType(
-            ["unsigned", "short"] if var.comps else ["_Bool"]))
+            {ty.BOOL: ["_Bool"], ty.USHORT: ["unsigned", "short"], ty.UINT: ["unsigned"],
+             ty.ULONG: ["unsigned", "long", "long"]}[kind]))
         if var.dims:
             decl = c_ast.ArrayDecl(base, c_ast.Constant("int", str(var.total)), [])
             init = c_ast.InitList([c_ast.Constant("int", "0")])
         else:
             decl, init = base, c_ast.Constant("int", "0")
         flag = make(c_ast.Decl, name, [], [], [], [], decl, init, None, d.coord)
-        flag.ty = ty.Array(ty.BOOL, var.total) if var.dims else \
-            ty.USHORT if var.comps else ty.BOOL
+        flag.ty = ty.Array(kind, var.total) if var.dims else kind
         return flag
 
     # ---- expressions
@@ -245,7 +265,7 @@ class _Rewriter:
         if w.var.comps:
             mask = w.var.mask(None if w.comps == ANY else w.comps)
             return _call("CL2C_CK_VSET", [self.flag_address(w.var),
-                                          c_ast.Constant("int", str(mask)), n], n.coord)
+                                          _bits(mask), n], n.coord)
         return _call("CL2C_CK_PSET", [self.flag_address(w.var), n], n.coord)
 
     def children(self, n):
@@ -264,6 +284,18 @@ class _Rewriter:
                 (_SET if a.mode in (WRITE, RW) else 0)
             if not bits:
                 return n
+            if a.var.comps:
+                # an array of vectors: the components read, those written
+                read = a.var.mask(a.comps) if bits & _CHECK else 0
+                wrote = a.var.mask(None if a.comps == ANY else a.comps) \
+                    if bits & _SET else 0
+                elem = _call("CL2C_CK_VELEM", [
+                    self.flag(a.var), _id(a.var.name), c_ast.UnaryOp("&", n, n.coord),
+                    c_ast.Constant("int", str(bits & _CHECK)),
+                    c_ast.Constant("int", str(read)), c_ast.Constant("int", str(wrote)),
+                    c_ast.Constant("int", str(a.var.comps)), self.site(n.coord),
+                    _string(a.var.name)], n.coord)
+                return c_ast.UnaryOp("*", elem, n.coord)
             elem = _call("CL2C_CK_ELEM", [self.flag(a.var), _id(a.var.name),
                                           c_ast.UnaryOp("&", n, n.coord),
                                           c_ast.Constant("int", str(bits)),
@@ -275,15 +307,17 @@ class _Rewriter:
 
     def get(self, a, n, coord):
         if a.var.comps:
-            return _call("CL2C_CK_VGET", self.vector_args(a, coord) + [n], n.coord)
+            get = "CL2C_CK_SGET" if a.var.members is not None else "CL2C_CK_VGET"
+            return _call(get, self.vector_args(a, coord) + [n], n.coord)
         return _call("CL2C_CK_PGET", [self.flag(a.var), self.site(coord),
                                       _string(a.var.name), n], n.coord)
 
     def escape(self, a, n):
         if a.var.dims:
-            return _call("CL2C_CK_AADDR", [self.flag(a.var), n], n.coord)
+            return _call("CL2C_CK_VAADDR" if a.var.comps else "CL2C_CK_AADDR",
+                         [self.flag(a.var), n], n.coord)
         if a.var.comps:
             return _call("CL2C_CK_VADDR", [self.flag_address(a.var),
-                                           c_ast.Constant("int", str(a.var.mask())), n],
+                                           _bits(a.var.mask()), n],
                          n.coord)
         return _call("CL2C_CK_PADDR", [self.flag_address(a.var), n], n.coord)

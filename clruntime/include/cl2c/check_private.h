@@ -82,4 +82,62 @@ static inline void *cl2c_ck_elem(_Bool *shadow, const void *base, const void *p,
     ((__typeof__(p))cl2c_ck_elem((shadow), (const void *)(base), (const void *)(p),         \
                                  sizeof(*(p)), (bits), (site), (name)))
 
+/* A private struct with vector members: its flag a bit per component of each, and one
+ * for its other members (the last of n); labels: each bit's, one after another, each
+ * ended by a NUL. A read of bits `mask` (0: any). */
+__attribute__((cold, noinline, unused)) static void cl2c_ck_unset_member(
+    cl2c_ck_site *site, const char *name, unsigned long long flag, unsigned long long mask,
+    const char *labels, int n) {
+    int k = 0;
+    while (k < n && !(((mask & ~flag) >> k) & 1u)) k++;    /* the first one not written */
+    if (flag == 0 || mask == 0 || k >= n) {
+        cl2c_ck_unset(site, name, -1);
+        return;
+    }
+    for (int j = 0; j < k; ++j) labels += strlen(labels) + 1;
+    cl2c_ck_finding(site, "read of uninitialised private variable '%s': %s, which nothing "
+                    "wrote", name, labels);
+}
+#define CL2C_CK_STEST(flag, mask, labels, n, site, name)                                   \
+    ((mask) ? (((flag) & (mask)) == (mask) ? (void)0                                        \
+                                           : cl2c_ck_unset_member((site), (name), (flag),   \
+                                                                  (mask), (labels), (n)))   \
+            : ((flag) ? (void)0 : cl2c_ck_unset_member((site), (name), 0u, 0u, (labels), (n))))
+#define CL2C_CK_SGET(flag, mask, labels, n, site, name, e)                                 \
+    (CL2C_CK_STEST(flag, mask, labels, n, site, name), (e))
+
+/* An element of a private array of n-component vectors at p, its shadow a bit per
+ * component: components `read` tested where check (read 0: any of them), `wrote` set. */
+__attribute__((cold, noinline, unused)) static void cl2c_ck_unset_velem(cl2c_ck_site *site,
+                                                                        const char *name,
+                                                                        size_t element,
+                                                                        unsigned flag,
+                                                                        unsigned read, int n) {
+    int k = 0;
+    while (k < n && !(((read & ~flag) >> k) & 1u)) k++;    /* the first one not written */
+    if (flag == 0 || read == 0 || k >= n)
+        cl2c_ck_unset(site, name, (long long)element);
+    else if (n <= 4)
+        cl2c_ck_finding(site, "read of uninitialised private variable '%s': element %zu, "
+                        "component %d (.%c), which nothing wrote", name, element, k,
+                        "xyzw"[k]);
+    else
+        cl2c_ck_finding(site, "read of uninitialised private variable '%s': element %zu, "
+                        "component %d (.s%x), which nothing wrote", name, element, k,
+                        (unsigned)k);
+}
+static inline void *cl2c_ck_velem(unsigned short *shadow, const void *base, const void *p,
+                                  size_t size, int check, unsigned read, unsigned wrote, int n,
+                                  cl2c_ck_site *site, const char *name) {
+    size_t k = (size_t)((const char *)p - (const char *)base) / size;
+    if (check && (read ? (shadow[k] & read) != read : shadow[k] == 0))
+        cl2c_ck_unset_velem(site, name, k, shadow[k], read, n);
+    shadow[k] |= (unsigned short)wrote;
+    return (void *)p;
+}
+#define CL2C_CK_VELEM(shadow, base, p, check, read, wrote, n, site, name)                   \
+    ((__typeof__(p))cl2c_ck_velem((shadow), (const void *)(base), (const void *)(p),        \
+                                  sizeof(*(p)), (check), (read), (wrote), (n), (site), (name)))
+#define CL2C_CK_VAADDR(shadow, e) (memset((shadow), 0xff, sizeof(shadow)), (e))
+
 #endif
