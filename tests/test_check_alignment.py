@@ -87,10 +87,15 @@ def _view(dtype, n, skew):
     return raw[start:start + n * np.dtype(dtype).itemsize].view(dtype)
 
 
-def test_misaligned_buffer_argument():
+@pytest.fixture(scope="module")
+def args_prg():
+    return build(ARGS)
+
+
+def test_misaligned_buffer_argument(args_prg):
     """A view a byte into its memory, passed where the kernel takes float4: reported
     at launch, naming the argument; no work-item runs (the memory is unchanged)."""
-    prg = build(ARGS)
+    prg = args_prg
     v = _view(np.float32, 64, 1)
     v[:] = np.arange(64)
     msg = finding(prg.scale, (16,), (4,), v, np.float32(2))
@@ -100,9 +105,9 @@ def test_misaligned_buffer_argument():
     assert (v == np.arange(64)).all()
 
 
-def test_aligned_buffer_arguments_pass():
+def test_aligned_buffer_arguments_pass(args_prg):
     """Aligned to the type: a float4 at 16 bytes; a uchar buffer at any byte."""
-    prg = build(ARGS)
+    prg = args_prg
     v = _view(np.float32, 64, 16)
     v[:] = np.arange(64)
     prg.scale((16,), (4,), v, np.float32(2))

@@ -247,13 +247,9 @@ __kernel void k(__global float *out, __global const float *in) {
 
 # ---- patterns that are fine ---------------------------------------------------------
 
-@pytest.mark.parametrize("schedule", SCHEDULES)
-def test_vector_in_an_array_written_in_part(schedule):
-    """An array's vector element, one component written and another read: found with
-    the element and the component; the same kernel with the component written is
-    silent. A barrier between: the schedules carry the shadow."""
-    src = """
-__kernel void k(__global float *out, int w) {
+PARTS = """
+typedef struct { float4 v; int n; float2 w; } S;
+__kernel void array(__global float *out, int w) {
     float4 a[3];
     int i = get_global_id(0);
     a[1].x = 1.0f;
@@ -262,38 +258,8 @@ __kernel void k(__global float *out, int w) {
     if (w) a[1].z = 3.0f;
     barrier(CLK_LOCAL_MEM_FENCE);
     out[i] = a[1].x + a[1].z + a[2].w + a[0].w + a[0].xw.x;
-}"""
-    knl = build(src, schedule).k
-    found = run(knl, (8,), (8,), f32(8), np.int32(0))
-    assert len(found) == 1, found
-    assert "bug.cl:10:23: read of uninitialised private variable 'a': element 1, " \
-           "component 2 (.z), which nothing wrote" in found[0], found
-    out = f32(8)
-    assert run(knl, (8,), (8,), out, np.int32(1)) == []
-    assert (out == 1 + 3 + 2 + 6 + 5).all()
-
-
-def test_vector_in_an_array_read_by_a_swizzle():
-    src = """
-__kernel void k(__global float2 *out) {
-    float4 a[2];
-    a[0].xy = (float2)(1.0f, 2.0f);
-    a[1] = (float4)(0.0f);
-    out[get_global_id(0)] = a[0].yz + a[1].xy;
-}"""
-    found = run(build(src).k, (4,), (4,), np.zeros((4, 2), np.float32))
-    assert len(found) == 1, found
-    assert "bug.cl:6:29: read of uninitialised private variable 'a': element 0, " \
-           "component 2 (.z), which nothing wrote" in found[0], found
-
-
-@pytest.mark.parametrize("schedule", SCHEDULES)
-def test_vector_member_of_a_struct_written_in_part(schedule):
-    """A struct's vector member: a component written, another read; and a member that
-    is no vector, never written. Written, silent."""
-    src = """
-typedef struct { float4 v; int n; float2 w; } S;
-__kernel void k(__global float *out, int w) {
+}
+__kernel void member(__global float *out, int w) {
     S s;
     int i = get_global_id(0);
     s.v.x = 1.0f;
@@ -302,36 +268,97 @@ __kernel void k(__global float *out, int w) {
     if (w) s.n = 2;
     barrier(CLK_LOCAL_MEM_FENCE);
     out[i] = s.v.x + s.v.z + s.w.y + s.n;
-}"""
-    knl = build(src, schedule).k
-    found = run(knl, (8,), (8,), f32(8), np.int32(0))
-    assert len(found) == 2, found
-    assert "bug.cl:11:22: read of uninitialised private variable 's': member 'v', " \
-           "component 2 (.z), which nothing wrote" in found[0], found
-    assert "bug.cl:11:38: read of uninitialised private variable 's': its members " \
-           "other than vectors, which nothing wrote" in found[1], found
-    out = f32(8)
-    assert run(knl, (8,), (8,), out, np.int32(1)) == []
-    assert (out == 1 + 3 + 2 + 2).all()
-
-
-def test_vector_member_of_a_struct_by_swizzles():
-    src = """
-typedef struct { int n; float4 v; } S;
-__kernel void k(__global float *out, int w) {
+}
+__kernel void swizzles(__global float *out, int w) {
+    float4 a[2];
+    a[0].xy = (float2)(1.0f, 2.0f);
+    a[1] = (float4)(0.0f);
+    if (w) a[0].zw = a[1].xy;
     S s;
     s.v.xy = (float2)(1.0f, 2.0f);
     if (w) s.v.zw = s.v.yx;
-    out[get_global_id(0)] = dot(s.v.xz, (float2)(1.0f));
+    out[get_global_id(0)] = dot(a[0].yz + a[1].xy, s.v.xz);
+}
+__kernel void by_parts(__global float *out) {
+    int i = get_global_id(0);
+    float4 a[2];
+    a[0].xy = (float2)(1.0f, 2.0f);
+    a[0].zw = a[0].yx;
+    a[1].s0 = 1.0f; a[1].s1 = 2.0f; a[1].s2 = 3.0f; a[1].s3 = 4.0f;
+    float3 b[2][2];
+    for (int j = 0; j < 2; j++) { b[j][0] = (float3)(j); b[j][1].xyz = b[j][0]; }
+    float2 c[2];
+    float2 f = fract((float2)(out[i]), &c[1]);
+    S s;
+    s.v.xy = (float2)(1.0f, 2.0f);
+    s.v.z = 3.0f; s.v.w = 4.0f;
+    S t;
+    t.n = 1;
+    S u = t;                       /* a copy of a struct written in part */
+    S p;
+    float4 q = fract((float4)(out[i]), &p.v);
+    out[i] = dot(a[0], a[1]) + b[1][1].z + f.x + c[1].y + dot(s.v, s.v) + u.n + p.v.w +
+             q.x;
 }"""
-    knl = build(src).k
-    found = run(knl, (4,), (4,), f32(4), np.int32(0))
+
+
+@pytest.fixture(scope="module", params=SCHEDULES[1:])     # (the default is regions here)
+def parts(request):
+    """Vectors in private arrays and in structs' members, tracked a component at a
+    time: a barrier between writes and reads, so the schedules carry the shadows."""
+    return build(PARTS, request.param)
+
+
+def _line(text):
+    return PARTS.splitlines().index(text) + 1
+
+
+def test_vector_in_an_array_written_in_part(parts):
+    """An array's vector element, one component written and another read: found with
+    the element and the component; written, silent."""
+    found = run(parts.array, (8,), (8,), f32(8), np.int32(0))
+    line = _line("    out[i] = a[1].x + a[1].z + a[2].w + a[0].w + a[0].xw.x;")
     assert len(found) == 1, found
-    assert "bug.cl:7:33: read of uninitialised private variable 's': member 'v', " \
+    assert f"bug.cl:{line}:23: read of uninitialised private variable 'a': element 1, " \
            "component 2 (.z), which nothing wrote" in found[0], found
-    out = f32(4)
-    assert run(knl, (4,), (4,), out, np.int32(1)) == []
-    assert (out == 3).all()
+    out = f32(8)
+    assert run(parts.array, (8,), (8,), out, np.int32(1)) == []
+    assert (out == 1 + 3 + 2 + 6 + 5).all()
+
+
+def test_vector_member_of_a_struct_written_in_part(parts):
+    """A struct's vector member: a component written, another read; and a member that
+    is no vector, never written. Written, silent."""
+    found = run(parts.member, (8,), (8,), f32(8), np.int32(0))
+    line = _line("    out[i] = s.v.x + s.v.z + s.w.y + s.n;")
+    assert len(found) == 2, found
+    assert f"bug.cl:{line}:22: read of uninitialised private variable 's': member 'v', " \
+           "component 2 (.z), which nothing wrote" in found[0], found
+    assert f"bug.cl:{line}:38: read of uninitialised private variable 's': its members " \
+           "other than vectors, which nothing wrote" in found[1], found
+    out = f32(8)
+    assert run(parts.member, (8,), (8,), out, np.int32(1)) == []
+    assert (out == 1 + 3 + 2 + 2).all()
+
+
+def test_components_read_by_swizzles(parts):
+    """Swizzles of an array's vector element and of a struct's vector member read a
+    component never written; written by swizzles, silent."""
+    found = run(parts.swizzles, (8,), (8,), f32(8), np.int32(0))
+    line = _line("    out[get_global_id(0)] = dot(a[0].yz + a[1].xy, s.v.xz);")
+    assert len(found) == 2, found
+    text = "\n".join(found)        # (the order C evaluates dot's arguments in)
+    assert f"bug.cl:{line}:33: read of uninitialised private variable 'a': element 0, " \
+           "component 2 (.z), which nothing wrote" in text, found
+    assert f"bug.cl:{line}:52: read of uninitialised private variable 's': member 'v', " \
+           "component 2 (.z), which nothing wrote" in text, found
+    out = f32(8)
+    assert run(parts.swizzles, (8,), (8,), out, np.int32(1)) == []
+    assert (out == 2 * 1 + 0 * 2).all(), out
+
+
+def test_vectors_written_by_parts_are_silent(parts):
+    assert run(parts.by_parts, (8,), (8,), f32(8)) == []
 
 
 FINE = {
@@ -425,29 +452,6 @@ __kernel void k(__global float *out) {
     float c[4];
     c[get_global_id(0) & 3] = 1.0f;
     out[get_global_id(0)] = a[7] + b[3] + c[get_global_id(0) & 3];
-}""",
-    "vectors in arrays and structs by parts": """
-typedef struct { float4 v; int n; } S;
-__kernel void k(__global float *out) {
-    int i = get_global_id(0);
-    float4 a[2];
-    a[0].xy = (float2)(1.0f, 2.0f);
-    a[0].zw = a[0].yx;
-    a[1].s0 = 1.0f; a[1].s1 = 2.0f; a[1].s2 = 3.0f; a[1].s3 = 4.0f;
-    float3 b[2][2];
-    for (int j = 0; j < 2; j++) { b[j][0] = (float3)(j); b[j][1].xyz = b[j][0]; }
-    float2 c[2];
-    float2 f = fract((float2)(out[i]), &c[1]);
-    S s;
-    s.v.xy = (float2)(1.0f, 2.0f);
-    s.v.z = 3.0f; s.v.w = 4.0f;
-    S t;
-    t.n = 1;
-    S u = t;                       /* a copy of a struct written in part */
-    S p;
-    float4 q = fract((float4)(out[i]), &p.v);
-    out[i] = dot(a[0], a[1]) + b[1][1].z + f.x + c[1].y + dot(s.v, s.v) + u.n + p.v.w +
-             q.x;
 }""",
     "struct array elements": """
 typedef struct { int a; float b; } P;
