@@ -18,6 +18,7 @@ that fits:
 
   identical         the same C, byte for byte (or the same refusal)
   line-only         the same once normalised
+  comment-only      the same once comments are dropped too
   layout-only       the same tokens but for braces (a block around one statement or not),
                     the definitions in another order
   acceptance        one revision accepts the kernel, the other refuses it
@@ -67,7 +68,7 @@ SCHEDULES = {                  # name -> the build option it adds
     "fibers": "-cl2c-schedule=fibers",
     "check": "-cl2c-check",    # checking mode, schedule left to cl2c
 }
-CLASSES = ("identical", "line-only", "layout-only", "acceptance", "refusal-text", "schedule",
+CLASSES = ("identical", "line-only", "comment-only", "layout-only", "acceptance", "refusal-text", "schedule",
            "loop-structure", "work-group-code", "item-code", "header-text", "launch-only")
 JOB_TIMEOUT_S = 300            # one translation; past it the worker is restarted
 DEADLINE = [float("inf")]      # time.time() past which no worker goes on (--time-limit)
@@ -304,10 +305,10 @@ def normalise(c: str) -> list[str]:
 def _part(name: str, first: bool, comment_only: bool) -> str:
     if comment_only:
         return "header" if first else "preamble"
-    if name.startswith(("cl2c_kernel_", "cl2c_argv_")):
-        return "entry"                 # the launch: groups handed to threads
     if name.startswith(("cl2c_args_", "cl2c_info_", "cl2c_kernel_list", "cl2c_program_")):
         return "metadata"
+    if name.startswith(("cl2c_kernel_", "cl2c_argv_")):
+        return "entry"                 # the launch: groups handed to threads
     if re.search(r"__(group\w*|items\w*|interleaved\w*|fiber|locals|wg\w*)$", name):
         return "work-group"            # the work-group functions and their data
     if name.startswith(("CL2C_", "cl2c_ck_")) or name in (
@@ -353,7 +354,7 @@ def sections(lines: list[str]) -> list[tuple[str, str, list[str]]]:
     return out
 
 
-_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|' + r"'(?:[^'\\]|\\.)*'|#[^\n]*|\w+|\S")
+_TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"|' + r"'(?:[^'\\\n]|\\.)*'|#[^\n]*|\w+|\S")
 
 
 def loop_nest(lines: list[str]) -> str:
@@ -433,10 +434,16 @@ def part_lines(secs, parts) -> list[str]:
     return [x for _, lines in units for x in lines]
 
 
+def _uncommented(lines: list[str]) -> list[str]:
+    text = re.sub(r"/\*.*?\*/", " ", "\n".join(lines), flags=re.S)
+    return [" ".join(x.split()) for x in text.splitlines() if x.strip()]
+
+
 def _unbraced(secs) -> list[str]:
     """The tokens of the units sorted by name, less braces: the same C but for blocks
     around single statements and the order of the definitions."""
-    return [t for t in _TOKEN.findall("\n".join(part_lines(secs, PARTS))) if t not in "{}"]
+    text = "\n".join(_uncommented(part_lines(secs, PARTS)))
+    return [t for t in _TOKEN.findall(text) if t not in "{}"]
 
 
 def nest_changes(xa, xb) -> list[str]:
@@ -464,6 +471,8 @@ def classify(a: dict, b: dict) -> tuple[str, str, tuple]:
     na, nb = normalise(ca), normalise(cb)
     if na == nb:
         return "line-only", "", PARTS
+    if _uncommented(na) == _uncommented(nb):
+        return "comment-only", "", PARTS
     sa, sb = kernel_schedules(ca), kernel_schedules(cb)
     if sa != sb:
         moved = [f"{k}: {sa.get(k)} -> {sb.get(k)}" for k in sorted(set(sa) | set(sb))
