@@ -554,6 +554,7 @@ def report(args, items, schedules, before, after, res_a, res_b, sample) -> str:
             out.append(f"| {s} | {g} | {acc[0]} | {acc[1]} | {len(rows) - acc[0]} | "
                        f"{len(rows) - acc[1]} | {crash[0]} | {crash[1]} |")
     table = collections.defaultdict(collections.Counter)
+    part_table = {p: collections.Counter() for p in PARTS}
     examples = collections.defaultdict(list)
     patterns = collections.defaultdict(collections.Counter)
     details = []
@@ -564,6 +565,14 @@ def report(args, items, schedules, before, after, res_a, res_b, sample) -> str:
                 continue
             cls, detail, parts = classify(a, b)
             table[s][cls] += 1
+            if a.get("error") is None and b.get("error") is None:
+                xa, xb = (sections(normalise(_unpack(r["c"]))) for r in (a, b))
+                for part in PARTS:
+                    la, lb = part_lines(xa, (part,)), part_lines(xb, (part,))
+                    unbraced = [[t for t in _TOKEN.findall("\n".join(_uncommented(x)))
+                                 if t not in "{}"] for x in (la, lb)]
+                    part_table[part]["same" if la == lb else "layout"
+                                     if unbraced[0] == unbraced[1] else "changed"] += 1
             if cls == "identical":
                 continue
             details.append({"label": i["label"], "schedule": s, "class": cls,
@@ -580,6 +589,12 @@ def report(args, items, schedules, before, after, res_a, res_b, sample) -> str:
                     patterns[cls][line] += 1
             if len(examples[cls]) < args.examples:
                 examples[cls].append((i, s, detail, diff_excerpt(a, b, parts)))
+    out += ["", "## Each part of the C, in the pairs both revisions accept", "",
+            "Whatever the class of the whole file: a part the same, the same but for braces "
+            "and the order of definitions (layout), or changed.", "",
+            "| part | same | layout | changed |", "|---|---|---|---|"]
+    for part, counts in part_table.items():
+        out.append(f"| {part} | {counts['same']} | {counts['layout']} | {counts['changed']} |")
     out += ["", "## Classes", "", "| schedule | " + " | ".join(CLASSES) + " |",
             "|---|" + "---|" * len(CLASSES)]
     for s in schedules:
