@@ -660,7 +660,7 @@ def run_sample(args, items, schedules, trees, cache) -> list[str]:
             else:
                 diff.append(f"- `{rel}` ({s}): {ra.get('status')} -> {rb.get('status')}: "
                             f"{rb.get('message') or ra.get('message')}")
-    return [f"{len(chosen)} piglit files with [test] sections (every {step}th, no images), "
+    return [f"{len(chosen)} piglit files with [test] sections (one in {step}, no images), "
             f"under {', '.join(schedules)}, built and run by tests/piglit/runner.py "
             f"(its expected outputs, strictly compared) at both revisions.", "",
             f"File statuses before: {dict(counts[0])}; after: {dict(counts[1])}.",
