@@ -33,7 +33,7 @@ that fits:
 
 Usage::
 
-    python tests/corpus_compare.py --before 17a3aa9 --after main --report /tmp/r.md
+    python tests/corpus_compare.py --before 17a3aa9 --after main --report report.md
     python tests/corpus_compare.py --before REV --after REV --schedules auto,regions \\
         --only 'tests/kernels' --jobs 2 --run-sample 40 --report FILE
 
