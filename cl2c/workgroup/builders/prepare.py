@@ -280,8 +280,9 @@ def complete_array_bounds(body) -> None:
 
 
 def sizeof_by_type(body) -> None:
-    """``sizeof(x)`` and ``sizeof(x[0])`` of local variables become sizeof of their
-    types: a variable moved into a per-work-item array changes what its name is."""
+    """``sizeof(x)``, ``sizeof(x[0])`` and any other sizeof of an expression that
+    names local variables become sizeof of their types: a variable moved into a
+    per-work-item array changes what its name is."""
     decls = {n.name: n for n in walk(body) if isinstance(n, c_ast.Decl) and n.name}
     for n in list(walk(body)):
         if isinstance(n, c_ast.UnaryOp) and n.op == "sizeof" and \
@@ -290,6 +291,11 @@ def sizeof_by_type(body) -> None:
             while isinstance(e, c_ast.ArrayRef):
                 e, depth = e.name, depth + 1
             if not (isinstance(e, c_ast.ID) and e.name in decls):
+                # any other operand (``sizeof(*sp)``, a member) by its type: its
+                # variables may move as well, and sizeof evaluates nothing
+                t = fact(n.expr, "ty")
+                if t is not None and not t.is_array and ids(n.expr) & decls.keys():
+                    n.expr = cn.typename(t)
                 continue
             t = copy.deepcopy(decls[e.name].type)
             for _ in range(depth):

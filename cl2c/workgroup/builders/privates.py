@@ -7,6 +7,7 @@ from __future__ import annotations
 from pycparser import c_ast
 
 from ...lower.effects import work_item_function
+from ...typed_ast import fact
 from .errors import NeedFibers
 from .plan import Region, all_items
 from .syntax import LID, assigned_names, base_ids, ids, walk
@@ -54,6 +55,11 @@ class Privates:
                     self._declared_inside(name, next(iter(where))):
                 continue
             crossing.append(name)
+        # a pointer that lives across a cut may hold the address of a private that does
+        # not seem to: that private lives across too (its storage must outlast it)
+        if any(_is_pointer(an.decls.get(name)) for name in crossing):
+            crossing += [name for name in an.in_order(_pointed_to(an) & refs.keys())
+                         if name not in crossing and name not in an.uniform]
         single = _single_assignments(self.regions, an)
         for name in crossing:
             d = an.decls[name]
@@ -151,6 +157,26 @@ def _single_assignments(regions, an) -> dict:
                 d = an.decls.get(s.lvalue.name)
                 if d is not None and d.init is None:
                     out[s.lvalue.name] = s
+    return out
+
+
+def _is_pointer(d) -> bool:
+    t = fact(d, "ty") if d is not None else None
+    return t is not None and t.is_pointer
+
+
+def _pointed_to(an: Analysis) -> set:
+    """The kernel's variables a pointer may point into: those whose address is taken,
+    and arrays used as values (decayed to a pointer), not only indexed or sized."""
+    out = {name for name in an.addressed if name in an.decls}
+    for n in walk(an.body):
+        for _, child in n.children():
+            d = an.decls.get(child.name) if isinstance(child, c_ast.ID) else None
+            if d is None or not isinstance(d.type, c_ast.ArrayDecl) or \
+                    isinstance(n, c_ast.ArrayRef) and n.name is child or \
+                    isinstance(n, c_ast.UnaryOp) and n.op == "sizeof":
+                continue
+            out.add(child.name)
     return out
 
 
