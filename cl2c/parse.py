@@ -210,7 +210,8 @@ class _Parser(OpenCLCParser):
         mark = self._mark()
         result = self._try_parse_paren_type_name()
         ahead = result is not None and self._peek_type() == "LPAREN" and \
-            _is_vector_type_name(result[0], self._vector_typedefs)
+            _is_vector_type_name(result[0], self._vector_typedefs) and \
+            self._try_parse_paren_type_name() is None   # (float4)(float)x: a cast's cast
         self._reset(mark)
         return ahead
 

@@ -1,7 +1,8 @@
 """A vector literal followed by a postfix operator, as clang (and so every OpenCL
 implementation built on it) reads it: the literal is a primary expression, so
 ``(float4)(1, 2, 3, 4).yz`` selects from the literal. After a scalar cast, C's rule
-stands: ``(float)(v).x`` casts ``v.x``."""
+stands: ``(float)(v).x`` casts ``v.x``; and ``(float4)(float)x``, a type name after the
+vector's, is a cast of a cast."""
 from __future__ import annotations
 
 import numpy as np
@@ -23,6 +24,10 @@ CASES = [  # (expression, value)
     ("(v4)(1.0f, 2.0f, 3.0f, 4.0f).z", 3.0),      # through typedefs too
     ("(float)(i2)(5, 6).x + (w4)(1.0f).y", 6.0),
     ("(real)(v).x", 6.0),                          # a typedef of a scalar: a cast of v.x
+    # a vector cast of a cast is no literal: (float4)(float)x splats (float)x
+    ("dot((float4)(float)in[1], (float4)(1.0f))", 12.0),
+    ("(float)((int4)(int)2.9f).w", 2.0),
+    ("(float)((w4)(real)in[0]).z + (float)((i2)(int)(float)in[1]).y", 5.0),
 ]
 TYPEDEFS = "typedef float4 v4;\ntypedef int2 i2;\ntypedef v4 w4;\ntypedef float real;\n"
 
