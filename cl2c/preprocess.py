@@ -42,7 +42,7 @@ _LIMITS = {
     "FLT_MIN_10_EXP": "-37", "FLT_MIN_EXP": "-125", "FLT_RADIX": "2",
     "FLT_MAX": "0x1.fffffep127f", "FLT_MIN": "0x1.0p-126f", "FLT_EPSILON": "0x1.0p-23f",
     "DBL_DIG": "15", "DBL_MANT_DIG": "53", "DBL_MAX_10_EXP": "+308", "DBL_MAX_EXP": "+1024",
-    "DBL_MIN_10_EXP": "-307", "DBL_MIN_EXP": "-1021",
+    "DBL_MIN_10_EXP": "-307", "DBL_MIN_EXP": "-1021", "DBL_RADIX": "2",  # (clang's)
     "DBL_MAX": "0x1.fffffffffffffp1023", "DBL_MIN": "0x1.0p-1022", "DBL_EPSILON": "0x1.0p-52",
     "MAXFLOAT": "0x1.fffffep127f",
     # defined, so that #ifdef sees them, as themselves: sema knows them as constants
@@ -253,6 +253,13 @@ class _Preprocessor(pcpp.Preprocessor):
         text = self.reporter.sources.line(source, directive.lineno) or ""
         return _Where(source, directive.lineno,
                       text.index("#") + 1 if "#" in text else None)
+
+    def on_unknown_macro_in_defined_expr(self, tok):
+        # __LINE__ and __COUNTER__ are macros that pcpp expands without defining them:
+        # #ifdef __LINE__ holds, as in every C preprocessor
+        if tok.value in ("__LINE__", "__COUNTER__"):
+            return True
+        return super().on_unknown_macro_in_defined_expr(tok)
 
     def on_comment(self, tok):
         return False   # drop comments
