@@ -341,6 +341,38 @@ cl_int CL2C_API(clEnqueueWriteBufferRect)(cl_command_queue command_queue, cl_mem
     return cl2c_enqueue(c, event, blocking_read);
 }
 
+/* Whether a copy rect's two sides, in the same storage, share a byte: the spec's test
+ * (its appendix's check_copy_overlap). Where the pitches agree, rects whose byte spans
+ * meet may still be apart: every byte of a side lies, modulo the row pitch, within
+ * region[0] of its start, and modulo the slice pitch within one slice's extent of it;
+ * sides whose such intervals are disjoint share no byte. */
+static bool rects_overlap(const struct cl2c_command *c)
+{
+    size_t start[2], end[2];
+    for (int s = 0; s < 2; s++) {
+        start[s] = c->origin[s][2] * c->pitch[s][1] + c->origin[s][1] * c->pitch[s][0] +
+                   c->origin[s][0];
+        end[s] = (c->origin[s][2] + c->region[2] - 1) * c->pitch[s][1] +
+                 (c->origin[s][1] + c->region[1] - 1) * c->pitch[s][0] +
+                 c->origin[s][0] + c->region[0];
+    }
+    if (end[0] <= start[1] || end[1] <= start[0])
+        return false;
+    size_t row = c->pitch[0][0], slice = c->pitch[0][1];
+    if (row != c->pitch[1][0] || slice != c->pitch[1][1])
+        return true;                    /* the spans meet: assume the bytes do */
+    size_t extents[2][2] = {{row, c->region[0]},
+                            {slice, (c->region[1] - 1) * row + c->region[0]}};
+    for (int k = 0; k < 2; k++) {
+        size_t period = extents[k][0], width = extents[k][1];
+        size_t a = start[0] % period, b = start[1] % period;
+        if ((b >= a + width && b + width <= a + period) ||
+            (a >= b + width && a + width <= b + period))
+            return false;
+    }
+    return true;
+}
+
 cl_int CL2C_API(clEnqueueCopyBufferRect)(cl_command_queue command_queue, cl_mem src_buffer,
                                          cl_mem dst_buffer, const size_t *src_origin,
                                          const size_t *dst_origin, const size_t *region,
@@ -359,22 +391,9 @@ cl_int CL2C_API(clEnqueueCopyBufferRect)(cl_command_queue command_queue, cl_mem 
                               num_events_in_wait_list, event_wait_list, &c);
     if (err != CL_SUCCESS)
         return err;
-    /* the same storage: the spec's overlap test, on the spans the two rects cover */
-    if (src_buffer->data == dst_buffer->data) {
-        size_t first0 = c->origin[0][2] * c->pitch[0][1] + c->origin[0][1] * c->pitch[0][0] +
-                        c->origin[0][0];
-        size_t first1 = c->origin[1][2] * c->pitch[1][1] + c->origin[1][1] * c->pitch[1][0] +
-                        c->origin[1][0];
-        size_t last0 = (c->origin[0][2] + region[2] - 1) * c->pitch[0][1] +
-                       (c->origin[0][1] + region[1] - 1) * c->pitch[0][0] +
-                       c->origin[0][0] + region[0];
-        size_t last1 = (c->origin[1][2] + region[2] - 1) * c->pitch[1][1] +
-                       (c->origin[1][1] + region[1] - 1) * c->pitch[1][0] +
-                       c->origin[1][0] + region[0];
-        if (first0 < last1 && first1 < last0) {
-            cl2c_command_free(c);
-            return CL_MEM_COPY_OVERLAP;
-        }
+    if (src_buffer->data == dst_buffer->data && rects_overlap(c)) {
+        cl2c_command_free(c);
+        return CL_MEM_COPY_OVERLAP;
     }
     c->run = cl2c_run_copy_rect;
     return cl2c_enqueue(c, event, false);
