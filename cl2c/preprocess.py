@@ -267,6 +267,13 @@ class _Preprocessor(pcpp.Preprocessor):
     def on_directive_unknown(self, directive, toks, ifpassthru, precedingtoks):
         """#error stops the build and #warning is a warning (-w and -Werror apply),
         both at the directive's position; pcpp would only print them."""
+        if directive.value == "line":
+            # #line N "name" renames the file for __FILE__ too (C11 6.10.4); pcpp
+            # passes the directive through (the later stages read it) but keeps
+            # __FILE__ (restored, as after any #line, where an #include returns)
+            name = next((t.value for t in toks if t.type == self.t_STRING), None)
+            if name is not None:
+                self.define(f"__FILE__ {name}")
         if directive.value not in ("error", "warning"):
             return super().on_directive_unknown(directive, toks, ifpassthru, precedingtoks)
         message = "".join(t.value for t in toks).strip()

@@ -35,3 +35,25 @@ def test_line_and_radix_macros_as_pocl_sees_them():
     pocl = np.full(len(EXPECTED), -1, np.int64)
     run_pocl(SOURCE, "k", (1,), None, pocl)
     assert pocl.tolist() == out.tolist()
+
+
+LINE_SOURCE = """__kernel void k(__global char *out)
+{
+#line 20 "renamed.cl"
+    constant char *f = "" __FILE__;
+    int i;
+    for (i = 0; f[i] != 0 && i < 31; i++)
+        out[i] = f[i];
+    out[i] = 0;
+}
+"""
+
+
+def test_line_directive_renames_file_as_pocl_does():
+    out = np.zeros(32, np.uint8)
+    cl2c.Program(LINE_SOURCE).build().k((1,), None, out)
+    name = bytes(out).split(b"\0")[0]
+    assert name == b"renamed.cl"
+    pocl = np.zeros(32, np.uint8)
+    run_pocl(LINE_SOURCE, "k", (1,), None, pocl)
+    assert bytes(pocl).split(b"\0")[0] == name
