@@ -1,5 +1,5 @@
 """Private memory reached through a pointer across the regions schedule's cuts (the
-CTS's basic/vstore_private, as printed): a pointer into a private array that lives
+CTS's basic/vstore_private and vstore_local, as printed): a pointer into a private array that lives
 across a cut (a barrier, or a uniform loop hoisted around the work-item loops) keeps
 the array alive with it, and ``sizeof(*p)`` of such a pointer is the size of what it
 points to, not of the per-work-item array the pointer now lives in. Every schedule
@@ -24,6 +24,23 @@ kernel void vstore_private(global char2 *src, global uint *offsets, global char2
     private char *sp = (private char *)(storage + offsets[tid]) + align;
     global char *dp = (global char *)(dst + offsets[tid]) + align;
     for (i = 0; i < sizeof(storage[0]) / sizeof(*sp); i++)
+        dp[i] = sp[i];
+}
+
+/* basic/vstore_local: the same through __local storage and two barriers; sp is a
+   private pointer that lives across the second barrier's cut */
+kernel void vstore_local(local char2 *shared, global char2 *src, global uint *offsets,
+                         global char2 *dst, uint align) {
+    int tid = get_global_id(0);
+    shared[offsets[tid]] = (char2)0;
+    shared[offsets[tid] + 1] = shared[offsets[tid]];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    vstore2(src[tid], offsets[tid], ((local char *)shared) + align);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    int i;
+    local char *sp = (local char *)(shared + offsets[tid]) + align;
+    global char *dp = (global char *)(dst + offsets[tid]) + align;
+    for (i = 0; (size_t)i < sizeof(shared[0]) / sizeof(*sp); i++)
         dp[i] = sp[i];
 }
 
@@ -79,6 +96,23 @@ def test_vstore_private_as_the_cts_writes_it(programs, align):
     want = np.zeros((n + 1) * 2, np.int8)
     for t in range(n):
         want[2 * offsets[t] + align:2 * offsets[t] + align + 2] = src[t]
+    np.testing.assert_array_equal(dst, want)
+
+
+def test_vstore_local_as_the_cts_writes_it(programs):
+    n = 16
+    src = np.arange(1, 2 * n + 1, dtype=np.int8).reshape(n, 2)
+    offsets = np.random.default_rng(3).permutation(n).astype(np.uint32)
+
+    def run(p):
+        dst = np.zeros((n + 1) * 2, np.int8)
+        p.vstore_local((n,), (n,), cl2c.LocalMemory((n + 2) * 2), src, offsets, dst,
+                       np.uint32(0))
+        return [dst]
+    dst, = _agree(programs, run)
+    want = np.zeros((n + 1) * 2, np.int8)
+    for t in range(n):
+        want[2 * offsets[t]:2 * offsets[t] + 2] = src[t]
     np.testing.assert_array_equal(dst, want)
 
 
