@@ -120,10 +120,6 @@ def make_group_function(func: c_ast.FuncDef, params: dict, helpers: dict,
     if writer.bounded:
         parts.append(f"{writer.bounded} guard{'s' if writer.bounded != 1 else ''} as "
                      f"loop bounds")
-    if writer.bounds.affine:
-        n = writer.bounds.affine
-        parts.append(f"{n} int id{'s' if n != 1 else ''} as the group's base plus the "
-                     f"local id")
     if writer.interleaving:
         parts.append(f"{writer.interleavable.ways} work-items an iteration, interleaved")
     loops = sum(1 for it in all_items(items) if isinstance(it, GroupLoop))
