@@ -99,6 +99,12 @@ _CFLAGS = ("-std=c11", OPTIMISED, "-fopenmp", "-fno-strict-aliasing",
 # ms; bench/README.md). Zen 4 and 5 already use 512 bits. Not where $CFLAGS chooses.
 _WIDE_VECTORS = "-mprefer-vector-width=512"
 
+# GCC (12.2 at least) puts a loop's zeroing of an array, turned into a memset, after
+# the loop it split off that updates the same elements (`f[i] = 0; ...; f[i] |= 1`, with
+# other stores between that may alias under -fno-strict-aliasing): checking mode's
+# per-work-item flags read 0 (tests/compiler_bugs/). Not for clang, which refuses it.
+_GCC_ONLY = ("-fno-tree-loop-distribute-patterns",)
+
 # Not -mtls-dialect=gnu2 (1.5 ns less per fiber switch): with glibc before 2.39 the
 # TLS descriptor call clobbers the upper halves of AVX registers (glibc bug 31372),
 # which miscompiled a kernel here (values lost across cl2c_scratch's first call).
@@ -122,6 +128,7 @@ class Target:
                                          # CL2C_FAST_FMA): contraction fuses
     avx512: bool = False                 # native code for a CPU with AVX-512 (probed)
     optimise: bool = True                # -O3; False: -O0 (-cl-opt-disable)
+    gcc: bool = False                    # the compiler is GCC (probed: not clang)
 
     @property
     def extensions(self) -> tuple[str, ...]:
@@ -150,6 +157,8 @@ class Target:
         if self.avx512 and not any(f.startswith("-mprefer-vector-width")
                                    for f in self.env_cflags):
             flags.insert(3, _WIDE_VECTORS)
+        if self.gcc:
+            flags += _GCC_ONLY
         return flags + self._sanitizer_flags()
 
     def link_flags(self) -> list[str]:
@@ -263,7 +272,8 @@ def _probe(cc: tuple[str, ...], cflags: tuple[str, ...], ldflags: tuple[str, ...
     # math.h's CL2C_FAST_FMA, from the same macros
     fma = any(m in macros for m in ("__FP_FAST_FMAF", "__FMA__", "__ARM_FEATURE_FMA"))
     return Target(cc, cflags, ldflags, native, "__FLT16_MAX__" in macros, version, cpu,
-                  fast_fma=fma, avx512=native and "__AVX512F__" in macros)
+                  fast_fma=fma, avx512=native and "__AVX512F__" in macros,
+                  gcc="__GNUC__" in macros and "__clang__" not in macros)
 
 
 def _cpu_model() -> str:

@@ -264,7 +264,7 @@ __kernel void member(__global float *out, int w) {
     int i = get_global_id(0);
     s.v.x = 1.0f;
     s.w = (float2)(2.0f);
-    if (w) { s.v.z = 3.0f; s.v.w = 3.0f; }
+    if (w) s.v.zw = (float2)(3.0f);      /* (GCC 12 -O3 once lost these flags) */
     if (w) s.n = 2;
     barrier(CLK_LOCAL_MEM_FENCE);
     out[i] = s.v.x + s.v.z + s.w.y + s.n;

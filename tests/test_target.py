@@ -257,3 +257,12 @@ def test_the_remembered_probe_is_the_probe(tmp_path):
     cache._write_sealed(path, json.dumps(older).encode())
     assert remembered() == probed
     assert sorted(json.loads(cache._read_sealed(path))) == sorted(cache._PROBED)
+
+
+def test_gcc_only_flags_follow_the_probe():
+    """GCC's flags against its miscompilations (tests/compiler_bugs/) go to GCC only:
+    clang refuses them. The probe tells the two apart by their macros."""
+    flag = "-fno-tree-loop-distribute-patterns"
+    assert flag in Target(gcc=True).compile_flags() and flag not in Target().compile_flags()
+    host = Target.host()
+    assert host.gcc == ("Free Software Foundation" in host.version)     # GCC's --version
