@@ -32,6 +32,8 @@ Reads through a pointer are not checked.
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from pycparser import c_ast
 
 from .. import types as ty
@@ -53,8 +55,9 @@ class Var:
                  members: dict | None = None, labels: tuple = ()):
         self.decl, self.name, self.dims, self.total = decl, decl.name, dims, total
         self.comps = comps
-        # a struct with vector members: {member: (first bit, components)}; its other
-        # members share the last bit (comps - 1); labels: each bit's, for reports
+        # a struct tracked a part at a time: {member: Part}, the bits of its members'
+        # leaves (scalars, arrays, unions; a vector's components; a nested struct's
+        # members in turn); labels: each bit's, for reports
         self.members, self.labels = members, labels
         self.needed = False          # some read may run before a write: a flag, checks
 
@@ -146,7 +149,7 @@ class Analysis:
                 while isinstance(elem, ty.Array):
                     elem = elem.elem
                 comps = elem.n if isinstance(elem, ty.Vector) else 0
-                parts = _vector_members(t) if not shape[0] else None
+                parts = _struct_parts(t) if not shape[0] else None
                 var = Var(d, *shape, comps) if parts is None else \
                     Var(d, *shape, len(parts[1]), *parts)
                 self.vars.append(var)
@@ -340,9 +343,9 @@ class Analysis:
         if comps is not None and member is not None and kind in ("operator", "update"):
             for a in args[1:]:
                 self.expr(a)
-            var, node = member
-            at = n if kind == "update" else node     # (as a vector's: the call's store)
-            self.use(var, [node], at, at, mode, frozenset(comps))
+            var, chain = member
+            at = n if kind == "update" else chain[0]  # (as a vector's: the call's store)
+            self.use(var, chain, at, at, mode, frozenset(comps))
             return
         element = self.vector_element(args[0] if args else None, kind == "update")
         if comps is not None and element is not None and kind in ("operator", "update"):
@@ -366,7 +369,8 @@ class Analysis:
             if var.dims:                        # an element: its shadow byte, at the call
                 self.use(var, nodes, own, top, WRITE)
             else:                               # once the call returns: on the call
-                self.use(var, [], n, n, WRITE)
+                # (a struct's member: that member's parts)
+                self.use(var, nodes if var.members is not None else [], n, n, WRITE)
 
     def vector_named(self, arg, address: bool):
         """The tracked vector that ``arg`` names (``&v`` where ``address``), else None."""
@@ -380,18 +384,29 @@ class Analysis:
         return var if var is not None and var.comps else None
 
     def vector_member(self, arg, address: bool):
-        """(the tracked struct, the node ``s.v``) where ``arg`` names a vector member of
-        a tracked struct (``&s.v`` where ``address``), else None."""
+        """(the tracked struct, the nodes from ``s.v`` down to ``s``) where ``arg``
+        names a vector member of a tracked struct, or of a struct in it (``&s.v`` where
+        ``address``), else None."""
         if address:
             if not (isinstance(arg, c_ast.UnaryOp) and arg.op == "&"):
                 return None
             arg = arg.expr
-        if not (isinstance(arg, c_ast.StructRef) and arg.type == "." and
-                isinstance(arg.name, c_ast.ID)):
+        chain, n = [], arg
+        while isinstance(n, c_ast.StructRef) and n.type == ".":
+            chain.append(n)
+            n = n.name
+        if not chain or not isinstance(n, c_ast.ID):
             return None
-        var = self.lookup(arg.name.name)
-        return (var, arg) if var is not None and var.members and \
-            arg.field.name in var.members else None
+        var = self.lookup(n.name)
+        if var is None or not var.members:
+            return None
+        table = var.members
+        for node in reversed(chain):
+            part = table.get(node.field.name) if table is not None else None
+            if part is None:
+                return None
+            table = part.members
+        return (var, chain) if part.vector else None
 
     def vector_element(self, arg, address: bool):
         """The element of a tracked array of vectors that ``arg`` names (``&a[i]``
@@ -484,43 +499,77 @@ class Analysis:
             self.state.update(var.keys(None if comps == ANY else comps))
 
 
-def _vector_members(t):
-    """A struct with vector members (not a union): ({member: (first bit, components)},
-    each bit's label), the other members sharing the last bit; else None. None too where
-    the bits would not fit a flag of 64."""
+class Part(NamedTuple):
+    """A member of a struct tracked a part at a time: its bits ``first`` to ``first +
+    n``; a vector's (one a component); a nested struct's ``members``."""
+    first: int
+    n: int
+    vector: bool = False
+    members: dict | None = None
+
+
+_FLAG_BITS = 63          # the widest flag (a ulong), less one to spare
+
+
+def _struct_parts(t):
+    """A struct (not a union) with more than one part: ({member: Part}, each bit's
+    label). Each leaf member (a scalar, an array, a union, a pointer) is a bit, each
+    component of a vector member a bit, a nested struct's members in turn; where that
+    is too many bits, each member whole is one. None for other types."""
     if not isinstance(t, ty.Record) or t.union or not t.defined:
         return None
-    members, labels = {}, []
+    for fine in (True, False):
+        labels = []
+        members = _parts_of(t, "", labels, fine)
+        if len(labels) <= _FLAG_BITS:
+            return (members, tuple(labels)) if len(labels) > 1 else None
+    return None
+
+
+def _parts_of(t, prefix: str, labels: list, fine: bool) -> dict:
+    members = {}
     for name, ftype in t.fields:
-        if name and isinstance(ftype, ty.Vector):
-            members[name] = (len(labels), ftype.n)
-            labels += [f"member '{name}', component {k} (.{'xyzw'[k]})" if ftype.n <= 4
-                       else f"member '{name}', component {k} (.s{k:x})"
+        if not name:
+            continue
+        path, first = f"{prefix}{name}", len(labels)
+        if fine and isinstance(ftype, ty.Vector):
+            labels += [f"member '{path}', component {k} (.{'xyzw'[k]})" if ftype.n <= 4
+                       else f"member '{path}', component {k} (.s{k:x})"
                        for k in range(ftype.n)]
-    if not members or len(labels) >= 64:
-        return None
-    return members, tuple(labels + ["its members other than vectors"])
+            members[name] = Part(first, ftype.n, vector=True)
+        elif fine and isinstance(ftype, ty.Record) and not ftype.union and ftype.defined:
+            inner = _parts_of(ftype, f"{path}.", labels, fine)
+            members[name] = Part(first, len(labels) - first, members=inner)
+        else:
+            labels.append(f"member '{path}'")
+            members[name] = Part(first, 1)
+    return members
 
 
 def _member_bits(var: Var, nodes, comps, mode):
-    """The bits of a tracked struct with vector members that a use touches: ``nodes``
-    run from the use down to the variable; ``comps``: a swizzle's components of the
+    """The bits of a struct tracked a part at a time that a use touches: ``nodes`` run
+    from the use down to the variable; ``comps``: a swizzle's components of the vector
     member that ``nodes`` name. The struct whole: all of them (a read: any, as a copy
-    of a struct filled member by member); a vector member's components; any other
-    member: the last bit."""
+    of a struct filled member by member); a member: its bits (a vector's component:
+    that component's)."""
     if not nodes:
         return None if mode == WRITE else ANY
-    last = nodes[-1]
-    name = last.field.name if isinstance(last, c_ast.StructRef) else None
-    if name not in var.members:
-        return frozenset([var.comps - 1])
-    first, n = var.members[name]
-    if comps is not None:
-        return frozenset(first + k for k in comps)
-    if len(nodes) >= 3 and isinstance(nodes[-2], c_ast.StructRef):
-        k = _component(nodes[-3])              # s.v.s[k]
-        return ANY if k == ANY else frozenset(first + c for c in k)
-    return frozenset(range(first, first + n))
+    table, part, at = var.members, None, len(nodes) - 1
+    while at >= 0 and isinstance(nodes[at], c_ast.StructRef) and table is not None:
+        part = table.get(nodes[at].field.name)
+        if part is None:
+            return None if mode == WRITE else ANY
+        table, at = part.members, at - 1
+    if part is None:
+        return None if mode == WRITE else ANY
+    if part.vector and comps is not None:
+        return frozenset(part.first + k for k in comps)
+    if part.vector and at >= 1 and isinstance(nodes[at], c_ast.StructRef):
+        k = _component(nodes[at - 1])            # s.v.s[k]
+        return ANY if k == ANY else frozenset(part.first + c for c in k)
+    if part.members is not None and mode == READ:
+        return ANY                  # a nested struct copied whole: filled in part, fine
+    return frozenset(range(part.first, part.first + part.n))
 
 
 def _component(index: c_ast.ArrayRef):
