@@ -171,6 +171,24 @@ def test_units_that_typedef_an_anonymous_struct_alike_link():
         in e.value.render()
 
 
+def test_units_that_typedef_a_pointer_to_an_anonymous_struct_alike_link():
+    """A member pointing to an anonymous struct declared in place: alike in both units,
+    one type (it was refused as a typedef redefinition)."""
+    body = "typedef struct { struct { int a; } *p; int n; } node_t;\n"
+    units = [Unit(body + "int get(node_t b) { return b.n + (b.p ? b.p->a : 5); }\n"),
+             Unit(body + "int get(node_t b);\n__kernel void k(__global int *o)"
+                  " { node_t b; b.n = o[0]; b.p = 0; o[0] = get(b); }\n")]
+    from cl2c.binary import link_binary
+    data, _ = link_binary(units, "", ("extension",))
+    o = np.array([3], np.int32)
+    cl2c.Program.from_bytes(data).k((1,), None, o)
+    assert o[0] == 3 + 5
+    other = Unit(units[1].source.replace("int a;", "long a;", 1))
+    with pytest.raises(BuildError) as e:
+        translate_units([units[0], other], "", Target.assumed())
+    assert "typedef redefinition of 'node_t' with another type" in e.value.render()
+
+
 def test_extern_variables_of_a_program():
     """An extern declaration of a variable that the program defines (later, or in
     another unit) reads the definition; one that nothing defines is an error where it

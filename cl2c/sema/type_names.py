@@ -268,6 +268,9 @@ def alike(a: ty.Type, b: ty.Type) -> bool:
         return a.tag is None and b.tag is None and alike_bodies(a, b)
     if isinstance(a, ty.Array) and isinstance(b, ty.Array):
         return a.length == b.length and alike(a.elem, b.elem)
+    if isinstance(a, ty.Pointer) and isinstance(b, ty.Pointer):
+        return (a.space, a.const, a.volatile, a.restrict) == \
+            (b.space, b.const, b.volatile, b.restrict) and alike(a.pointee, b.pointee)
     return False
 
 
