@@ -151,42 +151,36 @@ def test_units_that_define_a_struct_alike_link(tmp_path):
         e.value.render()
 
 
-def test_units_that_typedef_an_anonymous_struct_alike_link():
+ANONYMOUS_TYPEDEFS = [
+    ("pair_t", "typedef struct { int a; struct { float f; } in; } pair_t;\n",
+     "return p.a * 2 + (int)p.in.f;", "pair_t p = {o[0], {4.0f}};", 5, 5 * 2 + 4),
+    # (a pointer to an anonymous struct declared in place: refused before)
+    ("node_t", "typedef struct { struct { int a; } *p; int n; } node_t;\n",
+     "return p.n + (p.p ? p.p->a : 5);", "node_t p; p.n = o[0]; p.p = 0;", 3, 3 + 5),
+]
+
+
+@pytest.mark.parametrize("name, body, get, make, given, expected", ANONYMOUS_TYPEDEFS,
+                         ids=["a struct in it", "a pointer to a struct"])
+def test_units_that_typedef_an_anonymous_struct_alike_link(name, body, get, make, given,
+                                                           expected):
     """A typedef of an anonymous struct that two units write alike (no header: each unit
     its own text, so the link's header stretches do not merge them) names one type in
     the linked program; another body under the name is refused, saying why."""
-    body = "typedef struct { int a; struct { float f; } in; } pair_t;\n"
-    units = [Unit(body + "int get(pair_t p) { return p.a * 2 + (int)p.in.f; }\n"),
-             Unit(body + "int get(pair_t p);\n__kernel void k(__global int *o)"
-                  " { pair_t p = {o[0], {4.0f}}; o[0] = get(p); }\n")]
+    units = [Unit(body + f"int get({name} p) {{ {get} }}\n"),
+             Unit(body + f"int get({name} p);\n__kernel void k(__global int *o)"
+                  f" {{ {make} o[0] = get(p); }}\n")]
     from cl2c.binary import link_binary
     data, _ = link_binary(units, "", ("extension",))
-    o = np.array([5], np.int32)
+    o = np.array([given], np.int32)
     cl2c.Program.from_bytes(data).k((1,), None, o)
-    assert o[0] == 5 * 2 + 4
+    assert o[0] == expected
     other = Unit(units[1].source.replace("int a;", "long a;", 1))
     with pytest.raises(BuildError) as e:
         translate_units([units[0], other], "", Target.assumed())
-    assert "program2.cl:1:52: error: typedef redefinition of 'pair_t' with another type" \
-        in e.value.render()
-
-
-def test_units_that_typedef_a_pointer_to_an_anonymous_struct_alike_link():
-    """A member pointing to an anonymous struct declared in place: alike in both units,
-    one type (it was refused as a typedef redefinition)."""
-    body = "typedef struct { struct { int a; } *p; int n; } node_t;\n"
-    units = [Unit(body + "int get(node_t b) { return b.n + (b.p ? b.p->a : 5); }\n"),
-             Unit(body + "int get(node_t b);\n__kernel void k(__global int *o)"
-                  " { node_t b; b.n = o[0]; b.p = 0; o[0] = get(b); }\n")]
-    from cl2c.binary import link_binary
-    data, _ = link_binary(units, "", ("extension",))
-    o = np.array([3], np.int32)
-    cl2c.Program.from_bytes(data).k((1,), None, o)
-    assert o[0] == 3 + 5
-    other = Unit(units[1].source.replace("int a;", "long a;", 1))
-    with pytest.raises(BuildError) as e:
-        translate_units([units[0], other], "", Target.assumed())
-    assert "typedef redefinition of 'node_t' with another type" in e.value.render()
+    column = other.source.index(name) + 1          # (its typedef on the first line)
+    assert f"program2.cl:1:{column}: error: typedef redefinition of '{name}' with another " \
+           "type" in e.value.render()
 
 
 def test_extern_variables_of_a_program():
