@@ -178,12 +178,31 @@ class Record(Type):
     packed: bool = False
     align_attr: int = 0
     defined: bool = False        # its definition's closing brace has been read
+    const_fields: frozenset = frozenset()    # the members declared const (not assignable)
 
     is_record = True
 
-    def complete(self, fields: list, packed: bool = False, align_attr: int = 0) -> None:
+    def complete(self, fields: list, packed: bool = False, align_attr: int = 0,
+                 const_fields=frozenset()) -> None:
         self.fields, self.packed, self.align_attr = list(fields), packed, align_attr
+        self.const_fields = frozenset(const_fields)
         self.defined = True
+
+    def read_only_member(self, name: str | None = None) -> str | None:
+        """The member ``name`` if it is const (searched in unnamed members too); with
+        no name, the first const member anywhere in the record, nested records too
+        (what makes the whole not assignable, C11 6.3.2.1)."""
+        for fname, ftype in self.fields:
+            if fname in self.const_fields and (name is None or fname == name):
+                return fname
+            inner = ftype
+            while isinstance(inner, Array):
+                inner = inner.elem
+            if isinstance(inner, Record) and (name is None or fname is None):
+                found = inner.read_only_member(name)
+                if found is not None:
+                    return found
+        return None
 
     def field_type(self, name: str) -> Type | None:
         for fname, ftype in self.fields:

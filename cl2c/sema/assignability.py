@@ -17,6 +17,7 @@ class Assignability(Checker):
                                                                                  "param")
         if not lvalue:
             self.error("expression is not assignable", node)
+        self._check_const_members(node, t)
         # Walk from the lvalue to the object it is part of: a variable, or memory
         # through a pointer. Either may be read-only.
         root = node
@@ -42,6 +43,29 @@ class Assignability(Checker):
             self.error("vector is not assignable (contains duplicate components)", node)
         if t is not None and isinstance(t, ty.Array):
             self.error("array type is not assignable", node)
+
+    def _check_const_members(self, node, t) -> None:
+        """A member declared const, or a struct holding one (C11 6.3.2.1: not a
+        modifiable lvalue), anywhere in the member chain from ``node`` down."""
+        if isinstance(t, ty.Record) and t.read_only_member() is not None:
+            self.error(f"cannot assign to a value of type '{t}' with const-qualified "
+                       f"member '{t.read_only_member()}'", node)
+            return
+        n = node
+        while isinstance(n, (c_ast.StructRef, c_ast.ArrayRef)):
+            if isinstance(n, c_ast.StructRef):
+                rec = n.name.ty.pointee if n.type == "->" and \
+                    isinstance(n.name.ty, ty.Pointer) else n.name.ty
+                if isinstance(rec, ty.Record) and \
+                        rec.read_only_member(n.field.name) is not None:
+                    self.error(f"cannot assign to non-static data member "
+                               f"'{n.field.name}' with const-qualified type", node)
+                    return
+                if n.type == "->":
+                    return
+            elif not isinstance(n.name.ty, ty.Array):
+                return
+            n = n.name
 
     @staticmethod
     def incompatible(target, value) -> bool:

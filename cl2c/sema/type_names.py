@@ -185,13 +185,15 @@ class TypeNames(Checker):
 
     def _complete(self, rec: ty.Record, node, attributes: tuple) -> None:
         """Complete ``rec`` with the fields and layout attributes of the body ``node``."""
-        fields = []
+        fields, const_fields = [], set()
         for d in node.decls:
             if d.name is None and isinstance(d.type, (c_ast.Struct, c_ast.Union)):
                 # an unnamed member (C11 6.7.2.1p13): its fields are the record's
                 ft = self.record(d.type)
             else:
-                ft, _, _ = self.resolve(d.type)
+                ft, _, const = self.resolve(d.type)
+                if const and d.name:
+                    const_fields.add(d.name)
             if ft.is_function or incomplete(ft):
                 # reported, and the field left out: the record is still defined
                 self.reporter.error(
@@ -204,7 +206,7 @@ class TypeNames(Checker):
         specs = [getattr(node, a, None) for a in ("attrs", "attributes", "attrib")]
         packed, align = self._layout_attributes([a for a in specs if a] +
                                                 list(attributes))
-        rec.complete(fields, packed=packed, align_attr=align)
+        rec.complete(fields, packed=packed, align_attr=align, const_fields=const_fields)
 
     def _layout_attributes(self, specs) -> tuple[bool, int]:
         """(packed, aligned bytes) of a record's __attribute__ specifiers. aligned takes
@@ -277,8 +279,8 @@ def alike(a: ty.Type, b: ty.Type) -> bool:
 def alike_bodies(a: ty.Record, b: ty.Record) -> bool:
     """The same fields of alike types, the same layout attributes."""
     return a.defined and b.defined and \
-        (a.union, a.packed, a.align_attr, len(a.fields)) == \
-        (b.union, b.packed, b.align_attr, len(b.fields)) and \
+        (a.union, a.packed, a.align_attr, len(a.fields), a.const_fields) == \
+        (b.union, b.packed, b.align_attr, len(b.fields), b.const_fields) and \
         all(na == nb and alike(ta, tb) for (na, ta), (nb, tb) in zip(a.fields, b.fields))
 
 
