@@ -89,7 +89,8 @@ def analyze_preprocessed(pre: Preprocessed, source_name: str, reporter: Reporter
         extensions = target.extensions_for(opts.cl_std, opts.removed_extensions)
         module = sema_stage.analyze(ast, reporter, opts.cl_std, extensions, linking)
         reserved_names.restore(reporter, spelled)
-    if expect_kernels and not module.kernels:     # (an empty file): nothing to launch
+    # (an empty file): nothing to launch; after an error, a kernel may be what failed
+    if expect_kernels and not module.kernels and not reporter.failed:
         reporter.warning("no kernels in this program (no function is declared __kernel)",
                          Coord(source_name, None))
     reporter.check()

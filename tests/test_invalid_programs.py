@@ -252,6 +252,25 @@ INVALID = [
      "subscript of pointer to incomplete type 'union u'"),
     ("struct S { int a; };\nkernel void k(global int *p) { struct S s = { 1 }; p[0] = s; }\n",
      2, 52, "assigning to 'int' from incompatible type 'struct S'"),
+    # the program's one kernel refused: no "no kernels in this program" warning after it
+    ("kernel int k(global int *p) { return 1; }\n", 1, 12, "kernel 'k' must return void"),
+    # const members: C refuses the assignment, so it reached the C compiler as a cl2c bug
+    ("typedef struct { int *const q; const int n; } S;\n"
+     "kernel void k(global int *p) { S s = {p, 1}; s.n = 2; p[0] = s.n; }\n",
+     2, 46, "cannot assign to non-static data member 'n' with const-qualified type"),
+    ("typedef struct { int *const q; } S;\n"
+     "kernel void k(global int *p) { S s = {p}; s.q = 0; p[0] = 1; }\n",
+     2, 43, "cannot assign to non-static data member 'q' with const-qualified type"),
+    ("typedef struct { int a; struct { const int n; } in[2]; } S;\n"
+     "kernel void k(global int *p) { S s = {1, {{2}, {3}}}; s.in[1].n++; p[0] = s.a; }\n",
+     2, 55, "cannot assign to non-static data member 'n' with const-qualified type"),
+    ("typedef struct { const int n; } S;\n"
+     "kernel void k(global S *p) { p->n += 1; }\n",
+     2, 30, "cannot assign to non-static data member 'n' with const-qualified type"),
+    ("typedef struct { int a; struct { const int n; } in; } S;\n"
+     "kernel void k(global S *p) { S s = p[0]; p[1] = s; }\n",
+     2, 42, "cannot assign to a value of type 'struct <anonymous>' with const-qualified "
+     "member 'n'"),
 ]
 
 

@@ -29,7 +29,8 @@ def project_seeds() -> list[Seed]:
     out = []
     for d in PROJECT_DIRS:
         for path in sorted((ROOT / d).rglob("*.cl")):
-            if "build" in path.relative_to(ROOT).parts:
+            # (not what builds and examples write: the sample would change with them)
+            if {"build", "out"} & set(path.relative_to(ROOT).parts):
                 continue
             text = path.read_text(encoding="utf-8", errors="replace")
             options = "-cl-std=CL2.0" if "CL2.0" in text or "atomic_int" in text else ""
