@@ -47,9 +47,10 @@ class Assignability(Checker):
     def _check_const_members(self, node, t) -> None:
         """A member declared const, or a struct holding one (C11 6.3.2.1: not a
         modifiable lvalue), anywhere in the member chain from ``node`` down."""
-        if isinstance(t, ty.Record) and t.read_only_member() is not None:
+        member = t.read_only_member() if isinstance(t, ty.Record) else None
+        if member is not None:
             self.error(f"cannot assign to a value of type '{t}' with const-qualified "
-                       f"member '{t.read_only_member()}'", node)
+                       f"member '{member}'", node)
             return
         n = node
         while isinstance(n, (c_ast.StructRef, c_ast.ArrayRef)):
