@@ -143,6 +143,11 @@ struct _cl_mem {
     void **maps;                      /* the pointers mapped and not yet unmapped, */
     cl_uint map_count, map_room;      /* a pointer once a map (under cl2c_lock) */
     bool has_properties;              /* made with an (empty) property list */
+    /* a buffer's (not a sub-buffer's) bytes that hold what something wrote, a bit a
+     * byte, for checking builds' reads of uninitialised memory (written.c); NULL where
+     * the host gave data or nothing was followed; unwritten: how many bits are 0 */
+    unsigned char *written;
+    size_t unwritten;
     struct cl2c_destructor *destructors;
     /* an image (image.c): its format, and its description as kernels take it (its
      * pixels are `data`, its pitches the image's own); NULL for a buffer */
@@ -156,6 +161,21 @@ cl_mem cl2c_mem_new(cl_context context, cl_mem_flags flags, size_t size);
 /* m's storage: the host's memory (USE_HOST_PTR) or ``bytes`` of its own; false where
  * that memory cannot be had */
 bool cl2c_mem_place(cl_mem m, void *host_ptr, size_t bytes);
+/* ---- which bytes of buffers hold data (written.c) ---- */
+/* Follow a new buffer's bytes, none written yet. */
+void cl2c_written_follow(cl_mem m);
+/* Bytes [at, at + n) of m (a buffer, a sub-buffer, or an image whose storage is a
+ * buffer's: all of that buffer) now hold data. */
+void cl2c_written_mark(cl_mem m, size_t at, size_t n);
+/* The bytes [dst_at, dst_at + n) of dst hold data where src's [src_at, ...) do. */
+void cl2c_written_copy(cl_mem src, size_t src_at, cl_mem dst, size_t dst_at, size_t n);
+/* A kernel ran: buffers its `writes` arguments name count as written whole. */
+void cl2c_written_by_kernel(cl_mem m);
+/* m's bits from its first byte, for a checking launch to read and set (NULL: all
+ * written); cl2c_written_recount after that launch. */
+unsigned char *cl2c_written_map(cl_mem m);
+void cl2c_written_recount(cl_mem m);
+
 /* The spec's checks of a flags value (false: CL_INVALID_VALUE). */
 bool cl2c_valid_mem_flags(cl_mem_flags flags);
 #define CL2C_MEM_ACCESS_FLAGS (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY)
@@ -218,6 +238,7 @@ struct _cl_program {
      * buffers' sizes before a launch (check.h's cl2c_check_sizes), its findings after */
     void (*check_sizes)(const size_t *sizes, unsigned n);
     const char *(*check_findings)(void);
+    void (*check_written)(unsigned char *const *maps, unsigned n);  /* (may be NULL) */
     bool uniform;                     /* built with -cl-uniform-work-group-size */
     bool from_binary;                 /* made by clCreateProgramWithBinary */
     atomic_uint kernels;              /* kernels made from it and alive */

@@ -284,6 +284,7 @@ static void run_fill_image(struct cl2c_command *c)
             for (size_t x = 0; x < c->region[0]; x += pixel)
                 memcpy(row + x, c->pattern, pixel);
         }
+    cl2c_written_mark(c->mem[0], 0, 0);       /* (an image's buffer: all of it) */
 }
 
 cl_int CL2C_API(clEnqueueFillImage)(cl_command_queue command_queue, cl_mem image,
@@ -365,6 +366,8 @@ void *CL2C_API(clEnqueueMapImage)(cl_command_queue command_queue, cl_mem image,
     size_t at[3], bytes[3], pitch[2];
     image_side(image, origin, region, at, bytes, pitch);
     void *mapped = image->data + at[2] * pitch[1] + at[1] * pitch[0] + at[0];
+    if (map_flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION))
+        cl2c_written_mark(image, 0, 0);       /* (an image's buffer: all of it) */
     if (!cl2c_map_add(image, mapped)) {
         cl2c_command_free(c);
         return cl2c_fail(errcode_ret, CL_OUT_OF_HOST_MEMORY);

@@ -374,6 +374,7 @@ struct launch {
     void **argv;
     unsigned char *values;
     size_t *check_sizes;              /* a checking build's: each argument's buffer bytes */
+    cl_mem *arg_mems;                 /* each argument's memory object, NULL for others */
 };
 
 /* What check.h's cl2c_check_sizes marks a buffer the kernel may not write with
@@ -408,9 +409,26 @@ static void run_launch(struct cl2c_command *c)
     if (l->range.global_size[0] == 0)
         return;                           /* a global size of 0 (2.1+): nothing to run */
     cl_program p = l->kernel->program;
+    cl_uint n = l->kernel->num_args;
+    bool follow = l->check_sizes && p->check_written;   /* (what a checking launch reads) */
     if (l->check_sizes)
-        p->check_sizes(l->check_sizes, l->kernel->num_args);
+        p->check_sizes(l->check_sizes, n);
+    if (follow) {
+        unsigned char *maps[64] = {NULL};
+        for (cl_uint i = 0; i < n && i < 64; i++)
+            maps[i] = l->arg_mems[i] ? cl2c_written_map(l->arg_mems[i]) : NULL;
+        p->check_written(maps, n < 64 ? n : 64);
+    }
     int status = l->kernel->info->launch(&l->range, l->argv);
+    /* what the launch wrote: a checking build set its bits; else each argument it may
+     * write counts as written whole */
+    for (cl_uint i = 0; i < n; i++) {
+        cl_mem m = l->arg_mems[i];
+        if (m && follow && i < 64 && m->type == CL_MEM_OBJECT_BUFFER)
+            cl2c_written_recount(m);
+        else if (m && l->kernel->info->args[i].writes)
+            cl2c_written_by_kernel(m);
+    }
     if (l->check_sizes)
         report_findings(p);
     c->status = status == CL2C_SUCCESS ? CL_SUCCESS : status < 0 ? status : CL_OUT_OF_RESOURCES;
@@ -502,7 +520,8 @@ static cl_int enqueue_kernel(cl_command_queue q, cl_kernel k, cl_command_type ty
     size_t at_values = (at_argv + n * sizeof(void *) + 15) / 16 * 16;
     size_t at_sizes = (at_values + k->values_size + 15) / 16 * 16;
     bool checking = k->program->check_sizes != NULL;
-    size_t bytes = at_sizes + (checking ? n * sizeof(size_t) : 0);
+    size_t at_arg_mems = at_sizes + (checking ? n * sizeof(size_t) : 0);
+    size_t bytes = at_arg_mems + n * sizeof(cl_mem);
     struct launch *l = aligned_alloc(16, (bytes + 15) / 16 * 16 + 16);
     struct cl2c_command *c = l ? cl2c_command_new(q, type, num_waits, waits) : NULL;
     if (!c) {
@@ -518,6 +537,8 @@ static cl_int enqueue_kernel(cl_command_queue q, cl_kernel k, cl_command_type ty
     l->argv = (void **)((char *)l + at_argv);
     l->values = (unsigned char *)l + at_values;
     l->check_sizes = checking ? (size_t *)((char *)l + at_sizes) : NULL;
+    l->arg_mems = (cl_mem *)((char *)l + at_arg_mems);
+    memset(l->arg_mems, 0, n * sizeof(cl_mem));
     if (checking)
         memset(l->check_sizes, 0, n * sizeof(size_t));
     memcpy(l->values, k->values, k->values_size);
@@ -538,6 +559,7 @@ static cl_int enqueue_kernel(cl_command_queue q, cl_kernel k, cl_command_type ty
         if (m) {
             atomic_fetch_add(&m->obj.refs, 1);
             l->mems[l->num_mems++] = m;
+            l->arg_mems[i] = m;
         }
     }
     c->work = l;

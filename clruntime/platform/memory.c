@@ -82,6 +82,8 @@ static cl_mem create_buffer(cl_context context, cl_mem_flags flags, size_t size,
     }
     if (flags & CL_MEM_COPY_HOST_PTR)
         memcpy(m->data, host_ptr, size);
+    else if (!(flags & CL_MEM_USE_HOST_PTR))
+        cl2c_written_follow(m);       /* no data yet (the host's memory has some) */
     if (errcode_ret)
         *errcode_ret = CL_SUCCESS;
     return m;
@@ -172,6 +174,7 @@ void cl2c_mem_release(cl_mem m)
         free(d);
     }
     free(m->maps);
+    free(m->written);
     free(m->image);
     if (m->owns_data)
         free(m->data);

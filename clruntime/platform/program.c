@@ -31,6 +31,7 @@ void cl2c_program_unload(cl_program p)
     p->library = NULL;
     p->info = NULL;
     p->check_sizes = NULL;
+    p->check_written = NULL;
     p->check_findings = NULL;
     free(p->kernel_names);
     p->kernel_names = NULL;
@@ -58,6 +59,8 @@ static void find_check_entries(cl_program p, void *handle, const char *symbol)
     *(void **)&p->check_sizes = dlsym(handle, name);
     snprintf(name, sizeof name, "%s_check_findings", symbol);
     *(void **)&p->check_findings = dlsym(handle, name);
+    snprintf(name, sizeof name, "%s_check_written", symbol);
+    *(void **)&p->check_written = dlsym(handle, name);
     if (!p->check_sizes || !p->check_findings)
         p->check_sizes = NULL, p->check_findings = NULL;
 }

@@ -14,11 +14,13 @@ static void run_read(struct cl2c_command *c)
 static void run_write(struct cl2c_command *c)
 {
     memcpy(c->mem[0]->data + c->offset[0], c->ptr, c->size);
+    cl2c_written_mark(c->mem[0], c->offset[0], c->size);
 }
 
 static void run_copy(struct cl2c_command *c)
 {
     memmove(c->mem[1]->data + c->offset[1], c->mem[0]->data + c->offset[0], c->size);
+    cl2c_written_copy(c->mem[0], c->offset[0], c->mem[1], c->offset[1], c->size);
 }
 
 static void run_fill(struct cl2c_command *c)
@@ -26,6 +28,7 @@ static void run_fill(struct cl2c_command *c)
     unsigned char *at = c->mem[0]->data + c->offset[0];
     for (size_t done = 0; done < c->size; done += c->pattern_size)
         memcpy(at + done, c->pattern, c->pattern_size);
+    cl2c_written_mark(c->mem[0], c->offset[0], c->size);
 }
 
 /* A rect transfer between two byte spaces: [0] the source, [1] the destination, each
@@ -47,14 +50,33 @@ void cl2c_run_read_rect(struct cl2c_command *c)
     copy_rect(c->ptr, c->mem[0]->data, c);
 }
 
+/* What a rect command's rows into memory object `to` (side 1) wrote there, from `from`
+ * (side 0; NULL: host memory, which holds data). */
+static void rect_written(cl_mem from, cl_mem to, const struct cl2c_command *c)
+{
+    for (size_t z = 0; z < c->region[2]; z++)
+        for (size_t y = 0; y < c->region[1]; y++) {
+            size_t src = (c->origin[0][2] + z) * c->pitch[0][1] +
+                         (c->origin[0][1] + y) * c->pitch[0][0] + c->origin[0][0];
+            size_t dst = (c->origin[1][2] + z) * c->pitch[1][1] +
+                         (c->origin[1][1] + y) * c->pitch[1][0] + c->origin[1][0];
+            if (from)
+                cl2c_written_copy(from, src, to, dst, c->region[0]);
+            else
+                cl2c_written_mark(to, dst, c->region[0]);
+        }
+}
+
 void cl2c_run_write_rect(struct cl2c_command *c)
 {
     copy_rect(c->mem[0]->data, c->ptr, c);
+    rect_written(NULL, c->mem[0], c);
 }
 
 void cl2c_run_copy_rect(struct cl2c_command *c)
 {
     copy_rect(c->mem[1]->data, c->mem[0]->data, c);
+    rect_written(c->mem[0], c->mem[1], c);
 }
 
 /* Record a mapping of `m` at `p` (false: out of memory). */
@@ -430,6 +452,8 @@ void *CL2C_API(clEnqueueMapBuffer)(cl_command_queue command_queue, cl_mem buffer
     /* the storage is host memory (the host's own for USE_HOST_PTR): mapping it is
      * only ordering, and the pointer is the data's */
     void *mapped = buffer->data + offset;
+    if (map_flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION))
+        cl2c_written_mark(buffer, offset, cb);   /* what the host writes there */
     if (!cl2c_map_add(buffer, mapped)) {
         cl2c_command_free(c);
         return cl2c_fail(errcode_ret, CL_OUT_OF_HOST_MEMORY);

@@ -21,6 +21,11 @@
  *   its granule atomic (CL2C_CK_ATOM): two atomics do not race, an atomic and a plain
  *   access do.
  * - Uninitialised __local memory: a read of a byte no work-item of the group wrote.
+ * - Uninitialised __global memory: where the host says which bytes of a buffer were
+ *   written before the launch (cl2c_check_written: the OpenCL platform's buffers made
+ *   without host data), a read of a granule none of whose bytes the host, an earlier
+ *   launch or this one wrote. Its shadow words start marked unwritten (a word of this
+ *   launch without CL2C_CK_INIT), and what the launch wrote goes back to the map.
  * - Division: an integer divisor of zero.
  *
  * A finding either stops the launch (the rest of the groups are skipped; the access
@@ -73,6 +78,7 @@ typedef struct cl2c_ck_range {
     uint64_t *shadow;  /* NULL: no race or initialisation checks */
     unsigned shift;    /* log2 of the granule */
     int readonly;      /* the host made it read-only: no shadow, every write a finding */
+    unsigned char *written; /* a bit a byte: what was written before (NULL: all of it) */
 } cl2c_ck_range;
 
 typedef struct cl2c_ck_launch {
@@ -205,6 +211,8 @@ static _Thread_local cl2c_ck_thread cl2c_ck_tls;
 /* What the host says of the next launch on this thread: its arguments' byte sizes. */
 static _Thread_local size_t cl2c_ck_pending[CL2C_CK_MAX_RANGES];
 static _Thread_local unsigned cl2c_ck_npending;
+static _Thread_local unsigned char *cl2c_ck_pending_written[CL2C_CK_MAX_RANGES];
+static _Thread_local unsigned cl2c_ck_nwritten;
 static _Thread_local char cl2c_ck_last[16384];
 CL2C_UNUSED static int cl2c_ck_serial_;
 
@@ -279,6 +287,15 @@ static inline void cl2c_check_sizes(const size_t *sizes, unsigned n) {
     cl2c_ck_npending = n;
 }
 
+/* Which bytes of the next launch's buffer arguments on this thread hold what the host
+ * or an earlier launch wrote: a bit a byte (bit i % 8 of byte i / 8), NULL where all
+ * do. The launch reports reads of the others and sets the bits of what it writes. */
+static inline void cl2c_check_written(unsigned char *const *maps, unsigned n) {
+    if (n > CL2C_CK_MAX_RANGES) n = CL2C_CK_MAX_RANGES;
+    for (unsigned i = 0; i < n; ++i) cl2c_ck_pending_written[i] = maps[i];
+    cl2c_ck_nwritten = n;
+}
+
 /* The findings of the last checked launch of this thread ("" for none). */
 static inline const char *cl2c_check_findings(void) { return cl2c_ck_last; }
 
@@ -340,25 +357,76 @@ static inline cl2c_ck_range *cl2c_ck_range_at(cl2c_ck_range *r, const char *name
     r->shift = shift;
     r->shadow = NULL;
     r->readonly = 0;
+    r->written = NULL;
     return r;
 }
 
+/* Bytes [at, at + n) of map's bits set: written. */
+static inline void cl2c_ck_set_written(unsigned char *map, size_t at, size_t n) {
+    for (size_t i = at; i < at + n; ++i) map[i >> 3] |= (unsigned char)(1u << (i & 7));
+}
+
+/* A buffer with bytes nothing wrote (r->written): the shadow words of its granules of
+ * which no byte was written marked so for this launch (cl2c_ck_shadow reports their
+ * reads). */
+CL2C_UNUSED static void cl2c_ck_mark_unwritten(const cl2c_ck_range *r, uint64_t serial) {
+    const size_t g = (size_t)1 << r->shift;
+    for (size_t at = 0; at < r->size; at += g) {
+        if (r->written[at >> 3] == 0xff && g <= 8 && ((at + g - 1) >> 3) == (at >> 3))
+            continue;                           /* (the common case: all written) */
+        int any = 0;
+        for (size_t i = at; i < at + g && i < r->size; ++i)
+            any |= r->written[i >> 3] >> (i & 7) & 1;
+        if (!any) __atomic_store_n(&r->shadow[at >> r->shift], serial << 48, __ATOMIC_RELAXED);
+    }
+}
+
+/* A launch's end: the granules it wrote set in the maps of what was written, for the
+ * next launch and the host (a granule it read, its word marked, held data already; a
+ * read of one that held none left its mark unwritten). */
+CL2C_UNUSED static void cl2c_ck_write_back(const cl2c_ck_launch *L) {
+    const uint64_t serial = (uint64_t)L->serial & 0x1fff;
+    for (int k = 0; k < L->nbuffers; ++k) {
+        const cl2c_ck_range *r = &L->buffers[k];
+        if (r->written == NULL || r->shadow == NULL) continue;
+        const size_t g = (size_t)1 << r->shift;
+        for (size_t at = 0; at < r->size; at += g) {
+            const uint64_t w = __atomic_load_n(&r->shadow[at >> r->shift], __ATOMIC_RELAXED);
+            if (w != 0 && CL2C_CK_SERIAL(w) == serial && (w & CL2C_CK_INIT))
+                cl2c_ck_set_written(r->written, at, at + g <= r->size ? g : r->size - at);
+        }
+    }
+}
+
 /* Buffer argument `index`: its size from cl2c_check_sizes; a shadow where it is
- * written (one shared by the launches on the same buffer: a buffer two host threads
- * write at once, in two launches, is not checked for races between them). */
+ * written, or where bytes of it were not (cl2c_check_written), which is then one shared
+ * by the launches on the same buffer (a buffer two host threads write at once, in two
+ * launches, is not checked for races between them). */
 static inline void cl2c_ck_buffer(cl2c_ck_launch *L, unsigned index, const char *name,
                                   const char *space, const void *p, int written,
                                   unsigned shift) {
-    if (p == NULL || index >= cl2c_ck_npending || cl2c_ck_pending[index] == 0 ||
-        L->nbuffers == CL2C_CK_MAX_RANGES)
+    unsigned char *map = index < cl2c_ck_nwritten ? cl2c_ck_pending_written[index] : NULL;
+    if (p == NULL || index >= cl2c_ck_npending || cl2c_ck_pending[index] == 0)
         return;
     const size_t size = cl2c_ck_pending[index] & ~CL2C_CHECK_READ_ONLY;
+    if (L->nbuffers == CL2C_CK_MAX_RANGES) {
+        /* not followed: as if the kernel wrote all of it (no false finding later) */
+        if (map != NULL && written) cl2c_ck_set_written(map, 0, size);
+        return;
+    }
     cl2c_ck_range *r = cl2c_ck_range_at(&L->buffers[L->nbuffers++], name, space, p, size,
                                         shift);
     /* a read-only buffer has no shadow: its writes take the path of unshadowed ones,
-     * which asks (cl2c_ck_unshadowed) */
+     * which asks (cl2c_ck_unshadowed); unless the kernel only reads it and bytes of it
+     * were never written: then its reads ask the shadow */
     r->readonly = (cl2c_ck_pending[index] & CL2C_CHECK_READ_ONLY) != 0;
-    r->shadow = written && !r->readonly ? cl2c_ck_shadow_for(r->lo, r->size, shift) : NULL;
+    r->written = r->readonly && written ? NULL : map;
+    r->shadow = (written && !r->readonly) || r->written
+                    ? cl2c_ck_shadow_for(r->lo, r->size, shift) : NULL;
+    if (r->shadow == NULL && map != NULL && written)    /* (no shadow to be had) */
+        cl2c_ck_set_written(map, 0, size);
+    if (r->shadow == NULL) r->written = NULL;
+    if (r->written != NULL) cl2c_ck_mark_unwritten(r, (uint64_t)L->serial & 0x1fff);
 }
 
 /* A program-scope __constant or __global variable: its bounds, for accesses through
@@ -496,9 +564,10 @@ static inline void cl2c_ck_group_end(void) {
 static inline int cl2c_ck_stopped(const cl2c_ck_launch *L) { return L->stop; }
 
 static inline int cl2c_ck_end(cl2c_ck_launch *L) {
+    cl2c_ck_write_back(L);
     cl2c_ck_release_shadows(L);
     pthread_mutex_destroy(&L->lock);
-    cl2c_ck_npending = 0;
+    cl2c_ck_npending = cl2c_ck_nwritten = 0;
     memcpy(cl2c_ck_last, L->text, L->used + 1);
     if (L->findings && !L->collect) {
         char first[400]; /* the first finding: the launch's error */
@@ -667,6 +736,20 @@ __attribute__((noinline, unused)) static void cl2c_ck_shadow(cl2c_ck_thread *t,
         if (local ? CL2C_CK_GROUP(old) != CL2C_CK_GROUP(me)
                   : CL2C_CK_SERIAL(old) != CL2C_CK_SERIAL(me))
             old = 0; /* stale */
+        if (!local && old != 0 && !(old & CL2C_CK_INIT)) {
+            /* no byte of it written before this launch, nor in it (cl2c_ck_buffer): a
+             * read or an update is a finding (an async copy's read is not: a tile's
+             * padding need not hold data; nor an atomic's: atomic_xchg need not read) */
+            const int found = (flags & CL2C_CK_READ) && !by_copy && !(flags & CL2C_CK_ATOMIC_);
+            if (found)
+                cl2c_ck_finding(site,
+                                "read of uninitialised %s memory: '%s' at offset %zu, "
+                                "which neither the host nor a kernel wrote", r->space,
+                                r->name, i << r->shift);
+            if (!(flags & CL2C_CK_WRITE))
+                continue;   /* a read leaves it unwritten, for the next launch too */
+            old = 0;
+        }
         uint64_t who = old & CL2C_CK_WHO;
         int conflict = who != 0 && who != me &&
                        (CL2C_CK_GROUP(who) != CL2C_CK_GROUP(me) ||
@@ -809,7 +892,8 @@ static inline void *cl2c_ck_granule(cl2c_ck_thread *t, const cl2c_ck_range *r,
                      CL2C_CK_LID(old) == CL2C_CK_LID(me));
         if (flags & CL2C_CK_WRITE) {
             if (old == (me | CL2C_CK_W | CL2C_CK_INIT)) return p;
-            if (stale || quiet) {
+            /* (a __global word never written: as stale, for a store) */
+            if (stale || quiet || (!local && !(old & CL2C_CK_INIT) && !(flags & CL2C_CK_READ))) {
                 __atomic_store_n(s, me | CL2C_CK_W | CL2C_CK_INIT, __ATOMIC_RELAXED);
                 if (local) t->local_slow = t->local_me0;
                 return p;

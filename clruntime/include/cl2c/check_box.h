@@ -166,9 +166,10 @@ cl2c_ck_box_fresh_rule(const cl2c_ck_thread *t, cl2c_ck_argr A, size_t o, const 
                 const uint64_t *w = A.shadow + (at >> A.shift);
                 for (size_t k = 0; k < n >> A.shift; ++k) {
                     const uint64_t old = __atomic_load_n(&w[k], __ATOMIC_RELAXED);
+                    /* (a __global word never written: as stale, for a store) */
                     const int stale = local ? CL2C_CK_GROUP(old) != CL2C_CK_GROUP(me)
                                             : CL2C_CK_SERIAL(old) != CL2C_CK_SERIAL(me) ||
-                                                  old == 0;
+                                                  !(old & CL2C_CK_INIT);
                     const int quiet = CL2C_CK_GROUP(old) == CL2C_CK_GROUP(me) &&
                                       (CL2C_CK_PHASE(old) != CL2C_CK_PHASE(me) ||
                                        CL2C_CK_LID(old) == CL2C_CK_LID(me));
@@ -207,7 +208,7 @@ static inline int cl2c_ck_box_fresh(cl2c_ck_thread *t, cl2c_ck_argr A,
     int touched = 0;
 #define CL2C_CK_TOUCHED(old)                                                                 \
     (local ? (((old) ^ me0) & (group | phase)) == 0                                          \
-           : (old) != 0 && (((old) ^ me0) & serial) == 0 &&                                 \
+           : ((old) & CL2C_CK_INIT) && (((old) ^ me0) & serial) == 0 &&                    \
                  ((((old) ^ me0) & group) != 0 || (((old) ^ me0) & phase) == 0))
     /* __local words are this thread's: plain loads, which vectorise */
 #define CL2C_CK_PEEK(p) (local ? *(p) : __atomic_load_n((p), __ATOMIC_RELAXED))
