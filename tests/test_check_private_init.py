@@ -155,6 +155,59 @@ def test_struct_members_and_nested_struct_members(nested):
     assert (out == 2 + 2 + 0.5 + 1 + 1 + 3).all(), out
 
 
+STRUCT_ARRAYS = """
+typedef struct { int a; float b; float2 v; } P;
+typedef struct { P in; int n; } Q;
+__kernel void k(__global float *out, int w) {
+    int i = get_global_id(0);
+    P ps[4];
+    for (int j = 0; j < 4; j++) ps[j].a = j;
+    if (w) for (int j = 0; j < 4; j++) ps[j].b = j;
+    ps[1].v.x = 1.0f;
+    if (w) ps[1].v.y = 2.0f;
+    Q qs[2][2];
+    qs[1][0].in.a = 3;
+    if (w) qs[1][0].in.b = 4.0f;
+    qs[0][1].n = 1;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[i] = ps[2].a + ps[2].b + ps[1].v.x + ps[1].v.y + qs[1][0].in.a + qs[1][0].in.b +
+             qs[0][1].n;
+}
+__kernel void fine(__global float *out) {
+    int i = get_global_id(0);
+    P ps[3];
+    ps[0].a = 1;
+    P c = ps[0];                  /* a copy of an element written in part */
+    ps[1] = c;
+    ps[2].v.yx = (float2)(1.0f, 2.0f);
+    float2 f = fract((float2)(1.5f), &ps[2].v);
+    ps[0].v = ps[2].v.yx;
+    out[i] = c.a + ps[1].a + ps[2].v.y + f.x + ps[0].v.x;
+}"""
+
+
+@pytest.mark.parametrize("schedule", SCHEDULES)
+def test_members_of_an_array_of_structs(schedule):
+    """An element of a private array of structs is tracked a member (and a vector
+    member's component) at a time, as a struct is: one member written, another read,
+    found with the element and the member; copies of an element written in part, a
+    swizzle and a builtin's second result into a member's vector, silent."""
+    prg = build(STRUCT_ARRAYS, schedule)
+    found = run(prg.k, (4,), (4,), f32(4), np.int32(0))
+    text = "\n".join(found)
+    assert len(found) == 3, found
+    assert "bug.cl:16:24: read of uninitialised private variable 'ps': element 2, member " \
+           "'b', which nothing wrote" in text, found
+    assert "bug.cl:16:46: read of uninitialised private variable 'ps': element 1, member " \
+           "'v', component 1 (.y), which nothing wrote" in text, found
+    assert "read of uninitialised private variable 'qs': element 2, member 'in.b', which " \
+           "nothing wrote" in text, found
+    out = f32(4)
+    assert run(prg.k, (4,), (4,), out, np.int32(1)) == []
+    assert (out == 2 + 2 + 1 + 2 + 3 + 4 + 1).all(), out
+    assert run(prg.fine, (4,), (4,), out) == []
+    assert (out == 4.5).all(), out
+
 def test_private_array_element():
     src = """
 __kernel void k(__global float *out) {

@@ -21,7 +21,8 @@ A private vector is tracked component by component (a bit each in its runtime fl
 write theirs, ``v`` whole all of them (a float3's three). An element of a private
 array is tracked on its own (a runtime shadow byte; an array of vectors: a shadow of a
 bit per component of each element, ``a[i].s[k]`` and swizzles of ``a[i]`` as a
-vector's); the analysis never proves an element written, only the whole array by its
+vector's; an array of structs: of a bit per part of each element, as a struct's flag);
+the analysis never proves an element written, only the whole array by its
 address.
 
 Not tracked (never reported): variables with an initialiser, function parameters,
@@ -149,7 +150,7 @@ class Analysis:
                 while isinstance(elem, ty.Array):
                     elem = elem.elem
                 comps = elem.n if isinstance(elem, ty.Vector) else 0
-                parts = _struct_parts(t) if not shape[0] else None
+                parts = _struct_parts(elem)     # (a struct's, or an array of structs')
                 var = Var(d, *shape, comps) if parts is None else \
                     Var(d, *shape, len(parts[1]), *parts)
                 self.vars.append(var)
@@ -409,19 +410,34 @@ class Analysis:
         return (var, chain) if part.vector else None
 
     def vector_element(self, arg, address: bool):
-        """The element of a tracked array of vectors that ``arg`` names (``&a[i]``
-        where ``address``), else None."""
+        """The element of a tracked array of vectors, or a vector member of an element
+        of an array of structs (``a[i].v``), that ``arg`` names (``&a[i]`` where
+        ``address``), else None."""
         if address:
             if not (isinstance(arg, c_ast.UnaryOp) and arg.op == "&"):
                 return None
             arg = arg.expr
-        n = arg
+        members, n = [], arg
+        while isinstance(n, c_ast.StructRef) and n.type == ".":
+            members.append(n)
+            n = n.name
+        top = n
         while isinstance(n, c_ast.ArrayRef):
             n = n.name
-        if n is arg or not isinstance(n, c_ast.ID):
+        if n is top or not isinstance(n, c_ast.ID):
             return None
         var = self.lookup(n.name)
-        return arg if var is not None and var.comps and var.dims else None
+        if var is None or not var.dims or not var.comps:
+            return None
+        if var.members is None:
+            return arg if not members else None
+        table, part = var.members, None
+        for node in reversed(members):
+            part = table.get(node.field.name) if table is not None else None
+            if part is None:
+                return None
+            table = part.members
+        return arg if part is not None and part.vector else None
 
     def chain(self, top, mode):
         """``top`` is an lvalue made of elements and members of an ID (or of some other
@@ -477,7 +493,9 @@ class Analysis:
                 mode = ADDR                      # the array, or a row, as a pointer
             else:
                 target = nodes[at]
-                if var.comps and at >= 2 and isinstance(nodes[at - 1], c_ast.StructRef):
+                if var.members is not None:      # a[i].m: the element's member's bits
+                    comps = _member_bits(var, nodes[:at], comps, mode)
+                elif var.comps and at >= 2 and isinstance(nodes[at - 1], c_ast.StructRef):
                     comps = _component(nodes[at - 2])  # a[i].s[k]: a vector's component
         elif var.members is not None:
             comps = _member_bits(var, nodes, comps, mode)

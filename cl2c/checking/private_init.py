@@ -22,7 +22,8 @@ cl2c/check_private.h):
 - an array ``a``: a shadow byte per innermost element, ``_Bool cl2c_cks_a[N] = {0};``,
   each element access through CL2C_CK_ELEM (set on a write, tested on a read), every
   element set where the array's address escapes; an array of vectors a shadow of a bit
-  per component (``unsigned short cl2c_cks_a[N]``, CL2C_CK_VELEM, CL2C_CK_VAADDR).
+  per component (``unsigned short cl2c_cks_a[N]``, CL2C_CK_VELEM, CL2C_CK_VAADDR), an
+  array of structs of a bit per part (``unsigned long long``, CL2C_CK_SELEM).
 """
 from __future__ import annotations
 
@@ -197,16 +198,19 @@ class _Rewriter:
         """A vector's flag, the bits that the use needs (0: any), its components, site
         and name: what CL2C_CK_VTEST takes."""
         if a.var.members is not None:
-            # a struct's: each bit's label, for the report
-            labels = c_ast.Constant("string", '"' + "\\0".join(
-                label.replace("\\", "\\\\").replace('"', '\\"')
-                for label in a.var.labels) + '"')
-            return [self.flag(a.var), _bits(a.var.mask(a.comps)), labels,
+            return [self.flag(a.var), _bits(a.var.mask(a.comps)), self.labels(a.var),
                     c_ast.Constant("int", str(a.var.comps)), self.site(coord),
                     _string(a.var.name)]
         return [self.flag(a.var), _bits(a.var.mask(a.comps)),
                 c_ast.Constant("int", str(a.var.comps)), self.site(coord),
                 _string(a.var.name)]
+
+    @staticmethod
+    def labels(var):
+        """A struct's bits' labels, for the report: one C string, each ended by a NUL."""
+        return c_ast.Constant("string", '"' + "\\0".join(
+            label.replace("\\", "\\\\").replace('"', '\\"')
+            for label in var.labels) + '"')
 
     def flag_decl(self, var):
         d = var.decl
@@ -216,8 +220,10 @@ class _Rewriter:
         # (a vector's: a bit per component, of a type that aliases no other type of
         # its components' but short's)
         # (a struct's with vector members: as many bits as it needs)
-        kind = ty.BOOL if not var.comps else ty.USHORT if var.comps <= 16 else \
-            ty.UINT if var.comps <= 32 else ty.ULONG
+        # (an array of structs': a ulong each, what CL2C_CK_SELEM takes)
+        kind = ty.BOOL if not var.comps else \
+            ty.ULONG if var.dims and var.members is not None else \
+            ty.USHORT if var.comps <= 16 else ty.UINT if var.comps <= 32 else ty.ULONG
         base = c_ast.TypeDecl(name, [], None, c_ast.IdentifierType(
             {ty.BOOL: ["_Bool"], ty.USHORT: ["unsigned", "short"], ty.UINT: ["unsigned"],
              ty.ULONG: ["unsigned", "long", "long"]}[kind]))
@@ -285,15 +291,16 @@ class _Rewriter:
             if not bits:
                 return n
             if a.var.comps:
-                # an array of vectors: the components read, those written
+                # an array of vectors: the components read, those written (of
+                # structs: the parts, with their labels)
                 read = a.var.mask(a.comps) if bits & _CHECK else 0
                 wrote = a.var.mask(None if a.comps == ANY else a.comps) \
                     if bits & _SET else 0
-                elem = _call("CL2C_CK_VELEM", [
+                labels = [self.labels(a.var)] if a.var.members is not None else []
+                elem = _call("CL2C_CK_SELEM" if labels else "CL2C_CK_VELEM", [
                     self.flag(a.var), _id(a.var.name), c_ast.UnaryOp("&", n, n.coord),
                     c_ast.Constant("int", str(bits & _CHECK)),
-                    c_ast.Constant("int", str(read)), c_ast.Constant("int", str(wrote)),
-                    c_ast.Constant("int", str(a.var.comps)), self.site(n.coord),
+                    _bits(read), _bits(wrote), *labels, c_ast.Constant("int", str(a.var.comps)), self.site(n.coord),
                     _string(a.var.name)], n.coord)
                 return c_ast.UnaryOp("*", elem, n.coord)
             elem = _call("CL2C_CK_ELEM", [self.flag(a.var), _id(a.var.name),

@@ -140,4 +140,35 @@ static inline void *cl2c_ck_velem(unsigned short *shadow, const void *base, cons
                                   sizeof(*(p)), (check), (read), (wrote), (n), (site), (name)))
 #define CL2C_CK_VAADDR(shadow, e) (memset((shadow), 0xff, sizeof(shadow)), (e))
 
+/* An element of a private array of structs at p, its shadow a bit per part (as a
+ * struct's flag: CL2C_CK_STEST's labels): parts `read` tested where check (read 0: any
+ * of them), `wrote` set. */
+__attribute__((cold, noinline, unused)) static void cl2c_ck_unset_selem(
+    cl2c_ck_site *site, const char *name, size_t element, unsigned long long flag,
+    unsigned long long read, const char *labels, int n) {
+    int k = 0;
+    while (k < n && !(((read & ~flag) >> k) & 1u)) k++;    /* the first one not written */
+    if (flag == 0 || read == 0 || k >= n) {
+        cl2c_ck_unset(site, name, (long long)element);
+        return;
+    }
+    for (int j = 0; j < k; ++j) labels += strlen(labels) + 1;
+    cl2c_ck_finding(site, "read of uninitialised private variable '%s': element %zu, %s, "
+                    "which nothing wrote", name, element, labels);
+}
+static inline void *cl2c_ck_selem(unsigned long long *shadow, const void *base, const void *p,
+                                  size_t size, int check, unsigned long long read,
+                                  unsigned long long wrote, const char *labels, int n,
+                                  cl2c_ck_site *site, const char *name) {
+    size_t k = (size_t)((const char *)p - (const char *)base) / size;
+    if (check && (read ? (shadow[k] & read) != read : shadow[k] == 0))
+        cl2c_ck_unset_selem(site, name, k, shadow[k], read, labels, n);
+    shadow[k] |= wrote;
+    return (void *)p;
+}
+#define CL2C_CK_SELEM(shadow, base, p, check, read, wrote, labels, n, site, name)          \
+    ((__typeof__(p))cl2c_ck_selem((shadow), (const void *)(base), (const void *)(p),        \
+                                  sizeof(*(p)), (check), (read), (wrote), (labels), (n),    \
+                                  (site), (name)))
+
 #endif
