@@ -74,6 +74,9 @@ kernels["evens"](queue, (16,), None, halves).wait()
 copied = fresh()
 cl.enqueue_copy(queue, copied, halves)
 case("a copy of a half-written buffer", "copy", copied, out_buf)
+shifted = fresh()
+cl.enqueue_copy(queue, shifted, halves, src_offset=4, byte_count=60)
+case("a copy of it shifted by an element", "copy", shifted, out_buf)
 parent = cl.Buffer(ctx, mf.READ_WRITE, 256)
 cl.enqueue_copy(queue, parent, np.zeros(32, np.int32))
 tail = parent.get_sub_region(128, 64)
@@ -130,6 +133,7 @@ FOUND = {
     "then all are read": ("in", 4, 1),
     "an update of a fresh buffer": ("p", 0, 0),
     "a copy of a half-written buffer": ("in", 4, 1),
+    "a copy of it shifted by an element": ("in", 0, 0),
     "a sub-buffer past what the host wrote": ("in", 0, 0),
     "through __local memory": ("in", 60, 15),
 }

@@ -31,17 +31,23 @@ static void run_fill(struct cl2c_command *c)
     cl2c_written_mark(c->mem[0], c->offset[0], c->size);
 }
 
-/* A rect transfer between two byte spaces: [0] the source, [1] the destination, each
- * with its origin and (row, slice) pitches. */
+/* The byte offsets of row (y, z) of a rect command on each side: [0] the source, [1]
+ * the destination, each with its origin and (row, slice) pitches. */
+static void rect_row(const struct cl2c_command *c, size_t y, size_t z, size_t at[2])
+{
+    for (int side = 0; side < 2; side++)
+        at[side] = (c->origin[side][2] + z) * c->pitch[side][1] +
+                   (c->origin[side][1] + y) * c->pitch[side][0] + c->origin[side][0];
+}
+
+/* A rect transfer between two byte spaces. */
 static void copy_rect(unsigned char *dst, const unsigned char *src, struct cl2c_command *c)
 {
+    size_t at[2];
     for (size_t z = 0; z < c->region[2]; z++)
         for (size_t y = 0; y < c->region[1]; y++) {
-            size_t from = (c->origin[0][2] + z) * c->pitch[0][1] +
-                          (c->origin[0][1] + y) * c->pitch[0][0] + c->origin[0][0];
-            size_t to = (c->origin[1][2] + z) * c->pitch[1][1] +
-                        (c->origin[1][1] + y) * c->pitch[1][0] + c->origin[1][0];
-            memmove(dst + to, src + from, c->region[0]);
+            rect_row(c, y, z, at);
+            memmove(dst + at[1], src + at[0], c->region[0]);
         }
 }
 
@@ -54,16 +60,14 @@ void cl2c_run_read_rect(struct cl2c_command *c)
  * (side 0; NULL: host memory, which holds data). */
 static void rect_written(cl_mem from, cl_mem to, const struct cl2c_command *c)
 {
+    size_t at[2];
     for (size_t z = 0; z < c->region[2]; z++)
         for (size_t y = 0; y < c->region[1]; y++) {
-            size_t src = (c->origin[0][2] + z) * c->pitch[0][1] +
-                         (c->origin[0][1] + y) * c->pitch[0][0] + c->origin[0][0];
-            size_t dst = (c->origin[1][2] + z) * c->pitch[1][1] +
-                         (c->origin[1][1] + y) * c->pitch[1][0] + c->origin[1][0];
+            rect_row(c, y, z, at);
             if (from)
-                cl2c_written_copy(from, src, to, dst, c->region[0]);
+                cl2c_written_copy(from, at[0], to, at[1], c->region[0]);
             else
-                cl2c_written_mark(to, dst, c->region[0]);
+                cl2c_written_mark(to, at[1], c->region[0]);
         }
 }
 

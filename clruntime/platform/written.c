@@ -80,10 +80,22 @@ void cl2c_written_copy(cl_mem src, size_t src_at, cl_mem dst, size_t dst_at, siz
         cl2c_written_mark(dst, dst_at, n);
         return;
     }
-    for (size_t i = 0; d && i < n; i++) {
-        size_t from = sbase + src_at + i;
-        if (s->written[from >> 3] >> (from & 7) & 1)
-            set_bits(d, dbase + dst_at + i, 1);
+    size_t from = sbase + src_at, to = dbase + dst_at, i = 0;
+    bool bytewise = d && (from & 7) == (to & 7);    /* (a copy between aligned offsets) */
+    for (; d && i < n; i++) {
+        if (bytewise && !((from + i) & 7) && i + 8 <= n) {
+            /* whole bytes of bits at once */
+            for (; i + 8 <= n; i += 8) {
+                unsigned char got = s->written[(from + i) >> 3];
+                unsigned char *have = &d->written[(to + i) >> 3];
+                d->unwritten -= (size_t)__builtin_popcount(got & ~*have & 0xff);
+                *have |= got;
+            }
+            if (i == n)
+                break;
+        }
+        if (s->written[(from + i) >> 3] >> ((from + i) & 7) & 1)
+            set_bits(d, to + i, 1);
     }
     pthread_mutex_unlock(&written_lock);
 }
