@@ -1,7 +1,7 @@
 """What checking mode (-cl2c-check) costs on the bench kernels: the time of a launch of
 the checking build over the normal build's, and that it finds nothing in them.
 
-    python bench/check_cost.py [--quick] [--reps N] [bench.py's size options]
+    python bench/check_cost.py [--quick] [--reps N] [--corpus gpu] [bench.py's size options]
 
 Both builds run the same arguments on the same threads; the best of N launches each.
 The middle column is -cl2c-check-barriers (kernels with barriers on fibers, which
@@ -21,16 +21,16 @@ import numpy as np
 BENCH_DIR = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH_DIR))
 
-from bench import own_args, parse_args  # noqa: E402
+from bench import Cl2cContender, own_args, parse_args  # noqa: E402
 from cases import make_cases  # noqa: E402
+from gpu_cases import make_gpu_cases  # noqa: E402
 
 
-def best_of(knl, case, args, reps: int) -> float:
+def best_of(run, reps: int) -> float:
     best = float("inf")
     for _ in range(reps):
         start = time.perf_counter()
-        for _ in range(case.launches):
-            knl(case.gsize, case.local, *args)
+        run()
         best = min(best, time.perf_counter() - start)
     return best
 
@@ -39,29 +39,31 @@ def main(argv=None) -> int:
     import cl2c
     args = parse_args(argv)
     reps = args.reps or 5
-    cases = make_cases(args, np.random.default_rng(1234))
+    make = make_gpu_cases if args.corpus == "gpu" else make_cases
+    cases = make(args, np.random.default_rng(1234))
     if args.only:
         cases = [c for c in cases if c.key in args.only]
     findings = 0
     variants = ("", "-cl2c-check-barriers", "-cl2c-check=collect")
+    contenders = [Cl2cContender(v) for v in variants]
     print(f"{'kernel':<34} {'local':>8} {'normal ms':>10} {'fibers ms':>10} "
           f"{'check ms':>10} {'ratio':>6}")
     for case in cases:
         times = []
-        for options in variants:
-            opts = " ".join(o for o in (options, case.options) if o)
-            prg = cl2c.Program(case.src, options=opts,
-                               filename=str(BENCH_DIR / "kernels" / case.src_file)).build()
-            knl = getattr(prg, case.kernel)
-            kargs = own_args(case)
+        for options, contender in zip(variants, contenders):
+            prg = contender.build(case)
+            # a sample as make bench runs it: the case's launches (a host loop's too)
+            run, _, reset = contender.launcher(case, own_args(case), prg)
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", cl2c.CheckWarning)
-                knl(case.gsize, case.local, *kargs)       # warm up (and page in the shadow)
+                reset()
+                run()                      # warm up (and page in the shadow)
                 if options.startswith("-cl2c-check="):
-                    for f in knl.findings:
-                        print("  finding:", f)
-                        findings += 1
-                times.append(best_of(knl, case, kargs, reps))
+                    for name in sorted(case.kernel_names()):
+                        for f in getattr(prg, name).findings:
+                            print("  finding:", f)
+                            findings += 1
+                times.append(best_of(run, reps))
         print(f"{case.label:<34} {case.local_text():>8} {times[0] * 1e3:10.3f} "
               f"{times[1] * 1e3:10.3f} {times[2] * 1e3:10.3f} {times[2] / times[0]:6.2f}",
               flush=True)

@@ -51,6 +51,25 @@ __kernel void plain_then_atomic(__global int *a) {
     a[i] = i;
     atomic_max(&a[0], i);
 }
+__kernel void counters_unset(__global const int *in, __global int *out) {
+    __local int h[4];
+    int l = get_local_id(0);
+    if (l < 3) h[l] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    atomic_inc(&h[in[get_global_id(0)] & 3]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[get_global_id(0)] = h[l & 3];
+}
+__kernel void counters_read_through_a_pointer(__global const int *in, __global int *out) {
+    __local int h[4];
+    __local int *p = h;
+    int l = get_local_id(0);
+    if (l < 4) h[l] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    atomic_inc(&h[in[get_global_id(0)] & 3]);
+    out[get_global_id(0)] = p[l & 3];
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
 """
 
 
@@ -106,3 +125,29 @@ def test_atomic_after_another_work_items_plain_write_races(prg):
     assert "bug.cl:41:5: data race: atomic operation of __global 'a' at offset 0, which " \
            "work-item (local linear id 0) wrote with no barrier between (work-item (1,0,0)" \
            in msg
+
+
+# A phase that touches __local counters only with atomics checks them for their
+# initialisation only (checking/phases.py): what it must still find.
+def test_an_atomic_on_a_counter_nothing_set_is_uninitialised(prg):
+    msg = finding(prg.counters_unset, (8,), (8,), np.arange(8, dtype=np.int32),
+                  np.zeros(8, np.int32))
+    assert "kernel 'counters_unset'" in msg
+    assert "bug.cl:48:5: read of uninitialised __local memory: 'h' at offset 12, which no " \
+           "work-item of the group wrote (work-item (3,0,0)" in msg
+
+
+def test_a_plain_read_of_counters_through_a_pointer_races_with_their_atomics(prg):
+    msg = finding(prg.counters_read_through_a_pointer, (8,), (8,),
+                  np.arange(8, dtype=np.int32), np.zeros(8, np.int32))
+    assert "kernel 'counters_read_through_a_pointer'" in msg
+    assert "bug.cl:59:29: data race: read of __local 'h' at offset 0, which several " \
+           "work-items of the group accessed atomically" in msg
+
+
+def test_only_phases_with_nothing_but_atomics_on_a_variable_take_the_quiet_check(prg):
+    # histogram's, counters_unset's and local_ok's counting phases; not local_write's
+    # (a plain write of c in the phase), nor the pointer's (p may reach h)
+    assert prg.c_source.count("CL2C_CK_LATOMIC(") == 3
+    assert "CL2C_CK_LATOMIC(cl2c_ck_l_h, " in prg.c_source
+    assert "CL2C_CK_LATOMIC(cl2c_ck_l_c, " in prg.c_source

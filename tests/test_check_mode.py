@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -232,6 +233,31 @@ __kernel void k(__global int *out) {
     assert "bug.cl:6:29: data race: read of __local 's' at offset 0, which work-item " \
            "(local linear id 0) wrote with no barrier between" in msg
     assert "work-item (1,0,0)" in msg
+
+
+LECTURE_V6 = Path(__file__).resolve().parents[1] / "bench" / "kernels" / "gpu" / "lecture_v6.cl"
+
+
+def test_the_lectures_version_6_races_on_its_copy_of_b():
+    """A real find in the seeds' lecture (003, "Version 6", as printed): the group copies
+    a column of B into __local Bl, waits at a barrier, reads Bl; the next column's copy
+    follows with no barrier after the reads, so a work-item overwrites Bl[k] while
+    another still reads it. With the second barrier, nothing is found."""
+    dim = 16
+    src = re.sub(r"^#define DIM .*$", f"#define DIM {dim}", LECTURE_V6.read_text(), flags=re.M)
+    rng = np.random.default_rng(6)
+    a, b = (rng.random(dim * dim, dtype=np.float32) for _ in range(2))
+    msg = finding(build(src, name="lecture_v6.cl").matmult, (dim,), (8,), a, b,
+                  np.zeros(dim * dim, np.float32), cl2c.LocalMemory(4 * dim))
+    assert "kernel 'matmult': lecture_v6.cl:15:13: data race: write of __local 'Bl' at " \
+           "offset " in msg
+    assert "which several work-items of the group read with no barrier between" in msg
+    fixed = src.replace("        C[i*DIM+j] = sum;", "        C[i*DIM+j] = sum;\n"
+                        "        barrier(CLK_LOCAL_MEM_FENCE);")
+    c = np.zeros(dim * dim, np.float32)
+    build(fixed).matmult((dim,), (8,), a, b, c, cl2c.LocalMemory(4 * dim))
+    np.testing.assert_allclose(c.reshape(dim, dim), a.reshape(dim, dim) @ b.reshape(dim, dim),
+                               rtol=1e-5)
 
 
 @pytest.mark.parametrize("schedule", ["auto", "fibers"])

@@ -1,5 +1,7 @@
 """Checking builds on the regions schedule: reads of a kernel-scope __local variable in a
-region that writes none of it check its initialisation only (CL2C_CK_LREAD).
+region that writes none of it check its initialisation only (CL2C_CK_LREAD), and so do
+atomics on one that the phase touches only with atomics (CL2C_CK_LATOMIC: a histogram's
+counters).
 
 A barrier phase begins at the top of the group function and where the group passes a
 barrier (``cl2c_ck_phase(cl2c_ck_t);``, builders/plan.py), and nowhere else: the
@@ -16,6 +18,12 @@ call and no group-level jump among them; elsewhere (the rest of a uniform loop's
 which the next iteration continues) every read keeps its full check. Sound only where
 every checked __local write is inside a region's work-item loop (none in the group's
 own statements between regions): ``quiet_local_reads`` checks that first.
+
+Two atomics do not race; an atomic races with a plain access of the same phase. Where a
+phase has no plain access of a variable (none that may reach it: a pointer into
+__local memory, a builtin given one, ``atomic_init`` count as plain), its atomics race
+with nothing, and what they leave in the shadow matters to nothing later (the next
+phase's accesses are ordered after them by the barrier).
 """
 from __future__ import annotations
 
@@ -48,6 +56,9 @@ def quiet_local_reads(gf: GroupFunction) -> int:
                 written = set().union(*(_written(p, False, inside) for p, inside in parts))
                 if _ALL not in written:
                     count += sum(_rewrite_reads(p, written) for p, _ in parts)
+                plain = set().union(*(_plain(p) for p, _ in parts))
+                if _ALL not in plain:
+                    count += sum(_rewrite_atomics(p, plain) for p, _ in parts)
     return count
 
 
@@ -160,4 +171,56 @@ def _rewrite_reads(node, written: set) -> int:
             node.name = c_ast.ID("CL2C_CK_LREAD", node.name.coord)
             node.args.exprs = [args[0], args[1], args[4]]
             count += 1
+    return count
+
+
+def _local_atomic(node) -> str | None:
+    """F of ``CL2C_CK_ARG_ATOMIC(cl2c_ck_l_F, p, 1, site)``, an atomic on kernel-scope
+    __local variable F; else None."""
+    if isinstance(node, c_ast.FuncCall) and _name(node) == "CL2C_CK_ARG_ATOMIC":
+        args = node.args.exprs
+        if _const(args[2]) == 1:
+            return _field(args[0])
+    return None
+
+
+def _plain(node) -> set:
+    """The __local variables that ``node`` may access other than atomically (_ALL: any)."""
+    out: set = set()
+    if isinstance(node, c_ast.FuncCall):
+        out |= _call_plain(node)
+    for _, child in node.children():
+        out |= _plain(child)
+    return out
+
+
+def _call_plain(call: c_ast.FuncCall) -> set:
+    name, args = _name(call), (call.args.exprs if call.args else [])
+    if name == "CL2C_CK_ARG_ATOMIC":
+        return set() if _local_atomic(call) or _const(args[2]) == 0 else {_ALL}
+    if name in ("CL2C_CK_ARG", "CL2C_CK_ARG_STORE", "CL2C_CK_LREAD"):
+        if _field(args[0]):
+            return {_field(args[0])}
+        return {_ALL} if name == "CL2C_CK_ARG" and len(args) == 5 and _const(args[3]) else set()
+    if name in ("CL2C_CK_INDEX", "CL2C_CK_DIVISOR") or name.startswith("cl2c_get_"):
+        return set()
+    # a builtin or check given __local memory otherwise (an atomic's own address aside,
+    # but not atomic_init's, which is a plain store)
+    atomic_ok = "atomic_init" not in name
+    return {_ALL} if any(_reaches_local(a) for a in args
+                         if not (atomic_ok and _local_atomic(a))) else set()
+
+
+def _rewrite_atomics(node, plain: set) -> int:
+    count = 0
+    for _, child in node.children():
+        count += _rewrite_atomics(child, plain)
+    if isinstance(node, c_ast.FuncCall) and "atomic_init" not in _name(node) and node.args:
+        for arg in node.args.exprs:
+            field = _local_atomic(arg)
+            if field and field not in plain:
+                args = arg.args.exprs
+                arg.name = c_ast.ID("CL2C_CK_LATOMIC", arg.name.coord)
+                arg.args.exprs = [args[0], args[1], args[3]]
+                count += 1
     return count

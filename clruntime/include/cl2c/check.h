@@ -1265,6 +1265,27 @@ static inline void *cl2c_ck_local_read(cl2c_ck_thread *t, cl2c_ck_argr A, void *
 #define CL2C_CK_LREAD(A, p, site)                                                            \
     ((__typeof__(p))cl2c_ck_local_read(cl2c_ck_t, (A), (void *)(p), sizeof(*(p)), (site)))
 
+/* An atomic on a __local variable in a barrier phase that touches it only with atomics
+ * (cl2c/checking/phases.py): it races with nothing (two atomics do not), so it asks
+ * only that a work-item of this group wrote the memory; else the full check. */
+static inline void *cl2c_ck_local_atomic(cl2c_ck_thread *t, cl2c_ck_argr A,
+                                         const volatile void *q, size_t n, cl2c_ck_site *site) {
+    void *p = (void *)q;
+    const size_t off = (uintptr_t)p - (uintptr_t)A.lo;
+    if (__builtin_expect(n > A.size || off > A.size - n, 0))
+        return cl2c_ck_out(A.r, (const char *)p, n,
+                           CL2C_CK_READ | CL2C_CK_WRITE | CL2C_CK_ATOMIC_, site);
+    const size_t g = (size_t)1 << A.shift;
+    if (__builtin_expect(A.shadow != NULL && !t->fibers && (off & (g - 1)) + n <= g, 1)) {
+        const uint64_t old = A.shadow[off >> A.shift];
+        if (__builtin_expect(((old ^ t->local_me) & 0xffffffull) == 0 && (old & CL2C_CK_INIT), 1))
+            return p;
+    }
+    return cl2c_ck_arg_atomic(t, A, q, n, 1, site);
+}
+#define CL2C_CK_LATOMIC(A, p, site)                                                          \
+    ((__typeof__(p))cl2c_ck_local_atomic(cl2c_ck_t, (A), (p), sizeof *(p), (site)))
+
 /* An async copy's n elements of elem bytes at p, each stride elements after the one
  * before: bounds, and the group's copy (no work-item in particular: local id 0xfff)
  * as the one that accesses them until the wait. Its destination (fill) counts as
