@@ -51,6 +51,8 @@ _LOADER_FUNCTIONS = (
     ("int", "cl2c_loader_checking", "void"),
     ("void", "cl2c_loader_check_sizes", "const size_t *sizes, unsigned n"),
     ("const char *", "cl2c_loader_check_findings", "void"),
+    ("size_t", "cl2c_loader_check_idle_bytes", "void"),
+    ("void", "cl2c_loader_check_trim", "void"),
     ("void", "cl2c_loader_after_fork", "void"),
     ("int", "cl2c_loader_local_size",
      "const cl2c_range *r, const size_t *reqd, int non_uniform, size_t *local"),
@@ -83,10 +85,14 @@ static void cl2c_globals_init(void *storage) { (void)storage; }
 static int cl2c_loader_checking(void) { return 1; }
 static void cl2c_loader_check_sizes(const size_t *s, unsigned n) { cl2c_check_sizes(s, n); }
 static const char *cl2c_loader_check_findings(void) { return cl2c_check_findings(); }
+static size_t cl2c_loader_check_idle_bytes(void) { return cl2c_check_idle_bytes(); }
+static void cl2c_loader_check_trim(void) { cl2c_check_trim(); }
 #else
 static int cl2c_loader_checking(void) { return 0; }
 static void cl2c_loader_check_sizes(const size_t *s, unsigned n) { (void)s; (void)n; }
 static const char *cl2c_loader_check_findings(void) { return ""; }
+static size_t cl2c_loader_check_idle_bytes(void) { return 0; }
+static void cl2c_loader_check_trim(void) { }
 #endif
 /* The local size that a launch of r resolves to, into local[3] (cl2c_range_resolve: the
  * groups cl2c picks where r asks for none), and its status. */

@@ -22,7 +22,7 @@ import warnings
 
 import numpy as np
 
-from . import buffer_kinds, cache, error_codes
+from . import buffer_kinds, cache, check_shadows, error_codes
 from . import extents
 from . import types as ty
 from .diagnostics import BuildError
@@ -486,6 +486,7 @@ class Kernel:
             np.copyto(target, tmp.view(target.dtype).reshape(target.shape))
         if self._checking:
             self._collect_findings(code)
+            check_shadows.after_launch(self.program._module.lib)
         if code == INTERRUPTED:     # (Python's own handler saw the SIGINT too, as a rule)
             raise KeyboardInterrupt(f"kernel '{self.name}' interrupted")
         if code != 0:

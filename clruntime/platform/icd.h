@@ -161,6 +161,10 @@ cl_mem cl2c_mem_new(cl_context context, cl_mem_flags flags, size_t size);
 /* m's storage: the host's memory (USE_HOST_PTR) or ``bytes`` of its own; false where
  * that memory cannot be had */
 bool cl2c_mem_place(cl_mem m, void *host_ptr, size_t bytes);
+/* ---- checking builds' idle shadows, within a budget over the programs (shadows.c) ---- */
+void cl2c_shadows_after_launch(cl_program p);
+void cl2c_shadows_forget(cl_program p);
+
 /* ---- which bytes of buffers hold data (written.c) ---- */
 /* Follow a new buffer's bytes, none written yet. */
 void cl2c_written_follow(cl_mem m);
@@ -239,6 +243,8 @@ struct _cl_program {
     void (*check_sizes)(const size_t *sizes, unsigned n);
     const char *(*check_findings)(void);
     void (*check_written)(unsigned char *const *maps, unsigned n);  /* (may be NULL) */
+    size_t (*check_idle_bytes)(void);  /* its shadows no launch holds (shadows.c; may be NULL) */
+    void (*check_trim)(void);
     bool uniform;                     /* built with -cl-uniform-work-group-size */
     bool from_binary;                 /* made by clCreateProgramWithBinary */
     atomic_uint kernels;              /* kernels made from it and alive */

@@ -429,8 +429,10 @@ static void run_launch(struct cl2c_command *c)
         else if (m && l->kernel->info->args[i].writes)
             cl2c_written_by_kernel(m);
     }
-    if (l->check_sizes)
+    if (l->check_sizes) {
         report_findings(p);
+        cl2c_shadows_after_launch(p);
+    }
     c->status = status == CL2C_SUCCESS ? CL_SUCCESS : status < 0 ? status : CL_OUT_OF_RESOURCES;
 }
 

@@ -26,6 +26,7 @@ cl_program cl2c_program_new(cl_context context)
 
 void cl2c_program_unload(cl_program p)
 {
+    cl2c_shadows_forget(p);
     if (p->library)
         dlclose(p->library);
     p->library = NULL;
@@ -33,6 +34,8 @@ void cl2c_program_unload(cl_program p)
     p->check_sizes = NULL;
     p->check_written = NULL;
     p->check_findings = NULL;
+    p->check_idle_bytes = NULL;
+    p->check_trim = NULL;
     free(p->kernel_names);
     p->kernel_names = NULL;
 }
@@ -61,6 +64,12 @@ static void find_check_entries(cl_program p, void *handle, const char *symbol)
     *(void **)&p->check_findings = dlsym(handle, name);
     snprintf(name, sizeof name, "%s_check_written", symbol);
     *(void **)&p->check_written = dlsym(handle, name);
+    snprintf(name, sizeof name, "%s_check_idle_bytes", symbol);
+    *(void **)&p->check_idle_bytes = dlsym(handle, name);
+    snprintf(name, sizeof name, "%s_check_trim", symbol);
+    *(void **)&p->check_trim = dlsym(handle, name);
+    if (!p->check_idle_bytes || !p->check_trim)
+        p->check_idle_bytes = NULL, p->check_trim = NULL;
     if (!p->check_sizes || !p->check_findings)
         p->check_sizes = NULL, p->check_findings = NULL;
 }

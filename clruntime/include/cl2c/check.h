@@ -221,13 +221,17 @@ CL2C_UNUSED static int cl2c_ck_serial_;
  * the shadows of its ranges until it ends (users): only a shadow no launch holds is
  * evicted, the least recently used first, so a launch with many ranges (a program's
  * __global variables each have one) never frees its own, nor another host thread's
- * launch's. Where every slot is held, a range gets no shadow: no race checks for it. */
+ * launch's. Where every slot is held, a range gets no shadow: no race checks for it.
+ * Each program keeps its own: a host that checks many programs (PyOpenCL makes one for
+ * each elementwise kernel) keeps the sum of the ones no launch holds within a budget
+ * (cl2c_check_idle_bytes, cl2c_check_trim). */
 #define CL2C_CK_SHADOWS CL2C_CK_MAX_RANGES
 static struct {
     const char *lo;
     size_t size;
     unsigned shift;
     uint64_t *shadow;
+    size_t bytes;
     int used;
     int users;
 } cl2c_ck_shadows_[CL2C_CK_SHADOWS];
@@ -254,6 +258,7 @@ CL2C_UNUSED static uint64_t *cl2c_ck_shadow_for(const char *lo, size_t size, uns
         found = (uint64_t *)calloc((size >> shift) + 1, sizeof(uint64_t));
         if (found != NULL) {
             free(cl2c_ck_shadows_[oldest].shadow);
+            cl2c_ck_shadows_[oldest].bytes = ((size >> shift) + 1) * sizeof(uint64_t);
             cl2c_ck_shadows_[oldest].lo = lo;
             cl2c_ck_shadows_[oldest].size = size;
             cl2c_ck_shadows_[oldest].shift = shift;
@@ -275,6 +280,30 @@ static inline void cl2c_ck_release_shadows(cl2c_ck_launch *L) {
                 cl2c_ck_shadows_[i].users--;
                 break;
             }
+    pthread_mutex_unlock(&cl2c_ck_shadows_lock_);
+}
+
+/* The bytes of this program's shadows that no launch holds: what cl2c_check_trim
+ * would give back. */
+static inline size_t cl2c_check_idle_bytes(void) {
+    size_t bytes = 0;
+    pthread_mutex_lock(&cl2c_ck_shadows_lock_);
+    for (int i = 0; i < CL2C_CK_SHADOWS; ++i)
+        if (cl2c_ck_shadows_[i].shadow && cl2c_ck_shadows_[i].users == 0)
+            bytes += cl2c_ck_shadows_[i].bytes;
+    pthread_mutex_unlock(&cl2c_ck_shadows_lock_);
+    return bytes;
+}
+
+/* Free the shadows no launch holds (a later launch on those buffers makes new ones). */
+static inline void cl2c_check_trim(void) {
+    pthread_mutex_lock(&cl2c_ck_shadows_lock_);
+    for (int i = 0; i < CL2C_CK_SHADOWS; ++i)
+        if (cl2c_ck_shadows_[i].shadow && cl2c_ck_shadows_[i].users == 0) {
+            free(cl2c_ck_shadows_[i].shadow);
+            cl2c_ck_shadows_[i].shadow = NULL;
+            cl2c_ck_shadows_[i].bytes = 0;
+        }
     pthread_mutex_unlock(&cl2c_ck_shadows_lock_);
 }
 
