@@ -60,6 +60,15 @@ __kernel void counters_unset(__global const int *in, __global int *out) {
     barrier(CLK_LOCAL_MEM_FENCE);
     out[get_global_id(0)] = h[l & 3];
 }
+__kernel void counters_unset_in_group_1(__global const int *in, __global int *out) {
+    __local int h[4];
+    int l = get_local_id(0);
+    if (l < 4 && get_group_id(0) != 1) h[l] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    atomic_inc(&h[in[get_global_id(0)] & 3]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[get_global_id(0)] = h[l & 3];
+}
 __kernel void counters_read_through_a_pointer(__global const int *in, __global int *out) {
     __local int h[4];
     __local int *p = h;
@@ -69,6 +78,15 @@ __kernel void counters_read_through_a_pointer(__global const int *in, __global i
     atomic_inc(&h[in[get_global_id(0)] & 3]);
     out[get_global_id(0)] = p[l & 3];
     barrier(CLK_LOCAL_MEM_FENCE);
+}
+__kernel void counters_index_past_the_end(__global const int *in, __global int *out) {
+    __local int h[4];
+    int l = get_local_id(0);
+    if (l < 4) h[l] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    atomic_inc(&h[in[get_global_id(0)]]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[get_global_id(0)] = h[l & 3];
 }
 """
 
@@ -141,13 +159,32 @@ def test_a_plain_read_of_counters_through_a_pointer_races_with_their_atomics(prg
     msg = finding(prg.counters_read_through_a_pointer, (8,), (8,),
                   np.arange(8, dtype=np.int32), np.zeros(8, np.int32))
     assert "kernel 'counters_read_through_a_pointer'" in msg
-    assert "bug.cl:59:29: data race: read of __local 'h' at offset 0, which several " \
+    assert "bug.cl:68:29: data race: read of __local 'h' at offset 0, which several " \
            "work-items of the group accessed atomically" in msg
 
 
 def test_only_phases_with_nothing_but_atomics_on_a_variable_take_the_quiet_check(prg):
-    # histogram's, counters_unset's and local_ok's counting phases; not local_write's
-    # (a plain write of c in the phase), nor the pointer's (p may reach h)
-    assert prg.c_source.count("CL2C_CK_LATOMIC(") == 3
-    assert "CL2C_CK_LATOMIC(cl2c_ck_l_h, " in prg.c_source
-    assert "CL2C_CK_LATOMIC(cl2c_ck_l_c, " in prg.c_source
+    # the counting phases of histogram, counters_unset, counters_unset_in_group_1,
+    # counters_index_past_the_end and local_ok, each atomic on an element whose indices
+    # are checked (no bounds check of its own); not local_write's (a plain write of c in
+    # the phase), nor the pointer's (p may reach h)
+    assert prg.c_source.count("CL2C_CK_LATOMIC_IN(") == 5
+    assert "CL2C_CK_LATOMIC_IN(cl2c_ck_l_h, " in prg.c_source
+    assert "CL2C_CK_LATOMIC_IN(cl2c_ck_l_c, " in prg.c_source
+
+
+def test_counters_the_other_groups_set_are_unset_in_this_one(prg):
+    """The quiet check looks at a whole variable once a phase has done enough atomics on
+    it: what it found in one group is not taken for the next group on the thread (each
+    group's __local memory starts unset)."""
+    msg = finding(prg.counters_unset_in_group_1, (64,), (8,), np.arange(64, dtype=np.int32),
+                  np.zeros(64, np.int32))
+    assert "bug.cl:57:5: read of uninitialised __local memory: 'h' at offset " in msg
+    assert "of group (1,0,0)" in msg
+
+
+def test_an_index_past_the_counters_is_found_in_a_quiet_phase(prg):
+    msg = finding(prg.counters_index_past_the_end, (8,), (8,), np.arange(8, dtype=np.int32),
+                  np.zeros(8, np.int32))
+    assert "kernel 'counters_index_past_the_end'" in msg
+    assert "array index 4 out of bounds of an array of 4 elements" in msg

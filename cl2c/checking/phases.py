@@ -1,7 +1,7 @@
 """Checking builds on the regions schedule: reads of a kernel-scope __local variable in a
 region that writes none of it check its initialisation only (CL2C_CK_LREAD), and so do
-atomics on one that the phase touches only with atomics (CL2C_CK_LATOMIC: a histogram's
-counters).
+atomics on one that the phase touches only with atomics (CL2C_CK_LATOMIC, or
+CL2C_CK_LATOMIC_IN on an element whose indices are checked: a histogram's counters).
 
 A barrier phase begins at the top of the group function and where the group passes a
 barrier (``cl2c_ck_phase(cl2c_ck_t);``, builders/plan.py), and nowhere else: the
@@ -220,7 +220,23 @@ def _rewrite_atomics(node, plain: set) -> int:
             field = _local_atomic(arg)
             if field and field not in plain:
                 args = arg.args.exprs
-                arg.name = c_ast.ID("CL2C_CK_LATOMIC", arg.name.coord)
+                quiet = "CL2C_CK_LATOMIC_IN" if _element_of(args[1], field) else "CL2C_CK_LATOMIC"
+                arg.name = c_ast.ID(quiet, arg.name.coord)
                 arg.args.exprs = [args[0], args[1], args[3]]
                 count += 1
     return count
+
+
+def _element_of(pointer, field: str) -> bool:
+    """``&cl2c_locals->F`` or ``&cl2c_locals->F[CL2C_CK_INDEX(..)]..``, no cast between:
+    variable F or an element of it, in bounds (an index out of them is reported, and
+    becomes 0)."""
+    if not (isinstance(pointer, c_ast.UnaryOp) and pointer.op == "&"):
+        return False
+    e = pointer.expr
+    while isinstance(e, c_ast.ArrayRef):
+        if not (isinstance(e.subscript, c_ast.FuncCall) and _name(e.subscript) == "CL2C_CK_INDEX"):
+            return False
+        e = e.name
+    return isinstance(e, c_ast.StructRef) and e.type == "->" and \
+        isinstance(e.name, c_ast.ID) and e.name.name == LOCALS and e.field.name == field

@@ -79,6 +79,11 @@ typedef struct cl2c_ck_range {
     unsigned shift;    /* log2 of the granule */
     int readonly;      /* the host made it read-only: no shadow, every write a finding */
     unsigned char *written; /* a bit a byte: what was written before (NULL: all of it) */
+    /* a __local variable's (the thread's own range): the phase (local_me0) in which the
+     * group was found to have written all of it, and how often its quiet atomics
+     * (CL2C_CK_LATOMIC) went past that in the phase (tried) since (tries_in) */
+    uint64_t all_set, tries_in;
+    size_t tries;
 } cl2c_ck_range;
 
 typedef struct cl2c_ck_launch {
@@ -387,6 +392,8 @@ static inline cl2c_ck_range *cl2c_ck_range_at(cl2c_ck_range *r, const char *name
     r->shadow = NULL;
     r->readonly = 0;
     r->written = NULL;
+    r->all_set = r->tries_in = 0;
+    r->tries = 0;
     return r;
 }
 
@@ -1297,6 +1304,39 @@ static inline void *cl2c_ck_local_read(cl2c_ck_thread *t, cl2c_ck_argr A, void *
 /* An atomic on a __local variable in a barrier phase that touches it only with atomics
  * (cl2c/checking/phases.py): it races with nothing (two atomics do not), so it asks
  * only that a work-item of this group wrote the memory; else the full check. */
+__attribute__((noinline, unused)) static void *
+cl2c_ck_local_atomic_(cl2c_ck_thread *t, cl2c_ck_argr A, void *p, size_t off, size_t n,
+                      cl2c_ck_site *site) {
+    const size_t g = (size_t)1 << A.shift;
+    if (A.shadow != NULL && !t->fibers) {
+        /* once the phase's atomics have cost as much as looking at every word, look:
+         * where the group wrote all of the variable, the rest of the phase's atomics
+         * on it need their bounds only */
+        cl2c_ck_range *r = (cl2c_ck_range *)A.r;      /* the thread's own */
+        const uint64_t key = t->local_me0;
+        const size_t words = ((A.size - 1) >> A.shift) + 1;
+        if (r->tries_in != key) {
+            r->tries_in = key;
+            r->tries = 0;
+        }
+        if (r->tries != (size_t)-1 && ++r->tries * 8 >= words) {
+            r->tries = (size_t)-1;                     /* (once a phase) */
+            size_t i = 0;
+            while (i < words && ((A.shadow[i] ^ key) & 0xffffffull) == 0 &&
+                   (A.shadow[i] & CL2C_CK_INIT))
+                ++i;
+            if (i == words) {
+                r->all_set = key;
+                return p;
+            }
+        }
+        if ((off & (g - 1)) + n <= g) {
+            const uint64_t old = A.shadow[off >> A.shift];
+            if (((old ^ key) & 0xffffffull) == 0 && (old & CL2C_CK_INIT)) return p;
+        }
+    }
+    return cl2c_ck_arg_atomic(t, A, p, n, 1, site);
+}
 static inline void *cl2c_ck_local_atomic(cl2c_ck_thread *t, cl2c_ck_argr A,
                                          const volatile void *q, size_t n, cl2c_ck_site *site) {
     void *p = (void *)q;
@@ -1304,16 +1344,22 @@ static inline void *cl2c_ck_local_atomic(cl2c_ck_thread *t, cl2c_ck_argr A,
     if (__builtin_expect(n > A.size || off > A.size - n, 0))
         return cl2c_ck_out(A.r, (const char *)p, n,
                            CL2C_CK_READ | CL2C_CK_WRITE | CL2C_CK_ATOMIC_, site);
-    const size_t g = (size_t)1 << A.shift;
-    if (__builtin_expect(A.shadow != NULL && !t->fibers && (off & (g - 1)) + n <= g, 1)) {
-        const uint64_t old = A.shadow[off >> A.shift];
-        if (__builtin_expect(((old ^ t->local_me) & 0xffffffull) == 0 && (old & CL2C_CK_INIT), 1))
-            return p;
-    }
-    return cl2c_ck_arg_atomic(t, A, q, n, 1, site);
+    if (__builtin_expect(A.r != NULL && A.r->all_set == t->local_me0, 1)) return p;
+    return cl2c_ck_local_atomic_(t, A, p, off, n, site);
 }
 #define CL2C_CK_LATOMIC(A, p, site)                                                          \
     ((__typeof__(p))cl2c_ck_local_atomic(cl2c_ck_t, (A), (p), sizeof *(p), (site)))
+/* The same where p is the variable or an element of it whose indices were checked
+ * (CL2C_CK_INDEX: an index out of bounds is reported and becomes 0): p is in bounds. */
+static inline void *cl2c_ck_local_atomic_in(cl2c_ck_thread *t, cl2c_ck_argr A,
+                                            const volatile void *q, size_t n,
+                                            cl2c_ck_site *site) {
+    void *p = (void *)q;
+    if (__builtin_expect(A.r != NULL && A.r->all_set == t->local_me0, 1)) return p;
+    return cl2c_ck_local_atomic_(t, A, p, (uintptr_t)p - (uintptr_t)A.lo, n, site);
+}
+#define CL2C_CK_LATOMIC_IN(A, p, site)                                                       \
+    ((__typeof__(p))cl2c_ck_local_atomic_in(cl2c_ck_t, (A), (p), sizeof *(p), (site)))
 
 /* An async copy's n elements of elem bytes at p, each stride elements after the one
  * before: bounds, and the group's copy (no work-item in particular: local id 0xfff)
