@@ -67,7 +67,7 @@ def _fail(diags, sources=None) -> None:
 @click.option("--schedule", type=click.Choice(schedule_names()),
               default=None, help="Force a work-group schedule.")
 @click.option("--check", "check", flag_value="stop", default=None,
-              help="Checking mode: bounds, races, uninitialised __local reads, division "
+              help="Checking mode: bounds, races, uninitialized __local reads, division "
                    "by zero, barrier divergence (-cl2c-check).")
 @click.option("--check-collect", "check", flag_value="collect",
               help="Checking mode that reports every finding after the launch "

@@ -147,11 +147,11 @@ def test_atomic_after_another_work_items_plain_write_races(prg):
 
 # A phase that touches __local counters only with atomics checks them for their
 # initialisation only (checking/phases.py): what it must still find.
-def test_an_atomic_on_a_counter_nothing_set_is_uninitialised(prg):
+def test_an_atomic_on_a_counter_nothing_set_is_uninitialized(prg):
     msg = finding(prg.counters_unset, (8,), (8,), np.arange(8, dtype=np.int32),
                   np.zeros(8, np.int32))
     assert "kernel 'counters_unset'" in msg
-    assert "bug.cl:48:5: read of uninitialised __local memory: 'h' at offset 12, which no " \
+    assert "bug.cl:48:5: read of uninitialized __local memory: 'h' at offset 12, which no " \
            "work-item of the group wrote (work-item (3,0,0)" in msg
 
 
@@ -179,7 +179,7 @@ def test_counters_the_other_groups_set_are_unset_in_this_one(prg):
     group's __local memory starts unset)."""
     msg = finding(prg.counters_unset_in_group_1, (64,), (8,), np.arange(64, dtype=np.int32),
                   np.zeros(64, np.int32))
-    assert "bug.cl:57:5: read of uninitialised __local memory: 'h' at offset " in msg
+    assert "bug.cl:57:5: read of uninitialized __local memory: 'h' at offset " in msg
     assert "of group (1,0,0)" in msg
 
 

@@ -78,7 +78,7 @@ __kernel void k(__global float *out, __local float *t) {
     assert "work-item (1,0,0)" in msg
 
 
-def test_vload_of_uninitialised_local_memory():
+def test_vload_of_uninitialized_local_memory():
     src = """
 __kernel void k(__global float *out, __local float *t) {
     int l = get_local_id(0);
@@ -88,7 +88,7 @@ __kernel void k(__global float *out, __local float *t) {
     out[get_global_id(0)] = vload4(0, t).y;
 }"""
     msg = finding(build(src).k, (4,), (4,), np.zeros(4, np.float32), cl2c.LocalMemory(64))
-    assert "bug.cl:7:29: read of uninitialised __local memory: 't' at offset 0" in msg
+    assert "bug.cl:7:29: read of uninitialized __local memory: 't' at offset 0" in msg
 
 
 def test_same_vector_stored_by_every_work_item_is_no_race():

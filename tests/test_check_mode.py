@@ -549,10 +549,10 @@ def test_fast_version_of_local_stores_falls_back_on_a_race():
                      r"\(local linear id 0\) wrote with no barrier between", msg), msg
 
 
-def test_fast_version_of_local_reads_falls_back_on_uninitialised_memory():
+def test_fast_version_of_local_reads_falls_back_on_uninitialized_memory():
     src = TILE.replace("WHERE", "x").replace("t[y][x] = a", "if (y < 7) t[y][x] = a")
     msg = finding(build(src).k, (8, 8), (8, 8), f32(64), f32(64), np.int32(1), np.int32(0))
-    assert "read of uninitialised __local memory: 't' at offset 224" in msg, msg
+    assert "read of uninitialized __local memory: 't' at offset 224" in msg, msg
 
 
 GRID = """
@@ -675,7 +675,7 @@ def test_own_words_again_in_one_phase_are_no_race():
     np.testing.assert_array_equal(out, want)
 
 
-def test_fast_version_of_local_updates_falls_back_on_uninitialised_memory():
+def test_fast_version_of_local_updates_falls_back_on_uninitialized_memory():
     # only t[0..31] written: the update's reads of t[32..63] find nothing there
     src = """
 __kernel void k(__global const float *x, __global float *out) {
@@ -693,7 +693,7 @@ __kernel void k(__global const float *x, __global float *out) {
     prg = build(src, "-cl2c-check=collect")
     assert "cl2c_ck_box_update" in prg.c_source
     found = collected(prg.k, (128,), (64,), np.arange(128, dtype=np.float32), f32(2))
-    assert any("bug.cl:9:17: read of uninitialised __local memory: 't' at offset 128" in f
+    assert any("bug.cl:9:17: read of uninitialized __local memory: 't' at offset 128" in f
                for f in found), found
 
 
@@ -794,9 +794,9 @@ __kernel void k(__global int *count) {
     assert count[0] == 64
 
 
-# ---- uninitialised reads -------------------------------------------------------------
+# ---- uninitialized reads -------------------------------------------------------------
 
-def test_uninitialised_local_read():
+def test_uninitialized_local_read():
     src = """
 __kernel void k(__global float *out) {
     __local float s[16];
@@ -806,11 +806,11 @@ __kernel void k(__global float *out) {
     out[get_global_id(0)] = s[l];
 }"""
     msg = finding(build(src).k, (16,), (16,), f32(16))
-    assert "bug.cl:7:29: read of uninitialised __local memory: 's' at offset 32" in msg
+    assert "bug.cl:7:29: read of uninitialized __local memory: 's' at offset 32" in msg
     assert "work-item (8,0,0)" in msg
 
 
-def test_local_memory_is_uninitialised_in_each_group():
+def test_local_memory_is_uninitialized_in_each_group():
     src = """
 __kernel void k(__local int *t, __global int *out) {
     int l = get_local_id(0);
@@ -819,7 +819,7 @@ __kernel void k(__local int *t, __global int *out) {
     out[get_global_id(0)] = t[l];
 }"""
     msg = finding(build(src).k, (8,), (4,), cl2c.LocalMemory(16), np.zeros(8, np.int32))
-    assert "read of uninitialised __local memory: 't' at offset 0" in msg
+    assert "read of uninitialized __local memory: 't' at offset 0" in msg
     assert "group (1,0,0)" in msg
 
 

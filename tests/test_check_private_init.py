@@ -1,4 +1,4 @@
-"""Checking mode (-cl2c-check): reads of uninitialised private variables (scalars,
+"""Checking mode (-cl2c-check): reads of uninitialized private variables (scalars,
 vectors, structs, private arrays' elements), each found with its kernel, place, work-item
 and name; and the patterns that are fine, where it finds nothing."""
 from __future__ import annotations
@@ -45,7 +45,7 @@ __kernel void k(__global int *out) {
 }"""
     found = run(build(src).k, (8,), (8,), i32(8))
     assert len(found) == 1, found
-    assert found[0].startswith("kernel 'k': bug.cl:6:14: read of uninitialised private "
+    assert found[0].startswith("kernel 'k': bug.cl:6:14: read of uninitialized private "
                                "variable 'x' (work-item (4,0,0) of group (0,0,0), "
                                "global id (4,0,0))"), found
 
@@ -60,7 +60,7 @@ __kernel void k(__global int *out) {
     prg = cl2c.Program(src, options="-cl2c-check", filename="bug.cl").build()
     with pytest.raises(cl2c.LaunchError) as info:
         prg.k((4,), (4,), i32(4))
-    assert "bug.cl:5:29: read of uninitialised private variable 'x'" in str(info.value)
+    assert "bug.cl:5:29: read of uninitialized private variable 'x'" in str(info.value)
 
 
 def test_vector():
@@ -72,7 +72,7 @@ __kernel void k(__global float4 *out, int c) {
     out[i] = v * 2.0f;
 }"""
     found = run(build(src).k, (4,), (4,), f32(16), np.int32(0))
-    assert any("bug.cl:6:14: read of uninitialised private variable 'v'" in f
+    assert any("bug.cl:6:14: read of uninitialized private variable 'v'" in f
                for f in found), found
     assert run(build(src).k, (4,), (4,), f32(16), np.int32(1)) == []
 
@@ -86,7 +86,7 @@ __kernel void k(__global float *out, int c) {
     out[get_global_id(0)] = p.b;
 }"""
     found = run(build(src).k, (4,), (4,), f32(4), np.int32(0))
-    assert any("read of uninitialised private variable 'p'" in f for f in found), found
+    assert any("read of uninitialized private variable 'p'" in f for f in found), found
 
 
 NESTED = """
@@ -144,9 +144,9 @@ def test_struct_members_and_nested_struct_members(nested):
         "    out[get_global_id(0)] = s.b + q.in.b + q.in.v.y + q.in.v.x + s.a + q.n;") + 1
     text = "\n".join(found)
     assert len(found) == 3, found
-    assert f"bug.cl:{line}:29: read of uninitialised private variable 's': member 'b', " \
+    assert f"bug.cl:{line}:29: read of uninitialized private variable 's': member 'b', " \
            "which nothing wrote" in text, found
-    assert f"bug.cl:{line}:35: read of uninitialised private variable 'q': member " \
+    assert f"bug.cl:{line}:35: read of uninitialized private variable 'q': member " \
            "'in.b', which nothing wrote" in text, found
     assert "private variable 'q': member 'in.v', component 1 (.y), which nothing " \
            "wrote" in text, found
@@ -196,11 +196,11 @@ def test_members_of_an_array_of_structs(schedule):
     found = run(prg.k, (4,), (4,), f32(4), np.int32(0))
     text = "\n".join(found)
     assert len(found) == 3, found
-    assert "bug.cl:16:24: read of uninitialised private variable 'ps': element 2, member " \
+    assert "bug.cl:16:24: read of uninitialized private variable 'ps': element 2, member " \
            "'b', which nothing wrote" in text, found
-    assert "bug.cl:16:46: read of uninitialised private variable 'ps': element 1, member " \
+    assert "bug.cl:16:46: read of uninitialized private variable 'ps': element 1, member " \
            "'v', component 1 (.y), which nothing wrote" in text, found
-    assert "read of uninitialised private variable 'qs': element 2, member 'in.b', which " \
+    assert "read of uninitialized private variable 'qs': element 2, member 'in.b', which " \
            "nothing wrote" in text, found
     out = f32(4)
     assert run(prg.k, (4,), (4,), out, np.int32(1)) == []
@@ -217,7 +217,7 @@ __kernel void k(__global float *out) {
 }"""
     found = run(build(src).k, (4,), (4,), f32(4))
     assert len(found) == 1, found
-    assert "bug.cl:5:29: read of uninitialised private variable 'a': element 3" in found[0]
+    assert "bug.cl:5:29: read of uninitialized private variable 'a': element 3" in found[0]
 
 
 def test_two_dimensional_array_element():
@@ -231,7 +231,7 @@ __kernel void k(__global float *out) {
 }"""
     found = run(build(src).k, (4,), (4,), f32(4))
     assert len(found) == 1, found
-    assert "bug.cl:7:39: read of uninitialised private variable 'a': element 11" in found[0]
+    assert "bug.cl:7:39: read of uninitialized private variable 'a': element 11" in found[0]
 
 
 def test_in_a_helper():
@@ -247,7 +247,7 @@ __kernel void k(__global float *out) {
 }"""
     found = run(build(src).k, (4,), (4,), f32(4))
     assert len(found) == 1, found
-    assert "kernel 'k': bug.cl:5:12: read of uninitialised private variable 'y' " \
+    assert "kernel 'k': bug.cl:5:12: read of uninitialized private variable 'y' " \
            "(work-item (0,0,0)" in found[0]
 
 
@@ -265,7 +265,7 @@ __kernel void k(__global int *out) {
 }"""
     found = run(build(src, schedule).k, (16,), (8,), i32(16))
     assert len(found) == 1, found
-    assert "bug.cl:9:29: read of uninitialised private variable 'x' (work-item (4,0,0)" \
+    assert "bug.cl:9:29: read of uninitialized private variable 'x' (work-item (4,0,0)" \
         in found[0], found
 
 
@@ -282,7 +282,7 @@ __kernel void k(__global const float *in, __global float *out, int n) {
 }"""
     found = run(build(src, schedule).k, (4,), (4,), f32(8), f32(4), np.int32(8))
     assert len(found) == 1, found
-    assert "bug.cl:6:9: read of uninitialised private variable 'acc'" in found[0], found
+    assert "bug.cl:6:9: read of uninitialized private variable 'acc'" in found[0], found
 
 
 def test_a_write_reading_itself():
@@ -293,7 +293,7 @@ __kernel void k(__global int *out) {
     out[get_global_id(0)] = y;
 }"""
     found = run(build(src).k, (4,), (4,), i32(4))
-    assert any("bug.cl:4:18: read of uninitialised private variable 'x'" in f
+    assert any("bug.cl:4:18: read of uninitialized private variable 'x'" in f
                for f in found), found
 
 
@@ -312,7 +312,7 @@ __kernel void k(__global float4 *out, __global const float *in) {
     found = run(build(src).k, (4,), (4,), f32(16), f32(4))
     assert len(found) == 1, found
     assert found[0].startswith(
-        "kernel 'k': bug.cl:7:14: read of uninitialised private variable 'v': component "
+        "kernel 'k': bug.cl:7:14: read of uninitialized private variable 'v': component "
         "3 (.w), which nothing wrote (work-item (0,0,0) of group (0,0,0)"), found
 
 
@@ -327,7 +327,7 @@ __kernel void k(__global float2 *out, __global const float *in) {
 }"""
     found = run(build(src).k, (4,), (4,), f32(8), f32(4))
     assert len(found) == 1, found
-    assert "bug.cl:7:14: read of uninitialised private variable 'v': component 5 (.s5)" \
+    assert "bug.cl:7:14: read of uninitialized private variable 'v': component 5 (.s5)" \
         in found[0], found
 
 
@@ -340,7 +340,7 @@ __kernel void k(__global float *out) {
 }"""
     found = run(build(src).k, (4,), (4,), f32(4))
     assert len(found) == 1, found
-    assert "bug.cl:4:35: read of uninitialised private variable 'ip' (work-item (0,0,0)" \
+    assert "bug.cl:4:35: read of uninitialized private variable 'ip' (work-item (0,0,0)" \
         in found[0], found
 
 
@@ -358,9 +358,9 @@ __kernel void k(__global float *out, __global const float *in) {
 }"""
     found = run(build(src).k, (4,), (4,), f32(4), f32(4))
     assert len(found) == 2, found
-    assert any("bug.cl:8:35: read of uninitialised private variable 'r': element 0" in f
+    assert any("bug.cl:8:35: read of uninitialized private variable 'r': element 0" in f
                for f in found), found
-    assert any("bug.cl:8:46: read of uninitialised private variable 'sc': component 0 (.x)"
+    assert any("bug.cl:8:46: read of uninitialized private variable 'sc': component 0 (.x)"
                in f for f in found), found
 
 
@@ -447,7 +447,7 @@ def test_vector_in_an_array_written_in_part(parts):
     found = run(parts.array, (8,), (8,), f32(8), np.int32(0))
     line = _line("    out[i] = a[1].x + a[1].z + a[2].w + a[0].w + a[0].xw.x;")
     assert len(found) == 1, found
-    assert f"bug.cl:{line}:23: read of uninitialised private variable 'a': element 1, " \
+    assert f"bug.cl:{line}:23: read of uninitialized private variable 'a': element 1, " \
            "component 2 (.z), which nothing wrote" in found[0], found
     out = f32(8)
     assert run(parts.array, (8,), (8,), out, np.int32(1)) == []
@@ -460,9 +460,9 @@ def test_vector_member_of_a_struct_written_in_part(parts):
     found = run(parts.member, (8,), (8,), f32(8), np.int32(0))
     line = _line("    out[i] = s.v.x + s.v.z + s.w.y + s.n;")
     assert len(found) == 2, found
-    assert f"bug.cl:{line}:22: read of uninitialised private variable 's': member 'v', " \
+    assert f"bug.cl:{line}:22: read of uninitialized private variable 's': member 'v', " \
            "component 2 (.z), which nothing wrote" in found[0], found
-    assert f"bug.cl:{line}:38: read of uninitialised private variable 's': member 'n', " \
+    assert f"bug.cl:{line}:38: read of uninitialized private variable 's': member 'n', " \
            "which nothing wrote" in found[1], found
     out = f32(8)
     assert run(parts.member, (8,), (8,), out, np.int32(1)) == []
@@ -476,9 +476,9 @@ def test_components_read_by_swizzles(parts):
     line = _line("    out[get_global_id(0)] = dot(a[0].yz + a[1].xy, s.v.xz);")
     assert len(found) == 2, found
     text = "\n".join(found)        # (the order C evaluates dot's arguments in)
-    assert f"bug.cl:{line}:33: read of uninitialised private variable 'a': element 0, " \
+    assert f"bug.cl:{line}:33: read of uninitialized private variable 'a': element 0, " \
            "component 2 (.z), which nothing wrote" in text, found
-    assert f"bug.cl:{line}:52: read of uninitialised private variable 's': member 'v', " \
+    assert f"bug.cl:{line}:52: read of uninitialized private variable 's': member 'v', " \
            "component 2 (.z), which nothing wrote" in text, found
     out = f32(8)
     assert run(parts.swizzles, (8,), (8,), out, np.int32(1)) == []
@@ -688,7 +688,7 @@ __kernel void k(__global float4 *out) {
     out = f32(64)
     found = run(build(src, schedule).k, (16,), (8,), out)
     assert len(found) == 1, found
-    assert "bug.cl:13:33: read of uninitialised private variable 'v' (work-item (5,0,0)" \
+    assert "bug.cl:13:33: read of uninitialized private variable 'v' (work-item (5,0,0)" \
         in found[0], found
     assert out[4 * 3] == 4 + 3 + 3
 

@@ -160,7 +160,7 @@ def test_a_read_of_bytes_nothing_wrote_is_found(run, case):
     name, offset, gid = FOUND[case]
     assert run["results"][case] == "failed", run["logs"][case]
     log = run["logs"][case]
-    assert f"read of uninitialised __global memory: '{name}' at offset {offset}, which " \
+    assert f"read of uninitialized __global memory: '{name}' at offset {offset}, which " \
            "neither the host nor a kernel wrote" in log, log
     assert f"global id ({gid},0,0)" in log, log
 
@@ -168,6 +168,6 @@ def test_a_read_of_bytes_nothing_wrote_is_found(run, case):
 @pytest.mark.parametrize("case", SILENT)
 def test_bytes_something_wrote_read_without_a_finding(run, case):
     assert run["results"][case] == "ok", run["logs"][case]
-    assert "uninitialised" not in run["logs"][case], run["logs"][case]
+    assert "uninitialized" not in run["logs"][case], run["logs"][case]
     if case in EXPECTED:
         assert run["outputs"][case] == EXPECTED[case]

@@ -11,7 +11,7 @@ its functions into work-group functions:
 - ``sync_points.py``: barriers' fences (which memory each orders); async copies
   reached by some work-items of a group and not others, their events never waited
   for, waits for events no copy returned;
-- ``private_init.py``: reads of uninitialised private variables, where
+- ``private_init.py``: reads of uninitialized private variables, where
   ``definite_assignment.py`` cannot prove a write first;
 - ``sites.py``: the place in the .cl file of each check.
 
@@ -35,7 +35,7 @@ def instrument(module: Module, local_types: dict) -> tuple[Module, Sites]:
     sites = Sites()
     module = accesses.instrument(module, local_types, sites)
     module = sync_points.instrument(module, sites)
-    # uninitialised private variables: their flags are privates the schedules carry
+    # uninitialized private variables: their flags are privates the schedules carry
     module = private_init.instrument(module, sites)
     return module, sites
 

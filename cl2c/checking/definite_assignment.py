@@ -1,5 +1,5 @@
 """Definite assignment of private variables (checking builds): which reads of a
-function's uninitialised private variables may run before any write.
+function's uninitialized private variables may run before any write.
 
 A conservative, flow-sensitive must-analysis over the structured control flow of the
 lowered C tree (if, loops, switch, break, continue, return). Its state at a point is

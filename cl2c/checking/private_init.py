@@ -1,4 +1,4 @@
-"""Checking builds (-cl2c-check): reads of uninitialised private variables.
+"""Checking builds (-cl2c-check): reads of uninitialized private variables.
 
 Runs on the C tree after accesses.py and before the schedules, in every function
 (kernels and helpers): a private variable gets a private flag, so the regions and

@@ -144,7 +144,7 @@ struct _cl_mem {
     cl_uint map_count, map_room;      /* a pointer once a map (under cl2c_lock) */
     bool has_properties;              /* made with an (empty) property list */
     /* a buffer's (not a sub-buffer's) bytes that hold what something wrote, a bit a
-     * byte, for checking builds' reads of uninitialised memory (written.c); NULL where
+     * byte, for checking builds' reads of uninitialized memory (written.c); NULL where
      * the host gave data or nothing was followed; unwritten: how many bits are 0 */
     unsigned char *written;
     size_t unwritten;

@@ -234,7 +234,7 @@ class _Nest:
                 if name.lower().startswith("cl2c_ck") or name in checked:
                     return None     # another check, or a function with checks of its own
             elif isinstance(n, c_ast.ID) and n.name.startswith("cl2c_cks_"):
-                return None         # checks of uninitialised privates
+                return None         # checks of uninitialized privates
             elif isinstance(n, (c_ast.Continue, c_ast.Break, c_ast.Goto, c_ast.Return,
                                 c_ast.Label)):
                 return None         # a store then might not run for every work-item

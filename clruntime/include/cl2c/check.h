@@ -20,8 +20,8 @@
  *   several work-items read is marked so (CL2C_CK_SEVERAL). An atomic function marks
  *   its granule atomic (CL2C_CK_ATOM): two atomics do not race, an atomic and a plain
  *   access do.
- * - Uninitialised __local memory: a read of a byte no work-item of the group wrote.
- * - Uninitialised __global memory: where the host says which bytes of a buffer were
+ * - Uninitialized __local memory: a read of a byte no work-item of the group wrote.
+ * - Uninitialized __global memory: where the host says which bytes of a buffer were
  *   written before the launch (cl2c_check_written: the OpenCL platform's buffers made
  *   without host data), a read of a granule none of whose bytes the host, an earlier
  *   launch or this one wrote. Its shadow words start marked unwritten (a word of this
@@ -779,7 +779,7 @@ __attribute__((noinline, unused)) static void cl2c_ck_shadow(cl2c_ck_thread *t,
             const int found = (flags & CL2C_CK_READ) && !by_copy && !(flags & CL2C_CK_ATOMIC_);
             if (found)
                 cl2c_ck_finding(site,
-                                "read of uninitialised %s memory: '%s' at offset %zu, "
+                                "read of uninitialized %s memory: '%s' at offset %zu, "
                                 "which neither the host nor a kernel wrote", r->space,
                                 r->name, i << r->shift);
             if (!(flags & CL2C_CK_WRITE))
@@ -836,7 +836,7 @@ __attribute__((noinline, unused)) static void cl2c_ck_shadow(cl2c_ck_thread *t,
         }
         if (local && (flags & CL2C_CK_READ) && !by_copy && !(old & CL2C_CK_INIT))
             cl2c_ck_finding(site,
-                            "read of uninitialised %s memory: '%s' at offset %zu, which no "
+                            "read of uninitialized %s memory: '%s' at offset %zu, which no "
                             "work-item of the group wrote", r->space, r->name, at);
         uint64_t mark = old;
         if (both && conflict && who != me && CL2C_CK_GROUP(who) != CL2C_CK_GROUP(me))

@@ -1,4 +1,4 @@
-/* Checking mode (-cl2c-check): reads of uninitialised private variables.
+/* Checking mode (-cl2c-check): reads of uninitialized private variables.
  *
  * cl2c/checking/private_init.py gives each private variable that a read may reach
  * before any write a flag (a private `_Bool`, set by every write), and each
@@ -15,9 +15,9 @@ __attribute__((cold, noinline, unused)) static void cl2c_ck_unset(cl2c_ck_site *
                                                                   const char *name,
                                                                   long long element) {
     if (element < 0)
-        cl2c_ck_finding(site, "read of uninitialised private variable '%s'", name);
+        cl2c_ck_finding(site, "read of uninitialized private variable '%s'", name);
     else
-        cl2c_ck_finding(site, "read of uninitialised private variable '%s': element %lld, "
+        cl2c_ck_finding(site, "read of uninitialized private variable '%s': element %lld, "
                         "which nothing wrote", name, element);
 }
 
@@ -48,10 +48,10 @@ __attribute__((cold, noinline, unused)) static void cl2c_ck_unset_part(cl2c_ck_s
     if (flag == 0 || mask == 0 || k >= n) {            /* none of it written: the vector */
         cl2c_ck_unset(site, name, -1);
     } else if (n <= 4) {
-        cl2c_ck_finding(site, "read of uninitialised private variable '%s': component %d "
+        cl2c_ck_finding(site, "read of uninitialized private variable '%s': component %d "
                         "(.%c), which nothing wrote", name, k, "xyzw"[k]);
     } else {
-        cl2c_ck_finding(site, "read of uninitialised private variable '%s': component %d "
+        cl2c_ck_finding(site, "read of uninitialized private variable '%s': component %d "
                         "(.s%x), which nothing wrote", name, k, (unsigned)k);
     }
 }
@@ -95,7 +95,7 @@ __attribute__((cold, noinline, unused)) static void cl2c_ck_unset_member(
         return;
     }
     for (int j = 0; j < k; ++j) labels += strlen(labels) + 1;
-    cl2c_ck_finding(site, "read of uninitialised private variable '%s': %s, which nothing "
+    cl2c_ck_finding(site, "read of uninitialized private variable '%s': %s, which nothing "
                     "wrote", name, labels);
 }
 #define CL2C_CK_STEST(flag, mask, labels, n, site, name)                                   \
@@ -118,11 +118,11 @@ __attribute__((cold, noinline, unused)) static void cl2c_ck_unset_velem(cl2c_ck_
     if (flag == 0 || read == 0 || k >= n)
         cl2c_ck_unset(site, name, (long long)element);
     else if (n <= 4)
-        cl2c_ck_finding(site, "read of uninitialised private variable '%s': element %zu, "
+        cl2c_ck_finding(site, "read of uninitialized private variable '%s': element %zu, "
                         "component %d (.%c), which nothing wrote", name, element, k,
                         "xyzw"[k]);
     else
-        cl2c_ck_finding(site, "read of uninitialised private variable '%s': element %zu, "
+        cl2c_ck_finding(site, "read of uninitialized private variable '%s': element %zu, "
                         "component %d (.s%x), which nothing wrote", name, element, k,
                         (unsigned)k);
 }
@@ -153,7 +153,7 @@ __attribute__((cold, noinline, unused)) static void cl2c_ck_unset_selem(
         return;
     }
     for (int j = 0; j < k; ++j) labels += strlen(labels) + 1;
-    cl2c_ck_finding(site, "read of uninitialised private variable '%s': element %zu, %s, "
+    cl2c_ck_finding(site, "read of uninitialized private variable '%s': element %zu, %s, "
                     "which nothing wrote", name, element, labels);
 }
 static inline void *cl2c_ck_selem(unsigned long long *shadow, const void *base, const void *p,
