@@ -32,6 +32,7 @@ BUDGET = _budget()
 
 _lock = threading.Lock()
 _idle: OrderedDict = OrderedDict()    # library -> its idle shadows' bytes, LRU first
+_total = 0                            # their sum
 
 
 def after_launch(lib) -> None:
@@ -39,12 +40,12 @@ def after_launch(lib) -> None:
     counted, and the least recently launched programs' freed while over the budget."""
     if not hasattr(lib, "cl2c_loader_check_idle_bytes"):
         return                  # a library from before the budget
+    global _total
     idle = lib.cl2c_loader_check_idle_bytes()
     with _lock:
-        _idle.pop(lib, None)
+        _total += idle - _idle.pop(lib, 0)
         _idle[lib] = idle
-        total = sum(_idle.values())
-        while total > BUDGET and _idle:
+        while _total > BUDGET and _idle:
             oldest, bytes_ = _idle.popitem(last=False)
             oldest.cl2c_loader_check_trim()
-            total -= bytes_
+            _total -= bytes_

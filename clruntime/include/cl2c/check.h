@@ -79,9 +79,9 @@ typedef struct cl2c_ck_range {
     unsigned shift;    /* log2 of the granule */
     int readonly;      /* the host made it read-only: no shadow, every write a finding */
     unsigned char *written; /* a bit a byte: what was written before (NULL: all of it) */
-    /* a __local variable's (the thread's own range): the phase (local_me0) in which the
-     * group was found to have written all of it, and how often its quiet atomics
-     * (CL2C_CK_LATOMIC) went past that in the phase (tried) since (tries_in) */
+    /* a __local variable's (the thread's own range), for its quiet atomics
+     * (CL2C_CK_LATOMIC): the phase (local_me0) in which the group was found to have
+     * written all of it; the phase of tries, how many of them took the slow path */
     uint64_t all_set, tries_in;
     size_t tries;
 } cl2c_ck_range;
@@ -1337,20 +1337,8 @@ cl2c_ck_local_atomic_(cl2c_ck_thread *t, cl2c_ck_argr A, void *p, size_t off, si
     }
     return cl2c_ck_arg_atomic(t, A, p, n, 1, site);
 }
-static inline void *cl2c_ck_local_atomic(cl2c_ck_thread *t, cl2c_ck_argr A,
-                                         const volatile void *q, size_t n, cl2c_ck_site *site) {
-    void *p = (void *)q;
-    const size_t off = (uintptr_t)p - (uintptr_t)A.lo;
-    if (__builtin_expect(n > A.size || off > A.size - n, 0))
-        return cl2c_ck_out(A.r, (const char *)p, n,
-                           CL2C_CK_READ | CL2C_CK_WRITE | CL2C_CK_ATOMIC_, site);
-    if (__builtin_expect(A.r != NULL && A.r->all_set == t->local_me0, 1)) return p;
-    return cl2c_ck_local_atomic_(t, A, p, off, n, site);
-}
-#define CL2C_CK_LATOMIC(A, p, site)                                                          \
-    ((__typeof__(p))cl2c_ck_local_atomic(cl2c_ck_t, (A), (p), sizeof *(p), (site)))
-/* The same where p is the variable or an element of it whose indices were checked
- * (CL2C_CK_INDEX: an index out of bounds is reported and becomes 0): p is in bounds. */
+/* Where p is the variable or an element of it whose indices were checked (CL2C_CK_INDEX:
+ * an index out of bounds is reported and becomes 0): p is in bounds. */
 static inline void *cl2c_ck_local_atomic_in(cl2c_ck_thread *t, cl2c_ck_argr A,
                                             const volatile void *q, size_t n,
                                             cl2c_ck_site *site) {
@@ -1358,6 +1346,17 @@ static inline void *cl2c_ck_local_atomic_in(cl2c_ck_thread *t, cl2c_ck_argr A,
     if (__builtin_expect(A.r != NULL && A.r->all_set == t->local_me0, 1)) return p;
     return cl2c_ck_local_atomic_(t, A, p, (uintptr_t)p - (uintptr_t)A.lo, n, site);
 }
+static inline void *cl2c_ck_local_atomic(cl2c_ck_thread *t, cl2c_ck_argr A,
+                                         const volatile void *q, size_t n, cl2c_ck_site *site) {
+    void *p = (void *)q;
+    const size_t off = (uintptr_t)p - (uintptr_t)A.lo;
+    if (__builtin_expect(n > A.size || off > A.size - n, 0))
+        return cl2c_ck_out(A.r, (const char *)p, n,
+                           CL2C_CK_READ | CL2C_CK_WRITE | CL2C_CK_ATOMIC_, site);
+    return cl2c_ck_local_atomic_in(t, A, q, n, site);
+}
+#define CL2C_CK_LATOMIC(A, p, site)                                                          \
+    ((__typeof__(p))cl2c_ck_local_atomic(cl2c_ck_t, (A), (p), sizeof *(p), (site)))
 #define CL2C_CK_LATOMIC_IN(A, p, site)                                                       \
     ((__typeof__(p))cl2c_ck_local_atomic_in(cl2c_ck_t, (A), (p), sizeof *(p), (site)))
 
