@@ -37,7 +37,7 @@ def main() -> None:
                     help="OpenMP threads a chunk's launch (map_kernel's threads=)")
     args = ap.parse_args()
     import dask
-    prg = cl2c.Program(SOURCE).build()
+    prg = cl2c.Program(SOURCE).build().wait_optimised()
     n = args.chunks * args.per_chunk
     a = np.random.default_rng(0).random(n, dtype=np.float32)
     b = np.zeros_like(a)

@@ -81,7 +81,7 @@ def main() -> None:
     args = ap.parse_args()
     import dask.array as da
     import distributed
-    prg = cl2c.Program(SOURCE).build()
+    prg = cl2c.Program(SOURCE).build().wait_optimised()
     results = {"cpus": os.cpu_count(), "args": vars(args), "runs": []}
 
     def whole_run(rows):

@@ -35,7 +35,7 @@ def main(argv=None) -> int:
     ap.add_argument("--reps", type=int, default=60, help="launches timed (60)")
     args = ap.parse_args(argv)
     import cl2c
-    kernel = cl2c.Program(SOURCE, f"-DLS={args.local}").build().tiny
+    kernel = cl2c.Program(SOURCE, f"-DLS={args.local}").build().wait_optimised().tiny
     n = 1 << args.log2
     a = np.zeros(n, np.float32)
     for _ in range(3):

@@ -89,7 +89,7 @@ print(json.dumps(result))
 
 def own_api(size: int, repeat: int) -> dict:
     import cl2c
-    prg = cl2c.Program(SOURCE).build()
+    prg = cl2c.Program(SOURCE).build().wait_optimised()
     rng = np.random.default_rng(1)
     src8 = cl2c.Image(rng.integers(0, 256, (size, size, 4), dtype=np.uint8), "RGBA",
                       "UNORM_INT8")

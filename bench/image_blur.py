@@ -37,7 +37,7 @@ def main() -> None:
     ap.add_argument("--reps", type=int, default=5)
     args = ap.parse_args()
     n = args.size
-    prg = cl2c.Program.from_file(HERE / "kernels" / "image_blur.cl").build()
+    prg = cl2c.Program.from_file(HERE / "kernels" / "image_blur.cl").build().wait_optimised()
     rng = np.random.default_rng(1)
     pic = rng.random((n, n, 4), dtype=np.float32)
     src, dst = cl2c.Image(pic), cl2c.Image(np.zeros_like(pic))

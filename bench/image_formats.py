@@ -30,7 +30,7 @@ def main() -> None:
     ap.add_argument("--reps", type=int, default=15)
     args = ap.parse_args()
     w, h = args.size
-    prg = cl2c.Program.from_file(KERNEL).build()
+    prg = cl2c.Program.from_file(KERNEL).build().wait_optimised()
     pic = np.random.default_rng(1).integers(0, 256, (h, w, 4), dtype=np.uint8)
     grid = ((w + 15) // 16 * 16, (h + 15) // 16 * 16)
     images = {"8-bit": (cl2c.Image(pic, "RGBA", "UNORM_INT8"),

@@ -109,7 +109,7 @@ def _idle_cpu_ms(pause_s: float = 0.1) -> float:
 
 def measure(launches: int, repeats: int) -> dict:
     import cl2c
-    prg = cl2c.Program(SOURCE).build()
+    prg = cl2c.Program(SOURCE).build().wait_optimised()
     result = {}
     for label, (name, size, local, args) in _arguments().items():
         kernel = prg.kernel(name)

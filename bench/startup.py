@@ -25,7 +25,10 @@ Each sample is a new Python process that times, one after the other:
   the program has such a kernel.
 
 ``cold build`` is ``build`` in processes whose caches start empty (cl2c's, PyOpenCL's,
-PoCL's). A warm-up process of each contender fills the warm caches first; then the
+PoCL's); ``cold to launch 1`` adds the first launch. A cold cl2c build returns with its
+fast tier (cl2c/tiers.py): ``cold to -O3`` is the time from ``build()`` until the kernels
+run on the optimised library (the child waits for it, so that the next sample does not
+share the machine with its background build). A warm-up process of each contender fills the warm caches first; then the
 contenders take turns. The table gives the median and the min-max range, in
 milliseconds; the machine's load average comes first, since a shared machine's other
 work moves these numbers. ``CL2C_TIME=1`` in cl2c's children prints the stages of each
@@ -75,6 +78,9 @@ if "triad" in prg.kernel_names:
         t = time.perf_counter()
         prg.triad((n,), None, a, b, c, np.float32(2))
         times[stage] = time.perf_counter() - t
+if prg.tier == "fast":      # a cold build's first tier: until the -O3 library runs
+    prg.wait_optimised()
+    times["optimised"] = time.perf_counter() - t3
 print(json.dumps(times))
 """
 
@@ -180,18 +186,20 @@ def table(results: dict[str, dict[str, list[dict]]]) -> str:
     lines = ["milliseconds, median (min-max); a new process each",
              f"{'':<18}" + "".join(f"{n:>{width}}" for n in names)]
 
-    def row(label, pick):
+    def row(label, pick, which="hot"):
         cells = []
         for name in names:
-            values = [v for v in map(pick, results[name]["hot"] if label != "cold build"
-                                     else results[name]["cold"]) if v is not None]
+            values = [v for v in map(pick, results[name][which]) if v is not None]
             cells.append(summary(values) if values else "-")
         lines.append(f"{label:<18}" + "".join(f"{c:>{width}}" for c in cells))
 
     for stage in STAGES[:3] + ("build CPU",) + STAGES[3:]:
         row(stage, lambda s, stage=stage: s.get(stage))
     row("import to built", lambda s: sum(s.get(k, 0.0) for k in SUM_TO_BUILT))
-    row("cold build", lambda s: s["build"])
+    row("cold build", lambda s: s["build"], "cold")
+    row("cold to launch 1", lambda s: s["build"] + s["launch 1"] if "launch 1" in s else None,
+        "cold")
+    row("cold to -O3", lambda s: s.get("optimised"), "cold")
     missed = sum(not s.get("hit", True) for s in results.get("cl2c", {}).get("hot", []))
     if missed:
         lines.append(f"WARNING: {missed} of cl2c's warm builds were not cache hits")

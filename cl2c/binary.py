@@ -369,6 +369,8 @@ def to_bytes(program) -> bytes:
         return ProgramBinary(info, program.source, _options_text(program.options),
                              program.filename).encode()
     from .build import image_of
+    if getattr(program, "_upgrade", None) is not None:
+        program.wait_optimised()        # a binary carries the optimised library
     module = program._module
     interfaces = [k.interface for k in program._kernels.values()]
     info = binary_info(program._target, module.__name__, [k.name for k in interfaces],

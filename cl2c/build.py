@@ -176,14 +176,13 @@ def build_extension(c_source: str, kernel_names: list[str], source_name: str = "
     compiler by default) or taken from the cache. Returns (module, cache_hit)."""
     target = target or Target.host()
     what = _Subject(source_name, kernel_names)
-    key = cache.key(c_source, target.identity(), cdef_for(kernel_names))
-    module_name = f"_cl2c_{key}"
+    module_name = module_name_for(c_source, kernel_names, target)
     root = cache.usable_root() if cache.cache_enabled() else None
     if root is None:
         with tempfile.TemporaryDirectory(prefix="cl2c-") as tmp:
             built = _compile(c_source, kernel_names, module_name, Path(tmp), what, target)
             return _load(module_name, built.read_bytes(), what, bool(target.sanitize)), False
-    final = root / f"{module_name}{_suffix()}"
+    final = cache_path(root, module_name)
     named = bool(target.sanitize)
     module = _load_entry(module_name, final, what, named)
     if module is not None:
@@ -201,6 +200,17 @@ def build_extension(c_source: str, kernel_names: list[str], source_name: str = "
     return module, False
 
 
+def module_name_for(c_source: str, kernel_names: list[str], target: Target) -> str:
+    """The name of the extension module of ``c_source`` built for ``target``: its cache
+    key."""
+    return f"_cl2c_{cache.key(c_source, target.identity(), cdef_for(kernel_names))}"
+
+
+def cache_path(root: Path, module_name: str) -> Path:
+    """Where the cache in ``root`` keeps the library of ``module_name``."""
+    return root / f"{module_name}{_suffix()}"
+
+
 def load_built(module_name: str, source_name: str, kernel_names: list[str],
                named: bool = False):
     """The extension module ``module_name`` from the cache, if it is there, intact and
@@ -208,7 +218,7 @@ def load_built(module_name: str, source_name: str, kernel_names: list[str],
     root = cache.usable_root()
     if root is None:
         return None
-    return _load_entry(module_name, root / f"{module_name}{_suffix()}",
+    return _load_entry(module_name, cache_path(root, module_name),
                        _Subject(source_name, kernel_names), named)
 
 

@@ -11,6 +11,7 @@ argument.
 """
 from __future__ import annotations
 
+import dataclasses
 import functools
 from dataclasses import dataclass
 import operator
@@ -22,7 +23,7 @@ import warnings
 
 import numpy as np
 
-from . import buffer_kinds, cache, check_shadows, error_codes
+from . import buffer_kinds, cache, check_shadows, error_codes, tiers
 from . import extents
 from . import types as ty
 from .diagnostics import BuildError
@@ -148,6 +149,7 @@ class Program:
         self._binary = None        # the program binary it was loaded from (binary.py)
         self._reload = None        # what unpickling calls to load it again (aot.py's)
         self._c_source = None      # its generated C, where a binary carried it
+        self._upgrade = None       # the optimised build of a fast tier (tiers.py)
 
     @classmethod
     def from_file(cls, path: str | os.PathLike, options=None,
@@ -179,6 +181,7 @@ class Program:
                 require_runtime(sanitize, target)
             target = target.for_options(parsed)
             self._target = target
+        self._upgrade = None
         source_key = None
         if cache.cache_enabled():
             with times.stage("digests of cl2c's files"):
@@ -187,26 +190,25 @@ class Program:
             with times.stage("cache key"):
                 source_key = cache.source_key(self.source, self.filename, parsed.key(),
                                               target.identity())
-        hit = source_key is not None and self._load_cached(source_key, bool(sanitize), times)
-        if not hit:
-            from .build import build_extension
-            from .pipeline import translate
-            self._translation = translate(self.source, self.filename, self.options,
-                                          target=target, times=times)
-            self.build_log = self._translation.warnings
-            names = [k.name for k in self._translation.kernels]
-            with times.stage("C compile and load"):
-                self._module, self.from_cache = build_extension(
-                    self._translation.c_source, names, self.filename, target)
-            self._globals = program_globals(self._module)
-            interfaces = [k.interface for k in self._translation.kernels]
-            self._kernels = {k.name: self._kernel_class()(self, k) for k in interfaces}
-            if source_key is not None:
-                deps = self._translation.preprocessed.dependencies
-                cache.write_manifest(source_key, {
-                    "module": self._module.__name__, "log": self.build_log,
-                    "kernels": [k.to_json() for k in interfaces],
-                    "dependencies": {p: cache.file_digest(p) for p in deps}})
+        entry = source_key is not None and self._load_cached(source_key, bool(sanitize), times)
+        hit = bool(entry)
+        tier = self._tier_mode(parsed, target, source_key)
+        if not hit and tier != tiers.OPTIMISED:
+            # the fast tier: -cl-opt-disable's build, from the cache or compiled now
+            fast_parsed = dataclasses.replace(parsed, optimise=False)
+            fast_target = dataclasses.replace(target, optimise=False)
+            fast_key = cache.source_key(self.source, self.filename, fast_parsed.key(),
+                                        fast_target.identity())
+            entry = self._load_cached(fast_key, False, times)
+            hit = bool(entry)
+            if not hit:
+                entry = self._compile(fast_target, fast_key, times)
+            self._target = fast_target
+            if tier == tiers.AUTO:
+                with times.stage("optimised build started (in the background)"):
+                    self._start_upgrade(entry, fast_target, target, source_key)
+        elif not hit:
+            self._compile(target, source_key, times)
         if self.build_log:
             # as PyOpenCL reports a non-empty build log; -w silences, -Werror fails
             warnings.warn(BuildWarning(self.build_log), stacklevel=2)
@@ -216,26 +218,115 @@ class Program:
                   file=sys.stderr)
         return self
 
-    def _load_cached(self, source_key: str, sanitized: bool, times: StageTimes) -> bool:
+    def _compile(self, target, source_key: str | None, times: StageTimes) -> dict:
+        """Translate and compile for ``target``; cache the program's manifest under
+        ``source_key`` (None: no cache). Returns the manifest."""
+        from .build import build_extension
+        from .pipeline import translate
+        self._translation = translate(self.source, self.filename, self.options,
+                                      target=target, times=times)
+        self.build_log = self._translation.warnings
+        names = [k.name for k in self._translation.kernels]
+        with times.stage("C compile and load"):
+            self._module, self.from_cache = build_extension(
+                self._translation.c_source, names, self.filename, target)
+        self._globals = program_globals(self._module)
+        interfaces = [k.interface for k in self._translation.kernels]
+        self._kernels = {k.name: self._kernel_class()(self, k) for k in interfaces}
+        deps = self._translation.preprocessed.dependencies
+        entry = {"module": self._module.__name__, "log": self.build_log,
+                 "kernels": [k.to_json() for k in interfaces],
+                 "dependencies": {p: cache.file_digest(p) for p in deps}}
+        if source_key is not None:
+            cache.write_manifest(source_key, entry)
+        return entry
+
+    def _tier_mode(self, parsed, target, source_key) -> str:
+        """CL2C_TIER for this build; optimised where tiers do not apply: a build asked
+        to be unoptimised (-cl-opt-disable), checked or sanitized, or with no cache."""
+        if (not target.optimise or parsed.check or parsed.check_barriers or parsed.sanitize
+                or source_key is None or cache.usable_root() is None):
+            return tiers.OPTIMISED
+        return tiers.mode()
+
+    def _start_upgrade(self, entry: dict, fast_target, target, source_key: str) -> None:
+        """Start the optimised build of the fast tier's C (its translation's, else the
+        cache's copy of it), which caches its manifest under ``source_key``."""
+        from . import cachedir
+        from .build import module_name_for
+        root = cache.usable_root()
+        names = [k["name"] for k in entry["kernels"]]
+        c_source = self._translation.c_source if self._translation is not None else None
+        if c_source is None:
+            data = cachedir.read_trusted(root / f"{entry['module']}.c")
+            c_source = data.decode() if data is not None else None
+            if c_source is None or module_name_for(c_source, names, fast_target) != \
+                    entry["module"]:
+                from .pipeline import translate
+                c_source = translate(self.source, self.filename, self.options,
+                                     target=target).c_source
+        module_name = module_name_for(c_source, names, target)
+        self._upgrade = tiers.start(c_source, names, self.filename, target, module_name,
+                                    root, source_key, dict(entry, module=module_name))
+        self._upgrade_target = target
+
+    @property
+    def tier(self) -> str:
+        """Which library the kernels run on: ``"optimised"``, or ``"fast"`` (compiled
+        at -O0: a cold build's first tier, or -cl-opt-disable's)."""
+        return "optimised" if self._target is None or self._target.optimise else "fast"
+
+    def wait_optimised(self) -> "Program":
+        """Wait for the optimised library of a cold build's fast tier, and run the
+        kernels on it from now on (CL2C_TIER, cl2c/tiers.py). Returns the program."""
+        if self._upgrade is not None:
+            self._upgrade.wait()
+            self._take_upgrade()
+        return self
+
+    def _take_upgrade(self) -> None:
+        """Where the optimised build is done: its library for the next launches, or,
+        where it failed, a warning and the fast tier for good."""
+        upgrade = self._upgrade
+        if upgrade is None or not upgrade.ready():
+            return
+        self._upgrade = None
+        from .build import load_built
+        failure = upgrade.failure()
+        module = None if failure else load_built(upgrade.module_name, self.filename,
+                                                 list(self._kernels))
+        if module is None:
+            why = failure or "its library is not in the kernel cache"
+            warnings.warn(f"{self.filename}: the optimised build failed, and the kernels "
+                          f"run unoptimised: {why}",
+                          BuildWarning, stacklevel=3)
+            return
+        self._module, self._target = module, self._upgrade_target
+        if timing_wanted():
+            print(f"cl2c: {self.filename}: kernels run on the optimised library from now "
+                  f"on", file=sys.stderr)
+
+    def _load_cached(self, source_key: str, sanitized: bool, times: StageTimes):
         """Load what an earlier build of the same source, options and target left in the
-        cache, with no translation; False where there is none."""
+        cache, with no translation; returns its manifest, or None where there is
+        none."""
         from .build import load_built
         with times.stage("manifest and included files"):
             entry = cache.read_manifest(source_key)
         if entry is None:
-            return False
+            return None
         with times.stage("library (verified, loaded)"):
             interfaces = [KernelInterface.from_json(k) for k in entry["kernels"]]
             module = load_built(entry["module"], self.filename, [k.name for k in interfaces],
                                 named=sanitized)
         if module is None:
-            return False
+            return None
         with times.stage("kernels' argument tables"):
             self._module, self.from_cache, self.build_log = module, True, entry["log"]
             self._globals = program_globals(module)
             self._translation = None
             self._kernels = {k.name: self._kernel_class()(self, k) for k in interfaces}
-        return True
+        return entry
 
     @staticmethod
     def _kernel_class():
@@ -370,8 +461,7 @@ class Kernel:
         self.program = program
         self.name = interface.name
         self.interface = interface
-        self._fn = getattr(program._module.lib, f"cl2c_argv_{interface.name}")
-        self._ffi = program._module.ffi
+        self._bind(program._module)
         lib = program._module.lib
         # checking builds: each launch passes its buffers' byte sizes; findings of the
         # last launch (-cl2c-check=collect), one string each
@@ -402,6 +492,21 @@ class Kernel:
             [a for _, p in self._extents for a in p.accesses]))
         self._extent_places = [j for j, _ in self._extents]
         self._extents_passed: set = set()
+
+    def _bind(self, module) -> None:
+        """Launch through ``module``'s entry point (its cffi types: the frames too)."""
+        self._module = module
+        self._fn = getattr(module.lib, f"cl2c_argv_{self.interface.name}")
+        self._ffi = module.ffi
+        if hasattr(self, "_frames"):
+            self._prepare_arguments()
+
+    def _follow_program(self) -> None:
+        """At a launch boundary: the optimised library, once the program has it."""
+        if self.program._upgrade is not None:
+            self.program._take_upgrade()
+        if self._module is not self.program._module:
+            self._bind(self.program._module)
 
     @property
     def num_args(self) -> int:
@@ -439,8 +544,11 @@ class Kernel:
 
     def __call__(self, global_size, local_size=None, *args, global_offset=None,
                  groups=None, rebase=None, profile=False):
+        if self._module is not self.program._module or self.program._upgrade is not None:
+            self._follow_program()
+        frames = self._frames       # (a launch that changes library starts a new pool)
         try:
-            frame = self._frames.pop()
+            frame = frames.pop()
         except IndexError:
             frame = _Frame(self)
         try:
@@ -481,7 +589,7 @@ class Kernel:
             else:
                 code = self._fn(frame.range, frame.argv)
         finally:
-            self._frames.append(frame)
+            frames.append(frame)
         for tmp, target in copies:
             np.copyto(target, tmp.view(target.dtype).reshape(target.shape))
         if self._checking:
@@ -945,6 +1053,7 @@ class _TimedKernel(Kernel):
         if getattr(self, "_timed", False):
             return super().__call__(*args, **kwargs)
         self._timed = True
+        self._follow_program()
         c_call, times = self._fn, StageTimes()
 
         def timed_c_call(*c_args):
@@ -961,7 +1070,8 @@ class _TimedKernel(Kernel):
             return super().__call__(*args, **kwargs)
         finally:
             total = time.perf_counter() - start
-            self._fn = c_call
+            if self._fn is timed_c_call:    # (not where the launch changed library)
+                self._fn = c_call
             ran = sum(c_seconds)
             times.stages = [("frame, arguments, checks (Python)", total - ran),
                             ("kernel (C; the first launch also starts OpenMP)", ran)]

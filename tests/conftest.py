@@ -26,10 +26,20 @@ TESTS_DIR = Path(__file__).parent
 KERNELS_DIR = TESTS_DIR / "kernels"
 INTEL_OPT_IN = "CL2C_INTEL"
 
+# The tier the tests build in (cl2c/tiers.py): the fast one (-O0), with no optimised build
+# in the background, where the user chose none: a test of what a kernel computes need not
+# wait for the optimiser (the cold suite's compile time halves). Modules about what the
+# optimiser does to cl2c's C (the work-group schedules' loops, vector math, the compiler
+# bugs, the bench kernels) are marked ``optimised`` and build at -O3.
+TIER = "CL2C_TIER"
+_TESTS_TIER = os.environ.setdefault(TIER, "fast")
+
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "intel: a differential test against Intel's OpenCL "
                                        "CPU runtime (opt-in: make test-intel, CL2C_INTEL=1)")
+    config.addinivalue_line("markers", "optimised: builds at -O3 (CL2C_TIER=optimised), "
+                                       "where the other tests build in the fast tier")
     # The reference PoCL's own build log (Debian's PoCL warns about some of the kernels'
     # constant expressions): not what the tests look at.
     config.addinivalue_line("filterwarnings", "ignore:Non-empty compiler output")
@@ -43,6 +53,14 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "intel" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item):
+    """CL2C_TIER=optimised for the tests marked ``optimised``, set before any of their
+    fixtures (a module's builds) are."""
+    marked = item.get_closest_marker("optimised") is not None
+    os.environ[TIER] = "optimised" if marked else _TESTS_TIER
 
 
 def fenced(a: np.ndarray) -> np.ndarray:

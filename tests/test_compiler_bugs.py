@@ -12,6 +12,8 @@ import pytest
 
 from cl2c.cache import host_target
 
+pytestmark = pytest.mark.optimised      # what the optimiser makes of cl2c's C
+
 PROGRAMS = sorted((Path(__file__).parent / "compiler_bugs").glob("*.c"))
 
 

@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from fuzz import corpus, runner
+
+pytestmark = pytest.mark.optimised      # what the optimiser makes of cl2c's C
 
 SEED = 2026
 PROJECT_MUTANTS = 90       # two of each of the project's kernels

@@ -15,6 +15,8 @@ import cl2c
 from conftest import kernel_source
 from ulp_reference import fma32
 
+pytestmark = pytest.mark.optimised      # what the optimiser makes of cl2c's C
+
 SCHEDULES = ("auto", "loops", "regions", "fibers")
 MANDELBROT = (Path(__file__).resolve().parent.parent / "bench" / "kernels" /
               "mandelbrot.cl").read_text()

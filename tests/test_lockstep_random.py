@@ -17,6 +17,8 @@ import pytest
 
 from random_kernels import programs
 
+pytestmark = pytest.mark.optimised      # what the optimiser makes of cl2c's C
+
 INTS = ("x", "y", "n")
 FLOATS = ("f", "g")
 

@@ -42,7 +42,8 @@ SAMPLE = int(os.environ.get("CL2C_ULP_SAMPLE", "300"))
 TYPES = (("half",) if Target.host().has_float16 else ()) + ("float", "double")
 WIDTH = {"half": 8, "float": 4, "double": 2}          # the vector form checked per type
 PAD = 16                                              # inputs padded to a multiple of this
-pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
+# optimised: the vector forms of the math builtins are what -O3 makes of them
+pytestmark = [pytest.mark.filterwarnings("ignore::RuntimeWarning"), pytest.mark.optimised]
 
 # shapes: "1" T f(T); "2" T f(T, T); "3" T f(T, T, T); "n" T f(T, int); "i" int f(T);
 # "u" T f(unsigned); "pT" T f(T, T*); "pI" T f(T, int*); "q" T f(T, T, int*)

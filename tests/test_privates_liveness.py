@@ -11,6 +11,8 @@ import pytest
 import cl2c
 from conftest import kernel_source
 
+pytestmark = pytest.mark.optimised      # what the optimiser makes of cl2c's C
+
 SRC = kernel_source("liveness.cl")
 
 

@@ -17,6 +17,8 @@ import pytest
 
 from random_kernels import guard, if_else, programs
 
+pytestmark = pytest.mark.optimised      # what the optimiser makes of cl2c's C
+
 L = 64                      # the local size (reqd_work_group_size) and __local array
 GLOBAL = 256
 

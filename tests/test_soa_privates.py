@@ -11,6 +11,8 @@ import pytest
 import cl2c
 from conftest import kernel_source
 
+pytestmark = pytest.mark.optimised      # what the optimiser makes of cl2c's C
+
 SOA = kernel_source("soa.cl")
 NBODY = (Path(__file__).resolve().parent.parent / "bench" / "kernels" / "nbody.cl").read_text()
 

@@ -165,6 +165,7 @@ def test_build_uses_the_targets_compiler(cc, monkeypatch, tmp_path):
     assert os.environ.get("CC") == before
 
 
+@pytest.mark.optimised      # without the option: -O3 at once, as CL2C_TIER=optimised builds
 def test_opt_disable_compiles_at_O0_and_computes_the_same(monkeypatch, tmp_path):
     """-cl-opt-disable: the C at -O0 (a program of its own in the cache), the same
     results; without it -O3. The compiler is a wrapper that logs its arguments."""

@@ -16,6 +16,8 @@ import pytest
 
 from random_kernels import programs
 
+pytestmark = pytest.mark.optimised      # what the optimiser makes of cl2c's C
+
 N = 48
 
 

@@ -10,6 +10,8 @@ import pytest
 import cl2c
 from conftest import fenced, kernel_source
 
+pytestmark = pytest.mark.optimised      # what the optimiser makes of cl2c's C
+
 SOURCE = kernel_source("tiling.cl")
 RNG = np.random.default_rng(7)
 

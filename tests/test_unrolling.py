@@ -9,6 +9,8 @@ import pytest
 
 import cl2c
 
+pytestmark = pytest.mark.optimised      # what the optimiser makes of cl2c's C
+
 REDUCE = r"""
 __kernel REQD
 void reduce(__global const float *in, __global float *out)
