@@ -21,7 +21,7 @@ import sysconfig
 import tempfile
 from pathlib import Path
 
-from . import cache, cachedir
+from . import cache, cachedir, precompiled
 from .diagnostics import BuildError, Diagnostic, ToolchainError
 from .resources import runtime_include_dir
 from .target import Target
@@ -180,7 +180,8 @@ def build_extension(c_source: str, kernel_names: list[str], source_name: str = "
     root = cache.usable_root() if cache.cache_enabled() else None
     if root is None:
         with tempfile.TemporaryDirectory(prefix="cl2c-") as tmp:
-            built = _compile(c_source, kernel_names, module_name, Path(tmp), what, target)
+            built = _compile(c_source, kernel_names, module_name, Path(tmp), what, target,
+                             None)
             return _load(module_name, built.read_bytes(), what, bool(target.sanitize)), False
     final = cache_path(root, module_name)
     named = bool(target.sanitize)
@@ -193,7 +194,8 @@ def build_extension(c_source: str, kernel_names: list[str], source_name: str = "
             return module, True
         cachedir.remove_stale(root)
         with _build_directory(root) as tmp:
-            data = _compile(c_source, kernel_names, module_name, tmp, what, target).read_bytes()
+            data = _compile(c_source, kernel_names, module_name, tmp, what, target,
+                            root).read_bytes()
         module = _load(module_name, data, what, named)   # only what loads is cached
         if cachedir.write_verified(final, data):
             cachedir.write_atomic(root / f"{module_name}.c", c_source.encode())
@@ -294,13 +296,14 @@ def _suffix() -> str:
 
 
 def _compile(c_source, kernel_names, module_name, tmpdir: Path, what: _Subject,
-             target: Target) -> Path:
+             target: Target, root: Path | None) -> Path:
     """Build the extension: cffi writes the wrappers' C, and the target's compiler builds
     the kernels' file and the wrappers' at once (two processes), then links them. Not
     through cffi's ``compile``: setuptools' import and Python's own CFLAGS (``-g`` above
     all) took 0.15-0.25 s of a six-kernel file's 1.5 s cold build on Zen 5, and a
     kernel needs neither; and the wrappers (0.3-0.45 s of the compile, Python.h's
-    parsing most of it) no longer wait for the kernels."""
+    parsing most of it) no longer wait for the kernels. The kernels' file takes the
+    runtime's header precompiled where cache ``root`` has it (precompiled.py)."""
     import cffi
     ffi = cffi.FFI()
     ffi.cdef(cdef_for(kernel_names))
@@ -310,9 +313,21 @@ def _compile(c_source, kernel_names, module_name, tmpdir: Path, what: _Subject,
     kernels.write_text(extension_source(c_source) + _exports())
     out = tmpdir / f"{module_name}{_suffix()}"
     objects = [tmpdir / f"{p.stem}.o" for p in (kernels, wrappers)]
-    _run_compiler(what, [
-        target.object_command(str(kernels), str(objects[0]), [str(runtime_include_dir())]),
-        target.object_command(str(wrappers), str(objects[1]), _python_includes())])
+    wrappers_command = target.object_command(str(wrappers), str(objects[1]),
+                                             _python_includes())
+    header = precompiled.folder(root, target)
+    includes = [str(runtime_include_dir())]
+    try:
+        _run_compiler(what, [
+            target.object_command(str(kernels), str(objects[0]),
+                                  ([str(header)] if header else []) + includes),
+            wrappers_command])
+    except ToolchainError:
+        if header is None:
+            raise
+        precompiled.discard(header)         # and once more without it
+        _run_compiler(what, [target.object_command(str(kernels), str(objects[0]), includes),
+                             wrappers_command])
     _run_compiler(what, [target.link_command([str(o) for o in objects], str(out))])
     if not out.is_file():
         raise what.error(_FAILED, f"the compiler wrote no {out.name}")

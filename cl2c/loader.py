@@ -197,9 +197,10 @@ class Program:
             # the fast tier: -cl-opt-disable's build, from the cache or compiled now
             fast_parsed = dataclasses.replace(parsed, optimise=False)
             fast_target = dataclasses.replace(target, optimise=False)
-            fast_key = cache.source_key(self.source, self.filename, fast_parsed.key(),
-                                        fast_target.identity())
-            entry = self._load_cached(fast_key, False, times)
+            fast_key = source_key and cache.source_key(self.source, self.filename,
+                                                       fast_parsed.key(),
+                                                       fast_target.identity())
+            entry = fast_key and self._load_cached(fast_key, bool(sanitize), times)
             hit = bool(entry)
             if not hit:
                 entry = self._compile(fast_target, fast_key, times)
@@ -242,12 +243,17 @@ class Program:
         return entry
 
     def _tier_mode(self, parsed, target, source_key) -> str:
-        """CL2C_TIER for this build; optimised where tiers do not apply: a build asked
-        to be unoptimised (-cl-opt-disable), checked or sanitized, or with no cache."""
-        if (not target.optimise or parsed.check or parsed.check_barriers or parsed.sanitize
-                or source_key is None or cache.usable_root() is None):
+        """CL2C_TIER for this build: optimised where there is nothing to tier (a build
+        asked to be unoptimised, -cl-opt-disable), and where the optimised library could
+        not take over (checked and sanitized builds keep state in their library; a build
+        with no cache has no way to receive it) unless only the fast tier is asked for."""
+        if not target.optimise:
             return tiers.OPTIMISED
-        return tiers.mode()
+        mode = tiers.mode()
+        if mode == tiers.AUTO and (parsed.check or parsed.check_barriers or parsed.sanitize
+                                   or source_key is None or cache.usable_root() is None):
+            return tiers.OPTIMISED
+        return mode
 
     def _start_upgrade(self, entry: dict, fast_target, target, source_key: str) -> None:
         """Start the optimised build of the fast tier's C (its translation's, else the

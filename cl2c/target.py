@@ -197,6 +197,12 @@ class Target:
         return [*self.cc, *self.env_cflags, *self.compile_flags(), "-fPIC", "-c",
                 *(f"-I{d}" for d in include_dirs), c_file, "-o", out]
 
+    def header_command(self, header: str, out: str, include_dirs: list[str]) -> list[str]:
+        """The command that precompiles ``header`` for object_command's compiles (GCC:
+        the same flags, or it is not used)."""
+        return [*self.cc, *self.env_cflags, *self.compile_flags(), "-fPIC", "-x", "c-header",
+                *(f"-I{d}" for d in include_dirs), header, "-o", out]
+
     def link_command(self, objects: list[str], out: str) -> list[str]:
         """The command that links objects into a shared library (the compile flags too:
         $CFLAGS may ask for link-time optimisation)."""

@@ -10,12 +10,12 @@ at a launch after it is ready (``Program.tier`` says which runs). The child outl
 parent: a script that ends first leaves the optimised library in the cache for its next
 run, which then starts on it.
 
-``CL2C_TIER=optimised``: a cold build waits for the optimised library (benchmarks,
-``cl2c --shared`` and the platform always do); ``fast``: the fast tier only, never
-optimised (the test suite's choice: a test about what a kernel computes need not wait
-for the optimiser; tests/conftest.py names the modules that run optimised). Not tiered:
-checking and sanitized builds, and builds with no usable cache (the child hands its
-library over through the cache).
+``CL2C_TIER=optimised``: a cold build waits for the optimised library (``cl2c --shared``
+and the platform always do); ``fast``: every build at -O0 alone, never optimised (the test
+suite's choice: a test about what a kernel computes need not wait for the optimiser;
+tests mark the modules that run optimised). Under ``auto``, checking and sanitized builds
+(their state lives in their library) and builds with no usable cache (the child hands its
+library over through the cache) wait for the optimised library.
 
 Both tiers compile the same C: a program's __global variables live in storage the loader
 gives every launch, which the optimised library takes over as it is.
