@@ -28,7 +28,9 @@ Each sample is a new Python process that times, one after the other:
 PoCL's); ``cold to launch 1`` adds the first launch. A cold cl2c build returns with its
 fast tier (cl2c/tiers.py): ``cold to -O3`` is the time from ``build()`` until the kernels
 run on the optimised library (the child waits for it, so that the next sample does not
-share the machine with its background build). A warm-up process of each contender fills the warm caches first; then the
+share the machine with its background build). ``new program`` is a cold build in warm
+caches: the program with one kernel added that no process built before, as a user's
+next program is (cl2c's cache then has its precompiled runtime header). A warm-up process of each contender fills the warm caches first; then the
 contenders take turns. The table gives the median and the min-max range, in
 milliseconds; the machine's load average comes first, since a shared machine's other
 work moves these numbers. ``CL2C_TIME=1`` in cl2c's children prints the stages of each
@@ -58,13 +60,13 @@ STAGES = ("import", "setup", "build", "launch 1", "launch 2")
 SUM_TO_BUILT = ("import", "setup", "build")
 
 CL2C_CHILD = r"""
-import json, sys, time
+import json, os, sys, time
 t0 = time.perf_counter()
 import cl2c
 t1 = time.perf_counter()
 cl2c.Program
 t2 = time.perf_counter()
-src = open(sys.argv[1]).read()
+src = open(sys.argv[1]).read() + os.environ.get("STARTUP_EXTRA", "")
 t3, c3 = time.perf_counter(), time.process_time()
 prg = cl2c.Program(src).build()
 t4, c4 = time.perf_counter(), time.process_time()
@@ -85,7 +87,7 @@ print(json.dumps(times))
 """
 
 OPENCL_CHILD = r"""
-import json, sys, time
+import json, os, sys, time
 t0 = time.perf_counter()
 import pyopencl as cl
 t1 = time.perf_counter()
@@ -94,7 +96,7 @@ device = platform.get_devices()[int(sys.argv[3])]
 ctx = cl.Context([device])
 queue = cl.CommandQueue(ctx)
 t2 = time.perf_counter()
-src = open(sys.argv[1]).read()
+src = open(sys.argv[1]).read() + os.environ.get("STARTUP_EXTRA", "")
 t3, c3 = time.perf_counter(), time.process_time()
 prg = cl.Program(ctx, src).build()
 t4, c4 = time.perf_counter(), time.process_time()
@@ -157,7 +159,7 @@ def measure(program: Path, opencl: dict[str, tuple[int, int]], runs: int = 11,
     for label, (i, j) in opencl.items():
         contenders[label] = (OPENCL_CHILD, [str(program), str(i), str(j)])
     env = child_environment()
-    results = {name: {"hot": [], "cold": []} for name in contenders}
+    results = {name: {"hot": [], "cold": [], "new": []} for name in contenders}
     names = list(contenders)
     with tempfile.TemporaryDirectory(prefix="cl2c-startup-") as tmp:
         for r in range(cold_runs):
@@ -172,6 +174,12 @@ def measure(program: Path, opencl: dict[str, tuple[int, int]], runs: int = 11,
             for name in names[r % len(names):] + names[:r % len(names)]:
                 code, child_args = contenders[name]
                 results[name]["hot"].append(run_child(code, child_args, warm))
+        for r in range(cold_runs):      # a program not built before, in warm caches
+            for name in names:
+                code, child_args = contenders[name]
+                extra = f"\nkernel void startup_new_{r}(global int *a) {{ *a = {r}; }}\n"
+                results[name]["new"].append(run_child(code, child_args,
+                                                      dict(warm, STARTUP_EXTRA=extra)))
     return results
 
 
@@ -200,6 +208,8 @@ def table(results: dict[str, dict[str, list[dict]]]) -> str:
     row("cold to launch 1", lambda s: s["build"] + s["launch 1"] if "launch 1" in s else None,
         "cold")
     row("cold to -O3", lambda s: s.get("optimised"), "cold")
+    row("new program", lambda s: s["build"], "new")
+    row("new prog. to -O3", lambda s: s.get("optimised"), "new")
     missed = sum(not s.get("hit", True) for s in results.get("cl2c", {}).get("hot", []))
     if missed:
         lines.append(f"WARNING: {missed} of cl2c's warm builds were not cache hits")

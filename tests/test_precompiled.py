@@ -1,5 +1,5 @@
 """The runtime's header precompiled for GCC in the kernel cache (cl2c/precompiled.py):
-made in the background after a first build, then taken by GCC in the next builds'
+made in the background once the cache holds a few libraries, then taken by GCC in the next builds'
 compiles (it says so under -H), and a damaged one costs nothing but itself."""
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import cl2c
+from cl2c import precompiled
 from cl2c.cache import host_target
 
 pytestmark = pytest.mark.skipif(not host_target().gcc,
@@ -42,6 +43,8 @@ def logged(tmp_path, monkeypatch):
     monkeypatch.setenv("CL2C_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setenv("CL2C_TIER", "fast")
     monkeypatch.delenv("CL2C_NO_CACHE", raising=False)
+    monkeypatch.setattr(precompiled, "IN_USE", 1)       # from the second build on
+    _run(cl2c.Program(_kernel(1)).build(), 1)
     return tmp_path / "cache", log
 
 
@@ -93,3 +96,14 @@ def test_a_damaged_precompiled_header_costs_nothing_but_itself(logged):
     gch.parent.mkdir(parents=True, exist_ok=True)
     gch.write_bytes(b"not a precompiled header")
     _run(cl2c.Program(_kernel(6)).build(), 6)
+
+
+def test_a_throwaway_cache_gets_no_precompiled_header(tmp_path, monkeypatch):
+    monkeypatch.setenv("CL2C_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("CL2C_TIER", "fast")
+    monkeypatch.delenv("CL2C_NO_CACHE", raising=False)
+    for n in range(2, 2 + precompiled.IN_USE):
+        _run(cl2c.Program(_kernel(n)).build(), n)
+    assert not list((tmp_path / "cache").glob("pch-*"))
+    _run(cl2c.Program(_kernel(99)).build(), 99)     # in a cache of IN_USE libraries
+    assert list((tmp_path / "cache").glob("pch-*"))
