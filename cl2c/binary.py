@@ -49,6 +49,8 @@ error), the platform does not (the spec: ``CL_INVALID_BINARY``).
 """
 from __future__ import annotations
 
+import dataclasses
+
 import hashlib
 import importlib.machinery
 import json
@@ -451,7 +453,11 @@ def _build_target(options, native: bool):
     if parsed.sanitize:
         from .sanitizers import require_runtime
         require_runtime(parsed.sanitize, target)
-    return target.for_options(parsed)
+    target = target.for_options(parsed)
+    from . import tiers
+    if tiers.mode() == tiers.FAST:      # -O0 alone: a binary is never tiered
+        target = dataclasses.replace(target, optimise=False)
+    return target
 
 
 def _executable(tr, target, source, options_text: str, filename: str, libraries,

@@ -246,12 +246,14 @@ class Program:
         """CL2C_TIER for this build: optimised where there is nothing to tier (a build
         asked to be unoptimised, -cl-opt-disable), and where the optimised library could
         not take over (checked and sanitized builds keep state in their library; a build
-        with no cache has no way to receive it) unless only the fast tier is asked for."""
+        with no cache has no way to receive it; a process that is not Python cannot start
+        the child) unless only the fast tier is asked for."""
         if not target.optimise:
             return tiers.OPTIMISED
         mode = tiers.mode()
         if mode == tiers.AUTO and (parsed.check or parsed.check_barriers or parsed.sanitize
-                                   or source_key is None or cache.usable_root() is None):
+                                   or source_key is None or cache.usable_root() is None
+                                   or not tiers.can_start()):
             return tiers.OPTIMISED
         return mode
 

@@ -45,6 +45,13 @@ def mode() -> str:
     return asked
 
 
+def can_start() -> bool:
+    """Whether this process can start the child: its executable is a Python (not where
+    Python is embedded in another program, nor a frozen application)."""
+    name = os.path.basename(sys.executable or "").lower()
+    return name.startswith(("python", "pypy")) and not getattr(sys, "frozen", False)
+
+
 class Upgrade:
     """The optimised build of a program, running in a child process."""
 

@@ -3,6 +3,8 @@
 done; the optimised library lands in the cache even where the script ended first."""
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import os
 import subprocess
 import sys
@@ -14,6 +16,8 @@ import pytest
 
 import cl2c
 from cl2c import tiers
+from cl2c.binary import ProgramBinary, compile_binary
+from cl2c.cache import host_target
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -117,6 +121,12 @@ def test_builds_that_are_not_tiered(cold, monkeypatch, tier, options, expected):
     np.testing.assert_array_equal(y, np.full(8, 3, np.float32))
 
 
+def test_an_embedded_python_waits_for_the_optimised_library(cold, monkeypatch):
+    monkeypatch.setattr(sys, "executable", "/usr/bin/blender")    # not a Python to start
+    prg = cl2c.Program(SOURCE, OPTIONS).build()
+    assert prg.tier == "optimised" and prg._upgrade is None
+
+
 def test_an_unknown_tier_is_warned_about(monkeypatch):
     monkeypatch.setenv("CL2C_TIER", "quick")
     with pytest.warns(UserWarning, match="CL2C_TIER='quick' is none of auto, fast, "
@@ -139,3 +149,15 @@ def test_a_failed_optimised_build_leaves_the_fast_tier_running(cold, tmp_path,
     y, x, count = np.ones(8, np.float32), np.ones(8, np.float32), np.zeros(1, np.int32)
     _launch(prg, y, x, count)
     np.testing.assert_array_equal(y, np.full(8, 3, np.float32))
+
+
+@pytest.mark.parametrize("tier", ["fast", "optimised"])
+def test_the_platforms_binaries_are_optimised_but_under_fast(cold, monkeypatch, tier):
+    """The build service (the OpenCL platform's builds) is not tiered: -O3, or -O0 where
+    CL2C_TIER=fast asks for it (the test suite)."""
+    monkeypatch.setenv("CL2C_TIER", tier)
+    data, _ = compile_binary("kernel void k(global int *a) { *a = 1; }",
+                             libraries=("shared",))
+    level = dataclasses.replace(host_target(), optimise=tier != "fast")
+    assert ProgramBinary.decode(data).info["target"] == \
+        hashlib.sha256(level.identity().encode()).hexdigest()[:32]

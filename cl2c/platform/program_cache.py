@@ -35,8 +35,8 @@ SCHEME = "cl2c icd program 2"
 SOURCE_NAME = "program.cl"       # build.c's SOURCE_NAME: the name the log gives the source
 # a source with this word may #include files: its key has the working directory
 INCLUDE = "include"
-ENVIRONMENT = ("CL2C_SCHEDULE", "CL2C_CHECK", "CL2C_CHECK_BARRIERS", "CC", "CFLAGS",
-               "LDFLAGS")
+ENVIRONMENT = ("CL2C_SCHEDULE", "CL2C_CHECK", "CL2C_CHECK_BARRIERS", "CL2C_TIER", "CC",
+               "CFLAGS", "LDFLAGS")
 
 
 def key(source: str, options: str = "", directory: str | None = None,
