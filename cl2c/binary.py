@@ -50,7 +50,6 @@ error), the platform does not (the spec: ``CL_INVALID_BINARY``).
 from __future__ import annotations
 
 import dataclasses
-
 import hashlib
 import importlib.machinery
 import json

@@ -506,8 +506,6 @@ class Kernel:
         self._module = module
         self._fn = getattr(module.lib, f"cl2c_argv_{self.interface.name}")
         self._ffi = module.ffi
-        if hasattr(self, "_frames"):
-            self._prepare_arguments()
 
     def _follow_program(self) -> None:
         """At a launch boundary: the optimised library, once the program has it."""
@@ -515,6 +513,7 @@ class Kernel:
             self.program._take_upgrade()
         if self._module is not self.program._module:
             self._bind(self.program._module)
+            self._prepare_arguments()
 
     @property
     def num_args(self) -> int:
