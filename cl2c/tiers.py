@@ -121,14 +121,21 @@ def start(c_source: str, kernel_names: list[str], source_name: str, target: Targ
     proc = subprocess.Popen([sys.executable, "-m", "cl2c.tiers"], stdin=subprocess.PIPE,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                             env=env, start_new_session=True)
-    try:
-        with proc.stdin:
-            proc.stdin.write(json.dumps(job))
-    except OSError:             # it died at once: its exit status and stderr say why
-        pass
+    # the job is larger than a pipe holds: written on a thread, the build does not wait
+    # for the child's Python to start and read it (50 ms); not a daemon, so that a
+    # script that ends at once still hands the child its whole job
+    threading.Thread(target=_send, args=(proc, json.dumps(job)), name="cl2c-tier-job").start()
     upgrade = Upgrade(proc, module_name, path)
     _running[path] = upgrade
     return upgrade
+
+
+def _send(proc, job: str) -> None:
+    try:
+        with proc.stdin:
+            proc.stdin.write(job)
+    except OSError:             # it died at once: its exit status and stderr say why
+        pass
 
 
 def _target_of(fields: dict) -> Target:
