@@ -31,7 +31,8 @@ Sections (INFO is the only one always there; a reader skips tags it does not kno
     UNIT  a compiled object's or a library's translation units, a JSON list (link.py's
           Unit.to_json: source, options, name, embedded headers); INFO's ``kind`` says
           ``object`` or ``library`` (a linked executable keeps its units too, no kind)
-    PYEX  the compiled library as a Python extension module (``cl2c.Program`` loads it)
+    PYEX  the compiled library that ``cl2c.Program`` loads: a plain shared library with
+          the loader's exports (format 1: a Python extension module)
     SHLB  the compiled library as a plain shared library (``cl2c --shared``'s: the C
           entry points ``cl2c_kernel_<k>``, ``cl2c_argv_<k>``, ``cl2c_program_info``; what
           the OpenCL platform loads)
@@ -62,7 +63,7 @@ from dataclasses import dataclass, field
 from .version import __version__
 
 MAGIC = b"CL2CBIN\0"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 # the header's fields and their struct codes: the one description that the Struct and
 # the C macros (c_definitions) are made from
 _HEADER_FIELDS = (("magic", "8s"), ("format_version", "I"), ("header_size", "I"),

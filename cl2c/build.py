@@ -1,8 +1,8 @@
-"""Stage 6: compile the emitted C into a Python extension with cffi (API mode).
+"""Stage 6: compile the emitted C into a shared library, and load it (kernel_library.py).
 
-The extension exports, per kernel, ``cl2c_argv_<name>(range, args)``, which
+The library exports, per kernel, ``cl2c_argv_<name>(range, args)``, which
 takes its arguments as an array of pointers to values. That one signature
-serves every kernel, so the cffi declarations never depend on user types.
+serves every kernel, so the loader's declarations never depend on user types.
 The compiler and its flags come from a :class:`~cl2c.target.Target`; this module also
 builds ``cl2c --shared``'s plain shared libraries from the same flags.
 """
@@ -10,19 +10,16 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import importlib.machinery
-import importlib.util
 import os
 import re
 import shlex
 import shutil
-import sys
-import sysconfig
 import tempfile
 from pathlib import Path
 
 from . import cache, cachedir, precompiled
 from .diagnostics import BuildError, Diagnostic, ToolchainError
+from .kernel_library import EXPORTED, Library, open_library
 from .resources import runtime_include_dir
 from .target import Target
 from .threads import affinity_kept, omp_defaults
@@ -31,7 +28,7 @@ _FAILED = "the C compiler failed on the translation"
 
 
 @functools.lru_cache(maxsize=1)
-def _range_struct() -> str:
+def range_struct() -> str:
     """``cl2c_range``, the ABI struct of a launch, as cl2c/host.h (its one definition)
     writes it."""
     host = (runtime_include_dir() / "cl2c" / "host.h").read_text()
@@ -40,8 +37,8 @@ def _range_struct() -> str:
 
 
 # The functions the loader calls besides the kernels' entry points, as (return type, name,
-# parameters): the one list that cffi's declarations, the kernels' file's exports and the
-# wrappers' names come from. Each is the runtime's (errors.h, fiber.h), the generated
+# parameters): the one list that the loader's function types, the kernels' file's exports
+# and cl2c.load's modules' declarations (aot.py) come from. Each is the runtime's (errors.h, fiber.h), the generated
 # file's (cl2c_globals_init) or _GLOBALS_FOR_LOADER's.
 _LOADER_FUNCTIONS = (
     ("const char *", "cl2c_error_string", "int code"),
@@ -60,11 +57,17 @@ _LOADER_FUNCTIONS = (
 )
 
 
+@functools.lru_cache(maxsize=1)
+def loader_function_types() -> dict[str, str]:
+    """{name: C function pointer type} of _LOADER_FUNCTIONS."""
+    return {name: f"{ret} (*)({params})" for ret, name, params in _LOADER_FUNCTIONS}
+
+
 def cdef_for(kernel_names: list[str]) -> str:
-    """What cffi declares of an extension module: the range, the error strings, the
-    program's __global variables (extension_source) and one argv entry point per
-    kernel."""
-    return (_range_struct() + "\n" +
+    """What cffi declares of a compiled package's extension module (aot.py): the range,
+    the error strings, the program's __global variables (extension_source) and one argv
+    entry point per kernel."""
+    return (range_struct() + "\n" +
             "".join(f"{ret}{'' if ret.endswith('*') else ' '}{name}({params});\n"
                     for ret, name, params in _LOADER_FUNCTIONS) +
             "".join(f"int cl2c_argv_{n}(const cl2c_range *range, void *const *args);\n"
@@ -128,32 +131,18 @@ def extension_source(c_source: str) -> str:
     return c_source + _GLOBALS_FOR_LOADER
 
 
-# Program.build compiles an extension in two translation units at once: the kernels' file
-# (the generated C, the runtime's headers, _GLOBALS_FOR_LOADER) and cffi's wrappers
-# (Python's headers), linked into one module. The functions the wrappers call are static
-# in the kernels' file: it exports each under a name of its own, hidden from other
-# libraries, and the wrappers' file calls that name.
-_EXPORTED = "cl2c_export_"
-
-
+# The loader's functions are static in the kernels' file (the runtime's, and
+# _GLOBALS_FOR_LOADER's): the library exports each under a name of its own.
 def _exports() -> str:
-    """The kernels' file's exports of _LOADER_FUNCTIONS, for the wrappers' file."""
-    lines = ["\n/* What cffi's wrappers, compiled apart, call (build.py). */"]
+    """The kernels' file's exports of _LOADER_FUNCTIONS, for the loader."""
+    lines = ["\n/* What the Python loader calls (cl2c/build.py). */"]
     for ret, name, params in _LOADER_FUNCTIONS:
         args = ", ".join(p.rsplit(" ", 1)[1].lstrip("*") for p in params.split(", ")
                          if p != "void")
         call = f"{name}({args});" if ret == "void" else f"return {name}({args});"
-        lines.append(f'__attribute__((visibility("hidden"))) {ret}'
-                     f"{'' if ret.endswith('*') else ' '}{_EXPORTED}{name}({params}) "
+        lines.append(f"{ret}{'' if ret.endswith('*') else ' '}{EXPORTED}{name}({params}) "
                      f"{{ {call} }}")
     return "\n".join(lines) + "\n"
-
-
-def _wrappers_preamble(kernel_names: list[str]) -> str:
-    """The C before cffi's wrappers in their own file: the declarations cffi was given,
-    each loader function under the name the kernels' file exports it by."""
-    renames = "".join(f"#define {name} {_EXPORTED}{name}\n" for _, name, _ in _LOADER_FUNCTIONS)
-    return "#include <stddef.h>\n" + renames + cdef_for(kernel_names)
 
 
 class _Subject:
@@ -172,8 +161,9 @@ class _Subject:
 
 def build_extension(c_source: str, kernel_names: list[str], source_name: str = "<kernel>",
                     target: Target | None = None):
-    """The loaded extension module for ``c_source``, built for ``target`` (the host's
-    compiler by default) or taken from the cache. Returns (module, cache_hit)."""
+    """The loaded library (a kernel_library.Library) of ``c_source``, built for ``target``
+    (the host's compiler by default) or taken from the cache. Returns (library,
+    cache_hit)."""
     target = target or Target.host()
     what = _Subject(source_name, kernel_names)
     module_name = module_name_for(c_source, kernel_names, target)
@@ -203,9 +193,12 @@ def build_extension(c_source: str, kernel_names: list[str], source_name: str = "
 
 
 def module_name_for(c_source: str, kernel_names: list[str], target: Target) -> str:
-    """The name of the extension module of ``c_source`` built for ``target``: its cache
-    key."""
-    return f"_cl2c_{cache.key(c_source, target.identity(), cdef_for(kernel_names))}"
+    """The name of the library of ``c_source`` built for ``target``: its cache key."""
+    return f"_cl2c_{cache.key(c_source, target.identity(), _LAYOUT + ' '.join(kernel_names))}"
+
+
+# What the key says of a library beyond its C: how it is laid out for the loader.
+_LAYOUT = "a plain library, the loader's functions exported; kernels: "
 
 
 def cache_path(root: Path, module_name: str) -> Path:
@@ -215,8 +208,8 @@ def cache_path(root: Path, module_name: str) -> Path:
 
 def load_built(module_name: str, source_name: str, kernel_names: list[str],
                named: bool = False):
-    """The extension module ``module_name`` from the cache, if it is there, intact and
-    loads (else None: the caller builds it again)."""
+    """The library ``module_name`` from the cache, if it is there, intact and loads
+    (else None: the caller builds it again)."""
     root = cache.usable_root()
     if root is None:
         return None
@@ -225,9 +218,9 @@ def load_built(module_name: str, source_name: str, kernel_names: list[str],
 
 
 def _load_entry(module_name: str, path: Path, what: _Subject, named: bool = False):
-    """The module of cache entry ``path``, or None where it is missing or bad."""
-    if module_name in sys.modules:
-        return sys.modules[module_name]
+    """The library of cache entry ``path``, or None where it is missing or bad."""
+    if module_name in _loaded:
+        return _loaded[module_name]
     data = cachedir.read_verified(path)
     if data is None:
         return None
@@ -277,7 +270,7 @@ def build_shared_library(c_source: str, target: Target, source_name: str,
         c_path, out = os.path.join(tmp, "kernel.c"), os.path.join(tmp, "kernel.so")
         with open(c_path, "w") as f:
             f.write(c_source)
-        cmd = target.shared_library_command(c_path, out, str(runtime_include_dir()))
+        cmd = target.shared_library_command(c_path, out, [str(runtime_include_dir())])
         what = _Subject(source_name, kernel_names)
         import subprocess
         try:
@@ -292,43 +285,30 @@ def build_shared_library(c_source: str, target: Target, source_name: str,
 
 
 def _suffix() -> str:
-    return importlib.machinery.EXTENSION_SUFFIXES[0]
+    return ".so"
 
 
 def _compile(c_source, kernel_names, module_name, tmpdir: Path, what: _Subject,
              target: Target, root: Path | None) -> Path:
-    """Build the extension: cffi writes the wrappers' C, and the target's compiler builds
-    the kernels' file and the wrappers' at once (two processes), then links them. Not
-    through cffi's ``compile``: setuptools' import and Python's own CFLAGS (``-g`` above
-    all) took 0.15-0.25 s of a six-kernel file's 1.5 s cold build on Zen 5, and a
-    kernel needs neither; and the wrappers (0.3-0.45 s of the compile, Python.h's
-    parsing most of it) no longer wait for the kernels. The kernels' file takes the
-    runtime's header precompiled where cache ``root`` has it (precompiled.py)."""
-    import cffi
-    ffi = cffi.FFI()
-    ffi.cdef(cdef_for(kernel_names))
-    ffi.set_source(module_name, _wrappers_preamble(kernel_names), compiler_verbose=False)
-    wrappers, kernels = tmpdir / f"{module_name}_wrappers.c", tmpdir / f"{module_name}.c"
-    ffi.emit_c_code(str(wrappers))
+    """Build the library: one compiler process compiles and links the kernels' file
+    (cffi's ``compile`` is not used: setuptools' import and Python's own CFLAGS, ``-g``
+    above all, took 0.15-0.25 s of a six-kernel file's 1.5 s cold build on Zen 5, and a
+    kernel needs neither). It takes the runtime's header precompiled where cache
+    ``root`` has it (precompiled.py)."""
+    kernels = tmpdir / f"{module_name}.c"
     kernels.write_text(extension_source(c_source) + _exports())
     out = tmpdir / f"{module_name}{_suffix()}"
-    objects = [tmpdir / f"{p.stem}.o" for p in (kernels, wrappers)]
-    wrappers_command = target.object_command(str(wrappers), str(objects[1]),
-                                             _python_includes())
     header = precompiled.folder(root, target)
     includes = [str(runtime_include_dir())]
     try:
-        _run_compiler(what, [
-            target.object_command(str(kernels), str(objects[0]),
-                                  ([str(header)] if header else []) + includes),
-            wrappers_command])
+        _run_compiler(what, [target.shared_library_command(
+            str(kernels), str(out), ([str(header)] if header else []) + includes)])
     except ToolchainError:
         if header is None:
             raise
         precompiled.discard(header)         # and once more without it
-        _run_compiler(what, [target.object_command(str(kernels), str(objects[0]), includes),
-                             wrappers_command])
-    _run_compiler(what, [target.link_command([str(o) for o in objects], str(out))])
+        _run_compiler(what, [target.shared_library_command(str(kernels), str(out),
+                                                            includes)])
     if not out.is_file():
         raise what.error(_FAILED, f"the compiler wrote no {out.name}")
     return out
@@ -360,19 +340,20 @@ def _run_compiler(what: _Subject, commands: list[list[str]]) -> None:
         raise what.error(_FAILED, f"{shlex.join(cmd)}\n{output[-4000:]}")
 
 
-def _python_includes() -> list[str]:
-    """Where Python.h is (and pyconfig.h, where the platform's headers differ)."""
-    paths = sysconfig.get_paths()
-    return list(dict.fromkeys(paths[k] for k in ("include", "platinclude") if k in paths))
+# The libraries this process loaded, by name; and the paths it opened them by: dlopen
+# takes a path it opened before for that library, though another file is there now (an
+# anonymous memory file's, whose number came free).
+_loaded: dict[str, Library] = {}
+_opened_paths: set[str] = set()
 
 
-def _load(module_name: str, data: bytes, what: _Subject, named: bool = False):
-    """Load extension module ``module_name`` from the bytes of its shared library, through
-    a private copy (an anonymous memory file where there is one): what was verified is
-    what runs, whatever happens to the cache's file afterwards. ``named``: a file that
-    stays while the process runs, for sanitizers' symbolizers to read (-cl2c-sanitize)."""
-    if module_name in sys.modules:
-        return sys.modules[module_name]
+def _load(module_name: str, data: bytes, what: _Subject, named: bool = False) -> Library:
+    """Load library ``module_name`` from its bytes, through a private copy (an anonymous
+    memory file where there is one): what was verified is what runs, whatever happens to
+    the cache's file afterwards. ``named``: a file that stays while the process runs,
+    for sanitizers' symbolizers to read (-cl2c-sanitize)."""
+    if module_name in _loaded:
+        return _loaded[module_name]
     error = None
     images = ([_memory_image] if hasattr(os, "memfd_create") and os.path.isdir("/proc/self/fd")
               else []) + [_file_image]        # the file where memory files may not run code
@@ -381,27 +362,26 @@ def _load(module_name: str, data: bytes, what: _Subject, named: bool = False):
     for image in images:
         try:
             with image(module_name, data) as path:
-                module = _import_extension(module_name, path)
+                library = Library(module_name, _open(path), data)
             break
-        except (ImportError, OSError) as e:   # an undefined symbol at dlopen: a cl2c bug
+        except OSError as e:            # an undefined symbol at dlopen: a cl2c bug
             error = error or e
     else:
         raise what.error("the compiled translation does not load", str(error)) from None
-    module._cl2c_image = data      # what a program binary carries (binary.py)
-    sys.modules[module_name] = module
-    return module
+    _loaded[module_name] = library
+    return library
 
 
 def load_image(module_name: str, data: bytes, source_name: str, kernel_names: list[str],
                named: bool = False):
-    """The extension module ``module_name`` from the bytes of its library (a program
-    binary's), through the same private copy as a cache entry: no compiler. BuildError
-    where it does not load."""
+    """The library ``module_name`` from its bytes (a program binary's), through the same
+    private copy as a cache entry: no compiler. BuildError where it does not load."""
     return _load(module_name, data, _Subject(source_name, kernel_names), named)
 
 
 def image_of(module) -> bytes:
-    """The bytes of the library an extension module was loaded from."""
+    """The bytes of a loaded library (or of the extension module that cl2c.load
+    imported)."""
     data = getattr(module, "_cl2c_image", None)
     if data is None:                # loaded from a file of its own (cl2c.load's modules)
         with open(module.__file__, "rb") as f:
@@ -409,13 +389,15 @@ def image_of(module) -> bytes:
     return data
 
 
-def _import_extension(module_name: str, path: str):
-    loader = importlib.machinery.ExtensionFileLoader(module_name, path)
-    spec = importlib.util.spec_from_file_location(module_name, path, loader=loader)
-    with affinity_kept(), omp_defaults():
-        module = importlib.util.module_from_spec(spec)   # dlopen, for an extension
-        spec.loader.exec_module(module)
-    return module
+def _open(path: str):
+    """The handle of the library at ``path``; OSError where it does not load, or where
+    dlopen would answer with a library it opened before."""
+    if path in _opened_paths:
+        raise OSError(f"{path} was opened before")
+    with affinity_kept(), omp_defaults():      # (libgomp starts with the first library)
+        handle = open_library(path)
+    _opened_paths.add(path)
+    return handle
 
 
 @contextlib.contextmanager

@@ -7,7 +7,8 @@ the first time something compiles, and :meth:`Target.assumed` probes nothing, fo
 is compiled elsewhere.
 
 Every compile reads ``$CC``, ``$CFLAGS`` and ``$LDFLAGS``: distutils does so itself for
-cffi's and setuptools' builds, :meth:`Target.shared_library_command` for ``cl2c --shared``.
+setuptools' builds (cl2c.load's packages), :meth:`Target.shared_library_command` for
+programs' libraries and ``cl2c --shared``.
 """
 from __future__ import annotations
 
@@ -180,34 +181,20 @@ class Target:
         thread)."""
         return replace(self, sanitize=tuple(names))
 
-    def shared_library_command(self, c_file: str, out: str, include_dir: str) -> list[str]:
-        """The command that builds a plain shared library (``cl2c --shared``), with the
-        flags in distutils' order: the environment's first, cl2c's after them."""
-        return self.extension_command(c_file, out, include_dir, [])
-
-    def extension_command(self, c_file: str, out: str, include_dir: str,
-                          more_includes: list[str]) -> list[str]:
-        """That command for a Python extension module (``more_includes``: Python's)."""
+    def shared_library_command(self, c_file: str, out: str,
+                               include_dirs: list[str]) -> list[str]:
+        """The command that builds a plain shared library (a program's, and ``cl2c
+        --shared``'s), with the flags in distutils' order: the environment's first,
+        cl2c's after them."""
         return [*self.cc, *self.env_cflags, *self.compile_flags(), "-fPIC", "-shared",
-                f"-I{include_dir}", *(f"-I{d}" for d in more_includes), c_file, "-o", out,
+                *(f"-I{d}" for d in include_dirs), c_file, "-o", out,
                 *self.env_ldflags, *self.link_flags()]
 
-    def object_command(self, c_file: str, out: str, include_dirs: list[str]) -> list[str]:
-        """The command that compiles one file of a library into an object (``-c``)."""
-        return [*self.cc, *self.env_cflags, *self.compile_flags(), "-fPIC", "-c",
-                *(f"-I{d}" for d in include_dirs), c_file, "-o", out]
-
     def header_command(self, header: str, out: str, include_dirs: list[str]) -> list[str]:
-        """The command that precompiles ``header`` for object_command's compiles (GCC:
-        the same flags, or it is not used)."""
+        """The command that precompiles ``header`` for shared_library_command's compiles
+        (GCC: the same flags, or it is not used)."""
         return [*self.cc, *self.env_cflags, *self.compile_flags(), "-fPIC", "-x", "c-header",
                 *(f"-I{d}" for d in include_dirs), header, "-o", out]
-
-    def link_command(self, objects: list[str], out: str) -> list[str]:
-        """The command that links objects into a shared library (the compile flags too:
-        $CFLAGS may ask for link-time optimisation)."""
-        return [*self.cc, *self.env_cflags, *self.compile_flags(), "-fPIC", "-shared",
-                *objects, "-o", out, *self.env_ldflags, *self.link_flags()]
 
     def identity(self) -> str:
         """Everything the compile step reads, for the cache key."""

@@ -358,7 +358,8 @@ def test_c_reads_a_binary_with_the_generated_definitions(tmp_path, cc):
                          "kernels saxpy group_sums", f"shared {len(b.libraries['shared'])}"]
     assert read(data[:-1]) == (1, ["refused truncated", ""])
     assert read(b"\x7fELF" + data[4:]) == (1, ["refused magic", ""])
-    assert read(data[:8] + struct.pack("<I", 2) + data[12:]) == (1, ["refused format", ""])
+    assert read(data[:8] + struct.pack("<I", binary.FORMAT_VERSION + 1) + data[12:]) == \
+        (1, ["refused format", ""])
     assert read(_altered(data, translator="0" * 64)) == (1, ["refused translator", ""])
 
 

@@ -57,9 +57,9 @@ def _wait_for_header(cache):
 
 
 def _kernels_compile(log) -> list[str]:
-    """The last compile of a kernels' file (not cffi's wrappers, not a header)."""
+    """The last compile of a kernels' file (not a header's)."""
     lines = [line for line in log.read_text().splitlines()
-             if " -c " in line and "_wrappers.c" not in line and "c-header" not in line]
+             if " -shared " in line and "c-header" not in line]
     return shlex.split(lines[-1])
 
 

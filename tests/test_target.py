@@ -80,7 +80,7 @@ def test_flags_and_identity():
                                   Target(version="gcc 13"), Target(has_float16=False))}
     assert len(ids) == 7
     cmd = Target(cc=("gcc", "-m64"), env_cflags=("-DX=1",), env_ldflags=("-L/x",)) \
-        .shared_library_command("k.c", "k.so", "/inc")
+        .shared_library_command("k.c", "k.so", ["/inc"])
     assert cmd[:3] == ["gcc", "-m64", "-DX=1"] and "-L/x" in cmd and "-shared" in cmd
 
 
