@@ -18,7 +18,11 @@ nodes, or typed ones where a later pass reads their facts (``make``).
 """
 from __future__ import annotations
 
+import copy
+import copyreg
+
 from pycparser import c_ast
+from pycparser.c_parser import Coord
 
 FACTS = ("ty", "space", "call", "components", "symbol", "record")
 
@@ -128,6 +132,79 @@ def map_children(node, rewrite) -> None:
             setattr(node, name, [rewrite(v) for v in value])
         elif isinstance(value, c_ast.Node):
             setattr(node, name, rewrite(value))
+
+
+def copy_tree(node, memo: dict | None = None):
+    """``copy.deepcopy(node, memo)``, faster for pycparser's nodes (and the typed ones):
+    the same copy (shared objects stay shared), without deepcopy's generic
+    reduce-and-rebuild of every node. Coordinates are shared: nothing changes one in
+    place after parsing."""
+    return _copy_value(node, {} if memo is None else memo)
+
+
+def _copy_node(node, memo: dict):
+    cls = type(node)
+    new = cls.__new__(cls)
+    memo[id(node)] = new                # first: a node met again is this copy
+    for name in _slot_names(cls):
+        try:
+            value = getattr(node, name)
+        except AttributeError:          # an unset slot stays unset, as deepcopy leaves it
+            continue
+        setattr(new, name, _copy_value(value, memo))
+    state = getattr(node, "__dict__", None)
+    if state:                           # pycparserext's nodes without slots
+        new.__dict__.update({k: _copy_value(v, memo) for k, v in state.items()})
+    return new
+
+
+_NOT_FOUND = object()
+_SHARED = {type(None), str, int, float, bool, Coord}    # deepcopy's atomic values; Coord
+
+
+def _copy_value(value, memo: dict):
+    if type(value) in _SHARED:
+        return value
+    known = memo.get(id(value), _NOT_FOUND)
+    if known is not _NOT_FOUND:
+        return known
+    if type(value) is list:
+        new = []
+        memo[id(value)] = new
+        new.extend([_copy_value(v, memo) for v in value])
+        return new
+    if _plainly_copied(type(value)):
+        return _copy_node(value, memo)
+    return copy.deepcopy(value, memo)
+
+
+_PLAIN: dict[type, bool] = {}
+
+
+def _plainly_copied(cls: type) -> bool:
+    """Whether deepcopy copies a node of ``cls`` slot by slot (reduce_ex's default),
+    so that ``_copy_node`` gives the same copy; a class of its own making is left to it."""
+    plain = _PLAIN.get(cls)
+    if plain is None:
+        plain = _PLAIN[cls] = (
+            issubclass(cls, c_ast.Node) and
+            not hasattr(cls, "__deepcopy__") and
+            cls.__reduce_ex__ is object.__reduce_ex__ and
+            cls.__reduce__ is object.__reduce__ and
+            getattr(cls, "__getstate__", None) is getattr(object, "__getstate__", None) and
+            not hasattr(cls, "__setstate__") and
+            cls not in copyreg.dispatch_table)
+    return plain
+
+
+_SLOTS: dict[type, tuple[str, ...]] = {}
+
+
+def _slot_names(cls: type) -> tuple[str, ...]:
+    names = _SLOTS.get(cls)
+    if names is None:
+        names = _SLOTS[cls] = tuple(_fields(cls))
+    return names
 
 
 def _fields(cls: type) -> list[str]:

@@ -8,12 +8,14 @@ the work-item function). C that is boilerplate is clearer written as C than as n
 from __future__ import annotations
 
 import copy
+import functools
+import threading
 from dataclasses import replace
 
 from pycparser import c_ast, c_parser
 
 from .. import types as ty
-from ..typed_ast import make
+from ..typed_ast import copy_tree, make
 from . import tiles
 from .ir import Block, GroupFunction, GroupIf, GroupLoop, Once, WorkItemLoop
 from .names import (BLOCK, BLOCKS, CHECK_FAST, CHECK_ITEM, CHECK_THREAD, DONE, END, FIRST, INDEX,
@@ -27,12 +29,24 @@ def snippet(code: str, types=(), coord=None) -> list:
     """Block items of C code, at ``coord`` of the kernel (None: they are the schedule's,
     not lines of the .cl file); ``types``: the type names it uses beyond the runtime's
     usual ones."""
-    typedefs = _TYPEDEFS + "".join(f"typedef int {t};" for t in dict.fromkeys(types))
-    ast = c_parser.CParser().parse(typedefs + " void f(void) {" + code + "}")
-    items = list(ast.ext[-1].body.block_items or [])
+    items = copy_tree(list(_parsed(code, tuple(dict.fromkeys(types)))))
     for item in items:
         _place(item, coord)
     return items
+
+
+_parser = c_parser.CParser()
+_parser_lock = threading.Lock()     # (one parse at a time: translations may run on threads)
+
+
+@functools.lru_cache(maxsize=1024)
+def _parsed(code: str, types: tuple) -> tuple:
+    """The block items of ``code`` as parsed, kept as they are: ``snippet`` hands out
+    copies (a build's few hundred snippets are a few dozen texts)."""
+    typedefs = _TYPEDEFS + "".join(f"typedef int {t};" for t in types)
+    with _parser_lock:
+        ast = _parser.parse(typedefs + " void f(void) {" + code + "}")
+    return tuple(ast.ext[-1].body.block_items or [])
 
 
 def _place(node, coord) -> None:
