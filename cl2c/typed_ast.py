@@ -13,8 +13,10 @@ the name) with one slot per fact:
 
 ``typed(tree)`` turns a parsed tree into one of these; sema fills the facts, and every
 later stage reads them from the node. ``copy.deepcopy`` keeps them (the facts are
-values and are shared, not copied). Nodes that lowering makes itself are plain pycparser
-nodes, or typed ones where a later pass reads their facts (``make``).
+values and are shared, not copied); a typed node copies itself slot by slot
+(``copy_tree``), the same copy as deepcopy's generic way, made in a fraction of the time.
+Nodes that lowering makes itself are plain pycparser nodes, or typed ones where a later
+pass reads their facts (``make``).
 """
 from __future__ import annotations
 
@@ -40,6 +42,7 @@ def typed_class(cls: type) -> type:
             for name in FACTS:
                 setattr(self, name, None)
         sub = type(cls.__name__, (cls,), {"__slots__": FACTS, "__init__": __init__,
+                                          "__deepcopy__": _deepcopy_node,
                                           "__module__": __name__,
                                           "__qualname__": cls.__qualname__})
         _TYPED[cls] = sub
@@ -142,6 +145,11 @@ def copy_tree(node, memo: dict | None = None):
     return _copy_value(node, {} if memo is None else memo)
 
 
+def _deepcopy_node(node, memo: dict):
+    """A typed node's ``__deepcopy__``: ``copy_tree``'s copy, which is deepcopy's."""
+    return _copy_node(node, memo)
+
+
 def _copy_node(node, memo: dict):
     cls = type(node)
     new = cls.__new__(cls)
@@ -188,7 +196,7 @@ def _plainly_copied(cls: type) -> bool:
     if plain is None:
         plain = _PLAIN[cls] = (
             issubclass(cls, c_ast.Node) and
-            not hasattr(cls, "__deepcopy__") and
+            getattr(cls, "__deepcopy__", _deepcopy_node) is _deepcopy_node and
             cls.__reduce_ex__ is object.__reduce_ex__ and
             cls.__reduce__ is object.__reduce__ and
             getattr(cls, "__getstate__", None) is getattr(object, "__getstate__", None) and
