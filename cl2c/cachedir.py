@@ -115,6 +115,28 @@ def private_root() -> Path | None:
     return own
 
 
+def folder_within(root: Path, name: str) -> Path | None:
+    """Folder ``name`` of ``root``, an existing cache directory that is safe to use (made
+    where missing, mode 0700); None, silently, where either is missing, refused or not
+    writable: a caller that can do without it asks here (no warning, no fallback)."""
+    try:
+        st = os.stat(root)
+    except OSError:
+        return None
+    if not stat.S_ISDIR(st.st_mode) or _unsafe(st) or not os.access(root, os.W_OK | os.X_OK):
+        return None
+    folder = root / name
+    with contextlib.suppress(OSError):
+        os.mkdir(folder, 0o700)
+    try:
+        st = os.lstat(folder)           # not a link: the folder itself, this user's
+    except OSError:
+        return None
+    if not stat.S_ISDIR(st.st_mode) or _unsafe(st) or not os.access(folder, os.W_OK | os.X_OK):
+        return None
+    return folder
+
+
 # ---- verified files ---------------------------------------------------------------------
 
 def digest(data: bytes) -> str:

@@ -17,7 +17,7 @@ from ..lower.workitems import is_type_declaration
 from ..language_version import CL1_2, LanguageVersion
 from ..resources import templates_dir
 from ..source_text import line_marker_name
-from . import c_names
+from . import c_names, template_code
 from .c_text import c_string
 from .cgen import CGenerator
 from .kernel_view import kernel_view
@@ -37,13 +37,19 @@ class InitialValue:
     decl: str       # its declaration as a local, with the initializer
 
 
+# How the templates are read (template_code.py keys their compiled code on it too).
+_OPTIONS = dict(undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+                keep_trailing_newline=True)
+
+
 @functools.lru_cache(maxsize=1)
 def _environment() -> jinja2.Environment:
     """The templates' environment, one a process: it keeps each template compiled (60-140
-    ms a template; every build paid them again when each made its own)."""
+    ms a template; every build paid them again when each made its own), and their code
+    in the kernel cache for the next process."""
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(templates_dir())),
-                             undefined=jinja2.StrictUndefined, trim_blocks=True,
-                             lstrip_blocks=True, keep_trailing_newline=True)
+                             bytecode_cache=template_code.bytecode_cache(_OPTIONS),
+                             **_OPTIONS)
     env.filters["c_string"] = c_string
     env.filters["dedent"] = lambda text, n=4: re.sub(rf"(?m)^ {{1,{n}}}", "", text)
     return env
