@@ -9,9 +9,7 @@ builds ``cl2c --shared``'s plain shared libraries from the same flags.
 from __future__ import annotations
 
 import contextlib
-import functools
 import os
-import re
 import shlex
 import shutil
 import tempfile
@@ -19,48 +17,12 @@ from pathlib import Path
 
 from . import cache, cachedir, precompiled
 from .diagnostics import BuildError, Diagnostic, ToolchainError
-from .kernel_library import EXPORTED, Library, open_library
+from .kernel_library import EXPORTED, LOADER_FUNCTIONS, Library, open_library, range_struct
 from .resources import runtime_include_dir
 from .target import Target
 from .threads import affinity_kept, omp_defaults
 
 _FAILED = "the C compiler failed on the translation"
-
-
-@functools.lru_cache(maxsize=1)
-def range_struct() -> str:
-    """``cl2c_range``, the ABI struct of a launch, as cl2c/host.h (its one definition)
-    writes it."""
-    host = (runtime_include_dir() / "cl2c" / "host.h").read_text()
-    m = re.search(r"^typedef struct cl2c_range \{.*?^\} cl2c_range;$", host, re.S | re.M)
-    return m.group()
-
-
-# The functions the loader calls besides the kernels' entry points, as (return type, name,
-# parameters): the one list that the loader's function types, the kernels' file's exports
-# and cl2c.load's modules' declarations (aot.py) come from. Each is the runtime's (errors.h, fiber.h), the generated
-# file's (cl2c_globals_init) or _GLOBALS_FOR_LOADER's.
-_LOADER_FUNCTIONS = (
-    ("const char *", "cl2c_error_string", "int code"),
-    ("const char *", "cl2c_fiber_last_error", "void"),
-    ("size_t", "cl2c_globals_size", "void"),
-    ("void", "cl2c_globals_init", "void *storage"),
-    ("int", "cl2c_loader_checking", "void"),
-    ("void", "cl2c_loader_check_sizes", "const size_t *sizes, unsigned n"),
-    ("const char *", "cl2c_loader_check_findings", "void"),
-    ("size_t", "cl2c_loader_check_idle_bytes", "void"),
-    ("void", "cl2c_loader_check_trim", "void"),
-    ("void", "cl2c_loader_after_fork", "void"),
-    ("int", "cl2c_loader_local_size",
-     "const cl2c_range *r, const size_t *reqd, int non_uniform, size_t *local"),
-    ("int", "cl2c_loader_threads", "int n"),
-)
-
-
-@functools.lru_cache(maxsize=1)
-def loader_function_types() -> dict[str, str]:
-    """{name: C function pointer type} of _LOADER_FUNCTIONS."""
-    return {name: f"{ret} (*)({params})" for ret, name, params in _LOADER_FUNCTIONS}
 
 
 def cdef_for(kernel_names: list[str]) -> str:
@@ -69,7 +31,7 @@ def cdef_for(kernel_names: list[str]) -> str:
     entry point per kernel."""
     return (range_struct() + "\n" +
             "".join(f"{ret}{'' if ret.endswith('*') else ' '}{name}({params});\n"
-                    for ret, name, params in _LOADER_FUNCTIONS) +
+                    for ret, name, params in LOADER_FUNCTIONS) +
             "".join(f"int cl2c_argv_{n}(const cl2c_range *range, void *const *args);\n"
                     for n in kernel_names))
 
@@ -134,9 +96,9 @@ def extension_source(c_source: str) -> str:
 # The loader's functions are static in the kernels' file (the runtime's, and
 # _GLOBALS_FOR_LOADER's): the library exports each under a name of its own.
 def _exports() -> str:
-    """The kernels' file's exports of _LOADER_FUNCTIONS, for the loader."""
+    """The kernels' file's exports of LOADER_FUNCTIONS, for the loader."""
     lines = ["\n/* What the Python loader calls (cl2c/build.py). */"]
-    for ret, name, params in _LOADER_FUNCTIONS:
+    for ret, name, params in LOADER_FUNCTIONS:
         args = ", ".join(p.rsplit(" ", 1)[1].lstrip("*") for p in params.split(", ")
                          if p != "void")
         call = f"{name}({args});" if ret == "void" else f"return {name}({args});"

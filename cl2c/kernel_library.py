@@ -13,6 +13,9 @@ through the same code.
 from __future__ import annotations
 
 import functools
+import re
+
+from .resources import runtime_include_dir
 
 # The kernels' file exports the loader's functions under this prefix (build.py): static
 # in the runtime, they would clash with nothing; the export names the library's own.
@@ -22,9 +25,46 @@ KERNEL_ENTRY = "int (*)(const cl2c_range *, void *const *)"
 _RTLD_NOW, _RTLD_LOCAL = 0x2, 0x0       # POSIX values on Linux (glibc, musl)
 
 
+@functools.lru_cache(maxsize=1)
+def range_struct() -> str:
+    """``cl2c_range``, the ABI struct of a launch, as cl2c/host.h (its one definition)
+    writes it."""
+    host = (runtime_include_dir() / "cl2c" / "host.h").read_text()
+    m = re.search(r"^typedef struct cl2c_range \{.*?^\} cl2c_range;$", host, re.S | re.M)
+    return m.group()
+
+
+# The functions the loader calls besides the kernels' entry points, as (return type, name,
+# parameters): the one list that the loader's function types, the kernels' file's exports
+# (build.py) and cl2c.load's modules' declarations (aot.py) come from. Each is the
+# runtime's (errors.h, fiber.h), the generated file's (cl2c_globals_init) or build.py's
+# _GLOBALS_FOR_LOADER's.
+LOADER_FUNCTIONS = (
+    ("const char *", "cl2c_error_string", "int code"),
+    ("const char *", "cl2c_fiber_last_error", "void"),
+    ("size_t", "cl2c_globals_size", "void"),
+    ("void", "cl2c_globals_init", "void *storage"),
+    ("int", "cl2c_loader_checking", "void"),
+    ("void", "cl2c_loader_check_sizes", "const size_t *sizes, unsigned n"),
+    ("const char *", "cl2c_loader_check_findings", "void"),
+    ("size_t", "cl2c_loader_check_idle_bytes", "void"),
+    ("void", "cl2c_loader_check_trim", "void"),
+    ("void", "cl2c_loader_after_fork", "void"),
+    ("int", "cl2c_loader_local_size",
+     "const cl2c_range *r, const size_t *reqd, int non_uniform, size_t *local"),
+    ("int", "cl2c_loader_threads", "int n"),
+)
+
+
+@functools.lru_cache(maxsize=1)
+def loader_function_types() -> dict[str, str]:
+    """{name: C function pointer type} of LOADER_FUNCTIONS."""
+    return {name: f"{ret} (*)({params})" for ret, name, params in LOADER_FUNCTIONS}
+
+
 def ffi():
     """The process's FFI of cl2c's libraries: the range struct, and the C library's
-    dlopen, dlsym and dlerror (_abi.py: cffi's out-of-line ABI module of DECLARATIONS,
+    dlopen, dlsym and dlerror (_abi.py: cffi's out-of-line ABI module of declarations(),
     which needs no C parser at run time)."""
     from ._abi import ffi
     return ffi
@@ -33,7 +73,6 @@ def ffi():
 def declarations() -> str:
     """What the FFI declares: cl2c_range as cl2c/host.h defines it, and the dl
     functions."""
-    from .build import range_struct
     return (range_struct() + "\nvoid *dlopen(const char *, int);\n"
             "void *dlsym(void *, const char *);\nchar *dlerror(void);\n")
 
@@ -93,7 +132,6 @@ class _Functions:
         self._handle = handle
 
     def __getattr__(self, name: str):
-        from .build import loader_function_types
         if name.startswith("cl2c_argv_"):
             symbol, ctype = name, KERNEL_ENTRY
         elif name in loader_function_types():

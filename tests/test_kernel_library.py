@@ -11,8 +11,9 @@ import numpy as np
 
 import cl2c
 from cl2c import kernel_library
+from cl2c.resources import runtime_include_dir
 
-ROOT = Path(cl2c.__file__).resolve().parent.parent
+PACKAGE = Path(kernel_library.__file__).resolve().parent
 
 
 def test_the_abi_module_is_what_host_h_gives(tmp_path):
@@ -20,7 +21,7 @@ def test_the_abi_module_is_what_host_h_gives(tmp_path):
     same file (else: python -m cl2c.kernel_library cl2c/_abi.py)."""
     fresh = tmp_path / "_abi.py"
     kernel_library.generate(str(fresh))
-    assert fresh.read_text() == (ROOT / "cl2c" / "_abi.py").read_text()
+    assert fresh.read_text() == (PACKAGE / "_abi.py").read_text()
 
 
 def test_the_ffi_lays_out_the_range_as_the_c_compiler_does():
@@ -29,7 +30,7 @@ def test_the_ffi_lays_out_the_range_as_the_c_compiler_does():
     fields = ("work_dim", "global_size", "local_size", "global_offset", "globals",
               "group_first", "group_count")
     # the compiler's view, from a C file of the runtime's header
-    src = ROOT / "clruntime" / "include"
+    src = runtime_include_dir()
     probe = "#include <stddef.h>\n#include <stdio.h>\n#include <cl2c/host.h>\nint main(void){" + \
         "printf(\"%zu\", sizeof(cl2c_range));" + \
         "".join(f"printf(\" %zu\", offsetof(cl2c_range, {f}));" for f in fields) + "}"
@@ -75,7 +76,7 @@ print(json.dumps({"parser": sorted(m for m in sys.modules if m.split(".")[0] in
 def test_a_cache_hit_parses_no_c(tmp_path):
     """A new process that finds its program in the cache imports no C parser: neither
     the translator's nor cffi's (the loader's FFI is generated ahead, cl2c/_abi.py)."""
-    env = dict(os.environ, CL2C_CACHE_DIR=str(tmp_path), PYTHONPATH=str(ROOT),
+    env = dict(os.environ, CL2C_CACHE_DIR=str(tmp_path), PYTHONPATH=str(PACKAGE.parent),
                CL2C_TIER="optimised")
     subprocess.run([sys.executable, "-c", HIT], env=env, check=True, capture_output=True)
     out = subprocess.run([sys.executable, "-c", HIT], env=env, check=True,
