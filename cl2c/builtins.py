@@ -105,6 +105,8 @@ class Builtin:
                                  # different functions, as overloads do in clang)
     outputs: tuple = ()          # the pointer parameters it stores a second result
                                  # through, reading nothing there (fract's, sincos's)
+    header: str = ""             # the runtime header that defines it, where cl2c/cl2c.h
+                                 # leaves it out (a program's C includes it on use)
 
     @property
     def has_effects(self) -> bool:
@@ -302,18 +304,22 @@ _add(_rows("prefetch", ["const global T*", "size_t"], "void", "A", c_name="cl2c_
 # anywhere) get real atomics, __local ones plain read-modify-writes, since a
 # work-group runs on one thread (atomics.h).
 _ANYWHERE = "global|generic|private"
+ATOMICS_H = "cl2c/atomics.h"     # half the runtime's header text: only where used
 for _prefix, _family in (("atomic_", "At32"), ("atom_", "At64")):
     for _space, _spaces in (("global", _ANYWHERE), ("local", "local")):
         _p = f"{_spaces} T*"
         _c = "cl2c_atomic_{op}_" + _space + "_{{T}}"
         for _op in ("add", "sub", "xchg", "min", "max", "and", "or", "xor"):
-            _add(_rows(_prefix + _op, [_p, "T"], "T", _family, c_name=_c.format(op=_op)))
+            _add(_rows(_prefix + _op, [_p, "T"], "T", _family, c_name=_c.format(op=_op),
+                       header=ATOMICS_H))
         for _op in ("inc", "dec"):
-            _add(_rows(_prefix + _op, [_p], "T", _family, c_name=_c.format(op=_op)))
+            _add(_rows(_prefix + _op, [_p], "T", _family, c_name=_c.format(op=_op),
+                       header=ATOMICS_H))
         _add(_rows(_prefix + "cmpxchg", [_p, "T", "T"], "T", _family,
-                   c_name=_c.format(op="cmpxchg")))
+                   c_name=_c.format(op="cmpxchg"), header=ATOMICS_H))
         if _prefix == "atomic_":      # atomic_xchg on float: OpenCL 1.1
-            _add(_rows("atomic_xchg", [_p, "T"], "T", "Atf", c_name=_c.format(op="xchg")))
+            _add(_rows("atomic_xchg", [_p, "T"], "T", "Atf", c_name=_c.format(op="xchg"),
+                       header=ATOMICS_H))
 
 
 # 6.13.11 the C11 atomic functions of OpenCL C 2.0, on the atomic types (atomic_int,
@@ -326,13 +332,14 @@ def _c11_rows(name, params, ret, family, orders):
     for space, spaces in (("global", _ANYWHERE), ("local", "local")):
         ps = [f"{spaces} atomic T*"] + params
         c = f"cl2c_{name}_{space}_{{T}}"
-        _add(_rows(name, ps, ret, family, c_name=c, since=CL2_0))
+        _add(_rows(name, ps, ret, family, c_name=c, since=CL2_0, header=ATOMICS_H))
         if orders:
             explicit = f"cl2c_{name}_explicit_{space}_{{T}}"
             _add(_rows(name + "_explicit", ps + ["memory_order"] * orders, ret, family,
-                       c_name=explicit, since=CL2_0))
+                       c_name=explicit, since=CL2_0, header=ATOMICS_H))
             _add(_rows(name + "_explicit", ps + ["memory_order"] * orders + ["memory_scope"],
-                       ret, family, c_name=explicit + "_scope", since=CL2_0))
+                       ret, family, c_name=explicit + "_scope", since=CL2_0,
+                       header=ATOMICS_H))
 
 
 # atomic_init: a plain store, the object's first value (spec: not atomic)
@@ -371,6 +378,7 @@ IMAGE_COORDINATES = {     # the image type: (int coordinates, float coordinates 
     "image2d_array_t": ("int4", "float4"), "image3d_t": ("int4", "float4"),
     "image2d_depth_t": ("int2", "float2"), "image2d_array_depth_t": ("int4", "float4"),
 }
+IMAGES_H = "cl2c/images.h"       # a program that declares an image or a sampler includes it
 IMAGE_FUNCTIONS = ("read_imagef", "read_imagei", "read_imageui", "read_imageh",
                    "write_imagef", "write_imagei", "write_imageui", "write_imageh")
 _PIXEL = {"f": "float4", "i": "int4", "ui": "uint4", "h": "half4"}

@@ -93,6 +93,7 @@ def emit(program: LoweredProgram, source_name: str, output_name: str = "kernel.c
                    schedule_headers=sorted({k.plan.schedule.header for k in program.kernels
                                             if k.plan.schedule.header}),
                    uses_fp16=program.module.uses_fp16,
+                   runtime_headers=sorted(program.module.runtime_headers),
                    checking=program.checking,
                    check_sites=_check_sites(program.check_sites, chunks))
     context["program_symbol"] = program_symbol(output_name)

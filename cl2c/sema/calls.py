@@ -66,6 +66,8 @@ class Calls(Checker):
                                                    tuple(arg_types), width=n)
                 if row.since > self.cl_std:
                     self._later_version(node, name, row.since)
+                if row.header:
+                    self.module.runtime_headers.add(row.header)
                 if self.func is not None:
                     self.func.builtins.add(name)
                     self.func.workitem |= row.workitem

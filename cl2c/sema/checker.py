@@ -4,6 +4,7 @@ from __future__ import annotations
 from pycparser import c_ast
 
 from .. import types as ty
+from ..builtins import IMAGES_H
 from ..diagnostics import Reporter
 from ..language_version import CL1_2, LanguageVersion
 from .model import FunctionInfo, Module, SemaError, Symbol
@@ -52,6 +53,8 @@ class Checker(c_ast.NodeVisitor):
 
     def declare(self, sym: Symbol, node=None):
         node = node if node is not None else sym.node
+        if isinstance(sym.type, (ty.Image, ty.Sampler)):
+            self.module.runtime_headers.add(IMAGES_H)
         scope = self.scopes[-1]
         old = scope.get(sym.name)
         if old is not None and old.kind in ("var", "param") and sym.kind in ("var", "param") \

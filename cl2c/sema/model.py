@@ -106,6 +106,9 @@ class Module:
     program_scope: list = field(default_factory=list)  # (kind, node)
     extensions: set = field(default_factory=set)
     uses_fp16: bool = False        # half was checked as arithmetic: the C needs _Float16
+    runtime_headers: set = field(default_factory=set)  # the runtime headers beyond
+                                   # cl2c/cl2c.h that the C needs: its builtins' rows',
+                                   # images.h where an image or a sampler is declared
     extern_uses: dict = field(default_factory=dict)  # name -> the first ID that reads a
                                    # variable through an ``extern`` declaration
 

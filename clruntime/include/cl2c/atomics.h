@@ -149,19 +149,7 @@ CL2C_INLINE cl2c_float cl2c_atomic_xchg_local_float(volatile cl2c_float *vp, cl2
  * runs a work-group). compare_exchange_weak never fails spuriously here; the spec
  * allows a weak one to, and does not require it.
  *
- * The orders and scopes are C constants: memory_order_relaxed is
- * CL2C_MEMORY_ORDER_RELAXED (cl2c/builtins.py CONSTANTS); the values are clang's. */
-#define CL2C_MEMORY_ORDER_RELAXED 0
-#define CL2C_MEMORY_ORDER_ACQUIRE 2
-#define CL2C_MEMORY_ORDER_RELEASE 3
-#define CL2C_MEMORY_ORDER_ACQ_REL 4
-#define CL2C_MEMORY_ORDER_SEQ_CST 5
-#define CL2C_MEMORY_SCOPE_WORK_ITEM 0
-#define CL2C_MEMORY_SCOPE_WORK_GROUP 1
-#define CL2C_MEMORY_SCOPE_DEVICE 2
-#define CL2C_MEMORY_SCOPE_ALL_SVM_DEVICES 3
-#define CL2C_MEMORY_SCOPE_ALL_DEVICES 3
-#define CL2C_MEMORY_SCOPE_SUB_GROUP 4
+ * The orders and scopes are C constants (fence.h). */
 
 /* the atomic types' value types of OpenCL's size names */
 typedef size_t cl2c_size_t;

@@ -18,6 +18,22 @@
 #define CL2C_LOCAL_MEM_FENCE 1u
 #define CL2C_GLOBAL_MEM_FENCE 2u
 
+/* OpenCL C 2.0's memory orders and scopes as C constants: memory_order_relaxed is
+ * CL2C_MEMORY_ORDER_RELAXED (cl2c/builtins.py CONSTANTS); the values are clang's. Here,
+ * not in atomics.h, since a program may use them without an atomic function (and
+ * atomic_work_item_fence takes them). */
+#define CL2C_MEMORY_ORDER_RELAXED 0
+#define CL2C_MEMORY_ORDER_ACQUIRE 2
+#define CL2C_MEMORY_ORDER_RELEASE 3
+#define CL2C_MEMORY_ORDER_ACQ_REL 4
+#define CL2C_MEMORY_ORDER_SEQ_CST 5
+#define CL2C_MEMORY_SCOPE_WORK_ITEM 0
+#define CL2C_MEMORY_SCOPE_WORK_GROUP 1
+#define CL2C_MEMORY_SCOPE_DEVICE 2
+#define CL2C_MEMORY_SCOPE_ALL_SVM_DEVICES 3
+#define CL2C_MEMORY_SCOPE_ALL_DEVICES 3
+#define CL2C_MEMORY_SCOPE_SUB_GROUP 4
+
 #if defined(__GNUC__) || defined(__clang__)
 #define CL2C_THREAD_FENCE(ORDER) __atomic_thread_fence(__ATOMIC_##ORDER)
 #define CL2C_COMPILER_FENCE() __atomic_signal_fence(__ATOMIC_SEQ_CST)
