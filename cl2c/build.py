@@ -140,7 +140,7 @@ def build_extension(c_source: str, kernel_names: list[str], source_name: str = "
     module = _load_entry(module_name, final, what, named)
     if module is not None:
         return module, True
-    with _locked(root / f"{module_name}.lock"):
+    with cachedir.locked(root / f"{module_name}.lock"):
         module = _load_entry(module_name, final, what, named)
         if module is not None:
             return module, True
@@ -190,23 +190,6 @@ def _load_entry(module_name: str, path: Path, what: _Subject, named: bool = Fals
         return _load(module_name, data, what, named)
     except BuildError:          # it was verified, yet does not load: build it afresh
         return None
-
-
-@contextlib.contextmanager
-def _locked(path: Path):
-    """The build lock of one entry; without it where it cannot be taken (the writes
-    are atomic either way: at worst two processes build the same thing)."""
-    from filelock import FileLock     # here: loading a built module takes no lock (70 ms)
-    lock = FileLock(str(path))
-    try:
-        lock.acquire()
-    except OSError:
-        yield
-        return
-    try:
-        yield
-    finally:
-        lock.release()
 
 
 @contextlib.contextmanager

@@ -167,3 +167,29 @@ def test_a_cache_hit_needs_no_translation_until_an_included_file_changes(tmp_pat
     assert changed["translated"] is True and changed["value"] == 5
     assert _include_build(cache_dir, inc) == {"from_cache": True, "translated": False,
                                               "value": 5}
+
+
+LOCKER = """
+import sys, time
+from pathlib import Path
+from cl2c import cachedir
+with cachedir.locked(Path(sys.argv[1])):
+    print(time.time(), flush=True)
+"""
+
+
+def test_the_build_lock_holds_another_process_until_released(tmp_path):
+    """cachedir.locked (flock): a second process takes the lock only once the first has
+    let it go; a lock file that cannot be made is no lock, not an error."""
+    from cl2c import cachedir
+    lock = tmp_path / "entry.lock"
+    with cachedir.locked(lock):
+        child = subprocess.Popen([sys.executable, "-c", LOCKER, str(lock)],
+                                 stdout=subprocess.PIPE, text=True,
+                                 env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))
+        time.sleep(1.0)
+        released = time.time()
+    taken = float(child.communicate(timeout=60)[0])
+    assert child.returncode == 0 and taken >= released
+    with cachedir.locked(tmp_path / "missing" / "entry.lock"):
+        pass

@@ -20,7 +20,6 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from filelock import FileLock
 
 from .. import cache, cachedir
 from ..resources import runtime_dir
@@ -111,7 +110,7 @@ def icd_folder() -> Path:
     final = root / f"icd-{_key(files)}"
     if _complete(final):
         return final
-    with FileLock(str(root / f"{final.name}.lock")):
+    with cachedir.locked(root / f"{final.name}.lock"):
         if _complete(final):
             return final
         cachedir.remove_stale(root)
