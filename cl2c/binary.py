@@ -17,7 +17,8 @@ Sections (INFO is the only one always there; a reader skips tags it does not kno
 
     INFO  ``key=value`` lines (UTF-8, one line each): the facts that decide where the
           library can run (``cl2c``, ``translator`` and ``runtime`` digests, ``machine``,
-          ``system``, ``native``, ``cpu``, ``cpu_flags``, ``python_abi``, ``sanitize``) and
+          ``system``, ``native``, ``cpu``, ``cpu_flags``, ``sanitize``; format 1 also had
+          ``python_abi``, as its PYEX was a Python extension) and
           what it is (``module``, ``kernels``, ``compiler``, ``target``; with a shared library,
           ``program_symbol``, the name of its ``cl2c_program_info``)
     NAME  the source's file name (diagnostics name it)
@@ -215,10 +216,6 @@ class ProgramBinary:
             have = ", ".join(self.libraries) or "none"
             return BinaryError(f"program binary holds no {kind} library (it has: {have})",
                                "library", rebuild)
-        if kind == "extension" and info.get("python_abi") != facts["python_abi"]:
-            return BinaryError(f"program binary's library was built for Python "
-                               f"{info.get('python_abi')!r}; this Python loads "
-                               f"{facts['python_abi']!r}", "target", rebuild)
         if info.get("native") == "1":
             missing = sorted(set(info.get("cpu_flags", "").split()) - _NOT_ISA -
                              set(facts["cpu_flags"].split()))
@@ -326,7 +323,7 @@ def _cpu() -> tuple[str, str]:
     return model or platform.processor(), flags
 
 
-def binary_info(target, module_name: str | None, kernel_names, has_extension: bool) -> dict:
+def binary_info(target, module_name: str | None, kernel_names) -> dict:
     """The INFO facts of a binary whose libraries ``target`` built."""
     facts = here_facts()
     info = {"cl2c": __version__, "translator": _translator_digest(),
@@ -337,8 +334,6 @@ def binary_info(target, module_name: str | None, kernel_names, has_extension: bo
             "compiler": (target.version or "").split("\n")[0],
             "target": hashlib.sha256(target.identity().encode()).hexdigest()[:32],
             "sanitize": ",".join(target.sanitize)}
-    if has_extension:
-        info["python_abi"] = facts["python_abi"]
     if module_name:
         info["module"] = module_name
     info["kernels"] = " ".join(kernel_names)
@@ -367,7 +362,7 @@ def to_bytes(program) -> bytes:
                           f"(cl2c.load): it has no source to put in a binary", "library")
     if program._module is None:
         from .target import Target
-        info = binary_info(Target.assumed(native=False), None, [], False)   # no CPU facts
+        info = binary_info(Target.assumed(native=False), None, [])   # no CPU facts
         return ProgramBinary(info, program.source, _options_text(program.options),
                              program.filename).encode()
     from .build import image_of
@@ -375,8 +370,7 @@ def to_bytes(program) -> bytes:
         program.wait_optimised()        # a binary carries the optimised library
     module = program._module
     interfaces = [k.interface for k in program._kernels.values()]
-    info = binary_info(program._target, module.__name__, [k.name for k in interfaces],
-                       True)
+    info = binary_info(program._target, module.__name__, [k.name for k in interfaces])
     return ProgramBinary(info, program.source, _options_text(program.options),
                          program.filename, _c_source_of(program), program.build_log,
                          [k.to_json() for k in interfaces],
@@ -430,7 +424,7 @@ def unit_binary(units, kind: str, build_log: str = "", dependencies=()) -> bytes
     ("library"): its units, no library; usable where cl2c's version and translator are
     this one's. ``dependencies``: the files the units #included (DEPS)."""
     from .target import Target
-    info = binary_info(Target.assumed(native=False), None, [], False)   # no CPU facts
+    info = binary_info(Target.assumed(native=False), None, [])   # no CPU facts
     info["kind"] = kind
     one = units[0] if len(units) == 1 else None
     return ProgramBinary(info, one.source if one else None, one.options if one else "",
@@ -472,7 +466,7 @@ def _executable(tr, target, source, options_text: str, filename: str, libraries,
         libs["extension"], module_name = image_of(module), module.__name__
     if "shared" in libraries:
         libs["shared"] = build_shared_library(tr.c_source, target, filename, names)
-    info = binary_info(target, module_name, names, "extension" in libs)
+    info = binary_info(target, module_name, names)
     if "shared" in libs:        # where the platform finds the kernels' cl2c_kernel_info
         info["program_symbol"] = program_symbol(_C_FILE)
     binary = ProgramBinary(info, source, options_text, filename, tr.c_source,
