@@ -349,8 +349,11 @@ def _open(path: str):
 def _memory_image(module_name: str, data: bytes):
     fd = os.memfd_create(module_name, getattr(os, "MFD_CLOEXEC", 0))
     try:
+        path = f"/proc/self/fd/{fd}"
+        if path in _opened_paths:       # (_open would refuse it: no copy for nothing)
+            raise OSError(f"{path} was opened before")
         _write_all(fd, data)
-        yield f"/proc/self/fd/{fd}"
+        yield path
     finally:
         os.close(fd)            # the mapping stays
 

@@ -70,6 +70,11 @@ def _directory_problem(path: Path) -> str | None:
         st = os.stat(path)
     except OSError as e:
         return f"cannot be created ({e.strerror or e})"
+    return _folder_problem(path, st)
+
+
+def _folder_problem(path: Path, st: os.stat_result) -> str | None:
+    """Why the directory ``path``, of status ``st``, is not one to cache in, or None."""
     if not stat.S_ISDIR(st.st_mode):
         return "is not a directory"
     unsafe = _unsafe(st)
@@ -120,21 +125,15 @@ def folder_within(root: Path, name: str) -> Path | None:
     where missing, mode 0700); None, silently, where either is missing, refused or not
     writable: a caller that can do without it asks here (no warning, no fallback)."""
     try:
-        st = os.stat(root)
+        if _folder_problem(root, os.stat(root)):
+            return None
+        folder = root / name
+        with contextlib.suppress(OSError):
+            os.mkdir(folder, 0o700)
+        # lstat: not a link, the folder itself, this user's
+        return None if _folder_problem(folder, os.lstat(folder)) else folder
     except OSError:
         return None
-    if not stat.S_ISDIR(st.st_mode) or _unsafe(st) or not os.access(root, os.W_OK | os.X_OK):
-        return None
-    folder = root / name
-    with contextlib.suppress(OSError):
-        os.mkdir(folder, 0o700)
-    try:
-        st = os.lstat(folder)           # not a link: the folder itself, this user's
-    except OSError:
-        return None
-    if not stat.S_ISDIR(st.st_mode) or _unsafe(st) or not os.access(folder, os.W_OK | os.X_OK):
-        return None
-    return folder
 
 
 # ---- verified files ---------------------------------------------------------------------
