@@ -107,10 +107,46 @@ def test_the_plan_records_the_bounds(plans):
     assert plans["store_first"].live == ()           # a store before the guard
     assert [b.dim for b in plans["unsigned_guard"].live] == [0]  # as C converts n
     checked = cl2c.translate(SOURCE, "live.cl", options="-cl2c-check").kernels
-    assert all(k.plan.live == () for k in checked)
+    def shape(live):
+        return [(b.dim, b.inclusive, b.relative, b.negate, b.id_range) for b in live]
+    assert {k.name: shape(k.plan.live) for k in checked} == \
+        {name: shape(plan.live) for name, plan in plans.items()}  # nothing to report past them
     cl20 = cl2c.translate(SOURCE, "live.cl", options="-cl-std=CL2.0").kernels
     assert next(k for k in cl20 if k.name == "from_groups").plan.live == ()  # groups may
     # be smaller than the enqueued size there
+
+
+# a work-item past the guard that checking mode has something to report on
+DIVIDES_FIRST = r"""
+kernel void k(global int *out, int n) {
+    int i = get_global_id(0);
+    int q = n / (i - 2 * n);            /* zero only past the guard, at i = 2n */
+    if (i >= n) return;
+    out[i] = q;
+}
+"""
+
+
+def test_checking_keeps_the_groups_whose_work_items_have_findings():
+    normal = cl2c.translate(DIVIDES_FIRST, "live.cl").kernels[0]
+    checked = cl2c.translate(DIVIDES_FIRST, "live.cl", options="-cl2c-check").kernels[0]
+    assert len(normal.plan.live) == 1 and checked.plan.live == ()
+    n = 64
+    out = np.zeros(n, np.int32)
+    k = cl2c.Program(DIVIDES_FIRST, options="-cl2c-check", filename="live.cl").build().k
+    with pytest.raises(cl2c.LaunchError, match="integer division by zero.*global id "
+                       r"\(128,0,0\)"):
+        k(n * GRID, 16, out, np.int32(n))
+
+
+def test_checking_skips_groups_past_the_guard():
+    k = cl2c.Program(SOURCE, options="-cl2c-check", filename="live.cl").build().axpb
+    n = 1000
+    x = np.arange(n, dtype=np.float32)
+    out = np.full(n, -1, np.float32)
+    k(n * GRID, 64, out, x, np.int32(n))
+    np.testing.assert_allclose(out, 2.5 * x + 1)
+    assert k.findings == []
 
 
 @pytest.mark.parametrize("name", ["axpb", "axpb_groups"])

@@ -21,6 +21,7 @@ import copy
 from pycparser import c_ast
 
 from .. import types as ty
+from ..lower.expressions import DIVISION_HELPERS
 from ..sema import Module
 from ..typed_ast import fact, make, map_children
 from ..workgroup.names import CHECK_THREAD as THREAD, LOCALS
@@ -31,7 +32,6 @@ from .sites import Sites
 
 _CHECKED_SPACES = ("global", "constant", "local")
 _READ, _WRITE = 1, 2
-_DIVISION = ("cl2c_idiv_", "cl2c_irem_")
 # async copies: contiguous, a gather (a strided source), a scatter (a strided
 # destination); (dst, src, elements, ...) after the context
 _COPIES = ("cl2c_async_work_group_copy_", "cl2c_async_gather_", "cl2c_async_scatter_")
@@ -161,7 +161,7 @@ class _Rewriter:
         if checked is not None:
             return checked
         name = node.name.name if isinstance(node.name, c_ast.ID) else ""
-        if name.startswith(_DIVISION) and node.args and len(node.args.exprs) == 2:
+        if name.startswith(DIVISION_HELPERS) and node.args and len(node.args.exprs) == 2:
             divisor = node.args.exprs[1]
             node.args.exprs[1] = _call("CL2C_CK_DIVISOR", [divisor, self.site(node.coord)],
                                        node.coord)

@@ -23,8 +23,9 @@ constants and by-value arguments the kernel never writes. C computes the guard i
 each bound carries the range each of its values must stay in for C's value to be
 the arithmetic one (the types it passes through, and the comparison's), and the
 entry uses it only where the launch keeps every work-item's value in that range.
-Not in checking builds: a work-item that would run past a buffer before its guard
-is theirs to report.
+In checking builds the work-items past a bound must also have nothing to report: the
+declarations before the guard are initialised (no uninitialised read) and divide by
+nothing (no division by zero), so that skipping them hides no finding.
 """
 from __future__ import annotations
 
@@ -34,25 +35,29 @@ from typing import NamedTuple
 from pycparser import c_ast
 
 from .. import cnodes as cn
+from ..checking import is_check_state
 from ..cnodes import expression_type
 from .. import types as ty
 from ..lower.effects import builtin_name, has_effects
+from ..lower.expressions import DIVISION_HELPERS
 from ..typed_ast import fact, replace_child, walk
 from .builders.prepare import is_return_guard, params_written, reads_values
 from .launch_plan import LLONG_RANGE, LiveBound
 
 
-def live_bounds(func: c_ast.FuncDef, uniform_groups: bool = True) -> tuple[LiveBound, ...]:
+def live_bounds(func: c_ast.FuncDef, uniform_groups: bool = True,
+                checked: bool = False) -> tuple[LiveBound, ...]:
     """The bounds of ``func``'s (a lowered kernel's) guards that send every work-item
     past them home before it does anything; () if none. ``uniform_groups``: every group
     of a launch has the enqueued local size (OpenCL 1.x), so that get_group_id(d) *
-    get_local_size(d) + get_local_id(d) is the global id less the offset."""
+    get_local_size(d) + get_local_id(d) is the global id less the offset. ``checked``:
+    a checking build's, whose skipped work-items must have had nothing to report."""
     params = func.decl.type.args.params if func.decl.type.args else []
     written = params_written(func.body)
     uniform = {p.name for p in params if isinstance(p, c_ast.Decl) and p.name and
                isinstance(p.type, c_ast.TypeDecl) and _integer(fact(p, "ty")) and
                p.name not in written}
-    finder = _Finder(uniform, uniform_groups)
+    finder = _Finder(uniform, uniform_groups, checked)
     items = list(func.body.block_items or [])
     bounds = []
     for at, s in enumerate(items):
@@ -61,7 +66,7 @@ def live_bounds(func: c_ast.FuncDef, uniform_groups: bool = True) -> tuple[LiveB
                 break
         elif is_return_guard(s):
             bounds += finder.exits(s.cond)
-            if not reads_values(s.cond):
+            if not finder.quiet(s.cond):
                 break               # a later guard's work-items ran this one's effects
         elif isinstance(s, c_ast.If) and s.iffalse is None and at == len(items) - 1:
             bounds += finder.stays(s.cond)
@@ -84,20 +89,31 @@ class _Chain(NamedTuple):
 
 
 class _Finder:
-    def __init__(self, uniform: set, uniform_groups: bool):
+    def __init__(self, uniform: set, uniform_groups: bool, checked: bool):
         self.uniform = uniform      # integer by-value arguments the kernel never writes
         self.uniform_groups = uniform_groups  # every group has the enqueued size (1.x)
+        self.checked = checked      # a checking build's: past a bound, nothing to report
         self.decls: dict = {}       # variables declared before the guard
 
     def declare(self, d: c_ast.Decl) -> bool:
         """Whether declaration ``d`` is one a guard may come after (no effects, no
         memory read); remembers a scalar's, for the guard to read its value."""
-        if d.storage or (d.init is not None and not reads_values(d.init)):
+        if self.checked and is_check_state(d):
+            return True             # checking mode's state, which the entry sets up
+        if d.storage or (d.init is not None and not self.quiet(d.init)) or \
+                (self.checked and d.init is None):
             return False
         if d.name and isinstance(d.type, c_ast.TypeDecl) and d.init is not None and \
                 not isinstance(d.init, c_ast.InitList):
             self.decls[d.name] = d
         return True
+
+    def quiet(self, e) -> bool:
+        """A work-item past a bound evaluates ``e`` with no effect, no memory read and,
+        in a checking build, no division (whose divisor checking mode tests)."""
+        return reads_values(e) and not (self.checked and any(
+            isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID) and
+            n.name.name.startswith(DIVISION_HELPERS) for n in walk(e)))
 
     def exits(self, cond) -> list:
         """Bounds from ``if (cond) return;``: each disjunct a bound whose earlier
@@ -115,7 +131,7 @@ class _Finder:
             b = self._bound(t, exit_when)
             if b is not None:
                 out.append(b)
-            if not reads_values(t):
+            if not self.quiet(t):
                 break
         return out
 

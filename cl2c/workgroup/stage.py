@@ -78,7 +78,7 @@ def _launch(k: KernelModel, module: Module, options: LaunchOptions,
                 if regroup else None, serial_items=serial, check=options.check,
                 fiber_checks=options.check_barriers or bool(options.check),
                 fiber_stack=options.fiber_stack, poison_locals=options.poison_locals,
-                live=() if options.check else live_bounds(k.info.node, options.uniform_groups))
+                live=live_bounds(k.info.node, options.uniform_groups, bool(options.check)))
 
 
 def _called_functions(module: Module, kernels, launches) -> set[str]:
