@@ -726,3 +726,83 @@ __kernel void k(__global int *out, int c) {
     c = cl2c.translate(src, options="-cl2c-check").c_source
     assert "cl2c_cks_" not in c
     assert "cl2c_cks_" not in cl2c.translate(FINE["same condition"]).c_source
+
+
+# ---- counted loops (checking/counted.py) ---------------------------------------------
+
+FILLED = """
+#define N 16
+__kernel void k(__global float *out, __global const float *in) {
+    int j, i = get_global_id(0);
+    float a[N], b[N];
+    for (j = 0; j < N; j++)             /* C89 style, as the seeds' kernels */
+        a[j] = in[j];
+    for (int m = 0; m <= N - 1; ++m) {
+        float t = a[m] * 2.0f;
+        b[m] = t;
+    }
+    float s = 0.0f;
+    for (j = 0; j < N; j++)
+        s += a[j] * b[j];
+    out[i] = s;
+}"""
+
+
+@pytest.mark.parametrize("schedule", SCHEDULES)
+def test_arrays_filled_by_counted_loops_need_no_shadow(schedule):
+    c = cl2c.translate(FILLED, options=f"-cl2c-check {schedule}").c_source
+    assert "cl2c_cks_" not in c and "CL2C_CK_INDEX" not in c
+    prg = build(FILLED, schedule)
+    x = np.arange(16, dtype=np.float32)
+    out = f32(8)
+    assert run(prg.k, (8,), (8,), out, x) == []
+    assert (out == 2 * (x * x).sum()).all()
+
+
+@pytest.mark.parametrize("fill, read, what", [
+    ("for (j = 0; j < N - 1; j++) a[j] = j;", "a[N - 1]",     # one short
+     "read of uninitialized private variable 'a': element 15"),
+    ("for (j = 1; j < N; j++) a[j] = j;", "a[0]",              # from one
+     "read of uninitialized private variable 'a': element 0"),
+    ("for (j = 0; j < N; j++) if (j != 3) a[j] = j;", "a[3]",  # not every iteration
+     "read of uninitialized private variable 'a': element 3"),
+    ("for (j = 0; j < N; j += 2) a[j] = j;", "a[1]",           # every other one
+     "read of uninitialized private variable 'a': element 1"),
+    ("for (j = 0; j < N; j++) { a[j] = j; j += 0; }", "a[5] * 0.0f + a[3]",  # j changed
+     None),
+    ("for (j = 0; j < N; j++) a[j] = j;", "a[N]",              # past the end
+     "array index 16 out of bounds"),
+    ("for (j = 0; j <= N; j++) a[j] = j;", "a[0]",             # writes past the end
+     "array index 16 out of bounds"),
+    ("for (uchar c = 0; c < 300; c++) { a[c & 15] = c; if (c == 255) break; }",
+     "a[2]", None),
+])
+def test_counted_loops_that_do_not_fill_or_overrun(fill, read, what):
+    src = f"""
+#define N 16
+__kernel void k(__global float *out) {{
+    int j;
+    float a[N];
+    {fill}
+    out[get_global_id(0)] = {read};
+}}"""
+    found = run(build(src).k, (4,), (4,), f32(4))
+    if what is None:
+        assert found == []
+    else:
+        assert found and what in found[0], found
+
+
+def test_a_narrow_counter_keeps_its_index_checked():
+    """A char counted to 300 wraps past 127 and indexes below the array."""
+    src = """
+__kernel void k(__global float *out, int n) {
+    float a[300];
+    for (char c = 0; c < 300; c++) {
+        a[c] = c;
+        if (c == -1) break;
+    }
+    out[get_global_id(0)] = a[0];
+}"""
+    found = run(build(src).k, (1,), (1,), f32(1), np.int32(0))
+    assert found and "array index -128 out of bounds" in found[0], found

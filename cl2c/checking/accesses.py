@@ -25,9 +25,10 @@ from ..lower.expressions import DIVISION_HELPERS
 from ..sema import Module
 from ..typed_ast import fact, make, map_children
 from ..workgroup.names import CHECK_THREAD as THREAD, LOCALS
+from . import counted
 from .private_bounds import register_escaping
-from .ranges import ARG, LOCAL, arg_state, fixed_buffer_args, local_field, local_state, \
-    unwritten_args
+from .ranges import ARG, LOCAL, arg_state, fixed_buffer_args, fixed_local_args, local_field, \
+    local_state, unwritten_args
 from .sites import Sites
 
 _CHECKED_SPACES = ("global", "constant", "local")
@@ -52,13 +53,16 @@ def instrument(module: Module, local_types: dict, sites: Sites) -> Module:
         rewriter.unwritten = unwritten_args(f) if f.is_kernel else set()
         rewriter.args_used = {}
         rewriter.locals_used = []
+        rewriter.local_args = fixed_local_args(f) if f.is_kernel else set()
+        rewriter.escaped = counted.escaped(f.node.body)
         f.node.body = rewriter.visit(f.node.body)
         rewriter.accesses += register_escaping(f.node, THREAD)
         if rewriter.accesses:
             # the thread's checking state, once per call (a fiber keeps its thread)
             f.node.body.block_items = [thread_state()] + [
                 arg_state(name, index) for name, index in rewriter.args_used.items()
-            ] + [local_state(name) for name in rewriter.locals_used] + (
+            ] + [local_state(name, name in rewriter.local_args)
+                 for name in rewriter.locals_used] + (
                 f.node.body.block_items or [])
     return module
 
@@ -89,7 +93,11 @@ class _Rewriter:
         self.args: dict[str, int] = {}       # fixed_buffer_args of a kernel
         self.args_used: dict[str, int] = {}  # those its checks use
         self.locals_used: list[str] = []      # kernel-scope __locals its checks use
+        self.local_args: set[str] = set()     # fixed_local_args of a kernel (their
+        # ranges as the __local variables', locals_used)
         self.unwritten: set[str] = set()      # arguments the kernel never writes through
+        self.escaped: set[str] = set()        # names whose address the function takes
+        self.counts: list[counted.Count] = []  # the counted loops around (counted.py)
 
     def site(self, coord) -> c_ast.Node:
         return c_ast.UnaryOp("&", c_ast.ID(self.sites.name(coord)), coord)
@@ -145,8 +153,36 @@ class _Rewriter:
         if isinstance(node, c_ast.Decl):
             node.init = self.visit(node.init)
             return node
+        if isinstance(node, c_ast.For):
+            return self.loop(node)
         self.children(node)
         return node
+
+    def loop(self, node: c_ast.For):
+        """A for loop: in the body of a counted one, its counter's range is known."""
+        node.init, node.cond, node.next = (self.visit(x) for x in
+                                           (node.init, node.cond, node.next))
+        count = counted.counted(node, self.escaped)
+        if count is not None:
+            self.counts.append(count)
+        node.stmt = self.visit(node.stmt)
+        if count is not None:
+            self.counts.pop()
+        return node
+
+    def local_argument(self, base) -> str | None:
+        """The name of the fixed __local pointer argument ``base`` is, else None."""
+        return base.name if isinstance(base, c_ast.ID) and base.name in self.local_args \
+            else None
+
+    def within(self, subscript, length: int) -> bool:
+        """Whether index ``subscript`` is a counted loop's counter whose every value
+        lies in [0, length)."""
+        name = counted.index_name(subscript)
+        for count in reversed(self.counts):
+            if count.name == name:
+                return 0 <= count.first and count.end <= length
+        return False
 
     def children(self, node) -> None:
         map_children(node, self.visit)
@@ -230,6 +266,8 @@ class _Rewriter:
             pointer.op == "&" else None
         if field is not None and call.kind != "builtin":
             return None          # an element of a __local array: its index is checked
+        if field is None and call.kind == "builtin" and space == "local":
+            field = self.local_argument(base)
         self.accesses += 1
         if call.kind == "builtin" and (field is not None or (
                 isinstance(base, c_ast.ID) and base.name in self.args and space == "global")):
@@ -304,8 +342,9 @@ class _Rewriter:
             if mode == "read" and base.name in self.unwritten:
                 return c_ast.UnaryOp("*", _call("CL2C_CK_ARG_READ", [
                     c_ast.ID(fixed), address, self.site(node.coord)], node.coord), node.coord)
-        elif space == "local" and local_field(node) is not None:
-            field = local_field(node)
+        elif space == "local" and (local_field(node) is not None or
+                                   self.local_argument(base) is not None):
+            field = local_field(node) or self.local_argument(base)
             if field not in self.locals_used:
                 self.locals_used.append(field)
             fixed = LOCAL + field
@@ -338,8 +377,8 @@ class _Rewriter:
                 n.subscript = self.visit(n.subscript)
                 if isinstance(base_type, ty.Array) or _is_member_array(n.name, base_type):
                     length = base_type.length if isinstance(base_type, ty.Array) else None
-                    if length:
-                        n.subscript = _call("CL2C_CK_INDEX",
+                    if length and not self.within(n.subscript, length):
+                        n.subscript = _call(counted.INDEX_CHECK,
                                             [n.subscript, c_ast.Constant("int", str(length)),
                                              self.site(n.subscript.coord or n.coord)],
                                             n.coord)

@@ -22,8 +22,8 @@ write theirs, ``v`` whole all of them (a float3's three). An element of a privat
 array is tracked on its own (a runtime shadow byte; an array of vectors: a shadow of a
 bit per component of each element, ``a[i].s[k]`` and swizzles of ``a[i]`` as a
 vector's; an array of structs: of a bit per part of each element, as a struct's flag);
-the analysis never proves an element written, only the whole array by its
-address.
+the analysis never proves an element written, only the whole array: by its address,
+or by a counted loop that stores every element, one an iteration (counted.py).
 
 Not tracked (never reported): variables with an initialiser, function parameters,
 variables the lowering made (``cl2c_*``), declarations of a ``for``'s first clause or
@@ -38,7 +38,8 @@ from typing import NamedTuple
 from pycparser import c_ast
 
 from .. import types as ty
-from ..typed_ast import fact
+from ..typed_ast import fact, walk
+from . import counted
 from .private_bounds import REGISTER
 
 READ, WRITE, RW, ADDR = "read", "write", "rw", "addr"
@@ -120,6 +121,7 @@ class Analysis:
         self.scopes: list[dict] = [{p: None for p in params}]
         self.loops: list[dict] = []      # {"break": [states], "continue": [...]}
         self.enabled = _structured(body)
+        self.escaped = counted.escaped(body)    # names a pointer may change
         self.state: set[Var] | None = set()   # written on every path here
         self.stmt(body)
 
@@ -199,6 +201,9 @@ class Analysis:
             head = _copy(self.state)
             self.loop(s.stmt, s.cond is None or _always(s.cond), lambda: self.expr(s.next),
                       head)
+            filled = self.filled(s)
+            if filled is not None and self.state is not None:
+                self.state.update(filled.keys())
             self.scopes.pop()
         elif isinstance(s, c_ast.DoWhile):
             self.loops.append({"break": [], "continue": []})
@@ -233,6 +238,29 @@ class Analysis:
             pass
         else:
             self.expr(s)
+
+    def filled(self, s: c_ast.For) -> Var | None:
+        """The tracked array that counted loop ``s`` stores every element of, one an
+        iteration (``for (k = 0; k < N; k++) { ... a[k] = e; ... }``, a[N]), else
+        None."""
+        count = counted.counted(s, self.escaped)
+        if count is None or count.first != 0:
+            return None
+        body = count.body
+        items = body.block_items or [] if isinstance(body, c_ast.Compound) else [body]
+        for item in items:
+            if not (isinstance(item, c_ast.Assignment) and item.op == "=" and
+                    isinstance(item.lvalue, c_ast.ArrayRef) and
+                    isinstance(item.lvalue.name, c_ast.ID) and
+                    counted.index_name(item.lvalue.subscript) == count.name):
+                continue
+            name = item.lvalue.name.name
+            var = self.lookup(name)
+            if var is not None and var.dims == 1 and var.total == count.end and \
+                    not any(isinstance(n, c_ast.Decl) and n.name == name
+                            for n in walk(body)):
+                return var
+        return None
 
     def loop(self, body, forever: bool, after_body=None, head=None):
         """A loop's body from the state before it; it is left by its condition

@@ -1,6 +1,7 @@
 """Checking builds: the ranges an access checks against where they are the same at every
 access of a function, found once at its top (check.h's cl2c_ck_argr): a kernel's buffer
-arguments it never changes, its kernel-scope __local variables. accesses.py's accesses
+arguments it never changes, its kernel-scope __local variables and __local pointer
+arguments. accesses.py's accesses
 through them become CL2C_CK_ARG (CL2C_CK_ARG_READ for an argument never written
 through), whose bounds GCC keeps in registers out of the work-item loops.
 """
@@ -38,14 +39,16 @@ def arg_state(name: str, index: int) -> c_ast.Decl:
 LOCAL = "cl2c_ck_l_"
 
 
-def local_state(field: str) -> c_ast.Decl:
+def local_state(field: str, argument: bool = False) -> c_ast.Decl:
     """``const cl2c_ck_argr cl2c_ck_l_F = cl2c_ck_local_var(cl2c_ck_t, &cl2c_locals->F);``:
-    the range of a kernel-scope __local variable, found once per call."""
+    the range of a kernel-scope __local variable, found once per call; or, where
+    ``argument``, of the __local memory that argument F points to (``..., F)``)."""
     var = LOCAL + field
+    at = c_ast.ID(field) if argument else c_ast.UnaryOp(
+        "&", c_ast.StructRef(c_ast.ID(LOCALS), "->", c_ast.ID(field)))
     return c_ast.Decl(var, ["const"], [], [], [], c_ast.TypeDecl(
         var, ["const"], None, c_ast.IdentifierType(["cl2c_ck_argr"])),
-        _call("cl2c_ck_local_var", [c_ast.ID(THREAD), c_ast.UnaryOp(
-            "&", c_ast.StructRef(c_ast.ID(LOCALS), "->", c_ast.ID(field)))]), None)
+        _call("cl2c_ck_local_var", [c_ast.ID(THREAD), at]), None)
 
 
 def local_field(node) -> str | None:
@@ -66,6 +69,17 @@ def fixed_buffer_args(f) -> dict[str, int]:
     changed = _changed_names(f.node.body)
     return {d.name: i for i, (d, p) in enumerate(zip(decls, f.params))
             if isinstance(p.type, ty.Pointer) and p.type.space in ("global", "constant")
+            and d.name and d.name not in changed}
+
+
+def fixed_local_args(f) -> set[str]:
+    """The C names of the kernel's __local pointer arguments that its body never changes
+    (nor takes the address of): each points to the start of a __local block of its
+    own, whose range (as a kernel-scope __local variable's) is found once."""
+    decls = _arg_decls(f)
+    changed = _changed_names(f.node.body)
+    return {d.name for d, p in zip(decls, f.params)
+            if isinstance(p.type, ty.Pointer) and p.type.space == "local"
             and d.name and d.name not in changed}
 
 

@@ -11,7 +11,7 @@ from ... import types as ty
 from ...typed_ast import fact, make
 from ... import cnodes as cn
 from ...lower.effects import has_effects, value_of_arguments, work_item_function
-from .syntax import (assigned_names, contains_sync, ids, set_declname,
+from .syntax import (assigned_names, base_ids, contains_sync, ids, set_declname,
                      statements, typename, walk)
 
 
@@ -346,8 +346,8 @@ def _owned_by_loops(d: c_ast.Decl, scope: list) -> bool:
         for n in walk(s):
             if isinstance(n, c_ast.Decl) and n.name == name:
                 return False          # another variable of that name: leave the scope be
-            if isinstance(n, c_ast.UnaryOp) and n.op == "&" and name in ids(n.expr):
-                return False
+            if isinstance(n, c_ast.UnaryOp) and n.op == "&" and name in base_ids(n.expr):
+                return False          # (&A[i * n + k] takes A's element's, not k's)
             if id(n) in inside:
                 continue
             if isinstance(n, c_ast.ID) and n.name == name:

@@ -33,19 +33,29 @@ def is_increment(x, name: str) -> bool:
 
 
 def counted_loop(s, name=None):
-    """(counter, first, end, C type, body) of ``for (T i = first; i < end; ++i) body``."""
-    if not isinstance(s, c_ast.For) or not isinstance(s.init, c_ast.DeclList) or \
-            len(s.init.decls) != 1:
+    """(counter, first, end, C type, body) of ``for (T i = first; i < end; ++i) body``,
+    or of ``for (i = first; ...)`` with ``i`` a variable of integer type T declared
+    before (C89 style, as the seeds' kernels are written)."""
+    if not isinstance(s, c_ast.For):
         return None
-    d = s.init.decls[0]
-    if d.init is None or name is not None and d.name != name or \
-            not isinstance(d.type, c_ast.TypeDecl) or \
-            not isinstance(d.type.type, c_ast.IdentifierType):
+    if isinstance(s.init, c_ast.DeclList) and len(s.init.decls) == 1:
+        d = s.init.decls[0]
+        if d.init is None or not isinstance(d.type, c_ast.TypeDecl) or \
+                not isinstance(d.type.type, c_ast.IdentifierType):
+            return None
+        counter, first, ctype = d.name, d.init, " ".join(d.type.type.names)
+    elif isinstance(s.init, c_ast.Assignment) and s.init.op == "=" and \
+            isinstance(s.init.lvalue, c_ast.ID) and integer_typename(s.init.lvalue):
+        counter, first = s.init.lvalue.name, s.init.rvalue
+        ctype = fact(s.init.lvalue, "ty").name
+    else:
+        return None
+    if name is not None and counter != name:
         return None
     if not (isinstance(s.cond, c_ast.BinaryOp) and s.cond.op == "<" and
-            is_id(s.cond.left, d.name) and is_increment(s.next, d.name)):
+            is_id(s.cond.left, counter) and is_increment(s.next, counter)):
         return None
-    return d.name, d.init, s.cond.right, " ".join(d.type.type.names), s.stmt
+    return counter, first, s.cond.right, ctype, s.stmt
 
 
 def uniform_loop(s):
