@@ -94,9 +94,11 @@ check-stress: install
 check-piglit: install
 	cd tests && CL2C_CHECK=1 ../$(VENV)/bin/python piglit/runner.py -j $(JOBS)
 
-# What checking mode costs on the bench kernels, and that it finds nothing in them.
+# What checking mode costs on the bench kernels and the GPU-style corpus, and what it
+# finds in them (the lecture's V6 races on its __local row, as printed).
 check-cost: install
 	$(PY) bench/check_cost.py
+	-$(PY) bench/check_cost.py --corpus gpu
 
 # The fuzz corpus (opt-in, 3 to 10 minutes on 2 cores): 8 mutants of every kernel of the
 # project and of piglit, each translated under a timeout; `make test` runs a seeded subset
