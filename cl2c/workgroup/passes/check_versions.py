@@ -113,10 +113,15 @@ class _Versioner:
         if versions is not None:
             loop.versions = versions
             return 1
-        if has_checks(nest.loop):
+        if has_checks(nest.loop, ignore=ITEM) or _calls_checked(nest.loop, self.checked):
             # its checks' reports keep it from vectorising (and clang warns of an omp
             # simd loop it cannot vectorise)
             loop.simd = False
+        elif not any(isinstance(n, c_ast.ID) and n.name.startswith("cl2c_cks_")
+                     for n in walk(nest.loop)):
+            # nothing in it reports (a product of private arrays that counted loops
+            # filled): no note of who runs, which would keep it scalar and untiled
+            loop.checked = False
         return 0
 
 
@@ -570,10 +575,16 @@ def _local_access(n) -> int | None:
     return int_constant(n.args.exprs[2])
 
 
-def has_checks(node) -> bool:
-    """Does ``node`` hold checks (whose out-of-line reports keep a loop scalar)?"""
+def has_checks(node, ignore: str = "") -> bool:
+    """Does ``node`` hold checks (whose out-of-line reports keep a loop scalar)? (The
+    call ``ignore`` aside.)"""
     return any(isinstance(n, c_ast.FuncCall) and called(n).lower().startswith("cl2c_ck")
-               for n in walk(node))
+               and called(n) != ignore for n in walk(node))
+
+
+def _calls_checked(node, checked: set) -> bool:
+    """Does ``node`` call one of the ``checked`` functions (with checks of their own)?"""
+    return any(isinstance(n, c_ast.FuncCall) and called(n) in checked for n in walk(node))
 
 
 def _checked_functions(helpers: dict) -> set:
