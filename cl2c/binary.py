@@ -465,7 +465,10 @@ def _executable(tr, target, source, options_text: str, filename: str, libraries,
         module, _ = build_extension(tr.c_source, names, filename, target)
         libs["extension"], module_name = image_of(module), module.__name__
     if "shared" in libraries:
-        libs["shared"] = build_shared_library(tr.c_source, target, filename, names)
+        # the extension is this library with the loader's exports besides (build.py):
+        # one compile serves both
+        libs["shared"] = libs.get("extension") or \
+            build_shared_library(tr.c_source, target, filename, names)
     info = binary_info(target, module_name, names)
     if "shared" in libs:        # where the platform finds the kernels' cl2c_kernel_info
         info["program_symbol"] = program_symbol(_C_FILE)

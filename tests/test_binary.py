@@ -290,6 +290,7 @@ def test_service_builds_a_binary_that_loads(tmp_path):
     data = out.read_bytes()
     b = ProgramBinary.decode(data)
     assert sorted(b.libraries) == ["extension", "shared"] and b.options == OPTIONS
+    assert b.libraries["shared"] == b.libraries["extension"]    # one compile serves both
     # the shared library, as the platform loads it: the C entry points and program info
     lib_path = tmp_path / "prog.so"
     lib_path.write_bytes(b.libraries["shared"])
