@@ -7,6 +7,10 @@ from . import declarators
 from . import types as ty
 from .typed_ast import fact, make
 
+# the runtime's integer / and % helpers (scalars.h: cl2c_idiv_int, ...), which lowering
+# calls and checking mode tests the divisor of
+DIVISION_HELPERS = ("cl2c_idiv_", "cl2c_irem_")
+
 # A vector value assigned to a private variable's components (v.xyz = x), held once
 # in a block of its own (lower/expressions.py).
 SWIZZLE_VALUE = "cl2c_x"

@@ -113,6 +113,28 @@ def ids(node) -> set:
     return out
 
 
+def base_ids(lvalue) -> set:
+    """The variable ``lvalue`` (``v``, ``a[i]``, ``s.f``) is based on, as a set (none: ``*p``)."""
+    while isinstance(lvalue, (c_ast.ArrayRef, c_ast.StructRef)):
+        lvalue = lvalue.name
+    return {lvalue.name} if isinstance(lvalue, c_ast.ID) else set()
+
+
+def changed_names(body) -> set:
+    """Variables ``body`` assigns, increments or takes the address of (``&a[i]`` does
+    not change the pointer ``a``)."""
+    out = set()
+    for n in walk(body):
+        if isinstance(n, c_ast.Assignment):
+            out |= base_ids(n.lvalue)
+        elif isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--"):
+            out |= base_ids(n.expr)
+        elif isinstance(n, c_ast.UnaryOp) and n.op == "&" and \
+                not isinstance(n.expr, c_ast.ArrayRef):
+            out |= base_ids(n.expr)
+    return out
+
+
 def replace_child(parent, name, new) -> None:
     """Put ``new`` in the slot of ``parent`` that ``children()`` calls ``name``."""
     if name.endswith("]"):

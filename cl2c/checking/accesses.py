@@ -21,7 +21,7 @@ import copy
 from pycparser import c_ast
 
 from .. import types as ty
-from ..lower.expressions import DIVISION_HELPERS
+from ..cnodes import DIVISION_HELPERS
 from ..sema import Module
 from ..typed_ast import fact, make, map_children
 from ..workgroup.names import CHECK_THREAD as THREAD, LOCALS

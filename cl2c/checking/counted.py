@@ -17,9 +17,7 @@ from typing import NamedTuple
 
 from pycparser import c_ast
 
-from ..typed_ast import fact, walk
-from ..workgroup.builders.syntax import base_ids
-from ..workgroup.passes.check_nests import changed_names
+from ..typed_ast import base_ids, changed_names, fact, walk
 
 INDEX_CHECK = "CL2C_CK_INDEX"      # accesses.py's check of an index (check.h)
 

@@ -29,8 +29,7 @@ _BINARY_HELPERS = {"+": "add", "-": "sub", "*": "mul", "/": "div", "%": "rem", "
                    "|": "or", "^": "xor", "<<": "shl", ">>": "shr", "==": "eq", "!=": "ne",
                    "<": "lt", ">": "gt", "<=": "le", ">=": "ge", "&&": "land", "||": "lor"}
 _COMPARISONS = ("==", "!=", "<", ">", "<=", ">=")
-# the runtime's integer / and % (math.h), whose divisor checking mode tests
-DIVISION_HELPERS = ("cl2c_idiv_", "cl2c_irem_")
+
 
 
 def lower_expressions(module: Module) -> tuple[Module, list[tuple]]:
@@ -592,7 +591,7 @@ def _integer_division(op: str, lt, rt, divisor) -> str | None:
             pass
     name = {(4, True): "int", (4, False): "uint", (8, True): "long",
             (8, False): "ulong"}[(common.size, common.signed)]
-    return f"{DIVISION_HELPERS[op == '%']}{name}"
+    return f"{cn.DIVISION_HELPERS[op == '%']}{name}"
 
 
 def mark_fallthrough(switch: c_ast.Switch) -> None:

@@ -36,10 +36,9 @@ from pycparser import c_ast
 
 from .. import cnodes as cn
 from ..checking import is_check_state
-from ..cnodes import expression_type
+from ..cnodes import DIVISION_HELPERS, expression_type
 from .. import types as ty
 from ..lower.effects import builtin_name, has_effects
-from ..lower.expressions import DIVISION_HELPERS
 from ..typed_ast import fact, replace_child, walk
 from .builders.prepare import is_return_guard, params_written, reads_values
 from .launch_plan import LLONG_RANGE, LiveBound

@@ -8,7 +8,8 @@ import copy
 from pycparser import c_ast
 
 from ... import declarators
-from ...typed_ast import fact, ids, make, replace_child, walk  # (ids, replace_child: re-exported)
+from ...typed_ast import (base_ids, fact, ids, make, replace_child,  # (base_ids, ids,
+                          walk)  # replace_child: re-exported)
 from ..names import COUNT, INDEX, LOCAL_ID as LID
 from ... import cnodes as cn
 from ...lower.effects import synchronises
@@ -45,11 +46,6 @@ def escaping_jumps(node, in_loop=False, in_switch=False):
         yield from escaping_jumps(child, loop, switch)
 
 
-def base_ids(lvalue) -> set:
-    """The variable ``lvalue`` (``v``, ``a[i]``, ``s.f``) is based on, as a set (none: ``*p``)."""
-    while isinstance(lvalue, (c_ast.ArrayRef, c_ast.StructRef)):
-        lvalue = lvalue.name
-    return {lvalue.name} if isinstance(lvalue, c_ast.ID) else set()
 
 
 def assigned_names(body) -> set:

@@ -7,8 +7,8 @@ import copy
 
 from pycparser import c_ast
 
-from ...typed_ast import fact, walk
-from ..builders.syntax import base_ids, statements
+from ...typed_ast import changed_names, fact, walk  # (changed_names: re-exported)
+from ..builders.syntax import statements
 from .. import write
 from ..names import CHECK_ITEM, L0
 
@@ -75,19 +75,6 @@ def is_phase(n) -> bool:
     return isinstance(n, c_ast.FuncCall) and called(n) == "cl2c_ck_phase"
 
 
-def changed_names(body) -> set:
-    """Variables ``body`` assigns, increments or takes the address of (``&a[i]`` does
-    not change the pointer ``a``)."""
-    out = set()
-    for n in walk(body):
-        if isinstance(n, c_ast.Assignment):
-            out |= base_ids(n.lvalue)
-        elif isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--"):
-            out |= base_ids(n.expr)
-        elif isinstance(n, c_ast.UnaryOp) and n.op == "&" and \
-                not isinstance(n.expr, c_ast.ArrayRef):
-            out |= base_ids(n.expr)
-    return out
 
 
 def called(n: c_ast.FuncCall) -> str:
