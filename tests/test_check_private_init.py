@@ -806,3 +806,19 @@ __kernel void k(__global float *out, int n) {
 }"""
     found = run(build(src).k, (1,), (1,), f32(1), np.int32(0))
     assert found and "array index -128 out of bounds" in found[0], found
+
+
+def test_a_cast_counter_keeps_its_index_checked():
+    """`(char)k < 300` always holds, so k runs past the array's end: its index keeps
+    its check (a counter is read through no cast)."""
+    src = """
+__kernel void k(__global float *out, int n) {
+    float a[300];
+    for (int k = 0; (char)k < 300; k++) {
+        a[k] = k;
+        out[k] = a[k];
+    }
+}"""
+    assert "CL2C_CK_INDEX" in cl2c.translate(src, options="-cl2c-check").c_source
+    plain = src.replace("(char)k", "k")
+    assert "CL2C_CK_INDEX" not in cl2c.translate(plain, options="-cl2c-check").c_source
