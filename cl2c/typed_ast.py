@@ -120,6 +120,14 @@ def base_ids(lvalue) -> set:
     return {lvalue.name} if isinstance(lvalue, c_ast.ID) else set()
 
 
+def addressed_names(body) -> set:
+    """The variables whose address, or an element's or member's, ``body`` takes (``&k``,
+    ``&a[i]``, ``&s.f``): a pointer may change them."""
+    return {name for n in walk(body)
+            if isinstance(n, c_ast.UnaryOp) and n.op == "&"
+            for name in base_ids(n.expr)}
+
+
 def changed_names(body) -> set:
     """Variables ``body`` assigns, increments or takes the address of (``&a[i]`` does
     not change the pointer ``a``)."""

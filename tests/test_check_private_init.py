@@ -822,3 +822,35 @@ __kernel void k(__global float *out, int n) {
     assert "CL2C_CK_INDEX" in cl2c.translate(src, options="-cl2c-check").c_source
     plain = src.replace("(char)k", "k")
     assert "CL2C_CK_INDEX" not in cl2c.translate(plain, options="-cl2c-check").c_source
+
+
+@pytest.mark.parametrize("schedule", SCHEDULES)
+def test_a_counter_written_through_a_pointer_keeps_its_reads_checked(schedule):
+    """`*p = jump` moves the C89 counter k past the tile: the read after it is out of
+    bounds, however the loop over k is laid out (a uniform loop's box test would take
+    k to stay in [0, 16))."""
+    src = """
+#define TS 16
+__kernel void k(__global const float *A, __global float *C, int jump) {
+    __local float Asub[TS][TS];
+    int lid = get_local_id(0);
+    int k;
+    int *p = &k;
+    float sum = 0.0f;
+    for (int r = 0; r < TS; r++)
+        Asub[r][lid] = A[r * TS + lid];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (k = 0; k < TS; k++) {
+        if (k == 3)
+            *p = jump;
+        sum += Asub[k][lid];
+    }
+    C[get_global_id(0)] = sum;
+}"""
+    kernel = build(src, schedule).k
+    a = np.arange(256, dtype=np.float32)
+    c = f32(16)
+    assert run(kernel, (16,), (16,), a, c, np.int32(3)) == []
+    assert np.array_equal(c, a.reshape(16, 16).sum(axis=0))
+    found = run(kernel, (16,), (16,), a, c, np.int32(20))
+    assert found and "out of bounds" in found[0], found

@@ -23,7 +23,7 @@ from pycparser import c_ast
 from .. import types as ty
 from ..cnodes import DIVISION_HELPERS
 from ..sema import Module
-from ..typed_ast import fact, make, map_children
+from ..typed_ast import addressed_names, fact, make, map_children
 from ..workgroup.names import CHECK_THREAD as THREAD, LOCALS
 from . import counted
 from .private_bounds import register_escaping
@@ -54,7 +54,7 @@ def instrument(module: Module, local_types: dict, sites: Sites) -> Module:
         rewriter.args_used = {}
         rewriter.locals_used = []
         rewriter.local_args = fixed_local_args(f) if f.is_kernel else set()
-        rewriter.escaped = counted.escaped(f.node.body)
+        rewriter.escaped = addressed_names(f.node.body)
         f.node.body = rewriter.visit(f.node.body)
         rewriter.accesses += register_escaping(f.node, THREAD)
         if rewriter.accesses:

@@ -9,7 +9,7 @@ A loop counts where its first clause sets the counter to a constant (``k = 0``,
 ``int k = 0``), its condition compares it with a constant (``k < N``, ``k <= N``,
 ``N > k``), its last clause adds one (``k++``, ``++k``, ``k += 1``), and its body
 neither changes the counter, declares another of its name, nor jumps (break, continue,
-return, goto); and the function never takes the counter's address (``escaped``).
+return, goto); and the function never takes the counter's address (``typed_ast.addressed_names``).
 """
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 from pycparser import c_ast
 
-from ..typed_ast import base_ids, changed_names, fact, walk
+from ..typed_ast import changed_names, fact, walk
 
 INDEX_CHECK = "CL2C_CK_INDEX"      # accesses.py's check of an index (check.h)
 
@@ -29,13 +29,6 @@ class Count(NamedTuple):
     first: int
     end: int
     body: c_ast.Node
-
-
-def escaped(func_body) -> set[str]:
-    """The names whose address the function takes (``&k``): a pointer may change them."""
-    return {name for n in walk(func_body)
-            if isinstance(n, c_ast.UnaryOp) and n.op == "&"
-            for name in base_ids(n.expr)}
 
 
 def counted(loop, escaped_names: set) -> Count | None:

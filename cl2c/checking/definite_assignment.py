@@ -38,7 +38,7 @@ from typing import NamedTuple
 from pycparser import c_ast
 
 from .. import types as ty
-from ..typed_ast import fact, walk
+from ..typed_ast import addressed_names, fact, walk
 from . import counted
 from .private_bounds import REGISTER
 
@@ -121,7 +121,7 @@ class Analysis:
         self.scopes: list[dict] = [{p: None for p in params}]
         self.loops: list[dict] = []      # {"break": [states], "continue": [...]}
         self.enabled = _structured(body)
-        self.escaped = counted.escaped(body)    # names a pointer may change
+        self.escaped = addressed_names(body)    # names a pointer may change
         self.state: set[Var] | None = set()   # written on every path here
         self.stmt(body)
 

@@ -43,7 +43,7 @@ import copy
 
 from pycparser import c_ast
 
-from ...typed_ast import fact, walk
+from ...typed_ast import addressed_names, fact, walk
 from ... import cnodes as cn
 from .check_nests import (COUNTER, ITEM, as_long_long, called, changed_names,
                           char_pointer_type, declaration, int_constant, integer_decl,
@@ -76,22 +76,26 @@ def version_checked_loops(gf: GroupFunction, helpers: dict) -> int:
     """Give each work-item loop of work-group function ``gf`` that allows it a fast
     version (above); returns how many. ``helpers``: {name: FuncDef} of the functions
     it may call (a call of one with checks of its own keeps a loop as it is)."""
-    taken = set().union(*(ids(part) for part in
-                          [*gf.prologue, *(node for node, _ in c_parts(gf.items))]))
+    parts = [*gf.prologue, *(node for node, _ in c_parts(gf.items))]
+    taken = set().union(*(ids(part) for part in parts))
     if any(n in taken for n in (FAST, AT, IX, POINT, COUNT, BASE, MARK)):
         return 0
-    return _Versioner(_checked_functions(helpers)).items(gf.items)
+    return _Versioner(_checked_functions(helpers),
+                      set().union(*(addressed_names(part) for part in parts))).items(gf.items)
 
 
 class _Versioner:
-    def __init__(self, checked: set):
+    def __init__(self, checked: set, addressed: set):
         self.checked = checked                    # functions with checks
+        # names a pointer may change: no uniform loop counts with one (its box test
+        # would bound what the pointer moves)
+        self.addressed = addressed
 
     def items(self, items: list) -> int:
         """Version what ``items`` hold, outermost first."""
         done = 0
         for i, it in enumerate(items):
-            nest = _Nest.around(it)
+            nest = _Nest.around(it, self.addressed)
             versions = nest.versioned(self.checked) if nest else None
             if versions is not None:
                 items[i] = nest.choice(versions)
@@ -151,16 +155,18 @@ class _Nest:
                    {}, item)
 
     @classmethod
-    def around(cls, it):
-        """The nest of item ``it``, if it is a uniform loop around a work-item loop or the
-        work-item loop itself (with declarations only before it in a row)."""
+    def around(cls, it, addressed: set):
+        """The nest of item ``it``, if it is a uniform loop (its counter in no
+        ``addressed``) around a work-item loop or the work-item loop itself (with
+        declarations only before it in a row)."""
         if isinstance(it, GroupLoop):
             if len(it.body) != 1:
                 return None
             s = write.items([it])[0]
             uniform = uniform_loop(s)
-            inner = cls.around(it.body[0])
-            if uniform is None or inner is None or any(is_phase(n) for n in walk(s.stmt)):
+            inner = cls.around(it.body[0], addressed)
+            if uniform is None or uniform[0] in addressed or inner is None or \
+                    any(is_phase(n) for n in walk(s.stmt)):
                 return None
             name, first, end, ctype, _ = uniform
             return cls(s, inner.loop, [(name, first, end)] + inner.axes, inner.row,
