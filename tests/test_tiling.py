@@ -251,3 +251,23 @@ def test_a_checking_build_copies_the_tile_around_the_checked_loop():
     prg.tiled((n, n), (16, 16), a, b, c, np.int32(n))
     assert prg.tiled.findings == []
     np.testing.assert_array_equal(c, want)
+
+
+def test_bounds_from_the_uniform_loop_are_not_tiled():
+    """`for (j...) if (lx == j)`: the work-item loop's bounds come from j, which a whole
+    tile's test before the loop cannot read (the C did not compile). Not tiled, and
+    right, under every group size."""
+    src = """
+__kernel void k(__global int *out, int n) {
+    int lx = get_local_id(0);
+    int acc = 0;
+    for (int j = 0; j < 3; j++)
+        if (lx == j) acc += 64 + j;
+    out[get_global_id(0)] = acc;
+}"""
+    prg = cl2c.Program(src).build()
+    for local in (1, 2, 16, 32):
+        out = np.zeros(64, np.int32)
+        prg.k(64, local, out, np.int32(0))
+        lx = np.arange(64) % local
+        np.testing.assert_array_equal(out, np.where(lx < 3, 64 + lx, 0))

@@ -50,7 +50,7 @@ from __future__ import annotations
 from pycparser import c_ast
 
 from ... import types as ty
-from ...typed_ast import ids, walk
+from ...typed_ast import changed_names, ids, walk
 from ...lower.effects import UPDATE, call_of, value_of_arguments, work_item_function
 from ..builders.syntax import escaping_jumps
 from .. import write
@@ -240,6 +240,12 @@ class _Plan:
             ([] if whole else list(_bounds_of(inner)))
         if any(t is not None and ids(t) & set(tiled) for t in tests) or \
                 (guard is not None and not _reads_only(guard)):
+            return None
+        # whole tiles are found before the loop: its bounds, guard and row declarations
+        # cannot read what the loop changes (`for (j...) if (lx == j)`: bounds from j)
+        varying = {d.name for d in s.init.decls} | changed_names(s.next) | \
+            changed_names(inner.stmt)
+        if not whole and any(ids(t) & varying for t in [*tests[2:], *row_items]):
             return None
         per_row = _per_row(tiled, cols)
         if _one_sided_loads(inner.stmt, {d.name for d in s.init.decls}, arrays):
