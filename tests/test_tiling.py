@@ -271,3 +271,53 @@ __kernel void k(__global int *out, int n) {
         prg.k(64, local, out, np.int32(0))
         lx = np.arange(64) % local
         np.testing.assert_array_equal(out, np.where(lx < 3, 64 + lx, 0))
+
+
+KMEANS = """
+__kernel void assign(__global const float *features, __global const float *clusters,
+                     __global int *membership, const int npoints, const int nclusters,
+                     const int nfeatures) {
+    const int p = get_global_id(0);
+    if (p >= npoints)
+        return;
+    int best = 0;
+    float best_dist = FLT_MAX;
+    for (int c = 0; c < nclusters; c++) {
+        float dist = 0.0f;
+        for (int f = 0; f < INNER; f++) {
+            const float d = features[f * npoints + p] - clusters[c * nfeatures + f];
+            dist += d * d;
+        }
+        if (dist < best_dist) {
+            best_dist = dist;
+            best = c;
+        }
+    }
+    membership[p] = best;
+}"""
+
+
+@pytest.mark.parametrize("inner, loops", [("nfeatures", 2), ("c + 1", 1)])
+@pytest.mark.parametrize("npoints, local", [(1000, 64), (256, 256), (37, 16)])
+def test_a_guard_goes_into_nested_loops(inner, loops, npoints, local):
+    """Rodinia's k-means assignment (features column-major): the guard `p < npoints`
+    goes into the loop over the clusters and into the loop over the features inside it,
+    which then both run at group level with the work-item loop innermost (74x faster
+    on one thread); not into a loop whose header reads the outer loop's counter."""
+    src = KMEANS.replace("INNER", inner)
+    c = cl2c.translate(src, "kmeans.cl").c_source
+    assert f"{loops} uniform loop{'s' if loops > 1 else ''} around" in c
+    nclusters, nfeatures = 5, 7
+    rng = np.random.default_rng(npoints)
+    feats = rng.random(nfeatures * npoints, dtype=np.float32)
+    clusters = rng.random(nclusters * nfeatures, dtype=np.float32)
+    out = np.full(npoints, -1, np.int32)
+    grid = -(-npoints // local) * local
+    cl2c.Program(src).build().assign(grid, local, feats, clusters, out, np.int32(npoints),
+                                     np.int32(nclusters), np.int32(nfeatures))
+    f = feats.reshape(nfeatures, npoints).astype(np.float64)
+    cen = clusters.reshape(nclusters, nfeatures).astype(np.float64)
+    used = np.arange(nfeatures)[None, :] < (np.arange(nclusters)[:, None] + 1) \
+        if inner != "nfeatures" else np.ones((nclusters, nfeatures), bool)
+    dist = (((f[None, :, :] - cen[:, :, None]) ** 2) * used[:, :, None]).sum(1)
+    np.testing.assert_array_equal(out, np.argmin(dist, axis=0))

@@ -49,7 +49,8 @@ def guards_into_loops(body: c_ast.Compound) -> int:
     work-items that fail it load nothing). The loop then runs at group level, with the guarded
     work-item loop inside it and the guard its bounds (bounds.py); a work-item loop
     around a loop of each work-item's own does not vectorise (a guarded naive matmul ran
-    25x slower). Returns how many loops moved out of a guard."""
+    25x slower). S's own loops of that kind go the same way (a loop over features inside
+    a loop over clusters). Returns how many loops moved out of a guard."""
     items = list(body.block_items or [])
     declared = {n.name for n in walk(body) if isinstance(n, c_ast.Decl) and n.name}
     constant = ids(body) - declared - assigned_names(body)   # arguments, program scope
@@ -102,8 +103,12 @@ def _distributed(g, inside: list, constant: set) -> list | None:
         elif isinstance(t, c_ast.For) and _uniform_header(t, constant) and \
                 not any(isinstance(n, (c_ast.Break, c_ast.Continue)) for n in walk(t.stmt)):
             flush()
-            guarded = c_ast.If(copy.deepcopy(g), t.stmt, None, g.coord)
-            out.append(c_ast.For(t.init, t.cond, t.next, c_ast.Compound([guarded]), t.coord))
+            # the loops in its body too, where they qualify (k-means: the loop over
+            # the features inside the loop over the clusters)
+            inner = _distributed(g, statements(t.stmt), constant)
+            body = inner if inner is not None else \
+                [c_ast.If(copy.deepcopy(g), t.stmt, None, g.coord)]
+            out.append(c_ast.For(t.init, t.cond, t.next, c_ast.Compound(body), t.coord))
             loops += 1
         else:
             pending.append(t)
