@@ -120,6 +120,9 @@ def make_group_function(func: c_ast.FuncDef, params: dict, helpers: dict,
     if writer.bounded:
         parts.append(f"{writer.bounded} guard{'s' if writer.bounded != 1 else ''} as "
                      f"loop bounds")
+    if writer.splits:
+        parts.append(f"{writer.splits} region{'s' if writer.splits != 1 else ''} split "
+                     f"where comparisons with the local id 0 are known")
     if writer.interleaving:
         parts.append(f"{writer.interleavable.ways} work-items an iteration, interleaved")
     loops = sum(1 for it in all_items(items) if isinstance(it, GroupLoop))
@@ -133,7 +136,7 @@ def make_group_function(func: c_ast.FuncDef, params: dict, helpers: dict,
     wide = [d.name for d in priv.promoted
             if _is_vector_or_record(d) and d.name not in writer.soa]
     return Description(gf, "; ".join(parts), loops, writer.bounded, big, writer.done, wide,
-                       affine_ids=writer.bounds.affine)
+                       affine_ids=writer.bounds.affine, splits=writer.splits)
 
 
 def _known_local_sizes(gf: ir.GroupFunction) -> None:
@@ -191,7 +194,7 @@ class Description:
     choice and the comment."""
 
     def __init__(self, function, description, loops, bounded, array_privates, done_flags,
-                 vector_privates=(), lockstep=0, affine_ids=0):
+                 vector_privates=(), lockstep=0, affine_ids=0, splits=0):
         self.function = function
         self.description = description
         self.loops = loops                    # uniform loops hoisted over the regions
@@ -200,6 +203,8 @@ class Description:
         self.done_flags = done_flags          # work-items that return early are tracked
         self.vector_privates = vector_privates  # vector or struct privates stored per item
         self.affine_ids = affine_ids          # signed int ids as base + local id 0
+        self.splits = splits                  # regions split where comparisons are
+                                              # known (splits.py)
         self.lockstep = lockstep              # divergent loops run in lock-step
                                               # (lockstep.py, run by the schedule)
         self.versioned = 0                    # checking builds: loops with a fast version

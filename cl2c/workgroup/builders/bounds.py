@@ -154,6 +154,19 @@ class LoopBounds:
             replace_child(e, name, self._inline_remat(child))
         return e
 
+    def known_where(self, t, lead):
+        """Where comparison ``t`` (``X op U``, X = l0 + B, U uniform) is known, for the
+        index-set splitting of splits.py: ("in", [("lo"|"hi", v)]) for <, <=, >, >=, true
+        just where the local id 0 is at least every "lo" v and below every "hi" one;
+        ("at", v) for == and !=, which compare equal where it is v alone."""
+        if not isinstance(t, c_ast.BinaryOp):
+            return None
+        if t.op in ("==", "!="):
+            b = self._affine_bound(c_ast.BinaryOp("==", t.left, t.right), lead)
+            return b and ("at", b[0][1])
+        b = self._affine_bound(t, lead)
+        return b and ("in", b)
+
     def _affine_bound(self, t, lead):
         """For ``X op U`` with X = l0 + B: [("lo"|"hi", U - B [+ 1])] as ptrdiff_t,
         where C compares the values that arithmetic would (see ``_Affine``)."""

@@ -16,12 +16,13 @@ from ... import cnodes as cn
 from ...typed_ast import fact
 from ...lower.effects import call_of, has_effects, is_atomic
 from ..passes.interleaving import interleaved
-from ..ir import WorkItemLoop
-from ..names import LOCAL_ID, LOCAL_SIZE, NEXT
+from ..ir import Block, Once, WorkItemLoop
+from ..names import LOCAL_ID, LOCAL_SIZE, MID_HI, MID_LO, NEXT
 from ..write import item_body, snippet
 from .bounds import LoopBounds
 from .plan import Builder, Collective, GroupIf, GroupLoop, Region
 from .privates import Privates
+from .splits import split
 from .syntax import (COUNT, INDEX, assigned_names, at, base_ids, ids, replace_child,
                      retyped, set_name, typename, walk)
 from .uniformity import Analysis
@@ -39,6 +40,7 @@ class Writer:
         self.interleavable = interleavable  # work-items an iteration (interleaving.py)
         self.interleaving = False
         self.labels = 0
+        self.splits = 0               # regions split where comparisons are known
         self.promoted = {d.name for d in priv.promoted}
         self.item_arrays: dict = {}   # prologue's: {name: element C type} (ir.GroupFunction)
         # vector privates stored as a structure of arrays: one array per component
@@ -239,7 +241,8 @@ class Writer:
                 out.append(it)
         return out
 
-    def region(self, r: Region) -> WorkItemLoop:
+    def region(self, r: Region):
+        """Region ``r``'s work-item loop, or a Block of the loops of its split (splits.py)."""
         stmts = list(r.stmts)
         label = None
         top = {id(s) for s in stmts if isinstance(s, c_ast.Return)}
@@ -250,16 +253,32 @@ class Writer:
             label = f"{NEXT}{self.labels}"
         stmts = [self._returns(s, label) for s in stmts]
         lo, hi, stmts = self.bounds.of_region(stmts)
+        first = lo if hi else None
         stmts = self._soa_copies(stmts)
+        cut = split(stmts, self.bounds, first, hi) if self.simd and label is None else None
+        if cut is None:
+            return self._loop(stmts, first, hi, label)
+        self.splits += 1
+        mid_lo, mid_hi = cn.ident(MID_LO), cn.ident(MID_HI)
+        return Block([*(Once(s) for s in cut.setup),
+                      self._loop(copy.deepcopy(stmts), cut.first, mid_lo, label, False),
+                      self._loop(cut.middle, mid_lo, mid_hi, label),
+                      self._loop(stmts, mid_hi, cut.end, label, False)])
+
+    def _loop(self, stmts, first, end, label, middle=True) -> WorkItemLoop:
+        """The work-item loop of a region's ``stmts``, from ``first`` to ``end`` (None:
+        the group's local ids 0); not ``middle``: the few work-items on either side of
+        a split's middle, not worth vectorising."""
         bases = self.bounds.affine_ids(stmts)
         reqd = self.reqd
         loop = WorkItemLoop(
-            stmts, sizes=LOCAL_SIZE, first=lo if hi else None, end=hi, row_items=bases,
+            stmts, sizes=LOCAL_SIZE, first=first, end=end, row_items=bases,
             rows=not (reqd and reqd[1] == 1 and reqd[2] == 1),
             # the guard's terms that do not depend on the local id 0 (they may use
             # l1 and l2, the enclosing loops' ids)
-            row_guard=self.bounds.outer_guard,
-            simd=self.simd and not any(is_atomic(n) for s in stmts for n in walk(s)),
+            row_guard=copy.deepcopy(self.bounds.outer_guard),
+            simd=middle and self.simd and not any(is_atomic(n) for s in stmts
+                                                  for n in walk(s)),
             checked=self.checking, skips_done=self.done, end_label=label)
         if loop.simd:
             self._interleave(loop)

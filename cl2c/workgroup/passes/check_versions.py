@@ -104,6 +104,8 @@ class _Versioner:
                 done += self.items(it.body)
             elif isinstance(it, GroupIf):
                 done += self.items(it.then) + self.items(it.other)
+            elif isinstance(it, Block):
+                done += self.items(it.items)
             elif isinstance(it, WorkItemLoop):
                 done += self.alone(it)
         return done

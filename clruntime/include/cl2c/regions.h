@@ -113,6 +113,26 @@ CL2C_INLINE size_t cl2c_bound_hi(size_t hi, ptrdiff_t v) {
     return (size_t)v < hi ? (size_t)v : hi;
 }
 
+/* Index-set splitting (workgroup/builders/splits.py): the middle [*lo, *hi) of a
+ * work-item loop, narrowed to the local ids 0 from v on, to those below v, or to the
+ * larger side of v (where a comparison holds at v alone). Keeps *lo <= *hi. */
+CL2C_INLINE void cl2c_mid_from(size_t *lo, size_t *hi, ptrdiff_t v) {
+    if (v > (ptrdiff_t)*lo)
+        *lo = v < (ptrdiff_t)*hi ? (size_t)v : *hi;
+}
+CL2C_INLINE void cl2c_mid_below(size_t *lo, size_t *hi, ptrdiff_t v) {
+    if (v < (ptrdiff_t)*hi)
+        *hi = v > (ptrdiff_t)*lo ? (size_t)v : *lo;
+}
+CL2C_INLINE void cl2c_mid_besides(size_t *lo, size_t *hi, ptrdiff_t v) {
+    if (v < (ptrdiff_t)*lo || v >= (ptrdiff_t)*hi)
+        return;
+    if ((size_t)v - *lo >= *hi - (size_t)v - 1)
+        *hi = (size_t)v;
+    else
+        *lo = (size_t)v + 1;
+}
+
 /* Work-group functions (OpenCL C 2.0, 6.13.15) over the values the work-items
  * stored, indexed by local linear id: run once per group. */
 #define CL2C_GROUP_COLLECTIVES(T, N, MIN, MAX)                                       \

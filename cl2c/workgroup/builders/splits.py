@@ -1,0 +1,238 @@
+"""Index-set splitting of a region's work-item loop (the regions schedule).
+
+A comparison in a region's body that is affine in the local id 0 (``lx == 1``,
+``gx < nx``, X = l0 + B against a uniform U) has one value over a range of work-items:
+``gx < nx`` holds below nx - B, ``lx == 1`` fails everywhere but at 1 - B. The
+work-items where every such comparison has its usual value (true for <, <=, >, >=; false
+for ==, true for !=) run a copy of the body with the comparisons replaced by those
+values and the ifs and ?: they decide folded away: no conditional stores to one
+address, no masked loads, a loop the C compiler vectorises. The work-items before and
+after them run the body as written. Each work-item runs its whole region in one of the
+three loops, and the loops run in the order of the local ids, so nothing the kernel
+can observe changes. The middle's bounds are found once per group (regions.h's
+cl2c_mid_*): every bound is a group-level value.
+"""
+from __future__ import annotations
+
+import copy
+from typing import NamedTuple
+
+from pycparser import c_ast, c_generator
+
+from ... import cnodes as cn
+from ... import types as ty
+from ...lower.effects import (UPDATE, has_effects, runtime_call, value_of_arguments,
+                               work_item_function)
+from ...typed_ast import changed_names, make, walk
+from ..names import LS0, MID_HI, MID_LO, UNUSED
+from ..write import snippet, typed
+from .syntax import ids, replace_child
+
+_C = c_generator.CGenerator()
+COMPARISONS = ("<", "<=", ">", ">=", "==", "!=")
+_LOGICAL = ("&&", "||")
+# a body larger than this (C nodes) is not copied: three copies to compile
+_LARGEST = 600
+
+
+class Split(NamedTuple):
+    setup: list      # C statements run once per group: the middle's bounds
+    first: object    # the loop's first local id 0 and its end (C expressions)
+    end: object
+    middle: list     # the body for the work-items of [MID_LO, MID_HI)
+
+
+def split(stmts: list, bounds, first, end) -> Split | None:
+    """``stmts``, a region's body run by the local ids 0 in [first, end) (None: the
+    group's), split where comparisons affine in the local id 0 are known (above); None
+    where none decides an if or a ?:, or the body cannot be copied."""
+    if any(isinstance(n, (c_ast.Label, c_ast.Goto)) for s in stmts for n in walk(s)) or \
+            sum(1 for s in stmts for _ in walk(s)) > _LARGEST:
+        return None
+    known = _Known(stmts, bounds).found
+    if not any(decides for _, _, decides in known):
+        return None
+    first = first if first is not None else cn.const_int(0)
+    end = end if end is not None else cn.ident(LS0)
+    setup = _bounds_decl(first, end)
+    # the ranges first, then the points (a point's side is the larger part of the range)
+    narrowed = set()
+    for node, (kind, where), _ in sorted(known, key=lambda k: k[1][0] == "at"):
+        for helper, v in ([("cl2c_mid_from" if side == "lo" else "cl2c_mid_below", v)
+                           for side, v in where] if kind == "in" else
+                          [("cl2c_mid_besides", where)]):
+            call = _narrow(helper, v)
+            text = _C.visit(call)
+            if text not in narrowed:        # (a comparison the body makes again)
+                narrowed.add(text)
+                setup.append(call)
+    memo: dict = {}
+    middle = copy.deepcopy(stmts, memo)
+    values = {id(memo[id(node)]): _value(node) for node, _, _ in known}
+    middle = _fold_list(middle, values)
+    read = set().union(*(ids(s) for s in middle))
+    for d in (n for s in middle for n in walk(s) if isinstance(n, c_ast.Decl)):
+        if d.name not in read and UNUSED not in d.funcspec:
+            d.funcspec = [*d.funcspec, UNUSED]      # its readers were folded away
+    return Split(setup, first, end, middle)
+
+
+class _Known:
+    """The comparisons of a body whose value a range of work-items knows: (node, where,
+    decides) with ``where`` from LoopBounds.known_where and ``decides`` when an if or
+    a ?: (through &&, || and !) or a declaration's value tests it."""
+
+    def __init__(self, stmts: list, bounds):
+        self.bounds = bounds
+        declared = [n.name for s in stmts for n in walk(s) if isinstance(n, c_ast.Decl)]
+        # a name declared twice may mean two variables; one the body changes, another
+        # value where the bounds are found
+        self.unsure = {n for n in declared if declared.count(n) > 1} | \
+            changed_names(c_ast.Compound(stmts))
+        self.declared = set(declared)
+        self.found: list = []
+        seen: list = []          # the top-level declarations so far (their values)
+        for s in stmts:
+            self._statement(s, seen)
+            if isinstance(s, c_ast.Decl):
+                seen.append(s)
+
+    def _statement(self, s, seen) -> None:
+        for n in walk(s):
+            if isinstance(n, (c_ast.If, c_ast.TernaryOp)):
+                self._condition(n.cond, seen, True)
+            elif isinstance(n, c_ast.Decl) and n.init is not None and \
+                    not isinstance(n.init, c_ast.InitList):
+                self._condition(n.init, seen, True)
+        for n in walk(s):           # the rest: known, though they decide nothing
+            if isinstance(n, c_ast.BinaryOp) and n.op in COMPARISONS and \
+                    not any(n is f for f, _, _ in self.found):
+                self._comparison(n, seen, False)
+
+    def _condition(self, e, seen, decides: bool) -> None:
+        if isinstance(e, c_ast.BinaryOp) and e.op in _LOGICAL:
+            self._condition(e.left, seen, decides)
+            self._condition(e.right, seen, decides)
+        elif isinstance(e, c_ast.UnaryOp) and e.op == "!":
+            self._condition(e.expr, seen, decides)
+        elif isinstance(e, c_ast.BinaryOp) and e.op in COMPARISONS:
+            self._comparison(e, seen, decides)
+
+    def _comparison(self, t, seen, decides: bool) -> None:
+        names = ids(t)
+        if names & self.unsure or has_effects(t) or \
+                any(n in self.declared and n not in {d.name for d in seen} for n in names):
+            return
+        where = self.bounds.known_where(t, seen)
+        if where is None:
+            return
+        bound = [where[1]] if where[0] == "at" else [v for _, v in where[1]]
+        # found once per group, before the body declares or changes anything, and
+        # reading no memory (which the work-item may write before the comparison)
+        if any(ids(v) & (self.declared | self.unsure) or not _reads_no_memory(v)
+               for v in bound):
+            return
+        self.found.append((t, where, decides))
+
+
+def _reads_no_memory(e) -> bool:
+    """Does ``e`` compute from values only (names, constants, work-item functions,
+    operators' helpers), with no load?"""
+    for n in walk(e):
+        if isinstance(n, c_ast.ArrayRef) or isinstance(n, c_ast.UnaryOp) and n.op == "*" or \
+                isinstance(n, c_ast.StructRef) and n.type == "->":
+            return False
+        if isinstance(n, c_ast.FuncCall) and work_item_function(n) is None and \
+                not value_of_arguments(n):
+            return False
+    return True
+
+
+def _value(t) -> int:
+    """The value comparison ``t`` has in the middle."""
+    return 0 if t.op == "==" else 1
+
+
+def _bounds_decl(first, end) -> list:
+    """``size_t cl2c_mid_lo = first, cl2c_mid_hi = end;``"""
+    decls = [typed(d, ty.SIZE_T) for d in snippet(f"size_t {MID_LO} = 0, {MID_HI} = 0;")]
+    decls[0].init, decls[1].init = copy.deepcopy(first), copy.deepcopy(end)
+    return decls
+
+
+def _narrow(helper: str, v):
+    return runtime_call(helper, c_ast.UnaryOp("&", cn.ident(MID_LO)),
+                        c_ast.UnaryOp("&", cn.ident(MID_HI)), copy.deepcopy(v), call=UPDATE)
+
+
+# ---- folding the known values ------------------------------------------------------
+
+def _constant(value: int) -> c_ast.Constant:
+    c = make(c_ast.Constant, "int", str(value))
+    c.ty = ty.INT
+    return c
+
+
+def _known_value(e):
+    """``e``'s value if it is an int constant 0 or 1 (what folding leaves), else None."""
+    if isinstance(e, c_ast.Constant) and e.type == "int" and e.value in ("0", "1"):
+        return int(e.value)
+    return None
+
+
+def _boolean(e) -> bool:
+    """Is ``e`` 0 or 1 by its operator (so ``1 && e`` is ``e``)?"""
+    return isinstance(e, c_ast.BinaryOp) and e.op in COMPARISONS + _LOGICAL or \
+        isinstance(e, c_ast.UnaryOp) and e.op == "!" or _known_value(e) is not None
+
+
+def _fold(node, values: dict):
+    """``node`` with the comparisons of ``values`` ({id: value}) replaced and what they
+    decide folded; None for a statement left with nothing to do."""
+    if id(node) in values:
+        return _constant(values[id(node)])
+    if isinstance(node, c_ast.Compound):
+        node.block_items = _fold_list(node.block_items or [], values) or None
+        return node
+    for name, child in list(node.children()):
+        new = _fold(child, values)
+        if new is None:         # a statement slot: an if's branch, a loop's body
+            new = None if name == "iffalse" else c_ast.Compound([])
+        replace_child(node, name, new)
+    if isinstance(node, (c_ast.If, c_ast.TernaryOp)):
+        v = _known_value(node.cond)
+        if v is not None:
+            return node.iftrue if v else node.iffalse
+    if isinstance(node, c_ast.UnaryOp) and node.op == "!":
+        v = _known_value(node.expr)
+        if v is not None:
+            return _constant(1 - v)
+    if isinstance(node, c_ast.BinaryOp) and node.op in _LOGICAL:
+        return _logical(node)
+    return node
+
+
+def _logical(node):
+    """``a && b`` or ``a || b`` with a known operand, where C's value is that of the
+    other (or the known one)."""
+    left, right = _known_value(node.left), _known_value(node.right)
+    absorbing = 0 if node.op == "&&" else 1
+    if left is not None:
+        if left == absorbing:
+            return _constant(absorbing)       # (the right operand is not evaluated)
+        return node.right if _boolean(node.right) else node
+    if right is not None:
+        if right != absorbing:
+            return node.left if _boolean(node.left) else node
+        if not has_effects(node.left):
+            return _constant(absorbing)
+    return node
+
+
+def _fold_list(items: list, values: dict) -> list:
+    out = []
+    for s in items:
+        s = _fold(s, values)
+        if s is not None and not (isinstance(s, c_ast.Compound) and not s.block_items):
+            out.append(s)
+    return out

@@ -1,0 +1,161 @@
+"""Index-set splitting (workgroup/builders/splits.py): a region whose body compares an
+id affine in the local id 0 (``lx == 0``, ``gx < n``) runs the work-items where those
+comparisons have their usual value in a loop of its own, with the comparisons folded.
+Each kernel here against an exact reference computed in Python (integers) or NumPy, on
+group sizes that put the compared points inside, at the ends of and outside the group,
+with uneven groups and offsets; and against the loops schedule, which runs every
+work-item's body as written, in order."""
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+import cl2c
+
+SPLIT = "split where comparisons with the local id 0 are known"
+
+CONDITIONS = r"""
+__kernel void conditions(__global int *out, __global const int *in, int n, int m) {
+    int gx = get_global_id(0), lx = get_local_id(0);
+    int last = get_local_size(0) - 1;
+    int acc = 0;
+    if (lx == 0) acc += 1;
+    if (lx == last) acc += 2;
+    if (gx < n) acc += in[gx];
+    acc += (gx >= m) ? 4 : 8;
+    if (!(lx != 3)) acc += 16;
+    if (gx + 2 <= n && lx > 1) acc += 32;
+    for (int j = 0; j < 3; j++)
+        if (lx == j) acc += 64;             /* j changes: not known */
+    if (lx == 20 || lx < -1) acc += 128;
+    if ((uint)lx - 5u < 3u) acc += 256;     /* unsigned: 5 <= lx < 8 */
+    out[gx] = acc;
+}
+"""
+
+
+def conditions_reference(size, local, offset, inp, n, m):
+    out = {}
+    for g in range(offset, offset + size):
+        first = offset + ((g - offset) // local) * local
+        lx, last = g - first, min(local, offset + size - first) - 1
+        acc = 0
+        acc += 1 if lx == 0 else 0
+        acc += 2 if lx == last else 0
+        acc += int(inp[g]) if g < n else 0
+        acc += 4 if g >= m else 8
+        acc += 16 if lx == 3 else 0
+        acc += 32 if g + 2 <= n and lx > 1 else 0
+        acc += 64 if lx < 3 else 0
+        acc += 128 if lx == 20 else 0
+        acc += 256 if 5 <= lx < 8 else 0
+        out[g] = acc
+    return out
+
+
+@pytest.fixture(scope="module")
+def conditions_programs():
+    return {schedule: cl2c.Program(CONDITIONS, filename="conditions.cl").build(
+        f"-cl-std=CL2.0 -cl2c-schedule={schedule}") for schedule in ("regions", "loops")}
+
+
+def test_the_conditions_kernel_is_split():
+    c = cl2c.translate(CONDITIONS, "conditions.cl", "-cl2c-schedule=regions").c_source
+    assert SPLIT in c
+    assert "cl2c_mid_besides" in c and "cl2c_mid_below" in c
+
+
+@pytest.mark.parametrize("size, local, offset", [
+    (64, 16, 0), (64, 64, 0), (100, 16, 5), (37, 8, 3), (21, 21, 0), (30, 4, 0),
+    (10, 1, 0), (40, 2, 1), (96, 32, 7), (12, 6, 0)])
+def test_conditions_as_the_reference(conditions_programs, size, local, offset):
+    rng = np.random.default_rng(size * 100 + local)
+    inp = rng.integers(-1000, 1000, offset + size + 8, dtype=np.int32)
+    for n, m in [(size // 2 + offset, size // 3 + offset), (0, 0),
+                 (offset + size + 5, offset + 1), (offset + local - 1, offset + local)]:
+        want = conditions_reference(size, local, offset, inp, n, m)
+        for schedule, prg in conditions_programs.items():
+            out = np.full(offset + size + 8, -1, np.int32)
+            prg.conditions(size, local, out, inp, np.int32(n), np.int32(m),
+                           global_offset=offset)
+            got = {g: int(out[g]) for g in want}
+            assert got == want, (schedule, n, m)
+            assert (out[:offset] == -1).all() and (out[offset + size:] == -1).all()
+
+
+JACOBI = r"""
+#define TILE 16
+__kernel void jacobi(__global const float *in, __global float *out, const int nx,
+                     const int ny) {
+    __local float tile[TILE + 2][TILE + 2];
+    const int gx = get_global_id(0), gy = get_global_id(1);
+    const int lx = get_local_id(0) + 1, ly = get_local_id(1) + 1;
+    const int inside = gx < nx && gy < ny;
+    tile[ly][lx] = inside ? in[gy * nx + gx] : 0.0f;
+    if (lx == 1)
+        tile[ly][0] = (gx > 0 && gy < ny) ? in[gy * nx + gx - 1] : 0.0f;
+    if (lx == TILE)
+        tile[ly][TILE + 1] = (gx + 1 < nx && gy < ny) ? in[gy * nx + gx + 1] : 0.0f;
+    if (ly == 1)
+        tile[0][lx] = (gy > 0 && gx < nx) ? in[(gy - 1) * nx + gx] : 0.0f;
+    if (ly == TILE)
+        tile[TILE + 1][lx] = (gy + 1 < ny && gx < nx) ? in[(gy + 1) * nx + gx] : 0.0f;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (gx > 0 && gy > 0 && gx < nx - 1 && gy < ny - 1)
+        out[gy * nx + gx] = 0.25f * (tile[ly][lx - 1] + tile[ly][lx + 1] +
+                                     tile[ly - 1][lx] + tile[ly + 1][lx]);
+}
+"""
+
+
+@pytest.mark.parametrize("options", ["", "-cl2c-check"])
+@pytest.mark.parametrize("nx, ny", [(40, 35), (16, 16), (3, 50)])
+def test_the_tiled_jacobi_step(options, nx, ny):
+    """The bench's GPU-style Jacobi step (its halo loads under ``lx == 1`` and
+    ``lx == TILE``), against NumPy, checked builds with no finding."""
+    prg = cl2c.Program(JACOBI, filename="jacobi.cl").build(options)
+    assert SPLIT in cl2c.translate(JACOBI, "jacobi.cl", options).c_source
+    a = np.random.default_rng(nx * ny).random((ny, nx), dtype=np.float32)
+    out = np.zeros_like(a)
+    grid = (-(-nx // 16) * 16, -(-ny // 16) * 16)
+    prg.jacobi(grid, (16, 16), a, out, np.int32(nx), np.int32(ny))
+    want = np.zeros_like(a)
+    want[1:-1, 1:-1] = np.float32(0.25) * (a[1:-1, :-2] + a[1:-1, 2:] + a[:-2, 1:-1] +
+                                           a[2:, 1:-1])
+    np.testing.assert_array_equal(out, want)
+
+
+NOT_SPLIT = {
+    "an id the body changes": "int lx = get_local_id(0); lx += n; if (lx == 2) acc = 1;",
+    "a counter of a loop in the body": "int lx = get_local_id(0); "
+                                       "for (int j = 0; j < 4; j++) { if (in[0] == j) break; "
+                                       "if (lx == j) acc += 1; }",
+    "a bound declared in the body": "int lx = get_local_id(0); int k = in[0]; "
+                                    "if (lx < k) acc = 1;",
+    "a bound read from memory": "int lx = get_local_id(0); if (lx < in[0]) acc = 1;",
+    "a comparison with a side effect": "int lx = get_local_id(0); "
+                                       "if (lx == (n++)) acc = 1;",
+    "nothing to fold": "int lx = get_local_id(0); acc = lx * 2;",
+}
+
+
+@pytest.mark.parametrize("what", NOT_SPLIT)
+def test_what_is_not_split(what):
+    src = f"""
+__kernel void k(__global int *out, __global const int *in, int n) {{
+    int acc = 0;
+    {NOT_SPLIT[what]}
+    out[get_global_id(0)] = acc;
+}}"""
+    c = cl2c.translate(src, "k.cl", "-cl2c-schedule=regions").c_source
+    assert SPLIT not in c
+    prg = cl2c.Program(src).build("-cl2c-schedule=regions")
+    loops = cl2c.Program(src).build("-cl2c-schedule=loops")
+    for n, local in itertools.product((0, 2, 5), (4, 8)):
+        got, want = np.zeros(16, np.int32), np.zeros(16, np.int32)
+        inp = np.array([3], np.int32)
+        prg.k(16, local, got, inp, np.int32(n))
+        loops.k(16, local, want, inp, np.int32(n))
+        np.testing.assert_array_equal(got, want)
