@@ -637,3 +637,60 @@ def test_a_private_array_before_a_uniform_loop_takes_the_regions_schedule():
         j = np.arange(m)
         want = (x.reshape(n, 4)[:, j & 3] * j).sum(axis=1)
         np.testing.assert_array_equal(y, want.astype(np.float32))
+
+
+COUNTING = """
+__kernel void steps(__global int *out, __global const int *in, int count) {
+    __local int l[64];
+    int lid = get_local_id(0);
+    int n = count, m = lid;
+    l[lid] = in[get_global_id(0)];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    while (--n > 0) {                   /* uniform: its update too */
+        int left = l[(lid + 63) & 63];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        l[lid] += left;
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    int extra = 0;
+    while (m-- > 0)                     /* each work-item's own */
+        extra += 2;
+    out[get_global_id(0)] = l[lid] + extra;
+}"""
+
+
+def _steps_reference(a: np.ndarray, count: int) -> np.ndarray:
+    out = a.copy()
+    for g in range(0, len(a), 64):
+        block = out[g:g + 64]
+        for _ in range(max(count - 1, 0)):
+            block += np.roll(block, 1)
+        block += 2 * np.arange(64)
+    return out
+
+
+@pytest.mark.parametrize("schedule", ["", "-cl2c-schedule=fibers"])
+def test_a_loop_that_counts_in_its_condition_is_uniform(schedule, pocl):
+    """`while (--n > 0)` updates a uniform n in its condition: it runs at group level
+    with its barriers (the regions schedule, not fibers), and the Guide's Listing 14.3,
+    which sums partial histograms so, has its work-item loop innermost; a counter that
+    each work-item has of its own (`m = lid`) stays inside the work-items."""
+    c = cl2c.translate(COUNTING, "steps.cl", schedule or "-cl2c-schedule=regions").c_source
+    if not schedule:
+        assert " *   steps: regions (" in c
+    prg = cl2c.Program(COUNTING).build(schedule)
+    a = rng(7).integers(-50, 50, 128).astype(np.int32)
+    for count in (0, 1, 4):
+        out, want = np.zeros(128, np.int32), np.zeros(128, np.int32)
+        prg.steps(128, 64, out, a, np.int32(count))
+        pocl(COUNTING, "steps", 128, 64, want, a, np.int32(count))
+        np.testing.assert_array_equal(out, _steps_reference(a, count))
+        np.testing.assert_array_equal(out, want)
+    guide = (ROOT / "bench" / "kernels" / "gpu" / "guide_histogram.cl").read_text()
+    header = cl2c.translate(guide, "guide_histogram.cl").c_source.split("*/")[0]
+    assert "histogram_sum_partial_results_unorm8: regions" in header
+    partial = rng(8).integers(0, 1000, 37 * 768).astype(np.uint32)
+    total = np.zeros(768, np.uint32)
+    cl2c.Program(guide).build().histogram_sum_partial_results_unorm8(
+        768, 256, partial, np.int32(37), total)
+    np.testing.assert_array_equal(total, partial.reshape(37, 768).sum(0))

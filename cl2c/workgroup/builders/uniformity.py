@@ -4,13 +4,15 @@ once per group and which ifs and loops run at group level, around the work-item
 loops."""
 from __future__ import annotations
 
+import copy
+
 from pycparser import c_ast
 
 from ... import declarators
 from ...lower.effects import value_of_arguments, work_item_function
 from .errors import NeedFibers, NotProvablyUniform
 from .syntax import (INDEX, assigned_names, base_ids, contains_sync, escaping_jumps,
-                     statements, walk)
+                     replace_child, statements, walk)
 
 
 class Analysis:
@@ -103,6 +105,12 @@ class Analysis:
             return "update"
         return None
 
+    def _uniform_condition(self, e) -> bool:
+        """A loop's condition that is uniform where its updates of uniform variables
+        (``while (--n > 0)``) count as their values: at group level it runs once an
+        iteration and updates them as each work-item would have."""
+        return self.is_uniform(_values_of_updates(e, self.uniform))
+
     def _uniform_update(self, e) -> bool:
         if isinstance(e, c_ast.Assignment):
             return isinstance(e.lvalue, c_ast.ID) and e.lvalue.name in self.uniform and \
@@ -116,10 +124,10 @@ class Analysis:
     def uniform_header(self, s) -> bool:
         if isinstance(s, c_ast.For):
             init_ok = s.init is None or self.once_kind(s.init) is not None
-            return init_ok and self.is_uniform(s.cond) and \
+            return init_ok and self._uniform_condition(s.cond) and \
                 (s.next is None or self._uniform_update(s.next))
         if isinstance(s, (c_ast.While, c_ast.DoWhile)):
-            return self.is_uniform(s.cond)
+            return self._uniform_condition(s.cond)
         if isinstance(s, c_ast.If):
             return self.is_uniform(s.cond)
         return False
@@ -203,6 +211,26 @@ class Analysis:
                 self.varying_defs |= base_ids(n.lvalue)
             elif isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--"):
                 self.varying_defs |= base_ids(n.expr)
+
+
+def _values_of_updates(e, uniform: set):
+    """``e`` with each ``++``/``--`` of a variable in ``uniform`` replaced by the variable
+    (a copy where there are any)."""
+    if e is None or not any(_uniform_step(n, uniform) for n in walk(e)):
+        return e
+    e = copy.deepcopy(e)
+    if _uniform_step(e, uniform):
+        return e.expr
+    for n in walk(e):
+        for name, child in list(n.children()):
+            if _uniform_step(child, uniform):
+                replace_child(n, name, child.expr)
+    return e
+
+
+def _uniform_step(n, uniform: set) -> bool:
+    return isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--") and \
+        isinstance(n.expr, c_ast.ID) and n.expr.name in uniform
 
 
 def is_scalar_decl(d: c_ast.Decl) -> bool:
