@@ -694,3 +694,47 @@ def test_a_loop_that_counts_in_its_condition_is_uniform(schedule, pocl):
     cl2c.Program(guide).build().histogram_sum_partial_results_unorm8(
         768, 256, partial, np.int32(37), total)
     np.testing.assert_array_equal(total, partial.reshape(37, 768).sum(0))
+
+
+COPY_OUT = """
+__kernel void copy_out(__global int *out) {
+    __local int tmp[256];
+    int tid = get_local_id(0), ls = get_local_size(0);
+    int j = 256, indx = 0;
+    do {
+        if (tid < j) tmp[indx + tid] = indx + tid;
+        j -= ls;
+        indx += ls;
+    } while (j > 0);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    int base = get_group_id(0) * 256;
+    if (ls >= 256) {
+        if (tid < 256) out[base + tid] = tmp[tid] * 2;
+    } else {
+        j = 256;
+        indx = 0;
+        do {
+            if (tid < j) out[base + indx + tid] = tmp[indx + tid] * 3;
+            j -= ls;
+            indx += ls;
+        } while (j > 0);
+    }
+}"""
+
+
+@pytest.mark.parametrize("schedule", ["", "-cl2c-schedule=fibers"])
+def test_a_uniform_if_around_a_uniform_loop_runs_at_group_level(schedule):
+    """The Guide's histogram clears and copies out its 768 bins in loops of a local
+    size's steps, the copy under a uniform if: both loops run at group level, around
+    their work-item loops, for every local size."""
+    c = cl2c.translate(COPY_OUT, "copy_out.cl").c_source
+    assert "2 uniform loops around the work-item loops" in c
+    guide = (ROOT / "bench" / "kernels" / "gpu" / "guide_histogram.cl").read_text()
+    header = cl2c.translate(guide, "guide_histogram.cl").c_source.split("*/")[0]
+    assert "2 uniform loops around" in header.split("histogram_partial_image_rgba_unorm8:")[1]
+    prg = cl2c.Program(COPY_OUT).build(schedule)
+    for ls in (16, 100, 256):
+        out = np.full(2 * 256, -1, np.int32)
+        prg.copy_out(2 * ls, ls, out)
+        np.testing.assert_array_equal(out, np.tile(np.arange(256) * (2 if ls >= 256 else 3),
+                                                   2), err_msg=f"local size {ls}")

@@ -145,7 +145,12 @@ class Analysis:
                                          "provably uniform across the work-group")
                     return False
                 return True
-            return False
+            # a uniform if around a loop with a uniform header: at group level, so that
+            # the loop can run there too (the Guide's histogram copies its bins out in
+            # such a loop, under `if (local_size >= 768) ... else`)
+            return self.hoist_loops and self.uniform_header(s) and any(
+                isinstance(n, (c_ast.For, c_ast.While, c_ast.DoWhile)) and
+                self.uniform_header(n) for n in walk(s))
         if isinstance(s, (c_ast.For, c_ast.While, c_ast.DoWhile)):
             if not sync and not self.hoist_loops:
                 return False
