@@ -265,7 +265,9 @@ def print_tables(rows: list, labels: list, stream: dict) -> None:
             m = res.get(l, {}).get("median_ms")
             cells.append(f"{m / hand:.2f}" if m and hand else "-")
         bad = [l for l in labels if res.get(l, {}).get("output_ok") is False]
-        cells.append("MISMATCH: " + ", ".join(bad) if bad else f"ok (vs {row['reference']})")
+        racing = f" ({row['notes']['races']})" if "races" in row.get("notes", {}) else ""
+        cells.append("MISMATCH: " + ", ".join(bad) + racing if bad else
+                     f"ok (vs {row['reference']})")
         body.append(cells)
     _print_aligned(head, body)
     print("ms: median [min-max] of the repetitions, per sample (the launch sequence: all "

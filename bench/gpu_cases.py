@@ -232,5 +232,6 @@ def make_gpu_cases(s, rng: np.random.Generator) -> list[Case]:
                                      Const(i32(padded))]),
                       ref=lambda a, c=cost: [c], rtol=1e-5, atol=0, scratch=[3, 5],
                       steps=[init], until_clear=([phase1, phase2], 3, padded + 1),
-                      slow=True, notes={"rounds": rounds, "launches": 2 * rounds + 1}))
+                      slow=True, notes={"rounds": rounds, "launches": 2 * rounds + 1,
+                                        "races": "phase 1 races as printed"}))
     return cases

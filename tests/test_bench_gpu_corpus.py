@@ -1,6 +1,8 @@
 """`bench/bench.py --corpus gpu --quick`: every kernel of the GPU-style corpus runs
 through cl2c and its hand-written C at tiny sizes, and both outputs agree with
-NumPy's (a correctness pass only: one repetition, no PoCL or Intel)."""
+NumPy's (a correctness pass only: one repetition, no PoCL or Intel). On one thread: the
+Guide's shortest paths race between work-groups as printed (phase 1's plain updates),
+and a lost update that nothing repairs would differ from NumPy's costs."""
 import json
 import os
 import subprocess
@@ -18,7 +20,8 @@ def test_gpu_corpus_quick(tmp_path):
         filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
     proc = subprocess.run(
         [sys.executable, str(ROOT / "bench" / "bench.py"), "--corpus", "gpu", "--quick",
-         "--no-pocl", "--no-intel", "--no-plot", "--reps", "1", "--json", str(out),
+         "--no-pocl", "--no-intel", "--no-plot", "--reps", "1", "--threads", "1",
+         "--json", str(out),
          "--out-dir", str(tmp_path)],
         capture_output=True, text=True, timeout=300, env=env)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
