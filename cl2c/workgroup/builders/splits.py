@@ -91,6 +91,7 @@ class _Known:
             changed_names(c_ast.Compound(stmts))
         self.declared = set(declared)
         self.found: list = []
+        self._looked: set = set()   # id() of the comparisons looked at
         seen: list = []          # the top-level declarations so far (their values)
         for s in stmts:
             self._statement(s, seen)
@@ -100,28 +101,31 @@ class _Known:
     def _statement(self, s, seen) -> None:
         for n in walk(s):
             if isinstance(n, (c_ast.If, c_ast.TernaryOp)):
-                self._condition(n.cond, seen, True)
+                self._condition(n.cond, seen)
             elif isinstance(n, c_ast.Decl) and n.init is not None and \
                     not isinstance(n.init, c_ast.InitList):
-                self._condition(n.init, seen, True)
+                self._condition(n.init, seen)
         for n in walk(s):           # the rest: known, though they decide nothing
-            if isinstance(n, c_ast.BinaryOp) and n.op in COMPARISONS and \
-                    not any(n is f for f, _, _ in self.found):
+            if isinstance(n, c_ast.BinaryOp) and n.op in COMPARISONS:
                 self._comparison(n, seen, False)
 
-    def _condition(self, e, seen, decides: bool) -> None:
+    def _condition(self, e, seen) -> None:
+        """The comparisons that decide ``e``, through &&, || and !."""
         if isinstance(e, c_ast.BinaryOp) and e.op in _LOGICAL:
-            self._condition(e.left, seen, decides)
-            self._condition(e.right, seen, decides)
+            self._condition(e.left, seen)
+            self._condition(e.right, seen)
         elif isinstance(e, c_ast.UnaryOp) and e.op == "!":
-            self._condition(e.expr, seen, decides)
+            self._condition(e.expr, seen)
         elif isinstance(e, c_ast.BinaryOp) and e.op in COMPARISONS:
-            self._comparison(e, seen, decides)
+            self._comparison(e, seen, True)
 
     def _comparison(self, t, seen, decides: bool) -> None:
+        if id(t) in self._looked:
+            return
+        self._looked.add(id(t))
         names = ids(t)
         if names & self.unsure or has_effects(t) or \
-                any(n in self.declared and n not in {d.name for d in seen} for n in names):
+                names & self.declared - {d.name for d in seen}:
             return
         where = self.bounds.known_where(t, seen)
         if where is None:
