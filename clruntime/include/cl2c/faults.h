@@ -201,7 +201,7 @@ static void cl2c_guard_restore_(int first, int last) {
 }
 
 /* Before a launch. `contain`: faults too, not only SIGINT. */
-static inline void cl2c_guard_begin(cl2c_guard *g, const char *kernel, int contain) {
+__attribute__((noinline, unused)) static void cl2c_guard_begin(cl2c_guard *g, const char *kernel, int contain) {
     g->kernel = kernel;
     g->contain = contain;
     g->stop = 0;
@@ -248,7 +248,7 @@ static inline void cl2c_guard_disarm(cl2c_guard_thread *self) {
 }
 
 /* Back from a fault of this thread's group: the launch stops. */
-static inline void cl2c_guard_faulted(cl2c_guard *g, cl2c_guard_thread *self) {
+__attribute__((noinline, cold, unused)) static void cl2c_guard_faulted(cl2c_guard *g, cl2c_guard_thread *self) {
     cl2c_guard_disarm(self);
     if (cl2c_guard_signo_ == SIGINT)
         return;                 /* interrupted, not faulted: cl2c_guard_interrupted_ */
@@ -264,7 +264,7 @@ static inline void cl2c_guard_faulted(cl2c_guard *g, cl2c_guard_thread *self) {
 
 /* After the launch: the handlers back, and its status (the message of a fault is the
  * calling thread's last error, cl2c_fiber_last_error). */
-static inline int cl2c_guard_end(cl2c_guard *g) {
+__attribute__((noinline, unused)) static int cl2c_guard_end(cl2c_guard *g) {
     int interrupted = cl2c_guard_interrupted_, reraise = 0;
     pthread_mutex_lock(&cl2c_guard_lock_);
     if (g->contain && --cl2c_guard_users_[1] == 0)
