@@ -203,17 +203,28 @@ def run_pocl_isolated(source: str, launches: list, options: str = ""):
     child process, for kernels PoCL's own compiler may crash on. Returns the argument
     lists after the launches, or raises PoclCrashed when the child died."""
     import concurrent.futures
-    import multiprocessing
     _pocl_context()                  # skip here, not in the child, when PoCL is missing
-    ctx = multiprocessing.get_context("spawn")
-    with concurrent.futures.ProcessPoolExecutor(1, mp_context=ctx,
-                                                initializer=_own_pocl_cache) as pool:
-        try:
-            return pool.submit(_pocl_launches, source, launches, options).result()
-        except concurrent.futures.process.BrokenProcessPool:
-            raise PoclCrashed("PoCL 3.0 died compiling or running this kernel (its LLVM "
-                              "crashes in DAGCombiner::visitEXTRACT_VECTOR_ELT on some "
-                              "CPUs): no PoCL reference here") from None
+    try:
+        return _isolated_pool().submit(_pocl_launches, source, launches, options).result()
+    except concurrent.futures.process.BrokenProcessPool:
+        _isolated.pop("pool").shutdown(wait=False)      # the next call starts another
+        raise PoclCrashed("PoCL 3.0 died compiling or running this kernel (its LLVM "
+                          "crashes in DAGCombiner::visitEXTRACT_VECTOR_ELT on some "
+                          "CPUs): no PoCL reference here") from None
+
+
+# The child of run_pocl_isolated, kept for the next call while it lives: starting one
+# (Python, PyOpenCL, PoCL's device probe) took 3-4 s, nine times in the swizzle tests.
+_isolated: dict = {}
+
+
+def _isolated_pool():
+    if "pool" not in _isolated:
+        import concurrent.futures
+        import multiprocessing
+        _isolated["pool"] = concurrent.futures.ProcessPoolExecutor(
+            1, mp_context=multiprocessing.get_context("spawn"), initializer=_own_pocl_cache)
+    return _isolated["pool"]
 
 
 def _own_pocl_cache():
