@@ -214,7 +214,7 @@ def run_pocl_isolated(source: str, launches: list, options: str = ""):
 
 
 # The child of run_pocl_isolated, kept for the next call while it lives: starting one
-# (Python, PyOpenCL, PoCL's device probe) took 3-4 s, nine times in the swizzle tests.
+# (Python, PyOpenCL, PoCL's device probe) took 3-4 s, ten times a run.
 _isolated: dict = {}
 
 

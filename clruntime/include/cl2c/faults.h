@@ -201,7 +201,8 @@ static void cl2c_guard_restore_(int first, int last) {
 }
 
 /* Before a launch. `contain`: faults too, not only SIGINT. */
-__attribute__((noinline, unused)) static void cl2c_guard_begin(cl2c_guard *g, const char *kernel, int contain) {
+__attribute__((noinline, unused)) static void
+cl2c_guard_begin(cl2c_guard *g, const char *kernel, int contain) {
     g->kernel = kernel;
     g->contain = contain;
     g->stop = 0;
@@ -248,7 +249,8 @@ static inline void cl2c_guard_disarm(cl2c_guard_thread *self) {
 }
 
 /* Back from a fault of this thread's group: the launch stops. */
-__attribute__((noinline, cold, unused)) static void cl2c_guard_faulted(cl2c_guard *g, cl2c_guard_thread *self) {
+__attribute__((cold, noinline, unused)) static void
+cl2c_guard_faulted(cl2c_guard *g, cl2c_guard_thread *self) {
     cl2c_guard_disarm(self);
     if (cl2c_guard_signo_ == SIGINT)
         return;                 /* interrupted, not faulted: cl2c_guard_interrupted_ */

@@ -154,8 +154,9 @@ static inline void cl2c_regroup_tiles(cl2c_workitem *nd, size_t threads, size_t 
  * rows to keep every thread busy, pieces of them still long enough to vectorise
  * (at most CL2C_MAX_WORK_GROUP_SIZE work-items: what schedules size their arrays by);
  * register tiles as cl2c_regroup_tiles says. */
-__attribute__((noinline, unused)) static void cl2c_regroup(cl2c_workitem *nd, size_t threads, size_t tile_rows,
-                                size_t tile_cols) {
+__attribute__((noinline, unused)) static void
+cl2c_regroup(cl2c_workitem *nd, size_t threads, size_t tile_rows,
+             size_t tile_cols) {
     size_t l[3] = {nd->global_size[0], 1, 1};
     if (tile_rows > 1 && tile_cols > 0 && nd->global_size[1] >= tile_rows &&
             nd->global_size[0] >= tile_cols) {
@@ -233,8 +234,9 @@ static inline size_t cl2c_divisor_at_most(size_t n, size_t cap) {
 }
 
 /* cl2c_range_resolve, saying what is wrong into m (which may be NULL). */
-__attribute__((noinline, unused)) static int cl2c_range_resolve_msg_(const cl2c_range *r, const size_t *reqd,
-                                          int non_uniform, cl2c_workitem *out, cl2c_msg_ *m) {
+__attribute__((noinline, unused)) static int
+cl2c_range_resolve_msg_(const cl2c_range *r, const size_t *reqd,
+                        int non_uniform, cl2c_workitem *out, cl2c_msg_ *m) {
     if (r == NULL) {
         cl2c_msg_str_(m, "no NDRange given (the range is NULL)");
         return CL2C_INVALID_VALUE;
@@ -437,9 +439,10 @@ static inline void cl2c_live_groups_of(const cl2c_workitem *nd, const size_t liv
  * them empty (the other dimensions keep their cut: groups a few work-items wide, to
  * skip a few past a narrow live edge, would cost more than the bounded work-item
  * loops of whole rows). */
-__attribute__((noinline, unused)) static void cl2c_regroup_part(cl2c_workitem *nd, size_t threads, size_t tile_rows,
-                                     size_t tile_cols, size_t from, size_t to,
-                                     const size_t *live) {
+__attribute__((noinline, unused)) static void
+cl2c_regroup_part(cl2c_workitem *nd, size_t threads, size_t tile_rows,
+                  size_t tile_cols, size_t from, size_t to,
+                  const size_t *live) {
     const unsigned d = nd->work_dim - 1;
     const size_t whole = nd->global_size[d], end = cl2c_live_end(nd, live, from, to);
     if (from == 0 && end == whole) {
