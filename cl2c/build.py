@@ -238,20 +238,25 @@ def _compile(c_source, kernel_names, module_name, tmpdir: Path, what: _Subject,
     """Build the library: one compiler process compiles and links the kernels' file
     (cffi's ``compile`` is not used: setuptools' import and Python's own CFLAGS, ``-g``
     above all, took 0.15-0.25 s of a six-kernel file's 1.5 s cold build on Zen 5, and a
-    kernel needs neither). It takes the runtime's header precompiled where cache
-    ``root`` has it (precompiled.py)."""
+    kernel needs neither). It links the runtime's object and takes its header
+    precompiled where cache ``root`` has them (precompiled.py), and compiles the
+    header-only way where not."""
     kernels = tmpdir / f"{module_name}.c"
     kernels.write_text(extension_source(c_source) + _exports())
     out = tmpdir / f"{module_name}{_suffix()}"
-    header = precompiled.folder(root, target)
     includes = [str(runtime_include_dir())]
-    try:
-        _run_compiler(what, [target.shared_library_command(
-            str(kernels), str(out), ([str(header)] if header else []) + includes)])
-    except ToolchainError:
-        if header is None:
-            raise
-        precompiled.discard(header)         # and once more without it
+    ahead = precompiled.ahead(root, target)
+    if ahead is not None:
+        runtime = tmpdir / precompiled.OBJECT      # the bytes verified, not the cache's file
+        runtime.write_bytes(ahead.runtime_object)
+        try:
+            _run_compiler(what, [target.shared_library_command(
+                str(kernels), str(out), ([str(ahead.include)] if ahead.include else [])
+                + includes, str(runtime))])
+        except ToolchainError:
+            precompiled.discard(ahead)          # and once more the header-only way
+            ahead = None
+    if ahead is None:
         _run_compiler(what, [target.shared_library_command(str(kernels), str(out),
                                                             includes)])
     if not out.is_file():

@@ -207,11 +207,14 @@ def write_atomic(path: Path, data: bytes) -> bool:
         return False
 
 
-def write_verified(path: Path, data: bytes) -> bool:
+def write_verified(path: Path, data: bytes, checksum_first: bool = False) -> bool:
     """Write ``path`` and then its checksum (a reader in between finds the two disagree
-    and waits for the lock, which the writer holds)."""
-    return (write_atomic(path, data) and
-            write_atomic(_checksum_path(path), f"{digest(data)}  {path.name}\n".encode()))
+    and waits for the lock, which the writer holds). ``checksum_first``: the checksum
+    first, for a file written once that no lock guards (a reader in between finds no
+    file)."""
+    checksum = (_checksum_path(path), f"{digest(data)}  {path.name}\n".encode())
+    writes = [checksum, (path, data)] if checksum_first else [(path, data), checksum]
+    return all(write_atomic(where, what) for where, what in writes)
 
 
 # ---- what killed builds leave behind ----------------------------------------------------

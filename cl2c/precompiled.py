@@ -1,45 +1,70 @@
-"""The runtime's main header precompiled for GCC, kept in the kernel cache.
+"""The runtime compiled ahead, kept in the kernel cache: its out-of-line code as an object
+that each library links, and its main header precompiled for GCC.
 
-Every kernels' file begins with ``#include <cl2c/cl2c.h>``, and parsing it is most of a
-small kernel's compile at -O0 (on this project's 2-core machine, a one-line kernel's
-file: 0.20 s, 0.12 s with the header precompiled; the six-kernel file of issue 38: 0.29
-and 0.21 s). GCC takes a ``cl2c/cl2c.h.gch`` that it finds in an include folder before
-the header itself where the same compiler made it with the same flags, and reads the
-header where not. So the folder is keyed on the target's identity and the runtime's
-digest, and made in the background when its key is asked for in a cache that holds
-some libraries already (a test's or a script's throwaway cache does not pay for it): no
-build waits for it (the one that asked compiles without it). clang looks for no ``.gch``
-there; its builds go without. GCC checks that a precompiled header is one it made with
-these flags; cl2c does not hash it (the cache is this user's alone: cachedir.py).
+Every kernels' file begins with ``#include <cl2c/cl2c.h>``. Compiling the runtime's
+out-of-line code in it (the launch's setup, the fault guard, the fibers: linkage.h) was
+about 85% of a one-kernel file's object, and parsing the header most of the rest (on
+this project's 2-core machine, a one-kernel file at -O0: 0.27 s of CPU; linking the
+object instead, 0.17 s; with the header precompiled too, 0.07 s). So a cache keeps,
+per compiler and flags (a folder keyed on the target's identity and the runtime's
+digest):
+
+- ``runtime.o``, compiled from cl2c.h with CL2C_RUNTIME_OBJECT and the kernels' flags,
+  its sha256 beside it (read verified; a build links the bytes it verified);
+- ``cl2c/cl2c.h.gch`` (GCC), for the compiles that link that object: GCC takes a
+  precompiled header that it finds in an include folder before the header itself where
+  the same compiler made it with the same flags, and reads the header where not (GCC
+  checks it; cl2c does not hash it: the cache is this user's alone, cachedir.py).
+  clang looks for no ``.gch`` there; its builds go without.
+
+Both are made in the background, by a process of their own, when a build asks for them in
+a cache that holds some libraries already (a test's or a script's throwaway cache does
+not pay for them): no build waits (the one that asked compiles the header-only way).
 """
 from __future__ import annotations
 
+import json
 import os
-import shlex
 import shutil
+import sys
+from dataclasses import dataclass
 from pathlib import Path
 
-from . import cache
+from . import cache, cachedir
 from .resources import runtime_include_dir
 from .target import Target
 
 HEADER = Path("cl2c") / "cl2c.h"
+OBJECT = "runtime.o"
+OUT = "\0out"          # in the commands handed to the background process: its output
 
 # The folders whose background build this process started.
 _started: set[Path] = set()
-# A cache with fewer compiled libraries than this gets no precompiled header yet: making
-# one costs as much CPU as two or three compiles save (0.2-0.5 s, 14 MB).
+# A cache with fewer compiled libraries than this gets nothing compiled ahead yet: making
+# it costs as much CPU as two or three compiles save (0.3-0.6 s, 14 MB).
 IN_USE = 8
 
 
-def folder(root: Path | None, target: Target) -> Path | None:
-    """The include folder holding the precompiled header for ``target``'s compiles in
-    cache ``root``, or None where there is none yet (its build starts) or can be none."""
-    if root is None or not target.gcc:
+@dataclass(frozen=True)
+class Ahead:
+    """What a cache compiled ahead for a target's builds."""
+    folder: Path
+    runtime_object: bytes               # verified
+    include: Path | None                # the folder holding cl2c/cl2c.h.gch, if made
+
+
+def ahead(root: Path | None, target: Target) -> Ahead | None:
+    """What cache ``root`` compiled ahead for ``target``'s compiles, or None where it has
+    no runtime object yet (its build starts, where the cache is in use)."""
+    if root is None:
         return None
-    where = root / f"pch-{cache.key('', target.identity(), 'precompiled ' + str(HEADER))}"
-    if (where / f"{HEADER}.gch").is_file():
-        return where
+    where = root / f"runtime-{cache.key('', target.identity(), 'compiled ahead')}"
+    if (where / OBJECT).is_file():
+        data = cachedir.read_verified(where / OBJECT)
+        if data is not None:
+            gch = target.gcc and (where / f"{HEADER}.gch").is_file()
+            return Ahead(where, data, where if gch else None)
+        _discard(where)                 # corrupt (warned): made again
     if where not in _started and _in_use(root):
         _start(where, target)
     return None
@@ -59,31 +84,68 @@ def _in_use(root: Path) -> bool:
     return False
 
 
-def discard(where: Path) -> None:
-    """Remove a precompiled header that a compile failed with (damaged, or not what this
-    compiler reads): the next build makes it again."""
+def discard(what: Ahead) -> None:
+    """Remove what a compile failed with (damaged, or not what this compiler reads): the
+    next build makes it again."""
+    _discard(what.folder)
+
+
+def _discard(where: Path) -> None:
     shutil.rmtree(where, ignore_errors=True)
     _started.discard(where)
 
 
 def _start(where: Path, target: Target) -> None:
-    import subprocess           # here: a build with the header made starts nothing
-    final = where / f"{HEADER}.gch"
-    try:
-        final.parent.mkdir(parents=True, exist_ok=True)
-    except OSError:
-        return
-    tmp = final.with_name(f"{final.name}.{os.getpid()}.tmp")
+    """Make ``where``'s object and header in a process of its own, which this one does not
+    wait for (nor a test's run for it: a new session)."""
+    import subprocess           # here: a build with both made starts nothing
     include = runtime_include_dir()
-    cmd = target.header_command(str(include / HEADER), str(tmp), [str(include)])
-    # written whole or not at all: a compile never sees half a header; in a process of
-    # its own, whose shell ends at once (nothing of it for this one to wait for)
-    script = (f"({shlex.join(cmd)} && mv -f {shlex.quote(str(tmp))} "
-              f"{shlex.quote(str(final))}; rm -f {shlex.quote(str(tmp))}) &")
+    header = str(include / HEADER)
+    commands = {"object": target.runtime_object_command(header, OUT, [str(include)]),
+                "header": target.header_command(header, OUT, [str(include)])
+                if target.gcc else None}
     _started.add(where)
+    package = str(Path(__file__).resolve().parent.parent)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        p for p in (package, os.environ.get("PYTHONPATH")) if p)}
     try:
-        subprocess.run(["sh", "-c", script], stdin=subprocess.DEVNULL,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                       start_new_session=True, timeout=10)
-    except (OSError, subprocess.SubprocessError):
+        subprocess.Popen([sys.executable, "-m", "cl2c.precompiled", str(where),
+                          json.dumps(commands)], stdin=subprocess.DEVNULL,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                         start_new_session=True, env=env)
+    except OSError:
+        pass
+
+
+def _make(where: Path, commands: dict) -> None:
+    """The background process: the object (verified), then the header, each written whole
+    or not at all, so that a compile never sees half of one."""
+    import subprocess
+    where.mkdir(parents=True, exist_ok=True)
+    tmp = where / f"{OBJECT}.{os.getpid()}.tmp"
+    try:
+        cmd = [str(tmp) if arg == OUT else arg for arg in commands["object"]]
+        if subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True).returncode:
+            return
+        if not cachedir.write_verified(where / OBJECT, tmp.read_bytes(), checksum_first=True):
+            return
+    finally:
+        tmp.unlink(missing_ok=True)
+    if commands["header"] is None:
+        return
+    final = where / f"{HEADER}.gch"
+    final.parent.mkdir(exist_ok=True)
+    tmp = final.with_name(f"{final.name}.{os.getpid()}.tmp")
+    try:
+        cmd = [str(tmp) if arg == OUT else arg for arg in commands["header"]]
+        if subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True).returncode == 0:
+            os.replace(tmp, final)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+if __name__ == "__main__":
+    try:
+        _make(Path(sys.argv[1]), json.loads(sys.argv[2]))
+    except OSError:
         pass

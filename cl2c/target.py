@@ -111,6 +111,9 @@ _GCC_ONLY = ("-fno-tree-loop-distribute-patterns",)
 # which miscompiled a kernel here (values lost across cl2c_scratch's first call).
 # -lm: glibc's libm brings libmvec in where the vector math is used (math.h)
 _LDFLAGS = ("-fopenmp", "-lm")
+# Where the runtime's out-of-line code is compiled (clruntime's linkage.h): once per
+# kernel cache into an object (precompiled.py), which each kernels' file links.
+RUNTIME_OBJECT, RUNTIME_LINKED = "-DCL2C_RUNTIME_OBJECT", "-DCL2C_RUNTIME_LINKED"
 
 
 @dataclass(frozen=True)
@@ -181,20 +184,30 @@ class Target:
         thread)."""
         return replace(self, sanitize=tuple(names))
 
-    def shared_library_command(self, c_file: str, out: str,
-                               include_dirs: list[str]) -> list[str]:
+    def shared_library_command(self, c_file: str, out: str, include_dirs: list[str],
+                               runtime_object: str | None = None) -> list[str]:
         """The command that builds a plain shared library (a program's, and ``cl2c
         --shared``'s), with the flags in distutils' order: the environment's first,
-        cl2c's after them."""
-        return [*self.cc, *self.env_cflags, *self.compile_flags(), "-fPIC", "-shared",
-                *(f"-I{d}" for d in include_dirs), c_file, "-o", out,
+        cl2c's after them. With ``runtime_object`` (runtime_object_command's), the
+        kernels' file compiles none of the runtime's out-of-line code and links that."""
+        linked = [RUNTIME_LINKED] if runtime_object else []
+        return [*self.cc, *self.env_cflags, *self.compile_flags(), *linked, "-fPIC",
+                "-shared", *(f"-I{d}" for d in include_dirs), c_file,
+                *([runtime_object] if runtime_object else []), "-o", out,
                 *self.env_ldflags, *self.link_flags()]
+
+    def runtime_object_command(self, header: str, out: str,
+                               include_dirs: list[str]) -> list[str]:
+        """The command that compiles the runtime's out-of-line code (``header``, cl2c.h)
+        into the object that shared_library_command's libraries link: the same flags."""
+        return [*self.cc, *self.env_cflags, *self.compile_flags(), RUNTIME_OBJECT, "-fPIC",
+                "-x", "c", "-c", *(f"-I{d}" for d in include_dirs), header, "-o", out]
 
     def header_command(self, header: str, out: str, include_dirs: list[str]) -> list[str]:
         """The command that precompiles ``header`` for shared_library_command's compiles
-        (GCC: the same flags, or it is not used)."""
-        return [*self.cc, *self.env_cflags, *self.compile_flags(), "-fPIC", "-x", "c-header",
-                *(f"-I{d}" for d in include_dirs), header, "-o", out]
+        that link the runtime's object (GCC: the same flags, or it is not used)."""
+        return [*self.cc, *self.env_cflags, *self.compile_flags(), RUNTIME_LINKED, "-fPIC",
+                "-x", "c-header", *(f"-I{d}" for d in include_dirs), header, "-o", out]
 
     def identity(self) -> str:
         """Everything the compile step reads, for the cache key."""

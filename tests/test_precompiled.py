@@ -1,22 +1,26 @@
-"""The runtime's header precompiled for GCC in the kernel cache (cl2c/precompiled.py):
-made in the background once the cache holds a few libraries, then taken by GCC in the next builds'
-compiles (it says so under -H), and a damaged one costs nothing but itself."""
+"""The runtime compiled ahead in the kernel cache (cl2c/precompiled.py): its out-of-line
+code as an object, and its header precompiled for GCC, made in the background once the
+cache holds a few libraries; the next builds link the object (their kernels still run,
+fault and wait at barriers as before) and GCC takes the header (it says so under -H); a
+damaged one costs nothing but itself."""
 from __future__ import annotations
 
 import shlex
 import subprocess
+import sys
 import time
 
 import numpy as np
 import pytest
 
 import cl2c
-from cl2c import precompiled
+from cl2c import cachedir, precompiled
 from cl2c.cache import host_target
+from cl2c.target import RUNTIME_LINKED
 
-pytestmark = pytest.mark.skipif(not host_target().gcc,
-                                reason="only GCC looks for a precompiled header (.gch) "
-                                       "beside an included one; the C compiler here is not GCC")
+gcc_only = pytest.mark.skipif(not host_target().gcc,
+                              reason="only GCC looks for a precompiled header (.gch) beside "
+                                     "an included one; the C compiler here is not GCC")
 
 WAIT_S = 120
 
@@ -48,12 +52,13 @@ def logged(tmp_path, monkeypatch):
     return tmp_path / "cache", log
 
 
-def _wait_for_header(cache):
+def _wait_for(cache, made="cl2c/cl2c.h.gch"):
+    """The folder of what the cache compiled ahead, once ``made`` is there."""
     deadline = time.monotonic() + WAIT_S
-    while not list(cache.glob("pch-*/cl2c/cl2c.h.gch")):
-        assert time.monotonic() < deadline, "the precompiled header was never made"
+    while not list(cache.glob(f"runtime-*/{made}")):
+        assert time.monotonic() < deadline, f"{made} was never made"
         time.sleep(0.1)
-    return list(cache.glob("pch-*"))[0]
+    return list(cache.glob("runtime-*"))[0]
 
 
 def _kernels_compile(log) -> list[str]:
@@ -63,29 +68,35 @@ def _kernels_compile(log) -> list[str]:
     return shlex.split(lines[-1])
 
 
+@gcc_only
 def test_the_next_builds_compile_with_the_precompiled_header(logged):
     cache, log = logged
     _run(cl2c.Program(_kernel(2)).build(), 2)
     first = _kernels_compile(log)
-    assert not any("pch-" in arg for arg in first)      # none yet: not waited for
-    folder = _wait_for_header(cache)
+    assert not any("runtime-" in arg for arg in first)      # none yet: not waited for
+    assert RUNTIME_LINKED not in first                  # the header-only way
+    folder = _wait_for(cache)
     _run(cl2c.Program(_kernel(3)).build(), 3)
     command = _kernels_compile(log)
-    assert f"-I{folder}" in command
+    assert f"-I{folder}" in command and RUNTIME_LINKED in command
+    assert any(arg.endswith(f"/{precompiled.OBJECT}") for arg in command)
     # GCC marks a precompiled header it uses with "!" under -H (and an invalid one "x")
     # its file was in a build folder that is gone; the cache keeps the generated C
     source = next(i for i, arg in enumerate(command) if arg.endswith(".c"))
     command[source] = str(cache / command[source].rsplit("/", 1)[1])
     out = command.index("-o")
-    probe = [*host_target().cc, *command[:out], "-H", "-o", "/dev/null", *command[out + 2:]]
+    probe = [*host_target().cc, *(a for a in command[:out] if a != "-shared"
+                                  and not a.endswith(f"/{precompiled.OBJECT}")),
+             "-fsyntax-only", "-H"]
     said = subprocess.run(probe, capture_output=True, text=True).stderr
     assert f"! {folder}/cl2c/cl2c.h.gch" in said, said[:2000]
 
 
+@gcc_only
 def test_a_damaged_precompiled_header_costs_nothing_but_itself(logged):
     cache, _ = logged
     _run(cl2c.Program(_kernel(4)).build(), 4)
-    folder = _wait_for_header(cache)
+    folder = _wait_for(cache)
     gch = folder / "cl2c" / "cl2c.h.gch"
     data = bytearray(gch.read_bytes())
     data[len(data) // 2:len(data) // 2 + 4096] = b"\xa5" * 4096
@@ -98,12 +109,94 @@ def test_a_damaged_precompiled_header_costs_nothing_but_itself(logged):
     _run(cl2c.Program(_kernel(6)).build(), 6)
 
 
-def test_a_throwaway_cache_gets_no_precompiled_header(tmp_path, monkeypatch):
+def test_a_throwaway_cache_gets_nothing_compiled_ahead(tmp_path, monkeypatch):
     monkeypatch.setenv("CL2C_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setenv("CL2C_TIER", "fast")
     monkeypatch.delenv("CL2C_NO_CACHE", raising=False)
     for n in range(2, 2 + precompiled.IN_USE):
         _run(cl2c.Program(_kernel(n)).build(), n)
-    assert not list((tmp_path / "cache").glob("pch-*"))
+    assert not list((tmp_path / "cache").glob("runtime-*"))
     _run(cl2c.Program(_kernel(99)).build(), 99)     # in a cache of IN_USE libraries
-    assert list((tmp_path / "cache").glob("pch-*"))
+    assert list((tmp_path / "cache").glob("runtime-*"))
+
+
+LINKED = r"""
+import numpy as np
+import cl2c
+src = '''
+__kernel void wild(__global int *a, long far)
+{
+    size_t i = get_global_id(0);
+    if (i == 100)
+        a[far] = 1;
+    else
+        a[i] = 2;
+}
+__kernel void sums(__global const float *x, __global float *out, __local float *t)
+{
+    size_t l = get_local_id(0), n = get_local_size(0);
+    t[l] = x[get_global_id(0)];
+    for (size_t s = n / 2; s > 0; s /= 2) {
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (l < s)
+            t[l] += t[l + s];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (l == 0)
+        out[get_group_id(0)] = t[0];
+}
+'''
+for options in ("", "-cl2c-schedule=fibers"):
+    prg = cl2c.Program(src, options=options).build()
+    x = np.arange(1024, dtype=np.float32)
+    out = np.zeros(16, np.float32)
+    prg.sums((1024,), (64,), x, out, cl2c.LocalMemory(64 * 4))
+    print("sums", options, bool((out == x.reshape(16, 64).sum(axis=1)).all()))
+    a = np.zeros(1024, np.int32)
+    try:
+        prg.wild((1024,), (64,), a, 1 << 44)
+        print("no error")
+    except cl2c.LaunchError as e:
+        print("wild", options, e)
+"""
+
+
+def test_libraries_that_link_the_runtime_run_fault_and_wait_as_before(logged):
+    """The fault guard and the fibers compiled once into the object: a fault of a kernel
+    is still its LaunchError (with the work-item under fibers), barriers still wait."""
+    cache, log = logged
+    _run(cl2c.Program(_kernel(7)).build(), 7)
+    _wait_for(cache, precompiled.OBJECT)
+    res = subprocess.run([sys.executable, "-c", LINKED], capture_output=True, text=True,
+                         timeout=300)
+    assert res.returncode == 0, res.stderr
+    assert RUNTIME_LINKED in _kernels_compile(log)          # the last build linked it
+    lines = res.stdout.splitlines()
+    assert lines[0] == "sums  True" and lines[2] == "sums -cl2c-schedule=fibers True", lines
+    assert lines[1].startswith("wild  kernel 'wild': SIGSEGV"), lines
+    assert lines[3].startswith("wild -cl2c-schedule=fibers kernel 'wild': SIGSEGV"), lines
+    assert "work-item with local id (36,0,0)" in lines[3], lines
+
+
+def test_a_damaged_runtime_object_costs_nothing_but_itself(logged):
+    cache, log = logged
+    _run(cl2c.Program(_kernel(8)).build(), 8)
+    folder = _wait_for(cache, precompiled.OBJECT)
+    obj = folder / precompiled.OBJECT
+    data = bytearray(obj.read_bytes())
+    data[len(data) // 2] ^= 0xff
+    obj.write_bytes(bytes(data))                # its checksum no longer matches
+    with pytest.warns(Warning, match="is corrupt"):
+        _run(cl2c.Program(_kernel(9)).build(), 9)
+    assert RUNTIME_LINKED not in _kernels_compile(log)      # the header-only way
+    _wait_for(cache, precompiled.OBJECT)                    # and it is made again
+    assert obj.read_bytes() != bytes(data)
+    _run(cl2c.Program(_kernel(10)).build(), 10)
+    assert RUNTIME_LINKED in _kernels_compile(log)
+    # one that matches its checksum and does not link: that build goes the header-only
+    # way, and the folder goes (to be made again)
+    garbage = b"not an object"
+    cachedir.write_verified(obj, garbage)
+    _run(cl2c.Program(_kernel(11)).build(), 11)
+    assert RUNTIME_LINKED not in _kernels_compile(log)
+    assert not obj.exists() or obj.read_bytes() != garbage

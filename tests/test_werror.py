@@ -12,6 +12,7 @@ import pytest
 
 import cl2c
 from cl2c.resources import runtime_include_dir
+from cl2c.target import RUNTIME_LINKED, RUNTIME_OBJECT
 from conftest import KERNELS_DIR
 
 KERNELS = sorted(KERNELS_DIR.glob("*.cl"))
@@ -91,3 +92,26 @@ def test_checking_builds_compile_without_warnings(path, tmp_path, cc):
            "-I", str(runtime_include_dir()), "-c", str(c_file), "-o", str(tmp_path / "k.o")]
     res = subprocess.run(cmd, capture_output=True, text=True)
     assert res.returncode == 0 and not res.stderr.strip(), f"{' '.join(cmd)}\n{res.stderr}"
+
+
+@pytest.mark.parametrize("schedule", ["regions", "fibers"])
+def test_the_runtime_compiled_apart_compiles_without_warnings(schedule, tmp_path, compiler):
+    """The Python loader's way (clruntime's linkage.h): the runtime's out-of-line code as
+    an object of its own, and a kernels' file that links it; the library they make
+    leaves nothing of the runtime undefined."""
+    cc = compiler
+    include = runtime_include_dir()
+    path = KERNELS_DIR / "barriers.cl"
+    tr = cl2c.translate(path.read_text(encoding="utf-8"), str(path),
+                        f"-cl2c-schedule={schedule}")
+    c_file = tmp_path / "barriers.c"
+    c_file.write_text(tr.c_source, encoding="utf-8")
+    flags = [cc, "-std=c11", "-fopenmp", "-fPIC", "-Wall", "-Wextra", "-Werror", "-I",
+             str(include)]
+    for cmd in ([*flags, RUNTIME_OBJECT, "-x", "c", "-c", str(include / "cl2c" / "cl2c.h"),
+                 "-o", str(tmp_path / "runtime.o")],
+                [*flags, RUNTIME_LINKED, "-c", str(c_file), "-o", str(tmp_path / "k.o")],
+                [cc, "-shared", "-fopenmp", "-Wl,--no-undefined", str(tmp_path / "k.o"),
+                 str(tmp_path / "runtime.o"), "-o", str(tmp_path / "k.so"), "-lm"]):
+        res = subprocess.run(cmd, capture_output=True, text=True)
+        assert res.returncode == 0 and not res.stderr.strip(), f"{' '.join(cmd)}\n{res.stderr}"

@@ -36,6 +36,7 @@
 #include <unistd.h>
 
 #include "host.h"
+#include "linkage.h"
 #include "workgroup.h"
 
 /* The jump back to a thread's groups: POSIX's, made once a thread and launch. It does not
@@ -56,11 +57,6 @@ typedef struct cl2c_guard {
 } cl2c_guard;
 
 enum { CL2C_GUARD_SIGNALS_ = 4 };
-static const int cl2c_guard_signals_[CL2C_GUARD_SIGNALS_] = {SIGSEGV, SIGBUS, SIGFPE, SIGINT};
-static struct sigaction cl2c_guard_prev_[CL2C_GUARD_SIGNALS_];
-static pthread_mutex_t cl2c_guard_lock_ = PTHREAD_MUTEX_INITIALIZER;
-static int cl2c_guard_users_[2];   /* launches: all of them, those containing faults */
-static volatile sig_atomic_t cl2c_guard_interrupted_;
 
 /* The threads that have run groups (a slot each, the first 256), and whether they run
  * groups now: SIGINT is passed on to those, so that a group that never ends stops too.
@@ -68,11 +64,10 @@ static volatile sig_atomic_t cl2c_guard_interrupted_;
  * shared a line made each group wait for the line to come back from another core
  * (bench/group_cost.py: 131072 groups of 16 took 2.4 ms on 16 threads, then 0.58 ms). */
 enum { CL2C_GUARD_SLOTS_ = 256 };
-static struct {
+typedef struct cl2c_guard_slot_ {
     _Alignas(64) _Atomic(pthread_t) thread;
     atomic_int armed;
-} cl2c_guard_slots_[CL2C_GUARD_SLOTS_];
-static atomic_int cl2c_guard_slots_taken_;
+} cl2c_guard_slot_;
 
 /* Per thread: where a fault of its groups goes, and which group runs. Volatile: only the
  * handler reads them, and a compiler that sees no read removes the stores. */
@@ -82,26 +77,76 @@ typedef struct cl2c_guard_thread {
     int stack_ready;
     int slot;                                          /* index + 1; 0: none */
 } cl2c_guard_thread;
-static _Thread_local cl2c_guard_thread cl2c_guard_tls_;
-static _Thread_local volatile sig_atomic_t cl2c_guard_signo_;
-static _Thread_local char cl2c_guard_note_[200];      /* cl2c_fb_fault_note's */
+
+/* What a launch's inline code (below, templates/groups.c.j2) reads of the guard's state,
+ * and calls of its out-of-line code (linkage.h). */
+CL2C_RT_SHARED volatile sig_atomic_t cl2c_guard_interrupted_;
+CL2C_RT_SHARED cl2c_guard_slot_ cl2c_guard_slots_[CL2C_GUARD_SLOTS_];
+__attribute__((noinline)) CL2C_RT cl2c_guard_thread *cl2c_guard_this_thread(void);
+CL2C_RT void cl2c_guard_thread_setup_(void);
+__attribute__((noinline)) CL2C_RT void
+cl2c_guard_begin(cl2c_guard *g, const char *kernel, int contain);
+__attribute__((cold, noinline)) CL2C_RT void
+cl2c_guard_faulted(cl2c_guard *g, cl2c_guard_thread *self);
+__attribute__((noinline)) CL2C_RT int cl2c_guard_end(cl2c_guard *g);
+
+static inline int cl2c_guard_stopped(const cl2c_guard *g) {
+    return g->stop || cl2c_guard_interrupted_;
+}
+
+/* Before a thread's first work-group: faults of this thread (`self`,
+ * cl2c_guard_this_thread's) jump to `jb`. */
+static inline void cl2c_guard_arm(cl2c_guard_thread *self, cl2c_jmp_buf *jb) {
+    if (!self->stack_ready)
+        cl2c_guard_thread_setup_();
+    self->jmp = jb;
+    if (self->slot)
+        atomic_store_explicit(&cl2c_guard_slots_[self->slot - 1].armed, 1,
+                              memory_order_relaxed);
+}
+
+/* At the start of each work-group: which one a fault is in. */
+static inline void cl2c_guard_at(cl2c_guard_thread *self, size_t g0, size_t g1, size_t g2) {
+    self->group[0] = g0;
+    self->group[1] = g1;
+    self->group[2] = g2;
+}
+
+static inline void cl2c_guard_disarm(cl2c_guard_thread *self) {
+    self->jmp = NULL;
+    if (self->slot)
+        atomic_store_explicit(&cl2c_guard_slots_[self->slot - 1].armed, 0,
+                              memory_order_relaxed);
+}
+
+#if CL2C_RT_BODIES      /* out of line: linkage.h */
+CL2C_RT const int cl2c_guard_signals_[CL2C_GUARD_SIGNALS_] = {SIGSEGV, SIGBUS, SIGFPE, SIGINT};
+CL2C_RT struct sigaction cl2c_guard_prev_[CL2C_GUARD_SIGNALS_];
+CL2C_RT pthread_mutex_t cl2c_guard_lock_ = PTHREAD_MUTEX_INITIALIZER;
+CL2C_RT int cl2c_guard_users_[2];   /* launches: all of them, those containing faults */
+CL2C_RT volatile sig_atomic_t cl2c_guard_interrupted_;
+CL2C_RT cl2c_guard_slot_ cl2c_guard_slots_[CL2C_GUARD_SLOTS_];
+CL2C_RT atomic_int cl2c_guard_slots_taken_;
+CL2C_RT _Thread_local cl2c_guard_thread cl2c_guard_tls_;
+CL2C_RT _Thread_local volatile sig_atomic_t cl2c_guard_signo_;
+CL2C_RT _Thread_local char cl2c_guard_note_[200];      /* cl2c_fb_fault_note's */
 
 /* This thread's state, which templates/groups.c.j2 finds once per thread and launch,
  * before its group loop: the address of a _Thread_local in a shared object costs a call
  * of __tls_get_addr, and arming and disarming each group made two or three. Out of line:
  * inlined, the group loop paid for it again (bench/group_cost.py on a Zen 5 core: 10.5
  * against 8.6 ns a group). */
-__attribute__((noinline, unused)) static cl2c_guard_thread *cl2c_guard_this_thread(void) {
+__attribute__((noinline)) CL2C_RT cl2c_guard_thread *cl2c_guard_this_thread(void) {
     return &cl2c_guard_tls_;
 }
 
-static void cl2c_guard_say_(const char *s) {
+CL2C_RT void cl2c_guard_say_(const char *s) {
     ssize_t rc = write(2, s, strlen(s));
     (void)rc;
 }
 
 /* Hand a signal on to the handler that was there before. */
-static void cl2c_guard_chain_(int i, int sig, siginfo_t *info, void *context) {
+CL2C_RT void cl2c_guard_chain_(int i, int sig, siginfo_t *info, void *context) {
     const struct sigaction *prev = &cl2c_guard_prev_[i];
     if (prev->sa_flags & SA_SIGINFO) {
         prev->sa_sigaction(sig, info, context);
@@ -116,7 +161,7 @@ static void cl2c_guard_chain_(int i, int sig, siginfo_t *info, void *context) {
     }
 }
 
-static void cl2c_guard_handler_(int sig, siginfo_t *info, void *context) {
+CL2C_RT void cl2c_guard_handler_(int sig, siginfo_t *info, void *context) {
     int i = 0;
     while (i < CL2C_GUARD_SIGNALS_ - 1 && cl2c_guard_signals_[i] != sig)
         ++i;
@@ -148,7 +193,7 @@ static void cl2c_guard_handler_(int sig, siginfo_t *info, void *context) {
 
 /* fiber.h's SIGSEGV handler asks first: a fault while a group of this thread is armed
  * is the guard's (this does not return then). */
-static int cl2c_guard_fiber_hook_(int sig, siginfo_t *info, void *context) {
+CL2C_RT int cl2c_guard_fiber_hook_(int sig, siginfo_t *info, void *context) {
     if (cl2c_guard_tls_.jmp == NULL || (info != NULL && info->si_code <= 0))
         return 0;
     /* fiber.h's handler runs with the signal blocked, and the jump does not restore the
@@ -163,7 +208,7 @@ static int cl2c_guard_fiber_hook_(int sig, siginfo_t *info, void *context) {
 
 /* An alternate signal stack for this thread where it has none, so that a stack
  * overflow can be reported too (kept for the thread's life). */
-static void cl2c_guard_thread_setup_(void) {
+CL2C_RT void cl2c_guard_thread_setup_(void) {
     cl2c_guard_tls_.stack_ready = 1;
     int s = atomic_fetch_add(&cl2c_guard_slots_taken_, 1);
     if (s < CL2C_GUARD_SLOTS_) {
@@ -181,7 +226,7 @@ static void cl2c_guard_thread_setup_(void) {
         free(ss.ss_sp);
 }
 
-static void cl2c_guard_install_(int first, int last) {
+CL2C_RT void cl2c_guard_install_(int first, int last) {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_sigaction = cl2c_guard_handler_;
@@ -195,13 +240,13 @@ static void cl2c_guard_install_(int first, int last) {
     }
 }
 
-static void cl2c_guard_restore_(int first, int last) {
+CL2C_RT void cl2c_guard_restore_(int first, int last) {
     for (int i = first; i <= last; ++i)
         sigaction(cl2c_guard_signals_[i], &cl2c_guard_prev_[i], NULL);
 }
 
 /* Before a launch. `contain`: faults too, not only SIGINT. */
-__attribute__((noinline, unused)) static void
+__attribute__((noinline)) CL2C_RT void
 cl2c_guard_begin(cl2c_guard *g, const char *kernel, int contain) {
     g->kernel = kernel;
     g->contain = contain;
@@ -219,37 +264,8 @@ cl2c_guard_begin(cl2c_guard *g, const char *kernel, int contain) {
     pthread_mutex_unlock(&cl2c_guard_lock_);
 }
 
-static inline int cl2c_guard_stopped(const cl2c_guard *g) {
-    return g->stop || cl2c_guard_interrupted_;
-}
-
-/* Before a thread's first work-group: faults of this thread (`self`,
- * cl2c_guard_this_thread's) jump to `jb`. */
-static inline void cl2c_guard_arm(cl2c_guard_thread *self, cl2c_jmp_buf *jb) {
-    if (!self->stack_ready)
-        cl2c_guard_thread_setup_();
-    self->jmp = jb;
-    if (self->slot)
-        atomic_store_explicit(&cl2c_guard_slots_[self->slot - 1].armed, 1,
-                              memory_order_relaxed);
-}
-
-/* At the start of each work-group: which one a fault is in. */
-static inline void cl2c_guard_at(cl2c_guard_thread *self, size_t g0, size_t g1, size_t g2) {
-    self->group[0] = g0;
-    self->group[1] = g1;
-    self->group[2] = g2;
-}
-
-static inline void cl2c_guard_disarm(cl2c_guard_thread *self) {
-    self->jmp = NULL;
-    if (self->slot)
-        atomic_store_explicit(&cl2c_guard_slots_[self->slot - 1].armed, 0,
-                              memory_order_relaxed);
-}
-
 /* Back from a fault of this thread's group: the launch stops. */
-__attribute__((cold, noinline, unused)) static void
+__attribute__((cold, noinline)) CL2C_RT void
 cl2c_guard_faulted(cl2c_guard *g, cl2c_guard_thread *self) {
     cl2c_guard_disarm(self);
     if (cl2c_guard_signo_ == SIGINT)
@@ -266,7 +282,7 @@ cl2c_guard_faulted(cl2c_guard *g, cl2c_guard_thread *self) {
 
 /* After the launch: the handlers back, and its status (the message of a fault is the
  * calling thread's last error, cl2c_fiber_last_error). */
-__attribute__((noinline, unused)) static int cl2c_guard_end(cl2c_guard *g) {
+__attribute__((noinline)) CL2C_RT int cl2c_guard_end(cl2c_guard *g) {
     int interrupted = cl2c_guard_interrupted_, reraise = 0;
     pthread_mutex_lock(&cl2c_guard_lock_);
     if (g->contain && --cl2c_guard_users_[1] == 0)
@@ -295,5 +311,7 @@ __attribute__((noinline, unused)) static int cl2c_guard_end(cl2c_guard *g) {
     }
     return CL2C_SUCCESS;
 }
+
+#endif  /* CL2C_RT_BODIES */
 
 #endif

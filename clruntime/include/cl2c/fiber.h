@@ -52,6 +52,8 @@
  * Header-only: every definition is static, so the header can be included in several
  * translation units and the generated C of several .cl files linked into one program. Each
  * translation unit then has its own thread state, pools and handler (the handlers chain).
+ * (The Python loader's libraries compile the out-of-line part once, into an object each
+ * library links with hidden symbols: linkage.h. Each library still has its own.)
  * Only one run_group may be active per thread per translation unit at a time (a nested call
  * returns CL2C_INVALID_OPERATION).
  *
@@ -100,6 +102,7 @@
  * CL2C_INVALID_VALUE: a null fn; CL2C_INVALID_WORK_GROUP_SIZE; CL2C_INVALID_OPERATION:
  * nested), and cl2c's own CL2C_BARRIER_DIVERGENCE: work-items disagree on barriers. */
 #include "errors.h"
+#include "linkage.h"
 
 #ifndef CL2C_FIBER_DEFAULT_STACK_SIZE
 #define CL2C_FIBER_DEFAULT_STACK_SIZE ((size_t)64 << 10)
@@ -147,9 +150,9 @@ typedef void (*cl2c_fiber_fn)(void *ctx, size_t l0, size_t l1, size_t l2);
 /* Runs fn(ctx, l0, l1, l2) for every local id of an ls0 x ls1 x ls2 group, each work-item a
  * fiber, on the calling thread; returns 0 or one of the negative codes above.
  * stack_size: bytes per work-item, 0 for the default. check: detect barrier divergence. */
-static inline int cl2c_fiber_run_group(const char *kernel_name, cl2c_fiber_fn fn, void *ctx,
-                                       size_t ls0, size_t ls1, size_t ls2,
-                                       size_t stack_size, int check);
+CL2C_RT int cl2c_fiber_run_group(const char *kernel_name, cl2c_fiber_fn fn, void *ctx,
+                                 size_t ls0, size_t ls1, size_t ls2, size_t stack_size,
+                                 int check);
 /* Called by a work-item, at any call depth: waits until every unfinished work-item of the
  * group has reached a barrier. barrier_line names the barrier in divergence messages. */
 static inline void cl2c_fiber_barrier(int barrier_line);
@@ -209,7 +212,62 @@ struct cl2c_fb_thread {
     char error[400];
 };
 
-static _Thread_local struct cl2c_fb_thread cl2c_fb_tls;
+/* The thread's state, which the barrier below, spaces.h and check.h read inline. */
+CL2C_RT_SHARED_THREAD struct cl2c_fb_thread cl2c_fb_tls;
+
+/* What the inline code below calls out of line (linkage.h). */
+__attribute__((noinline)) CL2C_RT void
+cl2c_fb_check_barrier(struct cl2c_fb_thread *t, struct cl2c_fb_fiber *f, int line);
+__attribute__((noreturn, noinline, cold)) CL2C_RT void cl2c_fb_no_group(void);
+
+static inline const char *cl2c_fiber_last_error(void) { return cl2c_fb_tls.error; }
+
+/* After the fault guard jumped out of a fiber of this thread: the group is abandoned (its
+ * stacks are reused by the next). */
+static inline void cl2c_fiber_abandon(void) { cl2c_fb_tls.cur = NULL; }
+
+/* Switch from context `from` to fiber `to` (NULL: the thread's own context); `exiting`:
+ * the fiber switched from never runs again. Without sanitizers, cl2c_fb_switch. */
+static inline __attribute__((always_inline)) void cl2c_fb_go(struct cl2c_fb_thread *t,
+                                                             cl2c_fb_ctx *from,
+                                                             struct cl2c_fb_fiber *to,
+                                                             int exiting) {
+#ifdef CL2C_FB_ASAN
+    void *fake = NULL;
+    __sanitizer_start_switch_fiber(exiting ? NULL : &fake, to ? to->stack_lo : t->main_lo,
+                                   to ? to->stack_size : t->main_size);
+#endif
+#ifdef CL2C_FB_TSAN
+    __tsan_switch_to_fiber(to ? to->tsan : t->tsan_main, 0);
+#endif
+    (void)exiting;
+    cl2c_fb_switch(from, to ? &to->ctx : &t->main);
+#ifdef CL2C_FB_ASAN
+    __sanitizer_finish_switch_fiber(fake, NULL, NULL);
+#endif
+}
+
+static inline void cl2c_fiber_barrier(int barrier_line) {
+    struct cl2c_fb_thread *t = &cl2c_fb_tls;
+    /* In a shared object &cl2c_fb_tls is a __tls_get_addr call, which gcc would rather make
+     * twice than keep the address across a call: hide where the value came from. */
+    __asm__("" : "+r"(t));
+    struct cl2c_fb_fiber *f = t->cur;
+    if (__builtin_expect(f == NULL, 0)) cl2c_fb_no_group();
+    if (__builtin_expect(t->check, 0)) cl2c_fb_check_barrier(t, f, barrier_line);
+    struct cl2c_fb_fiber *n = f->next;
+    if (n == f) return; /* the only work-item left */
+    t->cur = n;
+#ifdef CL2C_FB_CTX_STACK
+    /* 256 stacks do not stay in L1: start loading the saved registers of the work-item
+     * after next (it halves the cost of a barrier with 256 work-items). */
+    __builtin_prefetch(CL2C_FB_CTX_STACK(&n->next->next->ctx));
+#endif
+    cl2c_fb_go(t, &f->ctx, n, 0);
+}
+
+#if CL2C_RT_BODIES      /* out of line: linkage.h */
+CL2C_RT _Thread_local struct cl2c_fb_thread cl2c_fb_tls;
 
 /* Guard areas of every pool of this translation unit, for the SIGSEGV handler: lo == 0 is
  * an empty entry. Written by the owning thread only, read by the handler with atomics. */
@@ -219,33 +277,31 @@ struct cl2c_fb_range {
     _Atomic size_t stride, guard, stack;
     _Atomic(const char *) kernel;
 };
-static struct cl2c_fb_range cl2c_fb_ranges[CL2C_FIBER_MAX_POOLS];
+CL2C_RT struct cl2c_fb_range cl2c_fb_ranges[CL2C_FIBER_MAX_POOLS];
 
-static pthread_once_t cl2c_fb_once = PTHREAD_ONCE_INIT;
-static pthread_key_t cl2c_fb_key;
-static int cl2c_fb_key_ok;
-static struct sigaction cl2c_fb_old_segv;
-static atomic_int cl2c_fb_handler_on;
-static _Atomic size_t cl2c_fb_env_cache; /* 0 unread, 1 unset or invalid, else bytes */
+CL2C_RT pthread_once_t cl2c_fb_once = PTHREAD_ONCE_INIT;
+CL2C_RT pthread_key_t cl2c_fb_key;
+CL2C_RT int cl2c_fb_key_ok;
+CL2C_RT struct sigaction cl2c_fb_old_segv;
+CL2C_RT atomic_int cl2c_fb_handler_on;
+CL2C_RT _Atomic size_t cl2c_fb_env_cache; /* 0 unread, 1 unset or invalid, else bytes */
 
 /* ---- errors */
 
-__attribute__((format(printf, 2, 3))) static void cl2c_fb_set_error(struct cl2c_fb_thread *t, const char *fmt, ...) {
+__attribute__((format(printf, 2, 3))) CL2C_RT void cl2c_fb_set_error(struct cl2c_fb_thread *t, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(t->error, sizeof t->error, fmt, ap);
     va_end(ap);
 }
 
-static inline const char *cl2c_fiber_last_error(void) { return cl2c_fb_tls.error; }
-
 /* ---- the SIGSEGV handler (async-signal-safe: atomics, write, sigaction, abort) */
 
-static void cl2c_fb_put(char **p, char *end, const char *s) {
+CL2C_RT void cl2c_fb_put(char **p, char *end, const char *s) {
     while (*s && *p < end) *(*p)++ = *s++;
 }
 
-static void cl2c_fb_put_size(char **p, char *end, size_t v) {
+CL2C_RT void cl2c_fb_put_size(char **p, char *end, size_t v) {
     char digits[24];
     int n = 0;
     do digits[n++] = (char)('0' + v % 10); while ((v /= 10) && n < 24);
@@ -254,11 +310,11 @@ static void cl2c_fb_put_size(char **p, char *end, size_t v) {
 
 /* A launch's fault guard (faults.h), when one is armed on this thread: it takes the fault
  * (and does not return); 0 where none is. Set by faults.h, which sees this header. */
-static int (*cl2c_fb_guard_hook)(int sig, siginfo_t *si, void *uc);
+CL2C_RT int (*cl2c_fb_guard_hook)(int sig, siginfo_t *si, void *uc);
 
 /* The pool of fiber stacks whose guard pages hold address ``a`` (a stack overflow), or
  * NULL. Async-signal-safe. */
-static struct cl2c_fb_range *cl2c_fb_guard_range(uintptr_t a) {
+CL2C_RT struct cl2c_fb_range *cl2c_fb_guard_range(uintptr_t a) {
     for (int i = 0; i < CL2C_FIBER_MAX_POOLS; ++i) {
         struct cl2c_fb_range *r = &cl2c_fb_ranges[i];
         uintptr_t lo = atomic_load_explicit(&r->lo, memory_order_acquire);
@@ -274,7 +330,7 @@ static struct cl2c_fb_range *cl2c_fb_guard_range(uintptr_t a) {
 /* What the fault guard (faults.h) adds to the message of a fault in a fiber: the
  * work-item, and whether its stack overflowed. Async-signal-safe (reads this thread's
  * state, as the guard's handler does). */
-__attribute__((unused)) static void cl2c_fb_fault_note(uintptr_t a, char *buf, size_t cap) {
+CL2C_RT void cl2c_fb_fault_note(uintptr_t a, char *buf, size_t cap) {
     char *p = buf, *end = buf + cap - 1;
     const struct cl2c_fb_fiber *f = cl2c_fb_tls.cur;
     if (f != NULL) {
@@ -293,11 +349,7 @@ __attribute__((unused)) static void cl2c_fb_fault_note(uintptr_t a, char *buf, s
     *p = 0;
 }
 
-/* After the fault guard jumped out of a fiber of this thread: the group is abandoned (its
- * stacks are reused by the next). */
-static inline void cl2c_fiber_abandon(void) { cl2c_fb_tls.cur = NULL; }
-
-static void cl2c_fb_segv(int sig, siginfo_t *si, void *uc) {
+CL2C_RT void cl2c_fb_segv(int sig, siginfo_t *si, void *uc) {
     if (cl2c_fb_guard_hook != NULL && cl2c_fb_guard_hook(sig, si, uc))
         return;
     uintptr_t a = (uintptr_t)si->si_addr;
@@ -334,9 +386,9 @@ static void cl2c_fb_segv(int sig, siginfo_t *si, void *uc) {
     if (si->si_code <= 0) raise(sig);
 }
 
-static void cl2c_fb_pool_free(struct cl2c_fb_thread *t);
+CL2C_RT void cl2c_fb_pool_free(struct cl2c_fb_thread *t);
 
-static void cl2c_fb_thread_exit(void *p) {
+CL2C_RT void cl2c_fb_thread_exit(void *p) {
     struct cl2c_fb_thread *t = (struct cl2c_fb_thread *)p;
     cl2c_fb_pool_free(t);
     if (t->slot) {
@@ -358,7 +410,7 @@ static void cl2c_fb_thread_exit(void *p) {
     t->thread_ready = 0;
 }
 
-static void cl2c_fb_once_init(void) {
+CL2C_RT void cl2c_fb_once_init(void) {
     cl2c_fb_key_ok = pthread_key_create(&cl2c_fb_key, cl2c_fb_thread_exit) == 0;
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
@@ -372,7 +424,7 @@ static void cl2c_fb_once_init(void) {
 /* When the program (or a dlopen'ed module holding this code) is unloaded: take the handler
  * out if it is still the one installed, stop the key destructor from calling into unloaded
  * code, free this thread's pool. Pools of other live threads are then left mapped. */
-__attribute__((destructor, unused)) static void cl2c_fb_unload(void) {
+__attribute__((destructor)) CL2C_RT void cl2c_fb_unload(void) {
     if (atomic_load_explicit(&cl2c_fb_handler_on, memory_order_acquire)) {
         struct sigaction cur;
         if (sigaction(SIGSEGV, NULL, &cur) == 0 && (cur.sa_flags & SA_SIGINFO) &&
@@ -387,7 +439,7 @@ __attribute__((destructor, unused)) static void cl2c_fb_unload(void) {
 }
 
 /* Per thread, once: key destructor, alternate signal stack, guard table slot. */
-static void cl2c_fb_thread_setup(struct cl2c_fb_thread *t) {
+CL2C_RT void cl2c_fb_thread_setup(struct cl2c_fb_thread *t) {
     if (cl2c_fb_key_ok) pthread_setspecific(cl2c_fb_key, t);
     stack_t cur;
     if (sigaltstack(NULL, &cur) == 0 && (cur.ss_flags & SS_DISABLE)) {
@@ -417,7 +469,7 @@ static void cl2c_fb_thread_setup(struct cl2c_fb_thread *t) {
 
 /* ---- the pool */
 
-static void cl2c_fb_pool_free(struct cl2c_fb_thread *t) {
+CL2C_RT void cl2c_fb_pool_free(struct cl2c_fb_thread *t) {
     if (t->slot) atomic_store_explicit(&cl2c_fb_ranges[t->slot - 1].lo, 0, memory_order_release);
     if (t->map) munmap(t->map, t->map_size);
     free(t->fibers);
@@ -427,7 +479,7 @@ static void cl2c_fb_pool_free(struct cl2c_fb_thread *t) {
 }
 
 /* Make sure the pool has n stacks of at least `stack` usable bytes. */
-static int cl2c_fb_pool_reserve(struct cl2c_fb_thread *t, size_t n, size_t stack,
+CL2C_RT int cl2c_fb_pool_reserve(struct cl2c_fb_thread *t, size_t n, size_t stack,
                                 const char *kernel) {
     if (n <= t->capacity && stack <= t->stack) return 0;
     if (n < t->capacity) n = t->capacity;
@@ -503,7 +555,7 @@ static int cl2c_fb_pool_reserve(struct cl2c_fb_thread *t, size_t n, size_t stack
 
 /* ---- stack size */
 
-static size_t cl2c_fb_env_stack_size(void) {
+CL2C_RT size_t cl2c_fb_env_stack_size(void) {
     size_t v = atomic_load_explicit(&cl2c_fb_env_cache, memory_order_relaxed);
     if (v) return v == 1 ? 0 : v;
     const char *s = getenv("CL2C_FIBER_STACK_SIZE");
@@ -535,7 +587,7 @@ static size_t cl2c_fb_env_stack_size(void) {
     return v == 1 ? 0 : v;
 }
 
-static size_t cl2c_fb_stack_size(size_t requested) {
+CL2C_RT size_t cl2c_fb_stack_size(size_t requested) {
     size_t env = cl2c_fb_env_stack_size();
     size_t s = requested ? requested : env ? env : CL2C_FIBER_DEFAULT_STACK_SIZE;
     if (env > s) s = env;
@@ -546,41 +598,20 @@ static size_t cl2c_fb_stack_size(size_t requested) {
 
 /* ---- running a group */
 
-/* Switch from context `from` to fiber `to` (NULL: the thread's own context); `exiting`:
- * the fiber switched from never runs again. Without sanitizers, cl2c_fb_switch. */
-static inline __attribute__((always_inline)) void cl2c_fb_go(struct cl2c_fb_thread *t,
-                                                             cl2c_fb_ctx *from,
-                                                             struct cl2c_fb_fiber *to,
-                                                             int exiting) {
-#ifdef CL2C_FB_ASAN
-    void *fake = NULL;
-    __sanitizer_start_switch_fiber(exiting ? NULL : &fake, to ? to->stack_lo : t->main_lo,
-                                   to ? to->stack_size : t->main_size);
-#endif
-#ifdef CL2C_FB_TSAN
-    __tsan_switch_to_fiber(to ? to->tsan : t->tsan_main, 0);
-#endif
-    (void)exiting;
-    cl2c_fb_switch(from, to ? &to->ctx : &t->main);
-#ifdef CL2C_FB_ASAN
-    __sanitizer_finish_switch_fiber(fake, NULL, NULL);
-#endif
-}
-
-__attribute__((noreturn, noinline)) static void cl2c_fb_diverged(struct cl2c_fb_thread *t) {
+__attribute__((noreturn, noinline)) CL2C_RT void cl2c_fb_diverged(struct cl2c_fb_thread *t) {
     t->status = CL2C_BARRIER_DIVERGENCE;
     cl2c_fb_go(t, &t->cur->ctx, NULL, 1);
     abort(); /* a dropped work-item is never resumed */
 }
 
-static void cl2c_fb_new_phase(struct cl2c_fb_thread *t) {
+CL2C_RT void cl2c_fb_new_phase(struct cl2c_fb_thread *t) {
     t->phase++;
     t->ph_arrived = 0;
     t->ph_size = t->live;
     t->ph_waiter = t->ph_finished = NULL;
 }
 
-__attribute__((noinline)) static void cl2c_fb_check_barrier(struct cl2c_fb_thread *t,
+__attribute__((noinline)) CL2C_RT void cl2c_fb_check_barrier(struct cl2c_fb_thread *t,
                                                             struct cl2c_fb_fiber *f, int line) {
     if (t->ph_finished) {
         const size_t *a = t->ph_finished->id, *b = f->id;
@@ -603,7 +634,7 @@ __attribute__((noinline)) static void cl2c_fb_check_barrier(struct cl2c_fb_threa
     if (++t->ph_arrived == t->ph_size) cl2c_fb_new_phase(t);
 }
 
-static void cl2c_fb_check_finish(struct cl2c_fb_thread *t, struct cl2c_fb_fiber *f) {
+CL2C_RT void cl2c_fb_check_finish(struct cl2c_fb_thread *t, struct cl2c_fb_fiber *f) {
     if (t->ph_waiter) {
         const size_t *a = f->id, *b = t->ph_waiter->id;
         cl2c_fb_set_error(t, "kernel '%s': barrier divergence: work-item (%zu,%zu,%zu) finished "
@@ -616,7 +647,7 @@ static void cl2c_fb_check_finish(struct cl2c_fb_thread *t, struct cl2c_fb_fiber 
 }
 
 /* Every fiber starts here (through the first switch into it) and never returns. */
-static void cl2c_fb_entry(void) {
+CL2C_RT void cl2c_fb_entry(void) {
     struct cl2c_fb_thread *t = &cl2c_fb_tls;
     struct cl2c_fb_fiber *f = t->cur;
 #ifdef CL2C_FB_ASAN
@@ -645,7 +676,7 @@ static void cl2c_fb_entry(void) {
     abort(); /* a finished work-item is never resumed */
 }
 
-__attribute__((noreturn, noinline, cold)) static void cl2c_fb_no_group(void) {
+__attribute__((noreturn, noinline, cold)) CL2C_RT void cl2c_fb_no_group(void) {
     static const char msg[] = "cl2c: barrier() called outside a work-group run by "
                               "cl2c_fiber_run_group\n";
     ssize_t r = write(2, msg, sizeof msg - 1);
@@ -653,28 +684,9 @@ __attribute__((noreturn, noinline, cold)) static void cl2c_fb_no_group(void) {
     abort();
 }
 
-static inline void cl2c_fiber_barrier(int barrier_line) {
-    struct cl2c_fb_thread *t = &cl2c_fb_tls;
-    /* In a shared object &cl2c_fb_tls is a __tls_get_addr call, which gcc would rather make
-     * twice than keep the address across a call: hide where the value came from. */
-    __asm__("" : "+r"(t));
-    struct cl2c_fb_fiber *f = t->cur;
-    if (__builtin_expect(f == NULL, 0)) cl2c_fb_no_group();
-    if (__builtin_expect(t->check, 0)) cl2c_fb_check_barrier(t, f, barrier_line);
-    struct cl2c_fb_fiber *n = f->next;
-    if (n == f) return; /* the only work-item left */
-    t->cur = n;
-#ifdef CL2C_FB_CTX_STACK
-    /* 256 stacks do not stay in L1: start loading the saved registers of the work-item
-     * after next (it halves the cost of a barrier with 256 work-items). */
-    __builtin_prefetch(CL2C_FB_CTX_STACK(&n->next->next->ctx));
-#endif
-    cl2c_fb_go(t, &f->ctx, n, 0);
-}
-
-static inline int cl2c_fiber_run_group(const char *kernel_name, cl2c_fiber_fn fn, void *ctx,
-                                       size_t ls0, size_t ls1, size_t ls2,
-                                       size_t stack_size, int check) {
+CL2C_RT int cl2c_fiber_run_group(const char *kernel_name, cl2c_fiber_fn fn, void *ctx,
+                                 size_t ls0, size_t ls1, size_t ls2, size_t stack_size,
+                                 int check) {
     struct cl2c_fb_thread *t = &cl2c_fb_tls;
     const char *k = kernel_name ? kernel_name : "?";
     if (t->cur) {
@@ -751,5 +763,7 @@ static inline int cl2c_fiber_run_group(const char *kernel_name, cl2c_fiber_fn fn
 #endif
     return t->status;
 }
+
+#endif  /* CL2C_RT_BODIES */
 
 #endif

@@ -17,7 +17,7 @@
  * cl2c_set_num_threads). Launches keep no state between calls: host threads
  * may launch kernels at the same time, each on its own team of threads.
  *
- * Everything here is static inline: no library to link, and two generated
+ * Everything here is static (linkage.h): no library to link, and two generated
  * files in one program share nothing but their kernels' entry points. */
 #ifndef CL2C_HOST_H
 #define CL2C_HOST_H
@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "errors.h"
+#include "linkage.h"
 #include "workitem.h"
 
 #ifdef _OPENMP
@@ -154,7 +155,11 @@ static inline void cl2c_regroup_tiles(cl2c_workitem *nd, size_t threads, size_t 
  * rows to keep every thread busy, pieces of them still long enough to vectorise
  * (at most CL2C_MAX_WORK_GROUP_SIZE work-items: what schedules size their arrays by);
  * register tiles as cl2c_regroup_tiles says. */
-__attribute__((noinline, unused)) static void
+__attribute__((noinline)) CL2C_RT void
+cl2c_regroup(cl2c_workitem *nd, size_t threads, size_t tile_rows,
+             size_t tile_cols);
+#if CL2C_RT_BODIES      /* out of line: linkage.h */
+__attribute__((noinline)) CL2C_RT void
 cl2c_regroup(cl2c_workitem *nd, size_t threads, size_t tile_rows,
              size_t tile_cols) {
     size_t l[3] = {nd->global_size[0], 1, 1};
@@ -188,6 +193,7 @@ cl2c_regroup(cl2c_workitem *nd, size_t threads, size_t tile_rows,
         nd->num_groups[d] = (nd->global_size[d] + l[d] - 1) / l[d];
     }
 }
+#endif
 
 /* ---- Messages, without stdio (kernel identifiers must not meet its names) */
 
@@ -234,7 +240,11 @@ static inline size_t cl2c_divisor_at_most(size_t n, size_t cap) {
 }
 
 /* cl2c_range_resolve, saying what is wrong into m (which may be NULL). */
-__attribute__((noinline, unused)) static int
+__attribute__((noinline)) CL2C_RT int
+cl2c_range_resolve_msg_(const cl2c_range *r, const size_t *reqd,
+                        int non_uniform, cl2c_workitem *out, cl2c_msg_ *m);
+#if CL2C_RT_BODIES      /* out of line: linkage.h */
+__attribute__((noinline)) CL2C_RT int
 cl2c_range_resolve_msg_(const cl2c_range *r, const size_t *reqd,
                         int non_uniform, cl2c_workitem *out, cl2c_msg_ *m) {
     if (r == NULL) {
@@ -339,6 +349,7 @@ cl2c_range_resolve_msg_(const cl2c_range *r, const size_t *reqd,
     }
     return CL2C_SUCCESS;
 }
+#endif
 
 /* Validates a launch and fills *out with the NDRange every work-item sees.
  * reqd is the kernel's reqd_work_group_size, or NULL; non_uniform allows a
@@ -439,7 +450,12 @@ static inline void cl2c_live_groups_of(const cl2c_workitem *nd, const size_t liv
  * them empty (the other dimensions keep their cut: groups a few work-items wide, to
  * skip a few past a narrow live edge, would cost more than the bounded work-item
  * loops of whole rows). */
-__attribute__((noinline, unused)) static void
+__attribute__((noinline)) CL2C_RT void
+cl2c_regroup_part(cl2c_workitem *nd, size_t threads, size_t tile_rows,
+                  size_t tile_cols, size_t from, size_t to,
+                  const size_t *live);
+#if CL2C_RT_BODIES      /* out of line: linkage.h */
+__attribute__((noinline)) CL2C_RT void
 cl2c_regroup_part(cl2c_workitem *nd, size_t threads, size_t tile_rows,
                   size_t tile_cols, size_t from, size_t to,
                   const size_t *live) {
@@ -459,6 +475,7 @@ cl2c_regroup_part(cl2c_workitem *nd, size_t threads, size_t tile_rows,
     nd->enqueued_local_size[d] = nd->local_size[d] = l;
     nd->num_groups[d] = (whole + l - 1) / l;
 }
+#endif
 
 /* The groups [*first, *end) that run the work-items [from, to) of the slowest dimension,
  * flattened as cl2c_group_of counts them (dimension 0 fastest: the groups of a slice of
