@@ -83,19 +83,22 @@ def test_schedules_compile_without_warnings(schedule, tmp_path, compiler):
 
 @pytest.mark.parametrize("path", KERNELS, ids=lambda p: p.name)
 def test_checking_builds_compile_without_warnings(path, tmp_path, cc):
-    """Checking mode's instrumented C (-cl2c-check), optimised as the loader builds it."""
+    """Checking mode's instrumented C (-cl2c-check), optimised and linking the runtime's
+    object as the loader builds it (the object's own warnings: the test below)."""
     opts = " ".join(filter(None, [OPTIONS.get(path.name), "-cl2c-check"]))
     tr = cl2c.translate(path.read_text(encoding="utf-8"), str(path), opts)
     c_file = tmp_path / (path.stem + ".c")
     c_file.write_text(tr.c_source, encoding="utf-8")
-    cmd = [cc, "-std=c11", "-O2", "-fopenmp", "-Wall", "-Wextra", "-Werror",
+    cmd = [cc, "-std=c11", "-O2", "-fopenmp", "-Wall", "-Wextra", "-Werror", RUNTIME_LINKED,
            "-I", str(runtime_include_dir()), "-c", str(c_file), "-o", str(tmp_path / "k.o")]
     res = subprocess.run(cmd, capture_output=True, text=True)
     assert res.returncode == 0 and not res.stderr.strip(), f"{' '.join(cmd)}\n{res.stderr}"
 
 
-@pytest.mark.parametrize("schedule", ["regions", "fibers"])
-def test_the_runtime_compiled_apart_compiles_without_warnings(schedule, tmp_path, compiler):
+@pytest.mark.parametrize("schedule,level", [("regions", "-O0"), ("fibers", "-O0"),
+                                            ("fibers", "-O3")])
+def test_the_runtime_compiled_apart_compiles_without_warnings(schedule, level, tmp_path,
+                                                              compiler):
     """The Python loader's way (clruntime's linkage.h): the runtime's out-of-line code as
     an object of its own, and a kernels' file that links it; the library they make
     leaves nothing of the runtime undefined."""
@@ -106,7 +109,7 @@ def test_the_runtime_compiled_apart_compiles_without_warnings(schedule, tmp_path
                         f"-cl2c-schedule={schedule}")
     c_file = tmp_path / "barriers.c"
     c_file.write_text(tr.c_source, encoding="utf-8")
-    flags = [cc, "-std=c11", "-fopenmp", "-fPIC", "-Wall", "-Wextra", "-Werror", "-I",
+    flags = [cc, "-std=c11", level, "-fopenmp", "-fPIC", "-Wall", "-Wextra", "-Werror", "-I",
              str(include)]
     for cmd in ([*flags, RUNTIME_OBJECT, "-x", "c", "-c", str(include / "cl2c" / "cl2c.h"),
                  "-o", str(tmp_path / "runtime.o")],
