@@ -115,16 +115,27 @@ def call_has_effects(node, writers=None) -> bool:
     return call.kind not in _VALUE_KINDS | _READING_KINDS
 
 
-def has_effects(node, writers=None) -> bool:
+def has_effects(node, writers=None, pure: dict | None = None) -> bool:
     """Evaluating ``node`` changes something (assigns, increments, calls one with
     effects): it may not be evaluated twice, or skipped, or moved past another
     expression with effects. ``writers``: the user functions with effects
-    (``functions_with_effects``); None counts every one."""
-    for n in walk(node):
+    (``functions_with_effects``); None counts every one. ``pure``: the subtrees known to
+    have none, by id (each with its node, so that the id stays its own), which this
+    fills: a caller that asks of every operator's operands in turn, and changes no
+    subtree without effects, looks at each node once."""
+    stack, seen = [node], []
+    while stack:
+        n = stack.pop()
+        if n is None or pure is not None and id(n) in pure:
+            continue
         if isinstance(n, c_ast.Assignment) or isinstance(n, c_ast.UnaryOp) and n.op in UPDATES:
             return True
         if isinstance(n, c_ast.FuncCall) and call_has_effects(n, writers):
             return True
+        seen.append(n)
+        stack.extend(child for _, child in n.children())
+    if pure is not None:
+        pure.update((id(n), n) for n in seen)
     return False
 
 

@@ -61,6 +61,13 @@ class _Sequencer:
         self.writers = writers
         self.addressed = addressed
         self.count = 0
+        # the subtrees found to have no effects, by id (the node kept, so that its id
+        # stays its own): each operator asks of its operands, whose operands were asked
+        # of before, and a rewrite changes nothing in a subtree without effects
+        self._pure: dict[int, c_ast.Node] = {}
+
+    def has_effects(self, node) -> bool:
+        return has_effects(node, self.writers, self._pure)
 
     # statements: temporaries are declared just before the statement that needs them
     def compound(self, node: c_ast.Compound) -> None:
@@ -178,12 +185,12 @@ class _Sequencer:
         rest). The value assigned goes before them where the order matters, as clang
         evaluates it first."""
         parts = [(n, a) for n, a in _lvalue_operands(lvalue)
-                 if has_effects(getattr(n, a), self.writers)]
+                 if self.has_effects(getattr(n, a))]
         if not parts:
             return e
         assignments = []
         if isinstance(e, c_ast.Assignment):
-            value_effects = has_effects(e.rvalue, self.writers)
+            value_effects = self.has_effects(e.rvalue)
             if any(self.conflict(e.rvalue, value_effects, getattr(n, a), True)
                    for n, a in parts):
                 e.rvalue = self.temporary(e.rvalue, temps, assignments)
@@ -194,7 +201,7 @@ class _Sequencer:
     def hoist(self, operands: list, temps: list) -> list:
         """Replace the operands that must be evaluated before the ones after them by
         temporaries (declared into ``temps``); returns the assignments, in order."""
-        effects = [has_effects(o, self.writers) for o in operands]
+        effects = [self.has_effects(o) for o in operands]
         if not any(effects):
             return []
         assignments = []
