@@ -235,12 +235,13 @@ def _suffix() -> str:
 
 def _compile(c_source, kernel_names, module_name, tmpdir: Path, what: _Subject,
              target: Target, root: Path | None) -> Path:
-    """Build the library: one compiler process compiles and links the kernels' file
+    """Build the library: the compiler compiles and links the kernels' file itself
     (cffi's ``compile`` is not used: setuptools' import and Python's own CFLAGS, ``-g``
     above all, took 0.15-0.25 s of a six-kernel file's 1.5 s cold build on Zen 5, and a
     kernel needs neither). It links the runtime's object and takes its header
-    precompiled where cache ``root`` has them (precompiled.py), and compiles the
-    header-only way where not."""
+    precompiled where cache ``root`` has them (precompiled.py); where it has no object
+    yet, a second compiler process compiles one beside the kernels' file, which the
+    cache keeps; with no cache, the header-only way."""
     kernels = tmpdir / f"{module_name}.c"
     kernels.write_text(extension_source(c_source) + _exports())
     out = tmpdir / f"{module_name}{_suffix()}"
@@ -253,12 +254,37 @@ def _compile(c_source, kernel_names, module_name, tmpdir: Path, what: _Subject,
             _run_compiler(what, [target.shared_library_command(
                 str(kernels), str(out), ([str(ahead.include)] if ahead.include else [])
                 + includes, str(runtime))])
+            return _built(out, what)
         except ToolchainError:
-            precompiled.discard(ahead)          # and once more the header-only way
-            ahead = None
-    if ahead is None:
-        _run_compiler(what, [target.shared_library_command(str(kernels), str(out),
-                                                            includes)])
+            precompiled.discard(ahead)          # and once more with a new one
+    if root is not None and _compile_beside_runtime(kernels, out, includes, tmpdir, target,
+                                                    root, what):
+        return _built(out, what)
+    _run_compiler(what, [target.shared_library_command(str(kernels), str(out), includes)])
+    return _built(out, what)
+
+
+def _compile_beside_runtime(kernels: Path, out: Path, includes: list[str], tmpdir: Path,
+                            target: Target, root: Path, what: _Subject) -> bool:
+    """Compile the kernels' file and the runtime's object at once, link them into
+    ``out`` and keep the object in cache ``root``; False where any step fails (the
+    header-only compile then says what a failure of the kernels' file is)."""
+    kernels_object = tmpdir / f"{kernels.stem}.o"
+    runtime = tmpdir / precompiled.OBJECT
+    header = str(Path(includes[0]) / precompiled.HEADER)
+    try:
+        _run_compiler(what, [
+            target.kernels_object_command(str(kernels), str(kernels_object), includes),
+            target.runtime_object_command(header, str(runtime), includes)])
+        _run_compiler(what, [target.link_command([str(kernels_object), str(runtime)],
+                                                 str(out))])
+    except ToolchainError:
+        return False
+    precompiled.keep(root, target, runtime.read_bytes())
+    return True
+
+
+def _built(out: Path, what: _Subject) -> Path:
     if not out.is_file():
         raise what.error(_FAILED, f"the compiler wrote no {out.name}")
     return out

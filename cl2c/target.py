@@ -112,7 +112,7 @@ _GCC_ONLY = ("-fno-tree-loop-distribute-patterns",)
 # -lm: glibc's libm brings libmvec in where the vector math is used (math.h)
 _LDFLAGS = ("-fopenmp", "-lm")
 # Where the runtime's out-of-line code is compiled (clruntime's linkage.h): once per
-# kernel cache into an object (precompiled.py), which each kernels' file links.
+# kernel cache into an object (precompiled.py, build.py), which each kernels' file links.
 RUNTIME_OBJECT, RUNTIME_LINKED = "-DCL2C_RUNTIME_OBJECT", "-DCL2C_RUNTIME_LINKED"
 
 
@@ -195,6 +195,21 @@ class Target:
                 "-shared", *(f"-I{d}" for d in include_dirs), c_file,
                 *([runtime_object] if runtime_object else []), "-o", out,
                 *self.env_ldflags, *self.link_flags()]
+
+    def kernels_object_command(self, c_file: str, out: str,
+                               include_dirs: list[str]) -> list[str]:
+        """The command that compiles a kernels' file that links the runtime's object into
+        an object of its own (beside runtime_object_command's, at the same time: a cache's
+        first build), for link_command."""
+        return [*self.cc, *self.env_cflags, *self.compile_flags(), RUNTIME_LINKED, "-fPIC",
+                "-c", *(f"-I{d}" for d in include_dirs), c_file, "-o", out]
+
+    def link_command(self, objects: list[str], out: str) -> list[str]:
+        """The command that links ``objects`` into a shared library as
+        shared_library_command does (the compile flags too: the driver's choices of
+        runtime, -fopenmp's and the sanitizers', follow them)."""
+        return [*self.cc, *self.env_cflags, *self.compile_flags(), "-fPIC", "-shared",
+                *objects, "-o", out, *self.env_ldflags, *self.link_flags()]
 
     def runtime_object_command(self, header: str, out: str,
                                include_dirs: list[str]) -> list[str]:

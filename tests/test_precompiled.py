@@ -1,8 +1,9 @@
 """The runtime compiled ahead in the kernel cache (cl2c/precompiled.py): its out-of-line
-code as an object, and its header precompiled for GCC, made in the background once the
-cache holds a few libraries; the next builds link the object (their kernels still run,
-fault and wait at barriers as before) and GCC takes the header (it says so under -H); a
-damaged one costs nothing but itself."""
+code as an object, compiled by a cache's first build beside its kernels' file, and its
+header precompiled for GCC, made in the background once the cache holds a few libraries;
+the next builds link the object (their kernels still run, fault and wait at barriers as
+before) and GCC takes the header (it says so under -H); a damaged one costs nothing but
+itself."""
 from __future__ import annotations
 
 import shlex
@@ -16,7 +17,7 @@ import pytest
 import cl2c
 from cl2c import cachedir, precompiled
 from cl2c.cache import host_target
-from cl2c.target import RUNTIME_LINKED
+from cl2c.target import RUNTIME_LINKED, RUNTIME_OBJECT
 
 gcc_only = pytest.mark.skipif(not host_target().gcc,
                               reason="only GCC looks for a precompiled header (.gch) beside "
@@ -61,20 +62,56 @@ def _wait_for(cache, made="cl2c/cl2c.h.gch"):
     return list(cache.glob("runtime-*"))[0]
 
 
+def _compiles(log) -> list[list[str]]:
+    """The compiles of kernels' files (not a header's nor the runtime's), in order."""
+    commands = [shlex.split(line) for line in log.read_text().splitlines()]
+    return [c for c in commands if any(a.endswith(".c") for a in c)]
+
+
 def _kernels_compile(log) -> list[str]:
-    """The last compile of a kernels' file (not a header's)."""
-    lines = [line for line in log.read_text().splitlines()
-             if " -shared " in line and "c-header" not in line]
-    return shlex.split(lines[-1])
+    """The last compile of a kernels' file."""
+    return _compiles(log)[-1]
+
+
+def _beside(command) -> bool:
+    """Whether a kernels' file was compiled beside a new runtime object (to an object of
+    its own, linked after), not linking the cache's."""
+    return "-c" in command and RUNTIME_LINKED in command
+
+
+def test_the_first_build_compiles_the_runtime_beside_its_kernels(logged):
+    cache, log = logged
+    commands = [shlex.split(line) for line in log.read_text().splitlines()
+                if "-dumpversion" not in line and "-E" not in line.split()]
+    first = _compiles(log)
+    assert len(first) == 1 and _beside(first[0]), commands
+    runtime = [c for c in commands if RUNTIME_OBJECT in c]
+    assert len(runtime) == 1 and "-c" in runtime[0], commands
+    # the two at once (both before the link), then the link of their objects
+    link = [c for c in commands if "-shared" in c]
+    assert len(link) == 1 and commands.index(link[0]) > commands.index(runtime[0]), commands
+    objects = [a for a in link[0] if a.endswith(".o")]
+    assert [o.rsplit("/", 1)[1] for o in objects] == \
+        [first[0][first[0].index("-o") + 1].rsplit("/", 1)[1], precompiled.OBJECT]
+    folder = cache / list(cache.glob("runtime-*"))[0].name
+    kept = cachedir.read_verified(folder / precompiled.OBJECT)
+    assert kept is not None and kept[:4] == b"\x7fELF"
+    # the next build compiles its kernels' file once, linking the kept object
+    _run(cl2c.Program(_kernel(2)).build(), 2)
+    command = _kernels_compile(log)
+    assert not _beside(command) and RUNTIME_LINKED in command and "-shared" in command
+    assert any(a.endswith(f"/{precompiled.OBJECT}") for a in command)
+    assert len([line for line in log.read_text().splitlines()
+                if RUNTIME_OBJECT in line]) == 1          # compiled once
 
 
 @gcc_only
 def test_the_next_builds_compile_with_the_precompiled_header(logged):
     cache, log = logged
     _run(cl2c.Program(_kernel(2)).build(), 2)
-    first = _kernels_compile(log)
-    assert not any("runtime-" in arg for arg in first)      # none yet: not waited for
-    assert RUNTIME_LINKED not in first                  # the header-only way
+    second = _kernels_compile(log)
+    assert RUNTIME_LINKED in second                         # the object, kept
+    assert not any(a.startswith(f"-I{cache}/runtime-") for a in second)  # no header yet
     folder = _wait_for(cache)
     _run(cl2c.Program(_kernel(3)).build(), 3)
     command = _kernels_compile(log)
@@ -109,15 +146,17 @@ def test_a_damaged_precompiled_header_costs_nothing_but_itself(logged):
     _run(cl2c.Program(_kernel(6)).build(), 6)
 
 
-def test_a_throwaway_cache_gets_nothing_compiled_ahead(tmp_path, monkeypatch):
+def test_a_throwaway_cache_gets_no_precompiled_header(tmp_path, monkeypatch):
     monkeypatch.setenv("CL2C_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setenv("CL2C_TIER", "fast")
     monkeypatch.delenv("CL2C_NO_CACHE", raising=False)
     for n in range(2, 2 + precompiled.IN_USE):
         _run(cl2c.Program(_kernel(n)).build(), n)
-    assert not list((tmp_path / "cache").glob("runtime-*"))
+        assert list((tmp_path / "cache").glob(f"runtime-*/{precompiled.OBJECT}"))
+    assert not list((tmp_path / "cache").glob("runtime-*/cl2c"))
     _run(cl2c.Program(_kernel(99)).build(), 99)     # in a cache of IN_USE libraries
-    assert list((tmp_path / "cache").glob("runtime-*"))
+    if host_target().gcc:
+        _wait_for(tmp_path / "cache")
 
 
 LINKED = r"""
@@ -180,7 +219,6 @@ def test_libraries_that_link_the_runtime_run_fault_and_wait_as_before(logged):
 
 def test_a_damaged_runtime_object_costs_nothing_but_itself(logged):
     cache, log = logged
-    _run(cl2c.Program(_kernel(8)).build(), 8)
     folder = _wait_for(cache, precompiled.OBJECT)
     obj = folder / precompiled.OBJECT
     data = bytearray(obj.read_bytes())
@@ -188,15 +226,14 @@ def test_a_damaged_runtime_object_costs_nothing_but_itself(logged):
     obj.write_bytes(bytes(data))                # its checksum no longer matches
     with pytest.warns(Warning, match="is corrupt"):
         _run(cl2c.Program(_kernel(9)).build(), 9)
-    assert RUNTIME_LINKED not in _kernels_compile(log)      # the header-only way
-    _wait_for(cache, precompiled.OBJECT)                    # and it is made again
-    assert obj.read_bytes() != bytes(data)
+    assert _beside(_kernels_compile(log))       # not linked: a new one compiled beside
+    assert obj.read_bytes() != bytes(data)      # and kept
     _run(cl2c.Program(_kernel(10)).build(), 10)
-    assert RUNTIME_LINKED in _kernels_compile(log)
-    # one that matches its checksum and does not link: that build goes the header-only
-    # way, and the folder goes (to be made again)
+    assert RUNTIME_LINKED in _kernels_compile(log) and not _beside(_kernels_compile(log))
+    # one that matches its checksum and does not link: that build compiles a new one
+    # beside its kernels' file, which replaces it
     garbage = b"not an object"
     cachedir.write_verified(obj, garbage)
     _run(cl2c.Program(_kernel(11)).build(), 11)
-    assert RUNTIME_LINKED not in _kernels_compile(log)
-    assert not obj.exists() or obj.read_bytes() != garbage
+    assert _beside(_kernels_compile(log))
+    assert cachedir.read_verified(obj) not in (None, garbage)
