@@ -25,7 +25,7 @@ setup: $(VENV)/.deps
 # The package is installed for real (not editable), so that tests see exactly what a
 # user's `pip install .` gives; again whenever a file of it changed, and only then (a
 # second `make run` starts at once).
-PACKAGE_FILES := pyproject.toml $(shell find cl2c templates clruntime -type f \
+PACKAGE_FILES := pyproject.toml setup.py $(shell find cl2c templates clruntime -type f \
 	-not -name '*.pyc' -not -path '*/__pycache__/*' 2>/dev/null)
 
 $(VENV)/.installed: $(VENV)/.runtime $(PACKAGE_FILES)

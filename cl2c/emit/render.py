@@ -17,10 +17,11 @@ from ..lower.workitems import is_type_declaration
 from ..language_version import CL1_2, LanguageVersion
 from ..resources import templates_dir
 from ..source_text import line_marker_name
-from . import c_names, template_code
+from . import c_names, shipped_templates, template_code
 from .c_text import c_string
 from .cgen import CGenerator
 from .kernel_view import kernel_view
+from .shipped_templates import OPTIONS
 from ..workgroup.names import LOCAL_ID, way_id
 
 
@@ -37,22 +38,30 @@ class InitialValue:
     decl: str       # its declaration as a local, with the initializer
 
 
-# How the templates are read (template_code.py keys their compiled code on it too).
-_OPTIONS = dict(undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
-                keep_trailing_newline=True)
-
-
 @functools.lru_cache(maxsize=1)
 def _environment() -> jinja2.Environment:
     """The templates' environment, one a process: it keeps each template compiled (60-140
-    ms a template; every build paid them again when each made its own), and their code
-    in the kernel cache for the next process."""
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(templates_dir())),
-                             bytecode_cache=template_code.bytecode_cache(_OPTIONS),
-                             **_OPTIONS)
-    env.filters["c_string"] = c_string
-    env.filters["dedent"] = lambda text, n=4: re.sub(rf"(?m)^ {{1,{n}}}", "", text)
+    ms a template; every build paid them again when each made its own). Their code comes
+    with the installed package (shipped_templates.py), else from the kernel cache, where
+    this process keeps what it compiled for the next (template_code.py)."""
+    templates = templates_dir()
+    shipped = shipped_templates.loader(templates)
+    if shipped is not None:
+        env = jinja2.Environment(loader=shipped, **OPTIONS)
+    else:
+        env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(templates)),
+                                 bytecode_cache=template_code.bytecode_cache(OPTIONS),
+                                 **OPTIONS)
+    env.filters.update(FILTERS)
     return env
+
+
+def _dedent(text: str, n: int = 4) -> str:
+    return re.sub(rf"(?m)^ {{1,{n}}}", "", text)
+
+
+# (shipped_templates.FILTERS names them for the build)
+FILTERS = {"c_string": c_string, "dedent": _dedent}
 
 
 def emit(program: LoweredProgram, source_name: str, output_name: str = "kernel.c",

@@ -1,5 +1,6 @@
-"""The templates' compiled code, kept in the kernel cache: a new process loads it rather
-than compiling every template again (most of a first translation's emit stage).
+"""The templates' compiled code, kept in the kernel cache where the package ships none (a
+source checkout's; shipped_templates.py): a new process loads it rather than compiling
+every template again (most of a first translation's emit stage).
 
 Jinja checks by itself that a file is of the template's text as it is now. What else
 decides the code is in the folder's name: cl2c's, Jinja's and Python's versions and the
