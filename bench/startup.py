@@ -3,8 +3,10 @@
 before (a warm cache) and when it was not (a cold one): cl2c against PoCL and Intel's
 runtime through PyOpenCL, measured the same way in the same run.
 
-    PYTHONPATH=. python bench/startup.py [PROGRAM.cl] [--runs 11] [--cold 3] [--no-pocl]
-        [--no-intel]
+    python bench/startup.py [PROGRAM.cl] [--runs 11] [--cold 3] [--no-pocl] [--no-intel]
+
+It measures the installed cl2c where the Python that runs it has one (``make bench``
+installs this checkout first), else this checkout (``PYTHONPATH=.``).
 
 ``make bench`` prints the same table (bench.py calls ``measure``).
 
@@ -162,9 +164,19 @@ def child_environment() -> dict:
     env = dict(os.environ)
     # as an installed package runs: from bytecode (a checkout writes its __pycache__ once)
     env.pop("PYTHONDONTWRITEBYTECODE", None)
-    env["PYTHONPATH"] = os.pathsep.join([str(ROOT)] + [p for p in
-                                         env.get("PYTHONPATH", "").split(os.pathsep) if p])
+    # the cl2c users get, the installed package (its templates' code compiled as it was
+    # built), where this process finds one; else this checkout
+    if not _installed():
+        env["PYTHONPATH"] = os.pathsep.join([str(ROOT)] + [
+            p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
     return env
+
+
+def _installed() -> bool:
+    import importlib.util
+    spec = importlib.util.find_spec("cl2c")
+    return spec is not None and spec.origin is not None and \
+        not Path(spec.origin).resolve().is_relative_to(ROOT)
 
 
 def caches(env: dict, folder: Path) -> dict:
