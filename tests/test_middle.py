@@ -20,6 +20,7 @@ from cl2c.parse import parse
 from cl2c.sema import analyze
 from cl2c.typed_ast import FACTS, is_typed
 from conftest import KERNELS_DIR
+from package_sources import source_modules
 
 PACKAGE = Path(cl2c.__file__).parent
 
@@ -183,7 +184,7 @@ def test_translation_does_not_depend_on_hash_seeds(tmp_path):
 
 def _import_graph() -> dict[str, set]:
     mods = {}
-    for p in PACKAGE.rglob("*.py"):
+    for p in source_modules(PACKAGE):
         parts = list(p.relative_to(PACKAGE.parent).with_suffix("").parts)
         if parts[-1] == "__init__":
             parts = parts[:-1]

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import cl2c
 from cl2c.workgroup import names
+from package_sources import source_modules
 
 PACKAGE = Path(cl2c.__file__).parent
 # names of the generated code that only names.py may spell
@@ -33,7 +34,7 @@ def _string_constants(path: Path):
 
 def test_generated_names_are_spelled_in_names_py_only():
     found = [f"{p.relative_to(PACKAGE)}:{line}: {text!r}"
-             for p in sorted(PACKAGE.rglob("*.py")) if p.name != "names.py"
+             for p in source_modules(PACKAGE) if p.name != "names.py"
              for line, text in _string_constants(p) if GENERATED.search(text)]
     assert not found, "\n".join(found)
 
@@ -42,7 +43,7 @@ def test_no_pass_finds_a_loop_by_its_pragma():
     """A pass asks the IR where the work-item loops are; it never reads ``omp simd``
     back out of C (the writer and the passes that write a pragma may spell it)."""
     found = [f"{p.relative_to(PACKAGE)}:{node.lineno}"
-             for p in sorted(PACKAGE.rglob("*.py"))
+             for p in source_modules(PACKAGE)
              for node in ast.walk(ast.parse(p.read_text()))
              if isinstance(node, ast.Compare) and any(
                  isinstance(c, ast.Constant) and isinstance(c.value, str) and
