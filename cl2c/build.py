@@ -241,7 +241,8 @@ def _compile(c_source, kernel_names, module_name, tmpdir: Path, what: _Subject,
     kernel needs neither). It links the runtime's object and takes its header
     precompiled where cache ``root`` has them (precompiled.py); where it has no object
     yet, a second compiler process compiles one beside the kernels' file, which the
-    cache keeps; with no cache, the header-only way."""
+    cache keeps; with no cache, or where the linked way failed and the header-only way
+    did not, the header-only way."""
     kernels = tmpdir / f"{module_name}.c"
     kernels.write_text(extension_source(c_source) + _exports())
     out = tmpdir / f"{module_name}{_suffix()}"
@@ -257,10 +258,12 @@ def _compile(c_source, kernel_names, module_name, tmpdir: Path, what: _Subject,
             return _built(out, what)
         except ToolchainError:
             precompiled.discard(ahead)          # and once more with a new one
-    if root is not None and _compile_beside_runtime(kernels, out, includes, tmpdir, target,
-                                                    root, what):
+    beside = root is not None and precompiled.worth_trying(root, target)
+    if beside and _compile_beside_runtime(kernels, out, includes, tmpdir, target, root, what):
         return _built(out, what)
     _run_compiler(what, [target.shared_library_command(str(kernels), str(out), includes)])
+    if beside:                  # the kernels compile: what failed is the linked way
+        precompiled.refuse(root, target)
     return _built(out, what)
 
 

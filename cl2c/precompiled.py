@@ -15,7 +15,9 @@ runtime's digest):
   compiler process at the same time, and links the two (build.py): the six-kernel
   file's first build in an empty cache here spends 0.34 s compiling and loading at -O0
   where it spent 0.40 s header-only (1.33 s at -O3, 1.65 s), for about 0.1 s more CPU,
-  and every build after it links the object.
+  and every build after it links the object. Where the object cannot be made or linked
+  and the header-only way builds, the folder says so (``refused``) and the next day's
+  builds go the header-only way at once.
 - ``cl2c/cl2c.h.gch`` (GCC), for the compiles that link that object: GCC takes a
   precompiled header that it finds in an include folder before the header itself where
   the same compiler made it with the same flags, and reads the header where not (GCC
@@ -31,6 +33,7 @@ import json
 import os
 import shutil
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -40,6 +43,11 @@ from .target import Target
 
 HEADER = Path("cl2c") / "cl2c.h"
 OBJECT = "runtime.o"
+# Beside a runtime object that could not be made or linked where the header-only way
+# built: the linked way is not tried again for that compiler and flags for a day (the
+# failure may have been the machine's: a full disk, a killed compiler).
+REFUSED = "refused"
+REFUSED_FOR_S = 24 * 3600
 OUT = "\0out"          # in the command handed to the background process: its output
 
 # The folders whose background build this process started.
@@ -69,7 +77,7 @@ def ahead(root: Path | None, target: Target) -> Ahead | None:
     if root is None:
         return None
     where = folder(root, target)
-    if not (where / OBJECT).is_file():
+    if not (where / OBJECT).is_file() or _refused(where):
         return None
     data = cachedir.read_verified(where / OBJECT)
     if data is None:
@@ -82,6 +90,30 @@ def ahead(root: Path | None, target: Target) -> Ahead | None:
     if where not in _started and _in_use(root):
         _start(where, target)
     return Ahead(where, data, None)
+
+
+def worth_trying(root: Path, target: Target) -> bool:
+    """Whether a build for ``target`` in cache ``root`` compiles a runtime object to
+    link (not where one failed lately: refuse)."""
+    return not _refused(folder(root, target))
+
+
+def _refused(where: Path) -> bool:
+    try:
+        return time.time() - (where / REFUSED).stat().st_mtime < REFUSED_FOR_S
+    except OSError:
+        return False
+
+
+def refuse(root: Path, target: Target) -> None:
+    """Say that the runtime object for ``target`` could not be made or linked where the
+    header-only way built: later builds go that way at once."""
+    where = folder(root, target)
+    try:
+        where.mkdir(exist_ok=True)
+        (where / REFUSED).touch()
+    except OSError:
+        pass
 
 
 def keep(root: Path, target: Target, runtime_object: bytes) -> None:

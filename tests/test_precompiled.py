@@ -237,3 +237,25 @@ def test_a_damaged_runtime_object_costs_nothing_but_itself(logged):
     _run(cl2c.Program(_kernel(11)).build(), 11)
     assert _beside(_kernels_compile(log))
     assert cachedir.read_verified(obj) not in (None, garbage)
+
+
+def test_a_runtime_object_the_compiler_refuses_is_not_tried_again(tmp_path, monkeypatch):
+    """A compiler that cannot make the runtime's object: the build goes the header-only
+    way, and the next builds in that cache go there at once (no second failure each)."""
+    log = tmp_path / "calls"
+    wrapper = tmp_path / "refusing-cc"
+    cc = " ".join(shlex.quote(c) for c in host_target().cc)
+    wrapper.write_text(f'#!/bin/sh\necho "$*" >> "{log}"\n'
+                       f'case "$*" in *{RUNTIME_OBJECT}*) exit 1;; esac\nexec {cc} "$@"\n')
+    wrapper.chmod(0o755)
+    monkeypatch.setenv("CC", str(wrapper))
+    monkeypatch.setenv("CL2C_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("CL2C_TIER", "fast")
+    monkeypatch.delenv("CL2C_NO_CACHE", raising=False)
+    _run(cl2c.Program(_kernel(12)).build(), 12)
+    tried = log.read_text().count(RUNTIME_OBJECT)
+    assert tried == 1 and RUNTIME_LINKED not in _kernels_compile(log)
+    assert list((tmp_path / "cache").glob(f"runtime-*/{precompiled.REFUSED}"))
+    _run(cl2c.Program(_kernel(13)).build(), 13)
+    assert log.read_text().count(RUNTIME_OBJECT) == tried
+    assert len(_compiles(log)) == 3 and RUNTIME_LINKED not in _kernels_compile(log)
