@@ -184,15 +184,19 @@ class Target:
         thread)."""
         return replace(self, sanitize=tuple(names))
 
+    def _compiler(self) -> list[str]:
+        """The compiler with its flags in distutils' order: the environment's first,
+        cl2c's after them (every command below starts so)."""
+        return [*self.cc, *self.env_cflags, *self.compile_flags()]
+
     def shared_library_command(self, c_file: str, out: str, include_dirs: list[str],
                                runtime_object: str | None = None) -> list[str]:
         """The command that builds a plain shared library (a program's, and ``cl2c
-        --shared``'s), with the flags in distutils' order: the environment's first,
-        cl2c's after them. With ``runtime_object`` (runtime_object_command's), the
-        kernels' file compiles none of the runtime's out-of-line code and links that."""
+        --shared``'s). With ``runtime_object`` (runtime_object_command's), the kernels'
+        file compiles none of the runtime's out-of-line code and links that."""
         linked = [RUNTIME_LINKED] if runtime_object else []
-        return [*self.cc, *self.env_cflags, *self.compile_flags(), *linked, "-fPIC",
-                "-shared", *(f"-I{d}" for d in include_dirs), c_file,
+        return [*self._compiler(), *linked, "-fPIC", "-shared",
+                *(f"-I{d}" for d in include_dirs), c_file,
                 *([runtime_object] if runtime_object else []), "-o", out,
                 *self.env_ldflags, *self.link_flags()]
 
@@ -201,28 +205,28 @@ class Target:
         """The command that compiles a kernels' file that links the runtime's object into
         an object of its own (beside runtime_object_command's, at the same time: a cache's
         first build), for link_command."""
-        return [*self.cc, *self.env_cflags, *self.compile_flags(), RUNTIME_LINKED, "-fPIC",
-                "-c", *(f"-I{d}" for d in include_dirs), c_file, "-o", out]
+        return [*self._compiler(), RUNTIME_LINKED, "-fPIC", "-c",
+                *(f"-I{d}" for d in include_dirs), c_file, "-o", out]
 
     def link_command(self, objects: list[str], out: str) -> list[str]:
         """The command that links ``objects`` into a shared library as
         shared_library_command does (the compile flags too: the driver's choices of
         runtime, -fopenmp's and the sanitizers', follow them)."""
-        return [*self.cc, *self.env_cflags, *self.compile_flags(), "-fPIC", "-shared",
-                *objects, "-o", out, *self.env_ldflags, *self.link_flags()]
+        return [*self._compiler(), "-fPIC", "-shared", *objects, "-o", out,
+                *self.env_ldflags, *self.link_flags()]
 
     def runtime_object_command(self, header: str, out: str,
                                include_dirs: list[str]) -> list[str]:
         """The command that compiles the runtime's out-of-line code (``header``, cl2c.h)
         into the object that shared_library_command's libraries link: the same flags."""
-        return [*self.cc, *self.env_cflags, *self.compile_flags(), RUNTIME_OBJECT, "-fPIC",
-                "-x", "c", "-c", *(f"-I{d}" for d in include_dirs), header, "-o", out]
+        return [*self._compiler(), RUNTIME_OBJECT, "-fPIC", "-x", "c", "-c",
+                *(f"-I{d}" for d in include_dirs), header, "-o", out]
 
     def header_command(self, header: str, out: str, include_dirs: list[str]) -> list[str]:
         """The command that precompiles ``header`` for shared_library_command's compiles
         that link the runtime's object (GCC: the same flags, or it is not used)."""
-        return [*self.cc, *self.env_cflags, *self.compile_flags(), RUNTIME_LINKED, "-fPIC",
-                "-x", "c-header", *(f"-I{d}" for d in include_dirs), header, "-o", out]
+        return [*self._compiler(), RUNTIME_LINKED, "-fPIC", "-x", "c-header",
+                *(f"-I{d}" for d in include_dirs), header, "-o", out]
 
     def identity(self) -> str:
         """Everything the compile step reads, for the cache key."""
