@@ -139,3 +139,87 @@ __kernel void k(__global int *out, __global const int *in, int n) {{
         prg.k(16, local, got, inp, np.int32(n))
         loops.k(16, local, want, inp, np.int32(n))
         np.testing.assert_array_equal(got, want)
+
+
+# ---- rows: comparisons affine in the local id 1 ----------------------------------------
+ROW_SPLIT = "rows of 1 region split where comparisons with the local id 1 are known"
+
+ROWS = r"""
+__kernel void rows(__global int *out, __global const int *in, int n, int m) {
+    int gx = get_global_id(0), gy = get_global_id(1), gz = get_global_id(2);
+    int lx = get_local_id(0), ly = get_local_id(1);
+    int last = get_local_size(1) - 1;
+    int acc = 0;
+    if (ly == 0) acc += 1;
+    if (ly == last) acc += 2;
+    if (gy < n) acc += in[gy];
+    acc += (gy >= m) ? 4 : 8;
+    if (ly == 1 && lx == 0) acc += 16;      /* known in both: split along both */
+    if (gy + 2 <= n && ly > 1) acc += 32;
+    if ((uint)ly - 2u < 3u) acc += 64;      /* unsigned: 2 <= ly < 5 */
+    if (lx == ly) acc += 128;               /* neither known alone */
+    size_t w = get_global_size(0), h = get_global_size(1);
+    /* += : a work-item run twice (a row in two ranges) counts twice */
+    out[((size_t)gz * h + (gy - get_global_offset(1))) * w + (gx - get_global_offset(0))] += acc;
+}
+"""
+
+
+def rows_reference(size, local, offset, inp, n, m):
+    """{(x, y, z): the value} for a launch of ``size`` work-items in groups of ``local``
+    from ``offset`` (three each; the last group of a dimension may be smaller)."""
+    out = {}
+    for z, y, x in itertools.product(*(range(s) for s in reversed(size))):
+        gx, gy = offset[0] + x, offset[1] + y
+        lx, ly = x % local[0], y % local[1]
+        last = min(local[1], size[1] - (y - ly)) - 1
+        acc = (1 if ly == 0 else 0) + (2 if ly == last else 0)
+        acc += int(inp[gy]) if gy < n else 0
+        acc += 4 if gy >= m else 8
+        acc += 16 if ly == 1 and lx == 0 else 0
+        acc += 32 if gy + 2 <= n and ly > 1 else 0
+        acc += 64 if 2 <= ly < 5 else 0
+        acc += 128 if lx == ly else 0
+        out[x, y, z] = acc
+    return out
+
+
+@pytest.fixture(scope="module")
+def rows_programs():
+    return {schedule: cl2c.Program(ROWS, filename="rows.cl").build(
+        f"-cl-std=CL2.0 -cl2c-schedule={schedule}") for schedule in ("regions", "loops")}
+
+
+def test_the_rows_kernel_is_split_along_both_ids():
+    c = cl2c.translate(ROWS, "rows.cl", "-cl2c-schedule=regions").c_source
+    assert ROW_SPLIT in c and SPLIT in c
+    assert "cl2c_l1 = cl2c_mid1_lo; cl2c_l1 < cl2c_mid1_hi" in c
+
+
+@pytest.mark.parametrize("size, local, offset", [
+    ((8, 16, 1), (4, 8, 1), (0, 0)), ((6, 20, 1), (3, 6, 1), (0, 3)),
+    ((4, 7, 1), (2, 7, 1), (1, 2)), ((5, 9, 2), (5, 3, 2), (0, 0)),
+    ((3, 12, 1), (3, 1, 1), (0, 0)), ((4, 10, 1), (2, 4, 1), (0, 5))])
+def test_rows_as_the_reference(rows_programs, size, local, offset):
+    rng = np.random.default_rng(sum(size) * 100 + sum(local))
+    inp = rng.integers(-1000, 1000, offset[1] + size[1] + 8, dtype=np.int32)
+    for n, m in [(size[1] // 2 + offset[1], size[1] // 3 + offset[1]), (0, 0),
+                 (offset[1] + size[1] + 5, offset[1] + 1),
+                 (offset[1] + local[1] - 1, offset[1] + local[1])]:
+        want = rows_reference(size, local, offset, inp, n, m)
+        for schedule, prg in rows_programs.items():
+            out = np.zeros(size[2] * size[1] * size[0], np.int32)
+            prg.rows(size, local, out, inp, np.int32(n), np.int32(m),
+                     global_offset=(*offset, 0))
+            got = {(x, y, z): int(out[(z * size[1] + y) * size[0] + x])
+                   for x, y, z in want}
+            assert got == want, (schedule, n, m)
+
+
+def test_the_tiled_jacobi_step_is_split_along_both_ids():
+    """Its halo rows (``ly == 1``, ``ly == TILE``) leave the middle rows' loop, whose
+    middle then has no condition left: in a checking build, both regions get a fast
+    version."""
+    assert ROW_SPLIT in cl2c.translate(JACOBI, "jacobi.cl", "").c_source
+    c = cl2c.translate(JACOBI, "jacobi.cl", "-cl2c-check").c_source
+    assert ROW_SPLIT in c and "2 checked loops with a fast version" in c

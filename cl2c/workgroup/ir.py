@@ -22,6 +22,8 @@ class WorkItemLoop:
     first: object = None
     end: object = None
     rows: bool = True          # loops over local ids 1 and 2 around it
+    row_first: object = None   # the rows (local ids 1) it runs: [row_first, row_end)
+    row_end: object = None     # (None: the group's; builders/splits.py)
     row_items: list = field(default_factory=list)  # declarations before it, per row
     row_guard: object = None   # a test of the row around it (the guard's terms that do
                                # not depend on local id 0)

@@ -8,6 +8,7 @@ INDEX = "cl2c_i"          # the local linear id inside a work-item loop
 COUNT = "cl2c_nwi"        # work-items in the group
 FIRST, END = "cl2c_lo", "cl2c_hi"   # a bounded work-item loop's first local id 0 and end
 MID_LO, MID_HI = "cl2c_mid_lo", "cl2c_mid_hi"  # a split region's middle (builders/splits.py)
+MID_ROWS = ("cl2c_mid1_lo", "cl2c_mid1_hi")    # its middle rows, split along local id 1
 DONE = "cl2c_done"        # per work-item: it returned, later regions skip it
 NEXT = "cl2c_next"        # label prefix: the end of a region's body (a nested return)
 SCRATCH = "cl2c_mem"      # the group's per-work-item storage, taken array by array

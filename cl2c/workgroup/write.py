@@ -144,6 +144,9 @@ def work_item_loop(loop: WorkItemLoop) -> list:
     _, s1, s2 = loop.sizes
     rows = snippet(f"for (size_t {l2} = 0; {l2} < {s2}; ++{l2})"
                    f" for (size_t {l1} = 0; {l1} < {s1}; ++{l1}) {{}}")[0]
+    if loop.row_first is not None:
+        rows.stmt.init.decls[0].init = copy.deepcopy(loop.row_first)
+        rows.stmt.cond.right = copy.deepcopy(loop.row_end)
     rows.stmt.stmt = c_ast.Compound(row)
     return [rows]
 

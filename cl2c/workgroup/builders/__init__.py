@@ -123,6 +123,10 @@ def make_group_function(func: c_ast.FuncDef, params: dict, helpers: dict,
     if writer.splits:
         parts.append(f"{writer.splits} region{'s' if writer.splits != 1 else ''} split "
                      f"where comparisons with the local id 0 are known")
+    if writer.row_splits:
+        parts.append(f"the rows of {writer.row_splits} region"
+                     f"{'s' if writer.row_splits != 1 else ''} split where comparisons "
+                     f"with the local id 1 are known")
     if writer.interleaving:
         parts.append(f"{writer.interleavable.ways} work-items an iteration, interleaved")
     loops = sum(1 for it in all_items(items) if isinstance(it, GroupLoop))
@@ -145,8 +149,9 @@ def _known_local_sizes(gf: ir.GroupFunction) -> None:
     reduction's halving steps) then has a trip count the compiler knows."""
     for it in ir.all_items(gf.items):       # (an expression that is the call itself)
         if isinstance(it, ir.WorkItemLoop):
-            it.first, it.end, it.row_guard = (_known_size(e) or e for e in (
-                it.first, it.end, it.row_guard))
+            it.first, it.end, it.row_guard, it.row_first, it.row_end = (
+                _known_size(e) or e for e in (it.first, it.end, it.row_guard,
+                                              it.row_first, it.row_end))
         elif isinstance(it, (ir.GroupIf, ir.GroupLoop)) and getattr(it.node, "cond", None):
             it.node.cond = _known_size(it.node.cond) or it.node.cond
     for part, _ in ir.c_parts(gf.items):

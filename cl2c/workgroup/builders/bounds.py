@@ -154,28 +154,30 @@ class LoopBounds:
             replace_child(e, name, self._inline_remat(child))
         return e
 
-    def known_where(self, t, lead):
-        """Where comparison ``t`` (``X op U``, X = l0 + B, U uniform) is known, for the
-        index-set splitting of splits.py: ("in", [("lo"|"hi", v)]) for <, <=, >, >=, true
-        just where the local id 0 is at least every "lo" v and below every "hi" one;
-        ("at", v) for == and !=, which compare equal where it is v alone."""
+    def known_where(self, t, lead, dim: int = 0):
+        """Where comparison ``t`` (``X op U``, X = l + B with l the local id ``dim`` (0
+        or 1), U uniform) is known, for the index-set splitting of splits.py: ("in",
+        [("lo"|"hi", v)]) for <, <=, >, >=, true just where that local id is at least
+        every "lo" v and below every "hi" one; ("at", v) for == and !=, which compare
+        equal where it is v alone."""
         if not isinstance(t, c_ast.BinaryOp):
             return None
         if t.op in ("==", "!="):
-            b = self._affine_bound(c_ast.BinaryOp("==", t.left, t.right), lead)
+            b = self._affine_bound(c_ast.BinaryOp("==", t.left, t.right), lead, dim)
             return b and ("at", b[0][1])
-        b = self._affine_bound(t, lead)
+        b = self._affine_bound(t, lead, dim)
         return b and ("in", b)
 
-    def _affine_bound(self, t, lead):
-        """For ``X op U`` with X = l0 + B: [("lo"|"hi", U - B [+ 1])] as ptrdiff_t,
-        where C compares the values that arithmetic would (see ``_Affine``)."""
+    def _affine_bound(self, t, lead, dim: int = 0):
+        """For ``X op U`` with X = l + B (l the local id ``dim``): [("lo"|"hi", U - B
+        [+ 1])] as ptrdiff_t, where C compares the values that arithmetic would (see
+        ``_Affine``)."""
         if not isinstance(t, c_ast.BinaryOp) or t.op not in ("<", "<=", ">", ">=", "=="):
             return None
         op, x, u = t.op, t.left, t.right
-        a = self._affine(x, lead)
+        a = self._affine(x, lead, dim)
         if a is None:
-            a = self._affine(u, lead)
+            a = self._affine(u, lead, dim)
             if a is None:
                 return None
             x, u = u, x
@@ -212,25 +214,25 @@ class LoopBounds:
             return [("lo", diff), ("hi", plus_one)]
         return [("lo", diff)]
 
-    def _affine(self, x, lead) -> "_Affine | None":
-        """x as cl2c_l0 + B (``_Affine``), B an expression valid at group level."""
+    def _affine(self, x, lead, dim: int = 0) -> "_Affine | None":
+        """x as cl2c_l<dim> + B (``_Affine``), B an expression valid at group level."""
         if isinstance(x, c_ast.Cast):
-            inner = self._affine(x.expr, lead)
+            inner = self._affine(x.expr, lead, dim)
             return inner and inner.converted(fact(x.to_type, "ty"))
         if isinstance(x, c_ast.ID) and self._value_of(x.name, lead) is not None:
-            inner = self._affine(self._value_of(x.name, lead), lead)
+            inner = self._affine(self._value_of(x.name, lead), lead, dim)
             return inner and inner.converted(self._declared_type(x.name, lead))
         if isinstance(x, c_ast.BinaryOp) and x.op == "+":
             for a, b in ((x.left, x.right), (x.right, x.left)):
-                inner = self._affine(a, lead)
+                inner = self._affine(a, lead, dim)
                 if inner is not None and self._integer_uniform(b):
                     return inner.plus(b, self._type(b), isinstance(b, c_ast.ID) and
                                       b.name in self.counters)
         if builtin_name(x) in ("get_local_id", "get_global_id"):
             args = x.args.exprs
             if len(args) == 2 and isinstance(args[1], c_ast.Constant) and \
-                    args[1].value in ("0", "0u", "0U"):
-                # evaluated at group level, where cl2c_l0 == 0
+                    args[1].value.rstrip("uU") == str(dim):
+                # evaluated at group level, where cl2c_l0 and cl2c_l1 are 0
                 return _Affine(copy.deepcopy(x), ty.SIZE_T)
         return None
 

@@ -17,12 +17,12 @@ from ...typed_ast import fact
 from ...lower.effects import call_of, has_effects, is_atomic
 from ..passes.interleaving import interleaved
 from ..ir import Block, Once, WorkItemLoop
-from ..names import LOCAL_ID, LOCAL_SIZE, MID_HI, MID_LO, NEXT
+from ..names import LOCAL_ID, LOCAL_SIZE, NEXT
 from ..write import item_body, snippet
 from .bounds import LoopBounds
 from .plan import Builder, Collective, GroupIf, GroupLoop, Region
 from .privates import Privates
-from .splits import split
+from .splits import middle_bounds, split
 from .syntax import (COUNT, INDEX, assigned_names, at, base_ids, ids, replace_child,
                      retyped, set_name, typename, walk)
 from .uniformity import Analysis
@@ -41,6 +41,7 @@ class Writer:
         self.interleaving = False
         self.labels = 0
         self.splits = 0               # regions split where comparisons are known
+        self.row_splits = 0           # their rows too (local id 1)
         self.promoted = {d.name for d in priv.promoted}
         self.item_arrays: dict = {}   # prologue's: {name: element C type} (ir.GroupFunction)
         # vector privates stored as a structure of arrays: one array per component
@@ -255,25 +256,56 @@ class Writer:
         lo, hi, stmts = self.bounds.of_region(stmts)
         first = lo if hi else None
         stmts = self._soa_copies(stmts)
-        cut = split(stmts, self.bounds, first, hi) if self.simd and label is None else None
-        if cut is None:
-            return self._loop(stmts, first, hi, label)
-        self.splits += 1
-        mid_lo, mid_hi = cn.ident(MID_LO), cn.ident(MID_HI)
-        return Block([*(Once(s) for s in cut.setup),
-                      self._loop(copy.deepcopy(stmts), cut.first, mid_lo, label, False),
-                      self._loop(cut.middle, mid_lo, mid_hi, label),
-                      self._loop(stmts, mid_hi, cut.end, label, False)])
+        splits = self.simd and label is None
+        rows = split(stmts, self.bounds, None, None, 1) if splits and self._rows() else None
+        if rows is None:
+            loops, cut = self._columns(stmts, first, hi, label, splits)
+            self.splits += cut
+            return loops
+        lo1, hi1 = (cn.ident(n) for n in middle_bounds(1))
+        parts = [self._columns(body, copy.deepcopy(first), copy.deepcopy(hi), label, splits,
+                               (row_first, row_end))
+                 for body, row_first, row_end in ((copy.deepcopy(stmts), rows.first, lo1),
+                                                  (rows.middle, copy.deepcopy(lo1),
+                                                   copy.deepcopy(hi1)),
+                                                  (stmts, copy.deepcopy(hi1), rows.end))]
+        self.row_splits += 1
+        self.splits += any(cut for _, cut in parts)
+        return Block([*(Once(s) for s in rows.setup), *(loops for loops, _ in parts)])
 
-    def _loop(self, stmts, first, end, label, middle=True) -> WorkItemLoop:
-        """The work-item loop of a region's ``stmts``, from ``first`` to ``end`` (None:
-        the group's local ids 0); not ``middle``: the few work-items on either side of
-        a split's middle, not worth vectorising."""
-        bases = self.bounds.affine_ids(stmts)
+    def _columns(self, stmts, first, hi, label, splits: bool, rows=None):
+        """(the work-item loops of a region's ``stmts`` in rows ``rows`` (first, end;
+        None: the group's), split along the local id 0 where ``splits`` allows, whether
+        they were)."""
+        cut = split(stmts, self.bounds, first, hi) if splits else None
+        if cut is None:
+            return self._loop(stmts, first, hi, label, rows=rows), False
+        mid_lo, mid_hi = (cn.ident(n) for n in middle_bounds(0))
+        rows = rows or (None, None)
+        copied = [copy.deepcopy(rows) for _ in range(2)]
+        return Block([*(Once(s) for s in cut.setup),
+                      self._loop(copy.deepcopy(stmts), cut.first, mid_lo, label, False,
+                                 copied[0]),
+                      self._loop(cut.middle, copy.deepcopy(mid_lo), mid_hi, label,
+                                 rows=copied[1]),
+                      self._loop(stmts, copy.deepcopy(mid_hi), cut.end, label, False,
+                                 rows)]), True
+
+    def _rows(self) -> bool:
+        """Do work-item loops run in rows (loops over local ids 1 and 2)?"""
         reqd = self.reqd
+        return not (reqd and reqd[1] == 1 and reqd[2] == 1)
+
+    def _loop(self, stmts, first, end, label, middle=True, rows=None) -> WorkItemLoop:
+        """The work-item loop of a region's ``stmts``, from ``first`` to ``end`` (None:
+        the group's local ids 0), in rows ``rows`` (first, end; None: the group's); not
+        ``middle``: the few work-items on either side of a split's middle, not worth
+        vectorising."""
+        bases = self.bounds.affine_ids(stmts)
+        row_first, row_end = rows or (None, None)
         loop = WorkItemLoop(
             stmts, sizes=LOCAL_SIZE, first=first, end=end, row_items=bases,
-            rows=not (reqd and reqd[1] == 1 and reqd[2] == 1),
+            rows=self._rows(), row_first=row_first, row_end=row_end,
             # the guard's terms that do not depend on the local id 0 (they may use
             # l1 and l2, the enclosing loops' ids)
             row_guard=copy.deepcopy(self.bounds.outer_guard),

@@ -11,6 +11,13 @@ after them run the body as written. Each work-item runs its whole region in one 
 three loops, and the loops run in the order of the local ids, so nothing the kernel
 can observe changes. The middle's bounds are found once per group (regions.h's
 cl2c_mid_*): every bound is a group-level value.
+
+Comparisons affine in the local id 1 (``ly == 1`` of a tile's halo row, ``gy < ny``)
+split the group's rows likewise, before the split along local id 0: the rows before the
+middle ones, the middle rows (the body with those comparisons folded) and the rows
+after, each a loop over its rows (WorkItemLoop.row_first, row_end) around the work-item
+loops of its own split along local id 0. A region's work-items then run row range by
+row range, each row in the order of its local ids 0.
 """
 from __future__ import annotations
 
@@ -24,44 +31,52 @@ from ... import types as ty
 from ...lower.effects import (UPDATE, has_effects, runtime_call, value_of_arguments,
                                work_item_function)
 from ...typed_ast import changed_names, make, walk
-from ..names import LS0, MID_HI, MID_LO, UNUSED
+from ..names import LS0, LS1, MID_HI, MID_LO, MID_ROWS, UNUSED
 from ..write import snippet, typed
 from .syntax import ids, replace_child
 
 _C = c_generator.CGenerator()
 COMPARISONS = ("<", "<=", ">", ">=", "==", "!=")
 _LOGICAL = ("&&", "||")
-# a body larger than this (C nodes) is not copied: three copies to compile
-_LARGEST = 600
+# a body larger than this (C nodes) is not copied: three copies to compile (of the
+# local id 0), nine (of the local ids 1 and 0)
+_LARGEST = (600, 400)
 
 
 class Split(NamedTuple):
     setup: list      # C statements run once per group: the middle's bounds
     first: object    # the loop's first local id 0 and its end (C expressions)
     end: object
-    middle: list     # the body for the work-items of [MID_LO, MID_HI)
+    middle: list     # the body for the work-items of the middle: [MID_LO, MID_HI) of
+                     # the local ids 0, or the rows [MID_ROWS)
 
 
-def split(stmts: list, bounds, first, end) -> Split | None:
-    """``stmts``, a region's body run by the local ids 0 in [first, end) (None: the
-    group's), split where comparisons affine in the local id 0 are known (above); None
-    where none decides an if or a ?:, or the body cannot be copied."""
+def middle_bounds(dim: int) -> tuple:
+    """The C names of the first and end of a split's middle along local id ``dim``."""
+    return (MID_LO, MID_HI) if dim == 0 else MID_ROWS
+
+
+def split(stmts: list, bounds, first, end, dim: int = 0) -> Split | None:
+    """``stmts``, a region's body run by the local ids ``dim`` (0 or 1) in [first, end)
+    (None: the group's), split where comparisons affine in that local id are known
+    (above); None where none decides an if or a ?:, or the body cannot be copied."""
     if any(isinstance(n, (c_ast.Label, c_ast.Goto)) for s in stmts for n in walk(s)) or \
-            sum(1 for s in stmts for _ in walk(s)) > _LARGEST:
+            sum(1 for s in stmts for _ in walk(s)) > _LARGEST[dim]:
         return None
-    known = _Known(stmts, bounds).found
+    known = _Known(stmts, bounds, dim).found
     if not any(decides for _, _, decides in known):
         return None
     first = first if first is not None else cn.const_int(0)
-    end = end if end is not None else cn.ident(LS0)
-    setup = _bounds_decl(first, end)
+    end = end if end is not None else cn.ident(LS1 if dim else LS0)
+    lo, hi = middle_bounds(dim)
+    setup = _bounds_decl(first, end, lo, hi)
     # the ranges first, then the points (a point's side is the larger part of the range)
     narrowed = set()
     for node, (kind, where), _ in sorted(known, key=lambda k: k[1][0] == "at"):
         for helper, v in ([("cl2c_mid_from" if side == "lo" else "cl2c_mid_below", v)
                            for side, v in where] if kind == "in" else
                           [("cl2c_mid_besides", where)]):
-            call = _narrow(helper, v)
+            call = _narrow(helper, v, lo, hi)
             text = _C.visit(call)
             if text not in narrowed:        # (a comparison the body makes again)
                 narrowed.add(text)
@@ -82,8 +97,8 @@ class _Known:
     decides) with ``where`` from LoopBounds.known_where and ``decides`` when an if or
     a ?: (through &&, || and !) or a declaration's value tests it."""
 
-    def __init__(self, stmts: list, bounds):
-        self.bounds = bounds
+    def __init__(self, stmts: list, bounds, dim: int):
+        self.bounds, self.dim = bounds, dim
         declared = [n.name for s in stmts for n in walk(s) if isinstance(n, c_ast.Decl)]
         # a name declared twice may mean two variables; one the body changes, another
         # value where the bounds are found
@@ -127,7 +142,7 @@ class _Known:
         if names & self.unsure or has_effects(t) or \
                 names & self.declared - {d.name for d in seen}:
             return
-        where = self.bounds.known_where(t, seen)
+        where = self.bounds.known_where(t, seen, self.dim)
         if where is None:
             return
         bound = [where[1]] if where[0] == "at" else [v for _, v in where[1]]
@@ -157,16 +172,16 @@ def _value(t) -> int:
     return 0 if t.op == "==" else 1
 
 
-def _bounds_decl(first, end) -> list:
-    """``size_t cl2c_mid_lo = first, cl2c_mid_hi = end;``"""
-    decls = [typed(d, ty.SIZE_T) for d in snippet(f"size_t {MID_LO} = 0, {MID_HI} = 0;")]
+def _bounds_decl(first, end, lo: str, hi: str) -> list:
+    """``size_t lo = first, hi = end;``"""
+    decls = [typed(d, ty.SIZE_T) for d in snippet(f"size_t {lo} = 0, {hi} = 0;")]
     decls[0].init, decls[1].init = copy.deepcopy(first), copy.deepcopy(end)
     return decls
 
 
-def _narrow(helper: str, v):
-    return runtime_call(helper, c_ast.UnaryOp("&", cn.ident(MID_LO)),
-                        c_ast.UnaryOp("&", cn.ident(MID_HI)), copy.deepcopy(v), call=UPDATE)
+def _narrow(helper: str, v, lo: str, hi: str):
+    return runtime_call(helper, c_ast.UnaryOp("&", cn.ident(lo)),
+                        c_ast.UnaryOp("&", cn.ident(hi)), copy.deepcopy(v), call=UPDATE)
 
 
 # ---- folding the known values ------------------------------------------------------

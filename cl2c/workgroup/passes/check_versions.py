@@ -69,7 +69,8 @@ COUNT, BASE, MARK = "cl2c_ck_count", "cl2c_ck_base", "cl2c_ck_mk"
 _INT_CONSTANTS = ("int", "unsigned int", "long int", "unsigned long int", "long long int",
                   "unsigned long long int", "char")
 # names the schedule's own code gives integer values (builders/group_function.py, bounds.py)
-_GENERATED_INTS = (*wg.LOCAL_SIZE, L1, L2, wg.FIRST, wg.END, wg.INDEX, wg.COUNT)
+_GENERATED_INTS = (*wg.LOCAL_SIZE, L1, L2, wg.FIRST, wg.END, wg.INDEX, wg.COUNT, wg.MID_LO,
+                   wg.MID_HI, *wg.MID_ROWS)
 
 
 def version_checked_loops(gf: GroupFunction, helpers: dict) -> int:

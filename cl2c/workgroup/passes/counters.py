@@ -115,7 +115,8 @@ def _collect_items(items, name, found, looped) -> None:
     the kernel's in it), else None."""
     for it in items:
         if isinstance(it, WorkItemLoop):
-            for part in [*it.row_items, it.row_guard, it.first, it.end]:
+            for part in [*it.row_items, it.row_guard, it.first, it.end, it.row_first,
+                         it.row_end]:
                 if part is not None:
                     _collect(part, name, found, looped)
             for s in [*it.body, *(it.interleaved or ()), *(it.lanes or ())]:

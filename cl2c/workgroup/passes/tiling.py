@@ -208,7 +208,8 @@ class _Plan:
         if len(group_loop.body) != 1 or not isinstance(group_loop.body[0], WorkItemLoop):
             return None
         item = group_loop.body[0]
-        if not (item.simd and item.rows and item.lanes is None and item.ways == 1 and
+        if not (item.simd and item.rows and item.row_first is None and
+                item.lanes is None and item.ways == 1 and
                 item.steps is None and item.versions is None and not item.after):
             return None
         s = group_loop.node
