@@ -555,6 +555,38 @@ def test_fast_version_of_local_reads_falls_back_on_uninitialized_memory():
     assert "read of uninitialized __local memory: 't' at offset 224" in msg, msg
 
 
+# The bench's tiled Jacobi step: a 16x16 tile with a one-cell halo whose corners nothing
+# writes. Its reads' box (from tile[0][1] to tile[17][16]) spans those corners; the
+# reads themselves, row by row, touch only written cells.
+JACOBI = (Path(__file__).resolve().parent.parent / "bench" / "kernels" / "gpu" /
+          "tiled_stencil.cl").read_text()
+
+
+def test_fast_version_of_halo_reads_finds_nothing():
+    prg = build(JACOBI, "-cl2c-check=collect")
+    assert "2 checked loops with a fast version" in prg.c_source
+    a = np.random.default_rng(5).random((35, 40), dtype=np.float32)
+    out = np.zeros_like(a)
+    assert collected(prg.jacobi_tiled, (48, 48), (16, 16), a, out, np.int32(40),
+                     np.int32(35)) == []
+    want = np.zeros_like(a)
+    want[1:-1, 1:-1] = np.float32(0.25) * (a[1:-1, :-2] + a[1:-1, 2:] + a[:-2, 1:-1] +
+                                           a[2:, 1:-1])
+    np.testing.assert_array_equal(out, want)
+
+
+def test_fast_version_of_halo_reads_falls_back_on_a_cell_nothing_wrote():
+    # the right halo's cell of tile row 5 is not written; work-item (15,4) reads it
+    src = JACOBI.replace("if (lx == TILE)\n", "if (lx == TILE && ly != 5)\n")
+    assert src != JACOBI
+    a = np.ones((35, 40), np.float32)
+    msg = finding(build(src).jacobi_tiled, (48, 48), (16, 16), a, np.zeros_like(a),
+                  np.int32(40), np.int32(35))
+    assert f"read of uninitialized __local memory: 'tile' at offset {(5 * 18 + 17) * 4}" \
+        in msg, msg
+    assert "work-item (15,4,0) of group (0,0,0)" in msg, msg
+
+
 GRID = """
 __kernel void k(__global float *out, int w, int extra) {
     int x = get_global_id(0), y = get_global_id(1);

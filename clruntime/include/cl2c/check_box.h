@@ -358,12 +358,12 @@ static inline int cl2c_ck_inited_in(const cl2c_ck_thread *t, cl2c_ck_argr A, siz
                                     size_t hi) {
     const uint64_t group = CL2C_CK_GROUP(t->local_me0);
     const uint64_t *w = A.shadow;           /* __local: this thread's words (plain) */
-    int bad = 0;
+    uint64_t other = 0, all = CL2C_CK_INIT;  /* another group's; all written (vectorises) */
     for (size_t i = lo >> A.shift; i <= hi >> A.shift; ++i) {
-        const uint64_t old = w[i];
-        bad |= (CL2C_CK_GROUP(old) != group) | !(old & CL2C_CK_INIT);
+        other |= CL2C_CK_GROUP(w[i] ^ group);
+        all &= w[i];
     }
-    return !bad;
+    return other == 0 && (all & CL2C_CK_INIT);
 }
 /* Whether this group wrote all of A: asked once a phase (its reads' phase writes none of
  * A, so the answer stays) and remembered. A yes stays for the rest of the group: no
@@ -382,6 +382,46 @@ __attribute__((noinline, unused)) static int cl2c_ck_inited_whole(cl2c_ck_thread
     t->inited[i].whole = cl2c_ck_inited_in(t, A, 0, A.size - 1);
     return t->inited[i].whole;
 }
+/* Each granule the box's reads touch written by a work-item of this group, read one
+ * access at a time: where the span from the box's lowest address to its highest holds
+ * granules that nothing writes (the corners of a tile's halo, between the rows that a
+ * stencil reads). The box lies in A (cl2c_ck_box_spans). */
+static inline int cl2c_ck_box_inited_each(const cl2c_ck_thread *t, cl2c_ck_argr A,
+                                          const char *const *at, int axes,
+                                          const long long *count, size_t n) {
+    if (axes > 3) return 0;
+    long long s[3] = {0, 0, 0}, c[3] = {1, 1, 1};     /* steps and counts, outermost first */
+    for (int a = 0; a < axes; ++a) {
+        s[3 - axes + a] = count[a] > 1 ? (long long)((uintptr_t)at[1 + a] - (uintptr_t)at[0]) : 0;
+        c[3 - axes + a] = count[a];
+    }
+    const uint64_t group = CL2C_CK_GROUP(t->local_me0);
+    const size_t o = (uintptr_t)at[0] - (uintptr_t)A.lo, g = (size_t)1 << A.shift;
+    const uint64_t *w = A.shadow;           /* __local: this thread's words (plain) */
+    int bad = 0;
+    for (long long i2 = 0; i2 < c[0]; ++i2)
+        for (long long i1 = 0; i1 < c[1]; ++i1) {
+            const size_t row = o + (size_t)(i2 * s[0] + i1 * s[1]);
+            if (s[2] == (long long)n && !(row & (g - 1)) && !(n & (g - 1))) {
+                /* the row's granules in a run (a loop that vectorises) */
+                const uint64_t *r = w + (row >> A.shift);
+                const size_t words = (size_t)c[2] * (n >> A.shift);
+                uint64_t other = 0, all = CL2C_CK_INIT;  /* another group's; all written */
+                for (size_t k = 0; k < words; ++k) {
+                    other |= CL2C_CK_GROUP(r[k] ^ group);
+                    all &= r[k];
+                }
+                bad |= other != 0 || !(all & CL2C_CK_INIT);
+                continue;
+            }
+            for (long long i0 = 0; i0 < c[2]; ++i0) {
+                const size_t off = row + (size_t)(i0 * s[2]);
+                for (size_t i = off >> A.shift; i <= (off + n - 1) >> A.shift; ++i)
+                    bad |= (CL2C_CK_GROUP(w[i]) != group) | !(w[i] & CL2C_CK_INIT);
+            }
+        }
+    return !bad;
+}
 static inline int cl2c_ck_box_inited(cl2c_ck_thread *t, cl2c_ck_argr A, const char *const *at,
                                      int axes, const long long *count, size_t n) {
     if (!cl2c_ck_box_spans(A, at, axes, count, n)) return 0;
@@ -390,7 +430,14 @@ static inline int cl2c_ck_box_inited(cl2c_ck_thread *t, cl2c_ck_argr A, const ch
     if (cl2c_ck_inited_whole(t, A)) return 1;
     size_t lo, hi;
     cl2c_ck_box_bounds(A, at, axes, &lo, &hi);
-    return cl2c_ck_inited_in(t, A, lo, hi + n - 1);
+    /* the span's words where they are fewer than the accesses' (a dense box, reads of
+     * one word by many), else the accesses' */
+    unsigned long long words = ((hi + n - 1) >> A.shift) - (lo >> A.shift) + 1, each = 1;
+    for (int a = 0; a < axes; ++a) each *= (unsigned long long)count[a];
+    if (axes > 3 || each * ((n + ((size_t)1 << A.shift) - 1) >> A.shift) >= words)
+        return cl2c_ck_inited_in(t, A, lo, hi + n - 1) ||
+               cl2c_ck_box_inited_each(t, A, at, axes, count, n);
+    return cl2c_ck_box_inited_each(t, A, at, axes, count, n);
 }
 
 #endif
