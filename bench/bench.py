@@ -119,9 +119,12 @@ def compare(case: Case, got: list, want: list) -> str | None:
 
 
 def measured_commit() -> str:
-    """The commit whose cl2c and kernels were measured (with -dirty for local changes),
-    or $CL2C_BENCH_COMMIT where the tree has no git (a copy on another machine)."""
+    """The commit whose cl2c and kernels were measured (with -dirty for local changes):
+    $CL2C_BENCH_COMMIT where it is set (a copy on another machine, whose git, if it has
+    one, need not be the tree's), else git's."""
     import subprocess
+    if os.environ.get("CL2C_BENCH_COMMIT"):
+        return os.environ["CL2C_BENCH_COMMIT"]
     try:
         out = subprocess.run(["git", "describe", "--always", "--dirty", "--abbrev=12"],
                              cwd=BENCH_DIR, capture_output=True, text=True, timeout=10)
@@ -129,7 +132,7 @@ def measured_commit() -> str:
             return out.stdout.strip()
     except OSError:
         pass
-    return os.environ.get("CL2C_BENCH_COMMIT", "unknown")
+    return "unknown"
 
 
 def stats_ms(samples: list[float]) -> dict:

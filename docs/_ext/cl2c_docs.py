@@ -5,7 +5,8 @@ that the pages cannot drift from it:
 - ``cl2c-exceptions``: every public exception and warning class of the cl2c package;
 - ``cl2c-option-values`` (a role): the values an option takes, from the tables options.py checks against;
 - ``cl2c-cli-help``: ``cl2c --help`` as the command prints it;
-- ``cl2c-translate``: the C that cl2c generates for a .cl file of the repository, now.
+- ``cl2c-translate``: the C that cl2c generates for a .cl file of the repository, now;
+- ``cl2c-check-cost``: a table of committed ``bench/check_cost.py --json`` runs.
 """
 from __future__ import annotations
 
@@ -172,10 +173,55 @@ class Translate(SphinxDirective):
         return [block]
 
 
+class CheckCost(SphinxDirective):
+    """``bench/check_cost.py --json`` runs (paths under the repository), side by side:
+    each kernel's best launch of its normal and its checking build, and the ratio of
+    the best and of the medians; under the table, each run's commit and machine."""
+    required_arguments = 1
+    optional_arguments = 7
+
+    def run(self):
+        import json
+        import statistics
+        runs = []
+        for name in self.arguments:
+            self.env.note_dependency(str(REPO / name))
+            runs.append(json.loads((REPO / name).read_text()))
+        kernels = list(dict.fromkeys((r["kernel"], r["local"]) for run in runs
+                                     for r in run["rows"]))
+        headers = ["kernel", "local"]
+        for i in range(1, len(runs) + 1):
+            headers += [f"normal ms ({i})", f"checked ms ({i})", f"ratio ({i})",
+                        f"of medians ({i})"]
+        rows = []
+        for kernel in kernels:
+            cells = [kernel[0], kernel[1]]
+            for run in runs:
+                r = next((r for r in run["rows"] if (r["kernel"], r["local"]) == kernel),
+                         None)
+                if r is None:
+                    cells += ["", "", "", ""]
+                    continue
+                normal, check = min(r["normal_ms"]), min(r["check_ms"])
+                medians = statistics.median(r["check_ms"]) / statistics.median(r["normal_ms"])
+                cells += [f"{normal:.3f}", f"{check:.3f}", f"{check / normal:.2f}",
+                          f"{medians:.2f}" + (" (findings)" if r["findings"] else "")]
+            rows.append(cells)
+        notes = []
+        for i, run in enumerate(runs, 1):
+            m, a = run["machine"], run["args"]
+            notes.append(_paragraph(
+                f"({i}) `{run['commit']}`, {run['date']}: {m['cpus']} CPUs "
+                f"({m['processor']}), {m['compiler']}, {a.get('threads') or 'all'} threads, "
+                f"{a.get('reps') or 5} launches of each build in turn (`{self.arguments[i - 1]}`)."))
+        return [_table(headers, rows, [34, 6] + [8] * 4 * len(runs)), *notes]
+
+
 def setup(app):
     app.add_directive("cl2c-error-codes", ErrorCodes)
     app.add_directive("cl2c-exceptions", Exceptions)
     app.add_role("cl2c-option-values", option_values_role)
     app.add_directive("cl2c-cli-help", CliHelp)
     app.add_directive("cl2c-translate", Translate)
+    app.add_directive("cl2c-check-cost", CheckCost)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
