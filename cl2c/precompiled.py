@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import cache, cachedir
-from .resources import runtime_include_dir
+from .resources import module_command, runtime_include_dir
 from .target import Target
 
 HEADER = Path("cl2c") / "cl2c.h"
@@ -159,14 +159,10 @@ def _start(where: Path, target: Target) -> None:
     include = runtime_include_dir()
     command = target.header_command(str(include / HEADER), OUT, [str(include)])
     _started.add(where)
-    package = str(Path(__file__).resolve().parent.parent)
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
-        p for p in (package, os.environ.get("PYTHONPATH")) if p)}
     try:
-        subprocess.Popen([sys.executable, "-m", "cl2c.precompiled", str(where),
-                          json.dumps(command)], stdin=subprocess.DEVNULL,
-                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                         start_new_session=True, env=env)
+        subprocess.Popen(module_command("cl2c.precompiled", str(where), json.dumps(command)),
+                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL, start_new_session=True)
     except OSError:
         pass
 

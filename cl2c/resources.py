@@ -6,6 +6,22 @@ import functools
 from pathlib import Path
 
 _PACKAGE = Path(__file__).resolve().parent
+PACKAGE_PARENT = str(_PACKAGE.parent)     # the folder this cl2c package is imported from
+
+# A child process that runs a module of this very cl2c package (the build service, the
+# optimised tier's build, the precompiled header's): `python -c CHILD_BOOT <package's
+# folder> <module> args...` runs <module> as `python -m <module> args...` would, with
+# the package's folder first on sys.path. `-m` puts the working directory first, and a
+# cl2c/ there (a checkout's, as in `make run`) would win over the one that started the
+# child: the platform then refused the binaries its own builds had made.
+CHILD_BOOT = ("import runpy, sys; sys.path.insert(0, sys.argv.pop(1)); "
+              "runpy.run_module(sys.argv.pop(1), run_name='__main__', alter_sys=True)")
+
+
+def module_command(module: str, *args: str) -> list[str]:
+    """The command line of a child process that runs ``module`` of this cl2c package."""
+    import sys
+    return [sys.executable, "-c", CHILD_BOOT, PACKAGE_PARENT, module, *args]
 
 
 @functools.lru_cache(maxsize=None)

@@ -29,6 +29,7 @@ import threading
 import warnings
 from pathlib import Path
 
+from .resources import module_command
 from .target import Target
 
 AUTO, FAST, OPTIMISED = "auto", "fast", "optimised"
@@ -111,14 +112,11 @@ def start(c_source: str, kernel_names: list[str], source_name: str, target: Targ
     job = {"c_source": c_source, "kernel_names": kernel_names, "source_name": source_name,
            "target": dataclasses.asdict(target), "source_key": source_key,
            "manifest": manifest}
-    package_parent = str(Path(__file__).resolve().parent.parent)
-    env = dict(os.environ, CL2C_CACHE_DIR=str(root),
-               PYTHONPATH=os.pathsep.join(filter(None, [package_parent,
-                                                        os.environ.get("PYTHONPATH")])))
+    env = dict(os.environ, CL2C_CACHE_DIR=str(root))
     env.pop("CL2C_NO_CACHE", None)
     # its own session: a Ctrl-C at the terminal stops the script, not a build whose
     # library the next run would start on
-    proc = subprocess.Popen([sys.executable, "-m", "cl2c.tiers"], stdin=subprocess.PIPE,
+    proc = subprocess.Popen(module_command("cl2c.tiers"), stdin=subprocess.PIPE,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                             env=env, start_new_session=True)
     # the job is larger than a pipe holds: written on a thread, the build does not wait

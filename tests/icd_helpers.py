@@ -46,10 +46,11 @@ POCL = "Portable Computing Language"
 
 
 def run_pyopencl(script: str, version: str | None = None, timeout: int = 120,
-                 env: dict[str, str] | None = None):
+                 env: dict[str, str] | None = None, cwd=None):
     """Run ``script`` after the prelude in a child on the cl2c platform (with ``env``
-    added to its environment); the value it passed to ``out()``."""
-    return _run_child(script, "cl2c", {**icd_environment(version), **(env or {})}, timeout)
+    added to its environment, in folder ``cwd``); the value it passed to ``out()``."""
+    return _run_child(script, "cl2c", {**icd_environment(version), **(env or {})}, timeout,
+                      cwd)
 
 
 def run_pyopencl_on_pocl(script: str, timeout: int = 120):
@@ -63,14 +64,15 @@ def run_pyopencl_on_pocl(script: str, timeout: int = 120):
     return _run_child(script, POCL, env, timeout)
 
 
-def _run_child(script: str, platform: str | None, env: dict[str, str], timeout: int):
+def _run_child(script: str, platform: str | None, env: dict[str, str], timeout: int,
+               cwd=None):
     try:
         import pyopencl  # noqa: F401
     except ImportError as e:
         pytest.skip(f"PyOpenCL is not importable ({e})")
     code = _IMPORTS + (f"PLATFORM = {platform!r}\n{_PICK}" if platform else "") + \
         textwrap.dedent(script)
-    proc = subprocess.run([sys.executable, "-c", code], env=env,
+    proc = subprocess.run([sys.executable, "-c", code], env=env, cwd=cwd,
                           capture_output=True, text=True, timeout=timeout)
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-4000:]
     lines = [l for l in proc.stdout.splitlines() if l.startswith("RESULT ")]

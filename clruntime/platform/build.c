@@ -310,36 +310,11 @@ cl_int cl2c_cache_failed(const char *binary_path, cl_program p, cl_int failure,
 
 /* ---- the build service ---- */
 
-/* PYTHONPATH for the child: the folder of the cl2c this library serves, first. */
-static char **child_environment(void)
-{
-    size_t n = 0;
-    while (environ[n])
-        n++;
-    char **env = calloc(n + 2, sizeof *env);
-    if (!env)
-        return NULL;
-    const char *old = getenv("PYTHONPATH");
-    size_t room = sizeof "PYTHONPATH=:" + strlen(CL2C_BUILD_PYTHONPATH) + (old ? strlen(old) : 0);
-    char *path = malloc(room);
-    if (!path) {
-        free(env);
-        return NULL;
-    }
-    snprintf(path, room, "PYTHONPATH=%s%s%s", CL2C_BUILD_PYTHONPATH, old && *old ? ":" : "",
-             old && *old ? old : "");
-    size_t k = 0;
-    env[k++] = path;
-    for (size_t i = 0; i < n; i++)
-        if (strncmp(environ[i], "PYTHONPATH=", 11) != 0)
-            env[k++] = environ[i];
-    env[k] = NULL;
-    return env;
-}
-
-/* Run the build service with `args` (NULL-terminated, after `python -m
- * cl2c.build_service`), its stderr to `dir`/stderr; its exit status, or -1 where it
- * did not run or died (the reason in `why`). */
+/* Run the build service with `args` (NULL-terminated): `python -c CL2C_CHILD_BOOT
+ * <the cl2c package's folder> cl2c.build_service args...`, which runs the cl2c this
+ * library serves whatever the working directory holds (cl2c/resources.py); its stderr
+ * to `dir`/stderr; its exit status, or -1 where it did not run or died (the reason in
+ * `why`). */
 static int run_service(const char *dir, const char *const *args, const char *output,
                        char *why, size_t room)
 {
@@ -348,32 +323,27 @@ static int run_service(const char *dir, const char *const *args, const char *out
     size_t n = 0;
     while (args[n])
         n++;
-    char **argv = calloc(n + 4, sizeof *argv);
-    char **env = child_environment();
-    if (!argv || !env) {
-        free(argv);
-        if (env)
-            free(env[0]);
-        free(env);
+    char **argv = calloc(n + 6, sizeof *argv);
+    if (!argv) {
         snprintf(why, room, "out of host memory");
         return -1;
     }
     argv[0] = (char *)CL2C_BUILD_PYTHON;
-    argv[1] = (char *)"-m";
-    argv[2] = (char *)"cl2c.build_service";
+    argv[1] = (char *)"-c";
+    argv[2] = (char *)CL2C_CHILD_BOOT;
+    argv[3] = (char *)CL2C_PACKAGE_PARENT;
+    argv[4] = (char *)"cl2c.build_service";
     for (size_t i = 0; i < n; i++)
-        argv[3 + i] = (char *)args[i];
+        argv[5 + i] = (char *)args[i];
     posix_spawn_file_actions_t files;
     posix_spawn_file_actions_init(&files);
     posix_spawn_file_actions_addopen(&files, 0, "/dev/null", O_RDONLY, 0);
     posix_spawn_file_actions_addopen(&files, 1, "/dev/null", O_WRONLY, 0);
     posix_spawn_file_actions_addopen(&files, 2, err, O_WRONLY | O_CREAT | O_TRUNC, 0600);
     pid_t pid;
-    int spawned = posix_spawn(&pid, CL2C_BUILD_PYTHON, &files, NULL, argv, env);
+    int spawned = posix_spawn(&pid, CL2C_BUILD_PYTHON, &files, NULL, argv, environ);
     posix_spawn_file_actions_destroy(&files);
     free(argv);
-    free(env[0]);
-    free(env);
     if (spawned != 0) {
         snprintf(why, room, "cl2c: cannot start the translator (%s): %s", CL2C_BUILD_PYTHON,
                  strerror(spawned));
