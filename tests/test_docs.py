@@ -163,3 +163,18 @@ def test_readme_python_example_runs(tmp_path, monkeypatch):
         example.evaluate()
     y, x = document.namespace["y"], document.namespace["x"]
     assert (y == 2 * x + 1).all()
+
+
+def test_the_split_figure_is_current():
+    """docs/split-jacobi.svg is what docs/split_figure.py draws from today's generated C:
+    inside the grid, the middle 14 x 14 work-items of a 16 x 16 group; past its edge
+    (40 = 2 * 16 + 8), the middle columns stop where gx + 1 < nx does."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("split_figure", DOCS / "split_figure.py")
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    c = script.c_source()
+    assert script.ranges(c, (1, 1)) == ((1, 15), [(1, 15)] * 3)
+    assert script.ranges(c, (2, 2)) == ((1, 7), [(1, 7)] * 3)
+    assert (DOCS / "split-jacobi.svg").read_text() == script.svg(c), \
+        "run python docs/split_figure.py"
