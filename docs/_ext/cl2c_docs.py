@@ -6,7 +6,8 @@ that the pages cannot drift from it:
 - ``cl2c-option-values`` (a role): the values an option takes, from the tables options.py checks against;
 - ``cl2c-cli-help``: ``cl2c --help`` as the command prints it;
 - ``cl2c-translate``: the C that cl2c generates for a .cl file of the repository, now;
-- ``cl2c-check-cost``: a table of committed ``bench/check_cost.py --json`` runs.
+- ``cl2c-check-cost``: a table of committed ``bench/check_cost.py --json`` runs;
+- ``cl2c-startup``: a table of committed ``bench/startup.py --json`` runs, before and after.
 """
 from __future__ import annotations
 
@@ -217,6 +218,66 @@ class CheckCost(SphinxDirective):
         return [_table(headers, rows, [34, 6] + [8] * 4 * len(runs)), *notes]
 
 
+class Startup(SphinxDirective):
+    """``bench/startup.py`` runs of two trees (JSON files under the repository with
+    ``before`` and ``after``, each a commit and its runs): for each file, tree and
+    contender, the milliseconds of a cold build to its first launch, to its -O3 library,
+    of a new program in warm caches and of a cache hit, as the median and (in brackets)
+    the quartiles of all its runs' samples, or with ``:per-run:`` each run's median and
+    range; under the table, each file's machine and what it ran."""
+    required_arguments = 1
+    optional_arguments = 3
+    option_spec = {"per-run": directives.flag}
+    ROWS = (("cold to launch 1 (empty caches)", "cold",
+             lambda s: s["build"] + s["launch 1"] if "launch 1" in s else None),
+            ("cold to the `-O3` library", "cold", lambda s: s.get("optimised")),
+            ("new program (warm caches)", "new", lambda s: s.get("build")),
+            ("a cache hit's `build`", "hot", lambda s: s.get("build")))
+
+    def run(self):
+        import json
+        import statistics
+        files = []
+        for name in self.arguments:
+            self.env.note_dependency(str(REPO / name))
+            files.append(json.loads((REPO / name).read_text()))
+        columns = []        # (header, [runs: {which: [samples]}])
+        for i, data in enumerate(files, 1):
+            for tree in ("before", "after"):
+                for who in data[tree]["runs"][0]:
+                    columns.append((f"({i}) {tree} (`{data[tree]['commit']}`)"
+                                    + ("" if who == "cl2c" else f", {who}"),
+                                    [run[who] for run in data[tree]["runs"]]))
+
+        def cell(runs, which, pick) -> str:
+            per_run = [[1e3 * v for v in map(pick, run.get(which, [])) if v is not None]
+                       for run in runs]
+            per_run = [ms for ms in per_run if ms]
+            if not per_run:
+                return "-"
+            if "per-run" in self.options:
+                return ", ".join(f"{statistics.median(ms):.0f} ({min(ms):.0f}-{max(ms):.0f})"
+                                 for ms in per_run)
+            ms = [v for run in per_run for v in run]
+            q = statistics.quantiles(ms, n=4) if len(ms) > 1 else [ms[0]] * 3
+            return f"{statistics.median(ms):.0f} ({q[0]:.0f}-{q[2]:.0f})"
+
+        rows = []
+        for label, which, pick in self.ROWS:
+            cells = [cell(runs, which, pick) for _, runs in columns]
+            if any(c != "-" for c in cells):
+                rows.append([label, *cells])
+        import re
+        notes = []
+        for i, data in enumerate(files, 1):
+            # (options as literals: not typeset as dashes)
+            what = re.sub(r"(--[a-z][a-z0-9-]*)", r"`\1`", data["what"])
+            notes.append(_paragraph(f"({i}) {data['machine']}, {data['date']}: {what} "
+                                    f"(`{self.arguments[i - 1]}`)."))
+        return [_table(["ms", *(h for h, _ in columns)], rows,
+                       [22] + [14] * len(columns)), *notes]
+
+
 def setup(app):
     app.add_directive("cl2c-error-codes", ErrorCodes)
     app.add_directive("cl2c-exceptions", Exceptions)
@@ -224,4 +285,5 @@ def setup(app):
     app.add_directive("cl2c-cli-help", CliHelp)
     app.add_directive("cl2c-translate", Translate)
     app.add_directive("cl2c-check-cost", CheckCost)
+    app.add_directive("cl2c-startup", Startup)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
