@@ -82,3 +82,21 @@ def test_two_host_threads_launch_at_once(programs):
                         "3 OpenMP threads"), out
     assert lines[2] == "overlap: yes", out
     assert lines[3] == "main thread: 2 OpenMP threads", out
+
+
+def test_every_group_runs_once_however_the_threads_share_them(tmp_path):
+    """shares.c: groups of unequal cost on 4 threads (the threads done with their own
+    shares take the others'), and launches from inside the host's OpenMP region, which get
+    one thread each: every group runs exactly once."""
+    from cl2c.resources import runtime_include_dir
+    _run([sys.executable, "-m", "cl2c.cli", str(HERE / "groups.cl"),
+          "-o", str(tmp_path / "groups.c"), "-H", str(tmp_path / "groups.h")])
+    exe = tmp_path / "shares"
+    _run([CC, *CFLAGS, f"-I{runtime_include_dir()}", f"-I{tmp_path}", str(HERE / "shares.c"),
+          str(tmp_path / "groups.c"), "-o", str(exe), "-lm"])
+    proc = subprocess.run([str(exe)], capture_output=True, text=True, timeout=120,
+                          env=_env(4))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stdout.splitlines() == [
+        "ok unequal groups", "ok inside the host's region, first thread",
+        "ok inside the host's region, second thread"], proc.stdout
