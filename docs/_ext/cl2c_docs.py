@@ -7,7 +7,8 @@ that the pages cannot drift from it:
 - ``cl2c-cli-help``: ``cl2c --help`` as the command prints it;
 - ``cl2c-translate``: the C that cl2c generates for a .cl file of the repository, now;
 - ``cl2c-check-cost``: a table of committed ``bench/check_cost.py --json`` runs;
-- ``cl2c-startup``: a table of committed ``bench/startup.py --json`` runs, before and after.
+- ``cl2c-startup``: a table of committed ``bench/startup.py --json`` runs, before and after;
+- ``cl2c-bench``: the table of a committed ``bench/bench.py --json`` run.
 """
 from __future__ import annotations
 
@@ -278,6 +279,45 @@ class Startup(SphinxDirective):
                        [22] + [14] * len(columns)), *notes]
 
 
+class Bench(SphinxDirective):
+    """A ``bench/bench.py --json`` run (a path under the repository): each kernel's median
+    and range of cl2c and of the other contenders in the file, in milliseconds, and
+    cl2c's median over hand C's; under the table, the commit, the machine and how it
+    ran."""
+    required_arguments = 1
+
+    def run(self):
+        import json
+        path = REPO / self.arguments[0]
+        self.env.note_dependency(str(path))
+        data = json.loads(path.read_text())
+        names = list(dict.fromkeys(n for r in data["rows"] for n in r["results"]))
+        rows = []
+        for r in data["rows"]:
+            res = r["results"]
+            cells = [r["kernel"], r["local"]]
+            for n in names:
+                x = res.get(n)
+                cells.append(f"{x['median_ms']:.3g} ({x['min_ms']:.3g}-{x['max_ms']:.3g})"
+                             if x and "median_ms" in x else "-")
+            mine, hand = res.get("cl2c"), res.get("hand C")
+            ratio = f"{mine['median_ms'] / hand['median_ms']:.2f}" \
+                if mine and hand and "median_ms" in mine and "median_ms" in hand else "-"
+            if mine and mine.get("output_ok") is False:
+                why = (r.get("notes") or {}).get("races")
+                ratio += f" (output differs: {why})" if why else " (output differs)"
+            rows.append([*cells, ratio])
+        m, a = data["machine"], data["args"]
+        how = f"`--reps {a['reps']}`" if a.get("reps") else f"`--budget {a.get('budget')}`"
+        note = _paragraph(
+            f"`{data['commit']}`: {m['cpus']} CPUs, Python {m['python']}, NumPy "
+            f"{m['numpy']}, {m['env'].get('CC') or 'cc'}, {a.get('threads') or 'all'} "
+            f"threads, {how}; load average {m['loadavg_start']:.2f} at the start "
+            f"(`{self.arguments[0]}`).")
+        return [_table(["kernel", "local", *(f"{n} ms" for n in names), "cl2c / hand C"],
+                       rows, [34, 6] + [14] * len(names) + [10]), note]
+
+
 def setup(app):
     app.add_directive("cl2c-error-codes", ErrorCodes)
     app.add_directive("cl2c-exceptions", Exceptions)
@@ -286,4 +326,5 @@ def setup(app):
     app.add_directive("cl2c-translate", Translate)
     app.add_directive("cl2c-check-cost", CheckCost)
     app.add_directive("cl2c-startup", Startup)
+    app.add_directive("cl2c-bench", Bench)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
