@@ -19,6 +19,7 @@ import argparse
 import json
 import os
 import platform
+import re
 import statistics
 import sys
 import time
@@ -133,6 +134,24 @@ def measured_commit() -> str:
     except OSError:
         pass
     return "unknown"
+
+
+# an absolute path (its last part in group 1)
+_ABSOLUTE = re.compile(r"(?<![\w.~-])/(?:[^\s\"'/:,;()]+/)*([^\s\"'/:,;()]+)")
+
+
+def portable(value):
+    """``value`` (a run's record, for a JSON that may be committed) with the machine's
+    paths out of it: the repository's own files relative to its root, any other
+    absolute path (a compiler, a cache, an output file) by its last part alone."""
+    root = str(BENCH_DIR.parent) + "/"
+    if isinstance(value, str):
+        return _ABSOLUTE.sub(lambda m: m.group(1), value.replace(root, ""))
+    if isinstance(value, dict):
+        return {k: portable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [portable(v) for v in value]
+    return value
 
 
 def stats_ms(samples: list[float]) -> dict:
@@ -480,7 +499,7 @@ def main(argv=None) -> int:
     stem = "bench" if args.corpus == "bench" else f"bench-{args.corpus}"
     json_path = Path(args.json) if args.json else out_dir / f"{stem}.json"
     json_path.parent.mkdir(parents=True, exist_ok=True)
-    json_path.write_text(json.dumps(results, indent=1))
+    json_path.write_text(json.dumps(portable(results), indent=1))
     print(f"\nJSON: {json_path}")
     if not args.no_plot:
         import plot

@@ -26,7 +26,7 @@ import numpy as np
 BENCH_DIR = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH_DIR))
 
-from bench import Cl2cContender, measured_commit, own_args, parse_args  # noqa: E402
+from bench import Cl2cContender, measured_commit, own_args, parse_args, portable  # noqa: E402
 from cases import make_cases  # noqa: E402
 from gpu_cases import make_gpu_cases  # noqa: E402
 
@@ -84,13 +84,13 @@ def main(argv=None) -> int:
     if args.json:
         from cl2c.target import _cpu_model as cpu_model   # (the cache's key reads it too)
         Path(args.json).parent.mkdir(parents=True, exist_ok=True)
-        Path(args.json).write_text(json.dumps({
+        Path(args.json).write_text(json.dumps(portable({
             "what": "bench/check_cost.py: each kernel's launch, best of the samples; "
                     "normal build, -cl2c-check-barriers, -cl2c-check=collect",
             "commit": measured_commit(), "date": time.strftime("%Y-%m-%d"),
             "machine": {"cpus": os.cpu_count(), "processor": cpu_model(),
                         "python": platform.python_version(), "compiler": _compiler()},
-            "args": vars(args), "rows": rows}, indent=1))
+            "args": vars(args), "rows": rows}), indent=1))
         print(f"JSON: {args.json}")
     return 1 if findings else 0
 

@@ -28,6 +28,8 @@ def test_bench_quick(tmp_path):
         capture_output=True, text=True, timeout=240, env=env)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     results = json.loads(out.read_text())
+    # a run may be committed (docs/data): the repository's files relative, no machine's paths
+    assert str(tmp_path) not in out.read_text() and str(ROOT) not in out.read_text()
 
     assert {row["class"] for row in results["rows"]} == set(CLASSES)
     stencil_locals = {row["local"] for row in results["rows"] if row["class"] == "stencil"}

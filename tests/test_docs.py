@@ -178,3 +178,15 @@ def test_the_split_figure_is_current():
     assert script.ranges(c, (2, 2)) == ((1, 7), [(1, 7)] * 3)
     assert (DOCS / "split-jacobi.svg").read_text() == script.svg(c), \
         "run python docs/split_figure.py"
+
+
+def test_committed_runs_hold_no_machine_paths():
+    """docs/data's runs say where they ran by their machine's facts, not by its paths
+    (bench.portable writes them so): the repository's files relative to its root."""
+    found = {}
+    for path in sorted((DOCS / "data").glob("*.json")):
+        hits = re.findall(r'(?<![\w.~-])/(?:home|root|work|tmp|opt|usr|var)/[^\s"]*',
+                          path.read_text())
+        if hits:
+            found[path.name] = hits[:3]
+    assert not found, found
