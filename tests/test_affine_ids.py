@@ -63,3 +63,34 @@ def test_two_dimensions(program):
     out = np.zeros_like(a)
     program.rows_by_int((w, h), (8, 4), a, out, np.int32(w))
     np.testing.assert_array_equal(out, a + np.arange(h, dtype=np.float32)[:, None])
+
+
+LINEAR = r"""
+__kernel void by_linear_id(__global const float *in, __global float *out) {
+    int tid = get_local_id(1) * get_local_size(0) + get_local_id(0);
+    int group = get_group_id(1) * get_num_groups(0) + get_group_id(0);
+    out[group * 64 + tid] = in[group * 64 + tid] * 2.0f + (float)tid;
+}
+"""
+
+
+@pytest.mark.parametrize("gsize, offset", [((16, 16), (0, 0)), ((13, 11), (3, 5))])
+def test_a_linear_local_id_is_a_rows_base_plus_the_local_id(gsize, offset):
+    """``ly * lsx + lx`` (the linear local id of GPU code) is affine in the local id 0
+    within a row: it becomes tid__base + cl2c_l0, its base computed once a row. Whole
+    and uneven groups (8 x 8), with offsets, against NumPy."""
+    prg = cl2c.Program(LINEAR).build(OPTIONS)
+    assert "const int tid__base = " in prg.c_source
+    a = np.random.default_rng(9).random(4 * 64, dtype=np.float32)
+    out = np.full_like(a, -1.0)
+    prg.by_linear_id(gsize, (8, 8), a, out, global_offset=offset)
+    want = np.full_like(a, -1.0)
+    gx, gy = gsize
+    for y in range(gy):
+        for x in range(gx):
+            lx, ly = x % 8, y % 8
+            ls0 = min(8, gx - x // 8 * 8)       # a group's size: smaller at the edge
+            tid = ly * ls0 + lx
+            group = (y // 8) * ((gx + 7) // 8) + x // 8
+            want[group * 64 + tid] = a[group * 64 + tid] * np.float32(2) + np.float32(tid)
+    np.testing.assert_array_equal(out, want)

@@ -46,7 +46,7 @@ class LoopBounds:
                 break
             if d.init is None or not _is_signed_int_decl(d) or d.name in self.priv.assigned:
                 continue
-            a = self._affine(d.init, [])
+            a = self._affine(d.init, [], rows=True)
             a = a and a.converted(fact(d, "ty"))
             if a is None or a.modular:
                 continue
@@ -214,18 +214,21 @@ class LoopBounds:
             return [("lo", diff), ("hi", plus_one)]
         return [("lo", diff)]
 
-    def _affine(self, x, lead, dim: int = 0) -> "_Affine | None":
-        """x as cl2c_l<dim> + B (``_Affine``), B an expression valid at group level."""
+    def _affine(self, x, lead, dim: int = 0, rows: bool = False) -> "_Affine | None":
+        """x as cl2c_l<dim> + B (``_Affine``), B an expression valid at group level
+        (``rows``: at a row's, where the local ids 1 and 2 are known: the base of a
+        row's ids, as the linear local id ``ly * lsx + lx`` has it)."""
         if isinstance(x, c_ast.Cast):
-            inner = self._affine(x.expr, lead, dim)
+            inner = self._affine(x.expr, lead, dim, rows)
             return inner and inner.converted(fact(x.to_type, "ty"))
         if isinstance(x, c_ast.ID) and self._value_of(x.name, lead) is not None:
-            inner = self._affine(self._value_of(x.name, lead), lead, dim)
+            inner = self._affine(self._value_of(x.name, lead), lead, dim, rows)
             return inner and inner.converted(self._declared_type(x.name, lead))
         if isinstance(x, c_ast.BinaryOp) and x.op == "+":
             for a, b in ((x.left, x.right), (x.right, x.left)):
-                inner = self._affine(a, lead, dim)
-                if inner is not None and self._integer_uniform(b):
+                inner = self._affine(a, lead, dim, rows)
+                if inner is not None and (self._integer_uniform(b) or
+                                          rows and dim == 0 and self._row_uniform(b)):
                     return inner.plus(b, self._type(b), isinstance(b, c_ast.ID) and
                                       b.name in self.counters)
         if builtin_name(x) in ("get_local_id", "get_global_id"):
@@ -249,6 +252,20 @@ class LoopBounds:
         d = self.priv.remat.get(name) or next(
             x for x in lead if isinstance(x, c_ast.Decl) and x.name == name)
         return fact(d, "ty")
+
+    def _row_uniform(self, u) -> bool:
+        """Is ``u`` an integer expression uniform but for the local and global ids 1
+        and 2 (a row's)?"""
+        def row_id(n) -> bool:
+            args = n.args.exprs if isinstance(n, c_ast.FuncCall) and n.args else []
+            return builtin_name(n) in ("get_local_id", "get_global_id") and len(args) == 2 \
+                and isinstance(args[1], c_ast.Constant) and args[1].value.rstrip("uU") in ("1", "2")
+        holder = c_ast.Compound([copy.deepcopy(u)])
+        for n in list(walk(holder)):
+            for name, child in n.children():
+                if row_id(child):
+                    replace_child(n, name, cn.const_int(0))
+        return self._integer_uniform(holder.block_items[0])
 
     def _integer_uniform(self, u) -> bool:
         if not self.an.is_uniform(u):
