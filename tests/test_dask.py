@@ -61,6 +61,15 @@ def prg():
     return cl2c.Program(SOURCE).build()
 
 
+# A result that does not come is a failure, not a hang of the suite (a run under load
+# once waited forever for workers that had gone).
+RESULT_TIMEOUT = 300
+
+
+def got(future):
+    return future.result(timeout=RESULT_TIMEOUT)
+
+
 @pytest.fixture(scope="module")
 def client(tmp_path_factory):
     """Two worker processes, one thread each, with no C compiler to find."""
@@ -93,11 +102,11 @@ def test_stencil_with_halos(client, prg):
     (out,) = cd.map_kernel(prg.stencil, (W, H), None, cd.rows(x, halo=1),
                            cd.empty((H, W), np.float32))
     assert out.chunks == ((16, 16, 16, 16), (W,))
-    np.testing.assert_array_equal(client.compute(out).result(), whole)
+    np.testing.assert_array_equal(got(client.compute(out)), whole)
     # uneven chunks of whole groups, and NumPy input
     (out,) = cd.map_kernel(prg.stencil, (W, H), (8, 4), cd.rows(a, halo=1),
                            cd.empty((H, W), np.float32), chunks=(12, 20, 8, 24))
-    np.testing.assert_array_equal(client.compute(out).result(), whole)
+    np.testing.assert_array_equal(got(client.compute(out)), whole)
 
 
 def test_periodic_boundary(client, prg):
@@ -105,7 +114,7 @@ def test_periodic_boundary(client, prg):
     (out,) = cd.map_kernel(prg.torus, (W, H), None, cd.rows(a, halo=1, boundary="periodic"),
                            cd.empty((H, W), np.float32), chunks=16)
     expect = np.roll(a, 1, axis=0) + 10 * np.roll(a, -1, axis=0)
-    np.testing.assert_allclose(client.compute(out).result(), expect, rtol=1e-6)
+    np.testing.assert_allclose(got(client.compute(out)), expect, rtol=1e-6)
 
 
 def test_reduction_through_group_partials(client, prg):
@@ -115,8 +124,8 @@ def test_reduction_through_group_partials(client, prg):
     (sums,) = cd.map_kernel(prg.group_sums, 4096, 256, da.from_array(v, chunks=1024),
                             cd.groups(cd.empty(16, np.float32)), cl2c.LocalMemory(1024))
     assert sums.chunks == ((4, 4, 4, 4),)
-    np.testing.assert_array_equal(client.compute(sums).result(), whole)
-    np.testing.assert_allclose(client.compute(sums.sum()).result(), v.sum(), rtol=1e-5)
+    np.testing.assert_array_equal(got(client.compute(sums)), whole)
+    np.testing.assert_allclose(got(client.compute(sums.sum())), v.sum(), rtol=1e-5)
 
 
 def test_histogram_summed(client, prg):
@@ -124,7 +133,7 @@ def test_histogram_summed(client, prg):
     start = np.arange(16, dtype=np.uint32)        # added to, as a whole launch would
     (bins,) = cd.map_kernel(prg.histogram, 8192, 128, vals, cd.summed(start),
                             cl2c.LocalMemory(64), chunks=2048, threads=2)
-    np.testing.assert_array_equal(client.compute(bins).result(),
+    np.testing.assert_array_equal(got(client.compute(bins)),
                                   start + np.bincount(vals % 16, minlength=16))
     assert (start == np.arange(16)).all()        # NumPy inputs are never written
 
@@ -137,7 +146,7 @@ def test_global_size_as_pitch(client, prg):
     np.testing.assert_array_equal(whole.reshape(H, W), img.reshape(H, W) * np.tile(coef, 10))
     (out,) = cd.map_kernel(prg.scale_rows, (W, H), None, cd.rows(img), coef, chunks=16)
     assert out.chunks == ((16 * W,) * 4,)
-    np.testing.assert_array_equal(client.compute(out).result(), whole)
+    np.testing.assert_array_equal(got(client.compute(out)), whole)
     assert not np.array_equal(img, whole)         # the input stayed as it was
 
 
