@@ -157,9 +157,10 @@ class Regions(Schedule):
                      f"in lock-step across work-items")
         # halving loops of a known local size have known trip counts: unrolled
         unrolled = unroll_halving_loops(gf) if reqd is not None and not checking else 0
-        if checking and simd:
+        if checking:
             # checked work-item loops that a test before them can settle run unchecked
-            what.versioned = version_checked_loops(gf, helpers)
+            # (as the normal build's: omp simd where those are)
+            what.versioned = version_checked_loops(gf, helpers, scalar=not simd)
             if what.versioned:
                 what.add(f"{what.versioned} checked loop{'s' if what.versioned != 1 else ''} "
                          f"with a fast version")

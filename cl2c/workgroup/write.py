@@ -162,13 +162,13 @@ def row_head(loop: WorkItemLoop) -> list:
 
 
 def _versioned(loop: WorkItemLoop, inner: c_ast.For) -> c_ast.Compound:
-    """The test of ``loop``'s fast version, then the fast loop (omp simd, unchecked, its
-    marks after it) or the checked one."""
+    """The test of ``loop``'s fast version, then the fast loop (unchecked, omp simd where
+    the loop is, its marks after it) or the checked one."""
     v = loop.versions
     fast = inner_loop(replace(loop, checked=False, body=v.fast))
+    simd = [c_ast.Pragma("omp simd")] if loop.simd else []
     return c_ast.Compound(v.test + [c_ast.If(
-        c_ast.ID(CHECK_FAST), c_ast.Compound([c_ast.Compound([c_ast.Pragma("omp simd"), fast,
-                                                               *v.marks])]),
+        c_ast.ID(CHECK_FAST), c_ast.Compound([c_ast.Compound([*simd, fast, *v.marks])]),
         c_ast.Compound([c_ast.Compound([inner])]))])
 
 

@@ -66,6 +66,9 @@ INDEX = "CL2C_CK_INDEX"
 THREAD = wg.CHECK_THREAD
 FAST, AT, IX, POINT = wg.CHECK_FAST, "cl2c_ck_at", "cl2c_ck_ix", "cl2c_ck_j"
 COUNT, BASE, MARK = "cl2c_ck_count", "cl2c_ck_base", "cl2c_ck_mk"
+GUARD, GUARDS = "cl2c_ck_gd", "cl2c_ck_gs"    # a guard's a - b at each point; its state
+# a guard's comparison, as cl2c_ck_box_guard numbers them
+_GUARD_OPS = {"<": 0, "<=": 1, ">": 2, ">=": 3, "==": 4}
 _INT_CONSTANTS = ("int", "unsigned int", "long int", "unsigned long int", "long long int",
                   "unsigned long long int", "char")
 # names the schedule's own code gives integer values (builders/group_function.py, bounds.py)
@@ -73,21 +76,24 @@ _GENERATED_INTS = (*wg.LOCAL_SIZE, L1, L2, wg.FIRST, wg.END, wg.INDEX, wg.COUNT,
                    wg.MID_HI, *wg.MID_ROWS)
 
 
-def version_checked_loops(gf: GroupFunction, helpers: dict) -> int:
+def version_checked_loops(gf: GroupFunction, helpers: dict, scalar: bool = False) -> int:
     """Give each work-item loop of work-group function ``gf`` that allows it a fast
     version (above); returns how many. ``helpers``: {name: FuncDef} of the functions
-    it may call (a call of one with checks of its own keeps a loop as it is)."""
+    it may call (a call of one with checks of its own keeps a loop as it is).
+    ``scalar``: a kernel none of whose loops is omp simd (its atomics)."""
     parts = [*gf.prologue, *(node for node, _ in c_parts(gf.items))]
     taken = set().union(*(ids(part) for part in parts))
-    if any(n in taken for n in (FAST, AT, IX, POINT, COUNT, BASE, MARK)):
+    if any(n in taken for n in (FAST, AT, IX, POINT, COUNT, BASE, MARK, GUARD, GUARDS)):
         return 0
     return _Versioner(_checked_functions(helpers),
-                      set().union(*(addressed_names(part) for part in parts))).items(gf.items)
+                      set().union(*(addressed_names(part) for part in parts)),
+                      scalar).items(gf.items)
 
 
 class _Versioner:
-    def __init__(self, checked: set, addressed: set):
+    def __init__(self, checked: set, addressed: set, scalar: bool):
         self.checked = checked                    # functions with checks
+        self.scalar = scalar
         # names a pointer may change: no uniform loop counts with one (its box test
         # would bound what the pointer moves)
         self.addressed = addressed
@@ -96,7 +102,7 @@ class _Versioner:
         """Version what ``items`` hold, outermost first."""
         done = 0
         for i, it in enumerate(items):
-            nest = _Nest.around(it, self.addressed)
+            nest = _Nest.around(it, self.addressed, self.scalar)
             versions = nest.versioned(self.checked) if nest else None
             if versions is not None:
                 items[i] = nest.choice(versions)
@@ -113,7 +119,7 @@ class _Versioner:
 
     def alone(self, loop: WorkItemLoop) -> int:
         """Version work-item loop ``loop`` on its own, in each row."""
-        if not _plain(loop):
+        if not _plain(loop, self.scalar):
             return 0
         nest = _Nest.of_loop(loop)
         versions = nest.versioned(self.checked)
@@ -132,10 +138,13 @@ class _Versioner:
         return 0
 
 
-def _plain(loop: WorkItemLoop) -> bool:
-    """An omp simd loop of one work-item an iteration, not yet changed by a pass."""
-    return loop.simd and loop.lanes is None and loop.ways == 1 and loop.steps is None \
-        and loop.versions is None and not loop.after
+def _plain(loop: WorkItemLoop, scalar: bool = False) -> bool:
+    """An omp simd loop of one work-item an iteration, not yet changed by a pass; in a
+    ``scalar`` kernel (atomics keep its loops from omp simd), any such loop. (The few
+    work-items on either side of a split region's middle keep their checks: a test
+    costs more than they do.)"""
+    return (loop.simd or scalar) and loop.lanes is None and loop.ways == 1 and \
+        loop.steps is None and loop.versions is None and not loop.after
 
 
 class _Nest:
@@ -158,7 +167,7 @@ class _Nest:
                    {}, item)
 
     @classmethod
-    def around(cls, it, addressed: set):
+    def around(cls, it, addressed: set, scalar: bool = False):
         """The nest of item ``it``, if it is a uniform loop (its counter in no
         ``addressed``) around a work-item loop or the work-item loop itself (with
         declarations only before it in a row)."""
@@ -167,14 +176,14 @@ class _Nest:
                 return None
             s = write.items([it])[0]
             uniform = uniform_loop(s)
-            inner = cls.around(it.body[0], addressed)
+            inner = cls.around(it.body[0], addressed, scalar)
             if uniform is None or uniform[0] in addressed or inner is None or \
                     any(is_phase(n) for n in walk(s.stmt)):
                 return None
             name, first, end, ctype, _ = uniform
             return cls(s, inner.loop, [(name, first, end)] + inner.axes, inner.row,
                        dict(inner.ctype, **{name: ctype}), inner.item, it)
-        if not isinstance(it, WorkItemLoop) or not _plain(it):
+        if not isinstance(it, WorkItemLoop) or not _plain(it, scalar):
             return None
         row = write.row_head(it)
         if not all(isinstance(d, c_ast.Decl) for d in row):
@@ -206,17 +215,6 @@ class _Nest:
     def versioned(self, checked: set):
         loop = self.loop
         body = statements(loop.stmt)
-        # stores and updates: statements of the body, which every work-item runs
-        checks = [s for s in body if isinstance(s, c_ast.FuncCall) and called(s) == STORE]
-        checks += [s.lvalue.expr for s in body if isinstance(s, c_ast.Assignment) and
-                   isinstance(s.lvalue, c_ast.UnaryOp) and s.lvalue.op == "*" and
-                   _local_access(s.lvalue.expr) == 3]
-        checks += [n for n in walk(loop.stmt) if isinstance(n, c_ast.FuncCall) and (
-            called(n) in (READ, LREAD) or _local_access(n) == 1)]
-        nodes = list(walk(loop.stmt))         # (in the body's order)
-        checks.sort(key=lambda c: next(i for i, n in enumerate(nodes) if n is c))
-        if not checks:
-            return None
         self.axis_names = [a[0] for a in self.axes]
         self.changed = changed_names(self.stmt) - set(self.axis_names)
         self.row_defs = self._defs(self.row)
@@ -227,6 +225,30 @@ class _Nest:
             self.item_defs.pop(name, None)
         self.changed |= set(declared) - set(self.row_defs) - set(self.item_defs)
         self.cache: dict = {}
+        # ``if (a < b) store;`` (the Guide's ``if (tid < j)``, a tile's halo loads under
+        # ``if (lx == 1)``): statements of the body where the test finds the comparison
+        # true all over the box (they run) or false all over it (they do not)
+        self.guards = []
+        flat, within = [], {}
+        for s in body:
+            guarded = self._guarded(s)
+            if guarded is None:
+                flat.append(s)
+            else:
+                within.update((id(n), len(self.guards)) for n in walk(s.iftrue))
+                self.guards.append(s.cond)
+                flat += guarded
+        # stores and updates: statements of the body, which every work-item runs
+        checks = [s for s in flat if isinstance(s, c_ast.FuncCall) and called(s) == STORE]
+        checks += [s.lvalue.expr for s in flat if isinstance(s, c_ast.Assignment) and
+                   isinstance(s.lvalue, c_ast.UnaryOp) and s.lvalue.op == "*" and
+                   _local_access(s.lvalue.expr) == 3]
+        checks += [n for n in walk(loop.stmt) if isinstance(n, c_ast.FuncCall) and (
+            called(n) in (READ, LREAD) or _local_access(n) == 1)]
+        nodes = list(walk(loop.stmt))         # (in the body's order)
+        checks.sort(key=lambda c: next(i for i, n in enumerate(nodes) if n is c))
+        if not checks:
+            return None
         if any(self._vars(d.init, True) is None for d in self.row if d.init is not None):
             return None             # the probe replays the rows' declarations: arithmetic
         for name, first, end in self.axes:
@@ -236,6 +258,8 @@ class _Nest:
         accesses = [self._access(c) for c in checks]
         if any(a is None for a in accesses):
             return None
+        for c, a in zip(checks, accesses):
+            a.guard = within.get(id(c))
         if len(self.axes) > 1 and any(a.kind in (STORE, UPDATE) for a in accesses) and \
                 self.axis_names[0] not in (L2, L1):
             return None             # a store in a uniform loop: not for the box's test
@@ -252,10 +276,26 @@ class _Nest:
             elif isinstance(n, (c_ast.Continue, c_ast.Break, c_ast.Goto, c_ast.Return,
                                 c_ast.Label)):
                 return None         # a store then might not run for every work-item
-        stored = [a.range for a in accesses if a.kind in (STORE, UPDATE)]
-        if len(stored) != len(set(stored)):
-            return None             # two stores to one buffer: their work-items may meet
         return self._rewrite(accesses)
+
+    def _guarded(self, s):
+        """The statements of ``if (a < b) S`` (<, <=, >, >=, ==; no else) where a and b
+        are affine in the axes, of signed types of int's rank or below (whose
+        difference as long long is exact and orders them as the comparison does), and S
+        stores or updates; else None."""
+        if not (isinstance(s, c_ast.If) and s.iffalse is None and
+                isinstance(s.cond, c_ast.BinaryOp) and s.cond.op in _GUARD_OPS):
+            return None
+        inner = statements(s.iftrue)
+        if not inner or not all(
+                isinstance(x, c_ast.FuncCall) and called(x) == STORE or
+                isinstance(x, c_ast.Assignment) and isinstance(x.lvalue, c_ast.UnaryOp) and
+                x.lvalue.op == "*" and _local_access(x.lvalue.expr) == 3 for x in inner):
+            return None
+        for side in (s.cond.left, s.cond.right):
+            if self._vars(side) is None or not _small_signed(side):
+                return None
+        return inner
 
     def _defs(self, decls) -> dict:
         return {d.name: d for d in decls if isinstance(d, c_ast.Decl) and d.init is not None
@@ -394,7 +434,7 @@ class _Nest:
             probe_body.append(c_ast.Assignment("=", c_ast.ArrayRef(
                 cn.ident(COUNT), cn.const_int(a)), c_ast.BinaryOp(
                 "-", as_long_long(end), as_long_long(first))))
-        used = set().union(*(ids(a.target) for a in accesses))
+        used = set().union(*(ids(a.target) for a in accesses), *map(ids, self.guards))
         needed = self._needed(used)
         probe_body += [copy.deepcopy(d) for name, d in self.item_defs.items() if name in needed]
         base = c_ast.BinaryOp("+", c_ast.Cast(size_t_type(), copy.deepcopy(self.loop.init.decls[0]
@@ -409,40 +449,50 @@ class _Nest:
         for r, (x, _) in enumerate(indices):
             probe_body.append(c_ast.Assignment("=", _slot(IX, r, cn.ident(POINT)), c_ast.Cast(
                 long_long_type(), _unchecked_copy(x.args.exprs[0]))))
+        for r, cond in enumerate(self.guards):
+            probe_body.append(c_ast.Assignment("=", _slot(GUARD, r, cn.ident(POINT)),
+                                               c_ast.BinaryOp(
+                "-", c_ast.Cast(long_long_type(), copy.deepcopy(cond.left)),
+                c_ast.Cast(long_long_type(), copy.deepcopy(cond.right)))))
         probe = parse_stmt(f"for (int {POINT} = 0; {POINT} < {len(points)}; ++{POINT}) {{}}")
         probe.stmt = c_ast.Compound(probe_body)
         # the tests
         tests = [parse_expr(f"cl2c_ck_box_empty({na}, {COUNT})")]
-        rest = []
+        # every guard true or false all over the box (cl2c_ck_box_guard: 1 or 0)
+        rest = [parse_expr(f"{GUARDS}[{r}] >= 0") for r in range(len(self.guards))]
         for j, a in enumerate(accesses):
             at = c_ast.ArrayRef(cn.ident(AT), cn.const_int(j))
             size = c_ast.UnaryOp("sizeof", _element(a.target.expr))
             where = [cn.ident(a.range), at, cn.const_int(na), cn.ident(COUNT), size]
             if a.kind == STORE:
-                rest.append(cn.call("cl2c_ck_box_fresh", cn.ident(THREAD), *where,
-                                    cn.const_int(int(a.local)), cn.ident(BASE)))
+                t = cn.call("cl2c_ck_box_fresh", cn.ident(THREAD), *where,
+                            cn.const_int(int(a.local)), cn.ident(BASE))
             elif a.kind == UPDATE:
-                rest.append(cn.call("cl2c_ck_box_update", cn.ident(THREAD), *where))
+                t = cn.call("cl2c_ck_box_update", cn.ident(THREAD), *where, cn.ident(BASE))
             elif a.kind == WREAD:
-                rest.append(cn.call("cl2c_ck_box_reread", cn.ident(THREAD), *where))
+                t = cn.call("cl2c_ck_box_reread", cn.ident(THREAD), *where)
             elif a.kind == LREAD:
-                rest.append(cn.call("cl2c_ck_box_inited", cn.ident(THREAD), *where))
+                t = cn.call("cl2c_ck_box_inited", cn.ident(THREAD), *where)
             else:
-                rest.append(cn.call("cl2c_ck_box_in_range", *where))
+                t = cn.call("cl2c_ck_box_in_range", *where)
+            rest.append(_unless_skipped(t, a.guard))
         for j, a in enumerate(accesses):
-            # what a work-item of the loop writes, no other reads or writes
+            # what a work-item of the loop writes, no other reads or writes (nor its
+            # other stores: the guards of a tile's halo loads)
             for i, b in enumerate(accesses):
                 if i != j and a.kind in (STORE, UPDATE) and b.range == a.range:
-                    rest.append(cn.call(
+                    t = cn.call(
                         "cl2c_ck_box_apart", cn.ident(a.range),
                         c_ast.ArrayRef(cn.ident(AT), cn.const_int(j)),
                         c_ast.ArrayRef(cn.ident(AT), cn.const_int(i)), cn.const_int(na),
                         c_ast.UnaryOp("sizeof", _element(a.target.expr)),
-                        c_ast.UnaryOp("sizeof", _element(b.target.expr))))
+                        c_ast.UnaryOp("sizeof", _element(b.target.expr)))
+                    rest.append(_unless_skipped(_unless_skipped(t, a.guard), b.guard))
+        guards = [a.guard for a in accesses for _ in a.indices]
         for r, (_, n) in enumerate(indices):
-            rest.append(cn.call("cl2c_ck_box_index", c_ast.ArrayRef(cn.ident(IX),
-                                                                    cn.const_int(r)),
-                                cn.const_int(na), cn.ident(COUNT), copy.deepcopy(n)))
+            rest.append(_unless_skipped(cn.call(
+                "cl2c_ck_box_index", c_ast.ArrayRef(cn.ident(IX), cn.const_int(r)),
+                cn.const_int(na), cn.ident(COUNT), copy.deepcopy(n)), guards[r]))
         test = parse_expr(f"cl2c_ck_box_worth({na}, {COUNT})")
         for t in rest:
             test = c_ast.BinaryOp("&&", test, t)
@@ -456,10 +506,19 @@ class _Nest:
         decls[-1].funcspec = ["CL2C_UNUSED"]
         if q:
             decls += parse_decls(f"long long {IX}[{q}][{len(points)}] = {{{{0}}}};")
+        if self.guards:
+            decls += parse_decls(
+                f"long long {GUARD}[{len(self.guards)}][{len(points)}] = {{{{0}}}};")
+            states = ", ".join(f"cl2c_ck_box_guard({GUARD}[{r}], {na}, {COUNT}, "
+                               f"{_GUARD_OPS[c.op]})" for r, c in enumerate(self.guards))
+            probe = [probe, *parse_decls(f"const int {GUARDS}[{len(self.guards)}] = "
+                                         f"{{{states}}};")]
+        else:
+            probe = [probe]
         # the fast version: the body unchecked, its marks after it
         fast = c_ast.Compound(copy.deepcopy(self.item.body))
         _unchecked(fast)
-        return Versions(decls + [probe, declaration("const int", FAST, test)],
+        return Versions(decls + probe + [declaration("const int", FAST, test)],
                         fast.block_items, self._marks(accesses))
 
     def _marks(self, accesses) -> list:
@@ -492,6 +551,10 @@ class _Nest:
                          c_ast.UnaryOp("sizeof", _element(a.target.expr)),
                          cn.const_int(int(a.local)), copy.deepcopy(llid))
                  for j, a in enumerate(stores)]
+        # (a guarded store marks what it stored: where its guard holds)
+        calls = [c if a.guard is None else
+                 c_ast.If(parse_expr(f"{GUARDS}[{a.guard}] == 1"), c, None)
+                 for c, a in zip(calls, stores)]
         decl = parse_decls(f"const char *{MARK}[{len(stores)}][2] = {{{{0}}}};")
         return [c_ast.Compound(decl + [at] + calls)]
 
@@ -521,6 +584,19 @@ def _points(na: int) -> list:
     return out
 
 
+def _small_signed(x) -> bool:
+    """Is ``x`` of a signed integer type of int's rank or below (as its facts, or its
+    declaration's, say)?"""
+    t = fact(x, "ty")
+    if t is None and isinstance(x, c_ast.Constant):
+        return x.type in ("int", "char") and not x.value.lower().endswith("u")
+    if t is None and isinstance(x, c_ast.BinaryOp) and x.op in ("+", "-", "*"):
+        return _small_signed(x.left) and _small_signed(x.right)
+    if t is None and isinstance(x, c_ast.Cast):
+        t = fact(x.to_type, "ty")
+    return t is not None and t.is_scalar and t.is_integer and t.signed and t.size <= 4
+
+
 def _slot(array: str, j: int, point):
     return c_ast.ArrayRef(c_ast.ArrayRef(cn.ident(array), cn.const_int(j)), point)
 
@@ -528,11 +604,21 @@ def _slot(array: str, j: int, point):
 class _Access:
     """A check of a loop's fast version: its kind (READ, LREAD, STORE), the range it
     checks against (cl2c_ck_a_X, cl2c_ck_l_F), ``&E`` and its checked indices
-    ((CL2C_CK_INDEX call, length)), whether the memory is __local, the stored value."""
+    ((CL2C_CK_INDEX call, length)), whether the memory is __local, the stored value,
+    and the guard it is under (its number, or None)."""
 
     def __init__(self, kind, range_name, target, indices, local, value):
         self.kind, self.range, self.target = kind, range_name, target
         self.indices, self.local, self.value = indices, local, value
+        self.guard = None
+
+
+def _unless_skipped(test, guard):
+    """``test``, or (for an access under a guard) ``gs == 0 || test``: no access where
+    the guard is false all over the box."""
+    if guard is None:
+        return test
+    return c_ast.BinaryOp("||", parse_expr(f"{GUARDS}[{guard}] == 0"), test)
 
 
 def _unchecked(body) -> None:

@@ -180,6 +180,8 @@ typedef struct cl2c_ck_thread {
         unsigned shift;
         size_t oa, n, llid;
         long long step, m;
+        size_t run;         /* step 0: the elements from oa on that all of them read,
+                             * one after the other (`Bl[k]` of a dot product's rows) */
     } lreads;
     uint64_t local_slow;    /* local_me0 when a checked access last changed a __local word */
     /* the events that the group's async copies returned (cl2c_ck_copied): how many
@@ -669,6 +671,13 @@ cl2c_ck_finding(cl2c_ck_site *site, const char *fmt, ...) {
     pthread_mutex_unlock(&L->lock);
 }
 
+/* Whether the site's finding of this launch is made: a racy loop finds the same race
+ * on every trip, and the words of a finding need not be put together again. */
+static inline int cl2c_ck_reported(const cl2c_ck_thread *t, const cl2c_ck_site *site) {
+    return t->launch != NULL &&
+           __atomic_load_n(&site->reported, __ATOMIC_RELAXED) == t->launch->serial;
+}
+
 /* ---- accesses */
 
 CL2C_UNUSED static inline const cl2c_ck_range *cl2c_ck_find(const cl2c_ck_range *rs, int n,
@@ -694,34 +703,40 @@ static inline const cl2c_ck_range *cl2c_ck_range_of(const cl2c_ck_range *rs, int
     return cl2c_ck_search(rs, n, b, site);
 }
 
+/* A read of a __local word by me (a work-item's mark), as cl2c_ck_shadow leaves it: its
+ * own access stays; after a write or a read of an earlier phase, the reader's mark;
+ * after another's read of this phase, several readers'. */
+static inline uint64_t cl2c_ck_reread_word(uint64_t old, uint64_t me) {
+    if ((old & CL2C_CK_WHO) == me) return old;
+    if ((old & CL2C_CK_W) || CL2C_CK_PHASE(old) != CL2C_CK_PHASE(me)) return me | CL2C_CK_INIT;
+    return old | CL2C_CK_SEVERAL;
+}
+static inline uint64_t cl2c_ck_reader(uint64_t me0, size_t llid) {
+    return me0 | (uint64_t)(llid & 0xfff) << 24;
+}
+
 /* The read marks of m + 1 work-items (local ids from llid on) that each read n bytes
- * of __local memory, the first at offset oa of the words w, the next step bytes on, as
- * cl2c_ck_shadow leaves a read: its own access stays; after a write or a read of an
- * earlier phase, the reader's mark; after another's read of this phase, several. */
+ * of __local memory, the first at offset oa of the words w, the next step bytes on. */
 __attribute__((noinline, unused)) static void cl2c_ck_reread(uint64_t *w, unsigned shift,
                                                              uint64_t me0, size_t oa,
                                                              long long step, long long m,
                                                              size_t n, size_t llid) {
-#define CL2C_CK_REREAD(old, me)                                                              \
-    (((old) & CL2C_CK_WHO) == (me) ? (old)                                                   \
-     : (old) & CL2C_CK_W || CL2C_CK_PHASE(old) != CL2C_CK_PHASE(me) ? (me) | CL2C_CK_INIT   \
-     : (old) | CL2C_CK_SEVERAL)
+    /* all reading the same words (step 0): from the third reader on, a word is several
+     * readers' and stays so, so three readers leave what m + 1 do */
+    if (step == 0 && m > 2) m = 2;
     if (n == ((size_t)1 << shift) && step == (long long)n && !(oa & (n - 1))) {
         /* a granule each, in a run: one loop that vectorises */
         uint64_t *run = w + (oa >> shift);
-        for (long long j = 0; j <= m; ++j) {
-            const uint64_t me = me0 | (uint64_t)((llid + (size_t)j) & 0xfff) << 24;
-            run[j] = CL2C_CK_REREAD(run[j], me);
-        }
+        for (long long j = 0; j <= m; ++j)
+            run[j] = cl2c_ck_reread_word(run[j], cl2c_ck_reader(me0, llid + (size_t)j));
         return;
     }
     for (long long j = 0; j <= m; ++j) {
-        const uint64_t me = me0 | (uint64_t)((llid + (size_t)j) & 0xfff) << 24;
+        const uint64_t me = cl2c_ck_reader(me0, llid + (size_t)j);
         const size_t at = oa + (size_t)(j * step);
         for (size_t i = at >> shift; i <= (at + n - 1) >> shift; ++i)
-            w[i] = CL2C_CK_REREAD(w[i], me);
+            w[i] = cl2c_ck_reread_word(w[i], me);
     }
-#undef CL2C_CK_REREAD
 }
 /* The pending read marks written (t->lreads), before anything else reads or writes the
  * __local shadow in this phase: then it finds what the reads' checks would have left. */
@@ -729,8 +744,26 @@ static inline void cl2c_ck_lreads_flush(cl2c_ck_thread *t) {
     const size_t n = t->lreads.n;
     if (__builtin_expect(n != 0, 0)) {
         t->lreads.n = 0;
-        cl2c_ck_reread(t->lreads.w, t->lreads.shift, t->local_me0, t->lreads.oa,
-                       t->lreads.step, t->lreads.m, n, t->lreads.llid);
+        const unsigned shift = t->lreads.shift;
+        const size_t oa = t->lreads.oa, llid = t->lreads.llid;
+        const long long m = t->lreads.m;
+        if (t->lreads.step == 0 && n == (size_t)1 << shift && !(oa & (n - 1))) {
+            /* rows each reading one word, run words one after the other: a loop that
+             * vectorises (the third reader on leaves what the third left) */
+            uint64_t *w = t->lreads.w + (oa >> shift);
+            const uint64_t me0 = t->local_me0;
+            const size_t run = t->lreads.run;
+            for (size_t i = 0; i < run; ++i) {
+                uint64_t v = cl2c_ck_reread_word(w[i], cl2c_ck_reader(me0, llid));
+                if (m >= 1) v = cl2c_ck_reread_word(v, cl2c_ck_reader(me0, llid + 1));
+                if (m >= 2) v = cl2c_ck_reread_word(v, cl2c_ck_reader(me0, llid + 2));
+                w[i] = v;
+            }
+            return;
+        }
+        for (size_t i = 0; i < t->lreads.run; ++i)
+            cl2c_ck_reread(t->lreads.w, shift, t->local_me0, oa + i * n, t->lreads.step, m, n,
+                           llid);
     }
 }
 
@@ -796,7 +829,8 @@ __attribute__((noinline, unused)) static void cl2c_ck_shadow(cl2c_ck_thread *t,
                    memcmp((const char *)r->lo + off, value, n) == 0;
         /* two atomic functions race with nothing; an atomic and a plain access do */
         const int atomic = (flags & CL2C_CK_ATOMIC_) != 0, both = atomic && (old & CL2C_CK_ATOM);
-        if (conflict && !same && !both && ((flags & CL2C_CK_WRITE) || (old & CL2C_CK_W))) {
+        if (conflict && !same && !both && ((flags & CL2C_CK_WRITE) || (old & CL2C_CK_W)) &&
+            !cl2c_ck_reported(t, site)) {
             const char *did = old & CL2C_CK_ATOM ? "accessed atomically"
                               : old & CL2C_CK_W  ? "wrote" : "read";
             const char *does = atomic ? "atomic operation"
@@ -929,7 +963,11 @@ static inline void *cl2c_ck_granule(cl2c_ck_thread *t, const cl2c_ck_range *r,
         if (flags & CL2C_CK_WRITE) {
             if (old == (me | CL2C_CK_W | CL2C_CK_INIT)) return p;
             /* (a __global word never written: as stale, for a store) */
-            if (stale || quiet || (!local && !(old & CL2C_CK_INIT) && !(flags & CL2C_CK_READ))) {
+            /* (or a race this site reported in this launch: a racy loop, collected, need
+             * not put its finding together on every trip; cl2c_ck_shadow would leave the
+             * same mark) */
+            if (stale || quiet || (!local && !(old & CL2C_CK_INIT) && !(flags & CL2C_CK_READ)) ||
+                (!(flags & (CL2C_CK_ATOMIC_ | CL2C_CK_BY_COPY)) && cl2c_ck_reported(t, site))) {
                 __atomic_store_n(s, me | CL2C_CK_W | CL2C_CK_INIT, __ATOMIC_RELAXED);
                 if (local) t->local_slow = t->local_me0;
                 return p;

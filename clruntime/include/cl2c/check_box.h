@@ -126,6 +126,30 @@ static inline int cl2c_ck_box_index(const long long *v, int axes, const long lon
     for (int p = 0; p < 1 + axes + (1 << axes); ++p) u[p] = (unsigned long long)v[p];
     return cl2c_ck_box_within(u, axes, count, 0, (unsigned long long)(n - 1));
 }
+/* A guard (``if (a < b) store;``, check_versions.py) over the box, where v holds a - b
+ * at its points (as long long) and op is the comparison (0 <, 1 <=, 2 >, 3 >=, 4 ==):
+ * 1 where it holds all over the box, 0 where it holds nowhere, -1 else (or where the
+ * differences are not affine: the arithmetic wrapped). */
+static inline int cl2c_ck_box_guard(const long long *v, int axes, const long long *count,
+                                    int op) {
+    unsigned long long u[1 + 4 + 16];
+    if (axes > 4) return -1;
+    for (int p = 0; p < 1 + axes + (1 << axes); ++p) u[p] = (unsigned long long)v[p];
+    /* where a - b lies: below 0, at 0, above it */
+#define CL2C_CK_IN(lo, hi) \
+    cl2c_ck_box_within(u, axes, count, (unsigned long long)(lo), (unsigned long long)(hi))
+    const int below = CL2C_CK_IN(LLONG_MIN, -1), upto = CL2C_CK_IN(LLONG_MIN, 0),
+              above = CL2C_CK_IN(1, LLONG_MAX), from = CL2C_CK_IN(0, LLONG_MAX),
+              zero = CL2C_CK_IN(0, 0);
+#undef CL2C_CK_IN
+    switch (op) {
+    case 0: return below ? 1 : from ? 0 : -1;
+    case 1: return upto ? 1 : above ? 0 : -1;
+    case 2: return above ? 1 : upto ? 0 : -1;
+    case 3: return from ? 1 : below ? 0 : -1;
+    default: return zero ? 1 : below || above ? 0 : -1;
+    }
+}
 /* Whether each work-item of a box (steps s, counts c, over k <= 4 axes) has granules
  * of its own (g bytes each) for the n bytes it accesses: the steps, smallest first,
  * each past the extent of those before, and whole granules. */
@@ -263,12 +287,15 @@ static inline int cl2c_ck_box_reread(cl2c_ck_thread *t, cl2c_ck_argr A, const ch
 }
 /* Updates (``*CL2C_CK_ARG(...) op= v;``, a read and a write) of __local memory, one by
  * each work-item of the box: in range, in granules of their own, of words an earlier
- * phase of the group wrote; cl2c_ck_mark records them after each row. */
+ * phase of the group wrote, or (a box of rows and the work-item loop, as
+ * cl2c_ck_box_fresh's) words the same work-item wrote, as `acc[lid] += x` in a loop
+ * with no barrier; cl2c_ck_mark records them after each row. llid: the origin's local
+ * linear id. */
 static inline int cl2c_ck_box_update(cl2c_ck_thread *t, cl2c_ck_argr A, const char *const *at,
-                                     int axes, const long long *count, size_t n) {
+                                     int axes, const long long *count, size_t n, size_t llid) {
     if (!cl2c_ck_box_spans(A, at, axes, count, n)) return 0;
     if (A.shadow == NULL) return 1;
-    if (!cl2c_ck_box_reread(t, A, at, axes, count, n)) return 0;
+    if (t->fibers) return 0;
     /* each work-item's own granules: as cl2c_ck_box_fresh asks of stores */
     long long s[4], c[4];
     const size_t g = (size_t)1 << A.shift;
@@ -277,16 +304,66 @@ static inline int cl2c_ck_box_update(cl2c_ck_thread *t, cl2c_ck_argr A, const ch
         s[a] = count[a] > 1 ? (long long)((uintptr_t)at[1 + a] - (uintptr_t)at[0]) : 0;
         c[a] = count[a];
     }
-    return cl2c_ck_box_own(s, c, axes, n, g);
+    if (!cl2c_ck_box_own(s, c, axes, n, g)) return 0;
+    size_t lo, hi;
+    cl2c_ck_box_bounds(A, at, axes, &lo, &hi);
+    if (cl2c_ck_box_earlier(t, A, lo, hi + n - 1)) return 1;
+    if (axes != 1 && axes != 3) return 0;
+    /* word by word (cl2c_ck_box_earlier wrote the pending read marks): written, and of an
+     * earlier phase of the group or last the same work-item's */
+    const long long s2 = axes == 3 ? s[0] : 0, s1 = axes == 3 ? s[1] : 0, s0 = s[axes - 1];
+    const long long c2 = axes == 3 ? c[0] : 1, c1 = axes == 3 ? c[1] : 1, c0 = c[axes - 1];
+    const size_t o = (uintptr_t)at[0] - (uintptr_t)A.lo, per = n >> A.shift;
+    const uint64_t me0 = t->local_me0;
+    /* (a lid of all ones reads as several readers': not taken for its own) */
+#define CL2C_CK_UPDATABLE(old, id)                                                         \
+    ((((old) & CL2C_CK_INIT) != 0) &                                                       \
+     ((((((old) ^ me0) & group) == 0) & ((((old) ^ me0) & phase) != 0)) |                  \
+      ((((old) & CL2C_CK_WHO) == (me0 | (uint64_t)((id) & 0xfff) << 24)) &                 \
+       (((id) & 0xfff) != 0xfff))))
+    const uint64_t group = 0xffffffull, phase = 0xfffull << 36;
+    int bad = 0;
+    for (long long i2 = 0; i2 < c2; ++i2)
+        for (long long i1 = 0; i1 < c1; ++i1) {
+            const size_t id0 = llid + t->ls0 * ((size_t)i1 + t->ls1 * (size_t)i2);
+            const uint64_t *row = A.shadow + ((o + (size_t)(i2 * s2 + i1 * s1)) >> A.shift);
+            if (per == 1 && s0 == (long long)n) {   /* a word each, in a run: vectorises */
+                for (long long i0 = 0; i0 < c0; ++i0)
+                    bad |= !CL2C_CK_UPDATABLE(row[i0], id0 + (size_t)i0);
+                continue;
+            }
+            for (long long i0 = 0; i0 < c0; ++i0) {
+                const uint64_t *w = row + (i0 * s0 >> (int)A.shift);
+                for (size_t k = 0; k < per; ++k)
+                    bad |= !CL2C_CK_UPDATABLE(w[k], id0 + (size_t)i0);
+            }
+        }
+#undef CL2C_CK_UPDATABLE
+    return !bad;
 }
 /* What a loop's writes (a) and another access of the same memory (b) reach do not
- * overlap: no work-item reads or writes what another writes in the loop. */
+ * overlap: no work-item reads or writes what another writes in the loop. Their spans
+ * apart, or (a tile's column and its halo's, tile[ly][1] and tile[ly][0]) the same
+ * steps along one axis, with the one's elements between the other's. */
 static inline int cl2c_ck_box_apart(cl2c_ck_argr A, const char *const *a, const char *const *b,
                                     int axes, size_t na, size_t nb) {
     size_t alo, ahi, blo, bhi;
     cl2c_ck_box_bounds(A, a, axes, &alo, &ahi);
     cl2c_ck_box_bounds(A, b, axes, &blo, &bhi);
-    return ahi + na <= blo || bhi + nb <= alo;
+    if (ahi + na <= blo || bhi + nb <= alo) return 1;
+    long long step = 0;
+    for (int x = 0; x < axes; ++x) {
+        const long long sa = (long long)((uintptr_t)a[1 + x] - (uintptr_t)a[0]),
+                        sb = (long long)((uintptr_t)b[1 + x] - (uintptr_t)b[0]);
+        if (sa != sb || (sa != 0 && step != 0)) return 0;
+        if (sa != 0) step = sa < 0 ? -sa : sa;
+    }
+    if (step == 0) return 0;
+    /* a's elements at d + k * step from b's (k any integer), d = a0 - b0: apart where
+     * the nearest of them, r and r - step, leave room for both */
+    const long long d = (long long)((uintptr_t)a[0] - (uintptr_t)b[0]);
+    const long long r = ((d % step) + step) % step;
+    return r >= (long long)nb && step - r >= (long long)na;
 }
 /* After a row's fast loop: the reads (cl2c_ck_box_reread) recorded, as their checks
  * would: a word a work-item wrote is next read by the row's work-items in turn. */
@@ -299,7 +376,14 @@ static inline void cl2c_ck_mark_read(cl2c_ck_thread *t, cl2c_ck_argr A, const ch
     const long long step = (long long)((uintptr_t)b - (uintptr_t)a);
     cl2c_ck_lsum_marked(t, A, oa, step, m, n, 0);
     /* written when something in this phase looks at the words, if anything does: a tree
-     * reduction's halving steps read words no one touches again before the barrier */
+     * reduction's halving steps read words no one touches again before the barrier. The
+     * same row's reads of the next element (step 0) join the pending ones */
+    if (step == 0 && t->lreads.n == n && t->lreads.step == 0 && t->lreads.w == A.shadow &&
+        t->lreads.m == m && t->lreads.llid == llid &&
+        oa == t->lreads.oa + t->lreads.run * n) {
+        ++t->lreads.run;
+        return;
+    }
     cl2c_ck_lreads_flush(t);
     t->lreads.w = A.shadow;
     t->lreads.shift = A.shift;
@@ -307,6 +391,7 @@ static inline void cl2c_ck_mark_read(cl2c_ck_thread *t, cl2c_ck_argr A, const ch
     t->lreads.step = step;
     t->lreads.m = m;
     t->lreads.llid = llid;
+    t->lreads.run = 1;
     t->lreads.n = n;
 }
 /* After a row's fast loop: the shadow words of its stores (cl2c_ck_box_fresh), each
