@@ -176,15 +176,26 @@ def test_two_stores_that_meet_are_a_race():
                      r"\(local linear id \d+\) wrote", msg), msg
 
 
-def test_a_guard_false_all_over_a_row_leaves_no_mark():
-    """The tiled Jacobi step's top row stores its halo under ``if (ly == TILE)``, false
-    there: its fast version must not mark those cells written. With one bottom halo cell
-    left unwritten, the read of it is found."""
-    src = (BENCH / "tiled_stencil.cl").read_text().replace(
-        "if (ly == TILE)\n", "if (ly == TILE && lx != 6)\n")
-    a = np.ones((35, 40), np.float32)
-    msg = finding(build(src).jacobi_tiled, (48, 48), (16, 16), a, np.zeros_like(a),
-                  np.int32(40), np.int32(35))
-    assert f"read of uninitialized __local memory: 'tile' at offset {(17 * 18 + 6) * 4}" \
-        in msg, msg
-    assert "work-item (5,15,0) of group (0,0,0)" in msg, msg
+NEVER = r"""
+__kernel void k(__global float *out, int never) {
+    __local float t[128];
+    int lid = get_local_id(0);
+    t[lid] = 1.0f;
+    if (lid == never)
+        t[64 + lid] = 2.0f;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[lid] = t[lid] + t[64 + lid];
+}
+"""
+
+
+def test_a_guard_false_all_over_the_box_leaves_no_mark():
+    """``if (lid == never)`` holds for no work-item: the fast version runs, and must not
+    mark t[64 + lid] written; the read of it is found."""
+    prg = build(NEVER)
+    assert versions(prg, "k") == 2
+    msg = finding(prg.k, (64,), (64,), np.zeros(64, np.float32), np.int32(1000))
+    assert "read of uninitialized __local memory: 't' at offset 256" in msg, msg
+    out = np.zeros(64, np.float32)      # where it holds for one: the checked loop
+    assert collected(build(NEVER, "-cl2c-check=collect").k, (64,), (64,), out,
+                     np.int32(3))

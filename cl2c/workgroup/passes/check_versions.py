@@ -67,6 +67,9 @@ THREAD = wg.CHECK_THREAD
 FAST, AT, IX, POINT = wg.CHECK_FAST, "cl2c_ck_at", "cl2c_ck_ix", "cl2c_ck_j"
 COUNT, BASE, MARK = "cl2c_ck_count", "cl2c_ck_base", "cl2c_ck_mk"
 GUARD, GUARDS = "cl2c_ck_gd", "cl2c_ck_gs"    # a guard's a - b at each point; its state
+# the work-items a box needs for its test to cost less than the checks it spares
+# (cl2c_ck_box_worth), and where the loop has guards
+_LEAST, _LEAST_GUARDED = 8, 32
 # a guard's comparison, as cl2c_ck_box_guard numbers them
 _GUARD_OPS = {"<": 0, "<=": 1, ">": 2, ">=": 3, "==": 4}
 _INT_CONSTANTS = ("int", "unsigned int", "long int", "unsigned long int", "long long int",
@@ -493,7 +496,8 @@ class _Nest:
             rest.append(_unless_skipped(cn.call(
                 "cl2c_ck_box_index", c_ast.ArrayRef(cn.ident(IX), cn.const_int(r)),
                 cn.const_int(na), cn.ident(COUNT), copy.deepcopy(n)), guards[r]))
-        test = parse_expr(f"cl2c_ck_box_worth({na}, {COUNT})")
+        least = _LEAST_GUARDED if self.guards else _LEAST
+        test = parse_expr(f"cl2c_ck_box_worth({na}, {COUNT}, {least})")
         for t in rest:
             test = c_ast.BinaryOp("&&", test, t)
         test = c_ast.BinaryOp("||", tests[0], test)

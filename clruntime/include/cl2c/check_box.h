@@ -24,13 +24,15 @@ static inline int cl2c_ck_box_empty(int axes, const long long *count) {
         if (count[a] <= 0) return 1;
     return 0;
 }
-/* Whether a box has work-items enough for its test and marks to cost less than the
- * checks they spare: below 8, its checked loop runs (a tree reduction's last halving
- * steps; 10% of its checked time at one thread, bench/check_cost.py). */
-static inline int cl2c_ck_box_worth(int axes, const long long *count) {
+/* Whether a box has work-items enough (least) for its test and marks to cost less than
+ * the checks they spare: below 8, its checked loop runs (a tree reduction's last
+ * halving steps; 10% of its checked time at one thread, bench/check_cost.py); below 32
+ * where the loop has guards, whose tests cost more (a 16x16 tile's halo rows of 14
+ * work-items ran 5-10% slower fast than checked). */
+static inline int cl2c_ck_box_worth(int axes, const long long *count, long long least) {
     long long items = 1;
     for (int a = 0; a < axes; ++a) items *= count[a];
-    return items >= 8;
+    return items >= least;
 }
 /* Whether every value of the box lies in [lo, hi] (unsigned, wrapping): each corner
  * does, and along each axis the last value is count - 1 steps of the second's from the
