@@ -12,7 +12,9 @@ those (no barrier in it). Where every check in the work-item loop is
 - a read of __local memory in a barrier phase that writes none of it (CL2C_CK_LREAD),
 - a store (CL2C_CK_ARG_STORE) or an update of __local memory (``*CL2C_CK_ARG(...) op=
   v;``) that each work-item makes once (a statement of the loop's body, which has no
-  jumps), one per buffer, or a read of __local memory the loop also writes,
+  jumps, or one under a guard ``if (a < b)`` that the test finds true for all of the
+  box or for none), each apart from the loop's other accesses of its buffer, or a read
+  of __local memory the loop also writes,
 - an array index of those (CL2C_CK_INDEX),
 
 at addresses affine in the nest's counters, the accesses of the whole nest lie in the box
