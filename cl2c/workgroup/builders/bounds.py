@@ -231,12 +231,9 @@ class LoopBounds:
                                           rows and dim == 0 and self._row_uniform(b)):
                     return inner.plus(b, self._type(b), isinstance(b, c_ast.ID) and
                                       b.name in self.counters)
-        if builtin_name(x) in ("get_local_id", "get_global_id"):
-            args = x.args.exprs
-            if len(args) == 2 and isinstance(args[1], c_ast.Constant) and \
-                    args[1].value.rstrip("uU") == str(dim):
-                # evaluated at group level, where cl2c_l0 and cl2c_l1 are 0
-                return _Affine(copy.deepcopy(x), ty.SIZE_T)
+        if _id_dim(x) == str(dim):
+            # evaluated at group level, where cl2c_l0 and cl2c_l1 are 0
+            return _Affine(copy.deepcopy(x), ty.SIZE_T)
         return None
 
     def _type(self, e):
@@ -256,14 +253,10 @@ class LoopBounds:
     def _row_uniform(self, u) -> bool:
         """Is ``u`` an integer expression uniform but for the local and global ids 1
         and 2 (a row's)?"""
-        def row_id(n) -> bool:
-            args = n.args.exprs if isinstance(n, c_ast.FuncCall) and n.args else []
-            return builtin_name(n) in ("get_local_id", "get_global_id") and len(args) == 2 \
-                and isinstance(args[1], c_ast.Constant) and args[1].value.rstrip("uU") in ("1", "2")
         holder = c_ast.Compound([copy.deepcopy(u)])
         for n in list(walk(holder)):
             for name, child in n.children():
-                if row_id(child):
+                if _id_dim(child) in ("1", "2"):
                     replace_child(n, name, cn.const_int(0))
         return self._integer_uniform(holder.block_items[0])
 
@@ -328,6 +321,17 @@ class _Affine(NamedTuple):
             modular = min(modular or t.bits, t.bits)
         return _Affine(c_ast.BinaryOp("+", copy.deepcopy(b), self.base), t,
                        may_be_negative, modular)
+
+
+def _id_dim(x) -> str | None:
+    """The dimension (its digits) of ``get_local_id(d)`` or ``get_global_id(d)`` with a
+    constant d, else None."""
+    if builtin_name(x) not in ("get_local_id", "get_global_id"):
+        return None
+    args = x.args.exprs
+    if len(args) == 2 and isinstance(args[1], c_ast.Constant):
+        return args[1].value.rstrip("uU")
+    return None
 
 
 def _small_constant(e) -> bool:
