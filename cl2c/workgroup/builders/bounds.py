@@ -44,8 +44,10 @@ class LoopBounds:
         for i, d in enumerate(stmts):
             if not isinstance(d, c_ast.Decl):
                 break
-            if d.init is None or not _is_signed_int_decl(d) or d.name in self.priv.assigned:
-                continue
+            if d.init is None or not _is_signed_int_decl(d) or \
+                    d.name in self.priv.assigned and not (
+                        d.name in self.priv.single and d.name in self.priv.remat):
+                continue    # (assigned once, old style, and recomputed: its definition)
             a = self._affine(d.init, [], rows=True)
             a = a and a.converted(fact(d, "ty"))
             if a is None or a.modular:
