@@ -29,6 +29,7 @@ from .builders import Description, NeedFibers, make_group_function
 from . import write
 from .launch_plan import LaunchOptions
 from .builders.loops import group_functions as item_loop_functions, image_format_of
+from .strides import scattered_stores
 
 AUTO = "auto"
 
@@ -142,6 +143,7 @@ class Regions(Schedule):
                                    simd, hoist_loops=True, checking=checking,
                                    interleavable=interleaving)
         gf = what.function
+        what.scattered = scattered_stores(gf.items)
         if state:
             at = next(i for i, s in enumerate(gf.prologue) if is_thread_state(s)) + 1
             gf.prologue[at:at] = state
@@ -269,8 +271,9 @@ def _regions_if_better(k, module, loops: Choice, options: LaunchOptions,
     every region, nor when privates would become arrays of
     structs per work-item (the vectorised loop transposes them: N-body's float4s ran
     1.3x slower so; vector privates go by component, one array each, and N-body runs
-    4x faster so than in the loops schedule). ``loops``: the loops schedule's choice,
-    kept otherwise."""
+    4x faster so than in the loops schedule), nor when the work-items would store apart
+    inside the hoisted loops (strides.py: the lecture's V1, 3.3x slower so). ``loops``:
+    the loops schedule's choice, kept otherwise."""
     checking = bool(options.check)
     body = k.info.node.body
     straight = not _has_loop_or_branch(body)
@@ -287,6 +290,13 @@ def _regions_if_better(k, module, loops: Choice, options: LaunchOptions,
     # checking: the loops schedule, unless lock-step loops or fast versions gain
     gains = what.lockstep or what.versioned if checking else \
         what.loops or what.bounded or what.lockstep or (int_ids and what.affine_ids)
+    if what.scattered and not (checking or what.bounded or what.lockstep or
+                               (int_ids and what.affine_ids)):
+        # each work-item its own loops, where the hoisted ones would store a scattered
+        # element a lane and step (strides.py: the lecture's V1, 3.3x slower so)
+        return Choice(loops.schedule, f"{loops.reason}; not hoisting its loops, whose "
+                      f"work-items store apart", loops.group_functions, loops.uneven,
+                      what.tile_rows)
     if not gains or (what.array_privates and not what.loops) or what.done_flags or \
             what.vector_privates:
         # (the rows of the tiles the work-group function would have had still cut the

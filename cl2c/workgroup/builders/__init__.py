@@ -212,6 +212,8 @@ class Description:
                                               # known (splits.py)
         self.lockstep = lockstep              # divergent loops run in lock-step
                                               # (lockstep.py, run by the schedule)
+        self.scattered = 0                    # work-item loops in hoisted loops that
+                                              # store scattered (strides.py)
         self.versioned = 0                    # checking builds: loops with a fast version
                                               # (check_versions.py, run by the schedule)
         self.tile_rows = 0                    # rows a register tile takes (tiling.py,

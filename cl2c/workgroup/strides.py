@@ -1,0 +1,122 @@
+"""How a work-group function's work-item loops step through memory: the stride of an
+index along the local id 0, for the schedule choice (schedules.py).
+
+A barrier-free kernel whose loops move outside its work-item loops (the regions
+schedule's hoisting) runs each work-item's step of those loops in lanes. That pays
+where the work-items' accesses lie next to each other or at one address, and costs where
+each work-item stores far from the next: the lecture's V1 (``C[i*DIM+j] += ...`` in
+its ``j`` and ``k`` loops, ``i`` the global id 0) stored one scattered element per
+lane and step, and ran 3.3x slower so than with each work-item running its own loops
+(487 against 130 ms at 512^2 on 2 threads, PoCL 128 ms).
+"""
+from __future__ import annotations
+
+from pycparser import c_ast
+
+from ..lower.effects import builtin_name
+from .builders.syntax import assigned_names, walk
+from .ir import GroupIf, GroupLoop, WorkItemLoop, Block
+from .names import INDEX, L0
+
+_ID_FUNCTIONS = ("get_global_id", "get_local_id", "cl2c_get_global_id", "cl2c_get_local_id")
+# a stride that a uniform value not known here multiplies (``i * n``, n a kernel
+# argument): a row's length, as a rule, so not 0 or 1
+WIDE = "wide"
+
+
+def scattered_stores(items: list) -> int:
+    """How many work-item loops of ``items`` (a work-group function's) inside a
+    uniform loop that holds no other store a work-item's step through memory at a
+    stride along the local id 0 that is known and neither 0 nor 1 (-1): each lane's
+    element apart from the next's, at every step of the loops around."""
+    return sum(_scatters(loop) for loop in _innermost_item_loops(items, False))
+
+
+def _innermost_item_loops(items, inside: bool):
+    """The work-item loops directly in a uniform loop with no uniform loop in it."""
+    for it in items:
+        if isinstance(it, GroupLoop):
+            if not any(isinstance(x, GroupLoop) for x in _flat(it.body)):
+                yield from (x for x in _flat(it.body) if isinstance(x, WorkItemLoop))
+            else:
+                yield from _innermost_item_loops(it.body, True)
+        elif isinstance(it, GroupIf):
+            yield from _innermost_item_loops(it.then + it.other, inside)
+        elif isinstance(it, Block):
+            yield from _innermost_item_loops(it.items, inside)
+
+
+def _flat(items):
+    for it in items:
+        if isinstance(it, Block):
+            yield from _flat(it.items)
+        elif isinstance(it, GroupIf):
+            yield from _flat(it.then + it.other)
+        else:
+            yield it
+
+
+def _scatters(loop: WorkItemLoop) -> bool:
+    strides = _Strides(loop.body)
+    for n in (n for s in loop.body for n in walk(s)):
+        if isinstance(n, c_ast.Assignment) and isinstance(n.lvalue, c_ast.ArrayRef) and \
+                isinstance(n.lvalue.name, c_ast.ID) and n.lvalue.name.name not in strides.local:
+            step = strides.of(n.lvalue.subscript)
+            if step == WIDE or isinstance(step, int) and step not in (0, 1, -1):
+                return True
+    return False
+
+
+class _Strides:
+    """The stride along the local id 0 of integer expressions of one work-item's
+    statements: an int, WIDE, or None where it is not known (a product of two values
+    that both change with the id, a call, a load)."""
+
+    def __init__(self, body: list):
+        self.changed = set().union(*(assigned_names(s) for s in body)) if body else set()
+        self.of_name: dict = {}
+        self.local: set = set()          # names declared in the body: its own arrays
+        for s in body:
+            if isinstance(s, c_ast.Decl):
+                self.local.add(s.name)
+                if s.init is not None and s.name not in self.changed:
+                    self.of_name[s.name] = self.of(s.init)
+
+    def of(self, e):
+        if isinstance(e, c_ast.Constant):
+            return 0
+        if isinstance(e, c_ast.ID):
+            if e.name in (L0, INDEX):
+                return 1
+            if e.name in self.of_name:
+                return self.of_name[e.name]
+            return None if e.name in self.changed or e.name in self.local else 0
+        if isinstance(e, c_ast.Cast):
+            return self.of(e.expr)
+        if isinstance(e, c_ast.FuncCall):
+            name = builtin_name(e) or (e.name.name if isinstance(e.name, c_ast.ID) else "")
+            args = e.args.exprs if e.args else []
+            if name in _ID_FUNCTIONS and args and isinstance(args[-1], c_ast.Constant):
+                return 1 if args[-1].value in ("0", "0u", "0U") else 0
+            return None
+        if isinstance(e, c_ast.BinaryOp) and e.op in ("+", "-"):
+            a, b = self.of(e.left), self.of(e.right)
+            if a is None or b is None:
+                return None
+            if WIDE in (a, b):
+                return WIDE if 0 in (a, b) else None
+            return a + b if e.op == "+" else a - b
+        if isinstance(e, c_ast.BinaryOp) and e.op == "*":
+            a, b = self.of(e.left), self.of(e.right)
+            if a is None or b is None:
+                return None
+            if a == 0 and b == 0:
+                return 0
+            for step, other, by in ((a, e.right, b), (b, e.left, a)):
+                if step in (0, WIDE) or by != 0:
+                    continue
+                if isinstance(other, c_ast.Constant) and other.type == "int":
+                    return step * int(other.value.rstrip("uUlL"), 0)
+                return WIDE
+            return None
+        return None
