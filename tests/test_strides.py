@@ -82,3 +82,38 @@ def test_the_choices_compute_the_same(schedule):
     want = np.zeros_like(odd)
     want[1::2] = sum(range(n))
     np.testing.assert_array_equal(odd, want)
+
+
+COLUMNS = r"""
+__kernel void by_columns(__global const float *x, __global float *out, int n, int m) {
+    int p = get_global_id(0);
+    float s = 0.0f;
+    for (int f = 0; f < m; f++)
+        s += x[f * n + p] * x[f * n + p];
+    out[p] = s;
+}
+__kernel void window(__global const float *x, __global float *out, int m) {
+    int p = get_global_id(0);
+    float s = 0.0f;
+    for (int k = 0; k < m; k++)
+        s += x[p + k];
+    out[p] = s;
+}
+"""
+
+
+def test_rows_read_in_runs_are_not_cut_into_tiles():
+    """A kernel of one dimension whose loop reads a large array's row in a run at each
+    step (a column-major array, as k-means') keeps that run: no tiles of one row. A
+    window that slides by an element a step stays in its lines: tiled. Against
+    NumPy."""
+    assert "register tiles" not in schedule_line(COLUMNS, "by_columns")
+    assert "1 loop in register tiles" in schedule_line(COLUMNS, "window")
+    prg = cl2c.Program(COLUMNS).build()
+    n, m = 96, 7
+    x = np.random.default_rng(8).integers(-3, 4, (m + 1) * n).astype(np.float32)
+    out = np.zeros(n, np.float32)
+    prg.by_columns((n,), (32,), x, out, np.int32(n), np.int32(m))
+    np.testing.assert_array_equal(out, (x[:m * n].reshape(m, n) ** 2).sum(axis=0))
+    prg.window((n,), (32,), x, out, np.int32(m))
+    np.testing.assert_array_equal(out, [x[p:p + m].sum() for p in range(n)])

@@ -306,3 +306,31 @@ def test_a_guard_goes_into_nested_loops(inner, loops, npoints, local):
         if inner != "nfeatures" else np.ones((nclusters, nfeatures), bool)
     dist = (((f[None, :, :] - cen[:, :, None]) ** 2) * used[:, :, None]).sum(1)
     np.testing.assert_array_equal(out, np.argmin(dist, axis=0))
+
+
+def lecture_v5(dim: int) -> str:
+    """The lecture's V5 (shared/seeds/003), a kernel of one dimension: each work-item a
+    row of C, its row of A in a private array."""
+    path = Path(__file__).resolve().parent.parent / "bench" / "kernels" / "gpu" / \
+        "lecture_v5.cl"
+    return path.read_text().replace("#define DIM 1000", f"#define DIM {dim}")
+
+
+@pytest.mark.parametrize("gsize, local", [((64,), None), ((96,), (32,)), ((70,), (35,)),
+                                          ((48,), (8,)), ((60,), (12,)), ((48,), (4,))])
+def test_a_kernel_of_one_dimension_has_tiles_of_one_row(gsize, local):
+    """A kernel that asks only of the range's dimension 0 runs in groups of one row (as
+    a rule), which tiles of 8 rows never fit: its tiles are of one row (with the
+    tests of a tile's room as for any); groups narrower than a tile, tiles of 8
+    columns (the lecture's V6 runs groups of 8). Integer values: exact sums, compared
+    with NumPy's bit for bit; groups that are no whole tiles, and narrower than the
+    narrow ones, too."""
+    n = gsize[0]
+    prg = cl2c.Program(lecture_v5(n)).build()
+    assert "sum__tile[1][CL2C_TILE_COLS]" in prg.c_source
+    assert "sum__tile[1][8]" in prg.c_source
+    assert "cl2c_ls1 >= 8" not in prg.c_source
+    A, B = (RNG.integers(-4, 5, (n, n)).astype(np.float32) for _ in range(2))
+    C = np.zeros((n, n), np.float32)
+    prg.matmult(gsize, local, A, B, C)
+    np.testing.assert_array_equal(C, A @ B)

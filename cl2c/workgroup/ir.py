@@ -92,6 +92,8 @@ class Tile:
     known: bool = False        # every group is whole tiles: no test, no other path
     bounded: bool = False      # the work-item loop has bounds other than the group's
     held: bool = False         # a loop around holds the group's one tile (GroupLoop.holds)
+    narrower: int = 0          # columns of the tiles of groups narrower than ``cols``
+                               # (groups of one row: the lecture's V6, 8 wide); 0: none
 
 
 @dataclass

@@ -19,7 +19,7 @@ from pycparser import c_ast
 from ..diagnostics import BuildError, Diagnostic
 from ..sema import FunctionInfo, Module
 from ..typed_ast import fact, walk
-from ..lower.effects import builtin_name
+from ..lower.effects import builtin_name, work_item_function
 from .passes.check_versions import version_checked_loops
 from .passes.counters import COPIES, split_local_counters
 from .passes.lockstep import lockstep_divergent_loops
@@ -171,7 +171,8 @@ class Regions(Schedule):
         # own; the tiles of other groups would index a kernel's __local arrays as no
         # valid launch does, and GCC warns that such a path is undefined)
         tiled = k.simd and (not checking or reqd is not None or k.group_blind)
-        tiles = tile_uniform_loops(gf, reqd) if tiled else []
+        tiles = tile_uniform_loops(gf, reqd, _one_dimensional(k.info.node.body)) \
+            if tiled else []
         # __local counters that a statement only adds to: counted in copies
         split = split_local_counters(gf, _local_types(k)) if not checking else []
         # and the one writer prints it
@@ -331,6 +332,19 @@ def _id_of_dimension_0(n) -> bool:
         return False
     args = n.args.exprs
     return isinstance(args[-1], c_ast.Constant) and args[-1].value in ("0", "0u", "0U")
+
+
+def _one_dimensional(body) -> bool:
+    """The kernel asks of the range only its dimension 0 (ids, sizes, groups): it is
+    launched over one dimension, as a rule, its groups one row each."""
+    for n in walk(body):
+        if work_item_function(n) is None or builtin_name(n) == "get_work_dim":
+            continue
+        args = n.args.exprs if n.args else []
+        if not (args and isinstance(args[-1], c_ast.Constant) and
+                args[-1].value in ("0", "0u", "0U")):
+            return False        # (another dimension, a linear id, a computed one)
+    return True
 
 
 def _has_loop_or_branch(body) -> bool:

@@ -19,6 +19,8 @@ from .ir import GroupIf, GroupLoop, WorkItemLoop, Block
 from .names import INDEX, L0
 
 _ID_FUNCTIONS = ("get_global_id", "get_local_id", "cl2c_get_global_id", "cl2c_get_local_id")
+# elements a step may move a row of loads and stay in the lines the last step read
+_NEAR = 16
 # a stride that a uniform value not known here multiplies (``i * n``, n a kernel
 # argument): a row's length, as a rule, so not 0 or 1
 WIDE = "wide"
@@ -67,12 +69,38 @@ def _scatters(loop: WorkItemLoop) -> bool:
     return False
 
 
+def loads_defeat_tiles(body: list, counter: str, exclude=frozenset()) -> bool:
+    """Would tiles of one row cost a work-item loop (``body``, its statements, inside a
+    loop counting ``counter``) locality? Where a step loads memory, from an array not in
+    ``exclude``, next to the next work-item's (a stride of 1 or -1 along the local id 0)
+    and moving far at each step of ``counter`` (a row of a large array each step), or
+    apart from it. The loop reads each such
+    row in a run, which a tile of a few work-items would cut into short pieces of many
+    rows (k-means over a column-major array: 1.8x slower in tiles of one row); a
+    window that slides by an element a step (``in[gid + k]``) stays in its lines. Loads
+    apart along the local id 0 (each lane's row of its own: the lecture's V2, ``A[i *
+    DIM + k]``) count too: in such tiles GCC 13 on a Xeon ran V2 20x slower than the
+    loop as it was (GCC 12 on a Zen 4 2.3x faster)."""
+    along_items, along_counter = _Strides(body), _Strides(body, counter)
+    for n in (n for s in body for n in walk(s)):
+        if isinstance(n, c_ast.ArrayRef) and isinstance(n.name, c_ast.ID) and \
+                n.name.name not in exclude and n.name.name not in along_items.local:
+            across = along_items.of(n.subscript)
+            if across not in (0, 1, -1):
+                return True     # (apart: every lane a line of its own, below)
+            step = along_counter.of(n.subscript)
+            if across != 0 and (not isinstance(step, int) or abs(step) > _NEAR):
+                return True
+    return False
+
+
 class _Strides:
     """The stride along the local id 0 of integer expressions of one work-item's
     statements: an int, WIDE, or None where it is not known (a product of two values
     that both change with the id, a call, a load)."""
 
-    def __init__(self, body: list):
+    def __init__(self, body: list, counter: str | None = None):
+        self.counter = counter      # the name that counts 1 (None: the local id 0)
         self.changed = set().union(*(assigned_names(s) for s in body)) if body else set()
         self.of_name: dict = {}
         self.local: set = set()          # names declared in the body: its own arrays
@@ -86,7 +114,7 @@ class _Strides:
         if isinstance(e, c_ast.Constant):
             return 0
         if isinstance(e, c_ast.ID):
-            if e.name in (L0, INDEX):
+            if e.name == self.counter or self.counter is None and e.name in (L0, INDEX):
                 return 1
             if e.name in self.of_name:
                 return self.of_name[e.name]
@@ -97,7 +125,8 @@ class _Strides:
             name = builtin_name(e) or (e.name.name if isinstance(e.name, c_ast.ID) else "")
             args = e.args.exprs if e.args else []
             if name in _ID_FUNCTIONS and args and isinstance(args[-1], c_ast.Constant):
-                return 1 if args[-1].value in ("0", "0u", "0U") else 0
+                return 1 if self.counter is None and args[-1].value in ("0", "0u", "0U") \
+                    else 0
             return None
         if isinstance(e, c_ast.BinaryOp) and e.op in ("+", "-"):
             a, b = self.of(e.left), self.of(e.right)

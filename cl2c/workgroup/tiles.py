@@ -8,6 +8,7 @@ the tile in and out. Both take the C that write.py printed for the loop as it wa
 from __future__ import annotations
 
 import copy
+import dataclasses
 
 from pycparser import c_ast
 
@@ -42,8 +43,11 @@ class _Tiled:
         self.inner = items[-1]
 
     def rewrite(self) -> c_ast.Node:
-        """``if (whole tiles) { tiles } else <the loop as it was>``"""
+        """``if (whole tiles) { tiles } else <the loop as it was>``, where the tile has a
+        narrower twin: ``else if (whole narrower tiles) { those } else ...``."""
         loop = self.loop
+        narrower = _Tiled(copy.deepcopy(loop), dataclasses.replace(
+            self.tile, cols=self.tile.narrower, narrower=0)) if self.tile.narrower else None
         tile = c_ast.Compound(_tile_decls(self.tile) + copies(self.tile, True) + [self.steps()] +
                               copies(self.tile, False))
         cols = c_ast.For(c_ast.DeclList([_decl("size_t", T0, cn.const_int(0))]),
@@ -67,7 +71,8 @@ class _Tiled:
         if self.rows > 1:
             whole = c_ast.BinaryOp("&&", whole, c_ast.BinaryOp(
                 ">=", cn.ident(LS1), cn.const_int(self.rows)))
-        return c_ast.If(whole, c_ast.Compound([nest]), c_ast.Compound([loop]))
+        other = narrower.rewrite() if narrower else c_ast.Compound([loop])
+        return c_ast.If(whole, c_ast.Compound([nest]), other)
 
     def _full_test(self) -> list:
         """``cl2c_full``: is the tile at (cl2c_t0, cl2c_t1) within the group, and does

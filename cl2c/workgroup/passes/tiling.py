@@ -41,6 +41,16 @@ memory): it is copied in before that loop and out after it, which is legal where
 nothing else in that loop uses the tiled arrays (but the other branch of an ``if`` on
 the way, which the tile is copied out before and in after) and nothing jumps out.
 
+A kernel that asks only of the range's dimension 0 (schedules._one_dimensional) runs
+in groups of one row, as a rule, which tiles of ROWS rows never fit: its tiles are of
+one row, and groups narrower than a tile run tiles of NARROW columns (the lecture's V6,
+8 wide: 70 -> 32 ms at 512^2 on 2 threads). One row shares no load between rows, so
+such a loop is tiled only where that costs no locality: not where
+a step reads a large array's row in a run (a load next to the next work-item's that
+moves far at each step: k-means over a column-major array ran 1.8x slower so), nor where
+the work-items load apart (the lecture's V2: 20x slower so under GCC 13 on a Xeon):
+strides.loads_defeat_tiles.
+
 The pass decides on the work-group function as data: a ``GroupLoop`` whose body is one
 work-item loop gets a ``Tile``, a loop around that holds it ``holds``, an ``if`` on the
 way ``brackets``; workgroup/tiles.py writes the tiles.
@@ -58,10 +68,12 @@ from ..ir import (Block, GroupFunction, GroupIf, GroupLoop, Tile, WorkItemLoop,
                             all_items, c_parts)
 from ..names import (INDEX, L0, LS0, TILE_COL, TILE_COLS, TILE_FROM, TILE_FULL,
                                TILE_ORIGIN, TILE_ROW, TILE_SUFFIX, TILE_TO)
+from ..strides import loads_defeat_tiles
 from ..tiles import is_element as _is_element, used_decls
 
 COLS = TILE_COLS              # work-items of a tile's row (regions.h)
 ROWS = 8                      # rows of a tile, and what cl2c_regroup makes a group's
+NARROW = 8                    # columns of the tiles of narrower groups of one row
 _TILE_BYTES = 1024            # tile values in registers: 16 of AVX-512's 32 (8 x 32 floats)
 _SIZES = {"float": 4, "int": 4, "unsigned": 4, "cl2c_uint": 4, "double": 8, "long": 8,
           "cl2c_long": 8, "cl2c_ulong": 8, "short": 2, "cl2c_ushort": 2, "cl2c_half": 2,
@@ -70,10 +82,15 @@ _COLS_VALUE = 32              # CL2C_TILE_COLS, for the size budget
 _NAMES = (*TILE_ORIGIN, TILE_ROW, TILE_COL, TILE_FULL, TILE_FROM, TILE_TO)
 
 
-def tile_uniform_loops(gf: GroupFunction, local_size: tuple | None = None) -> list[int]:
+def tile_uniform_loops(gf: GroupFunction, local_size: tuple | None = None,
+                       one_row: bool = False) -> list[int]:
     """Tile, in work-group function ``gf``, each hoisted uniform loop that allows it;
     returns the rows of the tiles of each. ``local_size``: every group's, where it is
-    known (reqd_work_group_size): tiles that fit it, and no test of it in the C."""
+    known (reqd_work_group_size): tiles that fit it, and no test of it in the C.
+    ``one_row``: groups are one row, as a rule (a kernel that asks only of the range's
+    dimension 0): tiles of one row, which such groups run (tiles of ROWS rows they
+    never do, and their loop then loaded and stored each work-item's values at every
+    step: the lecture's V2 ran 2.3x slower so)."""
     taken = set().union(*(ids(part) for part in
                           [*gf.prologue, *(node for node, _ in c_parts(gf.items))]))
     if any(n in taken for n in _NAMES):
@@ -85,9 +102,12 @@ def tile_uniform_loops(gf: GroupFunction, local_size: tuple | None = None) -> li
                 return []
             cols = 16
     arrays = {n: t for n, t in gf.item_arrays.items() if t in _SIZES}
+    # the group's own storage (per-work-item arrays: a private array's elements for the
+    # work-items side by side), which a tile's columns read in a run of their own
+    scratch = {d.name for d in gf.prologue if isinstance(d, c_ast.Decl) and d.name}
     found, around = [], []
     for loop, enclosing in _group_loops(gf.items, []):
-        plan = _Plan.of(loop, arrays, taken, cols)
+        plan = _Plan.of(loop, arrays, taken, cols, one_row and local_size is None, scratch)
         if plan is None:
             continue
         plan.known = local_size is not None
@@ -103,7 +123,7 @@ def tile_uniform_loops(gf: GroupFunction, local_size: tuple | None = None) -> li
         found.append(plan)
     for plan in found:
         tile = Tile(plan.rows, plan.cols, plan.tiled, plan.row_items, plan.known,
-                    plan.bounded, held=plan.around is not None)
+                    plan.bounded, held=plan.around is not None, narrower=plan.narrower)
         plan.group_loop.tile = tile
         if plan.around is not None:
             plan.around.holds = tile
@@ -163,6 +183,16 @@ def _loop_around(enclosing, plan) -> tuple:
     return best, brackets
 
 
+def _counter(loop: c_ast.For) -> str | None:
+    """The name a for loop's header sets first (``int k = 0`` or ``k = 0``)."""
+    init = loop.init
+    if isinstance(init, c_ast.DeclList) and len(init.decls) == 1:
+        return init.decls[0].name
+    if isinstance(init, c_ast.Assignment) and isinstance(init.lvalue, c_ast.ID):
+        return init.lvalue.name
+    return None
+
+
 def _harmless_call(node, local=frozenset()) -> bool:
     """A call with no effect, or one that writes through its first argument (a swizzle
     store, ++ on a vector) where that is ``&x`` of a local ``x``."""
@@ -202,9 +232,11 @@ class _Plan:
         self.around = None          # a loop around this one that the tile stays through
         self.branches = []          # (if, branch): other uses, bracketed by copies
         self.bounded = False        # the work-item loop has bounds other than the group's
+        self.narrower = 0           # NARROW: tiles that wide for narrower groups
 
     @classmethod
-    def of(cls, group_loop: GroupLoop, arrays: dict, taken: set, cols=COLS):
+    def of(cls, group_loop: GroupLoop, arrays: dict, taken: set, cols=COLS,
+           one_row: bool = False, scratch=frozenset()):
         if len(group_loop.body) != 1 or not isinstance(group_loop.body[0], WorkItemLoop):
             return None
         item = group_loop.body[0]
@@ -249,7 +281,11 @@ class _Plan:
         if not whole and any(ids(t) & varying for t in [*tests[2:], *row_items]):
             return None
         per_row = _per_row(tiled, cols)
-        if _one_sided_loads(inner.stmt, {d.name for d in s.init.decls}, arrays):
+        counter = _counter(s)
+        if one_row and (counter is None or
+                        loads_defeat_tiles(inner.stmt.block_items or [], counter, set(scratch))):
+            return None         # (its rows are read in runs: not cut into tiles)
+        if one_row or _one_sided_loads(inner.stmt, {d.name for d in s.init.decls}, arrays):
             rows = 1            # a row of a tile loses no locality: any launch shape
         else:
             rows = ROWS         # a tile's rows share its loads: groups of ROWS rows
@@ -262,6 +298,8 @@ class _Plan:
             return None
         plan = cls(group_loop, row_items, inner, tiled, rows, cols)
         plan.bounded = not whole
+        if one_row and cols == COLS and (bound is None or bound >= NARROW):
+            plan.narrower = NARROW
         if plan.bounded:
             # (whole tiles need no bounds)
             plan.row_items = used_decls(row_items, [inner.stmt], keep_unused=True)
