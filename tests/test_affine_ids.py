@@ -6,6 +6,8 @@ Kernels without such an id keep the loops schedule. Each against NumPy, with off
 and a global size no group size divides (OpenCL C 2.0's uneven groups)."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -96,16 +98,7 @@ def test_a_linear_local_id_is_a_rows_base_plus_the_local_id(gsize, offset):
     np.testing.assert_array_equal(out, want)
 
 
-OLD_STYLE = r"""
-__kernel void product(__global float *A, __global float *B, __global float *C, int n) {
-    int i, j, k;
-    float sum = 0.0f;
-    j = get_global_id(0);
-    i = get_global_id(1);
-    for (k = 0; k < n; k++)
-        sum += A[i * n + k] * B[k * n + j];
-    C[i * n + j] = sum;
-}
+TWICE = r"""
 __kernel void twice(__global const float *in, __global float *out) {
     int x;
     x = get_global_id(0);
@@ -114,6 +107,13 @@ __kernel void twice(__global const float *in, __global float *out) {
     out[x - 1] += (float)x;
 }
 """
+
+
+def lecture_v4(dim: int) -> str:
+    """The lecture's V4 (shared/seeds/003) as printed, C89 style, DIM set to dim."""
+    path = Path(__file__).resolve().parent.parent / "bench" / "kernels" / "gpu" / \
+        "lecture_v4.cl"
+    return path.read_text().replace("#define DIM 1000", f"#define DIM {dim}")
 
 
 @pytest.mark.parametrize("n, local, offset", [(48, (16, 4), (0, 0)), (37, None, (0, 0)),
@@ -125,14 +125,14 @@ def test_ids_declared_first_and_assigned_once_are_affine(n, local, offset):
     20x slower than the same kernel with ``int j = get_global_id(0);``: every load of
     B a gather). A variable assigned twice keeps its value as written. Against NumPy,
     uneven groups and offsets."""
-    prg = cl2c.Program(OLD_STYLE).build(OPTIONS)
-    assert "const int j__base = " in prg.c_source
-    assert "x__base" not in prg.c_source
     rng = np.random.default_rng(n)
     size = n + max(offset)
+    prg = cl2c.Program(lecture_v4(size) + TWICE).build(OPTIONS)
+    assert "const int j__base = " in prg.c_source
+    assert "x__base" not in prg.c_source
     A, B = (rng.random((size, size), dtype=np.float32) for _ in range(2))
     C = np.zeros((size, size), np.float32)
-    prg.product((n, n), local, A, B, C, np.int32(size), global_offset=offset)
+    prg.matmult((n, n), local, A, B, C, global_offset=offset)
     ox, oy = offset
     want = (A @ B)[oy:oy + n, ox:ox + n]
     np.testing.assert_allclose(C[oy:oy + n, ox:ox + n], want, rtol=1e-5)
