@@ -1,5 +1,6 @@
 """How a work-group function's work-item loops step through memory: the stride of an
-index along the local id 0, for the schedule choice (schedules.py).
+index along the local id 0, for the schedule choice (schedules.py) and register tiles
+(passes/tiling.py, loads_defeat_tiles).
 
 A barrier-free kernel whose loops move outside its work-item loops (the regions
 schedule's hoisting) runs each work-item's step of those loops in lanes. That pays
@@ -27,25 +28,25 @@ WIDE = "wide"
 
 
 def scattered_stores(items: list) -> int:
-    """How many work-item loops of ``items`` (a work-group function's) inside a
-    uniform loop that holds no other store a work-item's step through memory at a
-    stride along the local id 0 that is known and neither 0 nor 1 (-1): each lane's
-    element apart from the next's, at every step of the loops around."""
-    return sum(_scatters(loop) for loop in _innermost_item_loops(items, False))
+    """How many work-item loops of ``items`` (a work-group function's) directly inside
+    an innermost uniform loop store memory at a stride along the local id 0 that is
+    known and neither 0 nor 1 (-1), or wide: each lane's element apart from the next's,
+    at every step of the loops around."""
+    return sum(_scatters(loop) for loop in _innermost_item_loops(items))
 
 
-def _innermost_item_loops(items, inside: bool):
+def _innermost_item_loops(items):
     """The work-item loops directly in a uniform loop with no uniform loop in it."""
     for it in items:
         if isinstance(it, GroupLoop):
             if not any(isinstance(x, GroupLoop) for x in _flat(it.body)):
                 yield from (x for x in _flat(it.body) if isinstance(x, WorkItemLoop))
             else:
-                yield from _innermost_item_loops(it.body, True)
+                yield from _innermost_item_loops(it.body)
         elif isinstance(it, GroupIf):
-            yield from _innermost_item_loops(it.then + it.other, inside)
+            yield from _innermost_item_loops(it.then + it.other)
         elif isinstance(it, Block):
-            yield from _innermost_item_loops(it.items, inside)
+            yield from _innermost_item_loops(it.items)
 
 
 def _flat(items):
@@ -72,22 +73,23 @@ def _scatters(loop: WorkItemLoop) -> bool:
 def loads_defeat_tiles(body: list, counter: str, exclude=frozenset()) -> bool:
     """Would tiles of one row cost a work-item loop (``body``, its statements, inside a
     loop counting ``counter``) locality? Where a step loads memory, from an array not in
-    ``exclude``, next to the next work-item's (a stride of 1 or -1 along the local id 0)
-    and moving far at each step of ``counter`` (a row of a large array each step), or
-    apart from it. The loop reads each such
-    row in a run, which a tile of a few work-items would cut into short pieces of many
-    rows (k-means over a column-major array: 1.8x slower in tiles of one row); a
-    window that slides by an element a step (``in[gid + k]``) stays in its lines. Loads
-    apart along the local id 0 (each lane's row of its own: the lecture's V2, ``A[i *
-    DIM + k]``) count too: in such tiles GCC 13 on a Xeon ran V2 20x slower than the
-    loop as it was (GCC 12 on a Zen 4 2.3x faster)."""
+    ``exclude``:
+
+    - next to the next work-item's (a stride of 1 or -1 along the local id 0), moving
+      far at each step of ``counter``: the loop reads a large array's row in a run,
+      which tiles of a few work-items would cut into short pieces of many rows
+      (k-means over a column-major array: 1.8x slower in tiles of one row); a window
+      that slides by an element a step (``in[gid + k]``) stays in its lines;
+    - apart from it (each lane's row of its own: the lecture's V2, ``A[i*DIM+k]``): in
+      such tiles GCC 13 on a Xeon ran V2 20x slower than the loop as it was (GCC 12 on
+      a Zen 4, 2.3x faster)."""
     along_items, along_counter = _Strides(body), _Strides(body, counter)
     for n in (n for s in body for n in walk(s)):
         if isinstance(n, c_ast.ArrayRef) and isinstance(n.name, c_ast.ID) and \
                 n.name.name not in exclude and n.name.name not in along_items.local:
             across = along_items.of(n.subscript)
             if across not in (0, 1, -1):
-                return True     # (apart: every lane a line of its own, below)
+                return True     # (apart, or not known)
             step = along_counter.of(n.subscript)
             if across != 0 and (not isinstance(step, int) or abs(step) > _NEAR):
                 return True
@@ -95,9 +97,9 @@ def loads_defeat_tiles(body: list, counter: str, exclude=frozenset()) -> bool:
 
 
 class _Strides:
-    """The stride along the local id 0 of integer expressions of one work-item's
-    statements: an int, WIDE, or None where it is not known (a product of two values
-    that both change with the id, a call, a load)."""
+    """The stride of integer expressions of one work-item's statements along the local
+    id 0 (or, given ``counter``, along that loop counter): an int, WIDE, or None where
+    it is not known (a product of two values that both change, a call, a load)."""
 
     def __init__(self, body: list, counter: str | None = None):
         self.counter = counter      # the name that counts 1 (None: the local id 0)

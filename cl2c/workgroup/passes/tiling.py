@@ -45,11 +45,10 @@ A kernel that asks only of the range's dimension 0 (schedules._one_dimensional) 
 in groups of one row, as a rule, which tiles of ROWS rows never fit: its tiles are of
 one row, and groups narrower than a tile run tiles of NARROW columns (the lecture's V6,
 8 wide: 70 -> 32 ms at 512^2 on 2 threads). One row shares no load between rows, so
-such a loop is tiled only where that costs no locality: not where
-a step reads a large array's row in a run (a load next to the next work-item's that
-moves far at each step: k-means over a column-major array ran 1.8x slower so), nor where
-the work-items load apart (the lecture's V2: 20x slower so under GCC 13 on a Xeon):
-strides.loads_defeat_tiles.
+such a loop is tiled only where that costs no locality (strides.loads_defeat_tiles):
+not where a step reads a large array's row in a run (k-means over a column-major array
+ran 1.8x slower so), nor where the work-items load apart (the lecture's V2: 20x slower
+so under GCC 13 on a Xeon).
 
 The pass decides on the work-group function as data: a ``GroupLoop`` whose body is one
 work-item loop gets a ``Tile``, a loop around that holds it ``holds``, an ``if`` on the
@@ -90,7 +89,7 @@ def tile_uniform_loops(gf: GroupFunction, local_size: tuple | None = None,
     ``one_row``: groups are one row, as a rule (a kernel that asks only of the range's
     dimension 0): tiles of one row, which such groups run (tiles of ROWS rows they
     never do, and their loop then loaded and stored each work-item's values at every
-    step: the lecture's V2 ran 2.3x slower so)."""
+    step: the lecture's V6 ran 2.2x slower so)."""
     taken = set().union(*(ids(part) for part in
                           [*gf.prologue, *(node for node, _ in c_parts(gf.items))]))
     if any(n in taken for n in _NAMES):
@@ -284,7 +283,7 @@ class _Plan:
         counter = _counter(s)
         if one_row and (counter is None or
                         loads_defeat_tiles(inner.stmt.block_items or [], counter, set(scratch))):
-            return None         # (its rows are read in runs: not cut into tiles)
+            return None         # (tiles of one row would cost it locality)
         if one_row or _one_sided_loads(inner.stmt, {d.name for d in s.init.decls}, arrays):
             rows = 1            # a row of a tile loses no locality: any launch shape
         else:
