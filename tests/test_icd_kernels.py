@@ -433,3 +433,19 @@ def test_a_checking_build_checks_the_buffers_of_its_launches():
     log = result["log"]
     assert "out-of-bounds write of 4 bytes at offset 64 of __global 'p' (64 bytes)" in log
     assert "kernel 'poke'" in log and "read-only" in log, log
+
+
+def test_the_cache_key_names_the_python_as_the_library_does(monkeypatch):
+    """The Python that builds is one text in the key, however the interpreter was named:
+    a test run as ``../.venv/bin/python`` made the library hash the path with ``..``
+    and Python the one without, so program_cache.entry pointed past the entry."""
+    import os
+    import sys
+
+    from cl2c.platform import generate, program_cache
+    real = program_cache.key("__kernel void k(void) {}")
+    here = os.path.dirname(sys.executable)
+    monkeypatch.setattr(sys, "executable", os.path.join(
+        here, "..", os.path.basename(here), os.path.basename(sys.executable)))
+    assert program_cache.key("__kernel void k(void) {}") == real
+    assert f'"{os.path.abspath(sys.executable)}"' in generate.build_facts_header()

@@ -39,6 +39,13 @@ ENVIRONMENT = ("CL2C_SCHEDULE", "CL2C_CHECK", "CL2C_CHECK_BARRIERS", "CL2C_TIER"
                "CFLAGS", "LDFLAGS")
 
 
+def build_python() -> str:
+    """The Python that builds, as build.c hashes it (generate.py bakes it in): absolute
+    and normalised, so that ``../.venv/bin/python`` and the same interpreter named from
+    elsewhere agree (a test run so computed another key than the library's)."""
+    return os.path.abspath(sys.executable)
+
+
 def key(source: str, options: str = "", directory: str | None = None,
         environment: Mapping[str, str] | None = None) -> str:
     """The key of building ``source`` with ``options`` in ``directory`` (the working
@@ -47,7 +54,7 @@ def key(source: str, options: str = "", directory: str | None = None,
     includes = INCLUDE in source
     environment = os.environ if environment is None else environment
     texts = [SCHEME, source, options, SOURCE_NAME, facts["cl2c"], facts["translator"],
-             facts["runtime"], sys.executable,
+             facts["runtime"], build_python(),
              *(environment.get(name, "") for name in ENVIRONMENT),
              (directory or os.getcwd()) if includes else ""]
     return cache.texts_key(texts)
