@@ -85,6 +85,13 @@ def kernel_source(name: str) -> str:
     return kernel_path(name).read_text(encoding="utf-8")
 
 
+def lecture_source(version: str, dim: int) -> str:
+    """The lecture's matrix product ``version`` (v1 to v6, try1: shared/seeds/003) as
+    printed, as the bench keeps it, with DIM set to ``dim``."""
+    path = TESTS_DIR.parent / "bench" / "kernels" / "gpu" / f"lecture_{version}.cl"
+    return path.read_text(encoding="utf-8").replace("#define DIM 1000", f"#define DIM {dim}")
+
+
 # ---- PoCL reference ---------------------------------------------------------------------
 # PoCL's kernel cache, fresh for each test process: an entry left half-written by a PoCL
 # that crashed (see run_pocl_isolated) made later builds of the same source find no

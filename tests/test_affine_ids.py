@@ -6,13 +6,12 @@ Kernels without such an id keep the loops schedule. Each against NumPy, with off
 and a global size no group size divides (OpenCL C 2.0's uneven groups)."""
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 import cl2c
 from cl2c.workgroup import schedules
+from conftest import lecture_source
 
 SOURCE = r"""
 __kernel void by_int(__global const float *in, __global float *out) {
@@ -109,13 +108,6 @@ __kernel void twice(__global const float *in, __global float *out) {
 """
 
 
-def lecture_v4(dim: int) -> str:
-    """The lecture's V4 (shared/seeds/003) as printed, C89 style, DIM set to dim."""
-    path = Path(__file__).resolve().parent.parent / "bench" / "kernels" / "gpu" / \
-        "lecture_v4.cl"
-    return path.read_text().replace("#define DIM 1000", f"#define DIM {dim}")
-
-
 @pytest.mark.parametrize("n, local, offset", [(48, (16, 4), (0, 0)), (37, None, (0, 0)),
                                               (21, (8, 8), (3, 2))])
 def test_ids_declared_first_and_assigned_once_are_affine(n, local, offset):
@@ -127,7 +119,7 @@ def test_ids_declared_first_and_assigned_once_are_affine(n, local, offset):
     uneven groups and offsets."""
     rng = np.random.default_rng(n)
     size = n + max(offset)
-    prg = cl2c.Program(lecture_v4(size) + TWICE).build(OPTIONS)
+    prg = cl2c.Program(lecture_source("v4", size) + TWICE).build(OPTIONS)
     assert "const int j__base = " in prg.c_source
     assert "x__base" not in prg.c_source
     A, B = (rng.random((size, size), dtype=np.float32) for _ in range(2))

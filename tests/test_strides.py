@@ -6,14 +6,11 @@ lie next to each other (or at a per-work-item array's element), the loops still 
 out. Each choice against NumPy."""
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 import cl2c
-
-LECTURE = Path(__file__).resolve().parent.parent / "bench" / "kernels" / "gpu"
+from conftest import lecture_source
 
 SOURCE = r"""
 __kernel void transpose_rows(__global const float *in, __global float *out, int n) {
@@ -34,31 +31,26 @@ __kernel void odd_lanes(__global float *out, int n) {
 """
 
 
-def lecture(version: str, dim: int) -> str:
-    text = (LECTURE / f"lecture_{version}.cl").read_text()
-    return text.replace("#define DIM 1000", f"#define DIM {dim}")
-
-
 def schedule_line(source: str, kernel: str) -> str:
     text = cl2c.translate(source, "k.cl").c_source
     return next(line for line in text.splitlines() if line.startswith(f" *   {kernel}: "))
 
 
 def test_stores_apart_keep_each_work_items_loops():
-    assert "matmult: loops (" in schedule_line(lecture("v1", 64), "matmult")
-    assert "whose work-items store apart" in schedule_line(lecture("v1", 64), "matmult")
+    assert "matmult: loops (" in schedule_line(lecture_source("v1", 64), "matmult")
+    assert "whose work-items store apart" in schedule_line(lecture_source("v1", 64), "matmult")
     assert "transpose_rows: loops (" in schedule_line(SOURCE, "transpose_rows")
     assert "odd_lanes: loops (" in schedule_line(SOURCE, "odd_lanes")
     # stores next to each other, or once per row of the matrix: the loops move out
     assert "accumulate_columns: regions (" in schedule_line(SOURCE, "accumulate_columns")
-    assert "matmult: regions (" in schedule_line(lecture("v5", 64), "matmult")
-    assert "matmult: regions (" in schedule_line(lecture("v2", 64), "matmult")
+    assert "matmult: regions (" in schedule_line(lecture_source("v5", 64), "matmult")
+    assert "matmult: regions (" in schedule_line(lecture_source("v2", 64), "matmult")
 
 
 @pytest.mark.parametrize("schedule", ["auto", "regions", "loops"])
 def test_lecture_v1_computes_a_product(schedule):
     dim = 48
-    prg = cl2c.Program(lecture("v1", dim)).build(f"-cl2c-schedule={schedule}")
+    prg = cl2c.Program(lecture_source("v1", dim)).build(f"-cl2c-schedule={schedule}")
     rng = np.random.default_rng(3)
     A, B = (rng.random((dim, dim), dtype=np.float32) for _ in range(2))
     C = np.zeros((dim, dim), np.float32)

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import cl2c
-from conftest import fenced, kernel_source
+from conftest import fenced, kernel_source, lecture_source
 
 pytestmark = pytest.mark.optimised      # what the optimiser makes of cl2c's C
 
@@ -308,14 +308,6 @@ def test_a_guard_goes_into_nested_loops(inner, loops, npoints, local):
     np.testing.assert_array_equal(out, np.argmin(dist, axis=0))
 
 
-def lecture_v5(dim: int) -> str:
-    """The lecture's V5 (shared/seeds/003), a kernel of one dimension: each work-item a
-    row of C, its row of A in a private array."""
-    path = Path(__file__).resolve().parent.parent / "bench" / "kernels" / "gpu" / \
-        "lecture_v5.cl"
-    return path.read_text().replace("#define DIM 1000", f"#define DIM {dim}")
-
-
 @pytest.mark.parametrize("gsize, local", [((64,), None), ((96,), (32,)), ((70,), (35,)),
                                           ((48,), (8,)), ((60,), (12,)), ((48,), (4,))])
 def test_a_kernel_of_one_dimension_has_tiles_of_one_row(gsize, local):
@@ -326,7 +318,7 @@ def test_a_kernel_of_one_dimension_has_tiles_of_one_row(gsize, local):
     with NumPy's bit for bit; groups that are no whole tiles, and narrower than the
     narrow ones, too."""
     n = gsize[0]
-    prg = cl2c.Program(lecture_v5(n)).build()
+    prg = cl2c.Program(lecture_source("v5", n)).build()
     assert "sum__tile[1][CL2C_TILE_COLS]" in prg.c_source
     assert "sum__tile[1][8]" in prg.c_source
     assert "cl2c_ls1 >= 8" not in prg.c_source
