@@ -90,6 +90,21 @@ def work_item_function(node) -> str | None:
     return "group" if row.group_uniform else "item"
 
 
+def constant_dimension(node) -> int | None:
+    """The dimension a work-item function call asks of where it is a constant
+    (``get_global_id(0)``; in a work-group function ``cl2c_get_global_id(CL2C_WI, 0)``),
+    else None."""
+    if work_item_function(node) is None or not node.args or not node.args.exprs:
+        return None
+    last = node.args.exprs[-1]
+    if not isinstance(last, c_ast.Constant) or last.type not in ("int", "unsigned int"):
+        return None
+    try:
+        return int(last.value.rstrip("uU"), 0)
+    except ValueError:
+        return None
+
+
 def value_of_arguments(node) -> bool:
     """The call's value depends on its arguments only: no effects, no memory read, not
     a synchronisation point, not a work-item function."""

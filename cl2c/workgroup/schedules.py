@@ -19,7 +19,7 @@ from pycparser import c_ast
 from ..diagnostics import BuildError, Diagnostic
 from ..sema import FunctionInfo, Module
 from ..typed_ast import fact, walk
-from ..lower.effects import builtin_name, work_item_function
+from ..lower.effects import builtin_name, constant_dimension, work_item_function
 from .passes.check_versions import version_checked_loops
 from .passes.counters import COPIES, split_local_counters
 from .passes.lockstep import lockstep_divergent_loops
@@ -328,23 +328,16 @@ def _narrows_an_id(body) -> bool:
 
 
 def _id_of_dimension_0(n) -> bool:
-    if builtin_name(n) not in ("get_global_id", "get_local_id") or n.args is None:
-        return False
-    args = n.args.exprs
-    return isinstance(args[-1], c_ast.Constant) and args[-1].value in ("0", "0u", "0U")
+    return builtin_name(n) in ("get_global_id", "get_local_id") and \
+        constant_dimension(n) == 0
 
 
 def _one_dimensional(body) -> bool:
     """The kernel asks of the range only its dimension 0 (ids, sizes, groups): it is
     launched over one dimension, as a rule, its groups one row each."""
-    for n in walk(body):
-        if work_item_function(n) is None or builtin_name(n) == "get_work_dim":
-            continue
-        args = n.args.exprs if n.args else []
-        if not (args and isinstance(args[-1], c_ast.Constant) and
-                args[-1].value in ("0", "0u", "0U")):
-            return False        # (another dimension, a linear id, a computed one)
-    return True
+    return all(constant_dimension(n) == 0 for n in walk(body)     # (not another
+               if work_item_function(n) is not None and             # dimension, a linear
+               builtin_name(n) != "get_work_dim")                   # id, a computed one)
 
 
 def _has_loop_or_branch(body) -> bool:

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
-from ..lower.effects import builtin_name
+from ..lower.effects import builtin_name, constant_dimension
 from .builders.syntax import assigned_names, walk
 from .ir import GroupIf, GroupLoop, WorkItemLoop, Block
 from .names import INDEX, L0
 
-_ID_FUNCTIONS = ("get_global_id", "get_local_id", "cl2c_get_global_id", "cl2c_get_local_id")
+_ID_FUNCTIONS = ("get_global_id", "get_local_id")
 # elements a step may move a row of loads and stay in the lines the last step read
 _NEAR = 16
 # a stride that a uniform value not known here multiplies (``i * n``, n a kernel
@@ -124,12 +124,10 @@ class _Strides:
         if isinstance(e, c_ast.Cast):
             return self.of(e.expr)
         if isinstance(e, c_ast.FuncCall):
-            name = builtin_name(e) or (e.name.name if isinstance(e.name, c_ast.ID) else "")
-            args = e.args.exprs if e.args else []
-            if name in _ID_FUNCTIONS and args and isinstance(args[-1], c_ast.Constant):
-                return 1 if self.counter is None and args[-1].value in ("0", "0u", "0U") \
-                    else 0
-            return None
+            d = constant_dimension(e) if builtin_name(e) in _ID_FUNCTIONS else None
+            if d is None:
+                return None
+            return 1 if self.counter is None and d == 0 else 0
         if isinstance(e, c_ast.BinaryOp) and e.op in ("+", "-"):
             a, b = self.of(e.left), self.of(e.right)
             if a is None or b is None:

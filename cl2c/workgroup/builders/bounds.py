@@ -12,7 +12,8 @@ from ... import types as ty
 from ...typed_ast import fact
 from ... import cnodes as cn
 from ...cnodes import expression_type
-from ...lower.effects import builtin_name, has_effects, runtime_call, work_item_function
+from ...lower.effects import (builtin_name, constant_dimension, has_effects, runtime_call,
+                              work_item_function)
 from .privates import Privates
 from .syntax import INDEX, replace_child, set_name, statements, typename, walk
 from .uniformity import Analysis
@@ -330,10 +331,8 @@ def _id_dim(x) -> str | None:
     constant d, else None."""
     if builtin_name(x) not in ("get_local_id", "get_global_id"):
         return None
-    args = x.args.exprs
-    if len(args) == 2 and isinstance(args[1], c_ast.Constant):
-        return args[1].value.rstrip("uU")
-    return None
+    d = constant_dimension(x)
+    return None if d is None else str(d)
 
 
 def _small_constant(e) -> bool:
