@@ -368,8 +368,12 @@ CL2C_MATH2(atan2pi, (float)(atan2((double)x, (double)y) / CL2C_PI), atan2(x, y) 
 CL2C_MATH2(copysign, copysignf(x, y), copysign(x, y))
 CL2C_MATH2(fdim, fdimf(x, y), fdim(x, y))
 CL2C_MATH2(fmod, fmodf(x, y), fmod(x, y))
-CL2C_MATH2(fmax, fmaxf(x, y), fmax(x, y))
-CL2C_MATH2(fmin, fminf(x, y), fmin(x, y))
+/* fmax and fmin as C99 has them (spec 1.13.2, note [29]): a NaN, signaling or quiet, is
+ * missing data and the other argument comes back. The C library's fmax follows IEEE
+ * 754-2008's maxNum instead and returns NaN for a signaling NaN. As selects they
+ * vectorise. */
+CL2C_MATH2(fmax, (x < y || isnan(x)) ? y : x, (x < y || isnan(x)) ? y : x)
+CL2C_MATH2(fmin, (y < x || isnan(x)) ? y : x, (y < x || isnan(x)) ? y : x)
 CL2C_MATH2(hypot, hypotf(x, y), hypot(x, y))
 CL2C_MATH2(nextafter, nextafterf(x, y), nextafter(x, y))
 CL2C_MATH2(pow, powf(x, y), pow(x, y))
@@ -388,10 +392,10 @@ CL2C_MATH2(pow, powf(x, y), pow(x, y))
 CL2C_POWR(float, powf)
 CL2C_POWR(double, pow)
 CL2C_MATH2(remainder, remainderf(x, y), remainder(x, y))
-CL2C_MATH2(maxmag, fabsf(x) > fabsf(y) ? x : fabsf(y) > fabsf(x) ? y : fmaxf(x, y),
-           fabs(x) > fabs(y) ? x : fabs(y) > fabs(x) ? y : fmax(x, y))
-CL2C_MATH2(minmag, fabsf(x) < fabsf(y) ? x : fabsf(y) < fabsf(x) ? y : fminf(x, y),
-           fabs(x) < fabs(y) ? x : fabs(y) < fabs(x) ? y : fmin(x, y))
+CL2C_MATH2(maxmag, fabsf(x) > fabsf(y) ? x : fabsf(y) > fabsf(x) ? y : cl2c_fmax_float(x, y),
+           fabs(x) > fabs(y) ? x : fabs(y) > fabs(x) ? y : cl2c_fmax_double(x, y))
+CL2C_MATH2(minmag, fabsf(x) < fabsf(y) ? x : fabsf(y) < fabsf(x) ? y : cl2c_fmin_float(x, y),
+           fabs(x) < fabs(y) ? x : fabs(y) < fabs(x) ? y : cl2c_fmin_double(x, y))
 CL2C_INLINE float cl2c_fma_float(float a, float b, float c) { return fmaf(a, b, c); }
 CL2C_INLINE double cl2c_fma_double(double a, double b, double c) { return fma(a, b, c); }
 /* mad, and a * b + c contracted (lower/contraction.py): the product rounded or not
