@@ -46,6 +46,9 @@ SUITE_ARGS = {"math_brute_force": ["-1", "-w"], "select": ["-w"]}
 # word as its letters): run whole, in one process, each test's outcome from its JSON.
 WHOLE_SUITES = {"select"}
 SUITE_TESTS = {"thread_dimensions": "quick_", "integer_ops": "quick_"}
+# How a suite lists its tests, where it is not the harness's -list: the option and the
+# heading of the list (math_brute_force's tests are its functions, printed by -p)
+LISTINGS = {"math_brute_force": ("-p", "Math function names:")}
 # Folder and executable of a suite where they differ from test_conformance/<s>/test_<s>
 EXECUTABLES = {"math_brute_force": "math_brute_force/test_bruteforce",
                "multiple_device_context": "multiple_device_context/test_multiples"}
@@ -103,9 +106,10 @@ def _step(cmd: list[str], cwd: Path, what: str) -> None:
 
 
 def test_names(exe: Path, suite: str) -> list[str]:
-    out = subprocess.run([str(exe), "-list"], capture_output=True, text=True,
+    listing, heading = LISTINGS.get(suite, ("-list", "Test names:"))
+    out = subprocess.run([str(exe), listing], capture_output=True, text=True,
                          timeout=120).stdout
-    lines = out.split("Test names:", 1)[-1].splitlines()
+    lines = out.split(heading, 1)[-1].splitlines()
     names = [l.strip() for l in lines if l.startswith("\t") and l.strip()]
     prefix = SUITE_TESTS.get(suite)
     return [n for n in names if n.startswith(prefix)] if prefix else names

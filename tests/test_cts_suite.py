@@ -71,6 +71,17 @@ def test_quick_suites_run_their_quick_tests(tmp_path, monkeypatch):
     assert cts_suite.test_names(_fake(tmp_path), "fake") == ["quick_one"]
 
 
+def test_math_brute_force_lists_its_functions(tmp_path):
+    # its tests are the functions that -p prints; -list would print its usage
+    exe = tmp_path / "test_conformance" / "math_brute_force" / "test_bruteforce"
+    exe.parent.mkdir(parents=True)
+    exe.write_text("#!/bin/sh\n[ \"$1\" = -p ] || { echo 'options:'; exit 1; }\n"
+                   "printf '\\n./test_bruteforce\\t-p\\nMath function names:\\n"
+                   "\\tacos\\n\\tfma\\n\\n'\n")
+    exe.chmod(exe.stat().st_mode | stat.S_IXUSR)
+    assert cts_suite.test_names(exe, "math_brute_force") == ["acos", "fma"]
+
+
 def test_without_a_checkout_it_says_what_to_give(capsys, tmp_path, monkeypatch):
     monkeypatch.delenv("CTS_DIR", raising=False)
     assert cts_suite.main([]) == 2
