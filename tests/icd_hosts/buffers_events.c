@@ -122,7 +122,7 @@ int main(void)
             platform = platforms[i];
     }
     CHECK(platform != NULL);
-    char version[64];
+    char version[256];
     OK(clGetPlatformInfo(platform, CL_PLATFORM_VERSION, sizeof version, version, NULL));
     const char *want = getenv("CL2C_ICD_VERSION") ? "OpenCL 3.0 " : "OpenCL 1.2 ";
     CHECK(strncmp(version, want, strlen(want)) == 0);

@@ -197,7 +197,7 @@ static void formats_and_errors(void)
     cl_image_format rgb_float = {CL_RGB, CL_FLOAT}, depth = {CL_DEPTH, CL_FLOAT};
     REFUSED(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR,
             clCreateImage(ctx, 0, &rgb_float, &d, NULL, &err));
-    char version[64] = "";
+    char version[256] = "";  /* PoCL's names the CPU: 64 bytes on some */
     OK(clGetDeviceInfo(device, CL_DEVICE_VERSION, sizeof version, version, NULL));
     if (strncmp(version, "OpenCL 1.", 9) == 0) {
         REFUSED(CL_IMAGE_FORMAT_NOT_SUPPORTED, clCreateImage(ctx, 0, &depth, &d, NULL, &err));

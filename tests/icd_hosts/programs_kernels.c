@@ -246,7 +246,7 @@ int main(void)
     CHECK(results[0] == 42 && results[1] == -7);
 
     /* non-uniform work-groups: OpenCL C 2.0 and later, on a 3.0 device */
-    char version[64];
+    char version[256];
     OK(clGetDeviceInfo(device, CL_DEVICE_VERSION, sizeof version, version, NULL));
     if (strncmp(version, "OpenCL 3.0", 10) == 0) {
         size_t ten = 10;
