@@ -37,10 +37,11 @@ CHANNEL_TYPES = {
     "UNSIGNED_INT8": 0x10DA, "UNSIGNED_INT16": 0x10DB, "UNSIGNED_INT32": 0x10DC,
     "HALF_FLOAT": 0x10DD, "FLOAT": 0x10DE, "UNORM_INT24": 0x10DF,
 }
-# The channels each order keeps in memory (the packed types keep one word instead).
+# The channels each order keeps in memory (the packed types keep one word instead). Rx
+# and RGx keep what R and RG keep: their x changes the border colour only (host.h).
 ORDER_CHANNELS = {
     "R": 1, "A": 1, "RG": 2, "RA": 2, "RGB": 3, "RGBA": 4, "BGRA": 4, "ARGB": 4, "ABGR": 4,
-    "INTENSITY": 1, "LUMINANCE": 1, "Rx": 2, "RGx": 3, "RGBx": 4, "DEPTH": 1, "sRGB": 3,
+    "INTENSITY": 1, "LUMINANCE": 1, "Rx": 1, "RGx": 2, "RGBx": 3, "DEPTH": 1, "sRGB": 3,
     "sRGBx": 4, "sRGBA": 4, "sBGRA": 4,
 }
 # The NumPy dtype of a channel (or, packed, of the one word of a pixel).

@@ -197,3 +197,48 @@ def test_a_2d_image_made_from_a_buffer_shares_its_rows(version):
     # a buffer smaller than pitch x height: CL_INVALID_IMAGE_SIZE; a pitch not a whole
     # number of pixels: CL_INVALID_IMAGE_DESCRIPTOR
     assert (result["too_small"], result["odd_pitch"]) == (-40, -65)
+
+
+_ELEMENT_SIZES = r"""
+ctx = cl.Context([device])
+queue = cl.CommandQueue(ctx)
+mf, co, ct = cl.mem_flags, cl.channel_order, cl.channel_type
+sizes = {}
+for f in cl.get_supported_image_formats(ctx, mf.READ_WRITE, cl.mem_object_type.IMAGE2D):
+    img = cl.Image(ctx, mf.READ_WRITE, f, shape=(4, 3))
+    sizes[f"{f.channel_order:#x} {f.channel_data_type:#x}"] = img.element_size
+# an Rx image holds one float a pixel: written by the host, read by a kernel as (r, 0, 0, 1)
+pixels = np.arange(12, dtype=np.float32).reshape(3, 4) + 0.5
+rx = cl.Image(ctx, mf.READ_ONLY | mf.COPY_HOST_PTR, cl.ImageFormat(co.Rx, ct.FLOAT),
+              shape=(4, 3), hostbuf=pixels)
+got = cl.Buffer(ctx, mf.WRITE_ONLY, 12 * 16)
+prg = cl.Program(ctx, '''
+__kernel void k(read_only image2d_t im, __global float4 *out) {
+    int x = get_global_id(0), y = get_global_id(1);
+    out[y * 4 + x] = read_imagef(im, (int2)(x, y));
+}''').build()
+prg.k(queue, (4, 3), None, rx, got)
+back = np.empty((12, 4), np.float32)
+cl.enqueue_copy(queue, back, got)
+out({"sizes": sizes, "read": back.tolist()})
+"""
+
+
+def test_an_x_order_stores_what_its_order_without_x_stores():
+    """CL_Rx and CL_RGx keep CL_R's and CL_RG's channels (the API spec's format table
+    lists them together; the CTS's clGetInfo and PoCL agree), so their element size is
+    CL_R's and CL_RG's: every 2D format's CL_IMAGE_ELEMENT_SIZE, held to the channel
+    counts and sizes of the spec's tables, and an Rx image's pixels as the host wrote them."""
+    result = run_pyopencl(_ELEMENT_SIZES)
+    channels = {0x10B0: 1, 0x10B1: 1, 0x10B2: 2, 0x10B3: 2, 0x10B5: 4, 0x10B6: 4,
+                0x10B7: 4, 0x10B8: 1, 0x10B9: 1, 0x10BA: 1, 0x10BB: 2}
+    bytes_ = {0x10D0: 1, 0x10D1: 2, 0x10D2: 1, 0x10D3: 2, 0x10D7: 1, 0x10D8: 2, 0x10D9: 4,
+              0x10DA: 1, 0x10DB: 2, 0x10DC: 4, 0x10DD: 2, 0x10DE: 4}
+    packed = {0x10D4: 2, 0x10D5: 2, 0x10D6: 4}       # 565, 555, 101010: one word a pixel
+    assert any(k.startswith("0x10ba ") for k in result["sizes"])
+    for key, size in result["sizes"].items():
+        order, ctype = (int(v, 16) for v in key.split())
+        want = packed[ctype] if ctype in packed else channels[order] * bytes_[ctype]
+        assert size == want, key
+    want = [[x + 0.5, 0, 0, 1] for x in range(12)]
+    assert result["read"] == want

@@ -601,9 +601,11 @@ enum {
 #define CL2C_MEM_OBJECT_IMAGE1D_ARRAY 0x10F5
 #define CL2C_MEM_OBJECT_IMAGE1D_BUFFER 0x10F6
 
-/* Channels stored by a channel order (CL_R 0x10B0 ... CL_ABGR 0x10C3), 0 if unknown. */
+/* Channels stored by a channel order (CL_R 0x10B0 ... CL_ABGR 0x10C3), 0 if unknown.
+ * CL_Rx and CL_RGx store what CL_R and CL_RG store (the API spec's format table groups
+ * them so; the CTS and PoCL agree): the x differs in the border colour only. */
 static inline unsigned cl2c_order_channels_(unsigned order) {
-    static const unsigned char n[] = {1, 1, 2, 2, 3, 4, 4, 4, 1, 1, 2, 3, 4, 1, 0, 3, 4, 4, 4, 4};
+    static const unsigned char n[] = {1, 1, 2, 2, 3, 4, 4, 4, 1, 1, 1, 2, 3, 1, 0, 3, 4, 4, 4, 4};
     return order >= 0x10B0 && order <= 0x10C3 ? n[order - 0x10B0] : 0;
 }
 
