@@ -7,13 +7,10 @@ import numpy as np
 
 from . import types as ty
 from .cltypes import SCALARS
+from .device_model import STORAGE_ALIGN
 
 VALUES_AT = 128              # where a frame's argument values start, after the range
 SIZE_LIMIT = 1 << 64         # a size_t holds less
-# The alignment of each __local block (CL2C_LOCAL_ALIGN in clruntime/include/cl2c/host.h)
-# and of a program's __global variables: the most a variable there can ask.
-STORAGE_ALIGN = 128
-MAX_WORK_GROUP_SIZE = 4096   # work-items in a group (CL2C_MAX_WORK_GROUP_SIZE, host.h)
 
 
 def program_globals(module):

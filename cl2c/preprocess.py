@@ -21,7 +21,7 @@ from typing import NamedTuple
 import pcpp
 
 from .diagnostics import Diagnostic, Reporter
-from .images import CHANNEL_ORDERS, CHANNEL_TYPES, SAMPLER_FLAGS
+from .image_formats import CHANNEL_ORDERS, CHANNEL_TYPES, SAMPLER_FLAGS
 from .options import Options
 from .source_text import (MAX_SOURCE_BYTES, decode, from_line_marker, line_marker_name,
                           without_bom)
@@ -63,7 +63,7 @@ _LIMITS.update({f"{name}_F": f"{_to_float(float(value)):.14f}f"
                 for name, value in list(_LIMITS.items()) if name.startswith("M_")})
 
 # The sampler flags, channel orders and channel data types kernels see as CLK_* macros
-# (spec 6.12.14; the values are cl2c/images.py's).
+# (spec 6.12.14; the values are cl2c/image_formats.py's).
 IMAGE_MACROS = {**{k: str(v) for k, v in SAMPLER_FLAGS.items()},
                 **{f"CLK_{k}": hex(v) for k, v in CHANNEL_ORDERS.items()},
                 **{f"CLK_{k}": hex(v) for k, v in CHANNEL_TYPES.items()}}

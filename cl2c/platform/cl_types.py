@@ -4,7 +4,7 @@ the library's own header, so that building it needs no OpenCL headers.
 tests/test_icd_entry_points.py holds every value to Debian's ``CL/cl.h``."""
 from __future__ import annotations
 
-from .. import error_codes, images
+from .. import error_codes, image_formats
 
 # name -> C type it stands for (in the order they are defined)
 TYPES = {
@@ -388,7 +388,7 @@ CL_KERNEL_GLOBAL_WORK_SIZE 0x11B5
 """
 
 
-# Images and samplers; the channel orders and data types come from cl2c/images.py, the
+# Images and samplers; the channel orders and data types come from image_formats.py, the
 # one table of their values (below).
 _IMAGES = """
 CL_IMAGE_FORMAT 0x1110
@@ -434,5 +434,5 @@ CONSTANTS: dict[str, int] = {f"CL_{c.name}": c.value for c in error_codes.OPENCL
 for _block in (_PLATFORM, _DEVICE, _CONTEXT_QUEUE, _MEMORY, _EVENTS, _PROGRAM_KERNEL,
                _IMAGES):
     CONSTANTS.update(_parse(_block))
-CONSTANTS.update({f"CL_{name}": value for name, value in images.CHANNEL_ORDERS.items()})
-CONSTANTS.update({f"CL_{name}": value for name, value in images.CHANNEL_TYPES.items()})
+CONSTANTS.update({f"CL_{name}": value for name, value in image_formats.CHANNEL_ORDERS.items()})
+CONSTANTS.update({f"CL_{name}": value for name, value in image_formats.CHANNEL_TYPES.items()})

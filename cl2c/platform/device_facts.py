@@ -4,12 +4,12 @@ C side never guesses a fact of its own.
 
 The library answers as an OpenCL 1.2 device by default and as 3.0 under
 ``CL2C_ICD_VERSION=3.0`` (VERSIONS): each is the model of a build with that
-``-cl-std``. Its image formats are images.py's, as the spec admits them for each
-version (images.spec_formats)."""
+``-cl-std``. Its image formats are image_formats.py's, as the spec admits them for each
+version (image_formats.spec_formats)."""
 from __future__ import annotations
 
-from .. import device_model, images
-from ..launch_layout import STORAGE_ALIGN
+from .. import device_model, image_formats
+from ..device_model import STORAGE_ALIGN
 from ..cache import host_target
 from ..version import __version__
 
@@ -101,8 +101,8 @@ def header() -> str:
 def _image_formats() -> list[str]:
     """The image formats of each version (12, 30): the 3.0 list is the 1.2 list and more,
     so the 1.2 device lists its first CL2C_IMAGE_FORMATS_12."""
-    old = images.spec_formats(12)
-    new = [f for f in images.spec_formats(30) if f not in old]
+    old = image_formats.spec_formats(12)
+    new = [f for f in image_formats.spec_formats(30) if f not in old]
     rows = ", ".join(f"{{CL_{o}, CL_{t}}}" for o, t in old + new)
     return ["/* clGetSupportedImageFormats' answer: {order, type} */",
             f"#define CL2C_IMAGE_FORMATS_12 {len(old)}",
