@@ -132,8 +132,8 @@ def build_extension(c_source: str, kernel_names: list[str], source_name: str = "
     root = cache.usable_root() if cache.cache_enabled() else None
     if root is None:
         with tempfile.TemporaryDirectory(prefix="cl2c-") as tmp:
-            built = _compile(c_source, kernel_names, module_name, Path(tmp), what, target,
-                             None)
+            built = _compile(_extension_text(c_source), module_name, Path(tmp), what,
+                             target, None)
             return _load(module_name, built.read_bytes(), what, bool(target.sanitize)), False
     final = cache_path(root, module_name)
     named = bool(target.sanitize)
@@ -146,7 +146,7 @@ def build_extension(c_source: str, kernel_names: list[str], source_name: str = "
             return module, True
         cachedir.remove_stale(root)
         with _build_directory(root) as tmp:
-            data = _compile(c_source, kernel_names, module_name, tmp, what, target,
+            data = _compile(_extension_text(c_source), module_name, tmp, what, target,
                             root).read_bytes()
         module = _load(module_name, data, what, named)   # only what loads is cached
         if cachedir.write_verified(final, data):
@@ -208,34 +208,30 @@ def _build_directory(root: Path):
 
 def build_shared_library(c_source: str, target: Target, source_name: str,
                          kernel_names: list[str]) -> bytes:
-    """The bytes of a plain shared library of the kernels' C entry points (``cl2c
-    --shared``), built in a directory of its own: where it goes is the caller's
-    business, and the caller's errors."""
-    with tempfile.TemporaryDirectory(prefix="cl2c-") as tmp:
-        c_path, out = os.path.join(tmp, "kernel.c"), os.path.join(tmp, "kernel.so")
-        with open(c_path, "w") as f:
-            f.write(c_source)
-        cmd = target.shared_library_command(c_path, out, [str(runtime_include_dir())])
-        what = _Subject(source_name, kernel_names)
-        import subprocess
-        try:
-            proc = subprocess.run(cmd, capture_output=True, text=True)
-        except OSError as e:
-            raise what.error("cannot run the C compiler for the translation",
-                             f"{shlex.join(cmd)}: {e}", bug=False) from None
-        if proc.returncode != 0:
-            raise what.error(_FAILED, f"{shlex.join(cmd)}\n{proc.stderr}")
-        with open(out, "rb") as f:
-            return f.read()
+    """The bytes of a plain shared library of the kernels' C entry points (the OpenCL
+    platform's programs, ``cl2c --shared``), built in a directory of its own: where it
+    goes is the caller's business, and the caller's errors. It links the runtime's
+    object from the cache as the loader's libraries do (_compile): the platform's first
+    build of a small program compiled the runtime's out-of-line code each time."""
+    what = _Subject(source_name, kernel_names)
+    root = cache.usable_root() if cache.cache_enabled() else None
+    with (_build_directory(root) if root is not None
+          else tempfile.TemporaryDirectory(prefix="cl2c-")) as tmp:
+        return _compile(c_source, "kernel", Path(tmp), what, target, root).read_bytes()
+
+
+def _extension_text(c_source: str) -> str:
+    """The file of a library for the Python loader: the kernels and its exports."""
+    return extension_source(c_source) + _exports()
 
 
 def _suffix() -> str:
     return ".so"
 
 
-def _compile(c_source, kernel_names, module_name, tmpdir: Path, what: _Subject,
-             target: Target, root: Path | None) -> Path:
-    """Build the library: the compiler compiles and links the kernels' file itself
+def _compile(text: str, module_name: str, tmpdir: Path, what: _Subject, target: Target,
+             root: Path | None) -> Path:
+    """Build the library of C file ``text``: the compiler compiles and links it itself
     (cffi's ``compile`` is not used: setuptools' import and Python's own CFLAGS, ``-g``
     above all, took 0.15-0.25 s of a six-kernel file's 1.5 s cold build on Zen 5, and a
     kernel needs neither). It links the runtime's object and takes its header
@@ -244,7 +240,7 @@ def _compile(c_source, kernel_names, module_name, tmpdir: Path, what: _Subject,
     cache keeps; with no cache, or where the linked way failed and the header-only way
     did not, the header-only way."""
     kernels = tmpdir / f"{module_name}.c"
-    kernels.write_text(extension_source(c_source) + _exports())
+    kernels.write_text(text)
     out = tmpdir / f"{module_name}{_suffix()}"
     includes = [str(runtime_include_dir())]
     ahead = precompiled.ahead(root, target)

@@ -105,6 +105,21 @@ def test_the_first_build_compiles_the_runtime_beside_its_kernels(logged):
                 if RUNTIME_OBJECT in line]) == 1          # compiled once
 
 
+def test_the_platforms_builds_link_the_kept_object_too(logged, tmp_path):
+    """The OpenCL platform's programs (python -m cl2c.build_service: a plain shared
+    library) link the cache's runtime object as the loader's libraries do; they compiled
+    the runtime's out-of-line code, most of a small program's object, every time."""
+    cache, log = logged
+    (tmp_path / "k7.cl").write_text(_kernel(7))
+    subprocess.run([sys.executable, "-m", "cl2c.build_service", "--source",
+                    str(tmp_path / "k7.cl"), "--output", str(tmp_path / "k7.bin")],
+                   check=True, timeout=300)
+    command = _kernels_compile(log)
+    assert (tmp_path / "k7.bin").stat().st_size > 0
+    assert not _beside(command) and RUNTIME_LINKED in command and "-shared" in command
+    assert any(a.endswith(f"/{precompiled.OBJECT}") for a in command)
+
+
 @gcc_only
 def test_the_next_builds_compile_with_the_precompiled_header(logged):
     cache, log = logged
