@@ -377,9 +377,11 @@ void *CL2C_API(clEnqueueMapImage)(cl_command_queue command_queue, cl_mem image,
         cl2c_map_drop(image, mapped);
         return cl2c_fail(errcode_ret, err);
     }
+    /* the slice pitch of a 3D image's slices, and of an array's layers (a 1D array's
+     * too, whose layers image_side steps by pitch[0]) */
     *image_row_pitch = image->image->row_pitch;
     if (image_slice_pitch)
-        *image_slice_pitch = sliced ? pitch[1] : 0;
+        *image_slice_pitch = sliced ? image->image->slice_pitch : 0;
     if (errcode_ret)
         *errcode_ret = CL_SUCCESS;
     return mapped;

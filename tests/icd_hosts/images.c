@@ -391,6 +391,20 @@ static void transfers(void)
         CHECK(memcmp(lback[l], &vol[1][l + 3][2], (W - 2) * sizeof(float)) == 0);
     OK(clGetImageInfo(l1, CL_IMAGE_ARRAY_SIZE, sizeof v, &v, NULL));
     CHECK(v == H);
+    /* mapped, its slice pitch is the pitch of its 1D images (of the mapped region, not
+     * the whole array's size): layer l + 1 of the map is layer l + 1 of the image */
+    size_t lrow = 0, lslice = 0, layer_pitch = 0;
+    OK(clGetImageInfo(l1, CL_IMAGE_SLICE_PITCH, sizeof layer_pitch, &layer_pitch, NULL));
+    float *lmap = clEnqueueMapImage(q, l1, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, lat, lpart,
+                                    &lrow, &lslice, 0, NULL, NULL, &err);
+    OK(err);
+    CHECK(lslice == layer_pitch && layer_pitch >= W * sizeof(float));
+    for (int l = 0; l < 3; l++) {
+        const float *layer = (const float *)((const char *)lmap + l * lslice);
+        CHECK(memcmp(layer, &vol[1][l + 3][2], (W - 2) * sizeof(float)) == 0);
+    }
+    OK(clEnqueueUnmapMemObject(q, l1, lmap, 0, NULL, NULL));
+    OK(clFinish(q));
     OK(clReleaseMemObject(l1));
 
     /* a 1D image of a buffer: the buffer's storage, seen as pixels */
