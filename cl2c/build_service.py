@@ -31,6 +31,16 @@ one ended by a NUL byte. ``--link FILE...`` (``clLinkProgram``, instead of ``--s
 the binaries of compiled objects and libraries, linked into an executable binary, or a
 library with ``-create-library`` among the options. Exit statuses as above.
 
+``python -m cl2c.build_service --serve`` builds one request after another, as the
+platform sends them on its standard input, a socket: each request is a 4-byte length
+(little-endian) and that many bytes, NUL-separated: the working directory, the file its
+stderr goes to, then the arguments of a build as above; each answer is a 4-byte status
+as above, plus RETIRING when the service ends after it (it does after SERVE_LIMIT
+builds, so that nothing a long host's builds leave behind grows without end). It ends
+at the end of its input: the host's end. The platform keeps one a host process, so that
+Python's start and the translator's imports (most of a small program's build) are paid
+once; it starts a new one where the host's environment changed since.
+
 ``python -m cl2c.build_service --facts`` prints, one ``key=value`` a line, what a binary's
 INFO section must say to be usable here (``cl2c``, ``translator``, ``runtime``,
 ``machine``, ``system``, ``python_abi``; ``cpu_flags``: this CPU's, which must include
@@ -47,6 +57,8 @@ import traceback
 import warnings
 
 BUILT, FAILED, USAGE, INTERNAL, BAD_OPTIONS, TOOLCHAIN = 0, 1, 2, 3, 4, 5
+RETIRING = 1 << 16          # --serve: added to the last answer's status
+SERVE_LIMIT = 500           # --serve: builds before the service ends
 _LIBRARIES = {"shared": ("shared",), "extension": ("extension",),
               "both": ("shared", "extension")}
 
@@ -244,5 +256,51 @@ def run(argv=None) -> int:
     return finish(BUILT)
 
 
+def _read_exactly(fd: int, n: int) -> bytes | None:
+    data = b""
+    while len(data) < n:
+        chunk = os.read(fd, n - len(data))
+        if not chunk:
+            return None
+        data += chunk
+    return data
+
+
+def _serve_one(cwd: str, err: str, argv: list[str]) -> int:
+    """One build of --serve, in ``cwd``, its stderr (and its compilers') to ``err``."""
+    saved = os.dup(2)
+    try:
+        fd = os.open(err, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        os.dup2(fd, 2)
+        os.close(fd)
+        os.chdir(cwd)
+        return run(argv)
+    except SystemExit as e:                        # a usage error: argparse's exit
+        return e.code if isinstance(e.code, int) else USAGE
+    except Exception:
+        traceback.print_exc()
+        return INTERNAL
+    finally:
+        sys.stderr.flush()
+        os.dup2(saved, 2)
+        os.close(saved)
+
+
+def serve(limit: int = SERVE_LIMIT) -> int:
+    """Build the requests on standard input until it ends (--serve)."""
+    # the host's files that were not close-on-exec: a pipe's end kept open here for the
+    # host's life would keep its reader from ever seeing the end
+    os.closerange(3, os.sysconf("SC_OPEN_MAX") if hasattr(os, "sysconf") else 1024)
+    for served in range(1, limit + 1):
+        header = _read_exactly(0, 4)
+        body = header and _read_exactly(0, int.from_bytes(header, "little"))
+        if body is None:
+            return BUILT                           # the host is gone
+        cwd, err, *argv = (os.fsdecode(f) for f in body.split(b"\0"))
+        status = _serve_one(cwd, err, argv) | (RETIRING if served == limit else 0)
+        os.write(0, status.to_bytes(4, "little"))
+    return BUILT
+
+
 if __name__ == "__main__":
-    sys.exit(run())
+    sys.exit(serve() if sys.argv[1:] == ["--serve"] else run())

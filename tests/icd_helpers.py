@@ -29,6 +29,19 @@ import numpy as np
 import pyopencl as cl
 def out(value):
     print("RESULT " + json.dumps(value))
+def children():
+    # this process's children: the platform's warm build service, where it runs one
+    import os
+    found = []
+    for pid in os.listdir("/proc"):
+        if pid.isdigit():
+            try:
+                stat = open(f"/proc/{pid}/stat").read()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == os.getpid():
+                found.append(int(pid))
+    return sorted(found)
 """
 _PICK = """
 platforms = [p for p in cl.get_platforms() if p.name == PLATFORM]

@@ -261,33 +261,30 @@ def test_kernel_local_mem_size_counts_kernel_scope_locals_as_pocl():
 
 
 _FAILED_BUILDS = r"""
-import time
 ctx = cl.Context([device])
 def attempt(make, options, step="_build"):
     prg = make()
-    start = time.perf_counter()
     try:
         getattr(prg, step)(options=options.encode())
         code = 0
     except cl.Error as e:
         code = e.code
-    return {"code": code, "seconds": time.perf_counter() - start,
-            "log": prg.get_build_info(device, cl.program_build_info.LOG)}
+    return {"code": code, "log": prg.get_build_info(device, cl.program_build_info.LOG)}
 result = {"bad source": attempt(lambda: cl._cl._Program(ctx, SOURCE), ""),
           "bad options": attempt(lambda: cl._cl._Program(ctx, GOOD), "-cl-no-such-option"),
           "bad compile": attempt(lambda: cl._cl._Program(ctx, HELPER), "", "compile")}
 try:
     caller = cl._cl._Program(ctx, CALLER)
     caller.compile(b"")
-    start = time.perf_counter()
     cl._cl._Program.link(ctx, [caller], b"")
     result["bad link"] = {"code": 0}
 except cl.Error as e:
-    result["bad link"] = {"code": e.code, "seconds": time.perf_counter() - start}
+    result["bad link"] = {"code": e.code}
     # PyOpenCL 2024-2025 releases a failed link's program once more as its error goes
     # (PoCL survives that, any ICD that frees the program may not): keep the error, and
     # leave without tearing down
     kept = e
+result["translators"] = children()     # none where every answer came from the cache
 out(result)
 import os
 sys.stdout.flush()
@@ -297,8 +294,8 @@ os._exit(0)
 
 def test_a_failed_build_fails_again_at_once_from_the_cache(tmp_path):
     """The second process to build (or compile, or link) a program that does not build
-    fails as fast as a cache hit, with the first one's error code and log; a failure of
-    the machine's (no C compiler) is not kept."""
+    fails from the cache, starting no translator, with the first one's error code and
+    log; a failure of the machine's (no C compiler) is not kept."""
     import uuid
 
     from cl2c.platform import icd_folder, program_cache
@@ -321,8 +318,9 @@ def test_a_failed_build_fails_again_at_once_from_the_cache(tmp_path):
         first["bad compile"]["log"]
     for what in ("bad source", "bad options", "bad compile"):
         assert again[what]["log"] == first[what]["log"]
-        assert again[what]["seconds"] < 0.03 < first[what]["seconds"], (first, again)
-    assert again["bad link"]["seconds"] < first["bad link"]["seconds"] / 3, (first, again)
+    # the first process ran the translator (its warm build service is still there), the
+    # second had every answer from the cache
+    assert len(first["translators"]) == 1 and again["translators"] == [], (first, again)
     kept = program_cache.failure_entry(icd_folder().parent, source, "")
     assert kept.is_file()
     # the machine's failure is not the program's: not kept, and the log says why

@@ -310,16 +310,19 @@ cl_int cl2c_cache_failed(const char *binary_path, cl_program p, cl_int failure,
 
 /* ---- the build service ---- */
 
-/* Run the build service with `args` (NULL-terminated): `python -c CL2C_CHILD_BOOT
- * <the cl2c package's folder> cl2c.build_service args...`, which runs the cl2c this
- * library serves whatever the working directory holds (cl2c/resources.py); its stderr
- * to `dir`/stderr; its exit status, or -1 where it did not run or died (the reason in
- * `why`). */
+/* Run the build service with `args` (NULL-terminated): the host's warm service
+ * (service.c), or where it cannot serve, `python -c CL2C_CHILD_BOOT <the cl2c package's
+ * folder> cl2c.build_service args...`, which runs the cl2c this library serves whatever
+ * the working directory holds (cl2c/resources.py); its stderr to `dir`/stderr; its exit
+ * status, or -1 where it did not run or died (the reason in `why`). */
 static int run_service(const char *dir, const char *const *args, const char *output,
                        char *why, size_t room)
 {
     char err[4200];
     snprintf(err, sizeof err, "%s/stderr", dir);
+    int warm = cl2c_warm_build(err, args, why, room);      /* service.c */
+    if (warm != -1)
+        return warm == -2 ? -1 : warm;
     size_t n = 0;
     while (args[n])
         n++;

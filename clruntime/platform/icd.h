@@ -303,6 +303,11 @@ cl_int cl2c_service(cl_program p, const char *dir, const char *const *args,
                     const char *output, bool keep_failures, cl_int failure,
                     cl_int bad_options, unsigned char **binary, size_t *size);
 
+/* The build of `args` by the host's warm service (service.c), its stderr to `err`: the
+ * service's exit status; -1 where it cannot serve (the caller runs a service of its own);
+ * -2 where it died with the build (`why` says how). */
+int cl2c_warm_build(const char *err, const char *const *args, char *why, size_t room);
+
 /* ---- kernels (kernel.c) ---- */
 struct cl2c_kernel_info;
 
