@@ -13,7 +13,7 @@ import cts_suite
 _SUITE = r"""#!/bin/sh
 if [ "$1" = "-list" ]; then
     printf 'Usage: test_fake [<test name>*]\n\t<test name>\tOne or more of\n'
-    printf 'Test names:\n\tgood\n\tbad\n\tskipped\n\tcrashes\n\thangs\n\tquick_one\n'
+    printf 'Test names:\n\tgood\n\tbad\n\tskipped\n\tcrashes\n\thangs\n\tquick_one\n\tskips_failures\n'
     exit 0
 fi
 result() { printf '{\n\t"cmd": "fake",\n\t"results": {\n\t\t"%s": "%s"\n\t}\n}\n' "$1" "$2" \
@@ -22,6 +22,7 @@ case "$1" in
     good|quick_one) result "$1" pass; echo "$1 passed"; exit 0 ;;
     bad) result bad fail; echo "bad FAILED"; exit 1 ;;
     skipped) result skipped skip; exit 0 ;;
+    skips_failures) result skips_failures skip; echo "FAILED 3 of 9 sub-tests."; exit 0 ;;
     crashes) kill -SEGV $$ ;;
     hangs) sleep 30 ;;
 esac
@@ -42,11 +43,13 @@ def test_each_test_runs_alone_and_a_crash_or_hang_costs_only_itself(tmp_path):
     result = cts_suite.run_suite(tmp_path, "fake", dict(os.environ), jobs=2, timeout=2,
                                  tails=tails)
     assert result.outcomes == {"good": "pass", "bad": "fail", "skipped": "skip",
-                               "crashes": "crash", "hangs": "timeout", "quick_one": "pass"}
+                               "crashes": "crash", "hangs": "timeout", "quick_one": "pass",
+                               "skips_failures": "fail"}
     assert "bad FAILED" in tails["fake/bad"] and "fake/good" not in tails
     table = cts_suite.markdown([result], "# CTS")
-    assert "| fake | 6 | 2 | 1 | 1 | 1 | 1 |" in table
-    assert "`bad` (fail), `crashes` (crash), `hangs` (timeout)" in table
+    assert "| fake | 7 | 2 | 2 | 1 | 1 | 1 |" in table
+    assert "`bad` (fail), `crashes` (crash), `hangs` (timeout), `skips_failures` (fail)" \
+        in table
     assert "- **fake** passed: `good`, `quick_one`" in table
     assert "- **fake** skipped: `skipped`" in table
     # runs saved with --json make the same table
