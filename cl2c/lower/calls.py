@@ -47,8 +47,9 @@ class CallLowering:
         if call.kind == "vstore":
             t = call.generic
             self.need("CL2C_VLOADSTORE", t.elem.name, t.n)
-            return runtime_call(f"cl2c_vstore{t.n}_{t.elem.name}", *lowered, call=call,
-                                coord=node.coord)
+            data = self.coerce(lowered[0], arg_types[0], t, node.coord)   # a scalar widens
+            return runtime_call(f"cl2c_vstore{t.n}_{t.elem.name}", data, *lowered[1:],
+                                call=call, coord=node.coord)
         if call.kind == "vec_step":
             return cn.const_int(call.value, node.coord)
         if call.kind in ("vload_half", "vstore_half"):
