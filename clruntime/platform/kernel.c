@@ -24,6 +24,18 @@ static size_t arg_bytes(const cl2c_arg_info *a)
     }
 }
 
+/* Where an argument's value may start: its type's alignment, which the kernel's C
+ * assumes as it reads it (a long4 by value with an aligned 32-byte load): at most the
+ * storage alignment, and a power of two no smaller than the alignment of any type of
+ * its size. */
+static size_t arg_align(size_t bytes)
+{
+    size_t align = 16;
+    while (align < bytes && align < CL2C_STORAGE_ALIGN)
+        align *= 2;
+    return align;
+}
+
 static cl_kernel new_kernel(cl_program program, const cl2c_kernel_info *info)
 {
     cl_kernel k = cl2c_object_new(CL2C_MAGIC_KERNEL, sizeof *k);
@@ -38,13 +50,15 @@ static cl_kernel new_kernel(cl_program program, const cl2c_kernel_info *info)
     k->set = calloc(info->num_args + 1, sizeof *k->set);
     size_t at = 0;
     for (cl_uint i = 0; i < info->num_args; i++) {
-        at = (at + 15) / 16 * 16;            /* every value aligned as any vector */
+        size_t align = arg_align(arg_bytes(&info->args[i]));
+        at = (at + align - 1) / align * align;
         if (k->offsets)
             k->offsets[i] = at;
         at += arg_bytes(&info->args[i]);
     }
     k->values_size = at;
-    k->values = aligned_alloc(16, (at + 15) / 16 * 16 + 16);
+    k->values = aligned_alloc(CL2C_STORAGE_ALIGN, (at / CL2C_STORAGE_ALIGN + 1) *
+                                                  CL2C_STORAGE_ALIGN);
     if (!k->offsets || !k->mems || !k->set || !k->values) {
         free(k->offsets);
         free(k->mems);
@@ -519,12 +533,14 @@ static cl_int enqueue_kernel(cl_command_queue q, cl_kernel k, cl_command_type ty
     /* one allocation: the struct, the buffers, the pointers, the values */
     size_t at_mems = (sizeof(struct launch) + 15) / 16 * 16;
     size_t at_argv = at_mems + buffers * sizeof(cl_mem);
-    size_t at_values = (at_argv + n * sizeof(void *) + 15) / 16 * 16;
+    size_t at_values = (at_argv + n * sizeof(void *) + CL2C_STORAGE_ALIGN - 1) /
+                       CL2C_STORAGE_ALIGN * CL2C_STORAGE_ALIGN;     /* as k->values */
     size_t at_sizes = (at_values + k->values_size + 15) / 16 * 16;
     bool checking = k->program->check_sizes != NULL;
     size_t at_arg_mems = at_sizes + (checking ? n * sizeof(size_t) : 0);
     size_t bytes = at_arg_mems + n * sizeof(cl_mem);
-    struct launch *l = aligned_alloc(16, (bytes + 15) / 16 * 16 + 16);
+    struct launch *l = aligned_alloc(CL2C_STORAGE_ALIGN, (bytes / CL2C_STORAGE_ALIGN + 1) *
+                                                         CL2C_STORAGE_ALIGN);
     struct cl2c_command *c = l ? cl2c_command_new(q, type, num_waits, waits) : NULL;
     if (!c) {
         free(l);
