@@ -37,7 +37,9 @@ platform sends them on its standard input, a socket: each request is a 4-byte le
 stderr goes to, then the arguments of a build as above; each answer is a 4-byte status
 as above, plus RETIRING when the service ends after it (it does after SERVE_LIMIT
 builds, so that nothing a long host's builds leave behind grows without end). It ends
-at the end of its input: the host's end. The platform keeps one a host process, so that
+at the end of its input, the host's end, and after SERVE_IDLE_S seconds without a
+request (a host that builds no more does not keep it). The platform keeps one a host
+process (and starts another where it finds it gone), so that
 Python's start and the translator's imports (most of a small program's build) are paid
 once; it starts a new one where the host's environment changed since.
 
@@ -59,6 +61,7 @@ import warnings
 BUILT, FAILED, USAGE, INTERNAL, BAD_OPTIONS, TOOLCHAIN = 0, 1, 2, 3, 4, 5
 RETIRING = 1 << 16          # --serve: added to the last answer's status
 SERVE_LIMIT = 500           # --serve: builds before the service ends
+SERVE_IDLE_S = 300          # --serve: seconds without a request before it ends
 _LIBRARIES = {"shared": ("shared",), "extension": ("extension",),
               "both": ("shared", "extension")}
 
@@ -291,7 +294,10 @@ def serve(limit: int = SERVE_LIMIT) -> int:
     # the host's files that were not close-on-exec: a pipe's end kept open here for the
     # host's life would keep its reader from ever seeing the end
     os.closerange(3, os.sysconf("SC_OPEN_MAX") if hasattr(os, "sysconf") else 1024)
+    import select
     for served in range(1, limit + 1):
+        if not select.select([0], [], [], SERVE_IDLE_S)[0]:
+            return BUILT                           # idle: the host builds no more
         header = _read_exactly(0, 4)
         body = header and _read_exactly(0, int.from_bytes(header, "little"))
         if body is None:
