@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .device_limits import MAX_WORK_GROUP_SIZE
 from .language_version import VERSIONS
 from .options import parse_options
 from .target import Target
@@ -16,10 +17,6 @@ from .version import __version__
 # device_facts.py writes them into it). Compute units and memory sizes are the machine's
 # and are read where the library runs.
 WORK_ITEM_DIMENSIONS = 3
-MAX_WORK_GROUP_SIZE = 4096   # work-items in a group (CL2C_MAX_WORK_GROUP_SIZE, host.h)
-# The alignment of each __local block (CL2C_LOCAL_ALIGN in clruntime/include/cl2c/host.h)
-# and of a program's __global variables: the most a variable there can ask.
-STORAGE_ALIGN = 128
 # __local memory comes from the heap, a block for each thread (host.h): no size is
 # refused; this is what the device promises, the size of a large L2.
 LOCAL_MEM_SIZE = 256 << 10

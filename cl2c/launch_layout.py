@@ -7,7 +7,7 @@ import numpy as np
 
 from . import types as ty
 from .cltypes import SCALARS
-from .device_model import STORAGE_ALIGN
+from .device_limits import STORAGE_ALIGN
 
 VALUES_AT = 128              # where a frame's argument values start, after the range
 SIZE_LIMIT = 1 << 64         # a size_t holds less

@@ -9,7 +9,7 @@ version (image_formats.spec_formats)."""
 from __future__ import annotations
 
 from .. import device_model, image_formats
-from ..device_model import STORAGE_ALIGN
+from ..device_limits import STORAGE_ALIGN
 from ..cache import host_target
 from ..version import __version__
 

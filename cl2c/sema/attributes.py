@@ -9,7 +9,7 @@ from pycparserext.ext_c_parser import AttributeSpecifier
 
 from .. import declarators
 from .. import types as ty
-from ..device_model import MAX_WORK_GROUP_SIZE, STORAGE_ALIGN
+from ..device_limits import MAX_WORK_GROUP_SIZE, STORAGE_ALIGN
 from ..parse import attribute_name
 from .checker import Checker
 
