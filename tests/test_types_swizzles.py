@@ -283,3 +283,36 @@ def test_vector_literals(pocl):
                                   np.tile([1, -2, 3, 3, -1], (count, 1)))
     if crashed:
         pytest.xfail(f"every value the test computes itself is right; {crashed}")
+
+
+WIDE_XYZW = """
+kernel void wide(global int8 *a, global float16 *b, global int *out)
+{
+    int8 v = a[0];
+    float16 f = b[0];
+    v.wzyx = v.xyzw;
+    f.yz = f.xw;
+    a[1] = v;
+    b[1] = f;
+    out[0] = a[0].w + (int)b[0].y;
+}
+"""
+
+
+def test_xyzw_on_wider_vectors_names_their_first_four():
+    """.xyzw on 8- and 16-wide vectors (the spec names them for 1 to 4 components and
+    is silent beyond; clang takes them, and the CTS's shuffle and swizzle tests write
+    them): the first four components, read and written, as on PoCL."""
+    def buffers():
+        return [np.arange(16, dtype=np.int32), np.arange(32, dtype=np.float32) + 0.5,
+                np.zeros(1, np.int32)]
+    ours = buffers()
+    cl2c.Program(WIDE_XYZW).build().wide((1,), None, *ours)
+    assert ours[0][8:].tolist() == [3, 2, 1, 0, 4, 5, 6, 7]
+    assert ours[1][16:20].tolist() == [0.5, 0.5, 3.5, 3.5]
+    assert ours[2][0] == 3 + 1
+    from conftest import run_pocl
+    theirs = buffers()
+    run_pocl(WIDE_XYZW, "wide", (1,), None, *theirs)
+    for a, b in zip(ours, theirs):
+        np.testing.assert_array_equal(a, b)

@@ -133,8 +133,10 @@ def components_of(name: str, n: int) -> list[int] | None:
             return None
         return idx if all(i < n for i in idx) else None
     if all(c in _COMPONENTS_XYZW for c in name):
+        # the spec names .xyzw for vectors of 1 to 4 components and says nothing of wider
+        # ones: there they are the first four, as in clang (PoCL) and the CTS's tests
         idx = [_COMPONENTS_XYZW.index(c) for c in name]
-        return idx if all(i < n for i in idx) and n <= 4 else None
+        return idx if all(i < n for i in idx) else None
     return None
 
 
