@@ -86,5 +86,8 @@ class LaunchPlan:
     fiber_checks: bool = False     # fibers check barriers (and checked accesses)
     fiber_stack: int = 0           # bytes a fiber's stack; 0: the runtime's default
     poison_locals: bool = False    # red zones after each __local region (ASan)
+    transposed: bool = False       # the group functions run the kernel with its
+                                   # dimensions 0 and 1 exchanged, and the entry the
+                                   # range so (dimensions.py)
     live: tuple = ()               # LiveBounds of its guard (live_groups.py): the entry
                                    # skips the groups with no live work-item

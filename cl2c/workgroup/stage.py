@@ -18,6 +18,7 @@ from ..typed_ast import fact, walk
 from . import schedules
 from .launch_plan import LaunchOptions, LaunchPlan, Regroup
 from .launch_work import serial_items, work
+from .dimensions import runs_along_dimension_1, transposable, transposed
 from .live_groups import live_bounds
 from .passes import tiling
 from .passes.interleaving import interleavable, interleaved_function, program_names
@@ -59,6 +60,22 @@ def _launch(k: KernelModel, module: Module, options: LaunchOptions,
             outside: set[str]) -> dict:
     """What the schedule and the passes decide for kernel model ``k``: the fields of its
     LaunchPlan, less ``item_function`` (which takes every kernel's functions)."""
+    if not options.check and transposable(k, module.functions) and \
+            runs_along_dimension_1(k.info.node.body):
+        # its work-item loops along global id 1, where its memory runs (dimensions.py):
+        # when the schedule builds them inline and cuts the range its own way
+        twisted = replace(k, info=replace(k.info, node=transposed(k.info.node)))
+        launch = _launch_of(twisted, module, options, outside)
+        if launch["regroup"] is not None and not launch["schedule"].calls_item_function \
+                and launch["interleaved_function"] is None:
+            launch["reason"] += "; its work-item loops along dimension 1, where its " \
+                "memory runs (dimensions 0 and 1 exchanged)"
+            return dict(launch, transposed=True)
+    return _launch_of(k, module, options, outside)
+
+
+def _launch_of(k: KernelModel, module: Module, options: LaunchOptions,
+               outside: set[str]) -> dict:
     k_work = work(k.info, module.functions)
     ways = interleavable(k, outside, k_work, bool(options.check))
     choice = schedules.choose(k, module, options, ways)

@@ -426,6 +426,32 @@ static inline void cl2c_part_items(const cl2c_range *r, const cl2c_workitem *nd,
     }
 }
 
+/* The range of a kernel whose work-group function reads its dimensions 0 and 1 exchanged
+ * (cl2c/workgroup/dimensions.py): the kernel asks of the range only global ids, so a
+ * part [from, to) of the slowest dimension is the whole range of its own (the offset
+ * moved to `from`), and then the two dimensions trade places (a launch of one
+ * dimension becomes one of two, its work-items along 1). cl2c cuts the new range into
+ * groups (cl2c_regroup): the old groups' sizes go. */
+static inline void cl2c_transpose_range(cl2c_workitem *nd, size_t *from, size_t *to) {
+    const unsigned d = nd->work_dim - 1;
+    nd->global_offset[d] += *from;
+    nd->global_size[d] = *to - *from;
+    size_t t = nd->global_size[0];
+    nd->global_size[0] = nd->global_size[1];
+    nd->global_size[1] = t;
+    t = nd->global_offset[0];
+    nd->global_offset[0] = nd->global_offset[1];
+    nd->global_offset[1] = t;
+    for (int i = 0; i < 2; ++i) {
+        nd->enqueued_local_size[i] = nd->local_size[i] = 1;
+        nd->num_groups[i] = nd->global_size[i];
+    }
+    if (nd->work_dim < 2)
+        nd->work_dim = 2;
+    *from = 0;
+    *to = nd->global_size[nd->work_dim - 1];
+}
+
 static inline size_t cl2c_gcd_(size_t a, size_t b) {
     while (b != 0) {
         size_t t = a % b;
