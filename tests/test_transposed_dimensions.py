@@ -145,3 +145,53 @@ def test_lecture_v3_as_printed(dim, grid):
     C = np.zeros((dim, dim), np.float32)
     cl2c.Program(lecture_source("v3", dim)).build().matmult(grid, None, A, B, C)
     np.testing.assert_allclose(C, A.astype(np.float64) @ B, rtol=1e-4)
+
+
+# ---- checking builds: findings name the work-items as the host's range has them ----
+
+BUGGY = r"""
+__kernel void rows_bug(__global const float *a, __global float *c, int ncols, int bad_i,
+                       int bad_j, int far) {
+    int i = get_global_id(0), j = get_global_id(1);
+    float s = 1.0f;
+    for (int k = 0; k < 4; ++k)
+        s += a[i * ncols + j] * k;
+    if (i == bad_i && j == bad_j)
+        c[far] = 2.0f;          /* past the end, or the element of work-item (0,0) */
+    c[i * ncols + j] = s;
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def checked():
+    assert _plans(BUGGY)["rows_bug"].transposed
+    return cl2c.Program(BUGGY).build("-cl2c-check")
+
+
+@pytest.mark.parametrize("local, offset, names", [
+    (None, (0, 0), "global id (5,9,0)"),
+    ((4, 8), (0, 0), "work-item (1,1,0) of group (1,1,0), global id (5,9,0)"),
+    ((4, 8), (1, 3), "work-item (0,6,0) of group (1,0,0), global id (5,9,0)"),
+])
+def test_a_finding_names_the_hosts_work_item(checked, local, offset, names):
+    a = np.ones(16 * 16, np.float32)
+    c = np.zeros(16 * 16, np.float32)
+    with pytest.raises(cl2c.LaunchError) as info:
+        checked.rows_bug((8, 16), local, a, c, 16, 5, 9, 16 * 16 + 3, global_offset=offset)
+    msg = str(info.value)
+    assert "out-of-bounds write of 4 bytes at offset 1036 of __global 'c'" in msg, msg
+    assert names in msg, msg
+
+
+def test_a_race_names_the_other_group_as_the_host_has_it(checked):
+    """Work-item (5,9) writes the element of work-item (0,0): groups of 4x8, two along
+    each dimension, so (5,9) is group (1,1), linear id 3, and (0,0) group 0."""
+    a = np.ones(16 * 16, np.float32)
+    c = np.zeros(16 * 16, np.float32)
+    with pytest.raises(cl2c.LaunchError) as info:
+        checked.rows_bug((8, 16), (4, 8), a, c, 16, 5, 9, 0)
+    msg = str(info.value)
+    assert "data race" in msg, msg
+    assert ("(linear id 3)" in msg and "global id (0,0,0)" in msg) or \
+        ("(linear id 0)" in msg and "global id (5,9,0)" in msg), msg

@@ -60,7 +60,7 @@ def _launch(k: KernelModel, module: Module, options: LaunchOptions,
             outside: set[str]) -> dict:
     """What the schedule and the passes decide for kernel model ``k``: the fields of its
     LaunchPlan, less ``item_function`` (which takes every kernel's functions)."""
-    if not options.check and transposable(k, module.functions) and \
+    if transposable(k, module.functions) and \
             runs_along_dimension_1(k.info.node.body):
         # its work-item loops along global id 1, where its memory runs (dimensions.py):
         # when the schedule builds them inline and cuts the range its own way

@@ -94,6 +94,9 @@ typedef struct cl2c_ck_launch {
     int nbuffers;
     cl2c_ck_range buffers[CL2C_CK_MAX_RANGES];
     size_t asked[3];   /* a regrouped launch's local size as the host gave it (0: none) */
+    int transposed;    /* the group functions ran the range with dimensions 0 and 1
+                          exchanged (cl2c_transpose_range): the host's offsets and sizes */
+    size_t host_offset[3], host_size[3];
     pthread_mutex_t lock;
     int findings;
     size_t used;
@@ -357,6 +360,27 @@ static inline void cl2c_ck_regrouped(cl2c_ck_launch *L, const size_t *asked) {
         for (int d = 0; d < 3; ++d) L->asked[d] = asked[d] ? asked[d] : 1;
 }
 
+/* A transposed launch (cl2c_transpose_range): `nd`, the range as the host gave it. */
+static inline void cl2c_ck_transposed(cl2c_ck_launch *L, const cl2c_workitem *nd) {
+    L->transposed = 1;
+    for (int d = 0; d < 3; ++d) {
+        L->host_offset[d] = nd->global_offset[d];
+        L->host_size[d] = nd->global_size[d];
+    }
+}
+
+/* Ids x of a work-item less the offsets of the range group `g` belongs to, made the
+ * kernel's: less the host's offsets, in the host's dimensions (a transposed launch). */
+static inline void cl2c_ck_as_host(const cl2c_ck_launch *L, const cl2c_workitem *g,
+                                   size_t x[3]) {
+    if (!L->transposed) return;
+    for (int d = 0; d < 3; ++d) x[d] += g->global_offset[d];
+    const size_t t = x[0];
+    x[0] = x[1];
+    x[1] = t;
+    for (int d = 0; d < 3; ++d) x[d] -= L->host_offset[d];
+}
+
 /* The group and local linear ids, in the groups the host asked for, of the work-item
  * of shadow word `who` in a regrouped launch; whether it is in the running
  * work-item's group. */
@@ -371,11 +395,15 @@ __attribute__((cold, unused)) static int cl2c_ck_asked_ids(const cl2c_ck_thread 
     const size_t li[3] = {ll % g->local_size[0], ll / g->local_size[0] % g->local_size[1],
                           ll / g->local_size[0] / g->local_size[1]};
     size_t o[3], m[3], n[3];                /* global ids - offsets: other's, mine */
+    const cl2c_ck_launch *L = t->launch;
     for (int d = 0; d < 3; ++d) {
         o[d] = gi[d] * g->local_size[d] + li[d];
         m[d] = g->group_id[d] * g->enqueued_local_size[d] + t->lid[d];
-        n[d] = (g->global_size[d] + a[d] - 1) / a[d];
     }
+    cl2c_ck_as_host(L, g, o);
+    cl2c_ck_as_host(L, g, m);
+    for (int d = 0; d < 3; ++d)
+        n[d] = ((L->transposed ? L->host_size[d] : g->global_size[d]) + a[d] - 1) / a[d];
     *group = (o[2] / a[2] * n[1] + o[1] / a[1]) * n[0] + o[0] / a[0];
     *lid = (o[2] % a[2] * a[1] + o[1] % a[1]) * a[0] + o[0] % a[0];
     return o[0] / a[0] == m[0] / a[0] && o[1] / a[1] == m[1] / a[1] &&
@@ -645,12 +673,28 @@ cl2c_ck_finding(cl2c_ck_site *site, const char *fmt, ...) {
     site->reported = L->serial;
     cl2c_ck_who(t);
     const cl2c_workitem *g = t->grp;
-    size_t lid[3], group[3], gid[3];
+    size_t lid[3], group[3], gid[3], rel[3];   /* rel: the global id less the offset */
     for (int d = 0; d < 3; ++d) {
-        gid[d] = g->group_id[d] * g->enqueued_local_size[d] + t->lid[d] + g->global_offset[d];
+        rel[d] = g->group_id[d] * g->enqueued_local_size[d] + t->lid[d];
+        lid[d] = t->lid[d];
+        group[d] = g->group_id[d];
+    }
+    cl2c_ck_as_host(L, g, rel);
+    if (L->transposed) {        /* cl2c's own groups, in the kernel's dimensions */
+        size_t x = lid[0];
+        lid[0] = lid[1];
+        lid[1] = x;
+        x = group[0];
+        group[0] = group[1];
+        group[1] = x;
+    }
+    for (int d = 0; d < 3; ++d) {
+        gid[d] = rel[d] + (L->transposed ? L->host_offset[d] : g->global_offset[d]);
         const size_t ls = L->asked[d];
-        lid[d] = ls ? (gid[d] - g->global_offset[d]) % ls : t->lid[d];
-        group[d] = ls ? (gid[d] - g->global_offset[d]) / ls : g->group_id[d];
+        if (ls) {
+            lid[d] = rel[d] % ls;
+            group[d] = rel[d] / ls;
+        }
     }
     char what[400];
     va_list ap;
