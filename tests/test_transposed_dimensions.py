@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import cl2c
+from cl2c.workgroup.schedules import REGIONS
 from conftest import lecture_source
 
 SOURCE = r"""
@@ -25,6 +26,12 @@ __kernel void rows(__global const float *a, __global const float *b, __global fl
     for (int k = 0; k < depth; ++k)
         s += a[i * depth + k] * b[k * ncols + j];
     c[i * ncols + j] = s + get_global_id(2) * 1000.0f;
+}
+/* no loop: the loops schedule's, but for its dimensions (it calls the work-item
+ * function, which keeps them): a work-group function of its own */
+__kernel void scale_rows(__global const float *in, __global float *out, int cols) {
+    size_t i = get_global_id(0), j = get_global_id(1);
+    out[i * cols + j] = in[i * cols + j] * 2.0f + 1.0f;
 }
 /* the same memory, but asks the range its size: it keeps its dimensions */
 __kernel void rows_sized(__global const float *a, __global float *c) {
@@ -57,6 +64,7 @@ def _plans(source):
 def test_which_kernels_run_along_dimension_1():
     plans = _plans(SOURCE)
     assert plans["rows"].transposed
+    assert plans["scale_rows"].transposed and plans["scale_rows"].schedule is REGIONS
     assert not plans["rows_sized"].transposed
     assert not plans["cols"].transposed
     assert _plans(lecture_source("v3", 64))["matmult"].transposed
@@ -126,6 +134,21 @@ def test_rows_in_parts(program, bounds):
     np.testing.assert_array_equal(parts, whole)
     np.testing.assert_allclose(whole, _rows_reference(a, b, nrows, ncols, depth, (0, 0, 0),
                                                       (nrows, ncols, 1)), rtol=1e-5)
+
+
+@pytest.mark.parametrize("grid, offset", [((37, 45), (0, 0)), ((20, 33), (5, 2)),
+                                          ((30,), (4,))])
+def test_a_loop_free_kernel_computes_as_numpy(program, grid, offset):
+    rows, cols = 45, 50
+    a = np.random.default_rng(len(grid)).random((rows, cols), dtype=np.float32)
+    out = np.zeros_like(a)
+    program.scale_rows(grid, None, a, out, cols, global_offset=offset)
+    want = np.zeros_like(a)
+    box = tuple(slice(o, o + g) for o, g in zip(offset, grid))
+    if len(grid) == 1:
+        box += (0,)
+    want[box] = a[box] * np.float32(2) + np.float32(1)
+    np.testing.assert_array_equal(out, want)
 
 
 def test_kept_kernels_compute_as_numpy(program):

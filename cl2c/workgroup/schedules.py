@@ -252,6 +252,17 @@ def choose(k, module: Module, options: LaunchOptions = LaunchOptions(),
     return _regions_if_better(k, module, loops, options, interleaving)
 
 
+def inlined(k, module: Module, options: LaunchOptions = LaunchOptions(),
+            interleaving=None) -> Choice | None:
+    """The regions schedule's choice for kernel model ``k`` (its work-group function
+    inlines the kernel), or None where it cannot run it."""
+    try:
+        return _take(k, module, REGIONS, "a work-group function of loops over the "
+                     "work-items", options, interleaving)
+    except NeedFibers:
+        return None
+
+
 def _take(k, module, schedule: Schedule, reason: str, options: LaunchOptions,
           interleaving=None) -> Choice:
     what = schedule.prepare(k, module, options, interleaving)

@@ -60,25 +60,35 @@ def _launch(k: KernelModel, module: Module, options: LaunchOptions,
             outside: set[str]) -> dict:
     """What the schedule and the passes decide for kernel model ``k``: the fields of its
     LaunchPlan, less ``item_function`` (which takes every kernel's functions)."""
-    if transposable(k, module.functions) and \
-            runs_along_dimension_1(k.info.node.body):
-        # its work-item loops along global id 1, where its memory runs (dimensions.py):
-        # when the schedule builds them inline and cuts the range its own way
+    if transposable(k, module.functions) and runs_along_dimension_1(k.info.node.body):
+        # its work-item loops along global id 1, where its memory runs (dimensions.py),
+        # where the schedule builds them inline and cuts the range its own way: the
+        # regions schedule, where the loops schedule (calling the work-item function,
+        # which keeps its dimensions) would have been chosen
         twisted = replace(k, info=replace(k.info, node=transposed(k.info.node)))
-        launch = _launch_of(twisted, module, options, outside)
-        if launch["regroup"] is not None and not launch["schedule"].calls_item_function \
-                and launch["interleaved_function"] is None:
-            launch["reason"] += "; its work-item loops along dimension 1, where its " \
-                "memory runs (dimensions 0 and 1 exchanged)"
-            return dict(launch, transposed=True)
+        ways = interleavable(twisted, outside, work(twisted.info, module.functions),
+                             bool(options.check))
+        choice = schedules.choose(twisted, module, options, ways)
+        if choice.schedule.calls_item_function and options.schedule == schedules.AUTO:
+            choice = schedules.inlined(twisted, module, options, ways)
+        if choice is not None and choice.schedule.regroups and \
+                not choice.schedule.calls_item_function:
+            launch = _launch_of(twisted, module, options, outside, choice, ways)
+            if launch["interleaved_function"] is None:
+                launch["reason"] += "; its work-item loops along dimension 1, where its " \
+                    "memory runs (dimensions 0 and 1 exchanged)"
+                return dict(launch, transposed=True)
     return _launch_of(k, module, options, outside)
 
 
-def _launch_of(k: KernelModel, module: Module, options: LaunchOptions,
-               outside: set[str]) -> dict:
+def _launch_of(k: KernelModel, module: Module, options: LaunchOptions, outside: set[str],
+               choice=None, ways=None) -> dict:
+    """The fields of kernel model ``k``'s LaunchPlan, under ``choice`` (the schedule's
+    own where None) and its ``ways`` (interleaving.interleavable's)."""
     k_work = work(k.info, module.functions)
-    ways = interleavable(k, outside, k_work, bool(options.check))
-    choice = schedules.choose(k, module, options, ways)
+    if choice is None:
+        ways = interleavable(k, outside, k_work, bool(options.check))
+        choice = schedules.choose(k, module, options, ways)
     regroup = k.group_blind and choice.schedule.regroups
     reason, serial, twin = choice.reason, 0, None
     if regroup:
