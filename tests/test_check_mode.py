@@ -533,6 +533,24 @@ def test_fast_versions_of_a_barrier_kernel_compute_the_same():
                      (8, 8), a, out, np.int32(3), np.int32(0)) == []
 
 
+def test_fast_version_of_a_tile_stored_by_columns_marks_every_cell():
+    """The tile stored a column a row of work-items (t[x][y]: a step of a row between
+    them, no run of words): the box's marks, row by row, leave each cell written by its
+    work-item, so that the next phase's fast reads find the tile whole, and a read of a
+    row the tile lacks (extra) still finds its cells unwritten."""
+    src = TILE.replace("WHERE", "x").replace("t[y][x] = a", "t[x][y] = a")
+    prg = build(src, "-cl2c-check=collect")
+    assert "3 checked loops with a fast version" in prg.c_source
+    a = np.random.default_rng(4).random(2 * 64, np.float32)
+    out, want = f32(64), f32(64)
+    assert collected(prg.k, (8, 8), (8, 8), a, out, np.int32(2), np.int32(0)) == []
+    build(src, "").k((8, 8), (8, 8), a, want, np.int32(2), np.int32(0))
+    np.testing.assert_array_equal(out, want)
+    half = src.replace("t[x][y] = a", "if (x < 4) t[x][y] = a")   # rows 4-7 of t unwritten
+    msg = finding(build(half).k, (8, 8), (8, 8), a, f32(64), np.int32(1), np.int32(0))
+    assert "read of uninitialized __local memory: 't' at offset 128" in msg, msg
+
+
 def test_fast_version_of_local_reads_falls_back_on_an_index_out_of_bounds():
     msg = finding(build(TILE.replace("WHERE", "x + extra")).k, (8, 8), (8, 8), f32(64),
                   f32(64), np.int32(1), np.int32(1))
@@ -1171,10 +1189,10 @@ __kernel void k(__global float *out, __global float *res, int far) {
 
 def test_stores_of_a_fast_version_leave_their_marks():
     """The first region's stores run in a fast version, which writes their shadow words
-    after each row (cl2c_ck_mark, in vectorised runs). The second region reads them: a
-    neighbour's of the same group after the barrier is no race; another group's is."""
+    after its rows (cl2c_ck_mark_box, in vectorised runs). The second region reads them:
+    a neighbour's of the same group after the barrier is no race; another group's is."""
     prg = build(MARKED, "-cl2c-check=collect")
-    assert "cl2c_ck_mark(" in prg.c_source
+    assert "cl2c_ck_mark_box(" in prg.c_source
     out, res = f32(16), f32(16)
     assert collected(prg.k, (16,), (8,), out, res, np.int32(0)) == []
     np.testing.assert_array_equal(res, (np.arange(16) ^ 1).astype(np.float32))

@@ -46,10 +46,12 @@ class WorkItemLoop:
 class Versions:
     """A checked work-item loop and its fast version (check_versions.py): ``test``, C
     statements that set names.CHECK_FAST; ``fast``, the body unchecked; ``marks``, what
-    runs after the fast loop."""
+    runs after the fast loop of each row, or ``nest_marks`` once after the nest."""
     test: list
     fast: list
     marks: list
+    nest_marks: list = field(default_factory=list)   # what runs after the whole fast
+                                                     # nest (its marks for all rows)
 
 
 @dataclass

@@ -213,8 +213,9 @@ class _Nest:
         fast_loop.checked, fast_loop.body = False, versions.fast
         fast_loop.after = versions.marks
         next(work_item_loops([checked])).simd = False
+        then = [fast] + [Once(s) for s in versions.nest_marks]
         return Block([Once(s) for s in versions.test] +
-                     [GroupIf(c_ast.If(cn.ident(FAST), None, None), [fast], [checked])])
+                     [GroupIf(c_ast.If(cn.ident(FAST), None, None), then, [checked])])
 
     # -- whether the nest's test can settle its work-item loop's checks
     def versioned(self, checked: set):
@@ -524,8 +525,28 @@ class _Nest:
         # the fast version: the body unchecked, its marks after it
         fast = c_ast.Compound(copy.deepcopy(self.item.body))
         _unchecked(fast)
-        return Versions(decls + probe + [declaration("const int", FAST, test)],
-                        fast.block_items, self._marks(accesses))
+        test = decls + probe + [declaration("const int", FAST, test)]
+        if self.outer is None and len(axes) > 1 and self.item.row_guard is None and \
+                all(a.kind in (STORE, READ, LREAD) for a in accesses):
+            # only stores to mark, each work-item's once, in every row of the box: the
+            # whole box's at once
+            return Versions(test, fast.block_items, [], self._box_marks(accesses))
+        return Versions(test, fast.block_items, self._marks(accesses))
+
+    def _box_marks(self, accesses) -> list:
+        """After the fast nest: the shadow words its stores leave, the box's at once
+        (cl2c_ck_mark_box: one call where each row made one, a tiled matmul's 32 a
+        tile, and a run of words where the rows' stores follow each other)."""
+        na = len(self.axes)
+        calls = [cn.call("cl2c_ck_mark_box", cn.ident(THREAD), cn.ident(a.range),
+                         c_ast.ArrayRef(cn.ident(AT), cn.const_int(j)), cn.const_int(na),
+                         cn.ident(COUNT), c_ast.UnaryOp("sizeof", _element(a.target.expr)),
+                         cn.const_int(int(a.local)), cn.ident(BASE))
+                 for j, a in enumerate(accesses) if a.kind == STORE]
+        # (a guarded store marks what it stored: where its guard holds)
+        return [c if a.guard is None else
+                c_ast.If(parse_expr(f"{GUARDS}[{a.guard}] == 1"), c, None)
+                for c, a in zip(calls, [a for a in accesses if a.kind == STORE])]
 
     def _marks(self, accesses) -> list:
         """After the fast loop of each row: the shadow words its stores leave."""

@@ -437,6 +437,33 @@ static inline void cl2c_ck_mark(cl2c_ck_thread *t, cl2c_ck_argr A, const char *a
         for (size_t k = 0; k < n >> A.shift; ++k) __atomic_store_n(&w[k], word, __ATOMIC_RELAXED);
     }
 }
+/* After a nest's fast loops: the shadow words of a store's box (its test's points at,
+ * counts, llid its origin's local linear id; the axes: l2, l1, l0, or l1, l0), each
+ * work-item's as cl2c_ck_mark leaves a row's: one run of words where the box's stores
+ * follow each other (a tile of __local memory, filled), else row by row. */
+static inline void cl2c_ck_mark_box(cl2c_ck_thread *t, cl2c_ck_argr A, const char *const *at,
+                                    int axes, const long long *count, size_t n, int local,
+                                    size_t llid) {
+    if (A.shadow == NULL || cl2c_ck_box_empty(axes, count)) return;
+    long long s[3] = {0, 0, 0}, c[3] = {1, 1, 1};     /* steps and counts, outermost first */
+    for (int a = 0; a < axes; ++a) {
+        s[3 - axes + a] = count[a] > 1 ? (long long)((uintptr_t)at[1 + a] - (uintptr_t)at[0]) : 0;
+        c[3 - axes + a] = count[a];
+    }
+    if ((c[2] <= 1 || s[2] == (long long)n) && (c[1] <= 1 || s[1] == c[2] * (long long)n) &&
+        (c[0] <= 1 || s[0] == c[1] * c[2] * (long long)n) && c[2] == (long long)t->ls0 &&
+        (c[1] == (long long)t->ls1 || c[0] <= 1)) {
+        /* the box's stores in a run, the work-items' linear ids too */
+        cl2c_ck_mark(t, A, at[0], at[0] + n, c[0] * c[1] * c[2] - 1, n, local, llid);
+        return;
+    }
+    for (long long i2 = 0; i2 < c[0]; ++i2)
+        for (long long i1 = 0; i1 < c[1]; ++i1) {
+            const char *a = at[0] + i2 * s[0] + i1 * s[1];
+            cl2c_ck_mark(t, A, a, a + s[2], c[2] - 1, n, local,
+                         llid + t->ls0 * ((size_t)i1 + t->ls1 * (size_t)i2));
+        }
+}
 /* Reads of a __local variable in a barrier phase that writes none of it
  * (CL2C_CK_LREAD): in range, and every granule from the lowest address to the highest
  * written by a work-item of this group (more than the reads may touch: a gap the group
