@@ -226,11 +226,15 @@ cl2c_regroup(cl2c_workitem *nd, size_t threads, size_t tile_rows,
         if (rows < want) {
             size_t pieces = (want + rows - 1) / rows;
             size_t piece = (l0 + pieces - 1) / pieces;
-            piece = (piece + 63) / 64 * 64;
             /* 1024 work-items amortise a group's setup, unless pieces that long would
              * leave threads idle (8192 N-body bodies are 8 groups): then 64 still
-             * vectorise */
+             * vectorise; and 16 (a vector of floats), where even 64 would (the lecture's
+             * matrix products, a work-item a row: 512 rows were 8 groups for 16
+             * threads) */
             size_t least = (l0 + 1023) / 1024 * rows < threads * 2 ? 64 : 1024;
+            if ((l0 + 63) / 64 * rows < threads) least = 16;
+            const size_t unit = least < 64 ? least : 64;
+            piece = (piece + unit - 1) / unit * unit;
             if (piece < least) piece = least;
             if (piece < l0) l0 = piece;
         }
