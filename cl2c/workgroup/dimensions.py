@@ -19,6 +19,8 @@ kernel's array accesses, each by its loops' depth: the one thing it decides is s
 """
 from __future__ import annotations
 
+import copy
+
 from pycparser import c_ast
 
 from ..lower.effects import builtin_name, constant_dimension, work_item_function
@@ -75,7 +77,9 @@ def transposed(func: c_ast.FuncDef) -> c_ast.FuncDef:
     for n in walk(func.body):
         d = constant_dimension(n) if isinstance(n, c_ast.FuncCall) else None
         if d in (0, 1):
-            n.args.exprs[-1] = c_ast.Constant("int", str(1 - d), n.args.exprs[-1].coord)
+            other = copy.copy(n.args.exprs[-1])        # (its type, as sema gave it)
+            other.value = str(1 - d)
+            n.args.exprs[-1] = other
     return func
 
 

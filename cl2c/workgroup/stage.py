@@ -16,9 +16,9 @@ from ..sema import Module
 from ..timing import StageTimes
 from ..typed_ast import fact, walk
 from . import schedules
+from .dimensions import runs_along_dimension_1, transposable, transposed
 from .launch_plan import LaunchOptions, LaunchPlan, Regroup
 from .launch_work import serial_items, work
-from .dimensions import runs_along_dimension_1, transposable, transposed
 from .live_groups import live_bounds
 from .passes import tiling
 from .passes.interleaving import interleavable, interleaved_function, program_names
