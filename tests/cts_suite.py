@@ -46,16 +46,21 @@ IMAGE_SUITES = ("images/clGetInfo", "images/kernel_image_methods", "images/clCop
 DEFAULT_SUITES = ("computeinfo", "api", "compiler", "basic", "buffers", "events",
                   "profiling", "commonfns", "geometrics", "relationals", "select",
                   "integer_ops", "thread_dimensions", "printf", "math_brute_force",
-                  *IMAGE_SUITES)
-SUITE_ARGS = {"math_brute_force": ["-1", "-w"], "select": ["-w"],
-              "images/kernel_read_write": ["CL_FILTER_NEAREST"]}
+                  "conversions", "atomics", "vectors", "allocations", "mem_host_flags",
+                  "half", "contractions", *IMAGE_SUITES)
+# (wimpy modes, -w: a sample of each function's inputs, as the CTS's own quick list has
+# them; conversions whole takes 25 minutes so on 2 cores: give it --timeout 2400)
+SUITE_ARGS = {"math_brute_force": ["-1", "-w"], "select": ["-w"], "conversions": ["-w"],
+              "half": ["-w"], "images/kernel_read_write": ["CL_FILTER_NEAREST"]}
 # Suites whose own argument parsing hides the harness's -list (select reads every '-'
-# word as its letters): run whole, in one process, each test's outcome from its JSON.
-WHOLE_SUITES = {"select"}
+# word as its letters; conversions names its tests by type pairs it makes up): run whole,
+# in one process, each test's outcome from its JSON.
+WHOLE_SUITES = {"select", "conversions"}
 SUITE_TESTS = {"thread_dimensions": "quick_", "integer_ops": "quick_"}
 # How a suite lists its tests, where it is not the harness's -list: the option and the
-# heading of the list (math_brute_force's tests are its functions, printed by -p)
-LISTINGS = {"math_brute_force": ("-p", "Math function names:")}
+# heading of the list (math_brute_force's tests are its functions, printed by -p; half's
+# follow its options in -h)
+LISTINGS = {"math_brute_force": ("-p", "Math function names:"), "half": ("-h", "-h\tHelp")}
 # Folder and executable of a suite where they differ from test_conformance/<s>/test_<s>
 EXECUTABLES = {"math_brute_force": "math_brute_force/test_bruteforce",
                "multiple_device_context": "multiple_device_context/test_multiples",

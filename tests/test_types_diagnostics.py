@@ -93,6 +93,9 @@ CASES = [
     ("half h;", "storage type"),
     ("__global half *hp = (__global half *)g; x = hp[1];", "vload_half"),
     ("__global half *hp = (__global half *)g; *hp = *hp;", "vload_half"),
+    # (an element's address is no load, but a half read inside its index is)
+    ("__global half *hp = (__global half *)g; x = vload_half(0, &hp[(int)hp[0]]);",
+     "vload_half"),
     ("vstore_half(a, 0, (__global half *)g);", "float or double"),
 ]
 

@@ -110,3 +110,28 @@ def test_vstore_half_all_modes_match_pocl(t, program, pocl):
         want = x.astype(np.float64).astype(np.float16).view(np.uint16)
     ok = np.isnan(x) | (rte == want)
     assert ok.all(), f"vstore_half of {x[~ok][:3]} gives {rte[~ok][:3]}, NumPy {want[~ok][:3]}"
+
+
+ADDRESSES = """
+__kernel void through(__global const float *p, __global half *f, __global half *g) {
+    __private ushort data[4];
+    size_t i = get_global_id(0);
+    vstore_half(p[i], 0, (__private half *)(&data[0]));
+    vstore_half(vload_half(0, (__private half *)data), 0, &f[i]);   /* an element's address */
+    vstore_half_rtz(vload_half(0, &*(f + i)) * 2.0f, 0, &g[i]);
+}
+"""
+
+
+def test_half_element_addresses_match_pocl(pocl):
+    """``&f[i]`` and ``&*p`` of a half pointer are addresses, not loads (the CTS's
+    vstore_half tests store through them): valid without cl_khr_fp16, bit for bit as
+    PoCL."""
+    x = np.array([0.0, -1.5, 65519.99, 1e-7, 3.14159, -65520.0, 2.0 ** -24, np.inf],
+                 np.float32)
+    f, g = np.zeros(len(x), np.uint16), np.zeros(len(x), np.uint16)
+    cl2c.Program(ADDRESSES).build().through(len(x), None, x, f, g)
+    want_f, want_g = np.zeros_like(f), np.zeros_like(g)
+    pocl(ADDRESSES, "through", (len(x),), None, x, want_f, want_g)
+    np.testing.assert_array_equal(f, want_f)
+    np.testing.assert_array_equal(g, want_g)

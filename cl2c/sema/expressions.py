@@ -12,6 +12,10 @@ from .type_names import incomplete
 
 
 class Expressions(Checker):
+    # the operand of a unary & being typed: its element's address is taken, no half
+    # value loaded (``&f[i]``, ``&*p``: pointer arithmetic, spec 6.1.1.1)
+    _address_of = None
+
     # ---- expressions -------------------------------------------------------------------
     def expr(self, node) -> ty.Type:
         method = getattr(self, "expr_" + type(node).__name__, None)
@@ -23,6 +27,7 @@ class Expressions(Checker):
 
     def rvalue(self, node) -> ty.Type:
         """The type of an expression after array-to-pointer decay."""
+
         t = self.expr(node)
         if isinstance(t, ty.Atomic):
             self._atomic_access(t, node)
@@ -103,7 +108,8 @@ class Expressions(Checker):
             self.error("array subscript is not an integer", node.subscript)
         if base.pointee == ty.VOID or incomplete(base.pointee):
             self.error(f"subscript of pointer to incomplete type '{base.pointee}'", node)
-        self._check_not_half(base.pointee, node)
+        if node is not self._address_of:
+            self._check_not_half(base.pointee, node)
         return base.pointee
 
     def _check_not_half(self, t, node):
@@ -150,7 +156,11 @@ class Expressions(Checker):
         if op == "vec_step":
             return ty.INT
         if op == "&":
-            t = self.expr(node.expr)
+            self._address_of = node.expr
+            try:
+                t = self.expr(node.expr)
+            finally:
+                self._address_of = None
             if not isinstance(node.expr, (c_ast.ID, c_ast.ArrayRef, c_ast.StructRef,
                                           c_ast.CompoundLiteral)) and \
                     not (isinstance(node.expr, c_ast.UnaryOp) and node.expr.op == "*"):
@@ -182,7 +192,8 @@ class Expressions(Checker):
         if op == "*":
             if not isinstance(t, ty.Pointer):
                 self.error(f"indirection requires pointer operand ('{t}' invalid)", node)
-            self._check_not_half(t.pointee, node)
+            if node is not self._address_of:
+                self._check_not_half(t.pointee, node)
             return t.pointee
         if op in ("++", "--", "p++", "p--"):
             if t == ty.VOID:
