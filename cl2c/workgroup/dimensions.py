@@ -25,7 +25,7 @@ from pycparser import c_ast
 
 from ..lower.effects import builtin_name, constant_dimension, work_item_function
 from ..typed_ast import copy_tree, walk
-from .strides import WIDE
+from .strides import WIDE, binary_stride
 
 # an access in a loop counts this many times one outside it: the loops are the time
 _LOOP_WEIGHT = 8
@@ -124,26 +124,8 @@ class _Strides:
             if builtin_name(e) == "get_global_id":
                 return int(constant_dimension(e) == d)
             return None
-        if isinstance(e, c_ast.BinaryOp) and e.op in ("+", "-"):
-            a, b = self.of(e.left, d), self.of(e.right, d)
-            if a is None or b is None:
-                return None
-            if WIDE in (a, b):
-                return WIDE if 0 in (a, b) else None
-            return a + b if e.op == "+" else a - b
-        if isinstance(e, c_ast.BinaryOp) and e.op == "*":
-            a, b = self.of(e.left, d), self.of(e.right, d)
-            if a is None or b is None:
-                return None
-            if a == 0 and b == 0:
-                return 0
-            for step, other, by in ((a, e.right, b), (b, e.left, a)):
-                if step in (0, WIDE) or by != 0:
-                    continue
-                if isinstance(other, c_ast.Constant) and other.type == "int":
-                    return step * int(other.value.rstrip("uUlL"), 0)
-                return WIDE
-            return None
+        if isinstance(e, c_ast.BinaryOp):
+            return binary_stride(e, lambda x: self.of(x, d))
         return None
 
     def _name(self, name: str, d: int):

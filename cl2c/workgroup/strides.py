@@ -128,24 +128,29 @@ class _Strides:
             if d is None:
                 return None
             return 1 if self.counter is None and d == 0 else 0
-        if isinstance(e, c_ast.BinaryOp) and e.op in ("+", "-"):
-            a, b = self.of(e.left), self.of(e.right)
-            if a is None or b is None:
-                return None
-            if WIDE in (a, b):
-                return WIDE if 0 in (a, b) else None
-            return a + b if e.op == "+" else a - b
-        if isinstance(e, c_ast.BinaryOp) and e.op == "*":
-            a, b = self.of(e.left), self.of(e.right)
-            if a is None or b is None:
-                return None
-            if a == 0 and b == 0:
-                return 0
-            for step, other, by in ((a, e.right, b), (b, e.left, a)):
-                if step in (0, WIDE) or by != 0:
-                    continue
-                if isinstance(other, c_ast.Constant) and other.type == "int":
-                    return step * int(other.value.rstrip("uUlL"), 0)
-                return WIDE
-            return None
+        if isinstance(e, c_ast.BinaryOp):
+            return binary_stride(e, self.of)
         return None
+
+
+def binary_stride(e: c_ast.BinaryOp, of):
+    """The stride of ``a + b``, ``a - b`` or ``a * b`` from its operands' (``of``: an
+    expression's stride, an int, WIDE or None where not known)."""
+    if e.op not in ("+", "-", "*"):
+        return None
+    a, b = of(e.left), of(e.right)
+    if a is None or b is None:
+        return None
+    if e.op != "*":
+        if WIDE in (a, b):
+            return WIDE if 0 in (a, b) else None
+        return a + b if e.op == "+" else a - b
+    if a == 0 and b == 0:
+        return 0
+    for step, other, by in ((a, e.right, b), (b, e.left, a)):
+        if step in (0, WIDE) or by != 0:
+            continue
+        if isinstance(other, c_ast.Constant) and other.type == "int":
+            return step * int(other.value.rstrip("uUlL"), 0)
+        return WIDE
+    return None
