@@ -19,12 +19,13 @@ import numpy as np
 from cases import Case, Img, Local
 from hand_c import Const
 
-CORPUS_CLASSES = ("guarded", "tiled_halo", "colmajor", "wavefront", "lecture",
+CORPUS_CLASSES = ("guarded", "tiled_halo", "colmajor", "rowmajor", "wavefront", "lecture",
                   "histogram_rgba", "sobel_rgba", "spmv", "dijkstra")
 
 # (default, --quick) sizes, chosen for a 2-core machine
 SIZES = {"guarded": (1 << 22, 4096), "grid_factor": (32, 32),
          "stencil": ((2040, 2040), (60, 44)), "kmeans_points": (1 << 18, 1000),
+         "rowmajor": ((2040, 2040), (60, 44)),
          "wavefront": (512, 40), "lecture": (512, 32), "image": ((1920, 1080), (100, 60)),
          "spmv_rows": (1 << 18, 1000), "dijkstra_vertices": (100_000, 1000)}
 
@@ -145,6 +146,16 @@ def make_gpu_cases(s, rng: np.random.Generator) -> list[Case]:
                        i32(nfeatures)], [2], ("hand_kmeans", [0, 1, 2, 3, 4, 5]),
                       ref=_kmeans_ref, max_mismatch=1e-3, bytes=4 * nfeatures * npts,
                       streaming=True))
+
+    rows, cols = _size("rowmajor", q)
+    xr, yr = rng.random((rows, cols), dtype=f32), rng.random((rows, cols), dtype=f32)
+    cases.append(Case("rowmajor", f"rows along id 0, a*x+b*y {rows}x{cols}",
+                      "gpu/rowmajor.cl", "axpby_rows",
+                      (_round_up(rows, 16), _round_up(cols, 16)), (16, 16),
+                      [np.zeros_like(xr), xr, yr, f32(2.5), f32(-0.5), i32(rows), i32(cols)],
+                      [0], ("hand_axpby_rows", [0, 1, 2, 3, 4, 5, 6]),
+                      ref=lambda a: [a[3] * a[1] + a[4] * a[2]], rtol=1e-6,
+                      bytes=12 * rows * cols, streaming=True))
 
     nw = _size("wavefront", q)
     sim = rng.integers(-4, 6, (nw, nw), dtype=np.int32)
