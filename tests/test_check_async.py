@@ -7,9 +7,12 @@ each work-item up to the wait on its own)."""
 from __future__ import annotations
 
 import re
+import warnings
 
 import numpy as np
 import pytest
+
+import cl2c
 
 from check_helpers import build, finding
 
@@ -208,6 +211,20 @@ def test_write_of_the_source_before_the_wait(prg):
                      r"__global 'in' at offset \d+, which an async copy reads: before "
                      r"the wait_group_events for its event \(work-item \(3,0,0\) "
                      + GROUP, msg), msg
+
+
+@pytest.mark.parametrize("schedule", ["auto", "fibers"])
+def test_the_copy_reads_its_source_once(schedule):
+    """The copy is made once, at work-item 0's call: a write between work-item 0's
+    call and the wait is found from the write's side only, never again from a later
+    work-item's call (which made the first finding depend on which group came first)."""
+    prg = build(SRC, f"-cl2c-check=collect -cl2c-schedule={schedule}")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", cl2c.CheckWarning)
+        prg.source_written((8,), (8,), np.arange(8, dtype=np.int32), ints(8), np.int32(1))
+    found = prg.source_written.findings
+    assert len(found) == 1 and "data race: write of __global 'in' at offset 20, which an " \
+        "async copy reads" in found[0], found
 
 
 def test_write_of_the_source_after_the_wait_passes(prg):

@@ -1451,7 +1451,7 @@ static inline void *cl2c_ck_local_atomic(cl2c_ck_thread *t, cl2c_ck_argr A,
  * as the one that accesses them until the wait. Its destination (fill) counts as
  * written by it, its source as read by it (a mark of several readers, which a write of
  * any work-item in the phase races with; t->sources tells such a race apart): the
- * accesses of work-items before the wait race with the copy. */
+ * accesses of work-items before the wait race with the copy. Work-item 0 marks them. */
 CL2C_UNUSED static void *cl2c_ck_span(void *p, size_t elem, size_t n, size_t stride, int fill,
                                       cl2c_ck_site *site) {
     cl2c_ck_thread *t = &cl2c_ck_tls;
@@ -1473,6 +1473,10 @@ CL2C_UNUSED static void *cl2c_ck_span(void *p, size_t elem, size_t n, size_t str
     }
     if (r->shadow == NULL || (fill && r->readonly)) return p;
     cl2c_ck_who(t);
+    /* the copy is made once, at work-item 0's call (async.h): so are its marks. (Had
+     * each call marked the source, a work-item's write between two calls would be
+     * found from either side, whichever of two groups came first.) */
+    if ((t->lid[0] | t->lid[1] | t->lid[2]) != 0) return p;
     if (local) cl2c_ck_lreads_flush(t);
     const uint64_t copy = (local ? t->local_me0 : t->me0) | CL2C_CK_COPY;
     if (!fill) {
