@@ -118,6 +118,23 @@ class KernelView:
     live_bounds: tuple[str, ...] = ()  # the plan's live bounds (live_groups.py), each a
                                    # call of cl2c_live_below in the entry
     live_dims: tuple[int, ...] = ()    # the dimensions they bound
+    loop: "LoopView | None" = None  # its last loop as a dimension (plan.loop), as the
+                                   # entry checks and runs it
+
+
+@dataclass(frozen=True)
+class LoopView:
+    """A plan's LoopLaunch as the entry's C: ``args`` the C names of the arguments its
+    accesses span (cl2c_least and cl2c_most by their index), ``tests`` what the entry
+    checks, in order (host.h's cl2c_loop_span and cl2c_loop_apart)."""
+    var: str
+    count: int
+    group: str                     # the work-group function the entry calls
+    transposed: bool
+    tile_rows: int
+    tile_cols: str
+    args: tuple[str, ...]
+    tests: tuple[str, ...]
 
 
 _ADDRESS = {"global": "CL2C_ADDRESS_GLOBAL", "constant": "CL2C_ADDRESS_CONSTANT",
@@ -183,7 +200,29 @@ def kernel_view(k: KernelModel, cl_std: LanguageVersion, renames: dict[str, str]
         fiber_call_args=", ".join(fcall), arg_infos=tuple(arg_infos),
         checks=_checks(k, renames, constants, program_globals if k.info.globals else ()),
         live_bounds=tuple(_live_bound_text(b, renames) for b in k.plan.live),
-        live_dims=tuple(sorted({b.dim for b in k.plan.live})))
+        live_dims=tuple(sorted({b.dim for b in k.plan.live})),
+        loop=_loop_view(k.plan.loop, renames))
+
+
+def _loop_view(loop, renames: dict[str, str]) -> LoopView | None:
+    if loop is None:
+        return None
+    names = sorted({s.param for s in loop.spans})
+    at = {a: i for i, a in enumerate(names)}
+    args = tuple(renames.get(a, a) for a in names)
+    span = "cl2c_loop_span(cl2c_g_lo, cl2c_g_hi, {}, {}, {}, &{}, &{})"
+    spanned = {(s.gid, s.lo, s.hi) for s in loop.spans}     # (which check their range too)
+    tests = [span.format(s.gid, s.lo, s.hi, "cl2c_lo", "cl2c_hi") for s in loop.fits
+             if (s.gid, s.lo, s.hi) not in spanned]
+    tests += [span.format(s.gid, s.lo, s.hi, f"cl2c_least[{at[s.param]}]",
+                          f"cl2c_most[{at[s.param]}]") for s in loop.spans]
+    for a, b in loop.apart:
+        i, j = at[a], at[b]
+        tests.append(f"cl2c_loop_apart({args[i]}, cl2c_least[{i}], cl2c_most[{i}], "
+                     f"sizeof *{args[i]}, {args[j]}, cl2c_least[{j}], cl2c_most[{j}], "
+                     f"sizeof *{args[j]})")
+    return LoopView(loop.var, loop.count, loop.group_functions[0].decl.name, loop.transposed,
+                    loop.regroup.tile_rows, loop.regroup.tile_cols, args, tuple(tests))
 
 
 def _live_bound_text(b: LiveBound, renames: dict[str, str]) -> str:

@@ -210,9 +210,14 @@ def _program_item(kind: str, node, kernels: dict, gen: CGenerator,
         node.decl.storage = []
         node.decl.funcspec = ["static", "CL2C_NOINLINE"]   # see Schedule.group_comment
         kernel = next(k for k in kernels.values()
-                      if any(f is node for f in k.plan.group_functions))
-        return [kernel.plan.schedule.group_comment(kernel.name, node.decl.name),
-                gen.visit(node)]
+                      if any(f is node for f in k.plan.group_functions) or
+                      k.plan.loop and any(f is node for f in k.plan.loop.group_functions))
+        comment = kernel.plan.schedule.group_comment(kernel.name, node.decl.name)
+        if kernel.plan.loop and node is kernel.plan.loop.group_functions[0]:
+            comment = comment[:-3] + (f"\n * Its last loop, over {kernel.plan.loop.var}, runs "
+                                      f"as dimension 1 of the range: each iteration a "
+                                      f"work-item\n * ({kernel.plan.loop.reason}). */")
+        return [comment, gen.visit(node)]
     if kind == "interleaved_function":
         node.decl.storage = []
         node.decl.funcspec = ["static", "CL2C_ALWAYS_INLINE"]

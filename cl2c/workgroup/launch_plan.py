@@ -63,6 +63,22 @@ class LiveBound:
 
 
 @dataclass(frozen=True)
+class LoopLaunch:
+    """A launch that runs the kernel's last loop as dimension 1 of the range, where the
+    entry finds it may (workgroup/loop_dimension.py): the work-group functions of the
+    kernel so written, and what the entry checks first."""
+    var: str                       # the loop's counter
+    count: int                     # its iterations: the range's width in dimension 1
+    group_functions: tuple         # the work-group functions (FuncDefs), the entry's first
+    transposed: bool               # they run its dimensions 0 and 1 exchanged (dimensions.py)
+    regroup: Regroup               # how cl2c cuts that range into groups
+    spans: tuple                   # loop_dimension.Spans of the pointer arguments' accesses
+    fits: tuple                    # ...of the indices' subexpressions (an int's range)
+    apart: tuple                   # (argument, argument) whose elements must not meet
+    reason: str                    # what its schedule did
+
+
+@dataclass(frozen=True)
 class LaunchPlan:
     """One kernel's launch: its schedule, its work-group functions and how its entry
     hands out the groups."""
@@ -91,3 +107,5 @@ class LaunchPlan:
                                    # range so (dimensions.py)
     live: tuple = ()               # LiveBounds of its guard (live_groups.py): the entry
                                    # skips the groups with no live work-item
+    loop: LoopLaunch | None = None  # its last loop as a dimension, where the launch
+                                   # allows (loop_dimension.py)

@@ -17,9 +17,10 @@ from ..timing import StageTimes
 from ..typed_ast import fact, walk
 from . import schedules
 from .dimensions import runs_along_dimension_1, transposable, transposed
-from .launch_plan import LaunchOptions, LaunchPlan, Regroup
+from .launch_plan import LaunchOptions, LaunchPlan, LoopLaunch, Regroup
 from .launch_work import serial_items, work
 from .live_groups import live_bounds
+from .loop_dimension import loop_as_dimension
 from .passes import tiling
 from .passes.interleaving import interleavable, interleaved_function, program_names
 
@@ -52,6 +53,8 @@ def plan_launches(program: LoweredProgram, options: LaunchOptions = LaunchOption
                 scope.append(("interleaved_function", k.plan.interleaved_function))
             if kind == "function" and node is k.info.node:
                 scope += [("group_function", f) for f in k.plan.group_functions]
+                if k.plan.loop is not None:
+                    scope += [("group_function", f) for f in k.plan.loop.group_functions]
     return replace(program, kernels=kernels,
                    program_scope=_without_unread_constants(scope, kernels))
 
@@ -60,6 +63,38 @@ def _launch(k: KernelModel, module: Module, options: LaunchOptions,
             outside: set[str]) -> dict:
     """What the schedule and the passes decide for kernel model ``k``: the fields of its
     LaunchPlan, less ``item_function`` (which takes every kernel's functions)."""
+    launch = _launch_as_asked(k, module, options, outside)
+    loop = loop_as_dimension(k) if not options.check and \
+        options.schedule == schedules.AUTO and _shares_an_entry(launch) else None
+    if loop is None:
+        return launch
+    # its last loop as dimension 1 (loop_dimension.py), where the entry finds the
+    # launch allows: a kernel of its own, whose work-group functions the entry runs
+    twin = replace(k, name=f"{k.name}__loop", info=replace(k.info, node=loop.node))
+    other = _launch_as_asked(twin, module, options, outside)
+    if not _shares_an_entry(other) or other["schedule"].calls_item_function:
+        return launch       # (the twin has no work-item function of its own)
+    launch["reason"] += f"; its loop over {loop.var} as dimension 1 of the range where " \
+        "the launch allows"
+    return dict(launch, loop=LoopLaunch(
+        loop.var, loop.count, other["group_functions"], other["transposed"],
+        other["regroup"], loop.spans, loop.fits, loop.apart, other["reason"]),
+        dynamic=launch["dynamic"] or other["dynamic"])
+
+
+def _shares_an_entry(launch: dict) -> bool:
+    """A launch whose entry may run either of two kernels' work-group functions: one
+    that cuts the range its own way, with one work-group function a group (the regions
+    or loops schedule; no interleaved twin, no live bounds)."""
+    return launch["regroup"] is not None and bool(launch["group_functions"]) and \
+        launch["schedule"].name in ("regions", "loops") and \
+        launch["interleaved_function"] is None and not launch["live"]
+
+
+def _launch_as_asked(k: KernelModel, module: Module, options: LaunchOptions,
+                     outside: set[str]) -> dict:
+    """``_launch``'s fields for kernel model ``k`` as it is written (its dimensions
+    exchanged where its memory runs along dimension 1)."""
     if transposable(k, module.functions) and runs_along_dimension_1(k.info.node.body):
         # its work-item loops along global id 1, where its memory runs (dimensions.py),
         # where the schedule builds them inline and cuts the range its own way: the
@@ -78,7 +113,7 @@ def _launch(k: KernelModel, module: Module, options: LaunchOptions,
                 launch["reason"] += "; its work-item loops along dimension 1, where its " \
                     "memory runs (dimensions 0 and 1 exchanged)"
                 return dict(launch, transposed=True)
-    return _launch_of(k, module, options, outside)
+    return dict(_launch_of(k, module, options, outside), transposed=False)
 
 
 def _launch_of(k: KernelModel, module: Module, options: LaunchOptions, outside: set[str],
@@ -112,7 +147,8 @@ def _called_functions(module: Module, kernels, launches) -> set[str]:
     """The user functions the emitted code calls: from each kernel's entry (its
     work-group function, or its work-item function), transitively."""
     todo = [f for k, launch in zip(kernels, launches)
-            for f in launch["group_functions"] or [k.info.node]]
+            for f in launch["group_functions"] or [k.info.node]] + \
+        [f for launch in launches if launch.get("loop") for f in launch["loop"].group_functions]
     seen: set[str] = set()
     while todo:
         for n in walk(todo.pop()):

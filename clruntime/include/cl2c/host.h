@@ -456,6 +456,57 @@ static inline void cl2c_transpose_range(cl2c_workitem *nd, size_t *from, size_t 
     *to = nd->global_size[nd->work_dim - 1];
 }
 
+/* ---- A kernel's last loop as dimension 1 (cl2c/workgroup/loop_dimension.py) ------ */
+
+/* The least and most of the indices a*g + [lo, hi] for g (global id 0) in [g_lo, g_hi],
+ * into *least and *most (which keep the least and most so far); 0 where they may leave
+ * an int's range: there the kernel's own arithmetic could wrap, and the loop stays one.
+ * (|a|, |lo| and |hi| are at most INT_MAX: the translator's.) */
+static inline int cl2c_loop_span(size_t g_lo, size_t g_hi, long long a, long long lo,
+                                 long long hi, long long *least, long long *most) {
+    if (g_hi > (size_t)INT_MAX) return 0;
+    long long x = a * (long long)g_lo, y = a * (long long)g_hi;
+    if (x > y) {
+        long long t = x;
+        x = y;
+        y = t;
+    }
+    x += lo;
+    y += hi;
+    if (x < INT_MIN || y > INT_MAX) return 0;
+    if (x < *least) *least = x;
+    if (y > *most) *most = y;
+    return 1;
+}
+
+/* Whether elements [plo, phi] of p (psz bytes each) and [qlo, qhi] of q do not meet. */
+static inline int cl2c_loop_apart(const void *p, long long plo, long long phi, size_t psz,
+                                  const void *q, long long qlo, long long qhi, size_t qsz) {
+    const intptr_t p0 = (intptr_t)p + (intptr_t)plo * (intptr_t)psz,
+                   p1 = (intptr_t)p + (intptr_t)(phi + 1) * (intptr_t)psz,
+                   q0 = (intptr_t)q + (intptr_t)qlo * (intptr_t)qsz,
+                   q1 = (intptr_t)q + (intptr_t)(qhi + 1) * (intptr_t)qsz;
+    return p1 <= q0 || q1 <= p0;
+}
+
+/* The range of a launch of one dimension whose work-items [from, to) run the kernel's
+ * last loop as dimension 1, n wide: the part is the whole range (the offset moved to
+ * `from`), and each of its work-items n work-items along dimension 1. cl2c cuts the new
+ * range into groups (cl2c_regroup). */
+static inline void cl2c_loop_range(cl2c_workitem *nd, size_t *from, size_t *to, size_t n) {
+    nd->global_offset[0] += *from;
+    nd->global_size[0] = *to - *from;
+    nd->global_offset[1] = 0;
+    nd->global_size[1] = n;
+    for (int i = 0; i < 2; ++i) {
+        nd->enqueued_local_size[i] = nd->local_size[i] = 1;
+        nd->num_groups[i] = nd->global_size[i];
+    }
+    nd->work_dim = 2;
+    *from = 0;
+    *to = n;
+}
+
 static inline size_t cl2c_gcd_(size_t a, size_t b) {
     while (b != 0) {
         size_t t = a % b;

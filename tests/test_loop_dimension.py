@@ -1,0 +1,165 @@
+"""A kernel whose work-items each compute a row in a loop (the lecture's V1 and V2:
+``i = get_global_id(0); for (j ...) C[i*DIM+j] = ...``) runs the loop's iterations as
+work-items of a second dimension, where that computes the same
+(workgroup/loop_dimension.py): bit for bit against the same kernel launched so that
+the loop stays one (a range of two dimensions, which the entry runs as written), and
+against NumPy. Where the loop writes an argument that another argument it reads
+overlaps, the entry keeps the loop, and the results are a sequential loop's; loops
+whose iterations depend on each other stay loops at translation."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import cl2c
+from conftest import lecture_source
+
+# at -O3: the loop's iterations run in vector lanes there, which a loop whose elements
+# meet would show
+pytestmark = pytest.mark.optimised
+
+SOURCE = r"""
+/* iterations apart: each writes b's element i*80+j+1, from a's row */
+__kernel void shift(__global const float *a, __global float *b) {
+    int i = get_global_id(0);
+    for (int j = 0; j < 79; j++)
+        b[i * 80 + j + 1] = a[i * 80 + j] * 0.5f + (float)j;
+}
+/* a running sum: each iteration reads what the one before left */
+__kernel void prefix(__global const float *a, __global float *b) {
+    int i = get_global_id(0);
+    float acc = 0.0f;
+    for (int j = 0; j < 16; j++) {
+        acc += a[i * 16 + j];
+        b[i * 16 + j] = acc;
+    }
+}
+/* every iteration writes one element */
+__kernel void row_sum(__global const float *a, __global float *b) {
+    int i = get_global_id(0);
+    for (int j = 0; j < 16; j++)
+        b[i] += a[i * 16 + j];
+}
+/* a private value of the iteration, an inner loop, unsigned arithmetic and an offset */
+__kernel void blur(__global const float *a, __global float *b, float w) {
+    uint i = get_global_id(0);
+    uint row = i * 24u;
+    float s;
+    for (int j = 0; j < 20; ++j) {
+        s = 0.0f;
+        for (int k = 0; k < 5; k++)
+            s += a[row + j + k] * (w + k);
+        b[i * 20 + j] = s;
+    }
+}
+"""
+
+
+def _plans(source):
+    return {k.name: k.plan for k in cl2c.translate(source, "t.cl").kernels}
+
+
+@pytest.fixture(scope="module")
+def program():
+    return cl2c.Program(SOURCE).build()
+
+
+def test_which_loops_become_a_dimension():
+    plans = _plans(SOURCE)
+    assert plans["shift"].loop is not None and plans["shift"].loop.count == 79
+    assert plans["blur"].loop is not None
+    assert plans["prefix"].loop is None        # an iteration reads the last one's acc
+    assert plans["row_sum"].loop is None       # all iterations write b[i]
+    for version in ("v1", "v2"):
+        plan = _plans(lecture_source(version, 64))["matmult"]
+        assert plan.loop is not None and plan.loop.var == "j" and plan.loop.transposed
+        assert "its loop over j as dimension 1" in plan.reason
+    for version in ("v3", "v5", "v6", "try1"):   # two dimensions, a row array, barriers
+        assert _plans(lecture_source(version, 64))["matmult"].loop is None
+    assert _plans(lecture_source("v2", 64), )["matmult"].loop is not None
+    c = cl2c.translate(lecture_source("v2", 64), "v2.cl", options="-cl2c-check").kernels
+    assert c[0].plan.loop is None               # checking builds run the kernel as written
+
+
+@pytest.mark.parametrize("version", ["v1", "v2"])
+@pytest.mark.parametrize("dim, rows, offset", [(64, 64, 0), (40, 37, 0), (48, 20, 9)])
+def test_lecture_rows_as_printed(version, dim, rows, offset):
+    """V1 and V2: bit for bit as the loop computes them (a range of two dimensions
+    keeps the loop), and as NumPy within rounding."""
+    prg = cl2c.Program(lecture_source(version, dim)).build()
+    rng = np.random.default_rng(dim + rows)
+    A = rng.random((dim, dim), dtype=np.float32)
+    B = rng.random((dim, dim), dtype=np.float32)
+    C, kept = (np.full((dim, dim), 0.5, np.float32) for _ in range(2))
+    prg.matmult((rows,), None, A, B, C, global_offset=offset)
+    prg.matmult((rows, 1), None, A, B, kept, global_offset=(offset, 0))
+    np.testing.assert_array_equal(C, kept)
+    want = np.full((dim, dim), 0.5)
+    want[offset:offset + rows] = (A.astype(np.float64) @ B)[offset:offset + rows] + \
+        (0.5 if version == "v1" else 0.0)
+    np.testing.assert_allclose(C, want, rtol=1e-4)
+
+
+@pytest.mark.parametrize("bounds", [[0, 1, 8], [0, 3, 4, 8]])
+def test_parts_equal_the_whole(bounds):
+    """Parts of the launch (``groups=``), each run with its loop as a dimension, stitched
+    together, equal the whole launch."""
+    dim = 32
+    prg = cl2c.Program(lecture_source("v2", dim)).build()
+    A = np.random.default_rng(1).random((dim, dim), dtype=np.float32)
+    B = np.random.default_rng(2).random((dim, dim), dtype=np.float32)
+    whole, parts = (np.zeros((dim, dim), np.float32) for _ in range(2))
+    prg.matmult((dim,), (4,), A, B, whole)
+    for lo, hi in zip(bounds, bounds[1:]):
+        prg.matmult((dim,), (4,), A, B, parts, groups=range(lo, hi))
+    np.testing.assert_array_equal(parts, whole)
+    np.testing.assert_allclose(whole, A.astype(np.float64) @ B, rtol=1e-4)
+
+
+def test_apart_arguments(program):
+    a = np.arange(8 * 80, dtype=np.float32)
+    b = np.zeros(8 * 80, np.float32)
+    program.shift(8, None, a, b)
+    want = np.zeros((8, 80), np.float32)
+    want[:, 1:] = a.reshape(8, 80)[:, :79] * np.float32(0.5) + np.arange(79, dtype=np.float32)
+    np.testing.assert_array_equal(b.reshape(8, 80), want)
+
+
+def test_one_buffer_for_both_arguments_runs_the_loop_in_order(program):
+    """``shift`` in place: each iteration reads the element the one before wrote. The
+    entry finds a and b meet and runs the loop as written, in order: each element
+    computed from the one before it as the loop left it."""
+    buf = np.arange(8 * 80, dtype=np.float32)
+    want = buf.reshape(8, 80).copy()
+    for j in range(79):
+        want[:, j + 1] = want[:, j] * np.float32(0.5) + np.float32(j)
+    program.shift(8, None, buf, buf)
+    np.testing.assert_array_equal(buf.reshape(8, 80), want)
+
+
+def test_loops_whose_iterations_meet_compute_in_order(program):
+    a = np.random.default_rng(3).random(8 * 16, dtype=np.float32)
+    b = np.zeros(8 * 16, np.float32)
+    program.prefix(8, None, a, b)
+    np.testing.assert_array_equal(b.reshape(8, 16),
+                                  np.cumsum(a.reshape(8, 16), axis=1, dtype=np.float32))
+    s = np.zeros(8, np.float32)
+    program.row_sum(8, None, a, s)
+    want = np.zeros(8, np.float32)
+    for j in range(16):
+        want += a.reshape(8, 16)[:, j]
+    np.testing.assert_array_equal(s, want)
+
+
+@pytest.mark.parametrize("rows, offset", [(6, 0), (5, 1)])
+def test_inner_loop_and_unsigned_indices(program, rows, offset):
+    a = np.random.default_rng(4).random(8 * 24 + 8, dtype=np.float32)
+    b, kept = (np.zeros(8 * 20, np.float32) for _ in range(2))
+    program.blur(rows, None, a, b, np.float32(0.5), global_offset=offset)
+    program.blur((rows, 1), None, a, kept, np.float32(0.5), global_offset=(offset, 0))
+    np.testing.assert_array_equal(b, kept)
+    want = np.zeros((8, 20))
+    for i in range(offset, offset + rows):
+        for j in range(20):
+            want[i, j] = sum(a[i * 24 + j + k] * (0.5 + k) for k in range(5))
+    np.testing.assert_allclose(b.reshape(8, 20), want, rtol=1e-5)
