@@ -40,6 +40,13 @@ __kernel void row_sum(__global const float *a, __global float *b) {
     for (int j = 0; j < 16; j++)
         b[i] += a[i * 16 + j];
 }
+/* a store in some iterations only: the element is not held (its other values stay) */
+__kernel void clip(__global const float *a, __global float *b) {
+    int i = get_global_id(0);
+    for (int j = 0; j < 64; j++)
+        if (a[i * 64 + j] > 0.5f)
+            b[i * 64 + j] = a[i * 64 + j];
+}
 /* a private value of the iteration, an inner loop, unsigned arithmetic and an offset */
 __kernel void blur(__global const float *a, __global float *b, float w) {
     uint i = get_global_id(0);
@@ -68,6 +75,7 @@ def test_which_loops_become_a_dimension():
     plans = _plans(SOURCE)
     assert plans["shift"].loop is not None and plans["shift"].loop.count == 79
     assert plans["blur"].loop is not None
+    assert plans["clip"].loop is not None
     assert plans["prefix"].loop is None        # an iteration reads the last one's acc
     assert plans["row_sum"].loop is None       # all iterations write b[i]
     for version in ("v1", "v2"):
@@ -77,6 +85,12 @@ def test_which_loops_become_a_dimension():
     for version in ("v3", "v5", "v6", "try1"):   # two dimensions, a row array, barriers
         assert _plans(lecture_source(version, 64))["matmult"].loop is None
     assert _plans(lecture_source("v2", 64), )["matmult"].loop is not None
+    # V1's element of C, which every iteration adds to, is held in a private value
+    # through the k loop (and so in the register tiles); clip's, stored in some, is not
+    assert "C__element" in cl2c.translate(lecture_source("v1", 64), "v1.cl").c_source
+    c = cl2c.translate(SOURCE, "t.cl").c_source
+    clip = c[c.index("void clip__loop__group("):]
+    assert "__element" not in clip[:clip.index("\n}\n")]
     c = cl2c.translate(lecture_source("v2", 64), "v2.cl", options="-cl2c-check").kernels
     assert c[0].plan.loop is None               # checking builds run the kernel as written
 
@@ -163,3 +177,10 @@ def test_inner_loop_and_unsigned_indices(program, rows, offset):
         for j in range(20):
             want[i, j] = sum(a[i * 24 + j + k] * (0.5 + k) for k in range(5))
     np.testing.assert_allclose(b.reshape(8, 20), want, rtol=1e-5)
+
+
+def test_a_store_in_some_iterations_leaves_the_others(program):
+    a = np.random.default_rng(6).random(8 * 64, dtype=np.float32)
+    b = np.full(8 * 64, -1.0, np.float32)
+    program.clip(8, None, a, b)
+    np.testing.assert_array_equal(b, np.where(a > 0.5, a, np.float32(-1.0)))

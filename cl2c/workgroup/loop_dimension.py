@@ -32,10 +32,13 @@ from dataclasses import dataclass
 
 from pycparser import c_ast
 
+from .. import cnodes as cn
 from .. import types as ty
 from ..lower.effects import (UPDATES, builtin_name, constant_dimension, local_object,
                              value_of_arguments, work_item_function)
-from ..typed_ast import copy_tree, fact, ids, walk
+from ..sema import Symbol
+from ..typed_ast import child_fields, copy_tree, fact, ids, make, walk
+from .names import ELEMENT_SUFFIX
 
 _INT_LIMIT = (1 << 31) - 1
 _GID = "get_global_id(0)"          # the key of its factor in an affine form
@@ -108,7 +111,10 @@ def loop_as_dimension(k) -> LoopDimension | None:
     touched = sorted({s.param for s in spans})
     apart = tuple((w, p) for w in sorted(facts.written) for p in touched
                   if p != w and (p not in facts.written or p > w))
-    return LoopDimension(var, count, _with_dimension(k.info.node, var), tuple(spans),
+    node = _with_dimension(k.info.node, var)
+    for name in sorted(facts.written):
+        _held(node.body.block_items[-1], name)
+    return LoopDimension(var, count, node, tuple(spans),
                          tuple(dict.fromkeys(analysis.fits)), apart)
 
 
@@ -419,3 +425,58 @@ def _with_dimension(func: c_ast.FuncDef, var: str) -> c_ast.FuncDef:
         c_ast.Compound([loop.stmt], loop.stmt.coord)
     func.body.block_items = items[:-1] + first + [body]
     return func
+
+
+def _held(body: c_ast.Compound, name: str) -> None:
+    """Argument ``name``'s one element of the iteration held in a private value through
+    ``body`` (the loop's body, as the new kernel has it): read into it first, written
+    back last, as ``sum`` is in V2 (the register tiles then hold it: the lecture's V1).
+    Only where the body writes the element in every iteration: the first read then
+    reads memory the iteration writes anyway (and the entry has found no other argument
+    there), and the last write stores what the iteration would have left."""
+    refs = [n for n in walk(body) if isinstance(n, c_ast.ArrayRef) and
+            _is_id(n.name, name)]
+    t = fact(refs[0], "ty")
+    if not isinstance(t, (ty.Scalar, ty.Vector)) or not any(
+            _sure_write(n, name) for n in _sure_statements(body)):
+        return
+    held = name + ELEMENT_SUFFIX
+    symbol = Symbol(held, t, "var")
+
+    def ident():
+        node = make(c_ast.ID, held, refs[0].coord)
+        node.ty, node.symbol = t, symbol
+        return node
+    for parent in walk(body):
+        for field in child_fields(parent):
+            child = getattr(parent, field)
+            if isinstance(child, list):
+                setattr(parent, field, [ident() if any(c is r for r in refs) else c
+                                        for c in child])
+            elif any(child is r for r in refs):
+                setattr(parent, field, ident())
+    decl = make(c_ast.Decl, held, [], [], [], [], cn.declarator(t, held, refs[0].coord),
+                copy_tree(refs[0]), None, coord=refs[0].coord)
+    decl.ty, decl.space = t, "private"
+    store = make(c_ast.Assignment, "=", copy_tree(refs[0]), ident(), refs[0].coord)
+    store.ty = t
+    body.block_items = [decl] + (body.block_items or []) + [store]
+
+
+def _sure_statements(stmt):
+    """The statements of ``stmt`` that run in every run of it: its own, a block's, and
+    those of loops with constant bounds that run at least once."""
+    yield stmt
+    if isinstance(stmt, c_ast.Compound):
+        for item in stmt.block_items or []:
+            yield from _sure_statements(item)
+    elif isinstance(stmt, c_ast.For):
+        header = _counted(stmt)
+        if header is not None and header[1] < header[2]:
+            yield from _sure_statements(stmt.stmt)
+
+
+def _sure_write(stmt, name: str) -> bool:
+    target = stmt.lvalue if isinstance(stmt, c_ast.Assignment) else \
+        stmt.expr if isinstance(stmt, c_ast.UnaryOp) and stmt.op in UPDATES else None
+    return isinstance(target, c_ast.ArrayRef) and _is_id(target.name, name)

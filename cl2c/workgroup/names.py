@@ -31,6 +31,8 @@ TILE_ROW, TILE_COL = "cl2c_r", "cl2c_c"  # register tiles: a work-item's place i
 TILE_FULL = "cl2c_full"   # register tiles: every work-item of the tile runs it
 TILE_FROM, TILE_TO = "cl2c_from", "cl2c_to"  # a partial tile's local ids 0
 TILE_SUFFIX = "__tile"    # a per-work-item array's values in a tile: X__tile
+ELEMENT_SUFFIX = "__element"  # a loop's one element of argument X, held: X__element
+                          # (loop_dimension.py)
 
 LOCALS = "cl2c_locals"    # the group's kernel-scope __local variables, a struct
                           # (lower/workitems.py moves them there)
