@@ -71,10 +71,14 @@ def loop_as_dimension(k) -> LoopDimension | None:
     """Kernel model ``k``'s last loop as a dimension, where that is exact (above)."""
     if not k.group_blind or k.info.globals:
         return None     # (program-scope variables: memory no argument spans)
-    body = k.info.node.body.block_items or []
+    return _as_dimension(_forwarded(k.info.node) or k.info.node)
+
+
+def _as_dimension(func: c_ast.FuncDef) -> LoopDimension | None:
+    body = func.body.block_items or []
     if not body or not isinstance(body[-1], c_ast.For):
         return None
-    gids = [n for n in walk(k.info.node.body) if work_item_function(n) is not None]
+    gids = [n for n in walk(func.body) if work_item_function(n) is not None]
     if not gids or any(builtin_name(n) != "get_global_id" or constant_dimension(n) != 0
                        for n in gids):
         return None
@@ -83,9 +87,8 @@ def loop_as_dimension(k) -> LoopDimension | None:
     if header is None or header[1] != 0 or header[2] < 1:
         return None
     var, _, count = header
-    params = {p.name: p for p in k.info.node.decl.type.args.params
-              if isinstance(p, c_ast.Decl) and p.name}
-    declared = [n.name for n in walk(k.info.node.body) if isinstance(n, c_ast.Decl)]
+    params = _params(func)
+    declared = [n.name for n in walk(func.body) if isinstance(n, c_ast.Decl)]
     if len(declared) != len(set(declared)) or set(declared) & set(params):
         return None             # (a name for one variable only: no shadowing)
     defined = _invariants(before, params)
@@ -111,11 +114,135 @@ def loop_as_dimension(k) -> LoopDimension | None:
     touched = sorted({s.param for s in spans})
     apart = tuple((w, p) for w in sorted(facts.written) for p in touched
                   if p != w and (p not in facts.written or p > w))
-    node = _with_dimension(k.info.node, var)
+    node = _with_dimension(func, var)
     for name in sorted(facts.written):
         _held(node.body.block_items[-1], name)
     return LoopDimension(var, count, node, tuple(spans),
                          tuple(dict.fromkeys(analysis.fits)), apart)
+
+
+def _params(func: c_ast.FuncDef) -> dict:
+    return {p.name: p for p in func.decl.type.args.params
+            if isinstance(p, c_ast.Decl) and p.name}
+
+
+def _forwarded(func: c_ast.FuncDef) -> c_ast.FuncDef | None:
+    """A copy of kernel ``func`` whose private arrays that copy an argument's elements
+    (``for (k = 0; k < DIM; k++) Al[k] = A[i*DIM+k];``, the lecture's V5 and Try 1) are
+    read from the argument (``A[i*DIM+k]`` for ``Al[k]``), the copies gone; None where
+    there is none. Exact where no store meets the copied elements between the copy and
+    the reads: the new kernel's entry checks that the elements its loop writes are
+    apart from every other argument's (so not for the kernel as written)."""
+    func = copy_tree(func)
+    parents = {id(c): n for n in walk(func.body) for _, c in n.children()}
+    params = _params(func)
+    arrays = [n for n in walk(func.body) if isinstance(n, c_ast.Decl) and
+              isinstance(fact(n, "ty"), ty.Array)]
+    done = [a for a in arrays if _forward(func, a, params, parents)]
+    return func if done else None
+
+
+def _forward(func, decl, params: dict, parents: dict) -> bool:
+    """Forward private array ``decl``'s copy (``_forwarded``), where it is the one
+    store into the array, a loop of constant bounds, and every other use a read of an
+    element it copied, after it, in a loop over those elements."""
+    name = decl.name
+    uses = [n for n in walk(func.body) if isinstance(n, c_ast.ID) and n.name == name]
+    refs = [parents.get(id(u)) for u in uses]
+    if any(not isinstance(r, c_ast.ArrayRef) or r.name is not u for r, u in zip(refs, uses)):
+        return False
+    stores = [r for r in refs if _is_target(parents.get(id(r)), r)]
+    if len(stores) != 1:
+        return False
+    store = parents[id(stores[0])]
+    loop = parents.get(id(store))
+    if isinstance(loop, c_ast.Compound) and len(loop.block_items or []) == 1:
+        loop = parents.get(id(loop))
+    header = _counted(loop) if isinstance(loop, c_ast.For) else None
+    source = store.rvalue if isinstance(store, c_ast.Assignment) and store.op == "=" \
+        else None
+    if header is None or not _is_id(stores[0].subscript, header[0]) or \
+            not isinstance(source, c_ast.ArrayRef) or not isinstance(source.name, c_ast.ID) \
+            or source.name.name not in params or not _pure_value(source.subscript):
+        return False
+    counter, first, end = header
+    block = parents.get(id(loop))
+    if not isinstance(block, c_ast.Compound):
+        return False
+    items = block.block_items
+    at = next(i for i, s in enumerate(items) if s is loop)
+    later = items[at + 1:]
+    # the copy's index reads the same values at each read: its names unassigned after it
+    names = ids(source.subscript) - {counter}
+    if any(_assigns(n, v) for s in later for n in walk(s) for v in names):
+        return False
+    reads = [r for r in refs if r is not stores[0]]
+    for r in reads:
+        inside = _enclosing(r, parents, later)
+        if inside is None or not _within(r.subscript, inside, first, end):
+            return False
+    for r in reads:
+        new = copy_tree(source)
+        new.subscript = _substituted(new.subscript, counter, r.subscript)
+        _replace(parents[id(r)], r, new)
+    items.remove(loop)
+    holder = parents[id(decl)]
+    holder.block_items = [s for s in holder.block_items if s is not decl]
+    return True
+
+
+def _is_target(parent, node) -> bool:
+    return isinstance(parent, c_ast.Assignment) and parent.lvalue is node or \
+        isinstance(parent, c_ast.UnaryOp) and parent.op in UPDATES + ("&",)
+
+
+def _enclosing(node, parents: dict, later: list) -> list | None:
+    """The For loops around ``node``, innermost first, where it lies in one of the
+    statements ``later``; None elsewhere."""
+    loops, n = [], node
+    while id(n) in parents:
+        n = parents[id(n)]
+        if isinstance(n, c_ast.For):
+            loops.append(n)
+        if any(n is s for s in later):
+            return loops
+    return None
+
+
+def _within(index, loops: list, first: int, end: int) -> bool:
+    """``index`` a counter of one of ``loops`` whose values lie in [first, end) (a
+    constant: itself), not assigned in its loop's body."""
+    c = _int_constant(index)
+    if c is not None:
+        return first <= c < end
+    for loop in loops:
+        header = _counted(loop)
+        if header is not None and _is_id(index, header[0]):
+            return first <= header[1] and header[2] <= end and not any(
+                _assigns(n, header[0]) for n in walk(loop.stmt))
+    return False
+
+
+def _substituted(expr, name: str, value):
+    """``expr`` with each identifier ``name`` a copy of ``value``."""
+    if _is_id(expr, name):
+        return copy_tree(value)
+    for field in child_fields(expr):
+        child = getattr(expr, field)
+        if isinstance(child, list):
+            setattr(expr, field, [_substituted(c, name, value) for c in child])
+        elif isinstance(child, c_ast.Node):
+            setattr(expr, field, _substituted(child, name, value))
+    return expr
+
+
+def _replace(parent, old, new) -> None:
+    for field in child_fields(parent):
+        child = getattr(parent, field)
+        if isinstance(child, list):
+            setattr(parent, field, [new if c is old else c for c in child])
+        elif child is old:
+            setattr(parent, field, new)
 
 
 def _int_constant(node) -> int | None:
@@ -431,15 +558,18 @@ def _held(body: c_ast.Compound, name: str) -> None:
     """Argument ``name``'s one element of the iteration held in a private value through
     ``body`` (the loop's body, as the new kernel has it): read into it first, written
     back last, as ``sum`` is in V2 (the register tiles then hold it: the lecture's V1).
-    Only where the body writes the element in every iteration: the first read then
+    Only where the body reads the element (a store alone needs no holding) and writes
+    it in every iteration: the first read then
     reads memory the iteration writes anyway (and the entry has found no other argument
     there), and the last write stores what the iteration would have left."""
     refs = [n for n in walk(body) if isinstance(n, c_ast.ArrayRef) and
             _is_id(n.name, name)]
     t = fact(refs[0], "ty")
-    if not isinstance(t, (ty.Scalar, ty.Vector)) or not any(
+    read = any(not (isinstance(p, c_ast.Assignment) and p.op == "=" and p.lvalue is r)
+               for p in walk(body) for _, r in p.children() if any(r is x for x in refs))
+    if not read or not isinstance(t, (ty.Scalar, ty.Vector)) or not any(
             _sure_write(n, name) for n in _sure_statements(body)):
-        return
+        return      # (an element only stored needs no holding)
     held = name + ELEMENT_SUFFIX
     symbol = Symbol(held, t, "var")
 
