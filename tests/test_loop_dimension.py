@@ -47,6 +47,19 @@ __kernel void clip(__global const float *a, __global float *b) {
         if (a[i * 64 + j] > 0.5f)
             b[i * 64 + j] = a[i * 64 + j];
 }
+/* a private copy that converts (to int): kept, with its loop */
+__kernel void truncated(__global const float *a, __global float *c) {
+    int i = get_global_id(0);
+    int Al[32];
+    for (int k = 0; k < 32; k++)
+        Al[k] = a[i * 32 + k];
+    for (int j = 0; j < 16; j++) {
+        float s = 0.0f;
+        for (int k = 0; k < 32; k++)
+            s += Al[k] * (float)j;
+        c[i * 16 + j] = s;
+    }
+}
 /* a private value of the iteration, an inner loop, unsigned arithmetic and an offset */
 __kernel void blur(__global const float *a, __global float *b, float w) {
     uint i = get_global_id(0);
@@ -78,6 +91,7 @@ def test_which_loops_become_a_dimension():
     assert plans["clip"].loop is not None
     assert plans["prefix"].loop is None        # an iteration reads the last one's acc
     assert plans["row_sum"].loop is None       # all iterations write b[i]
+    assert plans["truncated"].loop is None     # its copy converts: not the argument's
     for version in ("v1", "v2", "v5", "try1"):
         plan = _plans(lecture_source(version, 64))["matmult"]
         assert plan.loop is not None and plan.loop.var == "j" and plan.loop.transposed
@@ -200,3 +214,12 @@ def test_a_private_copy_of_the_written_argument_runs_the_loop(program):
     prg.matmult((dim,), None, AC.copy(), B, want)
     prg.matmult((dim,), None, AC, B, AC)
     np.testing.assert_array_equal(AC, want)
+
+
+def test_a_converting_copy_keeps_its_values(program):
+    a = (np.random.default_rng(8).random(4 * 32, dtype=np.float32) * 10).astype(np.float32)
+    c = np.zeros(4 * 16, np.float32)
+    program.truncated(4, None, a, c)
+    truncated = a.reshape(4, 32).astype(np.int32).astype(np.float64)
+    want = truncated.sum(axis=1)[:, None] * np.arange(16)
+    np.testing.assert_allclose(c.reshape(4, 16), want, rtol=1e-6)

@@ -22,9 +22,14 @@ at an index of ``get_global_id(0)``, the counter and the counters of inner loops
 constant bounds (affine, with constant factors), and an argument it writes is
 accessed at one index, a multiple of the counter plus what the iteration does not
 change. The launch then checks the rest (host.h's ``cl2c_loop_span``): a range of one
-dimension and the whole of it, the indices within an int's range (no arithmetic that
-could wrap), and the elements an argument it writes apart from those of every other
-argument (pointer arguments may alias), else it runs the loop as written.
+dimension, the indices within an int's range (no arithmetic that could wrap), and the
+elements an argument it writes apart from those of every other argument (pointer
+arguments may alias), else it runs the loop as written.
+
+The new kernel may take what that check gives: a private array that copies an
+argument's elements (V5's row of ``A``, Try 1's column of ``B``) is read from the
+argument (``_forwarded``), and the written element, where every iteration writes it, is
+held in a private value through the iteration (``_held``: V1's ``C[i*DIM+j] +=``).
 """
 from __future__ import annotations
 
@@ -134,11 +139,11 @@ def _forwarded(func: c_ast.FuncDef) -> c_ast.FuncDef | None:
     the reads: the new kernel's entry checks that the elements its loop writes are
     apart from every other argument's (so not for the kernel as written)."""
     func = copy_tree(func)
-    parents = {id(c): n for n in walk(func.body) for _, c in n.children()}
     params = _params(func)
     arrays = [n for n in walk(func.body) if isinstance(n, c_ast.Decl) and
               isinstance(fact(n, "ty"), ty.Array)]
-    done = [a for a in arrays if _forward(func, a, params, parents)]
+    done = [a for a in arrays if _forward(func, a, params, {
+        id(c): n for n in walk(func.body) for _, c in n.children()})]
     return func if done else None
 
 
@@ -166,9 +171,10 @@ def _forward(func, decl, params: dict, parents: dict) -> bool:
             or source.name.name not in params or not _pure_value(source.subscript):
         return False
     counter, first, end = header
-    block = parents.get(id(loop))
-    if not isinstance(block, c_ast.Compound):
-        return False
+    block, holder = parents.get(id(loop)), parents.get(id(decl))
+    if not isinstance(block, c_ast.Compound) or not isinstance(holder, c_ast.Compound) or \
+            fact(stores[0], "ty") != fact(source, "ty"):
+        return False        # (a copy that converts keeps its values' type: not forwarded)
     items = block.block_items
     at = next(i for i, s in enumerate(items) if s is loop)
     later = items[at + 1:]
@@ -185,8 +191,7 @@ def _forward(func, decl, params: dict, parents: dict) -> bool:
         new = copy_tree(source)
         new.subscript = _substituted(new.subscript, counter, r.subscript)
         _replace(parents[id(r)], r, new)
-    items.remove(loop)
-    holder = parents[id(decl)]
+    block.block_items = [s for s in items if s is not loop]
     holder.block_items = [s for s in holder.block_items if s is not decl]
     return True
 
