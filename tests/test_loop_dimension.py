@@ -8,6 +8,8 @@ overlaps, the entry keeps the loop, and the results are a sequential loop's; loo
 whose iterations depend on each other stay loops at translation."""
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -60,6 +62,15 @@ __kernel void truncated(__global const float *a, __global float *c) {
         c[i * 16 + j] = s;
     }
 }
+/* its element stored, then added to */
+__kernel void zeroed(__global const float *a, __global float *c) {
+    int i = get_global_id(0);
+    for (int j = 0; j < 16; j++) {
+        c[i * 16 + j] = 0.0f;
+        for (int k = 0; k < 4; k++)
+            c[i * 16 + j] += a[i * 4 + k] * (float)j;
+    }
+}
 /* a private value of the iteration, an inner loop, unsigned arithmetic and an offset */
 __kernel void blur(__global const float *a, __global float *b, float w) {
     uint i = get_global_id(0);
@@ -105,8 +116,8 @@ def test_which_loops_become_a_dimension():
     c = cl2c.translate(SOURCE, "t.cl").c_source
     clip = c[c.index("void clip__loop__group("):]
     assert "__element" not in clip[:clip.index("\n}\n")]
-    c = cl2c.translate(lecture_source("v2", 64), "v2.cl", options="-cl2c-check").kernels
-    assert c[0].plan.loop is None               # checking builds run the kernel as written
+    checked = cl2c.translate(lecture_source("v2", 64), "v2.cl", options="-cl2c-check")
+    assert checked.kernels[0].plan.loop is not None     # checked as it runs
 
 
 @pytest.mark.parametrize("version", ["v1", "v2", "v5", "try1"])
@@ -223,3 +234,84 @@ def test_a_converting_copy_keeps_its_values(program):
     truncated = a.reshape(4, 32).astype(np.int32).astype(np.float64)
     want = truncated.sum(axis=1)[:, None] * np.arange(16)
     np.testing.assert_allclose(c.reshape(4, 16), want, rtol=1e-6)
+
+
+# ---- checking builds: the new kernel is checked, its findings name the host's work-items
+
+BUGS = r"""
+__kernel void past_the_end(__global const float *a, __global float *c) {
+    int i = get_global_id(0);
+    for (int j = 0; j < 16; j++)
+        c[i * 16 + j] = a[i * 17 + j];
+}
+__kernel void one_row_for_all(__global const float *a, __global float *c) {
+    int i = get_global_id(0);
+    for (int j = 0; j < 16; j++)
+        c[j] = a[i * 16 + j];
+}
+"""
+
+
+def test_a_checked_build_runs_the_new_kernel_checked():
+    """V2's checking build: the new kernel (its plan says so) computes what the unchecked
+    build does and finds nothing."""
+    dim = 64
+    src = lecture_source("v2", dim)
+    checked = cl2c.Program(src, options="-cl2c-check=collect").build()
+    plain = cl2c.Program(src).build()
+    A = np.random.default_rng(11).random((dim, dim), dtype=np.float32)
+    B = np.random.default_rng(12).random((dim, dim), dtype=np.float32)
+    C, want = (np.zeros((dim, dim), np.float32) for _ in range(2))
+    checked.matmult((dim,), None, A, B, C)
+    plain.matmult((dim,), None, A, B, want)
+    assert checked.matmult.findings == []
+    np.testing.assert_array_equal(C, want)
+
+
+@pytest.mark.parametrize("local", [None, (4,)])
+def test_a_finding_names_the_hosts_work_item(local):
+    """Work-item 7 alone reads past the end of a (row i reads 16 elements from i*17):
+    the finding names it as the host launched it, global id (7,0,0), not an iteration."""
+    prg = cl2c.Program(BUGS, filename="bugs.cl", options="-cl2c-check").build()
+    assert next(k for k in cl2c.translate(BUGS, "bugs.cl", options="-cl2c-check").kernels
+                if k.name == "past_the_end").plan.loop is not None
+    with pytest.raises(cl2c.LaunchError) as info:
+        prg.past_the_end(8, local, np.zeros(128, np.float32), np.zeros(128, np.float32))
+    msg = str(info.value)
+    assert "bugs.cl:5:25: out-of-bounds read" in msg and "global id (7,0,0)" in msg, msg
+    if local:
+        assert "work-item (3,0,0) of group (1,0,0)" in msg, msg
+
+
+def test_a_race_between_the_hosts_work_items_is_found():
+    prg = cl2c.Program(BUGS, filename="bugs.cl", options="-cl2c-check").build()
+    with pytest.raises(cl2c.LaunchError) as info:
+        prg.one_row_for_all(8, None, np.arange(128, dtype=np.float32), np.zeros(16, np.float32))
+    msg = str(info.value)
+    assert re.search(r"bugs\.cl:10:\d+: data race: write of __global 'c'", msg), msg
+    assert re.search(r"global id \(\d,0,0\)", msg), msg
+
+
+def _twin(c_source: str, kernel: str) -> str:
+    text = c_source[c_source.index(f"void {kernel}__loop__group("):]
+    return text[:text.index("\n}\n")]
+
+
+def test_a_checking_build_holds_an_element_only_where_it_is_read_first(program):
+    """A checking build's checks see the accesses the kernel makes: V1's element, read
+    first at each k, is held there too (the held value's first read is the kernel's
+    own); zeroed's, stored first, is held only in the unchecked build (a first read of
+    it would be one the kernel does not make: uninitialized memory, say)."""
+    plain = cl2c.translate(SOURCE, "t.cl").c_source
+    checked = cl2c.translate(SOURCE, "t.cl", options="-cl2c-check").c_source
+    assert "c__element" in _twin(plain, "zeroed")
+    assert "c__element" not in _twin(checked, "zeroed")
+    v1 = cl2c.translate(lecture_source("v1", 64), "v1.cl", options="-cl2c-check").c_source
+    assert "C__element" in _twin(v1, "matmult")
+    a = np.random.default_rng(13).random(8 * 4, dtype=np.float32)
+    c = np.full(8 * 16, 7.0, np.float32)
+    program.zeroed(8, None, a, c)
+    want = np.zeros((8, 16), np.float32)
+    for k in range(4):
+        want = want + a.reshape(8, 4)[:, k:k + 1] * np.arange(16, dtype=np.float32)
+    np.testing.assert_allclose(c.reshape(8, 16), want, rtol=1e-6)

@@ -28,11 +28,12 @@ from .phases import quiet_local_reads
 from .sites import Sites
 
 
-def instrument(module: Module, local_types: dict) -> tuple[Module, Sites]:
-    """The checks into every function of ``module``, and their sites. ``local_types``:
-    the types of each kernel's __local variables (now fields of cl2c_locals), {kernel:
-    {name: type}}."""
-    sites = Sites()
+def instrument(module: Module, local_types: dict,
+               sites: Sites | None = None) -> tuple[Module, Sites]:
+    """The checks into every function of ``module``, and their sites (added to
+    ``sites``, where given). ``local_types``: the types of each kernel's __local variables
+    (now fields of cl2c_locals), {kernel: {name: type}}."""
+    sites = Sites() if sites is None else sites
     module = accesses.instrument(module, local_types, sites)
     module = sync_points.instrument(module, sites)
     # uninitialized private variables: their flags are privates the schedules carry

@@ -4,7 +4,7 @@ The passes run in this order; each comment says why it comes where it does.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from pycparser import c_ast
 
@@ -15,7 +15,7 @@ from ..interface import Arg, KernelInterface
 from ..sema import FunctionInfo, Module
 from .. import checking
 from ..timing import StageTimes
-from ..typed_ast import fact, walk
+from ..typed_ast import copy_tree, fact, walk
 from . import declarations, workitems
 from .expressions import lower_expressions
 from .contraction import contract
@@ -41,6 +41,9 @@ class KernelModel:
                                       # __local memory is (spaces.h)
     plan: LaunchPlan | None = None    # its schedule and launch (workgroup/launch_plan.py);
                                       # None until the work-group stage has decided
+    unchecked: object = None          # a checking build: a copy of its function before the
+                                      # checks went in, from which the work-group stage may
+                                      # build a version of its own to check (loop_dimension.py)
 
     @property
     def interface(self) -> KernelInterface:
@@ -89,6 +92,7 @@ def lower(module: Module, times: StageTimes | None = None,
     # Lowered and spelled in their functions, a function's statics now move out.
     module = hoist_function_statics(module)
     sites = None
+    unchecked = {f.name: copy_tree(f.node) for f in module.kernels} if check else {}
     if check:
         # Checking builds: on the C tree, every check at its access (the schedules copy
         # the functions after).
@@ -96,7 +100,8 @@ def lower(module: Module, times: StageTimes | None = None,
                            if isinstance(d, c_ast.Decl) and d.name}
                        for k, ds in moved.items()}
         module, sites = checking.instrument(module, local_types)
-    kernels = [kernel_model(f, moved.get(f.name, []), module.functions, accesses[f.name])
+    kernels = [replace(kernel_model(f, moved.get(f.name, []), module.functions,
+                                    accesses[f.name]), unchecked=unchecked.get(f.name))
                for f in module.kernels]
     return LoweredProgram(module, needs, kernels, list(module.program_scope),
                           sites.listed() if sites is not None else [], bool(check))

@@ -72,14 +72,19 @@ class LoopDimension:
     apart: tuple            # (written argument, other argument): their elements must not meet
 
 
-def loop_as_dimension(k) -> LoopDimension | None:
-    """Kernel model ``k``'s last loop as a dimension, where that is exact (above)."""
+def loop_as_dimension(k, hold: bool = True) -> LoopDimension | None:
+    """Kernel model ``k``'s last loop as a dimension, where that is exact (above): of its
+    function as lowering left it (in a checking build, before the checks went in: the
+    new kernel is checked then). ``hold``: the written element may be held wherever
+    ``_held`` allows; else (a checking build, whose checks must see the accesses the
+    kernel makes) only where the iteration reads it first anyway."""
     if not k.group_blind or k.info.globals:
         return None     # (program-scope variables: memory no argument spans)
-    return _as_dimension(_forwarded(k.info.node) or k.info.node)
+    func = k.unchecked or k.info.node
+    return _as_dimension(_forwarded(func) or func, hold)
 
 
-def _as_dimension(func: c_ast.FuncDef) -> LoopDimension | None:
+def _as_dimension(func: c_ast.FuncDef, hold: bool) -> LoopDimension | None:
     body = func.body.block_items or []
     if not body or not isinstance(body[-1], c_ast.For):
         return None
@@ -121,7 +126,9 @@ def _as_dimension(func: c_ast.FuncDef) -> LoopDimension | None:
                   if p != w and (p not in facts.written or p > w))
     node = _with_dimension(func, var)
     for name in sorted(facts.written):
-        _held(node.body.block_items[-1], name)
+        body = node.body.block_items[-1]
+        if hold or _read_first(body, name):
+            _held(body, name)
     return LoopDimension(var, count, node, tuple(spans),
                          tuple(dict.fromkeys(analysis.fits)), apart)
 
@@ -596,6 +603,36 @@ def _held(body: c_ast.Compound, name: str) -> None:
     store = make(c_ast.Assignment, "=", copy_tree(refs[0]), ident(), refs[0].coord)
     store.ty = t
     body.block_items = [decl] + (body.block_items or []) + [store]
+
+
+def _read_first(stmt, name: str) -> bool:
+    """The first statement of loop body ``stmt`` that accesses argument ``name`` runs in
+    every iteration and reads it (``C[i*DIM+j] += ...`` in a loop that runs): the held
+    element's first read is then the kernel's own."""
+    for s in _sure_statements(stmt):
+        if isinstance(s, c_ast.Compound):
+            continue
+        if isinstance(s, c_ast.For):
+            header = _counted(s)
+            runs = header is not None and header[1] < header[2]
+            if any(_mentions(part, name) for part in (s.init, s.cond, s.next)) or \
+                    not runs and _mentions(s, name):
+                return False
+            continue        # (its body's statements come next)
+        if not _mentions(s, name):
+            continue
+        reads = isinstance(s, c_ast.Assignment) and (
+            s.op != "=" and _is_target(s, s.lvalue) and
+            isinstance(s.lvalue, c_ast.ArrayRef) and _is_id(s.lvalue.name, name) or
+            _mentions(s.rvalue, name)) or \
+            isinstance(s, c_ast.UnaryOp) and s.op in UPDATES
+        return reads
+    return False
+
+
+def _mentions(node, name: str) -> bool:
+    return node is not None and any(isinstance(n, c_ast.ArrayRef) and _is_id(n.name, name)
+                                    for n in walk(node))
 
 
 def _sure_statements(stmt):

@@ -10,6 +10,8 @@ from dataclasses import replace
 
 from pycparser import c_ast
 
+from .. import checking
+from ..checking.sites import Sites
 from ..lower import KernelModel, LoweredProgram
 from ..lower.effects import called_function
 from ..sema import Module
@@ -32,9 +34,12 @@ def plan_launches(program: LoweredProgram, options: LaunchOptions = LaunchOption
     only work-group functions called, inlined there, are gone."""
     times = times or StageTimes()
     module, kernels = program.module, program.kernels
+    sites = Sites(program.check_sites) if options.check else None
     with times.stage("work-group: schedules"):
         outside = program_names(module)
-        launches = [_launch(k, module, options, outside) for k in kernels]
+        launches = [_launch(k, module, options, outside, sites) for k in kernels]
+    if sites is not None:
+        program = replace(program, check_sites=sites.listed())
     called = _called_functions(module, kernels, launches)
     kernels = [replace(k, plan=LaunchPlan(**launch, item_function=not launch[
         "group_functions"] or k.name in called)) for k, launch in zip(kernels, launches)]
@@ -60,17 +65,24 @@ def plan_launches(program: LoweredProgram, options: LaunchOptions = LaunchOption
 
 
 def _launch(k: KernelModel, module: Module, options: LaunchOptions,
-            outside: set[str]) -> dict:
+            outside: set[str], sites: Sites | None = None) -> dict:
     """What the schedule and the passes decide for kernel model ``k``: the fields of its
-    LaunchPlan, less ``item_function`` (which takes every kernel's functions)."""
+    LaunchPlan, less ``item_function`` (which takes every kernel's functions).
+    ``sites``: a checking build's check sites, which a version of its own adds to."""
     launch = _launch_as_asked(k, module, options, outside)
-    loop = loop_as_dimension(k) if not options.check and \
+    loop = loop_as_dimension(k, hold=not options.check) if \
         options.schedule == schedules.AUTO and _shares_an_entry(launch) else None
     if loop is None:
         return launch
     # its last loop as dimension 1 (loop_dimension.py), where the entry finds the
     # launch allows: a kernel of its own, whose work-group functions the entry runs
-    twin = replace(k, name=f"{k.name}__loop", info=replace(k.info, node=loop.node))
+    name = f"{k.name}__loop"
+    info = replace(k.info, node=loop.node, name=name)
+    if options.check:
+        # made from the kernel before its checks went in: checked now, at the sites of
+        # the kernel's own checks (a place of its own, where one is new)
+        checking.instrument(Module(None, {name: info}), {}, sites)
+    twin = replace(k, name=name, info=info)
     other = _launch_as_asked(twin, module, options, outside)
     if not _shares_an_entry(other) or other["schedule"].calls_item_function:
         return launch       # (the twin has no work-item function of its own)

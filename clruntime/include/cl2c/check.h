@@ -94,8 +94,10 @@ typedef struct cl2c_ck_launch {
     int nbuffers;
     cl2c_ck_range buffers[CL2C_CK_MAX_RANGES];
     size_t asked[3];   /* a regrouped launch's local size as the host gave it (0: none) */
-    int transposed;    /* the group functions ran the range with dimensions 0 and 1
-                          exchanged (cl2c_transpose_range): the host's offsets and sizes */
+    int host;          /* the group functions ran a range of cl2c's making, from the
+                          host's offsets and sizes: */
+    int transposed;    /* with dimensions 0 and 1 exchanged (cl2c_transpose_range), */
+    int loop;          /* the kernel's last loop's iterations its dimension 1 (cl2c_loop_range) */
     size_t host_offset[3], host_size[3];
     pthread_mutex_t lock;
     int findings;
@@ -362,22 +364,36 @@ static inline void cl2c_ck_regrouped(cl2c_ck_launch *L, const size_t *asked) {
 
 /* A transposed launch (cl2c_transpose_range): `nd`, the range as the host gave it. */
 static inline void cl2c_ck_transposed(cl2c_ck_launch *L, const cl2c_workitem *nd) {
-    L->transposed = 1;
+    L->host = L->transposed = 1;
     for (int d = 0; d < 3; ++d) {
         L->host_offset[d] = nd->global_offset[d];
         L->host_size[d] = nd->global_size[d];
     }
 }
 
+/* A launch that runs the kernel's last loop as dimension 1 (cl2c_loop_range, then
+ * cl2c_transpose_range where `transposed`): `nd`, the range as the host gave it. A
+ * work-item of the new range is an iteration of the host's work-item: findings name
+ * that one. */
+static inline void cl2c_ck_loop(cl2c_ck_launch *L, const cl2c_workitem *nd, int transposed) {
+    cl2c_ck_transposed(L, nd);
+    L->transposed = transposed;
+    L->loop = 1;
+}
+
 /* Ids x of a work-item less the offsets of the range group `g` belongs to, made the
- * kernel's: less the host's offsets, in the host's dimensions (a transposed launch). */
+ * kernel's: less the host's offsets, in the host's dimensions (a transposed launch), of
+ * the host's work-item (a loop's iteration). */
 static inline void cl2c_ck_as_host(const cl2c_ck_launch *L, const cl2c_workitem *g,
                                    size_t x[3]) {
-    if (!L->transposed) return;
+    if (!L->host) return;
     for (int d = 0; d < 3; ++d) x[d] += g->global_offset[d];
-    const size_t t = x[0];
-    x[0] = x[1];
-    x[1] = t;
+    if (L->transposed) {
+        const size_t t = x[0];
+        x[0] = x[1];
+        x[1] = t;
+    }
+    if (L->loop) x[1] = 0;
     for (int d = 0; d < 3; ++d) x[d] -= L->host_offset[d];
 }
 
@@ -403,7 +419,7 @@ __attribute__((cold, unused)) static int cl2c_ck_asked_ids(const cl2c_ck_thread 
     cl2c_ck_as_host(L, g, o);
     cl2c_ck_as_host(L, g, m);
     for (int d = 0; d < 3; ++d)
-        n[d] = ((L->transposed ? L->host_size[d] : g->global_size[d]) + a[d] - 1) / a[d];
+        n[d] = ((L->host ? L->host_size[d] : g->global_size[d]) + a[d] - 1) / a[d];
     *group = (o[2] / a[2] * n[1] + o[1] / a[1]) * n[0] + o[0] / a[0];
     *lid = (o[2] % a[2] * a[1] + o[1] % a[1]) * a[0] + o[0] % a[0];
     return o[0] / a[0] == m[0] / a[0] && o[1] / a[1] == m[1] / a[1] &&
@@ -688,8 +704,9 @@ cl2c_ck_finding(cl2c_ck_site *site, const char *fmt, ...) {
         group[0] = group[1];
         group[1] = x;
     }
+    if (L->loop) lid[1] = group[1] = 0;     /* (an iteration of the host's work-item) */
     for (int d = 0; d < 3; ++d) {
-        gid[d] = rel[d] + (L->transposed ? L->host_offset[d] : g->global_offset[d]);
+        gid[d] = rel[d] + (L->host ? L->host_offset[d] : g->global_offset[d]);
         const size_t ls = L->asked[d];
         if (ls) {
             lid[d] = rel[d] % ls;
