@@ -179,8 +179,9 @@ def _forward(func, decl, params: dict, parents: dict) -> bool:
         return False
     counter, first, end = header
     block, holder = parents.get(id(loop)), parents.get(id(decl))
+    kept = fact(stores[0], "ty")
     if not isinstance(block, c_ast.Compound) or not isinstance(holder, c_ast.Compound) or \
-            fact(stores[0], "ty") != fact(source, "ty"):
+            kept is None or kept != fact(source, "ty"):
         return False        # (a copy that converts keeps its values' type: not forwarded)
     items = block.block_items
     at = next(i for i, s in enumerate(items) if s is loop)
