@@ -39,10 +39,11 @@ from pycparser import c_ast
 
 from .. import cnodes as cn
 from .. import types as ty
-from ..lower.effects import (UPDATES, builtin_name, constant_dimension, local_object,
-                             value_of_arguments, work_item_function)
+from ..lower.effects import (UPDATES, assigned_lvalue, builtin_name, constant_dimension,
+                             local_object, value_of_arguments, work_item_function)
 from ..sema import Symbol
-from ..typed_ast import child_fields, copy_tree, fact, ids, make, walk
+from ..checking.counted import counted
+from ..typed_ast import copy_tree, fact, ids, make, map_children, walk
 from .names import ELEMENT_SUFFIX
 
 _INT_LIMIT = (1 << 31) - 1
@@ -198,15 +199,16 @@ def _forward(func, decl, params: dict, parents: dict) -> bool:
     for r in reads:
         new = copy_tree(source)
         new.subscript = _substituted(new.subscript, counter, r.subscript)
-        _replace(parents[id(r)], r, new)
+        map_children(parents[id(r)], lambda c, r=r, new=new: new if c is r else c)
     block.block_items = [s for s in items if s is not loop]
     holder.block_items = [s for s in holder.block_items if s is not decl]
     return True
 
 
 def _is_target(parent, node) -> bool:
-    return isinstance(parent, c_ast.Assignment) and parent.lvalue is node or \
-        isinstance(parent, c_ast.UnaryOp) and parent.op in UPDATES + ("&",)
+    """``node`` is what ``parent`` writes, or whose address it takes."""
+    return assigned_lvalue(parent) is node or \
+        isinstance(parent, c_ast.UnaryOp) and parent.op == "&"
 
 
 def _enclosing(node, parents: dict, later: list) -> list | None:
@@ -224,15 +226,14 @@ def _enclosing(node, parents: dict, later: list) -> list | None:
 
 def _within(index, loops: list, first: int, end: int) -> bool:
     """``index`` a counter of one of ``loops`` whose values lie in [first, end) (a
-    constant: itself), not assigned in its loop's body."""
+    constant: itself)."""
     c = _int_constant(index)
     if c is not None:
         return first <= c < end
     for loop in loops:
         header = _counted(loop)
         if header is not None and _is_id(index, header[0]):
-            return first <= header[1] and header[2] <= end and not any(
-                _assigns(n, header[0]) for n in walk(loop.stmt))
+            return first <= header[1] and header[2] <= end
     return False
 
 
@@ -240,22 +241,8 @@ def _substituted(expr, name: str, value):
     """``expr`` with each identifier ``name`` a copy of ``value``."""
     if _is_id(expr, name):
         return copy_tree(value)
-    for field in child_fields(expr):
-        child = getattr(expr, field)
-        if isinstance(child, list):
-            setattr(expr, field, [_substituted(c, name, value) for c in child])
-        elif isinstance(child, c_ast.Node):
-            setattr(expr, field, _substituted(child, name, value))
+    map_children(expr, lambda c: _substituted(c, name, value))
     return expr
-
-
-def _replace(parent, old, new) -> None:
-    for field in child_fields(parent):
-        child = getattr(parent, field)
-        if isinstance(child, list):
-            setattr(parent, field, [new if c is old else c for c in child])
-        elif child is old:
-            setattr(parent, field, new)
 
 
 def _int_constant(node) -> int | None:
@@ -268,41 +255,13 @@ def _int_constant(node) -> int | None:
     return None
 
 
-def _counted(loop: c_ast.For) -> tuple | None:
-    """(counter, first, end) of ``for (v = first; v < end; v++)`` (or ``++v``,
-    ``v += 1``; ``int v = first``) with constant bounds; None otherwise."""
-    init, var, first = loop.init, None, None
-    if isinstance(init, c_ast.Assignment) and init.op == "=" and \
-            isinstance(init.lvalue, c_ast.ID):
-        var, first = init.lvalue.name, _int_constant(init.rvalue)
-    elif isinstance(init, c_ast.DeclList) and len(init.decls) == 1:
-        var, first = init.decls[0].name, _int_constant(init.decls[0].init)
-    cond, step = loop.cond, loop.next
-    if var is None or first is None or not isinstance(cond, c_ast.BinaryOp) or \
-            cond.op != "<" or not _is_id(cond.left, var):
-        return None
-    end = _int_constant(cond.right)
-    stepped = isinstance(step, c_ast.UnaryOp) and step.op in ("++", "p++") and \
-        _is_id(step.expr, var) or isinstance(step, c_ast.Assignment) and step.op == "+=" \
-        and _is_id(step.lvalue, var) and _int_constant(step.rvalue) == 1
-    if end is None or not stepped or not _integer(fact(cond.left, "ty")):
-        return None
-    return var, first, end
-
-
-def _type_of(node):
-    """An expression's type: its fact, or (a node that lowering made) its operands'."""
-    t = fact(node, "ty")
-    if t is not None or not isinstance(node, (c_ast.BinaryOp, c_ast.UnaryOp)):
-        return t
-    if isinstance(node, c_ast.UnaryOp):
-        inner = _type_of(node.expr)
-        return ty.integer_promote(inner) if isinstance(inner, ty.Scalar) else None
-    a, b = _type_of(node.left), _type_of(node.right)
-    if not isinstance(a, ty.Scalar) or not isinstance(b, ty.Scalar) or \
-            node.op not in ("+", "-", "*"):
-        return None
-    return ty.arithmetic_result(a, b)
+def _counted(loop) -> tuple | None:
+    """(counter, first, end) of a loop that counts one by one between constants, its
+    body neither changing the counter nor jumping (checking/counted.py's rules; a
+    counter's address is not taken here: the iteration and the statements before the
+    loop take none)."""
+    c = counted(loop, set())
+    return None if c is None else (c.name, c.first, c.end)
 
 
 def _is_id(node, name: str) -> bool:
@@ -378,8 +337,7 @@ class _Iteration:
                 if not isinstance(base, c_ast.ID) or base.name not in params or \
                         not isinstance(t, ty.Pointer) or t.volatile:
                     return False
-            target = n.lvalue if isinstance(n, c_ast.Assignment) else \
-                n.expr if isinstance(n, c_ast.UnaryOp) and n.op in UPDATES else None
+            target = assigned_lvalue(n)
             if target is not None:
                 if isinstance(target, c_ast.ArrayRef):
                     targets[id(target)] = target
@@ -389,7 +347,7 @@ class _Iteration:
                     return False
         self.accesses = [(n, id(n) in targets) for n in walk(stmt)
                          if isinstance(n, c_ast.ArrayRef)]
-        return not _escapes(stmt, 0)
+        return True
 
     def _privates(self, stmt, var: str, params: dict, defined: dict) -> bool:
         """Each private variable the iteration assigns (declared before the loop) is
@@ -398,8 +356,7 @@ class _Iteration:
         inside = {n.name for n in walk(stmt) if isinstance(n, c_ast.Decl)}
         assigned = set()
         for n in walk(stmt):
-            target = n.lvalue if isinstance(n, c_ast.Assignment) else \
-                n.expr if isinstance(n, c_ast.UnaryOp) and n.op in UPDATES else None
+            target = assigned_lvalue(n)
             if isinstance(target, c_ast.ID):
                 assigned.add(target.name)
         items = stmt.block_items or [] if isinstance(stmt, c_ast.Compound) else [stmt]
@@ -426,9 +383,6 @@ class _Iteration:
         if any(isinstance(n, c_ast.ID) and n.name == name and id(n) not in covered
                for n in walk(stmt)):
             return None
-        headers = {id(x) for loop in loops for x in (loop.init, loop.next)}
-        if any(_assigns(n, name) and id(n) not in headers for n in walk(stmt)):
-            return None         # (assigned in a loop's body too: no bounds)
         firsts = [_counted(loop)[1] for loop in loops]
         ends = [_counted(loop)[2] for loop in loops]
         if min(firsts) < 0:
@@ -437,9 +391,7 @@ class _Iteration:
 
 
 def _assigns(node, name: str) -> bool:
-    target = node.lvalue if isinstance(node, c_ast.Assignment) else \
-        node.expr if isinstance(node, c_ast.UnaryOp) and node.op in UPDATES else None
-    return _is_id(target, name)
+    return _is_id(assigned_lvalue(node), name)
 
 
 def _killed_first(items: list, name: str) -> bool:
@@ -452,14 +404,6 @@ def _killed_first(items: list, name: str) -> bool:
         return isinstance(init, c_ast.Assignment) and init.op == "=" and \
             _is_id(init.lvalue, name) and name not in ids(init.rvalue)
     return True
-
-
-def _escapes(node, depth: int) -> bool:
-    """A break or continue of the loop itself (not of a loop inside it)."""
-    if isinstance(node, (c_ast.Break, c_ast.Continue)):
-        return depth == 0
-    inner = depth + isinstance(node, (c_ast.For, c_ast.While, c_ast.DoWhile))
-    return any(_escapes(child, inner) for _, child in node.children())
 
 
 class _Indices:
@@ -479,7 +423,7 @@ class _Indices:
         return f
 
     def _form(self, node) -> dict | None:
-        t = _type_of(node)
+        t = cn.expression_type(node)
         if not _integer(t):
             return None
         f = self._affine(node)
@@ -590,14 +534,9 @@ def _held(body: c_ast.Compound, name: str) -> None:
         node = make(c_ast.ID, held, refs[0].coord)
         node.ty, node.symbol = t, symbol
         return node
-    for parent in walk(body):
-        for field in child_fields(parent):
-            child = getattr(parent, field)
-            if isinstance(child, list):
-                setattr(parent, field, [ident() if any(c is r for r in refs) else c
-                                        for c in child])
-            elif any(child is r for r in refs):
-                setattr(parent, field, ident())
+    held_refs = {id(r) for r in refs}
+    for parent in list(walk(body)):
+        map_children(parent, lambda c: ident() if id(c) in held_refs else c)
     decl = make(c_ast.Decl, held, [], [], [], [], cn.declarator(t, held, refs[0].coord),
                 copy_tree(refs[0]), None, coord=refs[0].coord)
     decl.ty, decl.space = t, "private"
