@@ -8,7 +8,8 @@ that the pages cannot drift from it:
 - ``cl2c-translate``: the C that cl2c generates for a .cl file of the repository, now;
 - ``cl2c-check-cost``: a table of committed ``bench/check_cost.py --json`` runs;
 - ``cl2c-startup``: a table of committed ``bench/startup.py --json`` runs, before and after;
-- ``cl2c-bench``: the table of a committed ``bench/bench.py --json`` run.
+- ``cl2c-bench``: the table of a committed ``bench/bench.py --json`` run;
+- ``cl2c-icd-launch``: the table of a committed ``bench/icd_launch.py --json`` run.
 """
 from __future__ import annotations
 
@@ -318,6 +319,37 @@ class Bench(SphinxDirective):
                        rows, [34, 6] + [14] * len(names) + [10]), note]
 
 
+class IcdLaunch(SphinxDirective):
+    """A ``bench/icd_launch.py --json`` run (a path under the repository): each
+    contender's cached build in milliseconds and launch in microseconds, as the median
+    of all its samples and (in brackets) its lowest and highest round's median; under
+    the table, the commit, the machine and what was left out."""
+    required_arguments = 1
+
+    def run(self):
+        import json
+        import statistics
+        path = REPO / self.arguments[0]
+        self.env.note_dependency(str(path))
+        data = json.loads(path.read_text())
+        metrics = [("build", 1e3), *((f"launch {n}", 1e6) for n in data["sizes"])]
+
+        def cell(rounds, metric, scale) -> str:
+            samples = [v * scale for r in rounds for v in r[metric]]
+            medians = [statistics.median(r[metric]) * scale for r in rounds]
+            return f"{statistics.median(samples):.1f} ({min(medians):.1f}-{max(medians):.1f})"
+
+        rows = [[label, *(cell(rounds, m, k) for m, k in metrics)]
+                for label, rounds in data["samples"].items()]
+        left_out = "; ".join(f"{k}: {v}" for k, v in data["skipped"].items())
+        note = _paragraph(f"`{data['commit']}`, {data['date']}: {data['machine']}; "
+                          f"`{data['what']}`" + (f"; left out: {left_out}" if left_out else "")
+                          + f" (`{self.arguments[0]}`).")
+        return [_table(["", "cached build, ms",
+                        *(f"launch + wait, {n} work-items, us" for n in data["sizes"])],
+                       rows, [16, 16] + [18] * len(data["sizes"])), note]
+
+
 def setup(app):
     app.add_directive("cl2c-error-codes", ErrorCodes)
     app.add_directive("cl2c-exceptions", Exceptions)
@@ -327,4 +359,5 @@ def setup(app):
     app.add_directive("cl2c-check-cost", CheckCost)
     app.add_directive("cl2c-startup", Startup)
     app.add_directive("cl2c-bench", Bench)
+    app.add_directive("cl2c-icd-launch", IcdLaunch)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
