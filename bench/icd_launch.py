@@ -12,8 +12,8 @@ Intel's OpenCL CPU runtime and cl2c's own Python API on the same machine:
     python bench/icd_launch.py [--repeat N] [--rounds R] [--no-intel] [--json PATH]
 
 Each contender runs in a child process of its own (PyOpenCL picks its ICDs at import),
-once a round, the rounds rotating their order; a figure is the median of all rounds'
-samples, with the lowest and highest round's median. The cl2c platform is reached
+once a round, the rounds rotating their order; a figure is the median of the rounds'
+medians, with the lowest and highest of them. The cl2c platform is reached
 through ``OCL_ICD_VENDORS`` set to ``cl2c --icd``'s folder; Intel's runtime, where
 ``intel-opencl-rt`` is installed (``make bench`` installs it), through a folder naming
 its library (bench/opencl_platforms.py). --json writes every sample with the commit and
@@ -141,11 +141,16 @@ def run_child(script: str, name: str, env: dict, repeat: int):
     return result if result is not None else f"no OpenCL platform named {name!r}"
 
 
+def round_summary(samples: dict) -> dict:
+    """A round's samples of each metric as their count, median, lowest and highest."""
+    return {metric: {"n": len(v), "median": statistics.median(v), "min": min(v),
+                     "max": max(v)} for metric, v in samples.items()}
+
+
 def summary(rounds: list[dict], metric: str, scale: float) -> str:
-    """The median of every round's samples, and the range of the rounds' medians."""
-    samples = [v * scale for r in rounds for v in r[metric]]
-    medians = [statistics.median(r[metric]) * scale for r in rounds]
-    return f"{statistics.median(samples):.1f} ({min(medians):.1f}-{max(medians):.1f})"
+    """The median of the rounds' medians, and their range."""
+    medians = [r[metric]["median"] * scale for r in rounds]
+    return f"{statistics.median(medians):.1f} ({min(medians):.1f}-{max(medians):.1f})"
 
 
 def main(argv=None) -> int:
@@ -170,17 +175,16 @@ def main(argv=None) -> int:
                     skipped[label] = result
                     print(f"  {label:<14} {result}")
                     continue
-                samples[label].append(result)
+                samples[label].append(round_summary(result))
     samples = {k: v for k, v in samples.items() if v and k not in skipped}
     print(f"{'':<14} {'cached build ms':>20} " +
           " ".join(f"{f'launch+wait us, {n} items':>26}" for n in SIZES))
     for label, rounds in samples.items():
         print(f"{label:<14} {summary(rounds, 'build', 1e3):>20} " +
               " ".join(f"{summary(rounds, f'launch {n}', 1e6):>26}" for n in SIZES))
-    print("(median of all rounds' samples; in brackets the lowest and highest round's "
-          "median)")
+    print("(the median of the rounds' medians; in brackets the lowest and the highest)")
     if args.json:
-        from bench import measured_commit
+        from bench import measured_commit, portable
         Path(args.json).write_text(json.dumps({
             "commit": measured_commit(),
             "date": datetime.date.today().isoformat(),
@@ -188,7 +192,7 @@ def main(argv=None) -> int:
                        f"{platform.python_version()}, load average "
                        f"{os.getloadavg()[0]:.2f} at the end",
             "what": f"bench/icd_launch.py --repeat {args.repeat} --rounds {args.rounds}",
-            "sizes": list(SIZES), "samples": samples, "skipped": skipped}, indent=1))
+            "sizes": list(SIZES), "samples": samples, "skipped": portable(skipped)}, indent=1))
     return 0
 
 

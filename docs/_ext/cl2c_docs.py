@@ -322,8 +322,8 @@ class Bench(SphinxDirective):
 class IcdLaunch(SphinxDirective):
     """A ``bench/icd_launch.py --json`` run (a path under the repository): each
     contender's cached build in milliseconds and launch in microseconds, as the median
-    of all its samples and (in brackets) its lowest and highest round's median; under
-    the table, the commit, the machine and what was left out."""
+    of its rounds' medians and (in brackets) the lowest and highest of them; under the
+    table, the commit, the machine and what was left out."""
     required_arguments = 1
 
     def run(self):
@@ -335,9 +335,8 @@ class IcdLaunch(SphinxDirective):
         metrics = [("build", 1e3), *((f"launch {n}", 1e6) for n in data["sizes"])]
 
         def cell(rounds, metric, scale) -> str:
-            samples = [v * scale for r in rounds for v in r[metric]]
-            medians = [statistics.median(r[metric]) * scale for r in rounds]
-            return f"{statistics.median(samples):.1f} ({min(medians):.1f}-{max(medians):.1f})"
+            medians = [r[metric]["median"] * scale for r in rounds]
+            return f"{statistics.median(medians):.1f} ({min(medians):.1f}-{max(medians):.1f})"
 
         rows = [[label, *(cell(rounds, m, k) for m, k in metrics)]
                 for label, rounds in data["samples"].items()]
