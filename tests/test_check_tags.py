@@ -1,0 +1,79 @@
+"""The tags of __global shadows (check.h's cl2c_ck_touch): a fast loop's test of its
+stores reads only the shadow words of runs that an access of this launch marked. They
+must hide no race: a store that meets another group's, in a run of words that group
+tagged (aligned with the runs or not), is found as the words alone found it; and launches
+far enough apart to share a tag (255) find nothing where nothing races."""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+import cl2c
+from check_helpers import build
+
+# Each group of 16 stores its work-items' global ids from `first + group * step`: a
+# step below 16 makes neighbouring groups meet with other values (a data race; a store
+# of the same value is none), 16 keeps them apart.
+STORES = """
+__kernel void stores(__global float *out, int first, int step) {
+    out[first + (int)get_group_id(0) * step + (int)get_local_id(0)] = (float)get_global_id(0);
+}
+"""
+
+
+def collected(kernel, *args) -> list[str]:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", cl2c.CheckWarning)
+        kernel((1024,), (16,), *args)
+    return kernel.findings
+
+
+@pytest.fixture(scope="module")
+def stores():
+    prg = build(STORES, "-cl2c-check=collect")
+    line = next(ln for ln in prg.c_source.splitlines() if " *   stores: " in ln)
+    assert "with a fast version" in line, line      # the stores take the tested path
+    return prg.stores
+
+
+@pytest.mark.parametrize("first", [0, 3, 5])
+def test_stores_that_meet_another_groups_are_a_race(stores, first):
+    out = np.zeros(first + 64 * 8 + 16, np.float32)
+    found = collected(stores, out, np.int32(first), np.int32(8))
+    assert any("data race" in f for f in found), found
+
+
+@pytest.mark.parametrize("first", [0, 3])
+def test_stores_apart_are_no_race_for_more_launches_than_tags(stores, first):
+    out = np.zeros(first + 64 * 16, np.float32)
+    for _ in range(300):                    # past 255: a tag comes back
+        assert collected(stores, out, np.int32(first), np.int32(16)) == []
+    found = collected(stores, np.zeros(first + 64 * 8 + 16, np.float32), np.int32(first),
+                      np.int32(8))
+    assert any("data race" in f for f in found), found
+    assert collected(stores, out, np.int32(first), np.int32(16)) == []
+
+
+# Group 0's stores begin before the buffer: its test fails, and its checked loop marks
+# the words in the buffer (check.h's cl2c_ck_granule); group 1's fast loop (another
+# store: a site reports once a launch) meets them, and its test must find those marks
+# through their tags.
+TWO = """
+__kernel void two(__global float *out, int first, int step) {
+    int i = first + (int)get_group_id(0) * step + (int)get_local_id(0);
+    if (get_group_id(0) == 0)
+        out[i] = (float)get_global_id(0);
+    else
+        out[i] = -(float)get_global_id(0);
+}
+"""
+
+
+def test_a_fast_store_meets_a_checked_loops_store_of_another_group():
+    prg = build(TWO, "-cl2c-check=collect")
+    out = np.zeros(64 * 8 + 16, np.float32)
+    found = collected(prg.two, out, np.int32(-3), np.int32(8))
+    assert any("out-of-bounds" in f and "group (0,0,0)" in f for f in found), found
+    assert any("data race" in f and "group (1,0,0)" in f for f in found), found
