@@ -44,6 +44,12 @@ def generic_suffix(t: ty.Type) -> str:
     return t.name
 
 
+class LoopHint(c_ast.Pragma):
+    """A pragma that cl2c writes itself to steer a C compiler's loop optimiser
+    (``clang loop ...``), which the emitter prints as it is; a kernel's own pragmas of
+    that kind (c_ast.Pragma) are comments in the C."""
+
+
 def ident(name: str, coord=None) -> c_ast.ID:
     return c_ast.ID(name, coord)
 

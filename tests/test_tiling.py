@@ -173,6 +173,11 @@ def test_known_local_sizes_fit_the_tiles(tw, th, tile, one):
         assert "% CL2C_TILE_COLS" not in c_source and "% 8" not in c_source
         first_copy = c_source.index("acc__tile[cl2c_r][cl2c_c] = acc[")
         assert (first_copy < c_source.index("for (int t = 0")) == one
+        # columns the kernel fixes keep a loop under clang (tiles.py's _simd_columns),
+        # CL2C_TILE_COLS ones are left to it
+        hint = "#pragma omp simd\n" in c_source and \
+            "#pragma clang loop unroll(disable)\n" in c_source
+        assert hint == ("CL2C_TILE_COLS" not in tile)
     n = 96 if tw != 48 else 144
     a, b, want = operands(n, n, n)
     c = np.full((n, n), -1, np.float32)

@@ -77,6 +77,9 @@ class CGenerator(c_generator.CGenerator):
                 return "0.0f" if single else "0.0"
         return super().visit_Constant(n)
 
+    def visit_LoopHint(self, n):            # cnodes.LoopHint: cl2c's own
+        return super().visit_Pragma(n)
+
     def visit_Pragma(self, n):
         words = n.string.split()
         if words[:1] == ["unroll"] and (len(words) == 1 or

@@ -107,6 +107,9 @@ def emit(program: LoweredProgram, source_name: str, output_name: str = "kernel.c
                    check_sites=_check_sites(program.check_sites, chunks))
     context["program_symbol"] = program_symbol(output_name)
     context["program_globals"] = bool(storage)
+    # clang's loop hints (workgroup/tiles.py), which GCC warns of under -Wall
+    context["clang_loop_hints"] = any(re.search(r"(?m)^\s*#pragma clang loop", c)
+                                      for c in chunks)
     text = env.get_template("translation_unit.c.j2").render(**context)
     text = _resolve_tail_line(text, os.path.basename(output_name), line_directives)
     guard = re.sub(r"\W", "_", os.path.basename(output_name).upper()) + "_H"

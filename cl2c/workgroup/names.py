@@ -44,3 +44,6 @@ def way_id(way: int) -> str:
 
 L0, L1, L2 = LOCAL_ID
 LS0, LS1, LS2 = LOCAL_SIZE
+
+# clang's hint that a loop stays a loop, not fully unrolled (tiles.py's register tiles)
+CLANG_KEEP_LOOP = "clang loop unroll(disable)"
