@@ -15,8 +15,10 @@ bench/out/compilers.json (or --json).
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
 import os
+import platform
 import re
 import shutil
 import statistics
@@ -27,6 +29,16 @@ from pathlib import Path
 
 BENCH_DIR = Path(__file__).resolve().parent
 COMPILER_NAME = re.compile(r"^(gcc|clang)(-\d+)?$")
+
+
+def machine() -> str:
+    """Where the run was, for a JSON that may be committed: CPUs, Python, the system."""
+    try:
+        system = platform.freedesktop_os_release().get("PRETTY_NAME", platform.system())
+    except OSError:
+        system = platform.system()
+    return f"{os.cpu_count()} CPUs ({platform.machine()}), Python " \
+           f"{platform.python_version()}, {system}"
 
 
 def find_compilers() -> list[str]:
@@ -171,7 +183,10 @@ def main(argv=None) -> int:
     print(table(samples, compilers))
     out = Path(args.json) if args.json else BENCH_DIR / "out" / "compilers.json"
     out.parent.mkdir(parents=True, exist_ok=True)
+    from bench import measured_commit
     out.write_text(json.dumps({
+        "commit": measured_commit(), "date": datetime.date.today().isoformat(),
+        "machine": machine(),
         "compilers": versions, "skipped": unusable, "bench_args": bench_args, "rounds": args.rounds,
         "failures": failures,
         "samples_ms": [{"kernel": k, "contender": label,
