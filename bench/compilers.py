@@ -183,8 +183,8 @@ def main(argv=None) -> int:
     print(table(samples, compilers))
     out = Path(args.json) if args.json else BENCH_DIR / "out" / "compilers.json"
     out.parent.mkdir(parents=True, exist_ok=True)
-    from bench import measured_commit
-    out.write_text(json.dumps({
+    from bench import measured_commit, portable
+    out.write_text(json.dumps(portable({
         "commit": measured_commit(), "date": datetime.date.today().isoformat(),
         "machine": machine(),
         "compilers": versions, "skipped": unusable, "bench_args": bench_args, "rounds": args.rounds,
@@ -192,7 +192,7 @@ def main(argv=None) -> int:
         "samples_ms": [{"kernel": k, "contender": label,
                         **{c: v for c, v in per.items() if c != "errors"},
                         "errors": per.get("errors", {})}
-                       for (k, label), per in samples.items()]}, indent=1))
+                       for (k, label), per in samples.items()]}), indent=1))
     print(f"\nJSON: {out}")
     return 1 if failures and len(failures) == len(compilers) else 0
 

@@ -9,7 +9,8 @@ that the pages cannot drift from it:
 - ``cl2c-check-cost``: a table of committed ``bench/check_cost.py --json`` runs;
 - ``cl2c-startup``: a table of committed ``bench/startup.py --json`` runs, before and after;
 - ``cl2c-bench``: the table of a committed ``bench/bench.py --json`` run;
-- ``cl2c-icd-launch``: the table of a committed ``bench/icd_launch.py --json`` run.
+- ``cl2c-icd-launch``: the table of a committed ``bench/icd_launch.py --json`` run;
+- ``cl2c-compilers``: the table of a committed ``bench/compilers.py --json`` run.
 """
 from __future__ import annotations
 
@@ -349,6 +350,35 @@ class IcdLaunch(SphinxDirective):
                        rows, [16, 16] + [18] * len(data["sizes"])), note]
 
 
+class Compilers(SphinxDirective):
+    """A ``bench/compilers.py --json`` run (a path under the repository): each kernel's
+    median milliseconds under each compiler, cl2c's and hand C's, and the spread
+    (slowest over fastest compiler); under the table, the commit, the machine and the
+    compilers' versions."""
+    required_arguments = 1
+
+    def run(self):
+        import json
+        import statistics
+        path = REPO / self.arguments[0]
+        self.env.note_dependency(str(path))
+        data = json.loads(path.read_text())
+        compilers = list(data["compilers"])
+        rows = []
+        for r in data["samples_ms"]:
+            meds = {c: statistics.median(r[c]) for c in compilers if r.get(c)}
+            spread = max(meds.values()) / min(meds.values()) if len(meds) > 1 else 1.0
+            rows.append([r["kernel"], r["contender"],
+                         *(f"{meds[c]:.3g}" if c in meds else "failed" for c in compilers),
+                         f"{spread:.2f}x"])
+        versions = "; ".join(data["compilers"].values())
+        note = _paragraph(f"`{data['commit']}`, {data['date']}: {data['machine']}; "
+                          f"{versions}; {data['rounds']} rounds, `bench.py "
+                          f"{' '.join(data['bench_args'])}` (`{self.arguments[0]}`).")
+        return [_table(["kernel", "", *(f"{c} ms" for c in compilers), "spread"], rows,
+                       [30, 6] + [9] * len(compilers) + [7]), note]
+
+
 def setup(app):
     app.add_directive("cl2c-error-codes", ErrorCodes)
     app.add_directive("cl2c-exceptions", Exceptions)
@@ -359,4 +389,5 @@ def setup(app):
     app.add_directive("cl2c-startup", Startup)
     app.add_directive("cl2c-bench", Bench)
     app.add_directive("cl2c-icd-launch", IcdLaunch)
+    app.add_directive("cl2c-compilers", Compilers)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
