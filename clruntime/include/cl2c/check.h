@@ -79,7 +79,6 @@ typedef struct cl2c_ck_range {
     unsigned shift;    /* log2 of the granule */
     int readonly;      /* the host made it read-only: no shadow, every write a finding */
     unsigned char *written; /* a bit a byte: what was written before (NULL: all of it) */
-    unsigned char *touched; /* a __global shadow's tags of its runs of words (cl2c_ck_touch) */
     /* a __local variable's (the thread's own range), for its quiet atomics
      * (CL2C_CK_LATOMIC): the phase (local_me0) in which the group was found to have
      * written all of it; the phase of tries, how many of them took the slow path */
@@ -251,25 +250,6 @@ static struct {
 static pthread_mutex_t cl2c_ck_shadows_lock_ = PTHREAD_MUTEX_INITIALIZER;
 CL2C_UNUSED static int cl2c_ck_shadows_clock_;
 
-/* After a __global shadow's words, a byte for each run of 1 << CL2C_CK_RUN words: the
- * tag (cl2c_ck_tag) of the last launch that marked a word of the run, stored before the
- * word. A fast loop's test of its stores (cl2c_ck_box_fresh) reads no word of a run that
- * no access of this launch marked: a stencil's store found its shadow words, 8 bytes
- * for each float, stale one by one, at the speed of memory (1900 of the 8700 cycles a
- * checked 16x16 Jacobi tile took). */
-#define CL2C_CK_RUN 3
-static inline size_t cl2c_ck_shadow_words(size_t size, unsigned shift) {
-    return (size >> shift) + 1;
-}
-static inline unsigned char *cl2c_ck_touched_of(uint64_t *shadow, size_t size, unsigned shift) {
-    return shadow ? (unsigned char *)(shadow + cl2c_ck_shadow_words(size, shift)) : NULL;
-}
-/* A launch's tag: 1 to 255 (0, a new shadow's, is no launch's). Launches 255 apart
- * share one: a run another launch tagged is then read word by word, as without tags. */
-static inline unsigned char cl2c_ck_tag(uint64_t serial) {
-    return (unsigned char)(serial % 255 + 1);
-}
-
 CL2C_UNUSED static uint64_t *cl2c_ck_shadow_for(const char *lo, size_t size, unsigned shift) {
     uint64_t *found = NULL;
     pthread_mutex_lock(&cl2c_ck_shadows_lock_);
@@ -287,12 +267,10 @@ CL2C_UNUSED static uint64_t *cl2c_ck_shadow_for(const char *lo, size_t size, uns
             oldest = i;
     }
     if (found == NULL && oldest >= 0) {
-        const size_t words = cl2c_ck_shadow_words(size, shift),
-                     tags = (words >> CL2C_CK_RUN) + 1;
-        found = (uint64_t *)calloc(words + (tags + 7) / 8, sizeof(uint64_t));
+        found = (uint64_t *)calloc((size >> shift) + 1, sizeof(uint64_t));
         if (found != NULL) {
             free(cl2c_ck_shadows_[oldest].shadow);
-            cl2c_ck_shadows_[oldest].bytes = (words + (tags + 7) / 8) * sizeof(uint64_t);
+            cl2c_ck_shadows_[oldest].bytes = ((size >> shift) + 1) * sizeof(uint64_t);
             cl2c_ck_shadows_[oldest].lo = lo;
             cl2c_ck_shadows_[oldest].size = size;
             cl2c_ck_shadows_[oldest].shift = shift;
@@ -460,21 +438,9 @@ static inline cl2c_ck_range *cl2c_ck_range_at(cl2c_ck_range *r, const char *name
     r->shadow = NULL;
     r->readonly = 0;
     r->written = NULL;
-    r->touched = NULL;
     r->all_set = r->tries_in = 0;
     r->tries = 0;
     return r;
-}
-
-/* Word i of __global range r's shadow is to get a mark of the launch whose serial is
- * given: its run's tag says so first (a thread that finds the tag not yet there reads
- * the run as it was before the mark, as if it had looked before it). */
-static inline void cl2c_ck_touch(const cl2c_ck_range *r, size_t i, uint64_t serial) {
-    if (r == NULL || r->touched == NULL) return;
-    unsigned char *b = &r->touched[i >> CL2C_CK_RUN];
-    const unsigned char tag = cl2c_ck_tag(serial);
-    if (__atomic_load_n(b, __ATOMIC_RELAXED) != tag) __atomic_store_n(b, tag, __ATOMIC_RELAXED);
-    __atomic_thread_fence(__ATOMIC_RELEASE);
 }
 
 /* Bytes [at, at + n) of map's bits set: written. */
@@ -542,7 +508,6 @@ static inline void cl2c_ck_buffer(cl2c_ck_launch *L, unsigned index, const char 
     if (r->shadow == NULL && map != NULL && written)    /* (no shadow to be had) */
         cl2c_ck_set_written(map, 0, size);
     if (r->shadow == NULL) r->written = NULL;
-    r->touched = cl2c_ck_touched_of(r->shadow, r->size, shift);
     if (r->written != NULL) cl2c_ck_mark_unwritten(r, (uint64_t)L->serial & 0x1fff);
 }
 
@@ -555,7 +520,6 @@ static inline void cl2c_ck_variable(cl2c_ck_launch *L, const char *name, const c
     const unsigned s = shift > 0 && ((uintptr_t)p & 3) == 0 ? (unsigned)shift : 0;
     cl2c_ck_range *r = cl2c_ck_range_at(&L->buffers[L->nbuffers++], name, space, p, size, s);
     if (shift >= 0) r->shadow = cl2c_ck_shadow_for(r->lo, r->size, s);
-    r->touched = cl2c_ck_touched_of(r->shadow, r->size, s);
 }
 
 /* const and out of line: the address of a _Thread_local in a shared object costs a call
@@ -993,7 +957,6 @@ __attribute__((noinline, unused)) static void cl2c_ck_shadow(cl2c_ck_thread *t,
         else    /* the first access, or after a write or a read of an earlier phase */
             mark = me | (old & CL2C_CK_INIT) | (local ? 0 : CL2C_CK_INIT);
         if (mark != old) {
-            if (!local) cl2c_ck_touch(r, i, t->serial);
             __atomic_store_n(s, mark, __ATOMIC_RELAXED);
             if (local) t->local_slow = t->local_me0;
         }
@@ -1070,7 +1033,6 @@ static inline void *cl2c_ck_granule(cl2c_ck_thread *t, const cl2c_ck_range *r,
              * same mark) */
             if (stale || quiet || (!local && !(old & CL2C_CK_INIT) && !(flags & CL2C_CK_READ)) ||
                 (!(flags & (CL2C_CK_ATOMIC_ | CL2C_CK_BY_COPY)) && cl2c_ck_reported(t, site))) {
-                if (!local) cl2c_ck_touch(r, off >> shift, t->serial);
                 __atomic_store_n(s, me | CL2C_CK_W | CL2C_CK_INIT, __ATOMIC_RELAXED);
                 if (local) t->local_slow = t->local_me0;
                 return p;
@@ -1081,13 +1043,11 @@ static inline void *cl2c_ck_granule(cl2c_ck_thread *t, const cl2c_ck_range *r,
                 /* read only so far: by several already, or cl2c_ck_shadow says so */
                 if (cl2c_ck_several(old, me)) return p;
             } else if (quiet) {
-                if (!local) cl2c_ck_touch(r, off >> shift, t->serial);
                 __atomic_store_n(s, me | CL2C_CK_INIT, __ATOMIC_RELAXED);
                 if (local) t->local_slow = t->local_me0;
                 return p;
             }
         } else if (stale && !local) {
-            cl2c_ck_touch(r, off >> shift, t->serial);
             __atomic_store_n(s, me | CL2C_CK_INIT, __ATOMIC_RELAXED);
             return p;
         }
@@ -1558,10 +1518,8 @@ CL2C_UNUSED static void *cl2c_ck_span(void *p, size_t elem, size_t n, size_t str
     const uint64_t mark = CL2C_CK_INIT | CL2C_CK_W | copy;
     for (size_t e = 0; e < n; ++e) {
         const size_t at = off + e * step;
-        for (size_t i = at >> r->shift; i <= (at + elem - 1) >> r->shift; ++i) {
-            if (!local) cl2c_ck_touch(r, i, t->serial);
+        for (size_t i = at >> r->shift; i <= (at + elem - 1) >> r->shift; ++i)
             __atomic_store_n(&r->shadow[i], mark, __ATOMIC_RELAXED);
-        }
     }
     if (local) t->local_slow = t->local_me0;
     return p;

@@ -204,14 +204,6 @@ cl2c_ck_box_fresh_rule(const cl2c_ck_thread *t, cl2c_ck_argr A, size_t o, const 
             }
     return !bad;
 }
-/* Whether a run holding a word from index i to j has this launch's tag. */
-static inline int cl2c_ck_tagged(const unsigned char *tags, unsigned char tag, size_t i,
-                                 size_t j) {
-    int any = 0;
-    for (size_t k = i >> CL2C_CK_RUN; k <= j >> CL2C_CK_RUN; ++k)
-        any |= __atomic_load_n(&tags[k], __ATOMIC_RELAXED) == tag;
-    return any;
-}
 static inline int cl2c_ck_box_fresh(cl2c_ck_thread *t, cl2c_ck_argr A,
                                     const char *const *at, int axes, const long long *count,
                                     size_t n, int local, size_t llid) {
@@ -247,42 +239,21 @@ static inline int cl2c_ck_box_fresh(cl2c_ck_thread *t, cl2c_ck_argr A,
     /* __local words are this thread's: plain loads, which vectorise */
 #define CL2C_CK_PEEK(p) (local ? *(p) : __atomic_load_n((p), __ATOMIC_RELAXED))
     const size_t per = n >> A.shift;        /* granules a work-item stores */
-    /* a __global shadow's words only in the runs an access of this launch tagged
-     * (cl2c_ck_touch): the others are all stale */
-    const unsigned char *tags = local || A.r == NULL ? NULL : A.r->touched;
-    const unsigned char tag = cl2c_ck_tag(t->serial);
-#define CL2C_CK_UNTAGGED(i, j) (tags && !cl2c_ck_tagged(tags, tag, (i), (j)))
     for (long long i2 = 0; i2 < c[0]; ++i2)
         for (long long i1 = 0; i1 < c[1]; ++i1) {
-            const size_t first = (o + (size_t)(i2 * s[0] + i1 * s[1])) >> A.shift;
-            const uint64_t *row = A.shadow + first;
+            const uint64_t *row = A.shadow + ((o + (size_t)(i2 * s[0] + i1 * s[1])) >> A.shift);
             if (c[2] <= 1 || s[2] == (long long)n) {   /* the row's granules in a run */
                 const size_t words = per * (size_t)c[2];
-                if (tags == NULL) {
-                    for (size_t k = 0; k < words; ++k)
-                        touched |= CL2C_CK_TOUCHED(CL2C_CK_PEEK(&row[k]));
-                    continue;
-                }
-                for (size_t k = 0; k < words;) {    /* run by run */
-                    const size_t end = ((((first + k) >> CL2C_CK_RUN) + 1) << CL2C_CK_RUN) - first;
-                    const size_t stop = end < words ? end : words;
-                    if (CL2C_CK_UNTAGGED(first + k, first + k)) {
-                        k = stop;
-                        continue;
-                    }
-                    for (; k < stop; ++k)
-                        touched |= CL2C_CK_TOUCHED(CL2C_CK_PEEK(&row[k]));
-                }
+                for (size_t k = 0; k < words; ++k)
+                    touched |= CL2C_CK_TOUCHED(CL2C_CK_PEEK(&row[k]));
                 continue;
             }
             for (long long i0 = 0; i0 < c[2]; ++i0) {
-                const size_t at = first + (size_t)(i0 * s[2] >> (int)A.shift);
-                if (CL2C_CK_UNTAGGED(at, at + per - 1)) continue;
+                const uint64_t *w = row + (i0 * s[2] >> (int)A.shift);
                 for (size_t k = 0; k < per; ++k)
-                    touched |= CL2C_CK_TOUCHED(CL2C_CK_PEEK(&A.shadow[at + k]));
+                    touched |= CL2C_CK_TOUCHED(CL2C_CK_PEEK(&w[k]));
             }
         }
-#undef CL2C_CK_UNTAGGED
 #undef CL2C_CK_TOUCHED
 #undef CL2C_CK_PEEK
     return !touched || cl2c_ck_box_fresh_rule(t, A, o, s, c, n, local, llid);
@@ -448,11 +419,6 @@ static inline void cl2c_ck_mark(cl2c_ck_thread *t, cl2c_ck_argr A, const char *a
          * elements of a vector store are each written whole on x86-64 and AArch64, so
          * a reader sees the old word or the new one, as with atomic stores. */
         uint64_t *run = A.shadow + (oa >> A.shift);
-        if (!local) {   /* each run the words reach: one word in every 1 << CL2C_CK_RUN */
-            for (long long j = 0; j <= m; j += (long long)1 << CL2C_CK_RUN)
-                cl2c_ck_touch(A.r, (oa >> A.shift) + (size_t)j, t->serial);
-            cl2c_ck_touch(A.r, (oa >> A.shift) + (size_t)m, t->serial);
-        }
         for (long long j = 0; j <= m; ++j)
             run[j] = me0 | (uint64_t)((llid + (size_t)j) & 0xfff) << 24;
         return;
@@ -467,12 +433,8 @@ static inline void cl2c_ck_mark(cl2c_ck_thread *t, cl2c_ck_argr A, const char *a
     }
     for (long long j = 0; j <= m; ++j) {
         const uint64_t word = me0 | (uint64_t)((llid + (size_t)j) & 0xfff) << 24;
-        const size_t at = (oa + (size_t)(j * step)) >> A.shift;
-        uint64_t *w = A.shadow + at;
-        for (size_t k = 0; k < n >> A.shift; ++k) {
-            cl2c_ck_touch(A.r, at + k, t->serial);
-            __atomic_store_n(&w[k], word, __ATOMIC_RELAXED);
-        }
+        uint64_t *w = A.shadow + ((oa + (size_t)(j * step)) >> A.shift);
+        for (size_t k = 0; k < n >> A.shift; ++k) __atomic_store_n(&w[k], word, __ATOMIC_RELAXED);
     }
 }
 /* After a nest's fast loops: the shadow words of a store's box (its test's points at,

@@ -1,8 +1,9 @@
-"""The tags of __global shadows (check.h's cl2c_ck_touch): a fast loop's test of its
-stores reads only the shadow words of runs that an access of this launch marked. They
-must hide no race: a store that meets another group's, in a run of words that group
-tagged (aligned with the runs or not), is found as the words alone found it; and launches
-far enough apart to share a tag (255) find nothing where nothing races."""
+"""Races between work-groups through checked fast loops (check_versions.py): a store
+that meets another group's in the same launch, whether that group's stores took the
+fast loop (its marks, cl2c_ck_mark) or the checked one (cl2c_ck_granule), and at any
+alignment of the elements to the shadow's words, is found by the fast loop's test as
+the checked loop would find it; and launches over and over with groups apart find
+nothing."""
 from __future__ import annotations
 
 import warnings
@@ -46,9 +47,9 @@ def test_stores_that_meet_another_groups_are_a_race(stores, first):
 
 
 @pytest.mark.parametrize("first", [0, 3])
-def test_stores_apart_are_no_race_for_more_launches_than_tags(stores, first):
+def test_stores_apart_are_no_race_launch_after_launch(stores, first):
     out = np.zeros(first + 64 * 16, np.float32)
-    for _ in range(300):                    # past 255: a tag comes back
+    for _ in range(300):
         assert collected(stores, out, np.int32(first), np.int32(16)) == []
     found = collected(stores, np.zeros(first + 64 * 8 + 16, np.float32), np.int32(first),
                       np.int32(8))
@@ -58,8 +59,7 @@ def test_stores_apart_are_no_race_for_more_launches_than_tags(stores, first):
 
 # Group 0's stores begin before the buffer: its test fails, and its checked loop marks
 # the words in the buffer (check.h's cl2c_ck_granule); group 1's fast loop (another
-# store: a site reports once a launch) meets them, and its test must find those marks
-# through their tags.
+# store: a site reports once a launch) meets them, and its test must find those marks.
 TWO = """
 __kernel void two(__global float *out, int first, int step) {
     int i = first + (int)get_group_id(0) * step + (int)get_local_id(0);
