@@ -16,6 +16,7 @@ from .. import cnodes as cn
 from .. import types as ty
 from ..typed_ast import ids, replace_child, walk
 from .ir import Tile
+from .wide_subscripts import widen_subscripts
 from .names import (CLANG_KEEP_LOOP, INDEX, L0, L1, L2, LS0, LS1, TILE_COL, TILE_COLS,
                     TILE_FROM, TILE_FULL, TILE_ORIGIN, TILE_ROW, TILE_SUFFIX, TILE_TO, UNUSED)
 
@@ -140,6 +141,7 @@ class _Tiled:
                             c_ast.BinaryOp("<", cn.ident(TILE_COL), _cols(self.tile)),
                             c_ast.UnaryOp("++", cn.ident(TILE_COL)),
                             c_ast.Compound([l0] + (body.block_items or [])))
+        widen_subscripts(columns.stmt, self.row_items)
         l1 = _const_decl("size_t", L1, c_ast.BinaryOp("+", cn.ident(T1), cn.ident(TILE_ROW)))
         row = _counted(TILE_ROW, self.rows, c_ast.Compound(
             [l1] + copy.deepcopy(self.row_items) + _simd_columns(self.tile) + [columns]))
