@@ -23,32 +23,30 @@ from .. import cnodes as cn
 from .. import types as ty
 from ..lower.effects import has_effects
 from ..typed_ast import ids as ids_of, walk
-from .builders.syntax import assigned_names
 
 
 def widen_subscripts(block: c_ast.Compound, outer: list) -> None:
     """Rewrite, in place, the subscripts of ``block`` (the tile's column loop's body) that
-    sum ``int`` terms, one of them an id declared in it as a sum. ``outer``: the
-    declarations before the loop (the ids' bases)."""
-    assigned = assigned_names(block)
+    sum ``int`` terms, one of them an id declared in it, before them, as a sum.
+    ``outer``: the declarations before the loop (the ids' bases)."""
+    assigned = _assigned(block)
     items = block.block_items or []
-    declared = {d.name for d in [*outer, *items]
-                if isinstance(d, c_ast.Decl) and _declared_int(d)}
-    sums = {}                       # id -> the (sign, term)s of its declaration's sum
-    for s in items:
-        if isinstance(s, c_ast.Decl) and s.init is not None and s.name in declared and \
-                s.name not in assigned:
-            terms = _terms(s.init)
+    decls = [d for d in [*outer, *items] if isinstance(d, c_ast.Decl)]
+    declared = {d.name for d in decls if _declared_int(d)} - \
+        {d.name for d in decls if not _declared_int(d)}
+    sums: dict = {}                 # id -> the (sign, term)s of its declaration's sum
+    for item in items:
+        for n in walk(item):
+            if sums and isinstance(n, c_ast.ArrayRef):
+                wide = _widened(n.subscript, sums, declared)
+                if wide is not None:
+                    n.subscript = wide
+        if isinstance(item, c_ast.Decl) and item.init is not None and \
+                item.name in declared and item.name not in assigned:
+            terms = _terms(item.init)
             if len(terms) > 1 and all(_narrow(t, declared) and
                                       not (ids_of(t) & assigned) for _, t in terms):
-                sums[s.name] = terms
-    if not sums:
-        return
-    for n in walk(block):
-        if isinstance(n, c_ast.ArrayRef):
-            wide = _widened(n.subscript, sums, declared)
-            if wide is not None:
-                n.subscript = wide
+                sums[item.name] = terms
 
 
 def _widened(subscript, sums: dict, declared: set):
@@ -100,3 +98,22 @@ def _narrow(e, declared: set) -> bool:
 def _declared_int(d: c_ast.Decl) -> bool:
     return isinstance(d.type, c_ast.TypeDecl) and \
         isinstance(d.type.type, c_ast.IdentifierType) and d.type.type.names == ["int"]
+
+
+def _assigned(block) -> set:
+    """The variables ``block`` assigns, increments or takes the address of (an element's
+    array; every name of an lvalue of another shape, ``*p``'s too)."""
+    out: set = set()
+    for n in walk(block):
+        if isinstance(n, c_ast.Assignment):
+            out |= _written(n.lvalue)
+        elif isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--", "&"):
+            out |= _written(n.expr)
+    return out
+
+
+def _written(lvalue) -> set:
+    e = lvalue
+    while isinstance(e, (c_ast.ArrayRef, c_ast.StructRef)):
+        e = e.name
+    return {e.name} if isinstance(e, c_ast.ID) else ids_of(lvalue)
