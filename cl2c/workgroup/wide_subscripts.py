@@ -22,14 +22,15 @@ from pycparser import c_ast
 from .. import cnodes as cn
 from .. import types as ty
 from ..lower.effects import has_effects
-from ..typed_ast import ids as ids_of, walk
+from ..typed_ast import addressed_names, changed_names, ids as ids_of, walk
 
 
 def widen_subscripts(block: c_ast.Compound, outer: list) -> None:
     """Rewrite, in place, the subscripts of ``block`` (the tile's column loop's body) that
     sum ``int`` terms, one of them an id declared in it, before them, as a sum.
     ``outer``: the declarations before the loop (the ids' bases)."""
-    assigned = _assigned(block)
+    # (a variable whose address it takes may change through a pointer)
+    assigned = changed_names(block) | addressed_names(block)
     items = block.block_items or []
     decls = [d for d in [*outer, *items] if isinstance(d, c_ast.Decl)]
     declared = {d.name for d in decls if _declared_int(d)} - \
@@ -99,21 +100,3 @@ def _declared_int(d: c_ast.Decl) -> bool:
     return isinstance(d.type, c_ast.TypeDecl) and \
         isinstance(d.type.type, c_ast.IdentifierType) and d.type.type.names == ["int"]
 
-
-def _assigned(block) -> set:
-    """The variables ``block`` assigns, increments or takes the address of (an element's
-    array; every name of an lvalue of another shape, ``*p``'s too)."""
-    out: set = set()
-    for n in walk(block):
-        if isinstance(n, c_ast.Assignment):
-            out |= _written(n.lvalue)
-        elif isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--", "&"):
-            out |= _written(n.expr)
-    return out
-
-
-def _written(lvalue) -> set:
-    e = lvalue
-    while isinstance(e, (c_ast.ArrayRef, c_ast.StructRef)):
-        e = e.name
-    return {e.name} if isinstance(e, c_ast.ID) else ids_of(lvalue)
