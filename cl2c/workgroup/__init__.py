@@ -8,7 +8,8 @@ function as data.
   ``WorkItemLoop``, ...);
 - ``passes/``: IR to IR (lock-step, unrolling, check versions, tiling, counters), and
   interleaving's twin functions;
-- ``write.py`` (with ``tiles.py``): the one writer that prints it as C;
+- ``write.py`` (with ``tiles.py``): the one writer that prints it as C; ``tiles.py``'s
+  subscripts summed in ``ptrdiff_t`` (``wide_subscripts.py``) for clang;
 - ``names.py``: every C name the stage generates;
 - ``launch_plan.py``: what was decided, for emission.
 """
