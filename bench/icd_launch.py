@@ -100,8 +100,6 @@ for gsize in SIZES:
 print(json.dumps(result))
 """.replace("SIZES", repr(SIZES))
 
-POCL_NAME, INTEL_NAME = "Portable Computing Language", "Intel(R) OpenCL"
-
 
 def contenders(want_intel: bool, intel_folder: Path):
     """[(label, child script, platform name, environment)] and {label: why skipped}."""
@@ -111,7 +109,7 @@ def contenders(want_intel: bool, intel_folder: Path):
     env = dict(os.environ, PYOPENCL_NO_CACHE="1")
     found = [("cl2c platform", OPENCL_CHILD, "cl2c",
               dict(env, OCL_ICD_VENDORS=str(icd_folder()))),
-             ("PoCL", OPENCL_CHILD, POCL_NAME, env),
+             ("PoCL", OPENCL_CHILD, op.POCL_NAME, env),
              ("cl2c.Program", OWN_API_CHILD, "", env)]
     skipped = {}
     if not want_intel:
@@ -127,7 +125,7 @@ def contenders(want_intel: bool, intel_folder: Path):
         if why:
             skipped["Intel"] = why
         else:
-            found.insert(2, ("Intel", OPENCL_CHILD, INTEL_NAME, intel_env))
+            found.insert(2, ("Intel", OPENCL_CHILD, op.INTEL_NAME, intel_env))
     return found, skipped
 
 
