@@ -518,6 +518,29 @@ def test_rgba_unorm8_is_exact():
     np.testing.assert_array_equal(dst.get().reshape(-1, 4), want_write)
 
 
+@pytest.mark.parametrize("order", ["BGRA", "R"])
+def test_other_unorm8_orders_read_exactly(order):
+    """The 8-bit unorm orders without a path of their own (images.h's general decoder)
+    read c / 255.0f bit for bit too, each channel where its order puts it."""
+    prg = cl2c.Program(UNORM8_SOURCE).build()
+    channels = len(order)
+    side = 32
+    px = np.random.default_rng(9).permutation(np.arange(side * side * channels) % 256)
+    px = px.astype(np.uint8).reshape(side, side, channels)
+    got = np.zeros((side * side, 4), np.float32)
+    f = np.zeros((side * side, 4), np.float32)
+    dst = cl2c.Image(np.zeros((side, side, 4), np.uint8), "RGBA", "UNORM_INT8")
+    prg.unorm8((side, side), (8, 8), cl2c.Image(px, order, "UNORM_INT8"), dst, f, got)
+    stored = px.reshape(-1, channels).astype(np.float32) / np.float32(255)
+    want = np.zeros_like(got)
+    want[:, 3] = 1.0
+    if order == "BGRA":
+        want[:, [2, 1, 0, 3]] = stored
+    else:
+        want[:, 0] = stored[:, 0]
+    np.testing.assert_array_equal(got.view(np.uint32), want.view(np.uint32))
+
+
 # ---- queries, depth images, errors ---------------------------------------------------
 
 def test_queries_match_pocl(programs):
