@@ -1,6 +1,8 @@
-"""Draws docs/split-jacobi.svg: which work-item loop runs each work-item of the first region
-of the bench's tiled Jacobi step (bench/kernels/gpu/tiled_stencil.cl, 16 x 16 groups), in
-two groups of a 40 x 40 grid: inside it and past its far edge. The ranges
+"""Draws docs/split-jacobi.svg: which work-item loop runs each work-item's load of its own
+cell of the tile, the first loop of the first region of the bench's tiled Jacobi step
+(bench/kernels/gpu/tiled_stencil.cl, 16 x 16 groups; the halo's loads have loops of
+their own, fission.py), in two groups of a 40 x 40 grid: inside it and past its far
+edge. The ranges
 are the translator's own: this reads the cl2c_mid_* calls of the C that cl2c generates for
 the kernel and runs them as regions.h does. Plain SVG: it needs nothing but cl2c.
 
@@ -51,7 +53,7 @@ def _value(expr: str, group: tuple[int, int]) -> int:
 
 def ranges(c_source: str, group: tuple[int, int]):
     """(the middle rows, [the middle columns in the rows before, in the middle rows, in
-    the rows after]) of the first region, as [lo, hi) pairs."""
+    the rows after]) of the first loop of the first region, as [lo, hi) pairs."""
     blocks: list[list] = []
     for line in c_source.splitlines():
         line = line.strip()
@@ -76,7 +78,7 @@ def svg(c_source: str) -> str:
     height = top + LOCAL * SCALE + 24 + 18 * len(KINDS) + 10
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
            f'font-family="sans-serif" font-size="11">',
-           f'<text x="{left}" y="16">The Jacobi step\'s first region, {LOCAL} x {LOCAL} '
+           f'<text x="{left}" y="16">The Jacobi step\'s tile loads, {LOCAL} x {LOCAL} '
            f'groups of a {N} x {N} grid:</text>',
            f'<text x="{left}" y="30">the loop that runs each work-item</text>']
     for k, (group, where) in enumerate(GROUPS.items()):

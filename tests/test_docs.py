@@ -167,15 +167,15 @@ def test_readme_python_example_runs(tmp_path, monkeypatch):
 
 def test_the_split_figure_is_current():
     """docs/split-jacobi.svg is what docs/split_figure.py draws from today's generated C:
-    inside the grid, the middle 14 x 14 work-items of a 16 x 16 group; past its edge
-    (40 = 2 * 16 + 8), the middle columns stop where gx + 1 < nx does."""
+    inside the grid, all 16 x 16 work-items of a group (the halo's columns have loops of
+    their own); past its edge (40 = 2 * 16 + 8), the middle stops where gx < nx does."""
     import importlib.util
     spec = importlib.util.spec_from_file_location("split_figure", DOCS / "split_figure.py")
     script = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(script)
     c = script.c_source()
-    assert script.ranges(c, (1, 1)) == ((1, 15), [(1, 15)] * 3)
-    assert script.ranges(c, (2, 2)) == ((1, 7), [(1, 7)] * 3)
+    assert script.ranges(c, (1, 1)) == ((0, 16), [(0, 16)] * 3)
+    assert script.ranges(c, (2, 2)) == ((0, 8), [(0, 8)] * 3)
     assert (DOCS / "split-jacobi.svg").read_text() == script.svg(c), \
         "run python docs/split_figure.py"
 

@@ -218,9 +218,10 @@ def test_rows_as_the_reference(rows_programs, size, local, offset):
 
 def test_the_tiled_jacobi_step_is_split_along_both_ids():
     """Its halo rows (``ly == 1``, ``ly == TILE``) leave the middle rows' loop, whose
-    middle then has no condition left: in a checking build, both regions get a fast
-    version, and so do the halo rows' middles (their guards hold all over a row, or
-    nowhere in it)."""
+    middle then has no condition left (the halo columns, ``lx == 1`` and ``lx == TILE``,
+    have loops of their own: fission.py): in a checking build, both regions get a fast
+    version, the tile's loads in each of their row ranges, and so do the halo rows'
+    middles (their guards hold all over a row, or nowhere in it)."""
     assert ROW_SPLIT in cl2c.translate(JACOBI, "jacobi.cl", "").c_source
     c = cl2c.translate(JACOBI, "jacobi.cl", "-cl2c-check").c_source
-    assert ROW_SPLIT in c and "4 checked loops with a fast version" in c
+    assert ROW_SPLIT in c and "6 checked loops with a fast version" in c

@@ -123,6 +123,9 @@ def make_group_function(func: c_ast.FuncDef, params: dict, helpers: dict,
     if writer.splits:
         parts.append(f"{writer.splits} region{'s' if writer.splits != 1 else ''} split "
                      f"where comparisons with the local id 0 are known")
+    if writer.cuts:
+        parts.append(f"{writer.cuts} region{'s' if writer.cuts != 1 else ''} cut where a "
+                     f"statement runs for one work-item of each row")
     if writer.row_splits:
         parts.append(f"the rows of {writer.row_splits} region"
                      f"{'s' if writer.row_splits != 1 else ''} split where comparisons "

@@ -22,7 +22,8 @@ from ..write import item_body, snippet
 from .bounds import LoopBounds
 from .plan import Builder, Collective, GroupIf, GroupLoop, Region
 from .privates import Privates
-from .splits import middle_bounds, split
+from .fission import cut
+from .splits import middle_bounds, one_item, split
 from .syntax import (COUNT, INDEX, assigned_names, at, base_ids, ids, replace_child,
                      retyped, set_name, typename, walk)
 from .uniformity import Analysis
@@ -42,6 +43,8 @@ class Writer:
         self.labels = 0
         self.splits = 0               # regions split where comparisons are known
         self.row_splits = 0           # their rows too (local id 1)
+        self.cuts = 0                 # regions cut where a statement runs for one
+                                      # work-item of each row (fission.py)
         self.promoted = {d.name for d in priv.promoted}
         self.item_arrays: dict = {}   # prologue's: {name: element C type} (ir.GroupFunction)
         # vector privates stored as a structure of arrays: one array per component
@@ -257,6 +260,32 @@ class Writer:
         first = lo if hi else None
         stmts = self._soa_copies(stmts)
         splits = self.simd and label is None
+        pieces = cut(stmts, self.bounds) if splits else None
+        if pieces is None:
+            return self._rows_split(stmts, first, hi, label, splits)
+        self.cuts += 1
+        counts = self.splits, self.row_splits
+        loops = Block([self._rows_split(copy.deepcopy(p.stmts), copy.deepcopy(first),
+                                        copy.deepcopy(hi), label, splits)
+                       if p.point is None else self._one_a_row(p, first, hi, label)
+                       for p in pieces])
+        # (the region's splits, once however many of its loops were)
+        self.splits, self.row_splits = (min(now, was + 1) for now, was in
+                                        zip((self.splits, self.row_splits), counts))
+        return loops
+
+    def _one_a_row(self, piece, first, hi, label):
+        """The loop of a statement that one work-item of each row runs (fission.py):
+        over [first, hi) narrowed to ``piece.point``."""
+        setup = one_item(first if first is not None else cn.const_int(0),
+                         hi if hi is not None else cn.ident(LOCAL_SIZE[0]), piece.point)
+        lo, end = (cn.ident(n) for n in middle_bounds(0))
+        return Block([*(Once(s) for s in setup),
+                      self._loop(copy.deepcopy(piece.stmts), lo, end, label, False)])
+
+    def _rows_split(self, stmts, first, hi, label, splits: bool):
+        """The loops of a region's ``stmts``, split along local ids 1 and 0 where
+        ``splits`` allows (splits.py)."""
         rows = split(stmts, self.bounds, None, None, 1) if splits and self._rows() else None
         if rows is None:
             loops, cut = self._columns(stmts, first, hi, label, splits)

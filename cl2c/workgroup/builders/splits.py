@@ -148,13 +148,13 @@ class _Known:
         bound = [where[1]] if where[0] == "at" else [v for _, v in where[1]]
         # found once per group, before the body declares or changes anything, and
         # reading no memory (which the work-item may write before the comparison)
-        if any(ids(v) & (self.declared | self.unsure) or not _reads_no_memory(v)
+        if any(ids(v) & (self.declared | self.unsure) or not reads_no_memory(v)
                for v in bound):
             return
         self.found.append((t, where, decides))
 
 
-def _reads_no_memory(e) -> bool:
+def reads_no_memory(e) -> bool:
     """Does ``e`` compute from values only (names, constants, work-item functions,
     operators' helpers), with no load?"""
     for n in walk(e):
@@ -170,6 +170,15 @@ def _reads_no_memory(e) -> bool:
 def _value(t) -> int:
     """The value comparison ``t`` has in the middle."""
     return 0 if t.op == "==" else 1
+
+
+def one_item(first, end, v) -> list:
+    """``size_t MID_LO, MID_HI``: [first, end) narrowed to the local id 0 ``v`` (C
+    statements; an empty range where v lies outside)."""
+    lo, hi = middle_bounds(0)
+    after = c_ast.BinaryOp("+", copy.deepcopy(v), cn.const_int(1))
+    return _bounds_decl(first, end, lo, hi) + [
+        _narrow("cl2c_mid_from", v, lo, hi), _narrow("cl2c_mid_below", after, lo, hi)]
 
 
 def _bounds_decl(first, end, lo: str, hi: str) -> list:
