@@ -55,8 +55,23 @@ __kernel void order(__global int *scratch, __global int *out, int k) {
 """
 
 # not cut: the one work-item's statement reads a value an earlier statement made, or a
-# head declaration that loads
+# head declaration that loads; or a statement after it reads a private that one before
+# it wrote (one variable, or one array, for all the work-items of a loop)
 KEPT = r"""
+__kernel void private_across(__global const int *in, __global int *out, __global int *first) {
+    int g = get_global_id(0), l = get_local_id(0);
+    int t;
+    t = in[g] * 2;
+    if (l == 0) first[get_group_id(0)] = in[g] * 2;
+    out[g] = t - in[g] + 1;
+}
+__kernel void array_across(__global const int *in, __global int *out, __global int *first) {
+    int g = get_global_id(0), l = get_local_id(0);
+    int t[2];
+    t[1] = in[g] + 1;
+    if (l == 0) first[get_group_id(0)] = in[g] * 2;
+    out[g] = t[1];
+}
 __kernel void made_before(__global const int *in, __global int *out, __global int *first) {
     int g = get_global_id(0), l = get_local_id(0);
     out[g] = in[g] + 1;
@@ -126,7 +141,8 @@ def test_order_of_each_work_item(size, local):
             assert out.tolist() == want, (k, prg.options)
 
 
-@pytest.mark.parametrize("kernel", ["made_before", "loaded_head"])
+@pytest.mark.parametrize("kernel", ["made_before", "loaded_head", "private_across",
+                                    "array_across"])
 def test_values_made_in_the_region_keep_it_whole(kernel):
     c = cl2c.translate(KEPT, "kept.cl", "-cl2c-schedule=regions").c_source
     note = next(line for line in c.splitlines() if f"{kernel}:" in line)

@@ -34,9 +34,13 @@ class Piece(NamedTuple):
                       # guard holds (a ptrdiff_t C expression); None: the whole rows
 
 
-def cut(stmts: list, bounds) -> list[Piece] | None:
+def cut(stmts: list, bounds, held_once) -> list[Piece] | None:
     """``stmts``, a region's body, as the bodies of consecutive loops (above); None where
-    no statement holds for one local id 0 alone, or the cut is not safe."""
+    no statement holds for one local id 0 alone, or the cut is not safe.
+    ``held_once(name, subscripted)``: whether a variable the body writes (an element of
+    it, where ``subscripted``) is held once for the group in the generated C (a
+    private of the kernel's, not an array of one a work-item nor memory a pointer
+    reaches): a value of it may not pass from one loop to the next."""
     head = []
     for s in stmts:
         if not isinstance(s, c_ast.Decl):
@@ -49,8 +53,8 @@ def cut(stmts: list, bounds) -> list[Piece] | None:
             any(isinstance(n, (c_ast.Return, c_ast.Label, c_ast.Goto))
                 for s in rest for n in walk(s)):
         return None
-    if any(d.name in changed or has_effects(d.init) or not reads_no_memory(d.init)
-           for d in head if d.init is not None):
+    if any(d.name in changed or d.init is not None and (
+            has_effects(d.init) or not reads_no_memory(d.init)) for d in head):
         return None
     groups: list = []           # (point, statements): a run of statements of whole rows
     for s, p in zip(rest, points):
@@ -58,15 +62,38 @@ def cut(stmts: list, bounds) -> list[Piece] | None:
             groups[-1][1].append(s)
         else:
             groups.append((p, [s]))
+    uses = [set().union(*(ids(s) for s in body)) for _, body in groups]
     declared: set = set()       # by the pieces before
     pieces = []
-    for p, body in groups:
-        used = set().union(*(ids(s) for s in body))
-        if used & declared:
+    for k, (p, body) in enumerate(groups):
+        if uses[k] & declared:
             return None         # a value an earlier piece made
         declared |= {n.name for s in body for n in walk(s) if isinstance(n, c_ast.Decl)}
-        pieces.append(Piece(_needed(head, used) + body, p))
+        others = set().union(*(u for j, u in enumerate(uses) if j != k))
+        if any(held_once(name, sub) and name in others for name, sub in _written(body)):
+            return None         # a value in one variable for all the work-items
+        pieces.append(Piece(_needed(head, uses[k]) + body, p))
     return pieces
+
+
+def _written(body: list):
+    """(name, subscripted) of each variable that statements ``body`` write, or whose
+    address they take, other than through a pointer (``*p``, ``p->f``)."""
+    for n in (n for s in body for n in walk(s)):
+        if isinstance(n, c_ast.Assignment):
+            target = n.lvalue
+        elif isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--", "&"):
+            target = n.expr
+        else:
+            continue
+        subscripted = False
+        while isinstance(target, (c_ast.ArrayRef, c_ast.StructRef)):
+            if isinstance(target, c_ast.StructRef) and target.type == "->":
+                break
+            subscripted |= isinstance(target, c_ast.ArrayRef)
+            target = target.name
+        if isinstance(target, c_ast.ID):
+            yield target.name, subscripted
 
 
 def _point(s, head: list, bounds, changed: set):

@@ -260,7 +260,7 @@ class Writer:
         first = lo if hi else None
         stmts = self._soa_copies(stmts)
         splits = self.simd and label is None
-        pieces = cut(stmts, self.bounds) if splits else None
+        pieces = cut(stmts, self.bounds, self._held_once) if splits else None
         if pieces is None:
             return self._rows_split(stmts, first, hi, label, splits)
         self.cuts += 1
@@ -273,6 +273,15 @@ class Writer:
         self.splits, self.row_splits = (min(now, was + 1) for now, was in
                                         zip((self.splits, self.row_splits), counts))
         return loops
+
+    def _held_once(self, name: str, subscripted: bool) -> bool:
+        """Is the kernel's variable ``name``, written (an element of it, where
+        ``subscripted``), held once for the group: a private that is not an array of one
+        a work-item, nor a pointer to memory?"""
+        d = self.an.decls.get(name)
+        if d is None or name in self.promoted:
+            return False        # a parameter, the schedule's own, or one a work-item
+        return not (subscripted and isinstance(fact(d, "ty"), ty.Pointer))
 
     def _one_a_row(self, piece, first, hi, label):
         """The loop of a statement that one work-item of each row runs (fission.py):
