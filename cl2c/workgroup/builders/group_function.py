@@ -301,12 +301,15 @@ class Writer:
             self.splits += cut
             return loops
         lo1, hi1 = (cn.ident(n) for n in middle_bounds(1))
+        # (the middle rows' loops go where folding left them nothing to do: a tile's
+        # halo rows, whose loads have loops of their own, fission.py)
         parts = [self._columns(body, copy.deepcopy(first), copy.deepcopy(hi), label, splits,
                                (row_first, row_end))
                  for body, row_first, row_end in ((copy.deepcopy(stmts), rows.first, lo1),
                                                   (rows.middle, copy.deepcopy(lo1),
                                                    copy.deepcopy(hi1)),
-                                                  (stmts, copy.deepcopy(hi1), rows.end))]
+                                                  (stmts, copy.deepcopy(hi1), rows.end))
+                 if not _idle(body)]
         self.row_splits += 1
         self.splits += any(cut for _, cut in parts)
         return Block([*(Once(s) for s in rows.setup), *(loops for loops, _ in parts)])
@@ -321,11 +324,12 @@ class Writer:
         mid_lo, mid_hi = (cn.ident(n) for n in middle_bounds(0))
         rows = rows or (None, None)
         copied = [copy.deepcopy(rows) for _ in range(2)]
+        middle = [] if _idle(cut.middle) else [     # (nothing left to do there)
+            self._loop(cut.middle, copy.deepcopy(mid_lo), mid_hi, label, rows=copied[1])]
         return Block([*(Once(s) for s in cut.setup),
                       self._loop(copy.deepcopy(stmts), cut.first, mid_lo, label, False,
                                  copied[0]),
-                      self._loop(cut.middle, copy.deepcopy(mid_lo), mid_hi, label,
-                                 rows=copied[1]),
+                      *middle,
                       self._loop(stmts, copy.deepcopy(mid_hi), cut.end, label, False,
                                  rows)]), True
 
