@@ -35,6 +35,10 @@ def test_which_loops_are_tiled():
         assert "1 loop in register tiles" in lines[name], lines[name]
     for name in ("writes", "counter"):
         assert "register tiles" not in lines[name], lines[name]
+    # a column of tiles at a time (they share the other operand's columns in L2): the
+    # loop over tile columns holds the one over tile rows
+    group = c_source[c_source.index("void matmul__group("):]
+    assert group.index("for (size_t cl2c_t0 = 0;") < group.index("for (size_t cl2c_t1 = 0;")
 
 
 def operands(n, k, m):

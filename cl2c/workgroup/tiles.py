@@ -51,20 +51,23 @@ class _Tiled:
             self.tile, cols=self.tile.narrower, narrower=0)) if self.tile.narrower else None
         tile = c_ast.Compound(_tile_decls(self.tile) + copies(self.tile, True) + [self.steps()] +
                               copies(self.tile, False))
-        cols = c_ast.For(c_ast.DeclList([_decl("size_t", T0, cn.const_int(0))]),
-                         c_ast.BinaryOp("<", cn.ident(T0), cn.ident(LS0)),
-                         c_ast.Assignment("+=", cn.ident(T0), _cols(self.tile)), tile)
+        # a column of tiles at a time: its tiles load the same columns of the other
+        # operand (a matmul's panel of B), which stay in L2 from one tile to the next
+        # (host.h's cl2c_regroup_tiles makes a group such a column)
         rows = c_ast.For(c_ast.DeclList([_decl("size_t", T1, cn.const_int(0))]),
                          c_ast.BinaryOp("<", cn.ident(T1), cn.ident(LS1)),
                          c_ast.Assignment("+=", cn.ident(T1),
-                                          cn.const_int(self.rows)), cols)
+                                          cn.const_int(self.rows)), tile)
+        cols = c_ast.For(c_ast.DeclList([_decl("size_t", T0, cn.const_int(0))]),
+                         c_ast.BinaryOp("<", cn.ident(T0), cn.ident(LS0)),
+                         c_ast.Assignment("+=", cn.ident(T0), _cols(self.tile)), rows)
         nest = copy.deepcopy(self.outer)
-        nest.stmt = rows
+        nest.stmt = cols
         if self.tile.bounded or not self.tile.known:
             # tiles on the group's or the guard's edges run the loop as it was, for
             # their work-items (a group cut by the range's edge still runs its whole
             # tiles in registers); a group smaller than a tile runs it whole
-            cols.stmt = c_ast.Compound(self._full_test() + [
+            rows.stmt = c_ast.Compound(self._full_test() + [
                 c_ast.If(cn.ident(TILE_FULL), tile, c_ast.Compound([self._partial()]))])
         if self.tile.known:
             return c_ast.Compound([nest])
