@@ -42,6 +42,16 @@ kernel void in_conditions(global uint *out) {
         n += 100;
     out[get_global_id(0)] = n;
 }
+int bump(global int *c) { return (*c)++ & 3; }
+kernel void value_first(global int *v, global int4 *w, global int *c) {
+    global int *row = v + 4 * get_global_id(0), *n = c + get_global_id(0);
+    global int4 *wr = w + 4 * get_global_id(0);
+    row[*n & 3] = bump(n) * 10;
+    *(row + (*n & 3)) = bump(n) + 100;
+    row[bump(n)] = *n;
+    row[*n & 3] += bump(n) * 1000;
+    wr[bump(n)] = (int4)((*n & 7) + 1, *n | 1, bump(n) + 2, 3);
+}
 kernel void with_barrier(global uint *out) {
     local uint t[64];
     uint s = get_local_id(0) + 7;
@@ -71,6 +81,24 @@ def test_same_draws_as_pocl(schedule, name, gsize, lsize, args):
     getattr(prg, name)(gsize, lsize, *ours)
     run_pocl(SOURCE, name, gsize, lsize, *theirs)
     np.testing.assert_array_equal(ours[0], theirs[0])
+
+
+@pytest.mark.parametrize("schedule", ["auto", "fibers"])
+def test_stored_value_before_its_lvalue_as_pocl(schedule):
+    """A store evaluates the value before the lvalue's operands where either changes
+    what the other reads (``row[bump(n)] = *n``, ``row[*n & 3] = bump(n)``), as clang
+    does: GCC left to itself took the lvalue first in some of these."""
+    options = "" if schedule == "auto" else f"-cl2c-schedule={schedule}"
+    prg = cl2c.Program(SOURCE, options).build()
+
+    def args():
+        return [np.arange(64, dtype=np.int32), np.arange(256, dtype=np.int32),
+                np.arange(16, dtype=np.int32) * 3]
+    ours, theirs = args(), args()
+    prg.value_first(16, None, *ours)
+    run_pocl(SOURCE, "value_first", 16, None, *theirs)
+    for mine, pocl in zip(ours, theirs):
+        np.testing.assert_array_equal(mine, pocl)
 
 
 def test_increments_in_order():

@@ -72,7 +72,10 @@ def _update(r: random.Random) -> tuple[str, str]:
         ["+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=", "|=", "^=", "=", "++", "--"]
     op = r.choice(ops)
     if op in ("++", "--"):
-        return (f"{op}{lv}" if r.random() < 0.5 else f"{lv}{op}"), vt
+        # (a postfix binds tighter than a prefix `*`: `*(a + i)--` would decrement the
+        # pointer, which is no lvalue)
+        post = f"({lv})" if lv.startswith("*") else lv
+        return (f"{op}{lv}" if r.random() < 0.5 else f"{post}{op}"), vt
     value = _vector_value(r, t, n)
     if op in ("<<=", ">>="):
         value = "2" if r.random() < 0.5 else "(*c & 3)"

@@ -165,7 +165,7 @@ class _Sequencer:
             e.lvalue, e.rvalue = self.expr(e.lvalue, temps), self.expr(e.rvalue, temps)
             # a store to a swizzle is lowered as an update of its vector too
             swizzle = len(fact(e.lvalue, "components") or ()) > 1
-            return self.update(e, e.lvalue, temps) if e.op != "=" or swizzle else e
+            return self.update(e, e.lvalue, temps, once=e.op == "=" and not swizzle)
         if isinstance(e, c_ast.ExprList):
             e.exprs = [self.expr(x, temps) for x in e.exprs]
             return e
@@ -177,25 +177,26 @@ class _Sequencer:
             return e
         return e
 
-    def update(self, e, lvalue, temps: list):
+    def update(self, e, lvalue, temps: list, once: bool = False):
         """A compound assignment or an increment ``e`` of ``lvalue`` evaluates the lvalue
         once (``a[atomic_inc(p)] /= b``), but its lowering may read it and write it
         apart (a vector's, a swizzle's, an integer division's): the parts of the lvalue
         with effects become temporaries (where C can declare them: lowering refuses the
-        rest). The value assigned goes before them where the order matters, as clang
-        evaluates it first."""
-        parts = [(n, a) for n, a in _lvalue_operands(lvalue)
-                 if self.has_effects(getattr(n, a))]
-        if not parts:
-            return e
+        rest). A plain store (``once``) is lowered as written, its lvalue evaluated once
+        by C. The value assigned goes before the lvalue where the order matters
+        (``v[bump(c)] = *c``, ``a[*c] = bump(c)``), as clang evaluates it first."""
+        operands = _lvalue_operands(lvalue)
+        effects = [self.has_effects(getattr(n, a)) for n, a in operands]
         assignments = []
-        if isinstance(e, c_ast.Assignment):
+        if isinstance(e, c_ast.Assignment) and operands:
             value_effects = self.has_effects(e.rvalue)
-            if any(self.conflict(e.rvalue, value_effects, getattr(n, a), True)
-                   for n, a in parts):
+            if any(self.conflict(e.rvalue, value_effects, getattr(n, a), effect)
+                   for (n, a), effect in zip(operands, effects)):
                 e.rvalue = self.temporary(e.rvalue, temps, assignments)
-        for n, a in parts:
-            setattr(n, a, self.temporary(getattr(n, a), temps, assignments))
+        if not once:
+            for (n, a), effect in zip(operands, effects):
+                if effect:
+                    setattr(n, a, self.temporary(getattr(n, a), temps, assignments))
         return self.in_order(assignments, e)
 
     def hoist(self, operands: list, temps: list) -> list:
