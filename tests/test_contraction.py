@@ -33,6 +33,16 @@ kernel void forms(global float *out, global const float *a, global const float *
     out[6 * n + i] = (x * y) * 2.0f + z;    /* (x y rounded), times 2 exact, + z fused */
 }
 
+kernel void constants(global float *out, global const float *a, global const float *b,
+                      global const float *c) {
+    int i = get_global_id(0), n = get_global_size(0);
+    float x = a[i], y = b[i];
+    out[i] = x + 3.0f * 0.1f;               /* clang folds a product of constants, */
+    out[n + i] = x - 0.1f * 3.0f;           /* rounded, before it contracts */
+    out[2 * n + i] = x + (-0.1f) * (float)3;
+    out[3 * n + i] = y * 0.1f + x;          /* one constant: contracted */
+}
+
 kernel void off(global float *out, global const float *a, global const float *b,
                 global const float *c) {
     int i = get_global_id(0), n = get_global_size(0);
@@ -132,6 +142,18 @@ def test_the_forms_contract(program):
         assert (got[0] != x * y + z).sum() > N // 10
 
 
+def test_a_product_of_constants_is_folded_first(program):
+    x, y, z = operands()
+    out = np.zeros(4 * N, np.float32)
+    program.constants((N,), None, out, x, y, z)
+    got = out.reshape(4, N)
+    third = np.float32(3.0) * np.float32(0.1)
+    np.testing.assert_array_equal(got[0], x + third)
+    np.testing.assert_array_equal(got[1], x - third)
+    np.testing.assert_array_equal(got[2], x - third)
+    np.testing.assert_array_equal(got[3], contracted(y, np.full(N, 0.1, np.float32), x))
+
+
 def test_pragma_off_holds_to_the_end_of_its_compound(program):
     x, y, z = operands(6)
     out = np.zeros(4 * N, np.float32)
@@ -194,12 +216,12 @@ def test_the_c_says_mad_only_where_contracted():
     assert body.count("cl2c_mad_float(") == 2, body
 
 
-@pytest.mark.parametrize("kernel", ["forms", "off", "vectors", "updates"])
+@pytest.mark.parametrize("kernel", ["forms", "off", "vectors", "updates", "constants"])
 def test_same_bits_as_pocl(program, pocl, kernel):
     if not _fast_fma():
         pytest.skip("this CPU has no fma: PoCL's contraction is a library call or none")
     x, y, z = operands(10)
-    rows = {"forms": 7, "off": 4, "updates": 4}
+    rows = {"forms": 7, "off": 4, "updates": 4, "constants": 4}
     if kernel == "vectors":
         args = (np.random.default_rng(11).standard_normal((N, 4)).astype(np.float32), y,
                 np.random.default_rng(12).standard_normal((N, 4)).astype(np.float32))

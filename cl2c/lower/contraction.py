@@ -145,7 +145,10 @@ class _Contraction:
 
     @staticmethod
     def product(node, t) -> bool:
-        return isinstance(node, c_ast.BinaryOp) and node.op == "*" and fact(node, "ty") == t
+        """A product of type ``t`` that clang would contract: not one of two constants
+        (``3.0f * 0.1f``), which clang folds, rounded, before it forms an fma."""
+        return isinstance(node, c_ast.BinaryOp) and node.op == "*" and \
+            fact(node, "ty") == t and not (_constant(node.left) and _constant(node.right))
 
     def effects(self, *nodes) -> bool:
         return any(has_effects(n, self.writers) for n in nodes)
@@ -157,6 +160,23 @@ _STATEMENTS = (c_ast.If, c_ast.For, c_ast.While, c_ast.DoWhile, c_ast.Switch, c_
                c_ast.Default, c_ast.Label, c_ast.DeclList, c_ast.Decl, c_ast.Compound,
                c_ast.Return, c_ast.Goto, c_ast.Break, c_ast.Continue, c_ast.EmptyStatement,
                c_ast.Pragma, c_ast.Typedef, c_ast.StaticAssert)
+
+
+def _constant(node) -> bool:
+    """An arithmetic of literals alone (``-2.0f``, ``(float)3``, ``(float4)(0.5f)``,
+    ``1.0f / 3.0f``): what clang folds while it emits the code."""
+    if isinstance(node, c_ast.Constant):
+        return True
+    if isinstance(node, c_ast.Cast):
+        return _constant(node.expr)
+    if isinstance(node, c_ast.ExprList):
+        return all(_constant(e) for e in node.exprs)
+    if isinstance(node, c_ast.UnaryOp):
+        return node.op in ("-", "+") and _constant(node.expr)
+    if isinstance(node, c_ast.BinaryOp):
+        return node.op in ("+", "-", "*", "/") and _constant(node.left) and \
+            _constant(node.right)
+    return False
 
 
 def _negated(node):
