@@ -215,7 +215,8 @@ def test_not_supported_yet(tmp_path):
         "__kernel void k(__global int4 *p)\n"
         "{\n"
         "    int i = 0;\n"
-        "    p[0] = (int4)((int2)(1), p[i++].xy);\n"
+        "    int4 a[1] = {(int4)((int2)(1), p[i++].xy)};\n"   # (in braces: no temporary)
+        "    p[0] = a[0];\n"
         "}\n")
     res = cl2c_cli("gt.cl", "-o", "gt.c", cwd=tmp_path)
     err = _assert_diagnostic(res, "gt.cl:4:")

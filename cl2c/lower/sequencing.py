@@ -154,7 +154,11 @@ class _Sequencer:
                 parts = e.expr.exprs
                 for i, a in enumerate(parts):
                     parts[i] = self.expr(a, temps)
-                return self.in_order(self.hoist(parts, temps), e)
+                assignments = self.hoist(parts, temps)
+                for i, a in enumerate(parts):
+                    if _computed_vector(a):
+                        parts[i] = self.temporary(a, temps, assignments)
+                return self.in_order(assignments, e)
             e.expr = self.expr(e.expr, temps)
             return e
         if isinstance(e, c_ast.TernaryOp):
@@ -311,6 +315,18 @@ class _Sequencer:
         out.ty = fact(e, "ty")
         out.space = fact(e, "space")
         return out
+
+
+def _computed_vector(part) -> bool:
+    """A vector literal's part that is a vector computed by an expression (``(a +
+    b).hi``): the literal takes its components one by one, so C would have the
+    expression once for each (nested literals, a power of it: minutes of GCC), where a
+    temporary holds it once. A variable, a constant and a variable's swizzle stay."""
+    if not isinstance(fact(part, "ty"), ty.Vector):
+        return False
+    while isinstance(part, c_ast.StructRef) and part.type == ".":
+        part = part.name
+    return not isinstance(part, (c_ast.ID, c_ast.Constant))
 
 
 def _lvalue_operands(lvalue) -> list:
