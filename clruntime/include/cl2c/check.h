@@ -140,6 +140,9 @@ static inline int cl2c_ck_atomics(uint64_t old, uint64_t me) {
              CL2C_CK_GROUP(old) == CL2C_CK_GROUP(me) && CL2C_CK_PHASE(old) == CL2C_CK_PHASE(me)));
 }
 
+/* The granules of a __local variable whose initialisation a barrier phase keeps as a
+ * bitmap (cl2c_ck_inited_slot): 4096, 16 KiB of floats */
+#define CL2C_CK_INITED_BITS 4096
 typedef struct cl2c_ck_thread {
     /* the hot part: what every access reads */
     const cl2c_ck_range *buffers;
@@ -166,6 +169,8 @@ typedef struct cl2c_ck_thread {
         uint64_t phase;
         uint32_t gen;
         int whole;
+        int mapped;     /* bits holds, for the phase, the granules the group wrote */
+        uint64_t bits[CL2C_CK_INITED_BITS / 64];
     } inited[4];
     unsigned inited_next;
     const char *local_lo;
