@@ -208,6 +208,17 @@ INVALID = [
      "'default' statement not in switch statement"),
     ("kernel void k(global int *p) {\n  if (p[0]) { case 1: p[0] = 1; } }\n", 2, 15,
      "'case' statement not in switch statement"),
+    # C99, OpenCL C's base: a label labels a statement (clang rejects these; found by
+    # the random programs of test_programs_random.py, which PoCL would not build)
+    ("kernel void k(global int *p) {\n  switch (p[0]) { case 1:\n    int x = 2; p[0] = x; "
+     "} }\n", 3, 9, "a label can only be part of a statement and a declaration is not a "
+     "statement"),
+    ("kernel void k(global int *p) {\n  again: int y = p[0]; if (y) goto again; }\n", 2, 14,
+     "a label can only be part of a statement and a declaration is not a statement"),
+    ("kernel void k(global int *p) {\n  if (p[0]) { p[0] = 1; end: } }\n", 2, 25,
+     "label at end of compound statement: expected statement"),
+    ("kernel void k(global int *p) {\n  switch (p[0]) { case 0: p[0] = 1; default: } }\n",
+     2, 37, "label at end of compound statement: expected statement"),
     ("kernel void k(global int *p, global typedef int *q) { p[0] = 1; }\n", 1, 49,
      "invalid storage class specifier 'typedef' in a function's parameter"),
     ("void f(static int a) {}\nkernel void k(global int *p) { f(1); p[0] = 1; }\n", 1, 19,

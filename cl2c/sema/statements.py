@@ -23,8 +23,12 @@ class Statements(Checker):
         if new_scope:
             self.push()
         try:
-            for item in node.block_items or []:
+            items = node.block_items or []
+            for i, item in enumerate(items):
                 try:
+                    if isinstance(item, c_ast.Label) and _stands_in(item.stmt, item):
+                        self.label_followed_by(item, items[i + 1] if i + 1 < len(items)
+                                               else None)
                     self.statement(item)
                 except SemaError as e:
                     self.reporter.error(str(e), e.coord)
@@ -87,20 +91,38 @@ class Statements(Checker):
             self.error("'case' statement not in switch statement", node)
         if self.const_int(node.expr) is None:
             self.error("case value is not an integer constant expression", node.expr)
-        for s in node.stmts or []:
-            self.statement(s)
+        self.labelled(node, node.stmts or [])
 
     def stmt_Default(self, node):
         if "switch" not in self.jump_targets:
             self.error("'default' statement not in switch statement", node)
-        for s in node.stmts or []:
-            self.statement(s)
+        self.labelled(node, node.stmts or [])
 
     def stmt_Label(self, node):
         if node.name in self.func.labels:
             self.error(f"redefinition of label '{node.name}'", node)
         self.func.labels[node.name] = node
         self.statement(node.stmt)
+
+    def labelled(self, label, stmts: list):
+        """A case's or default's statements (the switch's items up to the next one)."""
+        if stmts and _stands_in(stmts[0], label):
+            self.label_followed_by(label, stmts[1] if len(stmts) > 1 else None)
+        for i, s in enumerate(stmts):
+            if isinstance(s, c_ast.Label) and _stands_in(s.stmt, s):
+                self.label_followed_by(s, stmts[i + 1] if i + 1 < len(stmts) else None)
+            self.statement(s)
+
+    def label_followed_by(self, label, following):
+        """In C99, which OpenCL C is based on, a label labels a statement, and neither a
+        declaration nor a block's end is one (clang rejects ``case 1: int x = 0;``;
+        C23 allows both)."""
+        if following is None:
+            self.reporter.error("label at end of compound statement: expected statement",
+                                label.coord)
+        elif isinstance(following, (c_ast.Decl, c_ast.DeclList, c_ast.Typedef)):
+            self.reporter.error("a label can only be part of a statement and a declaration "
+                                "is not a statement", following.coord)
 
     def stmt_Goto(self, node):
         self.func.gotos.append(node)      # its label is checked at the function's end
@@ -143,3 +165,11 @@ class Statements(Checker):
         t = self.expr(node)
         if not (t.is_scalar or t.is_pointer) or t.is_void:
             self.error(f"statement requires expression of scalar type ('{t}' invalid)", node)
+
+
+def _stands_in(stmt, label) -> bool:
+    """Is ``stmt`` the empty statement that the parser puts after a label that no
+    statement follows (at the label's own position, where a written ``;`` has its own)?"""
+    return isinstance(stmt, c_ast.EmptyStatement) and stmt.coord is not None and \
+        label.coord is not None and (stmt.coord.line, stmt.coord.column) == \
+        (label.coord.line, label.coord.column)
