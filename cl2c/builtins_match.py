@@ -15,6 +15,9 @@ def match(row: bi.Builtin, args: list[ty.Type]):
     else None."""
     if len(args) != len(row.params):
         return None
+    # size_t and the like are typedefs of ulong and long (clang's): max(get_global_id(0),
+    # n) for a size_t n is max's ulong overload
+    args = [_canonical(a) if a.is_scalar else a for a in args]
     family = bi.FAMILIES[row.family]
     generic = None
     for pat, at in zip(row.params, args):
@@ -122,3 +125,58 @@ def pattern_type(pat, generic, free_width=None):
             return ty.INT
         return ty.Vector(_INTEGER_OF[elem.size, True], n)
     return ty.named_type(pat)
+
+
+# ---- ambiguity, as clang's overload resolution finds it
+_EXACT, _PROMOTION, _CONVERSION = 0, 1, 2
+
+
+def _canonical(t: ty.Type) -> ty.Type:
+    """size_t, ptrdiff_t, intptr_t and uintptr_t as the integer types they name."""
+    if t.is_scalar and t.is_integer and (t.size, t.signed) in _INTEGER_OF:
+        return _INTEGER_OF[t.size, t.signed]
+    return t
+
+
+def _rank(arg: ty.Type, param: ty.Type) -> int:
+    """The rank of the implicit conversion of a scalar ``arg`` to scalar ``param``
+    (C++'s [over.ics.scs], which clang's overloadable functions follow): the same type,
+    an integral promotion (a type narrower than int to int) or float to double, or any
+    other arithmetic conversion."""
+    arg, param = _canonical(arg), _canonical(param)
+    if arg == param:
+        return _EXACT
+    if param == ty.INT and arg.is_integer and arg.size < ty.INT.size or \
+            param == ty.DOUBLE and arg == ty.FLOAT:
+        return _PROMOTION
+    return _CONVERSION
+
+
+def ambiguous(rows: list, args: list) -> bool:
+    """Whether a call of builtin ``rows`` with scalar arithmetic ``args`` of different
+    types is ambiguous in OpenCL C, whose builtins are overloads, one for each type:
+    no overload's conversions are each as good as every other's, and one better.
+    ``max(u, 0)`` (uint and int), ``min(get_global_id(0), 5)``, ``clamp(c, 0, 255)``
+    for a uchar c: clang rejects them all. ``fmin(x, 0)`` for a float x is not: the
+    float overload converts one argument, the double one both."""
+    if len(args) < 2 or not all(a.is_scalar and a.is_arithmetic for a in args) or \
+            len({_canonical(a) for a in args}) == 1:
+        return False
+    halves = any(_canonical(a) == ty.HALF for a in args)
+    signatures = set()
+    for row in rows:
+        if len(row.params) != len(args) or not any(p in ("T", "S") for p in row.params):
+            continue
+        for g in bi.FAMILIES[row.family]:
+            if not g.is_scalar or g == ty.HALF and not halves:
+                continue    # (half's overloads are there with cl_khr_fp16 alone)
+            params = [pattern_type(p, g) for p in row.params]
+            if all(p is not None and p.is_scalar and p.is_arithmetic for p in params):
+                signatures.add(tuple(_canonical(p) for p in params))
+    ranks = [[_rank(a, p) for a, p in zip(args, sig)] for sig in signatures]
+
+    def better(x, y):
+        return all(i <= j for i, j in zip(x, y)) and x != y
+
+    return len(ranks) > 1 and not any(all(better(x, y) for y in ranks if y is not x)
+                                      for x in ranks)

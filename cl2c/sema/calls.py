@@ -61,6 +61,11 @@ class Calls(Checker):
         for row in rows:
             result = builtins_match.match(row, arg_types)
             if result is not None:
+                if builtins_match.ambiguous(rows, arg_types):
+                    shown = ", ".join(str(t) for t in arg_types)
+                    self.error(f"call to '{name}' is ambiguous: no overload of "
+                               f"'{name}({shown})' is the best; convert the arguments to "
+                               f"one type", node)
                 ret, generic, n = result
                 node.call = Call("builtin", name, row, generic,
                                                    tuple(arg_types), width=n)
