@@ -55,6 +55,8 @@ FAMILIES = {
     "Fv": tuple(t for t in _with_vectors(FLOATS) if t.is_vector),
     "Fg": FLOATS + tuple(ty.Vector(s, n) for s in FLOATS for n in (2, 3, 4)),  # geometric
     "Fc": tuple(ty.Vector(s, n) for s in FLOATS for n in (3, 4)),           # cross
+    # the fast_ geometric functions take float and floatn only (spec 6.12.5)
+    "Fgf": (ty.FLOAT,) + tuple(ty.Vector(ty.FLOAT, n) for n in (2, 3, 4)),
     "I": _with_vectors(INTEGERS),
     "Iv": tuple(t for t in _with_vectors(INTEGERS) if t.is_vector),
     # any/all take signed integers only (spec 6.12.6: igentype)
@@ -261,9 +263,10 @@ _add(_rows("smoothstep", ["S", "S", "T"], "T", "Fv", broadcast=True))
 # 6.12.5 geometric functions
 _add(_rows("dot distance", ["T", "T"], "R", "Fg"))
 _add(_rows("length", ["T"], "R", "Fg"))
-_add(_rows("normalize fast_normalize", ["T"], "T", "Fg"))
-_add(_rows("fast_length", ["T"], "R", "Fg"))
-_add(_rows("fast_distance", ["T", "T"], "R", "Fg"))
+_add(_rows("normalize", ["T"], "T", "Fg"))
+_add(_rows("fast_normalize", ["T"], "T", "Fgf"))
+_add(_rows("fast_length", ["T"], "R", "Fgf"))
+_add(_rows("fast_distance", ["T", "T"], "R", "Fgf"))
 _add(_rows("cross", ["T", "T"], "T", "Fc"))
 
 # 6.12.6 relational functions

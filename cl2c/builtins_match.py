@@ -19,8 +19,13 @@ def match(row: bi.Builtin, args: list[ty.Type]):
     # n) for a size_t n is max's ulong overload
     args = [_canonical(a) if a.is_scalar else a for a in args]
     family = bi.FAMILIES[row.family]
-    generic = None
+    # a vector and scalars, max(0.0f, v) for a float4 v: the scalars widen to the vector
+    # (clang's overloads take a scalar for a vector parameter)
+    generic = next((at for pat, at in zip(row.params, args)
+                    if pat == "T" and at.is_vector and at in family), None)
     for pat, at in zip(row.params, args):
+        if generic is not None:
+            break
         if pat == "T" and at in family:
             generic = at
             break
@@ -36,18 +41,14 @@ def match(row: bi.Builtin, args: list[ty.Type]):
         generic = next((t for t in family for pat, at in zip(row.params, args)
                         if pat == "U" and pattern_type("U", t) == at), None)
     if generic is None and family:
-        # Integer literals and mixed scalars: take the widest arithmetic type offered.
+        # scalars none of whose types T takes (native_sqrt(n) for an int n, fmin(2, 3.0)):
+        # the overload clang's resolution picks, if one is best
         scalars = [at for pat, at in zip(row.params, args) if pat in ("T", "S")]
-        if not scalars:
+        if not scalars or not all(a.is_scalar and a.is_arithmetic for a in scalars):
             return None
-        common = scalars[0]
-        for s in scalars[1:]:
-            if not (common.is_scalar and s.is_scalar):
-                return None
-            common = ty.arithmetic_result(common, s)
-        if common not in family:
+        generic = _best_scalar(row, args)
+        if generic is None:
             return None
-        generic = common
     # The second width, from the first argument of a "Tn" or "Un" pattern.
     n = next((ty.width(at) for pat, at in zip(row.params, args)
               if bi.free_width_base(pat)), None)
@@ -99,7 +100,8 @@ def fits(pat, at, generic, n=None, exact=False) -> bool:
         # event_t: another event_t, or an integer (0 is the "no event" value)
         return at == want or (at.is_scalar and at.is_integer)
     if want.is_vector:
-        return at == want
+        # an int for pown's and rootn's intn: widened, as clang's overloads take it
+        return at == want or pat == "I" and at.is_scalar and at.is_arithmetic
     return at.is_scalar and not at.is_void
 
 def pattern_type(pat, generic, free_width=None):
@@ -152,6 +154,33 @@ def _rank(arg: ty.Type, param: ty.Type) -> int:
     return _CONVERSION
 
 
+def _best(ranks: list) -> int | None:
+    """The index of the overload whose conversions (ranks, one list for each) are each
+    as good as every other's, and one better (C++'s [over.match.best]); None: none is."""
+    def better(x, y):
+        return all(i <= j for i, j in zip(x, y)) and x != y
+    best = [i for i, x in enumerate(ranks)
+            if all(better(x, y) for j, y in enumerate(ranks) if j != i)]
+    return best[0] if best else None
+
+
+def _best_scalar(row: bi.Builtin, args: list):
+    """The scalar type of ``row``'s family whose overload takes scalar ``args`` best."""
+    halves = any(_canonical(a) == ty.HALF for a in args)
+    types, ranks = [], []
+    for g in bi.FAMILIES[row.family]:
+        if not g.is_scalar or g == ty.HALF and not halves:
+            continue        # (half's overloads are there with cl_khr_fp16 alone)
+        params = [pattern_type(p, g) for p in row.params]
+        if any(p is None for p in params):
+            continue
+        types.append(g)
+        ranks.append([_rank(a, p) if a.is_scalar and a.is_arithmetic and p.is_scalar and
+                      p.is_arithmetic else _EXACT for a, p in zip(args, params)])
+    best = _best(ranks)
+    return types[best] if best is not None else None
+
+
 def ambiguous(rows: list, args: list) -> bool:
     """Whether a call of builtin ``rows`` with scalar arithmetic ``args`` of different
     types is ambiguous in OpenCL C, whose builtins are overloads, one for each type:
@@ -174,9 +203,4 @@ def ambiguous(rows: list, args: list) -> bool:
             if all(p is not None and p.is_scalar and p.is_arithmetic for p in params):
                 signatures.add(tuple(_canonical(p) for p in params))
     ranks = [[_rank(a, p) for a, p in zip(args, sig)] for sig in signatures]
-
-    def better(x, y):
-        return all(i <= j for i, j in zip(x, y)) and x != y
-
-    return len(ranks) > 1 and not any(all(better(x, y) for y in ranks if y is not x)
-                                      for x in ranks)
+    return len(ranks) > 1 and _best(ranks) is None

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
+from .. import builtins_match
 from .. import types as ty
 from ..diagnostics import UnsupportedError
 from ..typed_ast import fact, is_typed
@@ -117,7 +118,9 @@ class CallLowering:
         if isinstance(t, ty.Vector):
             # scalars widen: S parameters of broadcast rows, and scalars passed for T
             args = [self.coerce(a, at, t, node.coord)
-                    if pat == "T" or (pat == "S" and row.broadcast) else a
+                    if pat == "T" or (pat == "S" and row.broadcast) else
+                    self.coerce(a, at, builtins_match.pattern_type(pat, t), node.coord)
+                    if pat == "I" else a
                     for a, at, pat in zip(args, arg_types, row.params)]
             args = [self.signed_mask(a, at) if pat == "M" else a
                     for a, at, pat in zip(args, arg_types, row.params)]
@@ -199,7 +202,7 @@ def _vector_macro(row):
         return "CL2C_VEC_ANY_ALL", None
     if row.name == "select":
         return "CL2C_VEC_SELECT", None
-    if row.family == "Fg":
+    if row.family in ("Fg", "Fgf"):
         return "CL2C_GEOMETRIC", None
     if row.family == "Fc":
         return "CL2C_CROSS", None
