@@ -71,12 +71,15 @@ def alignment(dt: np.dtype) -> int:
     return dt.itemsize
 
 
-def struct_dtype(fields, packed: bool = False, aligned: int = 0) -> np.dtype:
+def struct_dtype(fields, packed: bool = False, aligned: int = 0,
+                 aligned_fields: dict | None = None) -> np.dtype:
     """A NumPy structured dtype laid out as OpenCL C lays out the struct with these
     fields (what PyOpenCL's match_dtype_to_c_struct finds out by compiling): each field
     at the next multiple of its alignment, the size a multiple of the largest one.
     ``fields`` are (name, dtype or OpenCL type name) or (name, type, count) for arrays;
-    ``packed`` and ``aligned`` are __attribute__((packed)) and __attribute__((aligned(N))).
+    ``packed`` and ``aligned`` are __attribute__((packed)) and __attribute__((aligned(N)));
+    ``aligned_fields``, {name: N} of the fields declared __attribute__((aligned(N))) (which
+    holds in a packed struct too).
 
         R = struct_dtype([("c", "char"), ("v", "float4"), ("i", "int")])   # 48 bytes
     """
@@ -87,7 +90,7 @@ def struct_dtype(fields, packed: bool = False, aligned: int = 0) -> np.dtype:
         dt = dtype_of(t) if isinstance(t, str) else np.dtype(t)
         if len(f) > 2:
             dt = np.dtype((dt, (f[2],)))
-        a = 1 if packed else alignment(dt)
+        a = max(1 if packed else alignment(dt), (aligned_fields or {}).get(name, 0))
         offset = -(-offset // a) * a
         names.append(name)
         formats.append(dt)

@@ -90,7 +90,7 @@ def type_to_json(t: ty.Type, inside_record: bool = False) -> dict:
         return {"array": type_to_json(t.elem, inside_record), "length": t.length}
     if isinstance(t, ty.Record):
         return {"record": t.tag, "union": t.union, "packed": t.packed,
-                "align_attr": t.align_attr,
+                "align_attr": t.align_attr, "field_align": t.field_align,
                 "fields": [[name, type_to_json(ft, True)] for name, ft in t.fields]}
     if isinstance(t, ty.Opaque):
         return {"opaque": t.name}
@@ -117,7 +117,8 @@ def type_from_json(d: dict) -> ty.Type:
     if "record" in d:
         return ty.Record(d["record"], d["union"],
                          [(name, type_from_json(ft)) for name, ft in d["fields"]],
-                         d["packed"], d["align_attr"])
+                         d["packed"], d["align_attr"],
+                         field_align=d.get("field_align", {}))
     if "opaque" in d:
         return ty.Opaque(d["opaque"])
     if "atomic" in d:

@@ -179,13 +179,15 @@ class Record(Type):
     align_attr: int = 0
     defined: bool = False        # its definition's closing brace has been read
     const_fields: frozenset = frozenset()    # the members declared const (not assignable)
+    field_align: dict = field(default_factory=dict)  # {member: bytes} of aligned(N) members
 
     is_record = True
 
     def complete(self, fields: list, packed: bool = False, align_attr: int = 0,
-                 const_fields=frozenset()) -> None:
+                 const_fields=frozenset(), field_align=None) -> None:
         self.fields, self.packed, self.align_attr = list(fields), packed, align_attr
         self.const_fields = frozenset(const_fields)
+        self.field_align = dict(field_align or {})
         self.defined = True
 
     def read_only_member(self, name: str | None = None) -> str | None:
@@ -379,8 +381,9 @@ def layout(rec: Record) -> tuple[int, int, list]:
     offset = size = 0
     align = 1
     offsets = []
-    for _, ftype in rec.fields:
-        fa = 1 if rec.packed else type_align(ftype)
+    for name, ftype in rec.fields:
+        # a member's aligned(N) holds in a packed record too, as in clang and GCC
+        fa = max(1 if rec.packed else type_align(ftype), rec.field_align.get(name, 0))
         fs = type_size(ftype)
         align = max(align, fa)
         if rec.union:

@@ -92,6 +92,13 @@ class Attributes(Checker):
             self.error("requested alignment is not a positive power of 2", args[0])
         return value
 
+    def member_alignment(self, decl: c_ast.Decl) -> int:
+        """The bytes a record member's ``aligned(N)`` asks (0: none)."""
+        wanted = [self.alignment(a) for a in
+                  attributes_of(decl.funcspec or []) + _declarator_attributes(decl)
+                  if attribute_name(a) == "aligned"]
+        return max((n for n in wanted if n is not None), default=0)
+
     def variable_alignment(self, decl: c_ast.Decl, t: ty.Type, space: str) -> None:
         """A variable's ``aligned(N)``, as C11's ``_Alignas(N)`` on its declaration
         (where it asks more than its type's alignment: C cannot ask less)."""

@@ -185,7 +185,10 @@ class TypeNames(Checker):
 
     def _complete(self, rec: ty.Record, node, attributes: tuple) -> None:
         """Complete ``rec`` with the fields and layout attributes of the body ``node``."""
-        fields, const_fields = [], set()
+        fields, const_fields, field_align = [], set(), {}
+        specs = [getattr(node, a, None) for a in ("attrs", "attributes", "attrib")]
+        packed, align = self._layout_attributes([a for a in specs if a] +
+                                                list(attributes))
         for d in node.decls:
             if d.name is None and isinstance(d.type, (c_ast.Struct, c_ast.Union)):
                 # an unnamed member (C11 6.7.2.1p13): its fields are the record's
@@ -203,10 +206,16 @@ class TypeNames(Checker):
                 continue
             fields.append((d.name, ft))
             d.ty, d.space = ft, "private"
-        specs = [getattr(node, a, None) for a in ("attrs", "attributes", "attrib")]
-        packed, align = self._layout_attributes([a for a in specs if a] +
-                                                list(attributes))
-        rec.complete(fields, packed=packed, align_attr=align, const_fields=const_fields)
+            wanted = self.member_alignment(d)
+            if wanted and d.name:
+                field_align[d.name] = wanted
+                if wanted > (1 if packed else ty.type_align(ft)):
+                    # in C as the same attribute, before the declaration (GCC's and
+                    # clang's C lay it out as OpenCL's clang: in a packed record too,
+                    # where C11's _Alignas could not ask less than the type's own)
+                    d.funcspec = [f"__attribute__((aligned({wanted})))"]
+        rec.complete(fields, packed=packed, align_attr=align, const_fields=const_fields,
+                     field_align=field_align)
 
     def _layout_attributes(self, specs) -> tuple[bool, int]:
         """(packed, aligned bytes) of a record's __attribute__ specifiers. aligned takes
@@ -279,8 +288,8 @@ def alike(a: ty.Type, b: ty.Type) -> bool:
 def alike_bodies(a: ty.Record, b: ty.Record) -> bool:
     """The same fields of alike types, the same layout attributes."""
     return a.defined and b.defined and \
-        (a.union, a.packed, a.align_attr, len(a.fields), a.const_fields) == \
-        (b.union, b.packed, b.align_attr, len(b.fields), b.const_fields) and \
+        (a.union, a.packed, a.align_attr, len(a.fields), a.const_fields, a.field_align) == \
+        (b.union, b.packed, b.align_attr, len(b.fields), b.const_fields, b.field_align) and \
         all(na == nb and alike(ta, tb) for (na, ta), (nb, tb) in zip(a.fields, b.fields))
 
 
