@@ -39,6 +39,7 @@ constant uint2 masked = ~(uint2)(1u, 2u) & (uint2)(0xffu);
 constant float2 mixed = (float2)(1.5f, scalar) * 2 - (float2)(0.25f);
 constant int2 copied = folded;
 constant int *constant at = &scalar;
+constant int divided = 640 / (16 * 2) + 650 %% (4 + 1) - -640 / (2 - 4);  // (no C call)
 %(extra)s
 #define W2(v) o[i++] = (v).x; o[i++] = (v).y;
 #define W4(v) W2((v).xy) W2((v).zw)
@@ -64,6 +65,7 @@ kernel void k(global float *o) {
     o[i++] = mixed.x; o[i++] = mixed.y;
     o[i++] = copied.x; o[i++] = copied.y;
     o[i++] = *at;
+    o[i++] = divided;
     %(reads)s
 }
 """
@@ -118,6 +120,9 @@ def test_c_is_clean(compiler, options, tmp_path):
     ("int f(void) { return 1; } global int2 b = f();", 43, CL20),
     ("global int a = 1; global int b = a;", 34, CL20),
     ("int f(void) { static int2 s = (int2)(1, 2).x; return s.y; }", 31, CL20),
+    # an integer division by zero (cl2c's C did not compile)
+    ("constant int b = 640 / (2 - 2);", 18, ""),
+    ("constant int b[2] = {1, 7 % (3 - 3)};", 25, ""),
 ])
 def test_not_a_constant(declaration, column, options):
     source = declaration + "\nkernel void k(global int *o) { o[0] = 0; }"

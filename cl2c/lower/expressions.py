@@ -231,7 +231,8 @@ class ExpressionLowering(CallLowering, Transformer):
             if ty.integer_promote(lt).signed != ty.integer_promote(rt).signed:
                 left = cn.cast(common, left, node.coord)
                 right = cn.cast(common, right, node.coord)
-        if op in ("/", "%"):
+        if op in ("/", "%") and not self.constant_init:
+            # (a C constant expression: no call, and sema refused a zero divisor)
             helper = _integer_division(op, lt, rt, right)
             if helper is not None:
                 return runtime_call(helper, left, right, coord=node.coord)

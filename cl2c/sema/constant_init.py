@@ -28,14 +28,21 @@ def is_folded_constant(sym) -> bool:
         getattr(sym.node, "init", None) is not None
 
 
-def first_non_constant(node):
-    """The first part of initializer ``node`` that is no constant expression, or None."""
+def first_non_constant(node, fold=None):
+    """The first part of initializer ``node`` that is no constant expression, or None.
+    ``fold``: the integer value of a constant expression, or None (Folding.const_int):
+    a division or remainder by zero is none, as in clang."""
     if isinstance(node, c_ast.InitList):
         for e in node.exprs:
-            bad = first_non_constant(e.expr if isinstance(e, c_ast.NamedInitializer) else e)
+            bad = first_non_constant(e.expr if isinstance(e, c_ast.NamedInitializer) else e,
+                                     fold)
             if bad is not None:
                 return bad
         return None
+    if isinstance(node, c_ast.BinaryOp) and node.op in ("/", "%") and fold is not None and \
+            fact(node, "ty") is not None and fact(node, "ty").is_integer and \
+            fold(node.right) == 0:
+        return node
     if isinstance(node, c_ast.Constant):
         return None
     if isinstance(node, c_ast.ID):
@@ -51,18 +58,18 @@ def first_non_constant(node):
         if node.op == "&":
             return _non_address_constant(node.expr)
         return None if node.op in ("-", "+", "~", "!") and \
-            first_non_constant(node.expr) is None else node
+            first_non_constant(node.expr, fold) is None else node
     if isinstance(node, c_ast.BinaryOp):
-        return first_non_constant(node.left) or first_non_constant(node.right)
+        return first_non_constant(node.left, fold) or first_non_constant(node.right, fold)
     if isinstance(node, c_ast.TernaryOp):
         if isinstance(fact(node.cond, "ty"), ty.Vector):
             return node
-        return first_non_constant(node.cond) or first_non_constant(node.iftrue) or \
-            first_non_constant(node.iffalse)
+        return first_non_constant(node.cond, fold) or \
+            first_non_constant(node.iftrue, fold) or first_non_constant(node.iffalse, fold)
     if isinstance(node, c_ast.Cast):
         parts = node.expr.exprs if isinstance(node.expr, c_ast.ExprList) else [node.expr]
         for p in parts:
-            bad = first_non_constant(p)
+            bad = first_non_constant(p, fold)
             if bad is not None:
                 return bad
         return None

@@ -174,7 +174,8 @@ class Declarations(Checker):
                     self.error(f"initializing '{t}' with an expression of incompatible type "
                                f"'{value}'", node.init)
             sym = self.lookup(node.name)
-            bad = first_non_constant(node.init) if has_static_storage(sym) else None
+            bad = first_non_constant(node.init, self.const_int) \
+                if has_static_storage(sym) else None
             if bad is not None:
                 self.error("initializer element is not a compile-time constant", bad)
             if isinstance(t, ty.Array) and t.length is None:
