@@ -26,6 +26,9 @@ class Checker(c_ast.NodeVisitor):
         self.module: Module | None = None
         self.func: FunctionInfo | None = None
         self.jump_targets: list[str] = []          # "loop"/"switch" around a statement
+        # the switches around a statement, innermost last: (the condition's promoted
+        # type, {case value: its Case}, its Default or None)
+        self.switches: list[list] = []
 
     # ---- entry --------------------------------------------------------------
     def analyze(self, ast: c_ast.FileAST) -> Module:

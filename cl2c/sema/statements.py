@@ -76,7 +76,12 @@ class Statements(Checker):
         t = self.expr(node.cond)
         if not t.is_integer or t.is_vector:
             self.error("statement requires expression of integer type", node.cond)
-        self.body_of(node.stmt, "switch")
+        self.switches.append([ty.INT if isinstance(t, ty.Enum) else ty.integer_promote(t),
+                              {}, None])
+        try:
+            self.body_of(node.stmt, "switch")
+        finally:
+            self.switches.pop()
 
     def body_of(self, stmt, kind: str):
         """A loop's or a switch's body: where break (and continue, case, default) may be."""
@@ -89,13 +94,32 @@ class Statements(Checker):
     def stmt_Case(self, node):
         if "switch" not in self.jump_targets:
             self.error("'case' statement not in switch statement", node)
-        if self.const_int(node.expr) is None:
+        value = self.const_int(node.expr)
+        if value is None:
             self.error("case value is not an integer constant expression", node.expr)
+        if self.switches:
+            # the value converted to the condition's type: two labels of one value are
+            # an error (C11 6.8.4.2p3), which the C compiler would give cl2c's C
+            t, seen, _ = self.switches[-1]
+            value &= (1 << t.bits) - 1
+            if t.signed and value >> (t.bits - 1):
+                value -= 1 << t.bits
+            if value in seen:
+                self.reporter.error(f"duplicate case value '{value}'", node.expr.coord)
+                self.reporter.note("previous case defined here", seen[value].coord)
+            else:
+                seen[value] = node
         self.labelled(node, node.stmts or [])
 
     def stmt_Default(self, node):
         if "switch" not in self.jump_targets:
             self.error("'default' statement not in switch statement", node)
+        if self.switches:
+            if self.switches[-1][2] is not None:
+                self.reporter.error("multiple default labels in one switch", node.coord)
+                self.reporter.note("previous case defined here", self.switches[-1][2].coord)
+            else:
+                self.switches[-1][2] = node
         self.labelled(node, node.stmts or [])
 
     def stmt_Label(self, node):

@@ -1,0 +1,57 @@
+"""Integer constant expressions as clang folds them: a cast gives the value its type
+holds ((uchar)-1 is 255), in array sizes and case labels, and two case labels of one
+value in a switch (converted to its condition's type) are an error, as are two
+defaults. Against PoCL where they run."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import cl2c
+from conftest import run_pocl
+
+SOURCE = """
+kernel void k(global int *o, global const uchar *in) {
+    int a[(uchar)-1 - 250];           /* 5 ints */
+    char b[(char)300];                /* 44 chars */
+    o[0] = sizeof(a); o[1] = sizeof(b);
+    for (int i = 0; i < 4; ++i) {
+        switch (in[i]) {
+        case (uchar)-1: o[2 + i] = 1; break;
+        case (char)300: o[2 + i] = 2; break;
+        case (ushort)65537: o[2 + i] = 3; break;
+        default: o[2 + i] = 4;
+        }
+    }
+}"""
+
+
+def test_casts_fold_to_the_values_their_types_hold():
+    inputs = np.array([255, 44, 1, 7], np.uint8)
+    ours, theirs = np.zeros(6, np.int32), np.zeros(6, np.int32)
+    cl2c.Program(SOURCE).build().k((1,), None, ours, inputs)
+    run_pocl(SOURCE, "k", (1,), None, theirs, inputs)
+    np.testing.assert_array_equal(ours, [20, 44, 1, 2, 3, 4])
+    np.testing.assert_array_equal(ours, theirs)
+
+
+@pytest.mark.parametrize("body, at, message", [
+    ("switch (o[1]) { case 3: o[0] = 1; break; case 1 + 2: o[0] = 2; }", "1 + 2",
+     "duplicate case value '3'"),
+    ("switch ((uchar)o[1]) { case (uchar)-1: o[0] = 1; break; case 255: o[0] = 2; }", "255",
+     "duplicate case value '255'"),
+    ("switch ((uint)o[1]) { case -1: o[0] = 1; break; case 0xffffffffu: o[0] = 2; }",
+     "0xffffffffu", "duplicate case value '4294967295'"),
+    ("switch (o[1]) { default: o[0] = 1; break; case 1: default: o[0] = 2; }",
+     "default: o[0] = 2", "multiple default labels in one switch"),
+])
+def test_duplicate_labels_are_errors(body, at, message):
+    # (the C compiler refused cl2c's C before: "a cl2c bug")
+    source = f"kernel void k(global int *o) {{ {body} }}\n"
+    column = source.index(at) + 1
+    with pytest.raises(cl2c.BuildError) as e:
+        cl2c.Program(source).build()
+    assert f"<kernel>:1:{column}: error: {message}" in str(e.value), str(e.value)
+    assert "previous case defined here" in str(e.value)
+    with pytest.raises(Exception, match="duplicate case value|multiple default labels"):
+        run_pocl(source, "k", (1,), None, np.zeros(2, np.int32))
