@@ -13,6 +13,19 @@
  * address (or an index) is affine in the axes; its values at those points (v) say where
  * all of them lie. */
 
+/* A box's steps (bytes from its origin to its second point along each axis, 0 along an
+ * axis of one point) and counts, as (l2, l1, l0): 1 to 3 axes fill the last ones. */
+static inline void cl2c_ck_box_axes(const char *const *at, int axes, const long long *count,
+                                    long long *s, long long *c) {
+    for (int a = 0; a < 3; ++a) {
+        s[a] = 0;
+        c[a] = 1;
+    }
+    for (int a = 0; a < axes; ++a) {
+        s[3 - axes + a] = count[a] > 1 ? (long long)((uintptr_t)at[1 + a] - (uintptr_t)at[0]) : 0;
+        c[3 - axes + a] = count[a];
+    }
+}
 /* The value of an axis from first to end at code c of a point (0: first, 1: second, 2:
  * last). */
 static inline int cl2c_ck_point(int first, int end, int c) {
@@ -210,11 +223,8 @@ static inline int cl2c_ck_box_fresh(cl2c_ck_thread *t, cl2c_ck_argr A,
     if (!cl2c_ck_box_spans(A, at, axes, count, n) || (axes != 1 && axes != 3)) return 0;
     if (A.shadow == NULL) return A.r == NULL || !A.r->readonly; /* (its writes: a finding) */
     /* steps and counts as (l2, l1, l0) */
-    long long s[3] = {0, 0, 0}, c[3] = {1, 1, 1};
-    for (int a = 0; a < axes; ++a) {
-        s[3 - axes + a] = count[a] > 1 ? (long long)((uintptr_t)at[1 + a] - (uintptr_t)at[0]) : 0;
-        c[3 - axes + a] = count[a];
-    }
+    long long s[3], c[3];                /* steps and counts, outermost first */
+    cl2c_ck_box_axes(at, axes, count, s, c);
     const size_t o = (uintptr_t)at[0] - (uintptr_t)A.lo, g = (size_t)1 << A.shift;
     if (t->fibers || (o & (g - 1)) || (n & (g - 1))) return 0;
     if (!cl2c_ck_box_own(s, c, 3, n, g)) return 0;
@@ -456,11 +466,8 @@ static inline void cl2c_ck_mark_box(cl2c_ck_thread *t, cl2c_ck_argr A, const cha
                                     int axes, const long long *count, size_t n, int local,
                                     size_t llid) {
     if (A.shadow == NULL || cl2c_ck_box_empty(axes, count)) return;
-    long long s[3] = {0, 0, 0}, c[3] = {1, 1, 1};     /* steps and counts, outermost first */
-    for (int a = 0; a < axes; ++a) {
-        s[3 - axes + a] = count[a] > 1 ? (long long)((uintptr_t)at[1 + a] - (uintptr_t)at[0]) : 0;
-        c[3 - axes + a] = count[a];
-    }
+    long long s[3], c[3];                /* steps and counts, outermost first */
+    cl2c_ck_box_axes(at, axes, count, s, c);
     if ((c[2] <= 1 || s[2] == (long long)n) && (c[1] <= 1 || s[1] == c[2] * (long long)n) &&
         (c[0] <= 1 || s[0] == c[1] * c[2] * (long long)n) && c[2] == (long long)t->ls0 &&
         (c[1] == (long long)t->ls1 || c[0] <= 1)) {
@@ -543,11 +550,8 @@ static inline int cl2c_ck_box_inited_bits(const cl2c_ck_thread *t, cl2c_ck_argr 
                                           const char *const *at, int axes,
                                           const long long *count, size_t n) {
     if (axes > 3) return 0;
-    long long s[3] = {0, 0, 0}, c[3] = {1, 1, 1};     /* steps and counts, outermost first */
-    for (int a = 0; a < axes; ++a) {
-        s[3 - axes + a] = count[a] > 1 ? (long long)((uintptr_t)at[1 + a] - (uintptr_t)at[0]) : 0;
-        c[3 - axes + a] = count[a];
-    }
+    long long s[3], c[3];                /* steps and counts, outermost first */
+    cl2c_ck_box_axes(at, axes, count, s, c);
     const uint64_t *bits = t->inited[i].bits;
     const size_t o = (uintptr_t)at[0] - (uintptr_t)A.lo;
     for (long long i2 = 0; i2 < c[0]; ++i2)
@@ -575,11 +579,8 @@ static inline int cl2c_ck_box_inited_each(const cl2c_ck_thread *t, cl2c_ck_argr 
                                           const char *const *at, int axes,
                                           const long long *count, size_t n) {
     if (axes > 3) return 0;
-    long long s[3] = {0, 0, 0}, c[3] = {1, 1, 1};     /* steps and counts, outermost first */
-    for (int a = 0; a < axes; ++a) {
-        s[3 - axes + a] = count[a] > 1 ? (long long)((uintptr_t)at[1 + a] - (uintptr_t)at[0]) : 0;
-        c[3 - axes + a] = count[a];
-    }
+    long long s[3], c[3];                /* steps and counts, outermost first */
+    cl2c_ck_box_axes(at, axes, count, s, c);
     const uint64_t group = CL2C_CK_GROUP(t->local_me0);
     const size_t o = (uintptr_t)at[0] - (uintptr_t)A.lo, g = (size_t)1 << A.shift;
     const uint64_t *w = A.shadow;           /* __local: this thread's words (plain) */
