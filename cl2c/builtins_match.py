@@ -164,16 +164,21 @@ def _best(ranks: list) -> int | None:
     return best[0] if best else None
 
 
+def _scalar_overloads(row: bi.Builtin, args: list):
+    """(T, the parameter types) of each scalar overload of ``row`` a call with ``args``
+    can see: half's only where an argument is half (they are there with cl_khr_fp16)."""
+    halves = any(_canonical(a) == ty.HALF for a in args)
+    for g in bi.FAMILIES[row.family]:
+        if g.is_scalar and (g != ty.HALF or halves):
+            params = [pattern_type(p, g) for p in row.params]
+            if all(p is not None for p in params):
+                yield g, params
+
+
 def _best_scalar(row: bi.Builtin, args: list):
     """The scalar type of ``row``'s family whose overload takes scalar ``args`` best."""
-    halves = any(_canonical(a) == ty.HALF for a in args)
     types, ranks = [], []
-    for g in bi.FAMILIES[row.family]:
-        if not g.is_scalar or g == ty.HALF and not halves:
-            continue        # (half's overloads are there with cl_khr_fp16 alone)
-        params = [pattern_type(p, g) for p in row.params]
-        if any(p is None for p in params):
-            continue
+    for g, params in _scalar_overloads(row, args):
         types.append(g)
         ranks.append([_rank(a, p) if a.is_scalar and a.is_arithmetic and p.is_scalar and
                       p.is_arithmetic else _EXACT for a, p in zip(args, params)])
@@ -191,16 +196,12 @@ def ambiguous(rows: list, args: list) -> bool:
     if len(args) < 2 or not all(a.is_scalar and a.is_arithmetic for a in args) or \
             len({_canonical(a) for a in args}) == 1:
         return False
-    halves = any(_canonical(a) == ty.HALF for a in args)
     signatures = set()
     for row in rows:
         if len(row.params) != len(args) or not any(p in ("T", "S") for p in row.params):
             continue
-        for g in bi.FAMILIES[row.family]:
-            if not g.is_scalar or g == ty.HALF and not halves:
-                continue    # (half's overloads are there with cl_khr_fp16 alone)
-            params = [pattern_type(p, g) for p in row.params]
-            if all(p is not None and p.is_scalar and p.is_arithmetic for p in params):
+        for _, params in _scalar_overloads(row, args):
+            if all(p.is_scalar and p.is_arithmetic for p in params):
                 signatures.add(tuple(_canonical(p) for p in params))
     ranks = [[_rank(a, p) for a, p in zip(args, sig)] for sig in signatures]
     return len(ranks) > 1 and _best(ranks) is None

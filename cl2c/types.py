@@ -451,6 +451,13 @@ def named_type(name: str) -> Type | None:
 
 # ---- the usual arithmetic conversions (spec 1.2.6 / C99 6.3.1.8) ----------
 
+def wrapped(value: int, t: Scalar) -> int:
+    """The value integer type ``t`` holds of ``value``: its width's low bits, as two's
+    complement where it is signed ((uchar)-1 is 255, (char)300 is 44)."""
+    value &= (1 << t.bits) - 1
+    return value - (1 << t.bits) if t.signed and value >> (t.bits - 1) else value
+
+
 def integer_promote(t: Scalar) -> Scalar:
     if isinstance(t, Enum):
         return INT

@@ -58,11 +58,7 @@ class Folding(Checker):
                 t = ty.INT                  # (an enum's values are ints here)
             if not (t.is_scalar and t.is_integer):
                 raise ValueError            # (a float or a pointer: no integer constant)
-            if t == ty.BOOL:
-                return int(v != 0)
-            # the value the type holds: (uchar)-1 is 255, (char)300 is 44
-            v &= (1 << t.bits) - 1
-            return v - (1 << t.bits) if t.signed and v >> (t.bits - 1) else v
+            return int(v != 0) if t == ty.BOOL else ty.wrapped(v, t)
         if isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID) and \
                 node.name.name == "vec_step":
             self.expr(node)

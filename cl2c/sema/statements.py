@@ -76,8 +76,7 @@ class Statements(Checker):
         t = self.expr(node.cond)
         if not t.is_integer or t.is_vector:
             self.error("statement requires expression of integer type", node.cond)
-        self.switches.append([ty.INT if isinstance(t, ty.Enum) else ty.integer_promote(t),
-                              {}, None])
+        self.switches.append([ty.integer_promote(t), {}, None])
         try:
             self.body_of(node.stmt, "switch")
         finally:
@@ -101,9 +100,7 @@ class Statements(Checker):
             # the value converted to the condition's type: two labels of one value are
             # an error (C11 6.8.4.2p3), which the C compiler would give cl2c's C
             t, seen, _ = self.switches[-1]
-            value &= (1 << t.bits) - 1
-            if t.signed and value >> (t.bits - 1):
-                value -= 1 << t.bits
+            value = ty.wrapped(value, t)
             if value in seen:
                 self.reporter.error(f"duplicate case value '{value}'", node.expr.coord)
                 self.reporter.note("previous case defined here", seen[value].coord)
