@@ -235,6 +235,9 @@ class Enum(Type):
     is_scalar = True
     size = 4
     name = "int"
+    # its values are ints (clang's enums here): what passes ask of an integer type
+    signed = True
+    bits = 32
 
     @property
     def is_integer(self) -> bool:

@@ -55,3 +55,27 @@ def test_duplicate_labels_are_errors(body, at, message):
     assert "previous case defined here" in str(e.value)
     with pytest.raises(Exception, match="duplicate case value|multiple default labels"):
         run_pocl(source, "k", (1,), None, np.zeros(2, np.int32))
+
+
+ENUMS = """
+enum Mode { ADD, SUB = 4, MUL };
+kernel void k(global int *o, global const int *in) {
+    size_t g = get_global_id(0);
+    enum Mode m = (enum Mode)in[g];     /* (cl2c crashed on an enum local: no 'signed') */
+    enum Mode first = ADD;
+    switch (m) {
+    case ADD: o[g] = 10; break;
+    case SUB: o[g] = 20 + first; break;
+    case MUL: o[g] = 30; break;
+    default: o[g] = (int)m;
+    }
+}"""
+
+
+def test_enum_locals_and_switches_as_pocl():
+    inputs = np.array([0, 4, 5, 7], np.int32)
+    ours, theirs = np.zeros(4, np.int32), np.zeros(4, np.int32)
+    cl2c.Program(ENUMS).build().k((4,), None, ours, inputs)
+    run_pocl(ENUMS, "k", (4,), None, theirs, inputs)
+    np.testing.assert_array_equal(ours, [10, 20, 30, 7])
+    np.testing.assert_array_equal(ours, theirs)
