@@ -63,7 +63,9 @@ class Cl2cContender:
             opts = " ".join(o for o in (self.options, case.options) if o)
             prg = self.cl2c.Program(case.src, options=opts,
                                     filename=str(BENCH_DIR / "kernels" / case.src_file))
-            prg.build().wait_optimised()      # timed on the optimised library
+            built = prg.build()
+            if hasattr(type(built), "wait_optimised"):   # a cl2c older than its tiers has none
+                built.wait_optimised()                   # timed on the optimised library
             schedule = next((ln.split(":", 1)[1].strip() for ln in prg.c_source.splitlines()
                              if ln.strip().startswith(f"*   {case.kernel}:")), "")
             self.programs[key] = prg
