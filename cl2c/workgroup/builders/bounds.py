@@ -35,6 +35,9 @@ class LoopBounds:
         self.bounded = 0            # guards turned into loop bounds
         self.affine = 0             # ids computed as x__base + cl2c_l0
         self.outer_guard = None     # the guard's terms that do not depend on the local id 0
+        # whether the bounds of_region found depend on the row (a linear local id's
+        # ``ly * lsx + lx < n``): they are then valid only inside the row's loop
+        self.row_bounds = False
         self._lead = []
 
     def affine_ids(self, stmts) -> list:
@@ -70,6 +73,7 @@ class LoopBounds:
         """(lo, hi, statements): a whole-region guard affine in the local id 0
         becomes the bounds of the work-item loop; (None, None, stmts) if none."""
         self.outer_guard = None
+        self.row_bounds = False
         lead = [s for s in stmts if isinstance(s, c_ast.Decl)]
         rest = stmts[len(lead):]
         if len(rest) != 1 or not isinstance(rest[0], c_ast.If) or rest[0].iffalse is not None \
@@ -80,6 +84,9 @@ class LoopBounds:
         los, his, outer, inner = [], [], [], []
         for t in _conjuncts(guard.cond):
             b = self._affine_bound(t, lead)
+            if b is None and not self._l0_invariant(t):
+                b = self._affine_bound(t, lead, rows=True)
+                self.row_bounds |= b is not None
             if b is not None:
                 for kind, value in b:
                     (los if kind == "lo" else his).append(value)
@@ -171,16 +178,16 @@ class LoopBounds:
         b = self._affine_bound(t, lead, dim)
         return b and ("in", b)
 
-    def _affine_bound(self, t, lead, dim: int = 0):
+    def _affine_bound(self, t, lead, dim: int = 0, rows: bool = False):
         """For ``X op U`` with X = l + B (l the local id ``dim``): [("lo"|"hi", U - B
         [+ 1])] as ptrdiff_t, where C compares the values that arithmetic would (see
-        ``_Affine``)."""
+        ``_Affine``); ``rows``: B may depend on the local ids 1 and 2 (a row's bounds)."""
         if not isinstance(t, c_ast.BinaryOp) or t.op not in ("<", "<=", ">", ">=", "=="):
             return None
         op, x, u = t.op, t.left, t.right
-        a = self._affine(x, lead, dim)
+        a = self._affine(x, lead, dim, rows)
         if a is None:
-            a = self._affine(u, lead, dim)
+            a = self._affine(u, lead, dim, rows)
             if a is None:
                 return None
             x, u = u, x

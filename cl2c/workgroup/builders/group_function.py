@@ -259,7 +259,8 @@ class Writer:
         lo, hi, stmts = self.bounds.of_region(stmts)
         first = lo if hi else None
         stmts = self._soa_copies(stmts)
-        splits = self.simd and label is None
+        # (a split's bounds are computed once for the group, a row's bounds in its row)
+        splits = self.simd and label is None and not self.bounds.row_bounds
         pieces = cut(stmts, self.bounds, self._held_once) if splits else None
         if pieces is None:
             return self._rows_split(stmts, first, hi, label, splits)
