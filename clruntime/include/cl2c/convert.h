@@ -69,6 +69,7 @@
 #define CL2C_CVT_VEC(VNAME, SNAME, D, S, N)                                            \
     CL2C_INLINE cl2c_##D##N VNAME(cl2c_##S##N a) {                                     \
         cl2c_##D##N r = {{0}};                                                         \
+        CL2C_EACH_COMPONENT                                                        \
         for (int i = 0; i < N; ++i) r.s[i] = SNAME(a.s[i]);                             \
         return r;                                                                      \
     }

@@ -113,6 +113,7 @@ CL2C_UPSAMPLE(int, long, ulong, 32) CL2C_UPSAMPLE(uint, ulong, ulong, 32)
     CL2C_INLINE CL2C_CAT3(cl2c_, CL2C_WIDER_##T, N) cl2c_##NAME##_##T##N(              \
         cl2c_##T##N a, CL2C_CAT3(cl2c_, CL2C_UNSIGNED_##T, N) b) {                    \
         CL2C_CAT3(cl2c_, CL2C_WIDER_##T, N) r = {{0}};                                 \
+        CL2C_EACH_COMPONENT                                                        \
         for (int i = 0; i < N; ++i) r.s[i] = cl2c_##NAME##_##T(a.s[i], b.s[i]);       \
         return r;                                                                    \
     }
@@ -121,6 +122,7 @@ CL2C_UPSAMPLE(int, long, ulong, 32) CL2C_UPSAMPLE(uint, ulong, ulong, 32)
 #define CL2C_VEC_MAPU1(NAME, T, N)                                                   \
     CL2C_INLINE CL2C_CAT3(cl2c_, CL2C_UNSIGNED_##T, N) cl2c_##NAME##_##T##N(cl2c_##T##N a) { \
         CL2C_CAT3(cl2c_, CL2C_UNSIGNED_##T, N) r = {{0}};                             \
+        CL2C_EACH_COMPONENT                                                        \
         for (int i = 0; i < N; ++i) r.s[i] = cl2c_##NAME##_##T(a.s[i]);               \
         return r;                                                                    \
     }
@@ -128,6 +130,7 @@ CL2C_UPSAMPLE(int, long, ulong, 32) CL2C_UPSAMPLE(uint, ulong, ulong, 32)
     CL2C_INLINE CL2C_CAT3(cl2c_, CL2C_UNSIGNED_##T, N) cl2c_##NAME##_##T##N(          \
         cl2c_##T##N a, cl2c_##T##N b) {                                              \
         CL2C_CAT3(cl2c_, CL2C_UNSIGNED_##T, N) r = {{0}};                             \
+        CL2C_EACH_COMPONENT                                                        \
         for (int i = 0; i < N; ++i) r.s[i] = cl2c_##NAME##_##T(a.s[i], b.s[i]);       \
         return r;                                                                    \
     }

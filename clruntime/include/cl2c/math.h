@@ -570,12 +570,14 @@ CL2C_ALIAS2(half_powr, powr)
 #define CL2C_VEC_MAP1(NAME, T, N)                                                  \
     CL2C_INLINE cl2c_##T##N cl2c_##NAME##_##T##N(cl2c_##T##N a) {                  \
         cl2c_##T##N r = {{0}};                                                     \
+        CL2C_EACH_COMPONENT                                                        \
         for (int i = 0; i < N; ++i) r.s[i] = cl2c_##NAME##_##T(a.s[i]);             \
         return r;                                                                  \
     }
 #define CL2C_VEC_MAP2(NAME, T, N)                                                  \
     CL2C_INLINE cl2c_##T##N cl2c_##NAME##_##T##N(cl2c_##T##N a, cl2c_##T##N b) {   \
         cl2c_##T##N r = {{0}};                                                     \
+        CL2C_EACH_COMPONENT                                                        \
         for (int i = 0; i < N; ++i) r.s[i] = cl2c_##NAME##_##T(a.s[i], b.s[i]);     \
         return r;                                                                  \
     }
@@ -583,6 +585,7 @@ CL2C_ALIAS2(half_powr, powr)
     CL2C_INLINE cl2c_##T##N cl2c_##NAME##_##T##N(cl2c_##T##N a, cl2c_##T##N b,     \
                                                  cl2c_##T##N c) {                  \
         cl2c_##T##N r = {{0}};                                                     \
+        CL2C_EACH_COMPONENT                                                        \
         for (int i = 0; i < N; ++i) r.s[i] = cl2c_##NAME##_##T(a.s[i], b.s[i], c.s[i]); \
         return r;                                                                  \
     }
@@ -590,6 +593,7 @@ CL2C_ALIAS2(half_powr, powr)
 #define CL2C_VEC_MAP2I(NAME, T, N)                                                 \
     CL2C_INLINE cl2c_##T##N cl2c_##NAME##_##T##N(cl2c_##T##N a, cl2c_int##N b) {   \
         cl2c_##T##N r = {{0}};                                                     \
+        CL2C_EACH_COMPONENT                                                        \
         for (int i = 0; i < N; ++i) r.s[i] = cl2c_##NAME##_##T(a.s[i], b.s[i]);     \
         return r;                                                                  \
     }
@@ -597,6 +601,7 @@ CL2C_ALIAS2(half_powr, powr)
 #define CL2C_VEC_MAPI1(NAME, T, N)                                                 \
     CL2C_INLINE cl2c_int##N cl2c_##NAME##_##T##N(cl2c_##T##N a) {                  \
         cl2c_int##N r = {{0}};                                                     \
+        CL2C_EACH_COMPONENT                                                        \
         for (int i = 0; i < N; ++i) r.s[i] = cl2c_##NAME##_##T(a.s[i]);             \
         return r;                                                                  \
     }
@@ -604,6 +609,7 @@ CL2C_ALIAS2(half_powr, powr)
 #define CL2C_VEC_MAPFU(NAME, T, N)                                                 \
     CL2C_INLINE cl2c_##T##N cl2c_##NAME##_##T##N(CL2C_CAT3(cl2c_, CL2C_UNSIGNED_##T, N) a) { \
         cl2c_##T##N r = {{0}};                                                     \
+        CL2C_EACH_COMPONENT                                                        \
         for (int i = 0; i < N; ++i) r.s[i] = cl2c_##NAME##_##T(a.s[i]);             \
         return r;                                                                  \
     }
@@ -614,6 +620,7 @@ CL2C_ALIAS2(half_powr, powr)
     CL2C_INLINE cl2c_##T##N cl2c_##NAME##_##T##N(cl2c_##T##N a, P *p) {            \
         cl2c_##T##N r = {{0}};                                                     \
         P out = {{0}};                                                             \
+        CL2C_EACH_COMPONENT                                                        \
         for (int i = 0; i < N; ++i) r.s[i] = cl2c_##NAME##_##T(a.s[i], &out.s[i]); \
         *p = out;                                                                  \
         return r;                                                                  \
@@ -635,6 +642,7 @@ CL2C_ALIAS2(half_powr, powr)
 #define CL2C_VEC_LDEXPI(T, N)                                                      \
     CL2C_INLINE cl2c_##T##N cl2c_ldexpi_##T##N(cl2c_##T##N a, int n) {             \
         cl2c_##T##N r = {{0}};                                                     \
+        CL2C_EACH_COMPONENT                                                        \
         for (int i = 0; i < N; ++i) r.s[i] = cl2c_ldexp_##T(a.s[i], n);             \
         return r;                                                                  \
     }

@@ -58,6 +58,17 @@ typedef _Bool cl2c_bool;
 #define CL2C_FALLTHROUGH
 #endif
 
+/* Before a loop over a vector's components: unrolled whole, so that the work-item loop
+ * around it (one iteration a work-item) stays a loop without inner loops, which GCC
+ * vectorises (native_sqrt of a float3 in the Guide's Sobel kept it scalar). */
+#if defined(__clang__)
+#define CL2C_EACH_COMPONENT _Pragma("clang loop unroll(full)")
+#elif defined(__GNUC__)
+#define CL2C_EACH_COMPONENT _Pragma("GCC unroll 16")
+#else
+#define CL2C_EACH_COMPONENT
+#endif
+
 /* Shifts mask the count to the width of the left operand (spec 6.3.j) and shift
  * in unsigned arithmetic, so that no shift is undefined behaviour in C. */
 #define CL2C_SHL(T, UT, a, b) ((T)((UT)(a) << ((b) & (sizeof(T) * 8 - 1))))
