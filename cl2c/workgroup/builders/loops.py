@@ -43,9 +43,10 @@ def group_functions(k, check: str = "", interleaving=None, interleaved=None) -> 
 
 
 def image_format_of(function: str) -> str | None:
-    """The description of the format work-group function ``function`` is for, or None."""
+    """The description of the format work-group function ``function`` is for (the loops
+    schedule's or the regions schedule's twin, image_twins.py), or None."""
     return next((what for suffix, _, what in IMAGE_FORMATS
-                 if function.endswith(f"{SUFFIX}_{suffix}")), None)
+                 if function.endswith((f"{SUFFIX}_{suffix}", f"__group_{suffix}"))), None)
 
 
 def _function(k, suffix: str, images: list, fmt: str, check: str, interleaving,
@@ -56,15 +57,17 @@ def _function(k, suffix: str, images: list, fmt: str, check: str, interleaving,
     pointer = snippet(f"const cl2c_workitem *{GROUP_POINTER};")[0]
     names = [p.name for p in params]
     body = snippet(f"const cl2c_workitem {GROUP} = *{GROUP_POINTER};")
-    for name in images:
-        body += snippet(f"cl2c_image {name}__fmt = cl2c_image_{fmt}({name});")
+    simd = k.simd and not check
+    for name in images:     # (its loop vectorises: the copies say so, images.h)
+        body += snippet(f"cl2c_image {name}__fmt = cl2c_image_{fmt}{'_lanes' if simd else ''}"
+                        f"({name});")
     if check:
         body += snippet(f"cl2c_ck_thread *const {CHECK_THREAD} = cl2c_ck_self();")
     args = [c_ast.UnaryOp("&", c_ast.ID(f"{n}__fmt")) if n in images else c_ast.ID(n)
             for n in names]
     ids = [c_ast.UnaryOp("&", c_ast.ID(GROUP))] + [c_ast.ID(i) for i in LOCAL_ID]
     loop = WorkItemLoop([_call(node.decl.name, ids + args)], counter="size_t",
-                        sizes=_SIZES, simd=k.simd and not check, index=bool(check),
+                        sizes=_SIZES, simd=simd, index=bool(check),
                         checked=bool(check))
     if interleaved is not None:
         ways = [c_ast.ID(way_id(w)) for w in range(2, interleaving.ways + 1)]
