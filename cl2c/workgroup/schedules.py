@@ -29,6 +29,7 @@ from .builders import Description, NeedFibers, make_group_function
 from . import write
 from .launch_plan import LaunchOptions
 from .builders.loops import group_functions as item_loop_functions, image_format_of
+from .builders.image_twins import format_twins
 from .strides import scattered_stores
 
 AUTO = "auto"
@@ -108,7 +109,18 @@ class Regions(Schedule):
     summary = "the kernel cut at its barriers, each region a loop over the work-items"
     header = "cl2c/regions.h"
 
+    def group_functions(self, k, prepared, options, interleaving=None, interleaved=None):
+        """The work-group function, and a twin of it per common image format where the
+        kernel takes images (builders/image_twins.py)."""
+        images = [a.name for a in k.args if a.kind == "image"]
+        return tuple(prepared) + (format_twins(prepared[0], images) if prepared else ())
+
     def group_comment(self, kernel, function):
+        fmt = image_format_of(function)
+        if fmt:
+            return (f"/* The same for images all of {fmt}, a common format: on copies "
+                    f"of their\n * descriptors that say so as constants, so that reads "
+                    f"and writes test no format\n * (images.h). */")
         return (f"/* Kernel {kernel} as a work-group function (regions schedule): the "
                 f"code between\n * barriers runs as loops over the work-items of the "
                 f"group. */")

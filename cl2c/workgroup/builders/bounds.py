@@ -131,7 +131,8 @@ class LoopBounds:
                 d = n.args.exprs[1]
                 if not (isinstance(d, c_ast.Constant) and d.value.rstrip("uU") in ("1", "2")):
                     return False
-            elif isinstance(n, c_ast.FuncCall) and work_item_function(n) != "group":
+            elif isinstance(n, c_ast.FuncCall) and work_item_function(n) != "group" and \
+                    builtin_name(n) not in _IMAGE_SIZES:
                 return False
             elif isinstance(n, (c_ast.Assignment, c_ast.ArrayRef)) or \
                     (isinstance(n, c_ast.UnaryOp) and n.op in ("*", "&", "++", "--", "p++",
@@ -273,8 +274,11 @@ class LoopBounds:
     def _integer_uniform(self, u) -> bool:
         if not self.an.is_uniform(u):
             return False
+        # an image's sizes (``x >= get_image_width(src)``): the image is no integer
+        queried = {id(a) for n in walk(u) if builtin_name(n) in _IMAGE_SIZES
+                   for a in n.args.exprs}
         for n in walk(u):
-            if isinstance(n, c_ast.ID):
+            if isinstance(n, c_ast.ID) and id(n) not in queried:
                 d = self.an.decls.get(n.name) or self.params.get(n.name)
                 if d is not None and not _is_int_decl(d):
                     return False
@@ -282,13 +286,18 @@ class LoopBounds:
                                                                 "long int", "unsigned long int",
                                                                 "long long int", "char"):
                 return False
-            if isinstance(n, c_ast.FuncCall) and work_item_function(n) != "group":
+            if isinstance(n, c_ast.FuncCall) and work_item_function(n) != "group" and \
+                    builtin_name(n) not in _IMAGE_SIZES:
                 return False
             if isinstance(n, c_ast.Cast) and not _is_int_typename(n.to_type):
                 return False
             if isinstance(n, c_ast.BinaryOp) and n.op not in ("+", "-", "*"):
                 return False
         return True
+
+
+_IMAGE_SIZES = ("get_image_width", "get_image_height", "get_image_depth",
+                "get_image_array_size")
 
 
 class _Affine(NamedTuple):

@@ -1,0 +1,129 @@
+"""The regions schedule's twins of a work-group function for the common image formats
+(workgroup/builders/image_twins.py) and the 8-bit paths they take (images.h): a kernel
+with a guard on the image's size (the Guide's Sobel) runs its RGBA 8-bit twin, whose
+reads divide by 255 in loops that vectorise and whose writes are stores that only the
+test of the image's bounds guards. Every read must give c / 255.0f bit for bit, every
+write round as write_imagef does, and a write outside the image must store nothing;
+at the fast tier and at -O3, where the loops vectorise.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import cl2c
+
+SOURCE = """
+const sampler_t edge = CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_NEAREST;
+
+kernel void neighbours(read_only image2d_t src, write_only image2d_t dst,
+                       global float4 *got, int shift)
+{
+    int x = (int)get_global_id(0);
+    int y = (int)get_global_id(1);
+    if (x >= get_image_width(src) || y >= get_image_height(src))
+        return;
+    int w = get_image_width(src);
+    float4 left = read_imagef(src, edge, (int2)(x - 1, y));
+    float4 up = read_imagef(src, edge, (int2)(x, y - 1));
+    got[2 * (y * w + x)] = left;
+    got[2 * (y * w + x) + 1] = up;
+    write_imagef(dst, (int2)(x + shift, y), native_sqrt(left * up) * 1.5f - 0.25f);
+}
+
+kernel void counts(read_only image2d_t src, global uint *bins)
+{
+    int x = (int)get_global_id(0);
+    int y = (int)get_global_id(1);
+    if (x < get_image_width(src) && y < get_image_height(src)) {
+        float4 c = read_imagef(src, edge, (int2)(x, y));
+        atomic_inc(&bins[convert_uchar_sat(c.x * 255.0f)]);
+    }
+}
+"""
+
+W, H = 45, 21                  # the grid rounded up to 16 x 8 groups: guards at work
+
+
+@pytest.fixture(scope="module")
+def pixels():
+    rng = np.random.default_rng(11)
+    px = rng.permutation(np.arange(W * H * 4) % 256).astype(np.uint8)
+    return px.reshape(H, W, 4)
+
+
+def _expected(px, shift):
+    f = px.astype(np.float32) / np.float32(255)
+    left = np.concatenate([f[:, :1], f[:, :-1]], 1)
+    up = np.concatenate([f[:1], f[:-1]], 0)
+    with np.errstate(invalid="ignore"):
+        value = np.sqrt(left * up) * np.float32(1.5) - np.float32(0.25)
+    byte = np.rint(np.clip(value * np.float32(255), 0, 255)).astype(np.uint8)
+    out = np.zeros_like(px)
+    if shift >= 0:
+        out[:, shift:] = byte[:, :W - shift]
+    return left, up, out
+
+
+def _run(px, shift):
+    prg = cl2c.Program(SOURCE).build()
+    got = np.zeros((H * W * 2, 4), np.float32)
+    dst = cl2c.Image(np.zeros_like(px), "RGBA", "UNORM_INT8")
+    prg.neighbours((48, 24), (16, 8), cl2c.Image(px, "RGBA", "UNORM_INT8"), dst, got,
+                   np.int32(shift))
+    return prg, got, dst.get()
+
+
+def _check(px, shift):
+    prg, got, out = _run(px, shift)
+    left, up, want = _expected(px, shift)
+    np.testing.assert_array_equal(got[0::2].view(np.uint32),
+                                  left.reshape(-1, 4).view(np.uint32))
+    np.testing.assert_array_equal(got[1::2].view(np.uint32),
+                                  up.reshape(-1, 4).view(np.uint32))
+    # native_sqrt may differ from NumPy's by its ULPs: a byte apart at most
+    assert np.abs(out.astype(int) - want.astype(int)).max() <= 1
+    return prg
+
+
+@pytest.mark.parametrize("shift", [0, 7])
+def test_rgba8_twin_reads_and_writes_fast_tier(pixels, shift):
+    prg = _check(pixels, shift)
+    assert "neighbours__group_rgba8" in prg.c_source
+
+
+@pytest.mark.optimised
+@pytest.mark.parametrize("shift", [0, 7, -3])
+def test_rgba8_twin_reads_and_writes_vectorised(pixels, shift):
+    """At -O3 the twin's work-item loop vectorises; the writes past the image's right
+    edge (shift 7) store nothing, and neither do those before its left (shift -3)."""
+    if shift < 0:
+        prg, got, out = _run(pixels, shift)
+        left, up, _ = _expected(pixels, 0)
+        f = np.sqrt(left * up) * np.float32(1.5) - np.float32(0.25)
+        byte = np.rint(np.clip(f * np.float32(255), 0, 255)).astype(np.uint8)
+        want = np.zeros_like(pixels)
+        want[:, :W + shift] = byte[:, -shift:]
+        assert np.abs(out.astype(int) - want.astype(int)).max() <= 1
+        return
+    _check(pixels, shift)
+
+
+def test_twins_for_lanes_only_where_the_reads_vectorise():
+    """The twin of a kernel whose reads are in a vectorised loop reads by division
+    (images.h's copy for lanes); the histogram's reads, in a loop of atomics that stays
+    scalar, read from the table."""
+    c = cl2c.translate(SOURCE).emitted.source
+    twin = c[c.index("void neighbours__group_rgba8"):]
+    twin = twin[:twin.index("\n}\n")]
+    assert "cl2c_image_rgba_unorm8_lanes(src__any)" in twin
+    counts = c[c.index("void counts__group_rgba8"):]
+    counts = counts[:counts.index("\n}\n")]
+    assert "cl2c_image_rgba_unorm8(src__any)" in counts
+
+
+def test_histogram_twin_counts(pixels):
+    prg = cl2c.Program(SOURCE).build()
+    bins = np.zeros(256, np.uint32)
+    prg.counts((48, 24), (16, 8), cl2c.Image(pixels, "RGBA", "UNORM_INT8"), bins)
+    np.testing.assert_array_equal(bins, np.bincount(pixels[..., 0].ravel(), minlength=256))
