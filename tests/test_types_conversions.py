@@ -92,6 +92,13 @@ def program():
 
 
 @pytest.fixture(scope="module")
+def floats_program_o3():
+    """The float and double kernels at -O3 (built by the optimised test below, which
+    sets the tier), where their work-item loops vectorise."""
+    return cl2c.Program("\n".join([FP64] + [_scalar_kernel(s) for s in tg.FLOATS])).build()
+
+
+@pytest.fixture(scope="module")
 def vector_program():
     return cl2c.Program(VECTOR_SOURCE).build(VECTOR_OPTIONS)
 
@@ -141,6 +148,14 @@ def test_convert_scalars_match_pocl(src, program, pocl):
                 bad.append(f"convert_{dst}{s}(({src}){x[i]!r}): cl2c {got[i, j]!r}, "
                            f"expected {want[i]!r} (PoCL {ref_k[i, j]!r})")
     assert not bad, "\n".join(bad[:40])
+
+
+@pytest.mark.optimised
+@pytest.mark.parametrize("src", tg.FLOATS)
+def test_convert_floats_match_pocl_vectorised(src, floats_program_o3, pocl):
+    """The same at -O3: the saturating conversions into 8- and 16-bit types are selects
+    there, not branches (convert.h), and the loops around them vectorise."""
+    test_convert_scalars_match_pocl(src, floats_program_o3, pocl)
 
 
 @pytest.mark.parametrize("n", (3, 16))
