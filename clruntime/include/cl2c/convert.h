@@ -33,11 +33,13 @@
 #define CL2C_RTZ(x) (x)
 #define CL2C_CVT_F2I(NAME, D, S, RND, SAT)                                             \
     CL2C_INLINE cl2c_##D NAME(cl2c_##S x) {                                            \
-        if (SAT && sizeof(cl2c_##D) <= 2) {                                            \
-            /* limits exact in S: clamped (NaN to the minimum, as comparisons with     \
-             * it are false), then rounded, which gives what rounding first would,     \
-             * and converted whatever the value: a conversion under a condition may    \
-             * trap for all GCC knows, and keeps a loop around it scalar */           \
+        if (SAT && (sizeof(cl2c_##D) == 1 ||                                           \
+                    (sizeof(cl2c_##D) == 2 && sizeof(cl2c_##S) >= 4))) {               \
+            /* limits exact in S (a half holds the 8-bit ones, not 32767 or 65535):   \
+             * clamped (NaN to the minimum, as comparisons with it are false), then    \
+             * rounded, which gives what rounding first would, and converted whatever  \
+             * the value: a conversion under a condition may trap for all GCC knows,   \
+             * and keeps a loop around it scalar */                                    \
             cl2c_##S c = x > (cl2c_##S)CL2C_MIN_##D ? x : (cl2c_##S)CL2C_MIN_##D;      \
             c = c < (cl2c_##S)CL2C_MAX_##D ? c : (cl2c_##S)CL2C_MAX_##D;               \
             const cl2c_##D r = (cl2c_##D)(int)RND(c);                                  \
