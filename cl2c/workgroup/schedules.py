@@ -29,7 +29,7 @@ from .builders import Description, NeedFibers, make_group_function
 from . import write
 from .launch_plan import LaunchOptions
 from .builders.loops import group_functions as item_loop_functions, image_format_of
-from .builders.image_twins import format_twins
+from .builders.image_twins import accesses_in_lanes, format_twins
 from .strides import scattered_stores
 
 AUTO = "auto"
@@ -108,12 +108,6 @@ class Regions(Schedule):
     name = "regions"
     summary = "the kernel cut at its barriers, each region a loop over the work-items"
     header = "cl2c/regions.h"
-
-    def group_functions(self, k, prepared, options, interleaving=None, interleaved=None):
-        """The work-group function, and a twin of it per common image format where the
-        kernel takes images (builders/image_twins.py)."""
-        images = [a.name for a in k.args if a.kind == "image"]
-        return tuple(prepared) + (format_twins(prepared[0], images) if prepared else ())
 
     def group_comment(self, kernel, function):
         fmt = image_format_of(function)
@@ -199,6 +193,9 @@ class Regions(Schedule):
             what.add(f"__local counters {', '.join(sorted(set(split)))} counted in "
                      f"{COPIES} copies")
         what.written = node
+        # a twin of it per common image format, where the kernel takes images
+        what.twins = format_twins(node, [a.name for a in k.args if a.kind == "image"],
+                                  accesses_in_lanes(gf))
         return what
 
 
@@ -280,8 +277,8 @@ def _take(k, module, schedule: Schedule, reason: str, options: LaunchOptions,
     what = schedule.prepare(k, module, options, interleaving)
     if what is None:
         return Choice(schedule, reason)
-    return Choice(schedule, f"{reason} ({what})", (what.written,), bool(what.lockstep),
-                  what.tile_rows)
+    return Choice(schedule, f"{reason} ({what})", (what.written, *what.twins),
+                  bool(what.lockstep), what.tile_rows)
 
 
 def _regions_if_better(k, module, loops: Choice, options: LaunchOptions,
@@ -328,7 +325,8 @@ def _regions_if_better(k, module, loops: Choice, options: LaunchOptions,
         return Choice(loops.schedule, loops.reason, loops.group_functions, loops.uneven,
                       what.tile_rows)
     return Choice(REGIONS, f"no barriers, but a work-group function vectorises better "
-                  f"({what})", (what.written,), bool(what.lockstep), what.tile_rows)
+                  f"({what})", (what.written, *what.twins), bool(what.lockstep),
+                  what.tile_rows)
 
 
 def _local_types(k) -> dict:

@@ -223,6 +223,7 @@ class Description:
                                               # run by the schedule); 0: no tiles
         self.written = None                   # the function as C (write.py), once the
                                               # schedule's passes on C have run
+        self.twins = ()                       # its twins per image format (image_twins.py)
 
     def add(self, part: str) -> None:
         self.description = f"{self.description}; {part}" if self.description else part

@@ -10,40 +10,34 @@ import copy
 
 from pycparser import c_ast
 
+from ...lower.effects import builtin_name
 from ...typed_ast import walk
+from ..ir import GroupFunction, c_parts, work_item_loops
 from .loops import IMAGE_FORMATS
 from ..write import snippet
 
 
-def format_twins(function: c_ast.FuncDef, images: list) -> tuple:
+def format_twins(function: c_ast.FuncDef, images: list, lanes: bool) -> tuple:
     """A twin of written work-group function ``function`` per common format, its image
     parameters ``images`` (names) taken as ``<name>__any`` and the function's own
     ``<name>`` pointing at the format's copy of the descriptor: a copy for lanes
-    (images.h's cl2c_image_<format>_lanes) where every image access of the function
-    is in a loop that vectorises."""
-    if not images:
-        return ()
-    lanes = reads_in_lanes(function)
+    (images.h's cl2c_image_<format>_lanes) where ``lanes``."""
     return tuple(_twin(function, images, suffix, fmt + ("_lanes" if lanes else ""))
-                 for suffix, fmt, _ in IMAGE_FORMATS)
+                 for suffix, fmt, _ in IMAGE_FORMATS) if images else ()
 
 
-def reads_in_lanes(function: c_ast.FuncDef) -> bool:
-    """Is every image access of written function ``function`` (a call of an images.h
-    read or write) in a loop marked ``omp simd``?"""
-    every = sum(1 for n in walk(function) if _is_image_access(n))
-    inside = 0
-    for body in (n for n in walk(function) if isinstance(n, c_ast.Compound)):
-        items = body.block_items or []
-        for pragma, item in zip(items, items[1:]):
-            if isinstance(pragma, c_ast.Pragma) and pragma.string.startswith("omp simd"):
-                inside += sum(1 for n in walk(item) if _is_image_access(n))
+def accesses_in_lanes(gf: GroupFunction) -> bool:
+    """Are all the image reads and writes of work-group function ``gf`` in work-item
+    loops that vectorise?"""
+    every = sum(_accesses(part) for part, _ in c_parts(gf.items))
+    inside = sum(_accesses(part) for loop in work_item_loops(gf.items) if loop.simd
+                 for part, _ in c_parts([loop]))
     return every > 0 and inside == every
 
 
-def _is_image_access(n) -> bool:
-    return isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID) and \
-        n.name.name.startswith(("cl2c_read_image", "cl2c_write_image"))
+def _accesses(node) -> int:
+    return sum(1 for n in walk(node) if isinstance(n, c_ast.FuncCall) and
+               (builtin_name(n) or "").startswith(("read_image", "write_image")))
 
 
 def _twin(function, images, suffix: str, fmt: str) -> c_ast.FuncDef:
