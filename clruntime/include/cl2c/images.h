@@ -551,11 +551,16 @@ CL2C_INLINE int cl2c_img_inside_(const cl2c_image *im, int dims, long i, long j,
            (dims < 3 || (unsigned long)k < im->depth);
 }
 
+/* The offset in bytes of pixel (i, j, k) from its layer's start. */
+CL2C_INLINE size_t cl2c_img_offset_(const cl2c_image *im, int dims, long i, long j, long k) {
+    return (size_t)i * im->element_size + (dims > 1 ? (size_t)j * im->row_pitch : 0) +
+           (dims > 2 ? (size_t)k * im->slice_pitch : 0);
+}
+
 /* The address of pixel (i, j, k) of the layer at base. */
 CL2C_INLINE const unsigned char *cl2c_img_at_(const cl2c_image *im, const unsigned char *base,
                                               int dims, long i, long j, long k) {
-    return base + (size_t)i * im->element_size + (dims > 1 ? (size_t)j * im->row_pitch : 0) +
-           (dims > 2 ? (size_t)k * im->slice_pitch : 0);
+    return base + cl2c_img_offset_(im, dims, i, j, k);
 }
 
 CL2C_IMG_COLD cl2c_float4 cl2c_img_border_f_(const cl2c_image *im) {
@@ -734,8 +739,7 @@ CL2C_INLINE const unsigned char *cl2c_img_layer_i_(const cl2c_image *im, long l,
             CL2C_IMG_COORDS_(W, DIMS, ARR, c, x, y, z, l)                                 \
             (void)l;                                                                     \
             const uint32_t w = cl2c_img_rgba_unorm8_word_(v);                            \
-            const uintptr_t at = (uintptr_t)im->data + (uintptr_t)x * 4u +                 \
-                (uintptr_t)y * im->row_pitch + (uintptr_t)z * im->slice_pitch;             \
+            const uintptr_t at = (uintptr_t)im->data + cl2c_img_offset_(im, DIMS, x, y, z); \
             if (cl2c_img_inside_(im, DIMS, x, y, z))                                      \
                 memcpy((unsigned char *)at, &w, 4);                                      \
             return;                                                                      \
