@@ -26,11 +26,16 @@ kernel void k(global int *o, global const uchar *in) {
 }"""
 
 
+def _ours_and_pocl(src: str, size: int, inputs: np.ndarray, outputs: int):
+    """Kernel k of ``src`` over ``size`` work-items through cl2c and through PoCL."""
+    ours, theirs = np.zeros(outputs, np.int32), np.zeros(outputs, np.int32)
+    cl2c.Program(src).build().k((size,), None, ours, inputs)
+    run_pocl(src, "k", (size,), None, theirs, inputs)
+    return ours, theirs
+
+
 def test_casts_fold_to_the_values_their_types_hold():
-    inputs = np.array([255, 44, 1, 7], np.uint8)
-    ours, theirs = np.zeros(6, np.int32), np.zeros(6, np.int32)
-    cl2c.Program(SOURCE).build().k((1,), None, ours, inputs)
-    run_pocl(SOURCE, "k", (1,), None, theirs, inputs)
+    ours, theirs = _ours_and_pocl(SOURCE, 1, np.array([255, 44, 1, 7], np.uint8), 6)
     np.testing.assert_array_equal(ours, [20, 44, 1, 2, 3, 4])
     np.testing.assert_array_equal(ours, theirs)
 
@@ -73,9 +78,6 @@ kernel void k(global int *o, global const int *in) {
 
 
 def test_enum_locals_and_switches_as_pocl():
-    inputs = np.array([0, 4, 5, 7], np.int32)
-    ours, theirs = np.zeros(4, np.int32), np.zeros(4, np.int32)
-    cl2c.Program(ENUMS).build().k((4,), None, ours, inputs)
-    run_pocl(ENUMS, "k", (4,), None, theirs, inputs)
+    ours, theirs = _ours_and_pocl(ENUMS, 4, np.array([0, 4, 5, 7], np.int32), 4)
     np.testing.assert_array_equal(ours, [10, 20, 30, 7])
     np.testing.assert_array_equal(ours, theirs)
