@@ -86,6 +86,50 @@ def test_conditions_as_the_reference(conditions_programs, size, local, offset):
             assert (out[:offset] == -1).all() and (out[offset + size:] == -1).all()
 
 
+MINUS = r"""
+__kernel void minus(__global int *out, int n, int k) {
+    int gx = get_global_id(0), lx = get_local_id(0);
+    int acc = 0;
+    if (gx - 1 >= 0) acc += 1;
+    if (gx - k < n) acc += 2;
+    if (lx - 2 > 0) acc += 4;
+    acc += (gx - k >= 3) ? 8 : 16;
+    if ((uint)gx - 3u < 10u) acc += 32;     /* unsigned: wraps below 3 */
+    if (gx - n == 0) acc += 64;
+    out[gx] = acc;
+}
+"""
+
+
+def minus_reference(size, local, offset, n, k):
+    out = {}
+    for g in range(offset, offset + size):
+        lx = (g - offset) % local
+        out[g] = ((g - 1 >= 0) + 2 * (g - k < n) + 4 * (lx - 2 > 0) +
+                  (8 if g - k >= 3 else 16) + 32 * (3 <= g < 13) + 64 * (g == n))
+    return out
+
+
+def test_the_minus_kernel_is_split():
+    """Comparisons of an id less a uniform value (a stencil's x - 1) are known too."""
+    c = cl2c.translate(MINUS, "minus.cl", "-cl2c-schedule=regions").c_source
+    assert SPLIT in c
+
+
+@pytest.mark.parametrize("size, local, offset", [
+    (64, 16, 0), (100, 16, 5), (37, 8, 3), (10, 1, 0), (40, 2, 1), (12, 6, 0)])
+def test_minus_as_the_reference(size, local, offset):
+    programs = {schedule: cl2c.Program(MINUS, filename="minus.cl").build(
+        f"-cl-std=CL2.0 -cl2c-schedule={schedule}") for schedule in ("regions", "loops")}
+    for n, k in [(size // 2 + offset, 1), (0, 0), (offset + 3, -5), (offset + size, 7),
+                 (5, 2 ** 31 - 1), (-7, -2 ** 31 + 200)]:   # (no overflow: UB)
+        want = minus_reference(size, local, offset, n, k)
+        for schedule, prg in programs.items():
+            out = np.full(offset + size + 4, -1, np.int32)
+            prg.minus(size, local, out, np.int32(n), np.int32(k), global_offset=offset)
+            assert {g: int(out[g]) for g in want} == want, (schedule, n, k)
+
+
 # the bench's GPU-style Jacobi step, its halo loads under `lx == 1` and `lx == TILE`
 JACOBI = (Path(__file__).resolve().parent.parent / "bench" / "kernels" / "gpu" /
           "tiled_stencil.cl").read_text()

@@ -28,6 +28,7 @@ class WorkItemLoop:
     row_guard: object = None   # a test of the row around it (the guard's terms that do
                                # not depend on local id 0)
     simd: bool = True          # ``omp simd``: its work-items may run in lanes
+    edge: bool = False         # the few work-items beside a split's middle (splits.py)
     index: bool = True         # declares the local linear id (names.INDEX)
     checked: bool = False      # checking builds: says which work-item runs
     skips_done: bool = False   # work-items that returned skip it

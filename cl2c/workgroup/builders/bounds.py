@@ -242,6 +242,10 @@ class LoopBounds:
                                           rows and dim == 0 and self._row_uniform(b)):
                     return inner.plus(b, self._type(b), isinstance(b, c_ast.ID) and
                                       b.name in self.counters)
+        if isinstance(x, c_ast.BinaryOp) and x.op == "-":    # x - b (a stencil's x - 1)
+            inner = self._affine(x.left, lead, dim, rows)
+            if inner is not None and self._integer_uniform(x.right):
+                return inner.minus(x.right, self._type(x.right))
         if _id_dim(x) == str(dim):
             # evaluated at group level, where cl2c_l0 and cl2c_l1 are 0
             return _Affine(copy.deepcopy(x), ty.SIZE_T)
@@ -340,6 +344,15 @@ class _Affine(NamedTuple):
             modular = min(modular or t.bits, t.bits)
         return _Affine(c_ast.BinaryOp("+", copy.deepcopy(b), self.base), t,
                        may_be_negative, modular)
+
+    def minus(self, b, tb) -> "_Affine | None":
+        """x - b, b a uniform integer expression of type ``tb``: a value that may be
+        negative, which wraps in an unsigned type."""
+        if not _is_integer(tb):
+            return None
+        t = ty.arithmetic_result(self.t, tb)
+        modular = self.modular if t.signed else min(self.modular or t.bits, t.bits)
+        return _Affine(c_ast.BinaryOp("-", self.base, copy.deepcopy(b)), t, True, modular)
 
 
 def _id_dim(x) -> str | None:

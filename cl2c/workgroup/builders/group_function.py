@@ -354,7 +354,8 @@ class Writer:
             row_guard=copy.deepcopy(self.bounds.outer_guard),
             simd=middle and self.simd and not any(is_atomic(n) for s in stmts
                                                   for n in walk(s)),
-            checked=self.checking, skips_done=self.done, end_label=label)
+            edge=not middle, checked=self.checking, skips_done=self.done,
+            end_label=label)
         if loop.simd:
             self._interleave(loop)
         return loop

@@ -13,6 +13,7 @@ from pycparser import c_ast
 from ...lower.effects import builtin_name
 from ...typed_ast import walk
 from ..ir import GroupFunction, c_parts, work_item_loops
+from ..names import LOCAL_ID
 from .loops import IMAGE_FORMATS
 from ..write import snippet
 
@@ -28,11 +29,13 @@ def format_twins(function: c_ast.FuncDef, images: list, lanes: bool) -> tuple:
 
 def accesses_in_lanes(gf: GroupFunction) -> bool:
     """Are all the image reads and writes of work-group function ``gf`` in work-item
-    loops that vectorise?"""
+    loops that vectorise (but for a split's edges, a few work-items a row)?"""
+    def within(loops) -> int:
+        return sum(_accesses(part) for loop in loops for part, _ in c_parts([loop]))
+    loops = list(work_item_loops(gf.items))
     every = sum(_accesses(part) for part, _ in c_parts(gf.items))
-    inside = sum(_accesses(part) for loop in work_item_loops(gf.items) if loop.simd
-                 for part, _ in c_parts([loop]))
-    return every > 0 and inside == every
+    inside = within(loop for loop in loops if loop.simd)
+    return inside > 0 and inside == every - within(loop for loop in loops if loop.edge)
 
 
 def _accesses(node) -> int:
@@ -58,4 +61,30 @@ def _twin(function, images, suffix: str, fmt: str) -> c_ast.FuncDef:
         prologue += snippet(f"cl2c_image {own.name}__fmt = cl2c_image_{fmt}({any_name});")
         prologue.append(own)
     twin.body.block_items = prologue + list(twin.body.block_items or [])
+    _copy_again(twin, [(p, f"{p}__fmt", f"cl2c_image_{fmt}({p}__any);") for p in images])
     return twin
+
+
+def _copy_again(twin: c_ast.FuncDef, copies: list) -> None:
+    """Each loop nest over the work-items after the first starts from fresh copies of
+    the descriptors: GCC knows a copy's format constants in the first nest only (a
+    region split along local id 0, whose middle reads whole rows of pixels, then did
+    not vectorise)."""
+    first = True
+    for block in [n for n in walk(twin.body) if isinstance(n, c_ast.Compound)]:
+        items = []
+        for item in block.block_items or []:
+            if _row_loops(item):
+                if not first:
+                    for _, own, value in copies:
+                        items += snippet(f"{own} = {value}")
+                first = False
+            items.append(item)
+        block.block_items = items or None
+
+
+def _row_loops(node) -> bool:
+    """Is ``node`` the outermost loop of a nest over the work-items (its local ids 2)?"""
+    init = node.init if isinstance(node, c_ast.For) else None
+    decls = init.decls if isinstance(init, c_ast.DeclList) else [init]
+    return any(isinstance(d, c_ast.Decl) and d.name == LOCAL_ID[2] for d in decls)

@@ -12,6 +12,12 @@ three loops, and the loops run in the order of the local ids, so nothing the ker
 can observe changes. The middle's bounds are found once per group (regions.h's
 cl2c_mid_*): every bound is a group-level value.
 
+An image read at integer coordinates whose x is affine in the local id 0 (``(int2)(x -
+1, y)`` of a stencil, clamped to the edge) is such a comparison too: its x lies inside
+the image, 0 <= x < width, over a range of work-items, and there the middle reads
+without addressing x (images.h's ``_xin`` reads), which makes neighbouring work-items'
+pixels one load instead of a gather.
+
 Comparisons affine in the local id 1 (``ly == 1`` of a tile's halo row, ``gy < ny``)
 split the group's rows likewise, before the split along local id 0: the rows before the
 middle ones, the middle rows (the body with those comparisons folded) and the rows
@@ -28,8 +34,8 @@ from pycparser import c_ast, c_generator
 
 from ... import cnodes as cn
 from ... import types as ty
-from ...lower.effects import (UPDATE, has_effects, runtime_call, value_of_arguments,
-                               work_item_function)
+from ...lower.effects import (UPDATE, builtin_call, builtin_name, has_effects,
+                               runtime_call, value_of_arguments, work_item_function)
 from ...typed_ast import changed_names, make, walk
 from ..names import LS0, LS1, MID_HI, MID_LO, MID_ROWS, UNUSED
 from ..write import snippet, typed
@@ -63,7 +69,9 @@ def split(stmts: list, bounds, first, end, dim: int = 0) -> Split | None:
     if any(isinstance(n, (c_ast.Label, c_ast.Goto)) for s in stmts for n in walk(s)) or \
             sum(1 for s in stmts for _ in walk(s)) > _LARGEST[dim]:
         return None
-    known = _Known(stmts, bounds, dim).found
+    found = _Known(stmts, bounds, dim)
+    known = found.found + [(t, where, True) for _, tests in found.reads
+                           for t, where in tests]
     if not any(decides for _, _, decides in known):
         return None
     first = first if first is not None else cn.const_int(0)
@@ -83,7 +91,10 @@ def split(stmts: list, bounds, first, end, dim: int = 0) -> Split | None:
                 setup.append(call)
     memo: dict = {}
     middle = copy.deepcopy(stmts, memo)
-    values = {id(memo[id(node)]): _value(node) for node, _, _ in known}
+    values = {id(memo[id(node)]): _value(node) for node, _, _ in found.found}
+    for read, _ in found.reads:
+        name = memo[id(read)].name
+        name.name = f"{name.name}{X_INSIDE}"
     middle = _fold_list(middle, values)
     read = set().union(*(ids(s) for s in middle))
     for d in (n for s in middle for n in walk(s) if isinstance(n, c_ast.Decl)):
@@ -95,7 +106,9 @@ def split(stmts: list, bounds, first, end, dim: int = 0) -> Split | None:
 class _Known:
     """The comparisons of a body whose value a range of work-items knows: (node, where,
     decides) with ``where`` from LoopBounds.known_where and ``decides`` when an if or
-    a ?: (through &&, || and !) or a declaration's value tests it."""
+    a ?: (through &&, || and !) or a declaration's value tests it; and its image reads
+    whose x a range knows inside the image: (call, [(test, where)]) with the tests
+    0 <= x, x < width made for it."""
 
     def __init__(self, stmts: list, bounds, dim: int):
         self.bounds, self.dim = bounds, dim
@@ -106,6 +119,7 @@ class _Known:
             changed_names(c_ast.Compound(stmts))
         self.declared = set(declared)
         self.found: list = []
+        self.reads: list = []
         self._looked: set = set()   # id() of the comparisons looked at
         seen: list = []          # the top-level declarations so far (their values)
         for s in stmts:
@@ -123,6 +137,23 @@ class _Known:
         for n in walk(s):           # the rest: known, though they decide nothing
             if isinstance(n, c_ast.BinaryOp) and n.op in COMPARISONS:
                 self._comparison(n, seen, False)
+            elif self.dim == 0 and isinstance(n, c_ast.FuncCall):
+                self._image_read(n, seen)
+
+    def _image_read(self, call, seen) -> None:
+        """A read_imagef at integer coordinates: the tests that its x is inside."""
+        x = _read_x(call)
+        if x is None:
+            return
+        width = builtin_call("get_image_width", copy.deepcopy(call.args.exprs[0]))
+        width.ty = ty.INT
+        tests = [make(c_ast.BinaryOp, ">=", copy.deepcopy(x), _constant(0)),
+                 make(c_ast.BinaryOp, "<", copy.deepcopy(x), width)]
+        for t in tests:
+            t.ty = ty.INT
+        wheres = [self._where(t, seen) for t in tests]
+        if None not in wheres:
+            self.reads.append((call, list(zip(tests, wheres))))
 
     def _condition(self, e, seen) -> None:
         """The comparisons that decide ``e``, through &&, || and !."""
@@ -138,20 +169,47 @@ class _Known:
         if id(t) in self._looked:
             return
         self._looked.add(id(t))
+        where = self._where(t, seen)
+        if where is not None:
+            self.found.append((t, where, decides))
+
+    def _where(self, t, seen):
+        """Where comparison ``t`` is known (LoopBounds.known_where), if its bounds can
+        be found once per group; else None."""
         names = ids(t)
         if names & self.unsure or has_effects(t) or \
                 names & self.declared - {d.name for d in seen}:
-            return
+            return None
         where = self.bounds.known_where(t, seen, self.dim)
         if where is None:
-            return
+            return None
         bound = [where[1]] if where[0] == "at" else [v for _, v in where[1]]
         # found once per group, before the body declares or changes anything, and
         # reading no memory (which the work-item may write before the comparison)
         if any(ids(v) & (self.declared | self.unsure) or not reads_no_memory(v)
                for v in bound):
-            return
-        self.found.append((t, where, decides))
+            return None
+        return where
+
+
+# the suffix of images.h's reads that take x as inside the image
+X_INSIDE = "_xin"
+
+
+def _read_x(call):
+    """The x coordinate of ``call`` if it is a read_imagef with a sampler at integer
+    coordinates given as a vector literal (or a scalar, 1D); else None."""
+    if builtin_name(call) != "read_imagef" or len(call.args.exprs) != 3 or \
+            not isinstance(call.name, c_ast.ID) or \
+            not call.name.name.endswith(("_s_int", "_s_int2", "_s_int4")):
+        return None
+    c = call.args.exprs[2]
+    if isinstance(c, c_ast.CompoundLiteral):
+        init = c.init.exprs
+        if len(init) == 1 and isinstance(init[0], c_ast.InitList):
+            init = init[0].exprs
+        return init[0] if init and not isinstance(init[0], c_ast.InitList) else None
+    return c if call.name.name.endswith("_s_int") else None
 
 
 def reads_no_memory(e) -> bool:

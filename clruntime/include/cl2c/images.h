@@ -769,17 +769,28 @@ CL2C_INLINE const unsigned char *cl2c_img_layer_i_(const cl2c_image *im, long l,
 
 /* The reads with a sampler, on coordinates of type CT (int or float ones). */
 #define CL2C_IMAGE_SAMPLED(IMG, CT, W, DIMS, ARR)                                         \
-    CL2C_INLINE cl2c_float4 cl2c_read_imagef_##IMG##_s_##CT(const cl2c_image *im,         \
-                                                            cl2c_sampler_t s,            \
-                                                            cl2c_##CT c) {               \
+    CL2C_INLINE cl2c_float4 cl2c_read_imagef_##IMG##_s_##CT##_at_(                         \
+        const cl2c_image *im, cl2c_sampler_t s, cl2c_##CT c, int x_inside) {             \
         CL2C_IMG_SCALAR_##CT x, y, z, l;                                                 \
         CL2C_IMG_COORDS_(W, DIMS, ARR, c, x, y, z, l)                                     \
         if (cl2c_coords_are_int_##CT && cl2c_img_int_path_(s))                               \
             return cl2c_img_texel_f_(im, s, cl2c_img_layer_i_(im, (long)l, ARR), DIMS,               \
-                                 cl2c_img_address_(s, (long)x, (long)im->width),             \
+                                 x_inside ? (long)x : cl2c_img_address_(s, (long)x, (long)im->width), \
                                  DIMS > 1 ? cl2c_img_address_(s, (long)y, (long)im->height) : 0, \
                                  DIMS > 2 ? cl2c_img_address_(s, (long)z, (long)im->depth) : 0); \
         return cl2c_img_sample_f_(im, s, cl2c_img_layer_(im, l, ARR), DIMS, x, y, z);             \
+    }                                                                                    \
+    CL2C_INLINE cl2c_float4 cl2c_read_imagef_##IMG##_s_##CT(const cl2c_image *im,         \
+                                                            cl2c_sampler_t s,            \
+                                                            cl2c_##CT c) {               \
+        return cl2c_read_imagef_##IMG##_s_##CT##_at_(im, s, c, 0);                       \
+    }                                                                                    \
+    /* x known inside the image, 0 <= x < width: the regions schedule's split reads so \
+     * (workgroup/builders/splits.py), loading neighbouring x together */               \
+    CL2C_INLINE cl2c_float4 cl2c_read_imagef_##IMG##_s_##CT##_xin(const cl2c_image *im,   \
+                                                                  cl2c_sampler_t s,      \
+                                                                  cl2c_##CT c) {         \
+        return cl2c_read_imagef_##IMG##_s_##CT##_at_(im, s, c, 1);                       \
     }                                                                                    \
     CL2C_INLINE cl2c_uint4 cl2c_read_image_bits_##IMG##_s_##CT(const cl2c_image *im,      \
                                                                cl2c_sampler_t s,         \

@@ -1,0 +1,146 @@
+"""Image reads in a region split along local id 0 (workgroup/builders/splits.py): a
+read at integer coordinates whose x is the work-item's x plus or less a uniform value
+(a stencil's neighbours) needs no addressing of x where x lies inside the image, and
+the split's middle reads there without it (images.h's ``_xin`` reads), which makes
+neighbouring work-items' pixels one load. Every read is compared, bit for bit, with
+the sampler's definition computed in NumPy: near the image's left and right edges
+(where the work-items before and after the middle clamp x, or read the border), with
+offsets that put every x of a row outside, on groups that cut rows, groups wider than
+the image and rows that cl2c groups itself; at the fast tier and at -O3, where the
+middle vectorises, for 8-bit and float images."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import cl2c
+
+SOURCE = """
+const sampler_t edge = CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_NEAREST;
+const sampler_t border = CLK_ADDRESS_CLAMP | CLK_FILTER_NEAREST;
+
+kernel void row5(read_only image2d_t src, global float4 *out, int k)
+{
+    int x = (int)get_global_id(0);
+    int y = (int)get_global_id(1);
+    if (x >= get_image_width(src) || y >= get_image_height(src))
+        return;
+    int at = 5 * (y * get_image_width(src) + x);
+    out[at] = read_imagef(src, edge, (int2)(x - 2, y));
+    out[at + 1] = read_imagef(src, edge, (int2)(x + 1, y - 1));
+    out[at + 2] = read_imagef(src, edge, (int2)(x + k, y + 1));
+    out[at + 3] = read_imagef(src, border, (int2)(x - 1, y));
+    out[at + 4] = read_imagef(src, border, (int2)(x + k, y));
+}
+
+kernel void line2(read_only image1d_t src, global float4 *out, int k)
+{
+    int x = (int)get_global_id(0);
+    if (x >= get_image_width(src))
+        return;
+    out[2 * x] = read_imagef(src, edge, x - 1);
+    out[2 * x + 1] = read_imagef(src, border, x + k);
+}
+"""
+
+FORMATS = {"UNORM_INT8": np.uint8, "FLOAT": np.float32}
+
+
+def _pixels(h, w, kind, seed):
+    rng = np.random.default_rng(seed)
+    if kind == "UNORM_INT8":
+        return rng.integers(0, 256, (h, w, 4), dtype=np.uint8)
+    return rng.standard_normal((h, w, 4)).astype(np.float32)
+
+
+def _values(px):
+    """The pixels as read_imagef returns them: 8-bit ones as c / 255.0f."""
+    if px.dtype == np.uint8:
+        return px.astype(np.float32) / np.float32(255)
+    return px
+
+
+def _edge(f, dy, dx):
+    h, w = f.shape[:2]
+    ys = np.clip(np.arange(h) + dy, 0, h - 1)
+    xs = np.clip(np.arange(w) + dx, 0, w - 1)
+    return f[ys][:, xs]
+
+
+def _border(f, dx):
+    w = f.shape[1]
+    xs = np.arange(w) + dx
+    inside = (xs >= 0) & (xs < w)
+    out = np.zeros_like(f)                  # RGBA's border: (0, 0, 0, 0)
+    out[:, inside] = f[:, xs[inside]]
+    return out
+
+
+def _expected_2d(px, k):
+    f = _values(px)
+    return np.stack([_edge(f, 0, -2), _edge(f, -1, 1), _edge(f, 1, k), _border(f, -1),
+                     _border(f, k)], axis=2)
+
+
+@pytest.fixture(scope="module")
+def program():
+    return cl2c.Program(SOURCE, filename="split_reads.cl").build("-cl2c-schedule=regions")
+
+
+def test_the_reads_are_split():
+    c = cl2c.translate(SOURCE, "split_reads.cl", "-cl2c-schedule=regions").c_source
+    assert "split where comparisons with the local id 0 are known" in c
+    assert "cl2c_read_imagef_image2d_s_int2_xin(src, edge," in c
+    assert "cl2c_read_imagef_image2d_s_int2_xin(src, border," in c
+    assert "cl2c_read_imagef_image1d_s_int_xin(src, edge, x - 1)" in c
+    # the 8-bit twin's middle runs in lanes: its copy of the descriptor is for lanes
+    twin = c[c.index("void row5__group_rgba8"):]
+    assert "cl2c_image_rgba_unorm8_lanes(src__any)" in twin[:twin.index("\n}\n")]
+
+
+def _run_2d(prg, px, kind, k, grid, local):
+    h, w = px.shape[:2]
+    out = np.full((h, w, 5, 4), np.nan, np.float32)
+    prg.row5(grid, local, cl2c.Image(px, "RGBA", kind), out, np.int32(k))
+    return out
+
+
+CASES = [((37, 6), (48, 8), (16, 4)), ((37, 6), (42, 6), (7, 3)),
+         ((37, 6), (37, 6), None), ((5, 4), (16, 4), (16, 2)), ((64, 3), (64, 3), (64, 1)),
+         ((2, 2), (2, 2), (1, 1))]
+
+
+def _check_2d(prg, kind, seed):
+    for (w, h), grid, local in CASES:
+        px = _pixels(h, w, kind, seed + w)
+        for k in (0, 3, -3, w + 4, -w - 1):
+            got = _run_2d(prg, px, kind, k, grid, local)
+            want = _expected_2d(px, k)
+            np.testing.assert_array_equal(got.view(np.uint32), want.view(np.uint32),
+                                          err_msg=f"{kind} {w}x{h} local {local} k {k}")
+
+
+def _check_1d(prg, kind, seed):
+    for w, grid, local in ((37, 48, 16), (37, 37, None), (3, 8, 8), (100, 100, 10)):
+        px = _pixels(1, w, kind, seed + w)
+        f = _values(px)
+        for k in (0, 2, -1, w):
+            out = np.full((w, 2, 4), np.nan, np.float32)
+            prg.line2(grid, local, cl2c.Image(px[0], "RGBA", kind, "1d"), out, np.int32(k))
+            want = np.stack([_edge(f, 0, -1)[0], _border(f, k)[0]], axis=1)
+            np.testing.assert_array_equal(out.view(np.uint32), want.view(np.uint32),
+                                          err_msg=f"{kind} {w} local {local} k {k}")
+
+
+@pytest.mark.parametrize("kind", FORMATS)
+def test_split_reads_as_the_sampler_says(program, kind):
+    _check_2d(program, kind, 1)
+    _check_1d(program, kind, 2)
+
+
+@pytest.mark.optimised
+@pytest.mark.parametrize("kind", FORMATS)
+def test_split_reads_vectorised(kind):
+    prg = cl2c.Program(SOURCE, filename="split_reads.cl").build("-cl2c-schedule=regions")
+    _check_2d(prg, kind, 3)
+    _check_1d(prg, kind, 4)
