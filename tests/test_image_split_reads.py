@@ -1,12 +1,14 @@
-"""Image reads in a region split along local id 0 (workgroup/builders/splits.py): a
-read at integer coordinates whose x is the work-item's x plus or less a uniform value
-(a stencil's neighbours) needs no addressing of x where x lies inside the image, and
-the split's middle reads there without it (images.h's ``_xin`` reads), which makes
-neighbouring work-items' pixels one load. Every read is compared, bit for bit, with
-the sampler's definition computed in NumPy: near the image's left and right edges
-(where the work-items before and after the middle clamp x, or read the border), with
-offsets that put every x of a row outside, on groups that cut rows, groups wider than
-the image and rows that cl2c groups itself; at the fast tier and at -O3, where the
+"""Image reads and writes in a region split along local id 0
+(workgroup/builders/splits.py): an access at integer coordinates whose x is the
+work-item's x plus or less a uniform value (a stencil's neighbours) needs no addressing
+or test of x where x lies inside the image, and the split's middle reads and writes
+there without them (images.h's ``_xin`` functions), which makes neighbouring
+work-items' pixels one load and their store one that no lane's test masks. Every read
+is compared, bit for bit, with the sampler's definition computed in NumPy, and every
+write with the pixels it must leave: near the image's left and right edges (where the
+work-items before and after the middle clamp x, read the border or write nothing),
+with offsets that put every x of a row outside, on groups that cut rows, groups wider
+than the image and rows that cl2c groups itself; at the fast tier and at -O3, where the
 middle vectorises, for 8-bit and float images."""
 from __future__ import annotations
 
@@ -31,6 +33,15 @@ kernel void row5(read_only image2d_t src, global float4 *out, int k)
     out[at + 2] = read_imagef(src, edge, (int2)(x + k, y + 1));
     out[at + 3] = read_imagef(src, border, (int2)(x - 1, y));
     out[at + 4] = read_imagef(src, border, (int2)(x + k, y));
+}
+
+kernel void shifted(read_only image2d_t src, write_only image2d_t dst, int k)
+{
+    int x = (int)get_global_id(0);
+    int y = (int)get_global_id(1);
+    if (x >= get_image_width(src) || y >= get_image_height(src))
+        return;
+    write_imagef(dst, (int2)(x + k, y - 1), read_imagef(src, edge, (int2)(x, y)));
 }
 
 kernel void line2(read_only image1d_t src, global float4 *out, int k)
@@ -93,6 +104,7 @@ def test_the_reads_are_split():
     assert "cl2c_read_imagef_image2d_s_int2_xin(src, edge," in c
     assert "cl2c_read_imagef_image2d_s_int2_xin(src, border," in c
     assert "cl2c_read_imagef_image1d_s_int_xin(src, edge, x - 1)" in c
+    assert "cl2c_write_imagef_image2d_int2_xin(dst," in c
     # the 8-bit twin's middle runs in lanes: its copy of the descriptor is for lanes
     twin = c[c.index("void row5__group_rgba8"):]
     assert "cl2c_image_rgba_unorm8_lanes(src__any)" in twin[:twin.index("\n}\n")]
@@ -120,6 +132,21 @@ def _check_2d(prg, kind, seed):
                                           err_msg=f"{kind} {w}x{h} local {local} k {k}")
 
 
+def _check_writes(prg, kind, seed):
+    for (w, h), grid, local in CASES:
+        px = _pixels(h, w, kind, seed + w)
+        for k in (0, 3, -3, w + 4, -w - 1):
+            out = np.zeros_like(px)
+            dst = cl2c.Image(out, "RGBA", kind)
+            prg.shifted(grid, local, cl2c.Image(px, "RGBA", kind), dst, np.int32(k))
+            want = np.zeros_like(px)          # pixel (x, y) lands at (x + k, y - 1)
+            xs = np.arange(w) + k
+            inside = (xs >= 0) & (xs < w)
+            want[:h - 1, xs[inside]] = px[1:, inside]
+            np.testing.assert_array_equal(dst.get(), want,
+                                          err_msg=f"{kind} {w}x{h} local {local} k {k}")
+
+
 def _check_1d(prg, kind, seed):
     for w, grid, local in ((37, 48, 16), (37, 37, None), (3, 8, 8), (100, 100, 10)):
         px = _pixels(1, w, kind, seed + w)
@@ -135,6 +162,7 @@ def _check_1d(prg, kind, seed):
 @pytest.mark.parametrize("kind", FORMATS)
 def test_split_reads_as_the_sampler_says(program, kind):
     _check_2d(program, kind, 1)
+    _check_writes(program, kind, 5)
     _check_1d(program, kind, 2)
 
 
@@ -143,4 +171,5 @@ def test_split_reads_as_the_sampler_says(program, kind):
 def test_split_reads_vectorised(kind):
     prg = cl2c.Program(SOURCE, filename="split_reads.cl").build("-cl2c-schedule=regions")
     _check_2d(prg, kind, 3)
+    _check_writes(prg, kind, 6)
     _check_1d(prg, kind, 4)

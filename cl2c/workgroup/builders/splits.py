@@ -12,11 +12,12 @@ three loops, and the loops run in the order of the local ids, so nothing the ker
 can observe changes. The middle's bounds are found once per group (regions.h's
 cl2c_mid_*): every bound is a group-level value.
 
-An image read at integer coordinates whose x is affine in the local id 0 (``(int2)(x -
-1, y)`` of a stencil, clamped to the edge) is such a comparison too: its x lies inside
-the image, 0 <= x < width, over a range of work-items, and there the middle reads
-without addressing x (images.h's ``_xin`` reads), which makes neighbouring work-items'
-pixels one load instead of a gather.
+An image read or write at integer coordinates whose x is affine in the local id 0
+(``(int2)(x - 1, y)`` of a stencil, clamped to the edge) is such a comparison too: its x
+lies inside the image, 0 <= x < width, over a range of work-items, and there the middle
+reads without addressing x and writes without testing it (images.h's ``_xin`` reads and
+writes): neighbouring work-items' pixels are one load instead of a gather, and a store
+that no lane's test masks.
 
 Comparisons affine in the local id 1 (``ly == 1`` of a tile's halo row, ``gy < ny``)
 split the group's rows likewise, before the split along local id 0: the rows before the
@@ -70,7 +71,7 @@ def split(stmts: list, bounds, first, end, dim: int = 0) -> Split | None:
             sum(1 for s in stmts for _ in walk(s)) > _LARGEST[dim]:
         return None
     found = _Known(stmts, bounds, dim)
-    known = found.found + [(t, where, True) for _, tests in found.reads
+    known = found.found + [(t, where, True) for _, tests in found.accesses
                            for t, where in tests]
     if not any(decides for _, _, decides in known):
         return None
@@ -92,7 +93,7 @@ def split(stmts: list, bounds, first, end, dim: int = 0) -> Split | None:
     memo: dict = {}
     middle = copy.deepcopy(stmts, memo)
     values = {id(memo[id(node)]): _value(node) for node, _, _ in found.found}
-    for read, _ in found.reads:
+    for read, _ in found.accesses:
         name = memo[id(read)].name
         name.name = f"{name.name}{X_INSIDE}"
     middle = _fold_list(middle, values)
@@ -119,7 +120,7 @@ class _Known:
             changed_names(c_ast.Compound(stmts))
         self.declared = set(declared)
         self.found: list = []
-        self.reads: list = []
+        self.accesses: list = []
         self._looked: set = set()   # id() of the comparisons looked at
         seen: list = []          # the top-level declarations so far (their values)
         for s in stmts:
@@ -138,11 +139,12 @@ class _Known:
             if isinstance(n, c_ast.BinaryOp) and n.op in COMPARISONS:
                 self._comparison(n, seen, False)
             elif self.dim == 0 and isinstance(n, c_ast.FuncCall):
-                self._image_read(n, seen)
+                self._image_access(n, seen)
 
-    def _image_read(self, call, seen) -> None:
-        """A read_imagef at integer coordinates: the tests that its x is inside."""
-        x = _read_x(call)
+    def _image_access(self, call, seen) -> None:
+        """A read_imagef or write_imagef at integer coordinates: the tests that its x is
+        inside the image."""
+        x = _access_x(call)
         if x is None:
             return
         width = builtin_call("get_image_width", copy.deepcopy(call.args.exprs[0]))
@@ -153,7 +155,7 @@ class _Known:
             t.ty = ty.INT
         wheres = [self._where(t, seen) for t in tests]
         if None not in wheres:
-            self.reads.append((call, list(zip(tests, wheres))))
+            self.accesses.append((call, list(zip(tests, wheres))))
 
     def _condition(self, e, seen) -> None:
         """The comparisons that decide ``e``, through &&, || and !."""
@@ -192,24 +194,27 @@ class _Known:
         return where
 
 
-# the suffix of images.h's reads that take x as inside the image
+# the suffix of images.h's reads and writes that take x as inside the image
 X_INSIDE = "_xin"
 
 
-def _read_x(call):
-    """The x coordinate of ``call`` if it is a read_imagef with a sampler at integer
-    coordinates given as a vector literal (or a scalar, 1D); else None."""
-    if builtin_name(call) != "read_imagef" or len(call.args.exprs) != 3 or \
-            not isinstance(call.name, c_ast.ID) or \
-            not call.name.name.endswith(("_s_int", "_s_int2", "_s_int4")):
+def _access_x(call):
+    """The x coordinate of ``call`` if it is a read_imagef with a sampler or a
+    write_imagef, at integer coordinates given as a vector literal (or a scalar, 1D);
+    else None."""
+    name = builtin_name(call)
+    coords = {"read_imagef": (3, 2, ("_s_int", "_s_int2", "_s_int4")),
+              "write_imagef": (3, 1, ("_int", "_int2", "_int4"))}.get(name)
+    if coords is None or len(call.args.exprs) != coords[0] or \
+            not isinstance(call.name, c_ast.ID) or not call.name.name.endswith(coords[2]):
         return None
-    c = call.args.exprs[2]
+    c = call.args.exprs[coords[1]]
     if isinstance(c, c_ast.CompoundLiteral):
         init = c.init.exprs
         if len(init) == 1 and isinstance(init[0], c_ast.InitList):
             init = init[0].exprs
         return init[0] if init and not isinstance(init[0], c_ast.InitList) else None
-    return c if call.name.name.endswith("_s_int") else None
+    return c if call.name.name.endswith("int") else None
 
 
 def reads_no_memory(e) -> bool:

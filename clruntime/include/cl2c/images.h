@@ -320,8 +320,10 @@ CL2C_IMG_COLD void cl2c_img_encode_any_f_(const cl2c_image *im, unsigned char *p
 /* A pixel's r, g, b, a from its stored channels. */
 CL2C_INLINE cl2c_float4 cl2c_img_decode_f_(const cl2c_image *im, const unsigned char *p) {
     if (CL2C_IMG_LIKELY(cl2c_img_rgba_float_(im))) {
-        cl2c_float4 r;
-        memcpy(r.s, p, 16);              /* the common cases, without the tables */
+        /* the common cases, without the tables; as floats, not memcpy's 16-byte
+         * integer, which GCC neither masks nor vectorises */
+        const float *f = (const float *)p;
+        cl2c_float4 r = {{f[0], f[1], f[2], f[3]}};
         return r;
     }
     if (cl2c_img_rgba_unorm8_(im))
@@ -729,24 +731,44 @@ CL2C_INLINE const unsigned char *cl2c_img_layer_i_(const cl2c_image *im, long l,
             return 0;                                                                    \
         return (unsigned char *)cl2c_img_at_(im, cl2c_img_layer_i_(im, l, ARR), DIMS, x, y, z); \
     }                                                                                    \
-    CL2C_INLINE void cl2c_write_imagef_##IMG##_##CI(const cl2c_image *im, cl2c_##CI c,    \
-                                                    cl2c_float4 v) {                      \
+    CL2C_INLINE void cl2c_write_imagef_##IMG##_##CI##_at_(const cl2c_image *im,            \
+                                                          cl2c_##CI c, cl2c_float4 v,     \
+                                                          int x_inside) {                 \
+        long x, y, z, l;                                                                 \
+        CL2C_IMG_COORDS_(W, DIMS, ARR, c, x, y, z, l)                                     \
+        (void)l;                                                                         \
+        /* RGBA 8-bit and float: the value, then a store that only the test guards, at  \
+         * an address computed as an integer (outside the image it points nowhere):    \
+         * the compiler masks the store in work-item loops that vectorise, or, where x  \
+         * is known inside (the split's middle), the test is the row's alone */         \
+        const uintptr_t at = (uintptr_t)im->data + cl2c_img_offset_(im, DIMS, x, y, z);  \
+        const int inside = cl2c_img_inside_(im, DIMS, x_inside ? 0 : x, y, z);           \
         if (cl2c_img_rgba_unorm8_(im) && im->element_size == 4 && !(ARR)) {               \
-            /* the bytes, then a store that only the test guards, at an address      \
-             * computed as an integer (outside the image it points nowhere): the     \
-             * compiler masks the store in work-item loops that vectorise */          \
-            long x, y, z, l;                                                             \
-            CL2C_IMG_COORDS_(W, DIMS, ARR, c, x, y, z, l)                                 \
-            (void)l;                                                                     \
             const uint32_t w = cl2c_img_rgba_unorm8_word_(v);                            \
-            const uintptr_t at = (uintptr_t)im->data + cl2c_img_offset_(im, DIMS, x, y, z); \
-            if (cl2c_img_inside_(im, DIMS, x, y, z))                                      \
+            if (inside)                                                                  \
                 memcpy((unsigned char *)at, &w, 4);                                      \
+            return;                                                                      \
+        }                                                                                \
+        if (cl2c_img_rgba_float_(im) && im->element_size == 16 && !(ARR)) {              \
+            if (inside) {   /* as floats (a float image's pixels are): not memcpy's     \
+                             * 16-byte integer, which GCC neither masks nor vectorises */ \
+                float *f = (float *)at;                                                  \
+                f[0] = v.s[0], f[1] = v.s[1], f[2] = v.s[2], f[3] = v.s[3];              \
+            }                                                                            \
             return;                                                                      \
         }                                                                                \
         unsigned char *p = cl2c_write_at_##IMG##_##CI(im, c);                             \
         if (p)                                                                           \
             cl2c_img_encode_f_(im, p, v);                                                    \
+    }                                                                                    \
+    CL2C_INLINE void cl2c_write_imagef_##IMG##_##CI(const cl2c_image *im, cl2c_##CI c,    \
+                                                    cl2c_float4 v) {                      \
+        cl2c_write_imagef_##IMG##_##CI##_at_(im, c, v, 0);                                \
+    }                                                                                    \
+    /* x known inside the image (the regions schedule's split, as for reads) */         \
+    CL2C_INLINE void cl2c_write_imagef_##IMG##_##CI##_xin(const cl2c_image *im,           \
+                                                          cl2c_##CI c, cl2c_float4 v) {   \
+        cl2c_write_imagef_##IMG##_##CI##_at_(im, c, v, 1);                                \
     }                                                                                    \
     CL2C_INLINE void cl2c_write_imagei_##IMG##_##CI(const cl2c_image *im, cl2c_##CI c,    \
                                                     cl2c_int4 v) {                        \
@@ -873,6 +895,16 @@ CL2C_IMAGE_KIND(image3d, int4, float4, 4, 3, 0)
                                                     float v) {                           \
         cl2c_float4 f = {{v, 0.0f, 0.0f, 0.0f}};                                         \
         cl2c_write_imagef_##BASE##_##CI(im, c, f);                                        \
+    }                                                                                    \
+    CL2C_INLINE float cl2c_read_imagef_##IMG##_s_##CI##_xin(const cl2c_image *im,         \
+                                                            cl2c_sampler_t s,            \
+                                                            cl2c_##CI c) {               \
+        return cl2c_read_imagef_##BASE##_s_##CI##_xin(im, s, c).s[0];                     \
+    }                                                                                    \
+    CL2C_INLINE void cl2c_write_imagef_##IMG##_##CI##_xin(const cl2c_image *im,           \
+                                                          cl2c_##CI c, float v) {         \
+        cl2c_float4 f = {{v, 0.0f, 0.0f, 0.0f}};                                         \
+        cl2c_write_imagef_##BASE##_##CI##_xin(im, c, f);                                  \
     }
 
 CL2C_IMAGE_DEPTH(image2d_depth, image2d, int2, float2)
