@@ -132,7 +132,41 @@ class CallLowering:
             name, extra = macro
             self.need(name, *extra(row), t.elem.name, t.n) if extra else \
                 self.need(name, t.elem.name, t.n)
-        return runtime_call(row.runtime_name(t, call.width), *args, call=call, coord=node.coord)
+        name = row.runtime_name(t, call.width)
+        if row.name == "read_imagef" and len(args) == 3:
+            ints = self.int_coordinates(node.args.exprs[2], args[2])
+            if ints is not None:
+                name, args = f"{name}_from_{ints[0]}", [*args[:2], ints[1]]
+        return runtime_call(name, *args, call=call, coord=node.coord)
+
+    def int_coordinates(self, source, lowered) -> tuple | None:
+        """(int, int2 or int4, the ints) where a read's float coordinates ``source``
+        (lowered: ``lowered``) are ints converted, ``(float2)(x, y)`` of int x and y:
+        images.h reads there without the float path where the sampler allows; else
+        None. Types narrower than int as well, which an int holds."""
+        if not isinstance(source, c_ast.Cast):
+            return None
+        t = self.type_of(source)
+        parts = source.expr.exprs if isinstance(source.expr, c_ast.ExprList) else \
+            [source.expr]
+        if t == ty.FLOAT:
+            items = [lowered]
+        elif isinstance(t, ty.Vector) and t.elem == ty.FLOAT and len(parts) == t.n and \
+                isinstance(lowered, c_ast.CompoundLiteral):
+            items = lowered.init.exprs[0].exprs
+        else:
+            return None
+        if any(self.type_of(p) not in _HELD_BY_INT for p in parts) or \
+                not all(isinstance(e, c_ast.Cast) for e in items):
+            return None
+        coord = source.coord
+        ints = [e.expr if self.type_of(p) == ty.INT else cn.cast(ty.INT, e.expr, coord)
+                for p, e in zip(parts, items)]
+        if t == ty.FLOAT:
+            return "int", ints[0]
+        it = ty.vector_of(ty.INT, t.n)
+        return it.name, c_ast.CompoundLiteral(
+            cn.typename(it, coord), c_ast.InitList([c_ast.InitList(ints, coord)], coord), coord)
 
     def signed_mask(self, arg, at: ty.Vector):
         """A vector select's mask as the runtime takes it, signed (its test is the
@@ -179,6 +213,10 @@ _ROUNDING_MODES = {"_rte": 0, "_rtz": 1, "_rtp": 2, "_rtn": 3}
 # The size types convert as the integer types they are (enums as int).
 _SIZE_TYPES = {ty.SIZE_T: ty.ULONG, ty.UINTPTR_T: ty.ULONG, ty.PTRDIFF_T: ty.LONG,
                ty.INTPTR_T: ty.LONG}
+
+
+# the integer types whose values an int holds: converted to float, an int's coordinates
+_HELD_BY_INT = (ty.CHAR, ty.UCHAR, ty.SHORT, ty.USHORT, ty.INT)
 
 
 def _conversion_macro(name: str, d: ty.Scalar, s: ty.Scalar, suffix: str) -> tuple:

@@ -871,6 +871,37 @@ CL2C_INLINE cl2c_float4 cl2c_img_half4_to_float4_(cl2c_half4 v) {
     CL2C_IMAGE_SAMPLED(IMG, CI, W, DIMS, ARR)                                             \
     CL2C_IMAGE_SAMPLED(IMG, CF, W, DIMS, ARR)
 
+/* read_imagef at float coordinates that hold ints (`(float2)(x, y)` of int x, y, as the
+ * Guide's histogram reads): lowering passes the ints (lower/calls.py). Where each lies
+ * within 2^24 of 0, so that the float holds it exactly, the read at the ints is the
+ * same (it takes the float path itself where the sampler wants floats), without the
+ * conversions and floors where the sampler takes integer coordinates as they are. */
+CL2C_INLINE int cl2c_img_exact_int(int c) { return (unsigned)c + (1u << 24) <= 2u << 24; }
+CL2C_INLINE int cl2c_img_exact_int2(cl2c_int2 c) {
+    return cl2c_img_exact_int(c.s[0]) & cl2c_img_exact_int(c.s[1]);
+}
+CL2C_INLINE int cl2c_img_exact_int4(cl2c_int4 c) {
+    return cl2c_img_exact_int(c.s[0]) & cl2c_img_exact_int(c.s[1]) &
+           cl2c_img_exact_int(c.s[2]) & cl2c_img_exact_int(c.s[3]);
+}
+CL2C_INLINE float cl2c_img_float_int(int c) { return (float)c; }
+CL2C_INLINE cl2c_float2 cl2c_img_float_int2(cl2c_int2 c) {
+    cl2c_float2 f = {{(float)c.s[0], (float)c.s[1]}};
+    return f;
+}
+CL2C_INLINE cl2c_float4 cl2c_img_float_int4(cl2c_int4 c) {
+    cl2c_float4 f = {{(float)c.s[0], (float)c.s[1], (float)c.s[2], (float)c.s[3]}};
+    return f;
+}
+#define CL2C_IMAGE_FROM_INT(IMG, CI, CF, R)                                               \
+    CL2C_INLINE R cl2c_read_imagef_##IMG##_s_##CF##_from_##CI(const cl2c_image *im,       \
+                                                              cl2c_sampler_t s,          \
+                                                              cl2c_##CI c) {             \
+        if (cl2c_img_exact_##CI(c))                                                      \
+            return cl2c_read_imagef_##IMG##_s_##CI(im, s, c);                             \
+        return cl2c_read_imagef_##IMG##_s_##CF(im, s, cl2c_img_float_##CI(c));            \
+    }
+
 CL2C_IMAGE_KIND(image1d, int, float, 1, 1, 0)
 CL2C_IMAGE_INT_FUNCTIONS(image1d_buffer, int, 1, 1, 0)
 CL2C_IMAGE_KIND(image1d_array, int2, float2, 2, 1, 1)
@@ -909,6 +940,14 @@ CL2C_IMAGE_KIND(image3d, int4, float4, 4, 3, 0)
 
 CL2C_IMAGE_DEPTH(image2d_depth, image2d, int2, float2)
 CL2C_IMAGE_DEPTH(image2d_array_depth, image2d_array, int4, float4)
+
+CL2C_IMAGE_FROM_INT(image1d, int, float, cl2c_float4)
+CL2C_IMAGE_FROM_INT(image1d_array, int2, float2, cl2c_float4)
+CL2C_IMAGE_FROM_INT(image2d, int2, float2, cl2c_float4)
+CL2C_IMAGE_FROM_INT(image2d_array, int4, float4, cl2c_float4)
+CL2C_IMAGE_FROM_INT(image3d, int4, float4, cl2c_float4)
+CL2C_IMAGE_FROM_INT(image2d_depth, int2, float2, float)
+CL2C_IMAGE_FROM_INT(image2d_array_depth, int4, float4, float)
 
 /* ---- queries (6.12.14.5) ----------------------------------------------------------- */
 
