@@ -9,7 +9,7 @@ write with the pixels it must leave: near the image's left and right edges (wher
 work-items before and after the middle clamp x, read the border or write nothing),
 with offsets that put every x of a row outside, on groups that cut rows, groups wider
 than the image and rows that cl2c groups itself; at the fast tier and at -O3, where the
-middle vectorises, for 8-bit and float images."""
+middle vectorises, for RGBA and BGRA 8-bit images and float ones."""
 from __future__ import annotations
 
 import numpy as np
@@ -54,7 +54,8 @@ kernel void line2(read_only image1d_t src, global float4 *out, int k)
 }
 """
 
-FORMATS = {"UNORM_INT8": np.uint8, "FLOAT": np.float32}
+# (channel order, channel type): each has a twin of the work-group functions
+FORMATS = [("RGBA", "UNORM_INT8"), ("BGRA", "UNORM_INT8"), ("RGBA", "FLOAT")]
 
 
 def _pixels(h, w, kind, seed):
@@ -64,8 +65,10 @@ def _pixels(h, w, kind, seed):
     return rng.standard_normal((h, w, 4)).astype(np.float32)
 
 
-def _values(px):
-    """The pixels as read_imagef returns them: 8-bit ones as c / 255.0f."""
+def _values(px, order):
+    """The pixels as read_imagef returns them (r, g, b, a): 8-bit ones as c / 255.0f."""
+    if order == "BGRA":
+        px = px[..., [2, 1, 0, 3]]
     if px.dtype == np.uint8:
         return px.astype(np.float32) / np.float32(255)
     return px
@@ -87,8 +90,8 @@ def _border(f, dx):
     return out
 
 
-def _expected_2d(px, k):
-    f = _values(px)
+def _expected_2d(px, order, k):
+    f = _values(px, order)
     return np.stack([_edge(f, 0, -2), _edge(f, -1, 1), _edge(f, 1, k), _border(f, -1),
                      _border(f, k)], axis=2)
 
@@ -105,15 +108,16 @@ def test_the_reads_are_split():
     assert "cl2c_read_imagef_image2d_s_int2_xin(src, border," in c
     assert "cl2c_read_imagef_image1d_s_int_xin(src, edge, x - 1)" in c
     assert "cl2c_write_imagef_image2d_int2_xin(dst," in c
-    # the 8-bit twin's middle runs in lanes: its copy of the descriptor is for lanes
-    twin = c[c.index("void row5__group_rgba8"):]
-    assert "cl2c_image_rgba_unorm8_lanes(src__any)" in twin[:twin.index("\n}\n")]
+    # the 8-bit twins' middles run in lanes: their copies of the descriptor are for lanes
+    for order in ("rgba", "bgra"):
+        twin = c[c.index(f"void row5__group_{order}8"):]
+        assert f"cl2c_image_{order}_unorm8_lanes(src__any)" in twin[:twin.index("\n}\n")]
 
 
-def _run_2d(prg, px, kind, k, grid, local):
+def _run_2d(prg, px, order, kind, k, grid, local):
     h, w = px.shape[:2]
     out = np.full((h, w, 5, 4), np.nan, np.float32)
-    prg.row5(grid, local, cl2c.Image(px, "RGBA", kind), out, np.int32(k))
+    prg.row5(grid, local, cl2c.Image(px, order, kind), out, np.int32(k))
     return out
 
 
@@ -122,23 +126,23 @@ CASES = [((37, 6), (48, 8), (16, 4)), ((37, 6), (42, 6), (7, 3)),
          ((2, 2), (2, 2), (1, 1))]
 
 
-def _check_2d(prg, kind, seed):
+def _check_2d(prg, order, kind, seed):
     for (w, h), grid, local in CASES:
         px = _pixels(h, w, kind, seed + w)
         for k in (0, 3, -3, w + 4, -w - 1):
-            got = _run_2d(prg, px, kind, k, grid, local)
-            want = _expected_2d(px, k)
+            got = _run_2d(prg, px, order, kind, k, grid, local)
+            want = _expected_2d(px, order, k)
             np.testing.assert_array_equal(got.view(np.uint32), want.view(np.uint32),
                                           err_msg=f"{kind} {w}x{h} local {local} k {k}")
 
 
-def _check_writes(prg, kind, seed):
+def _check_writes(prg, order, kind, seed):
     for (w, h), grid, local in CASES:
         px = _pixels(h, w, kind, seed + w)
         for k in (0, 3, -3, w + 4, -w - 1):
             out = np.zeros_like(px)
-            dst = cl2c.Image(out, "RGBA", kind)
-            prg.shifted(grid, local, cl2c.Image(px, "RGBA", kind), dst, np.int32(k))
+            dst = cl2c.Image(out, order, kind)
+            prg.shifted(grid, local, cl2c.Image(px, order, kind), dst, np.int32(k))
             want = np.zeros_like(px)          # pixel (x, y) lands at (x + k, y - 1)
             xs = np.arange(w) + k
             inside = (xs >= 0) & (xs < w)
@@ -147,29 +151,29 @@ def _check_writes(prg, kind, seed):
                                           err_msg=f"{kind} {w}x{h} local {local} k {k}")
 
 
-def _check_1d(prg, kind, seed):
+def _check_1d(prg, order, kind, seed):
     for w, grid, local in ((37, 48, 16), (37, 37, None), (3, 8, 8), (100, 100, 10)):
         px = _pixels(1, w, kind, seed + w)
-        f = _values(px)
+        f = _values(px, order)
         for k in (0, 2, -1, w):
             out = np.full((w, 2, 4), np.nan, np.float32)
-            prg.line2(grid, local, cl2c.Image(px[0], "RGBA", kind, "1d"), out, np.int32(k))
+            prg.line2(grid, local, cl2c.Image(px[0], order, kind, "1d"), out, np.int32(k))
             want = np.stack([_edge(f, 0, -1)[0], _border(f, k)[0]], axis=1)
             np.testing.assert_array_equal(out.view(np.uint32), want.view(np.uint32),
                                           err_msg=f"{kind} {w} local {local} k {k}")
 
 
-@pytest.mark.parametrize("kind", FORMATS)
-def test_split_reads_as_the_sampler_says(program, kind):
-    _check_2d(program, kind, 1)
-    _check_writes(program, kind, 5)
-    _check_1d(program, kind, 2)
+@pytest.mark.parametrize("order, kind", FORMATS)
+def test_split_reads_as_the_sampler_says(program, order, kind):
+    _check_2d(program, order, kind, 1)
+    _check_writes(program, order, kind, 5)
+    _check_1d(program, order, kind, 2)
 
 
 @pytest.mark.optimised
-@pytest.mark.parametrize("kind", FORMATS)
-def test_split_reads_vectorised(kind):
+@pytest.mark.parametrize("order, kind", FORMATS)
+def test_split_reads_vectorised(order, kind):
     prg = cl2c.Program(SOURCE, filename="split_reads.cl").build("-cl2c-schedule=regions")
-    _check_2d(prg, kind, 3)
-    _check_writes(prg, kind, 6)
-    _check_1d(prg, kind, 4)
+    _check_2d(prg, order, kind, 3)
+    _check_writes(prg, order, kind, 6)
+    _check_1d(prg, order, kind, 4)

@@ -4,7 +4,7 @@ calls the kernel's work-item function, printed by write.py like every other.
 It is a function of its own, out of line: in the function that holds the thread's
 setjmp (faults.h) GCC 13 inlines no helper, and a loop that calls one does not
 vectorise. A kernel that takes images has one more for each common format
-(IMAGE_FORMATS: RGBA float, RGBA 8-bit unorm) that runs when its images all have it: on
+(IMAGE_FORMATS: RGBA float, RGBA and BGRA 8-bit unorm) that runs when its images all have it: on
 copies of their descriptors that say so as constants, so that reads and writes test no
 format and take the format's inline, branch-free path (images.h).
 """
@@ -24,7 +24,8 @@ SUFFIX = "__items"
 # The formats a kernel's images get a work-group function of their own for: its suffix
 # after SUFFIX, and images.h's cl2c_image_is_<format> / cl2c_image_<format>.
 IMAGE_FORMATS = (("rgbaf", "rgba_float", "RGBA float"),
-                 ("rgba8", "rgba_unorm8", "RGBA 8-bit unorm"))
+                 ("rgba8", "rgba_unorm8", "RGBA 8-bit unorm"),
+                 ("bgra8", "bgra_unorm8", "BGRA 8-bit unorm"))
 _SIZES = tuple(f"{GROUP}.local_size[{d}]" for d in range(3))
 
 

@@ -220,6 +220,13 @@ CL2C_INLINE int cl2c_img_rgba_unorm8_(const cl2c_image *im) {
     return im->channel_order == CL2C_RGBA && im->channel_data_type == CL2C_UNORM_INT8;
 }
 
+/* Four 8-bit unorm channels in RGBA or BGRA order (photos; bitmaps and many cameras'
+ * frames): one inline path, the red and blue bytes swapped for BGRA. */
+CL2C_INLINE int cl2c_img_unorm8x4_(const cl2c_image *im) {
+    return (im->channel_order == CL2C_RGBA || im->channel_order == CL2C_BGRA) &&
+           im->channel_data_type == CL2C_UNORM_INT8;
+}
+
 /* The loops schedule runs the work-items of a kernel whose images all have one of the
  * common formats (RGBA float, RGBA 8-bit unorm: photos) on copies made by
  * cl2c_image_<format>, whose format the C compiler then knows. */
@@ -229,6 +236,11 @@ CL2C_INLINE int cl2c_image_is_rgba_float(const cl2c_image *im) {
 
 CL2C_INLINE int cl2c_image_is_rgba_unorm8(const cl2c_image *im) {
     return cl2c_img_rgba_unorm8_(im) && im->element_size == 4;
+}
+
+CL2C_INLINE int cl2c_image_is_bgra_unorm8(const cl2c_image *im) {
+    return im->channel_order == CL2C_BGRA && im->channel_data_type == CL2C_UNORM_INT8 &&
+           im->element_size == 4;
 }
 
 CL2C_INLINE cl2c_image cl2c_image_rgba_float(const cl2c_image *im) {
@@ -249,6 +261,12 @@ CL2C_INLINE cl2c_image cl2c_image_rgba_unorm8(const cl2c_image *im) {
     return c;
 }
 
+CL2C_INLINE cl2c_image cl2c_image_bgra_unorm8(const cl2c_image *im) {
+    cl2c_image c = cl2c_image_rgba_unorm8(im);
+    c.channel_order = CL2C_BGRA;
+    return c;
+}
+
 /* A descriptor's reserved_ is 0 from the host. cl2c's copy for work-item loops that
  * vectorise says so, and its 8-bit reads divide by 255 there: the table's gathers cost
  * more than the divisions in vector code (the Guide's Sobel 23 -> 13 ms on one Zen 4
@@ -257,6 +275,12 @@ CL2C_INLINE cl2c_image cl2c_image_rgba_unorm8(const cl2c_image *im) {
 
 CL2C_INLINE cl2c_image cl2c_image_rgba_unorm8_lanes(const cl2c_image *im) {
     cl2c_image c = cl2c_image_rgba_unorm8(im);
+    c.reserved_ = CL2C_IMG_IN_LANES_;
+    return c;
+}
+
+CL2C_INLINE cl2c_image cl2c_image_bgra_unorm8_lanes(const cl2c_image *im) {
+    cl2c_image c = cl2c_image_bgra_unorm8(im);
     c.reserved_ = CL2C_IMG_IN_LANES_;
     return c;
 }
@@ -281,13 +305,14 @@ CL2C_INLINE float cl2c_img_unorm8_f_(uint32_t w, int i, int lanes) {
     return lanes ? (float)c / 255.0f : cl2c_unorm8_f_[c];
 }
 
-CL2C_INLINE cl2c_float4 cl2c_img_decode_rgba_unorm8_(const cl2c_image *im,
-                                                     const unsigned char *p) {
+CL2C_INLINE cl2c_float4 cl2c_img_decode_unorm8x4_(const cl2c_image *im,
+                                                   const unsigned char *p) {
     uint32_t w;
     memcpy(&w, p, 4);
     const int lanes = (im->reserved_ & CL2C_IMG_IN_LANES_) != 0;
-    cl2c_float4 r = {{cl2c_img_unorm8_f_(w, 0, lanes), cl2c_img_unorm8_f_(w, 1, lanes),
-                      cl2c_img_unorm8_f_(w, 2, lanes), cl2c_img_unorm8_f_(w, 3, lanes)}};
+    const int red = im->channel_order == CL2C_BGRA ? 2 : 0;     /* the red byte's place */
+    cl2c_float4 r = {{cl2c_img_unorm8_f_(w, red, lanes), cl2c_img_unorm8_f_(w, 1, lanes),
+                      cl2c_img_unorm8_f_(w, 2 - red, lanes), cl2c_img_unorm8_f_(w, 3, lanes)}};
     return r;
 }
 
@@ -300,17 +325,19 @@ CL2C_INLINE uint32_t cl2c_img_unorm8_(float f) {
     return (uint32_t)(int)nearbyintf(v);
 }
 
-CL2C_INLINE uint32_t cl2c_img_rgba_unorm8_word_(cl2c_float4 v) {
-    uint32_t w = cl2c_img_unorm8_(v.s[0]) | cl2c_img_unorm8_(v.s[1]) << 8 |
-                 cl2c_img_unorm8_(v.s[2]) << 16 | cl2c_img_unorm8_(v.s[3]) << 24;
+CL2C_INLINE uint32_t cl2c_img_unorm8x4_word_(const cl2c_image *im, cl2c_float4 v) {
+    const int red = im->channel_order == CL2C_BGRA ? 2 : 0;     /* the red byte's place */
+    uint32_t w = cl2c_img_unorm8_(v.s[red]) | cl2c_img_unorm8_(v.s[1]) << 8 |
+                 cl2c_img_unorm8_(v.s[2 - red]) << 16 | cl2c_img_unorm8_(v.s[3]) << 24;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
     w = (w >> 24) | ((w >> 8) & 0xff00u) | ((w << 8) & 0xff0000u) | (w << 24);
 #endif
     return w;
 }
 
-CL2C_INLINE void cl2c_img_encode_rgba_unorm8_(unsigned char *p, cl2c_float4 v) {
-    const uint32_t w = cl2c_img_rgba_unorm8_word_(v);
+CL2C_INLINE void cl2c_img_encode_unorm8x4_(const cl2c_image *im, unsigned char *p,
+                                           cl2c_float4 v) {
+    const uint32_t w = cl2c_img_unorm8x4_word_(im, v);
     memcpy(p, &w, 4);
 }
 
@@ -326,8 +353,8 @@ CL2C_INLINE cl2c_float4 cl2c_img_decode_f_(const cl2c_image *im, const unsigned 
         cl2c_float4 r = {{f[0], f[1], f[2], f[3]}};
         return r;
     }
-    if (cl2c_img_rgba_unorm8_(im))
-        return cl2c_img_decode_rgba_unorm8_(im, p);
+    if (cl2c_img_unorm8x4_(im))
+        return cl2c_img_decode_unorm8x4_(im, p);
     return cl2c_img_decode_any_f_(im, p);
 }
 
@@ -355,8 +382,8 @@ CL2C_INLINE cl2c_uint4 cl2c_img_decode_i_(const cl2c_image *im, const unsigned c
 CL2C_INLINE void cl2c_img_encode_f_(const cl2c_image *im, unsigned char *p, cl2c_float4 v) {
     if (CL2C_IMG_LIKELY(cl2c_img_rgba_float_(im)))
         memcpy(p, v.s, 16);
-    else if (cl2c_img_rgba_unorm8_(im))
-        cl2c_img_encode_rgba_unorm8_(p, v);
+    else if (cl2c_img_unorm8x4_(im))
+        cl2c_img_encode_unorm8x4_(im, p, v);
     else
         cl2c_img_encode_any_f_(im, p, v);
 }
@@ -743,8 +770,8 @@ CL2C_INLINE const unsigned char *cl2c_img_layer_i_(const cl2c_image *im, long l,
          * is known inside (the split's middle), the test is the row's alone */         \
         const uintptr_t at = (uintptr_t)im->data + cl2c_img_offset_(im, DIMS, x, y, z);  \
         const int inside = cl2c_img_inside_(im, DIMS, x_inside ? 0 : x, y, z);           \
-        if (cl2c_img_rgba_unorm8_(im) && im->element_size == 4 && !(ARR)) {               \
-            const uint32_t w = cl2c_img_rgba_unorm8_word_(v);                            \
+        if (cl2c_img_unorm8x4_(im) && im->element_size == 4 && !(ARR)) {                 \
+            const uint32_t w = cl2c_img_unorm8x4_word_(im, v);                           \
             if (inside)                                                                  \
                 memcpy((unsigned char *)at, &w, 4);                                      \
             return;                                                                      \
