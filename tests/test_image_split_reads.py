@@ -104,6 +104,10 @@ def program():
 def test_the_reads_are_split():
     c = cl2c.translate(SOURCE, "split_reads.cl", "-cl2c-schedule=regions").c_source
     assert "split where comparisons with the local id 0 are known" in c
+    # the schedule says how many accesses the split made so (reads and writes)
+    assert "row5: regions (" in c and \
+        "5 image accesses made in the middle at an x known inside the image" in c
+    assert "2 image accesses made in the middle" in c     # shifted's read and write
     assert "cl2c_read_imagef_image2d_s_int2_xin(src, edge," in c
     assert "cl2c_read_imagef_image2d_s_int2_xin(src, border," in c
     assert "cl2c_read_imagef_image1d_s_int_xin(src, edge, x - 1)" in c

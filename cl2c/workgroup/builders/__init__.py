@@ -123,6 +123,10 @@ def make_group_function(func: c_ast.FuncDef, params: dict, helpers: dict,
     if writer.splits:
         parts.append(f"{writer.splits} region{'s' if writer.splits != 1 else ''} split "
                      f"where comparisons with the local id 0 are known")
+    if writer.inside:
+        n = len(writer.inside)
+        parts.append(f"{n} image access{'es' if n != 1 else ''} made in the middle at an x "
+                     f"known inside the image")
     if writer.cuts:
         parts.append(f"{writer.cuts} region{'s' if writer.cuts != 1 else ''} cut where a "
                      f"statement runs for one work-item of each row")

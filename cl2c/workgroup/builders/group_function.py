@@ -42,6 +42,7 @@ class Writer:
         self.interleaving = False
         self.labels = 0
         self.splits = 0               # regions split where comparisons are known
+        self.inside = set()           # the image accesses those split at x inside
         self.row_splits = 0           # their rows too (local id 1)
         self.cuts = 0                 # regions cut where a statement runs for one
                                       # work-item of each row (fission.py)
@@ -322,6 +323,7 @@ class Writer:
         cut = split(stmts, self.bounds, first, hi) if splits else None
         if cut is None:
             return self._loop(stmts, first, hi, label, rows=rows), False
+        self.inside.update(cut.inside)
         mid_lo, mid_hi = (cn.ident(n) for n in middle_bounds(0))
         rows = rows or (None, None)
         copied = [copy.deepcopy(rows) for _ in range(2)]

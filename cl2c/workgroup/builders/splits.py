@@ -56,6 +56,8 @@ class Split(NamedTuple):
     end: object
     middle: list     # the body for the work-items of the middle: [MID_LO, MID_HI) of
                      # the local ids 0, or the rows [MID_ROWS)
+    inside: tuple = ()  # where the image accesses are ("file:line:col") that the middle
+                        # makes at an x known inside the image
 
 
 def middle_bounds(dim: int) -> tuple:
@@ -101,7 +103,8 @@ def split(stmts: list, bounds, first, end, dim: int = 0) -> Split | None:
     for d in (n for s in middle for n in walk(s) if isinstance(n, c_ast.Decl)):
         if d.name not in read and UNUSED not in d.funcspec:
             d.funcspec = [*d.funcspec, UNUSED]      # its readers were folded away
-    return Split(setup, first, end, middle)
+    return Split(setup, first, end, middle,
+                 tuple(str(access.coord) for access, _ in found.accesses))
 
 
 class _Known:
