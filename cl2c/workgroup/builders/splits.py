@@ -17,7 +17,7 @@ An image read or write at integer coordinates whose x is affine in the local id 
 lies inside the image, 0 <= x < width, over a range of work-items, and there the middle
 reads without addressing x and writes without testing it (images.h's ``_xin`` reads and
 writes): neighbouring work-items' pixels are one load instead of a gather, and a store
-that no lane's test masks.
+that the row's test alone guards.
 
 Comparisons affine in the local id 1 (``ly == 1`` of a tile's halo row, ``gy < ny``)
 split the group's rows likewise, before the split along local id 0: the rows before the
@@ -35,8 +35,8 @@ from pycparser import c_ast, c_generator
 
 from ... import cnodes as cn
 from ... import types as ty
-from ...lower.effects import (UPDATE, builtin_call, builtin_name, has_effects,
-                               runtime_call, value_of_arguments, work_item_function)
+from ...lower.effects import (UPDATE, builtin_call, call_of, has_effects, runtime_call,
+                               value_of_arguments, work_item_function)
 from ...typed_ast import changed_names, make, walk
 from ..names import LS0, LS1, MID_HI, MID_LO, MID_ROWS, UNUSED
 from ..write import snippet, typed
@@ -95,8 +95,8 @@ def split(stmts: list, bounds, first, end, dim: int = 0) -> Split | None:
     memo: dict = {}
     middle = copy.deepcopy(stmts, memo)
     values = {id(memo[id(node)]): _value(node) for node, _, _ in found.found}
-    for read, _ in found.accesses:
-        name = memo[id(read)].name
+    for access, _ in found.accesses:
+        name = memo[id(access)].name
         name.name = f"{name.name}{X_INSIDE}"
     middle = _fold_list(middle, values)
     read = set().union(*(ids(s) for s in middle))
@@ -111,8 +111,8 @@ class _Known:
     """The comparisons of a body whose value a range of work-items knows: (node, where,
     decides) with ``where`` from LoopBounds.known_where and ``decides`` when an if or
     a ?: (through &&, || and !) or a declaration's value tests it; and its image reads
-    whose x a range knows inside the image: (call, [(test, where)]) with the tests
-    0 <= x, x < width made for it."""
+    and writes whose x a range knows inside the image: (call, [(test, where)]) with the
+    tests 0 <= x, x < width made for it."""
 
     def __init__(self, stmts: list, bounds, dim: int):
         self.bounds, self.dim = bounds, dim
@@ -197,27 +197,34 @@ class _Known:
         return where
 
 
-# the suffix of images.h's reads and writes that take x as inside the image
+# the suffix of images.h's reads and writes that take x as inside the image: the
+# row's runtime function's name and this
 X_INSIDE = "_xin"
+_INT_COORDINATES = ("int", "int2", "int4")
 
 
 def _access_x(call):
     """The x coordinate of ``call`` if it is a read_imagef with a sampler or a
     write_imagef, at integer coordinates given as a vector literal (or a scalar, 1D);
     else None."""
-    name = builtin_name(call)
-    coords = {"read_imagef": (3, 2, ("_s_int", "_s_int2", "_s_int4")),
-              "write_imagef": (3, 1, ("_int", "_int2", "_int4"))}.get(name)
-    if coords is None or len(call.args.exprs) != coords[0] or \
-            not isinstance(call.name, c_ast.ID) or not call.name.name.endswith(coords[2]):
+    call_fact = call_of(call)
+    row = call_fact.row if call_fact is not None and call_fact.kind == "builtin" else None
+    if row is None or row.name not in ("read_imagef", "write_imagef") or \
+            not isinstance(call.name, c_ast.ID) or call.name.name != row.runtime_name(None):
         return None
-    c = call.args.exprs[coords[1]]
+    reads = row.name == "read_imagef"
+    if reads and (len(row.params) != 3 or row.params[1] != "sampler_t"):
+        return None
+    place = 2 if reads else 1
+    if row.params[place] not in _INT_COORDINATES:
+        return None
+    c = call.args.exprs[place]
     if isinstance(c, c_ast.CompoundLiteral):
         init = c.init.exprs
         if len(init) == 1 and isinstance(init[0], c_ast.InitList):
             init = init[0].exprs
         return init[0] if init and not isinstance(init[0], c_ast.InitList) else None
-    return c if call.name.name.endswith("int") else None
+    return c if row.params[place] == "int" else None
 
 
 def reads_no_memory(e) -> bool:
