@@ -181,3 +181,64 @@ def test_split_reads_vectorised(order, kind):
     _check_2d(prg, order, kind, 3)
     _check_writes(prg, order, kind, 6)
     _check_1d(prg, order, kind, 4)
+
+
+KINDS = """
+const sampler_t edge = CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_NEAREST;
+
+kernel void depth2(read_only image2d_depth_t src, write_only image2d_depth_t dst)
+{
+    int x = (int)get_global_id(0), y = (int)get_global_id(1);
+    if (x >= get_image_width(src) || y >= get_image_height(src))
+        return;
+    write_imagef(dst, (int2)(x, y), read_imagef(src, edge, (int2)(x - 1, y)) -
+                                    read_imagef(src, edge, (int2)(x + 2, y)));
+}
+
+kernel void layers(read_only image2d_array_t src, global float4 *out)
+{
+    int x = (int)get_global_id(0), y = (int)get_global_id(1), z = (int)get_global_id(2);
+    if (x >= get_image_width(src) || y >= get_image_height(src))
+        return;
+    int w = get_image_width(src), h = get_image_height(src);
+    out[(z * h + y) * w + x] = read_imagef(src, edge, (int4)(x - 1, y, z, 0)) +
+                               2.0f * read_imagef(src, edge, (int4)(x + 1, y, z, 0));
+}
+
+kernel void volume(read_only image3d_t src, global float4 *out)
+{
+    int x = (int)get_global_id(0), y = (int)get_global_id(1), z = (int)get_global_id(2);
+    if (x >= get_image_width(src) || y >= get_image_height(src))
+        return;
+    int w = get_image_width(src), h = get_image_height(src);
+    out[(z * h + y) * w + x] = read_imagef(src, edge, (int4)(x + 1, y, z, 0)) -
+                               read_imagef(src, edge, (int4)(x - 3, y, z, 0));
+}
+"""
+
+
+@pytest.mark.parametrize("local", [(8, 2, 1), None])
+def test_other_image_kinds_split_as_the_loops_schedule_runs_them(local):
+    """Depth images, 2D arrays and 3D images get the split's reads and writes too, and
+    read and write what the loops schedule (which does not split) does."""
+    rng = np.random.default_rng(9)
+    w, h, d = 13, 4, 3
+    depth = rng.random((h, w, 1)).astype(np.float32)
+    stack = rng.integers(0, 256, (d, h, w, 4), dtype=np.uint8)
+    vol = rng.standard_normal((d, h, w, 4)).astype(np.float32)
+    got = {}
+    for schedule in ("regions", "loops"):
+        prg = cl2c.Program(KINDS, filename="kinds.cl").build(
+            f"-cl-std=CL2.0 -cl2c-schedule={schedule}")
+        if schedule == "regions":
+            assert prg.c_source.count("_xin(") >= 5
+        dst = cl2c.Image(np.zeros_like(depth), "DEPTH", "FLOAT")
+        prg.depth2((16, 4), local and local[:2], cl2c.Image(depth, "DEPTH", "FLOAT"), dst)
+        out_l = np.zeros((d, h, w, 4), np.float32)
+        prg.layers((16, 4, d), local, cl2c.Image(stack, "RGBA", "UNORM_INT8", "2d_array"),
+                   out_l)
+        out_v = np.zeros((d, h, w, 4), np.float32)
+        prg.volume((16, 4, d), local, cl2c.Image(vol, kind="3d"), out_v)
+        got[schedule] = (dst.get(), out_l, out_v)
+    for a, b in zip(got["regions"], got["loops"]):
+        np.testing.assert_array_equal(a.view(np.uint32), b.view(np.uint32))
