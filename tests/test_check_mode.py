@@ -609,6 +609,21 @@ def test_fast_version_of_halo_reads_falls_back_on_a_cell_nothing_wrote():
     assert "work-item (15,4,0) of group (0,0,0)" in msg, msg
 
 
+def test_a_cell_one_group_leaves_unwritten_is_found_after_groups_that_wrote_it():
+    # the groups before (1,1) write the whole halo: a box of reads found written under
+    # their written cells (check_box.h remembers it) must not pass (1,1), which differs
+    src = JACOBI.replace("if (lx == TILE)\n",
+                         "if (lx == TILE && !(ly == 5 && get_group_id(0) == 1 &&\n"
+                         "                    get_group_id(1) == 1))\n")
+    assert src != JACOBI
+    a = np.ones((35, 40), np.float32)
+    msg = finding(build(src).jacobi_tiled, (48, 48), (16, 16), a, np.zeros_like(a),
+                  np.int32(40), np.int32(35))
+    assert f"read of uninitialized __local memory: 'tile' at offset {(5 * 18 + 17) * 4}" \
+        in msg, msg
+    assert "work-item (15,4,0) of group (1,1,0)" in msg, msg
+
+
 GRID = """
 __kernel void k(__global float *out, int w, int extra) {
     int x = get_global_id(0), y = get_global_id(1);

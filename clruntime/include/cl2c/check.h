@@ -171,6 +171,12 @@ typedef struct cl2c_ck_thread {
         int whole;
         int mapped;     /* bits holds, for the phase, the granules the group wrote */
         uint64_t bits[CL2C_CK_INITED_BITS / 64];
+        size_t words;   /* bits' granules, and their size (a shift) */
+        unsigned shift;
+        /* boxes of reads (check_box.h) that bits says are all written: the next group,
+         * whose bits are the same as a rule, asks again with the same boxes */
+        unsigned boxes;
+        struct cl2c_ck_box_ { size_t o, n; long long s[3], c[3]; } box[8];
     } inited[4];
     unsigned inited_next;
     const char *local_lo;
@@ -616,7 +622,7 @@ static inline void cl2c_ck_group(cl2c_ck_launch *L, const cl2c_workitem *g, int 
     t->nprivates = 0;
     t->nevents = t->waits = 0;
     t->nsources = 0;
-    for (int i = 0; i < 4; ++i) t->inited[i].lo = NULL;
+    for (int i = 0; i < 4; ++i) t->inited[i].gen = 0;    /* none is this group's yet */
     t->local_lo = (const char *)local_block;
     t->lid[0] = t->lid[1] = t->lid[2] = 0;
     cl2c_ck_rewho(t);
