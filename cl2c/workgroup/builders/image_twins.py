@@ -61,23 +61,23 @@ def _twin(function, images, suffix: str, fmt: str) -> c_ast.FuncDef:
         prologue += snippet(f"cl2c_image {own.name}__fmt = cl2c_image_{fmt}({any_name});")
         prologue.append(own)
     twin.body.block_items = prologue + list(twin.body.block_items or [])
-    _copy_again(twin, [(p, f"{p}__fmt", f"cl2c_image_{fmt}({p}__any);") for p in images])
+    _copy_again(twin, prologue)
     return twin
 
 
 def _copy_again(twin: c_ast.FuncDef, copies: list) -> None:
-    """Each loop nest over the work-items after the first starts from fresh copies of
-    the descriptors: GCC knows a copy's format constants in the first nest only (a
-    region split along local id 0, whose middle reads whole rows of pixels, then did
-    not vectorise)."""
+    """Each loop nest over the work-items after the first runs in a block of its own
+    that declares fresh copies of the descriptors (``copies``, the prologue's, shadowed):
+    GCC and clang know a copy's format constants until the first nest only (a region
+    split along local id 0, whose middle reads whole rows of pixels, then did not
+    vectorise under GCC, and called the out-of-line decoder under clang)."""
     first = True
     for block in [n for n in walk(twin.body) if isinstance(n, c_ast.Compound)]:
         items = []
         for item in block.block_items or []:
             if _row_loops(item):
                 if not first:
-                    for _, own, value in copies:
-                        items += snippet(f"{own} = {value}")
+                    item = c_ast.Compound([*copy.deepcopy(copies), item])
                 first = False
             items.append(item)
         block.block_items = items or None
