@@ -11,7 +11,7 @@ import copy
 from pycparser import c_ast
 
 from ...lower.effects import builtin_name
-from ...typed_ast import walk
+from ...typed_ast import ids, walk
 from ..ir import GroupFunction, c_parts, work_item_loops
 from ..names import LOCAL_ID
 from .loops import IMAGE_FORMATS
@@ -48,7 +48,7 @@ def _twin(function, images, suffix: str, fmt: str) -> c_ast.FuncDef:
     name = f"{function.decl.name}_{suffix}"
     twin.decl.name = name
     twin.decl.type.type.declname = name
-    prologue = []
+    declared = {}       # each image's declarations: its descriptor's copy, the pointer
     for p in twin.decl.type.args.params:
         if not isinstance(p, c_ast.Decl) or p.name not in images:
             continue
@@ -58,26 +58,31 @@ def _twin(function, images, suffix: str, fmt: str) -> c_ast.FuncDef:
         p.type.declname = any_name
         own.storage, own.funcspec = [], []
         own.init = c_ast.UnaryOp("&", c_ast.ID(f"{own.name}__fmt"))
-        prologue += snippet(f"cl2c_image {own.name}__fmt = cl2c_image_{fmt}({any_name});")
-        prologue.append(own)
+        declared[own.name] = [
+            *snippet(f"cl2c_image {own.name}__fmt = cl2c_image_{fmt}({any_name});"), own]
+    prologue = [d for decls in declared.values() for d in decls]
     twin.body.block_items = prologue + list(twin.body.block_items or [])
-    _copy_again(twin, prologue)
+    _copy_again(twin, declared)
     return twin
 
 
-def _copy_again(twin: c_ast.FuncDef, copies: list) -> None:
+def _copy_again(twin: c_ast.FuncDef, copies: dict) -> None:
     """Each loop nest over the work-items after the first runs in a block of its own
-    that declares fresh copies of the descriptors (``copies``, the prologue's, shadowed):
-    GCC and clang know a copy's format constants until the first nest only (a region
-    split along local id 0, whose middle reads whole rows of pixels, then did not
-    vectorise under GCC, and called the out-of-line decoder under clang)."""
+    that declares fresh copies of the descriptors of the images it uses (``copies``:
+    each image's declarations in the prologue, shadowed): GCC and clang know a copy's
+    format constants until the first nest only (a region split along local id 0, whose
+    middle reads whole rows of pixels, then did not vectorise under GCC, and called
+    the out-of-line decoder under clang)."""
     first = True
     for block in [n for n in walk(twin.body) if isinstance(n, c_ast.Compound)]:
         items = []
         for item in block.block_items or []:
             if _row_loops(item):
-                if not first:
-                    item = c_ast.Compound([*copy.deepcopy(copies), item])
+                used = ids(item)
+                fresh = [d for name, decls in copies.items() if name in used
+                         for d in copy.deepcopy(decls)]
+                if not first and fresh:
+                    item = c_ast.Compound([*fresh, item])
                 first = False
             items.append(item)
         block.block_items = items or None
