@@ -78,11 +78,11 @@ def _copy_again(twin: c_ast.FuncDef, copies: dict) -> None:
         items = []
         for item in block.block_items or []:
             if _row_loops(item):
-                used = ids(item)
-                fresh = [d for name, decls in copies.items() if name in used
-                         for d in copy.deepcopy(decls)]
-                if not first and fresh:
-                    item = c_ast.Compound([*fresh, item])
+                if not first:
+                    used = ids(item)
+                    fresh = [d for name, decls in copies.items() if name in used
+                             for d in copy.deepcopy(decls)]
+                    item = c_ast.Compound([*fresh, item]) if fresh else item
                 first = False
             items.append(item)
         block.block_items = items or None

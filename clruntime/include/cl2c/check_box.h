@@ -560,15 +560,12 @@ static inline int cl2c_ck_bits_all(const uint64_t *bits, size_t lo, size_t hi) {
     return 1;
 }
 /* Each granule the box's reads touch written by a work-item of this group, as the
- * bitmap of slot i says: a run of bits a row where the row's reads follow each other. */
+ * bitmap of slot i says: a run of bits a row where the row's reads follow each other.
+ * The box: its origin's offset o in A, steps s and counts c (cl2c_ck_box_axes). */
 static inline int cl2c_ck_box_inited_bits(const cl2c_ck_thread *t, cl2c_ck_argr A, unsigned i,
-                                          const char *const *at, int axes,
-                                          const long long *count, size_t n) {
-    if (axes > 3) return 0;
-    long long s[3], c[3];                /* steps and counts, outermost first */
-    cl2c_ck_box_axes(at, axes, count, s, c);
+                                          size_t o, const long long *s, const long long *c,
+                                          size_t n) {
     const uint64_t *bits = t->inited[i].bits;
-    const size_t o = (uintptr_t)at[0] - (uintptr_t)A.lo;
     for (long long i2 = 0; i2 < c[0]; ++i2)
         for (long long i1 = 0; i1 < c[1]; ++i1) {
             const size_t row = o + (size_t)(i2 * s[0] + i1 * s[1]);
@@ -593,7 +590,7 @@ static inline int cl2c_ck_box_inited_known(cl2c_ck_thread *t, cl2c_ck_argr A, un
                                            const char *const *at, int axes,
                                            const long long *count, size_t n) {
     if (axes > 3) return 0;
-    long long s[3], c[3];
+    long long s[3], c[3];                /* steps and counts, outermost first */
     cl2c_ck_box_axes(at, axes, count, s, c);
     const size_t o = (uintptr_t)at[0] - (uintptr_t)A.lo;
     for (unsigned k = 0; k < t->inited[i].boxes; ++k) {
@@ -602,7 +599,7 @@ static inline int cl2c_ck_box_inited_known(cl2c_ck_thread *t, cl2c_ck_argr A, un
             b->s[2] == s[2] && b->c[0] == c[0] && b->c[1] == c[1] && b->c[2] == c[2])
             return 1;
     }
-    if (!cl2c_ck_box_inited_bits(t, A, i, at, axes, count, n)) return 0;
+    if (!cl2c_ck_box_inited_bits(t, A, i, o, s, c, n)) return 0;
     const unsigned k = t->inited[i].boxes;
     if (k < sizeof t->inited[i].box / sizeof t->inited[i].box[0]) {
         struct cl2c_ck_box_ *b = &t->inited[i].box[k];
