@@ -30,6 +30,7 @@ from . import write
 from .launch_plan import LaunchOptions
 from .builders.loops import group_functions as item_loop_functions, image_format_of
 from .builders.image_twins import accesses_in_lanes, format_twins
+from .ir import work_item_loops
 from .strides import scattered_stores
 
 AUTO = "auto"
@@ -172,6 +173,8 @@ class Regions(Schedule):
             if what.versioned:
                 what.add(f"{what.versioned} checked loop{'s' if what.versioned != 1 else ''} "
                          f"with a fast version")
+            what.unchecked = sum(1 for loop in work_item_loops(gf.items)
+                                 if loop.simd and not loop.checked)
         # uniform loops around a work-item loop run a register tile at a time
         # (in checking builds, where groups are whole tiles: a known size, or cl2c's
         # own; the tiles of other groups would index a kernel's __local arrays as no
@@ -308,8 +311,9 @@ def _regions_if_better(k, module, loops: Choice, options: LaunchOptions,
         what = REGIONS.prepare(k, module, options, interleaving)
     except NeedFibers:
         return loops
-    # checking: the loops schedule, unless lock-step loops or fast versions gain
-    gains = what.lockstep or what.versioned if checking else \
+    # checking: the loops schedule (no omp simd: each work-item says who runs), unless
+    # lock-step loops, fast versions or loops with nothing to check gain
+    gains = what.lockstep or what.versioned or what.unchecked if checking else \
         what.loops or what.bounded or what.lockstep or (int_ids and what.affine_ids)
     if what.scattered and not (checking or what.bounded or what.lockstep or
                                (int_ids and what.affine_ids)):

@@ -223,6 +223,8 @@ class Description:
                                               # store scattered (strides.py)
         self.versioned = 0                    # checking builds: loops with a fast version
                                               # (check_versions.py, run by the schedule)
+        self.unchecked = 0                    # checking builds: omp simd loops with no
+                                              # checks at all (an image filter's)
         self.tile_rows = 0                    # rows a register tile takes (tiling.py,
                                               # run by the schedule); 0: no tiles
         self.written = None                   # the function as C (write.py), once the
