@@ -242,3 +242,16 @@ def test_other_image_kinds_split_as_the_loops_schedule_runs_them(local):
         got[schedule] = (dst.get(), out_l, out_v)
     for a, b in zip(got["regions"], got["loops"]):
         np.testing.assert_array_equal(a.view(np.uint32), b.view(np.uint32))
+
+
+def test_a_checking_build_splits_them_too():
+    """A checking build's loops schedule is scalar (each work-item notes who runs); an
+    image filter's work-item loops have nothing to check, so it takes the regions
+    schedule, whose split's middle runs in lanes, and writes what the normal build
+    writes."""
+    c = cl2c.translate(SOURCE, "split_reads.cl", "-cl2c-check").c_source
+    assert "shifted: regions (no barriers, but a work-group function vectorises better" in c
+    assert "2 image accesses made in the middle" in c
+    prg = cl2c.Program(SOURCE, filename="split_reads.cl").build("-cl2c-check")
+    _check_writes(prg, "RGBA", "UNORM_INT8", 7)
+    assert not prg.shifted.findings
