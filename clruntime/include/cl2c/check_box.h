@@ -475,6 +475,37 @@ static inline void cl2c_ck_mark_box(cl2c_ck_thread *t, cl2c_ck_argr A, const cha
         cl2c_ck_mark(t, A, at[0], at[0] + n, c[0] * c[1] * c[2] - 1, n, local, llid);
         return;
     }
+    const size_t g = (size_t)1 << A.shift;
+    if (local && !(n & (g - 1)) && !(((uintptr_t)at[0] - (uintptr_t)A.lo) & (g - 1)) &&
+        !(s[2] & (long long)(g - 1))) {
+        /* this thread's words, row by row, with one summary of the box (the rows'
+         * runs are the first row's and the span: a summary says less than it might,
+         * never more), not one a row (a tile's rows spent 4% of its checked time so) */
+        cl2c_ck_lreads_flush(t);
+        const size_t o = (uintptr_t)at[0] - (uintptr_t)A.lo;
+        size_t lo, hi;
+        cl2c_ck_box_bounds(A, at, axes, &lo, &hi);
+        cl2c_ck_lsum_marked(t, A, o, s[2], c[2] - 1, n, s[2] == (long long)n);
+        cl2c_ck_lsum_mark(t, cl2c_ck_lword(t, A, lo), cl2c_ck_lword(t, A, hi + n - 1), 0);
+        const uint64_t me0 = t->local_me0 | CL2C_CK_W | CL2C_CK_INIT;
+        for (long long i2 = 0; i2 < c[0]; ++i2)
+            for (long long i1 = 0; i1 < c[1]; ++i1) {
+                const size_t id = llid + t->ls0 * ((size_t)i1 + t->ls1 * (size_t)i2);
+                const long long row = (long long)o + i2 * s[0] + i1 * s[1];
+                if (n == g && s[2] == (long long)n) {   /* a run of words (vectorises) */
+                    uint64_t *run = A.shadow + ((size_t)row >> A.shift);
+                    for (long long i0 = 0; i0 < c[2]; ++i0)
+                        run[i0] = me0 | (uint64_t)((id + (size_t)i0) & 0xfff) << 24;
+                    continue;
+                }
+                for (long long i0 = 0; i0 < c[2]; ++i0) {
+                    const uint64_t word = me0 | (uint64_t)((id + (size_t)i0) & 0xfff) << 24;
+                    uint64_t *w = A.shadow + ((size_t)(row + i0 * s[2]) >> A.shift);
+                    for (size_t k = 0; k < n >> A.shift; ++k) w[k] = word;
+                }
+            }
+        return;
+    }
     for (long long i2 = 0; i2 < c[0]; ++i2)
         for (long long i1 = 0; i1 < c[1]; ++i1) {
             const char *a = at[0] + i2 * s[0] + i1 * s[1];
