@@ -440,10 +440,13 @@ class _Nest:
             probe_body.append(c_ast.Assignment("=", c_ast.ArrayRef(
                 cn.ident(COUNT), cn.const_int(a)), c_ast.BinaryOp(
                 "-", as_long_long(end), as_long_long(first))))
-        # an empty box (a split's side of the group that has no work-items: most of a
-        # tile's) asks no more than its counts (5% of the Jacobi tile's checked time)
+        # a box with too few work-items for a test (an empty one: a split's side of the
+        # group that has none, most of a tile's) asks no more than its counts (5% of the
+        # Jacobi tile's checked time)
+        least = _LEAST_GUARDED if self.guards else _LEAST
         probe_body.append(c_ast.If(parse_expr(
-            f"{POINT} == 0 && cl2c_ck_box_empty({na}, {COUNT})"), c_ast.Break(), None))
+            f"{POINT} == 0 && !cl2c_ck_box_worth({na}, {COUNT}, {least})"), c_ast.Break(),
+            None))
         used = set().union(*(ids(a.target) for a in accesses), *map(ids, self.guards))
         needed = self._needed(used)
         probe_body += [copy.deepcopy(d) for name, d in self.item_defs.items() if name in needed]
@@ -503,7 +506,6 @@ class _Nest:
             rest.append(_unless_skipped(cn.call(
                 "cl2c_ck_box_index", c_ast.ArrayRef(cn.ident(IX), cn.const_int(r)),
                 cn.const_int(na), cn.ident(COUNT), copy.deepcopy(n)), guards[r]))
-        least = _LEAST_GUARDED if self.guards else _LEAST
         test = parse_expr(f"cl2c_ck_box_worth({na}, {COUNT}, {least})")
         for t in rest:
             test = c_ast.BinaryOp("&&", test, t)
