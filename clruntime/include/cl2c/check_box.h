@@ -44,7 +44,10 @@ static inline int cl2c_ck_box_empty(int axes, const long long *count) {
  * work-items ran 5-10% slower fast than checked). */
 static inline int cl2c_ck_box_worth(int axes, const long long *count, long long least) {
     long long items = 1;
-    for (int a = 0; a < axes; ++a) items *= count[a];
+    for (int a = 0; a < axes; ++a) {
+        if (count[a] <= 0) return 0;            /* (two negative counts: no product) */
+        items *= count[a];
+    }
     return items >= least;
 }
 /* Whether every value of the box lies in [lo, hi] (unsigned, wrapping): each corner
