@@ -423,6 +423,26 @@ static inline void cl2c_ck_mark_read(cl2c_ck_thread *t, cl2c_ck_argr A, const ch
 /* After a row's fast loop: the shadow words of its stores (cl2c_ck_box_fresh), each
  * work-item's as its checked store would have left them (a: the first's address, b:
  * the second's, m + 1 work-items; llid: the first's local linear id). */
+/* The shadow words of m + 1 work-items' stores of n bytes, the first at offset oa, the
+ * next step bytes on (llid: the first's local linear id), by plain stores: this
+ * thread's __local words, or a run of words one a work-item (which vectorise: __global
+ * words other threads may read meanwhile, with relaxed atomic loads, are aligned 8-byte
+ * elements of a vector store, each written whole on x86-64 and AArch64, so a reader
+ * sees the old word or the new one, as with atomic stores). me0: the word but its id. */
+static inline void cl2c_ck_mark_plain(cl2c_ck_argr A, size_t oa, long long step, long long m,
+                                      size_t n, uint64_t me0, size_t llid) {
+    if (n == (size_t)1 << A.shift && step == (long long)n) {
+        uint64_t *run = A.shadow + (oa >> A.shift);
+        for (long long j = 0; j <= m; ++j)
+            run[j] = me0 | (uint64_t)((llid + (size_t)j) & 0xfff) << 24;
+        return;
+    }
+    for (long long j = 0; j <= m; ++j) {
+        const uint64_t word = me0 | (uint64_t)((llid + (size_t)j) & 0xfff) << 24;
+        uint64_t *w = A.shadow + ((oa + (size_t)(j * step)) >> A.shift);
+        for (size_t k = 0; k < n >> A.shift; ++k) w[k] = word;
+    }
+}
 static inline void cl2c_ck_mark(cl2c_ck_thread *t, cl2c_ck_argr A, const char *a,
                                 const char *b, long long m, size_t n, int local, size_t llid) {
     if (A.shadow == NULL) return;
@@ -437,22 +457,8 @@ static inline void cl2c_ck_mark(cl2c_ck_thread *t, cl2c_ck_argr A, const char *a
         cl2c_ck_lsum_marked(t, A, oa, step, m, n,
                             step == (long long)n && !(oa & (g - 1)) && !(n & (g - 1)));
     }
-    if (n == g && step == (long long)n) {
-        /* a run of words, one a work-item: plain stores, which vectorise. __global
-         * words other threads may read meanwhile (relaxed atomic loads): aligned 8-byte
-         * elements of a vector store are each written whole on x86-64 and AArch64, so
-         * a reader sees the old word or the new one, as with atomic stores. */
-        uint64_t *run = A.shadow + (oa >> A.shift);
-        for (long long j = 0; j <= m; ++j)
-            run[j] = me0 | (uint64_t)((llid + (size_t)j) & 0xfff) << 24;
-        return;
-    }
-    if (local) {                /* this thread's words: plain stores */
-        for (long long j = 0; j <= m; ++j) {
-            const uint64_t word = me0 | (uint64_t)((llid + (size_t)j) & 0xfff) << 24;
-            uint64_t *w = A.shadow + ((oa + (size_t)(j * step)) >> A.shift);
-            for (size_t k = 0; k < n >> A.shift; ++k) w[k] = word;
-        }
+    if (local || (n == g && step == (long long)n)) {
+        cl2c_ck_mark_plain(A, oa, step, m, n, me0, llid);
         return;
     }
     for (long long j = 0; j <= m; ++j) {
@@ -492,21 +498,9 @@ static inline void cl2c_ck_mark_box(cl2c_ck_thread *t, cl2c_ck_argr A, const cha
         cl2c_ck_lsum_mark(t, cl2c_ck_lword(t, A, lo), cl2c_ck_lword(t, A, hi + n - 1), 0);
         const uint64_t me0 = t->local_me0 | CL2C_CK_W | CL2C_CK_INIT;
         for (long long i2 = 0; i2 < c[0]; ++i2)
-            for (long long i1 = 0; i1 < c[1]; ++i1) {
-                const size_t id = llid + t->ls0 * ((size_t)i1 + t->ls1 * (size_t)i2);
-                const long long row = (long long)o + i2 * s[0] + i1 * s[1];
-                if (n == g && s[2] == (long long)n) {   /* a run of words (vectorises) */
-                    uint64_t *run = A.shadow + ((size_t)row >> A.shift);
-                    for (long long i0 = 0; i0 < c[2]; ++i0)
-                        run[i0] = me0 | (uint64_t)((id + (size_t)i0) & 0xfff) << 24;
-                    continue;
-                }
-                for (long long i0 = 0; i0 < c[2]; ++i0) {
-                    const uint64_t word = me0 | (uint64_t)((id + (size_t)i0) & 0xfff) << 24;
-                    uint64_t *w = A.shadow + ((size_t)(row + i0 * s[2]) >> A.shift);
-                    for (size_t k = 0; k < n >> A.shift; ++k) w[k] = word;
-                }
-            }
+            for (long long i1 = 0; i1 < c[1]; ++i1)
+                cl2c_ck_mark_plain(A, o + (size_t)(i2 * s[0] + i1 * s[1]), s[2], c[2] - 1, n,
+                                   me0, llid + t->ls0 * ((size_t)i1 + t->ls1 * (size_t)i2));
         return;
     }
     for (long long i2 = 0; i2 < c[0]; ++i2)
