@@ -127,3 +127,64 @@ def test_histogram_twin_counts(pixels):
     bins = np.zeros(256, np.uint32)
     prg.counts((48, 24), (16, 8), cl2c.Image(pixels, "RGBA", "UNORM_INT8"), bins)
     np.testing.assert_array_equal(bins, np.bincount(pixels[..., 0].ravel(), minlength=256))
+
+
+TOLD = """
+const sampler_t border = CLK_ADDRESS_CLAMP | CLK_FILTER_NEAREST;
+
+kernel void around(read_only image2d_t src, write_only image2d_t dst, global float4 *got)
+{
+    int x = (int)get_global_id(0);
+    int y = (int)get_global_id(1);
+    if (x >= get_image_width(src) || y >= get_image_height(src))
+        return;
+    int i = 3 * (y * get_image_width(src) + x);
+    float4 here = read_imagef(src, (int2)(x, y));
+    got[i] = read_imagef(src, border, (int2)(x - 1, y));
+    got[i + 1] = read_imagef(src, border, (int2)(x + 1, y));
+    got[i + 2] = here;
+    write_imagef(dst, (int2)(x, y), here * 0.5f + 0.25f);
+}
+"""
+FORMATS = {"RGBA float": ("RGBA", "FLOAT", np.float32, None),
+           "RGBA 8-bit": ("RGBA", "UNORM_INT8", np.uint8, "rgba8"),
+           "BGRA 8-bit": ("BGRA", "UNORM_INT8", np.uint8, "bgra8")}
+
+
+@pytest.mark.parametrize("optimised", [False, pytest.param(True, marks=pytest.mark.optimised)],
+                         ids=["fast tier", "-O3"])
+@pytest.mark.parametrize("fmt", list(FORMATS))
+def test_twins_told_their_format(pixels, fmt, optimised):
+    """Each 8-bit twin tells its reads and writes its format (images.h's ..._as forms;
+    the float twin does not, image_twins.py says why): the samplerless read, reads of
+    the border colour (transparent black) past the image's sides, and the writes, for
+    each of the twins' formats, at both tiers."""
+    order, kind, dtype, suffix = FORMATS[fmt]
+    prg = cl2c.Program(TOLD).build()
+    if optimised:
+        prg.wait_optimised()
+    if suffix:
+        twin = prg.c_source[prg.c_source.index(f"void around__group_{suffix}"):]
+        assert "_as(src, border" in twin[:twin.index("\n}\n")]
+    stored = (pixels if dtype is np.uint8
+              else pixels.astype(np.float32) / np.float32(7.0)).astype(dtype)
+    got = np.zeros((H * W * 3, 4), np.float32)
+    dst = cl2c.Image(np.zeros_like(stored), order, kind)
+    prg.around((48, 24), (16, 8), cl2c.Image(stored, order, kind), dst, got)
+
+    rgba = stored[..., [2, 1, 0, 3]] if order == "BGRA" else stored
+    here = rgba.astype(np.float32) / np.float32(255 if dtype is np.uint8 else 1)
+    zero = np.zeros_like(here[:, :1])
+    left = np.concatenate([zero, here[:, :-1]], 1)
+    right = np.concatenate([here[:, 1:], zero], 1)
+    for k, want in enumerate((left, right, here)):
+        np.testing.assert_array_equal(got[k::3].view(np.uint32),
+                                      want.reshape(-1, 4).view(np.uint32), err_msg=str(k))
+    value = here * np.float32(0.5) + np.float32(0.25)
+    out = dst.get()
+    if dtype is np.uint8:
+        byte = np.rint(np.clip(value * np.float32(255), 0, 255)).astype(np.uint8)
+        want = byte[..., [2, 1, 0, 3]] if order == "BGRA" else byte
+        assert np.abs(out.astype(int) - want.astype(int)).max() <= 1
+    else:
+        np.testing.assert_array_equal(out, value)

@@ -1,20 +1,24 @@
 """The regions schedule's twins of a work-group function for the common image formats
 (loops.IMAGE_FORMATS): the same function, run where the kernel's images all have one
 format, on copies of their descriptors that say so as constants, as the loops
-schedule's twins are. Reads and writes then test no format and take the format's
-inline, branch-free path (images.h), and work-item loops that read images vectorise
-(the Guide's Sobel on an 8-bit image)."""
+schedule's twins are, and with its read_imagef and write_imagef calls told the format
+as a constant too (images.h's ..._as forms). Reads and writes then test no format and
+take the format's inline, branch-free path, and work-item loops that read images
+vectorise (the Guide's Sobel on an 8-bit image) under GCC and clang alike: clang does
+not fold a copied descriptor's format once its address goes to the out-of-line code of
+the other formats, and a loop with that call stays scalar."""
 from __future__ import annotations
 
 import copy
 
 from pycparser import c_ast
 
-from ...lower.effects import builtin_name
+from ...lower.effects import builtin_name, call_of
 from ...typed_ast import ids, walk
 from ..ir import GroupFunction, c_parts, work_item_loops
 from ..names import LOCAL_ID
 from .loops import IMAGE_FORMATS
+from .splits import X_INSIDE
 from ..write import snippet
 
 
@@ -23,7 +27,7 @@ def format_twins(function: c_ast.FuncDef, images: list, lanes: bool) -> tuple:
     parameters ``images`` (names) taken as ``<name>__any`` and the function's own
     ``<name>`` pointing at the format's copy of the descriptor: a copy for lanes
     (images.h's cl2c_image_<format>_lanes) where ``lanes``."""
-    return tuple(_twin(function, images, suffix, fmt + ("_lanes" if lanes else ""))
+    return tuple(_twin(function, images, suffix, fmt, lanes)
                  for suffix, fmt, _ in IMAGE_FORMATS) if images else ()
 
 
@@ -43,8 +47,12 @@ def _accesses(node) -> int:
                (builtin_name(n) or "").startswith(("read_image", "write_image")))
 
 
-def _twin(function, images, suffix: str, fmt: str) -> c_ast.FuncDef:
+def _twin(function, images, suffix: str, fmt: str, lanes: bool) -> c_ast.FuncDef:
     twin = copy.deepcopy(function)
+    if fmt in _TOLD_FORMATS:
+        _tell_format(twin, images, [f"CL2C_IMG_AS_{fmt.upper()}"] +
+                     (["CL2C_IMG_AS_LANES"] if lanes else []))
+    fmt += "_lanes" if lanes else ""
     name = f"{function.decl.name}_{suffix}"
     twin.decl.name = name
     twin.decl.type.type.declname = name
@@ -64,6 +72,37 @@ def _twin(function, images, suffix: str, fmt: str) -> c_ast.FuncDef:
     twin.body.block_items = prologue + list(twin.body.block_items or [])
     _copy_again(twin, declared)
     return twin
+
+
+# the builtins whose runtime functions (and their X_INSIDE forms) have an ..._as form
+# that takes the format as its last argument, on every image type but the depth ones
+_TOLD = ("read_imagef", "write_imagef")
+# the formats told so: the 8-bit ones. Told a float image's format, clang vectorises the
+# loop with a gather per channel, slower than the scalar loop it keeps otherwise (the
+# Guide's Sobel on floats, one Zen 4 core: 11.7 against 27.8 ms under clang 19); GCC
+# vectorises it either way, from the descriptor's copy.
+_TOLD_FORMATS = ("rgba_unorm8", "bgra_unorm8")
+
+
+def _tell_format(twin: c_ast.FuncDef, images: list, flags: list) -> None:
+    """Each read_imagef and write_imagef call of ``twin`` on one of ``images`` (its
+    parameters' names) calls the ..._as form, told the format: ``flags`` (images.h's
+    CL2C_IMG_AS_ names) or'ed."""
+    for call in (n for n in walk(twin.body) if isinstance(n, c_ast.FuncCall)):
+        fact = call_of(call)
+        row = fact.row if fact is not None and fact.kind == "builtin" else None
+        if row is None or row.name not in _TOLD or row.params[0].endswith("_depth_t"):
+            continue
+        image = call.args.exprs[0]
+        name = call.name.name if isinstance(call.name, c_ast.ID) else None
+        plain = row.runtime_name(None)
+        if isinstance(image, c_ast.ID) and image.name in images and \
+                name in (plain, plain + X_INSIDE):
+            call.name = c_ast.ID(f"{name}_as", call.name.coord)
+            told = c_ast.ID(flags[0])
+            for flag in flags[1:]:
+                told = c_ast.BinaryOp("|", told, c_ast.ID(flag))
+            call.args.exprs.append(told)
 
 
 def _copy_again(twin: c_ast.FuncDef, copies: dict) -> None:

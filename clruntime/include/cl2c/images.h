@@ -212,6 +212,19 @@ CL2C_INLINE void cl2c_img_channels_i_(const cl2c_image *im, const unsigned char 
 #define CL2C_IMG_LIKELY(x) (x)
 #endif
 
+/* A format the caller knows, as a constant the compiler folds: the regions schedule's
+ * twins for the 8-bit formats (workgroup/builders/image_twins.py) call the reads and
+ * writes named ..._as with one of these, | CL2C_IMG_AS_LANES in work-item loops that
+ * vectorise; 0 (the other entry points) reads the format from the descriptor. Clang
+ * does not fold a copied descriptor's format once its address has gone to an
+ * out-of-line decoder, and a loop with that call stays scalar (the Guide's Sobel on
+ * RGBA8, one Zen 4 core: 58.2 ms under clang 19 against 6.6 told its format). */
+#define CL2C_IMG_AS_RGBA_FLOAT 1
+#define CL2C_IMG_AS_RGBA_UNORM8 2
+#define CL2C_IMG_AS_BGRA_UNORM8 3
+#define CL2C_IMG_AS_LANES 4
+#define CL2C_IMG_AS_FORMAT_ 3
+
 CL2C_INLINE int cl2c_img_rgba_float_(const cl2c_image *im) {
     return im->channel_order == CL2C_RGBA && im->channel_data_type == CL2C_FLOAT;
 }
@@ -225,6 +238,25 @@ CL2C_INLINE int cl2c_img_rgba_unorm8_(const cl2c_image *im) {
 CL2C_INLINE int cl2c_img_unorm8x4_(const cl2c_image *im) {
     return (im->channel_order == CL2C_RGBA || im->channel_order == CL2C_BGRA) &&
            im->channel_data_type == CL2C_UNORM_INT8;
+}
+
+/* The tests above where the format may be known (`as`) */
+CL2C_INLINE int cl2c_img_rgba_float_as_(const cl2c_image *im, int as) {
+    return as ? (as & CL2C_IMG_AS_FORMAT_) == CL2C_IMG_AS_RGBA_FLOAT : cl2c_img_rgba_float_(im);
+}
+
+CL2C_INLINE int cl2c_img_unorm8x4_as_(const cl2c_image *im, int as) {
+    return as ? (as & CL2C_IMG_AS_FORMAT_) >= CL2C_IMG_AS_RGBA_UNORM8 : cl2c_img_unorm8x4_(im);
+}
+
+CL2C_INLINE int cl2c_img_bgra_as_(const cl2c_image *im, int as) {
+    return as ? (as & CL2C_IMG_AS_FORMAT_) == CL2C_IMG_AS_BGRA_UNORM8
+              : im->channel_order == CL2C_BGRA;
+}
+
+CL2C_INLINE size_t cl2c_img_element_size_as_(const cl2c_image *im, int as) {
+    return !as ? im->element_size
+         : (as & CL2C_IMG_AS_FORMAT_) == CL2C_IMG_AS_RGBA_FLOAT ? 16 : 4;
 }
 
 /* The loops schedule runs the work-items of a kernel whose images all have one of the
@@ -306,11 +338,12 @@ CL2C_INLINE float cl2c_img_unorm8_f_(uint32_t w, int i, int lanes) {
 }
 
 CL2C_INLINE cl2c_float4 cl2c_img_decode_unorm8x4_(const cl2c_image *im,
-                                                   const unsigned char *p) {
+                                                   const unsigned char *p, int as) {
     uint32_t w;
     memcpy(&w, p, 4);
-    const int lanes = (im->reserved_ & CL2C_IMG_IN_LANES_) != 0;
-    const int red = im->channel_order == CL2C_BGRA ? 2 : 0;     /* the red byte's place */
+    const int lanes = as ? (as & CL2C_IMG_AS_LANES) != 0
+                         : (im->reserved_ & CL2C_IMG_IN_LANES_) != 0;
+    const int red = cl2c_img_bgra_as_(im, as) ? 2 : 0;     /* the red byte's place */
     cl2c_float4 r = {{cl2c_img_unorm8_f_(w, red, lanes), cl2c_img_unorm8_f_(w, 1, lanes),
                       cl2c_img_unorm8_f_(w, 2 - red, lanes), cl2c_img_unorm8_f_(w, 3, lanes)}};
     return r;
@@ -327,10 +360,10 @@ CL2C_INLINE uint32_t cl2c_img_unorm8_(float f) {
     return (uint32_t)(int)nearbyintf(v);
 }
 
-CL2C_INLINE uint32_t cl2c_img_unorm8x4_word_(const cl2c_image *im, cl2c_float4 v) {
+CL2C_INLINE uint32_t cl2c_img_unorm8x4_word_(const cl2c_image *im, cl2c_float4 v, int as) {
     /* the first byte red, or blue in BGRA: chosen, not indexed (v.s[i] with i not
      * known to clang keeps v in memory, and the work-item loop scalar) */
-    const int bgra = im->channel_order == CL2C_BGRA;
+    const int bgra = cl2c_img_bgra_as_(im, as);
     const float first = bgra ? v.s[2] : v.s[0], third = bgra ? v.s[0] : v.s[2];
     uint32_t w = cl2c_img_unorm8_(first) | cl2c_img_unorm8_(v.s[1]) << 8 |
                  cl2c_img_unorm8_(third) << 16 | cl2c_img_unorm8_(v.s[3]) << 24;
@@ -341,26 +374,31 @@ CL2C_INLINE uint32_t cl2c_img_unorm8x4_word_(const cl2c_image *im, cl2c_float4 v
 }
 
 CL2C_INLINE void cl2c_img_encode_unorm8x4_(const cl2c_image *im, unsigned char *p,
-                                           cl2c_float4 v) {
-    const uint32_t w = cl2c_img_unorm8x4_word_(im, v);
+                                           cl2c_float4 v, int as) {
+    const uint32_t w = cl2c_img_unorm8x4_word_(im, v, as);
     memcpy(p, &w, 4);
 }
 
 CL2C_IMG_COLD cl2c_float4 cl2c_img_decode_any_f_(const cl2c_image *im, const unsigned char *p);
 CL2C_IMG_COLD void cl2c_img_encode_any_f_(const cl2c_image *im, unsigned char *p, cl2c_float4 v);
 
-/* A pixel's r, g, b, a from its stored channels. */
-CL2C_INLINE cl2c_float4 cl2c_img_decode_f_(const cl2c_image *im, const unsigned char *p) {
-    if (CL2C_IMG_LIKELY(cl2c_img_rgba_float_(im))) {
+/* A pixel's r, g, b, a from its stored channels (`as`: the format if known). */
+CL2C_INLINE cl2c_float4 cl2c_img_decode_f_as_(const cl2c_image *im, const unsigned char *p,
+                                              int as) {
+    if (CL2C_IMG_LIKELY(cl2c_img_rgba_float_as_(im, as))) {
         /* the common cases, without the tables; as floats, not memcpy's 16-byte
          * integer, which GCC neither masks nor vectorises */
         const float *f = (const float *)p;
         cl2c_float4 r = {{f[0], f[1], f[2], f[3]}};
         return r;
     }
-    if (cl2c_img_unorm8x4_(im))
-        return cl2c_img_decode_unorm8x4_(im, p);
+    if (cl2c_img_unorm8x4_as_(im, as))
+        return cl2c_img_decode_unorm8x4_(im, p, as);
     return cl2c_img_decode_any_f_(im, p);
+}
+
+CL2C_INLINE cl2c_float4 cl2c_img_decode_f_(const cl2c_image *im, const unsigned char *p) {
+    return cl2c_img_decode_f_as_(im, p, 0);
 }
 
 CL2C_IMG_COLD cl2c_float4 cl2c_img_decode_any_f_(const cl2c_image *im, const unsigned char *p) {
@@ -383,14 +421,19 @@ CL2C_INLINE cl2c_uint4 cl2c_img_decode_i_(const cl2c_image *im, const unsigned c
     return r;
 }
 
-/* Stores r, g, b, a (floats: write_imagef) at p by the image's format. */
-CL2C_INLINE void cl2c_img_encode_f_(const cl2c_image *im, unsigned char *p, cl2c_float4 v) {
-    if (CL2C_IMG_LIKELY(cl2c_img_rgba_float_(im)))
+/* Stores r, g, b, a (floats: write_imagef) at p by the image's format (`as`: if known). */
+CL2C_INLINE void cl2c_img_encode_f_as_(const cl2c_image *im, unsigned char *p, cl2c_float4 v,
+                                       int as) {
+    if (CL2C_IMG_LIKELY(cl2c_img_rgba_float_as_(im, as)))
         memcpy(p, v.s, 16);
-    else if (cl2c_img_unorm8x4_(im))
-        cl2c_img_encode_unorm8x4_(im, p, v);
+    else if (cl2c_img_unorm8x4_as_(im, as))
+        cl2c_img_encode_unorm8x4_(im, p, v, as);
     else
         cl2c_img_encode_any_f_(im, p, v);
+}
+
+CL2C_INLINE void cl2c_img_encode_f_(const cl2c_image *im, unsigned char *p, cl2c_float4 v) {
+    cl2c_img_encode_f_as_(im, p, v, 0);
 }
 
 CL2C_IMG_COLD void cl2c_img_encode_any_f_(const cl2c_image *im, unsigned char *p, cl2c_float4 v) {
@@ -585,10 +628,17 @@ CL2C_INLINE int cl2c_img_inside_(const cl2c_image *im, int dims, long i, long j,
            (dims < 3 || (unsigned long)k < im->depth);
 }
 
-/* The offset in bytes of pixel (i, j, k) from its layer's start. */
-CL2C_INLINE size_t cl2c_img_offset_(const cl2c_image *im, int dims, long i, long j, long k) {
-    return (size_t)i * im->element_size + (dims > 1 ? (size_t)j * im->row_pitch : 0) +
+/* The offset in bytes of pixel (i, j, k) from its layer's start (`as`: the format if
+ * known). */
+CL2C_INLINE size_t cl2c_img_offset_as_(const cl2c_image *im, int dims, long i, long j, long k,
+                                       int as) {
+    return (size_t)i * cl2c_img_element_size_as_(im, as) +
+           (dims > 1 ? (size_t)j * im->row_pitch : 0) +
            (dims > 2 ? (size_t)k * im->slice_pitch : 0);
+}
+
+CL2C_INLINE size_t cl2c_img_offset_(const cl2c_image *im, int dims, long i, long j, long k) {
+    return cl2c_img_offset_as_(im, dims, i, j, k, 0);
 }
 
 /* The address of pixel (i, j, k) of the layer at base. */
@@ -604,12 +654,23 @@ CL2C_IMG_COLD cl2c_float4 cl2c_img_border_f_(const cl2c_image *im) {
 
 /* The texel (i, j, k): the border colour out of the image (tested unless the sampler's
  * addressing keeps every index inside). */
+CL2C_INLINE cl2c_float4 cl2c_img_texel_f_as_(const cl2c_image *im, cl2c_sampler_t s,
+                                             const unsigned char *base, int dims, long i,
+                                             long j, long k, int as) {
+    if (!cl2c_img_always_inside_(s) && !cl2c_img_inside_(im, dims, i, j, k)) {
+        if (as) {       /* the known formats have alpha: a border of zeros */
+            const cl2c_float4 zero = {{0.0f, 0.0f, 0.0f, 0.0f}};
+            return zero;
+        }
+        return cl2c_img_border_f_(im);
+    }
+    return cl2c_img_decode_f_as_(im, base + cl2c_img_offset_as_(im, dims, i, j, k, as), as);
+}
+
 CL2C_INLINE cl2c_float4 cl2c_img_texel_f_(const cl2c_image *im, cl2c_sampler_t s,
                                           const unsigned char *base, int dims, long i, long j,
                                           long k) {
-    if (!cl2c_img_always_inside_(s) && !cl2c_img_inside_(im, dims, i, j, k))
-        return cl2c_img_border_f_(im);
-    return cl2c_img_decode_f_(im, cl2c_img_at_(im, base, dims, i, j, k));
+    return cl2c_img_texel_f_as_(im, s, base, dims, i, j, k, 0);
 }
 
 CL2C_INLINE cl2c_uint4 cl2c_img_texel_i_(const cl2c_image *im, cl2c_sampler_t s,
@@ -732,6 +793,14 @@ CL2C_INLINE const unsigned char *cl2c_img_layer_i_(const cl2c_image *im, long l,
         CL2C_IMG_COORDS_(W, DIMS, ARR, c, x, y, z, l)                                     \
         return cl2c_img_texel_f_(im, 0, cl2c_img_layer_i_(im, l, ARR), DIMS, x, y, z);               \
     }                                                                                    \
+    /* the format known (CL2C_IMG_AS_...): the twins' reads */                          \
+    CL2C_INLINE cl2c_float4 cl2c_read_imagef_##IMG##_##CI##_as(const cl2c_image *im,      \
+                                                               cl2c_##CI c, int as) {     \
+        long x, y, z, l;                                                                 \
+        CL2C_IMG_COORDS_(W, DIMS, ARR, c, x, y, z, l)                                     \
+        return cl2c_img_texel_f_as_(im, 0, cl2c_img_layer_i_(im, l, ARR), DIMS, x, y, z, \
+                                    as);                                                 \
+    }                                                                                    \
     CL2C_INLINE cl2c_uint4 cl2c_read_image_bits_##IMG##_##CI(const cl2c_image *im,        \
                                                              cl2c_##CI c) {               \
         long x, y, z, l;                                                                 \
@@ -765,42 +834,59 @@ CL2C_INLINE const unsigned char *cl2c_img_layer_i_(const cl2c_image *im, long l,
     }                                                                                    \
     CL2C_INLINE void cl2c_write_imagef_##IMG##_##CI##_at_(const cl2c_image *im,            \
                                                           cl2c_##CI c, cl2c_float4 v,     \
-                                                          int x_inside) {                 \
+                                                          int x_inside, int as) {         \
         long x, y, z, l;                                                                 \
         CL2C_IMG_COORDS_(W, DIMS, ARR, c, x, y, z, l)                                     \
         (void)l;                                                                         \
         /* RGBA 8-bit and float: the value, then a store that only the test guards, at  \
-         * an address computed as an integer (outside the image it points nowhere):    \
-         * the compiler masks the store in work-item loops that vectorise, or, where x  \
-         * is known inside (the split's middle), the test is the row's alone */         \
-        const uintptr_t at = (uintptr_t)im->data + cl2c_img_offset_(im, DIMS, x, y, z);  \
+         * an offset computed as an integer (outside the image it points nowhere): the  \
+         * compiler masks the store in work-item loops that vectorise, or, where x is   \
+         * known inside (the split's middle), the test is the row's alone. The 8-bit    \
+         * store's pointer is formed under the test (clang 14 finds no bounds for an    \
+         * address made from an integer, and left the loop scalar: the Guide's Sobel    \
+         * 37.7 -> 6.6 ms); the float one's is not (clang then vectorises the loop with \
+         * a gather and a scatter per channel: 13.4 -> 27.5 ms) */                      \
+        const size_t at = cl2c_img_offset_as_(im, DIMS, x, y, z, as);                    \
         const int inside = cl2c_img_inside_(im, DIMS, x_inside ? 0 : x, y, z);           \
-        if (cl2c_img_unorm8x4_(im) && im->element_size == 4 && !(ARR)) {                 \
-            const uint32_t w = cl2c_img_unorm8x4_word_(im, v);                           \
+        if (cl2c_img_unorm8x4_as_(im, as) && cl2c_img_element_size_as_(im, as) == 4 &&   \
+            !(ARR)) {                                                                    \
+            const uint32_t w = cl2c_img_unorm8x4_word_(im, v, as);                       \
             if (inside)                                                                  \
-                memcpy((unsigned char *)at, &w, 4);                                      \
+                memcpy((unsigned char *)im->data + at, &w, 4);                           \
             return;                                                                      \
         }                                                                                \
-        if (cl2c_img_rgba_float_(im) && im->element_size == 16 && !(ARR)) {              \
+        if (cl2c_img_rgba_float_as_(im, as) && cl2c_img_element_size_as_(im, as) == 16 && \
+            !(ARR)) {                                                                    \
             if (inside) {   /* as floats (a float image's pixels are): not memcpy's     \
                              * 16-byte integer, which GCC neither masks nor vectorises */ \
-                float *f = (float *)at;                                                  \
+                float *f = (float *)((uintptr_t)im->data + at);                          \
                 f[0] = v.s[0], f[1] = v.s[1], f[2] = v.s[2], f[3] = v.s[3];              \
             }                                                                            \
             return;                                                                      \
         }                                                                                \
         unsigned char *p = cl2c_write_at_##IMG##_##CI(im, c);                             \
         if (p)                                                                           \
-            cl2c_img_encode_f_(im, p, v);                                                    \
+            cl2c_img_encode_f_as_(im, p, v, as);                                         \
     }                                                                                    \
     CL2C_INLINE void cl2c_write_imagef_##IMG##_##CI(const cl2c_image *im, cl2c_##CI c,    \
                                                     cl2c_float4 v) {                      \
-        cl2c_write_imagef_##IMG##_##CI##_at_(im, c, v, 0);                                \
+        cl2c_write_imagef_##IMG##_##CI##_at_(im, c, v, 0, 0);                             \
     }                                                                                    \
     /* x known inside the image (the regions schedule's split, as for reads) */         \
     CL2C_INLINE void cl2c_write_imagef_##IMG##_##CI##_xin(const cl2c_image *im,           \
                                                           cl2c_##CI c, cl2c_float4 v) {   \
-        cl2c_write_imagef_##IMG##_##CI##_at_(im, c, v, 1);                                \
+        cl2c_write_imagef_##IMG##_##CI##_at_(im, c, v, 1, 0);                             \
+    }                                                                                    \
+    /* the format known (CL2C_IMG_AS_...): the twins' writes */                         \
+    CL2C_INLINE void cl2c_write_imagef_##IMG##_##CI##_as(const cl2c_image *im,            \
+                                                         cl2c_##CI c, cl2c_float4 v,      \
+                                                         int as) {                        \
+        cl2c_write_imagef_##IMG##_##CI##_at_(im, c, v, 0, as);                            \
+    }                                                                                    \
+    CL2C_INLINE void cl2c_write_imagef_##IMG##_##CI##_xin_as(const cl2c_image *im,        \
+                                                             cl2c_##CI c, cl2c_float4 v,  \
+                                                             int as) {                    \
+        cl2c_write_imagef_##IMG##_##CI##_at_(im, c, v, 1, as);                            \
     }                                                                                    \
     CL2C_INLINE void cl2c_write_imagei_##IMG##_##CI(const cl2c_image *im, cl2c_##CI c,    \
                                                     cl2c_int4 v) {                        \
@@ -824,27 +910,38 @@ CL2C_INLINE const unsigned char *cl2c_img_layer_i_(const cl2c_image *im, long l,
 /* The reads with a sampler, on coordinates of type CT (int or float ones). */
 #define CL2C_IMAGE_SAMPLED(IMG, CT, W, DIMS, ARR)                                         \
     CL2C_INLINE cl2c_float4 cl2c_read_imagef_##IMG##_s_##CT##_at_(                         \
-        const cl2c_image *im, cl2c_sampler_t s, cl2c_##CT c, int x_inside) {             \
+        const cl2c_image *im, cl2c_sampler_t s, cl2c_##CT c, int x_inside, int as) {     \
         CL2C_IMG_SCALAR_##CT x, y, z, l;                                                 \
         CL2C_IMG_COORDS_(W, DIMS, ARR, c, x, y, z, l)                                     \
         if (cl2c_coords_are_int_##CT && cl2c_img_int_path_(s))                               \
-            return cl2c_img_texel_f_(im, s, cl2c_img_layer_i_(im, (long)l, ARR), DIMS,               \
+            return cl2c_img_texel_f_as_(im, s, cl2c_img_layer_i_(im, (long)l, ARR), DIMS,            \
                                  x_inside ? (long)x : cl2c_img_address_(s, (long)x, (long)im->width), \
                                  DIMS > 1 ? cl2c_img_address_(s, (long)y, (long)im->height) : 0, \
-                                 DIMS > 2 ? cl2c_img_address_(s, (long)z, (long)im->depth) : 0); \
+                                 DIMS > 2 ? cl2c_img_address_(s, (long)z, (long)im->depth) : 0, \
+                                 as);                                                    \
         return cl2c_img_sample_f_(im, s, cl2c_img_layer_(im, l, ARR), DIMS, x, y, z);             \
     }                                                                                    \
     CL2C_INLINE cl2c_float4 cl2c_read_imagef_##IMG##_s_##CT(const cl2c_image *im,         \
                                                             cl2c_sampler_t s,            \
                                                             cl2c_##CT c) {               \
-        return cl2c_read_imagef_##IMG##_s_##CT##_at_(im, s, c, 0);                       \
+        return cl2c_read_imagef_##IMG##_s_##CT##_at_(im, s, c, 0, 0);                    \
     }                                                                                    \
     /* x known inside the image, 0 <= x < width: the regions schedule's split reads so \
      * (workgroup/builders/splits.py), loading neighbouring x together */               \
     CL2C_INLINE cl2c_float4 cl2c_read_imagef_##IMG##_s_##CT##_xin(const cl2c_image *im,   \
                                                                   cl2c_sampler_t s,      \
                                                                   cl2c_##CT c) {         \
-        return cl2c_read_imagef_##IMG##_s_##CT##_at_(im, s, c, 1);                       \
+        return cl2c_read_imagef_##IMG##_s_##CT##_at_(im, s, c, 1, 0);                    \
+    }                                                                                    \
+    /* the format known (CL2C_IMG_AS_...): the twins' reads */                          \
+    CL2C_INLINE cl2c_float4 cl2c_read_imagef_##IMG##_s_##CT##_as(const cl2c_image *im,    \
+                                                                 cl2c_sampler_t s,       \
+                                                                 cl2c_##CT c, int as) {  \
+        return cl2c_read_imagef_##IMG##_s_##CT##_at_(im, s, c, 0, as);                   \
+    }                                                                                    \
+    CL2C_INLINE cl2c_float4 cl2c_read_imagef_##IMG##_s_##CT##_xin_as(                     \
+        const cl2c_image *im, cl2c_sampler_t s, cl2c_##CT c, int as) {                   \
+        return cl2c_read_imagef_##IMG##_s_##CT##_at_(im, s, c, 1, as);                   \
     }                                                                                    \
     CL2C_INLINE cl2c_uint4 cl2c_read_image_bits_##IMG##_s_##CT(const cl2c_image *im,      \
                                                                cl2c_sampler_t s,         \
