@@ -141,7 +141,7 @@ kernel void around(read_only image2d_t src, write_only image2d_t dst, global flo
     int i = 3 * (y * get_image_width(src) + x);
     float4 here = read_imagef(src, (int2)(x, y));
     got[i] = read_imagef(src, border, (int2)(x - 1, y));
-    got[i + 1] = read_imagef(src, border, (int2)(x + 1, y));
+    got[i + 1] = read_imagef(src, border, (float2)(x + 1, y));   /* ints, as floats */
     got[i + 2] = here;
     write_imagef(dst, (int2)(x, y), here * 0.5f + 0.25f);
 }
@@ -157,15 +157,17 @@ FORMATS = {"RGBA float": ("RGBA", "FLOAT", np.float32, None),
 def test_twins_told_their_format(pixels, fmt, optimised):
     """Each 8-bit twin tells its reads and writes its format (images.h's ..._as forms;
     the float twin does not, image_twins.py says why): the samplerless read, reads of
-    the border colour (transparent black) past the image's sides, and the writes, for
-    each of the twins' formats, at both tiers."""
+    the border colour (transparent black) past the image's sides at int coordinates
+    and at ints given as floats, and the writes, for each of the twins' formats, at
+    both tiers."""
     order, kind, dtype, suffix = FORMATS[fmt]
     prg = cl2c.Program(TOLD).build()
     if optimised:
         prg.wait_optimised()
     if suffix:
         twin = prg.c_source[prg.c_source.index(f"void around__group_{suffix}"):]
-        assert "_as(src, border" in twin[:twin.index("\n}\n")]
+        twin = twin[:twin.index("\n}\n")]
+        assert "_int2_as(src, border" in twin and "_from_int2_as(src, border" in twin
     stored = (pixels if dtype is np.uint8
               else pixels.astype(np.float32) / np.float32(7.0)).astype(dtype)
     got = np.zeros((H * W * 3, 4), np.float32)

@@ -136,7 +136,7 @@ class CallLowering:
         if row.name == "read_imagef" and len(args) == 3:
             ints = self.int_coordinates(node.args.exprs[2], args[2])
             if ints is not None:
-                name, args = f"{name}_from_{ints[0]}", [*args[:2], ints[1]]
+                name, args = f"{name}{FROM_INTS}{ints[0]}", [*args[:2], ints[1]]
         return runtime_call(name, *args, call=call, coord=node.coord)
 
     def int_coordinates(self, source, lowered) -> tuple | None:
@@ -217,6 +217,9 @@ _SIZE_TYPES = {ty.SIZE_T: ty.ULONG, ty.UINTPTR_T: ty.ULONG, ty.PTRDIFF_T: ty.LON
 
 # the integer types whose values an int holds: converted to float, an int's coordinates
 _HELD_BY_INT = (ty.CHAR, ty.UCHAR, ty.SHORT, ty.USHORT, ty.INT)
+# images.h's read_imagef at float coordinates that are ints converted: the row's function
+# and this, then the int coordinates' type (cl2c_read_imagef_image2d_s_float2_from_int2)
+FROM_INTS = "_from_"
 
 
 def _conversion_macro(name: str, d: ty.Scalar, s: ty.Scalar, suffix: str) -> tuple:

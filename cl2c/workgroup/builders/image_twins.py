@@ -13,6 +13,7 @@ import copy
 
 from pycparser import c_ast
 
+from ...lower.calls import FROM_INTS
 from ...lower.effects import builtin_name, call_of
 from ...typed_ast import ids, walk
 from ..ir import GroupFunction, c_parts, work_item_loops
@@ -74,8 +75,9 @@ def _twin(function, images, suffix: str, fmt: str, lanes: bool) -> c_ast.FuncDef
     return twin
 
 
-# the builtins whose runtime functions (and their X_INSIDE forms) have an ..._as form
-# that takes the format as its last argument, on every image type but the depth ones
+# the builtins whose runtime functions (and their X_INSIDE and FROM_INTS forms) have an
+# ..._as form that takes the format as its last argument, on every image type but the
+# depth ones
 _TOLD = ("read_imagef", "write_imagef")
 # the formats told so: the 8-bit ones. Told a float image's format, clang vectorises the
 # loop with a gather per channel, slower than the scalar loop it keeps otherwise (the
@@ -96,8 +98,8 @@ def _tell_format(twin: c_ast.FuncDef, images: list, flags: list) -> None:
         image = call.args.exprs[0]
         name = call.name.name if isinstance(call.name, c_ast.ID) else None
         plain = row.runtime_name(None)
-        if isinstance(image, c_ast.ID) and image.name in images and \
-                name in (plain, plain + X_INSIDE):
+        if isinstance(image, c_ast.ID) and image.name in images and name is not None and \
+                (name in (plain, plain + X_INSIDE) or name.startswith(plain + FROM_INTS)):
             call.name = c_ast.ID(f"{name}_as", call.name.coord)
             told = c_ast.ID(flags[0])
             for flag in flags[1:]:

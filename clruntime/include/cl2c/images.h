@@ -1070,11 +1070,21 @@ CL2C_IMAGE_KIND(image3d, int4, float4, 4, 3, 0)
 CL2C_IMAGE_DEPTH(image2d_depth, image2d, int2, float2)
 CL2C_IMAGE_DEPTH(image2d_array_depth, image2d_array, int4, float4)
 
-CL2C_IMAGE_FROM_INT(image1d, int, float, cl2c_float4)
-CL2C_IMAGE_FROM_INT(image1d_array, int2, float2, cl2c_float4)
-CL2C_IMAGE_FROM_INT(image2d, int2, float2, cl2c_float4)
-CL2C_IMAGE_FROM_INT(image2d_array, int4, float4, cl2c_float4)
-CL2C_IMAGE_FROM_INT(image3d, int4, float4, cl2c_float4)
+/* ... and the format known (CL2C_IMG_AS_...): the twins' reads */
+#define CL2C_IMAGE_FROM_INT_AS(IMG, CI, CF)                                               \
+    CL2C_IMAGE_FROM_INT(IMG, CI, CF, cl2c_float4)                                         \
+    CL2C_INLINE cl2c_float4 cl2c_read_imagef_##IMG##_s_##CF##_from_##CI##_as(             \
+        const cl2c_image *im, cl2c_sampler_t s, cl2c_##CI c, int as) {                   \
+        if (cl2c_img_exact_##CI(c))                                                      \
+            return cl2c_read_imagef_##IMG##_s_##CI##_as(im, s, c, as);                    \
+        return cl2c_read_imagef_##IMG##_s_##CF##_as(im, s, cl2c_img_float_##CI(c), as);   \
+    }
+
+CL2C_IMAGE_FROM_INT_AS(image1d, int, float)
+CL2C_IMAGE_FROM_INT_AS(image1d_array, int2, float2)
+CL2C_IMAGE_FROM_INT_AS(image2d, int2, float2)
+CL2C_IMAGE_FROM_INT_AS(image2d_array, int4, float4)
+CL2C_IMAGE_FROM_INT_AS(image3d, int4, float4)
 CL2C_IMAGE_FROM_INT(image2d_depth, int2, float2, float)
 CL2C_IMAGE_FROM_INT(image2d_array_depth, int4, float4, float)
 
