@@ -233,7 +233,8 @@ def _conversion_macro(name: str, d: ty.Scalar, s: ty.Scalar, suffix: str) -> tup
     if s.is_float:
         fn = "CL2C_RTZ" if mode in (None, "_rtz") else \
             _ROUNDING_FUNCTIONS[mode] + ("" if s.name == "double" else "f")
-        return ("CL2C_CVT_F2I", name, d.name, s.name, fn, int(sat))
+        return ("CL2C_CVT_F2I", name, d.name, s.name, fn, int(sat),
+                _ROUNDING_MODES[mode or "_rtz"])
     if sat:
         return ("CL2C_CVT_I2I_SAT", name, d.name, s.name)
     return ("CL2C_CVT_CAST", name, d.name, s.name)
