@@ -53,6 +53,19 @@
 CL2C_CVT_ROUND_UINT_(cl2c_cvt_round_uint_f_, float, nearbyintf)
 CL2C_CVT_ROUND_UINT_(cl2c_cvt_round_uint_d_, double, nearbyint)
 
+/* The same for c of either sign (toward zero steps back up below 0) */
+#define CL2C_CVT_ROUND_INT_(NAME, S, NEAREST)                                          \
+    CL2C_INLINE int NAME(S c, int mode) {                                              \
+        const int k = (int)NEAREST(c);                                                 \
+        const int below = CL2C_CVT_LESS_((S)k, c), above = CL2C_CVT_GREATER_((S)k, c); \
+        return mode == 0 ? k                                                           \
+             : mode == 2 ? k + below                                                   \
+             : mode == 3 ? k - above                                                   \
+             : k + (below & CL2C_CVT_LESS_(c, (S)0)) - (above & CL2C_CVT_GREATER_(c, (S)0)); \
+    }
+CL2C_CVT_ROUND_INT_(cl2c_cvt_round_int_f_, float, nearbyintf)
+CL2C_CVT_ROUND_INT_(cl2c_cvt_round_int_d_, double, nearbyint)
+
 /* Toward zero in ints (above) where the compiler vectorises no conversion of a clamped
  * value: GCC 16 (13 to 15 not measured); elsewhere C's conversion, which costs less in
  * scalar loops (the Guide's histogram 10% under GCC 12). */
@@ -86,6 +99,14 @@ CL2C_CVT_ROUND_UINT_(cl2c_cvt_round_uint_d_, double, nearbyint)
                 return (cl2c_##D)(sizeof(cl2c_##S) == 8                                  \
                                   ? cl2c_cvt_round_uint_d_(c, MODE)                     \
                                   : cl2c_cvt_round_uint_f_((float)c, MODE));            \
+            }                                                                          \
+            if (CL2C_CVT_RTZ_IN_INTS_) {   /* the same, NaN to 0 by a mask */          \
+                cl2c_##S c = CL2C_CVT_GREATER_(x, (cl2c_##S)CL2C_MIN_##D)               \
+                                 ? x : (cl2c_##S)CL2C_MIN_##D;                         \
+                c = CL2C_CVT_LESS_(c, (cl2c_##S)CL2C_MAX_##D) ? c : (cl2c_##S)CL2C_MAX_##D; \
+                const int k = sizeof(cl2c_##S) == 8 ? cl2c_cvt_round_int_d_(c, MODE)    \
+                                                    : cl2c_cvt_round_int_f_((float)c, MODE); \
+                return (cl2c_##D)(k & -(int)(x == x));                                 \
             }                                                                          \
             /* (these comparisons as they are: quiet ones made GCC 16's scalar loop    \
              * slower) */                                                              \
