@@ -313,7 +313,8 @@ def fission(request):
 def test_fission_choices():
     text = cl2c.translate(kernel_source("fission.cl"), "fission.cl").c_source
     assert " *   stencil: regions (no barriers, but a work-group function vectorises better " \
-           "(1 region; 1 guard as loop bounds))" in text
+           "(1 region; 1 guard as loop bounds; 1 loop of rows prefetching the next " \
+           "groups' runs))" in text
     assert " *   matmul: regions (" in text and "1 uniform loop around" in text
     # its `return` a guard, moved into the uniform loop: the loop runs at group level,
     # in register tiles within the guard's bounds

@@ -23,6 +23,7 @@ from ..lower.effects import builtin_name, constant_dimension, work_item_function
 from .passes.check_versions import version_checked_loops
 from .passes.counters import COPIES, split_local_counters
 from .passes.lockstep import lockstep_divergent_loops
+from .passes.prefetch import prefetch_group_rows
 from .passes.tiling import ROWS, tile_uniform_loops
 from .passes.unrolling import unroll_halving_loops
 from .builders import Description, NeedFibers, make_group_function
@@ -184,6 +185,10 @@ class Regions(Schedule):
             if tiled else []
         # __local counters that a statement only adds to: counted in copies
         split = split_local_counters(gf, _local_types(k)) if not checking else []
+        # the rows' work-item loops ask for the next groups' runs of their arrays (a
+        # kernel of one dimension has groups of one row, as a rule)
+        prefetching = prefetch_group_rows(gf) if simd and not checking and \
+            not _one_dimensional(k.info.node.body) else 0
         # and the one writer prints it
         node = write.group_function(gf)
         what.tile_rows = ROWS if any(r > 1 for r in tiles) else 0
@@ -192,6 +197,9 @@ class Regions(Schedule):
                      f"of work-items")
         if unrolled:
             what.add(f"{unrolled} halving loop{'s' if unrolled != 1 else ''} unrolled")
+        if prefetching:
+            what.add(f"{prefetching} loop{'s' if prefetching != 1 else ''} of rows "
+                     f"prefetching the next groups' runs")
         if split:
             what.add(f"__local counters {', '.join(sorted(set(split)))} counted in "
                      f"{COPIES} copies")

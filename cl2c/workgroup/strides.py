@@ -60,7 +60,7 @@ def _flat(items):
 
 
 def _scatters(loop: WorkItemLoop) -> bool:
-    strides = _Strides(loop.body)
+    strides = Strides(loop.body)
     for n in (n for s in loop.body for n in walk(s)):
         if isinstance(n, c_ast.Assignment) and isinstance(n.lvalue, c_ast.ArrayRef) and \
                 isinstance(n.lvalue.name, c_ast.ID) and n.lvalue.name.name not in strides.local:
@@ -83,7 +83,7 @@ def loads_defeat_tiles(body: list, counter: str, exclude=frozenset()) -> bool:
     - apart from it (each lane's row of its own: the lecture's V2, ``A[i*DIM+k]``): in
       such tiles GCC 13 on a Xeon ran V2 20x slower than the loop as it was (GCC 12 on
       a Zen 4, 2.3x faster)."""
-    along_items, along_counter = _Strides(body), _Strides(body, counter)
+    along_items, along_counter = Strides(body), Strides(body, counter)
     for n in (n for s in body for n in walk(s)):
         if isinstance(n, c_ast.ArrayRef) and isinstance(n.name, c_ast.ID) and \
                 n.name.name not in exclude and n.name.name not in along_items.local:
@@ -96,7 +96,7 @@ def loads_defeat_tiles(body: list, counter: str, exclude=frozenset()) -> bool:
     return False
 
 
-class _Strides:
+class Strides:
     """The stride of integer expressions of one work-item's statements along the local
     id 0 (or, given ``counter``, along that loop counter): an int, WIDE, or None where
     it is not known (a product of two values that both change, a call, a load)."""

@@ -56,6 +56,25 @@
                         (ptrdiff_t)(at) + 3 * (ptrdiff_t)(stride), (size_t)(count),        \
                         (size_t)(size)),                                                   \
      (value))
+/* A hint to fetch the line of element `at` (of `size` bytes) of buffer `p`, to be written
+ * where `write`: the row of the work-group after next (cl2c/workgroup/passes/prefetch.py;
+ * one line: the group after that asks for the next). The address is computed as an
+ * integer, as above. */
+#define CL2C_PREFETCH_AT(p, at, size, write)                                              \
+    cl2c_prefetch_at_((const volatile void *)(p), (ptrdiff_t)(at), (size_t)(size), (write))
+CL2C_INLINE void cl2c_prefetch_at_(const volatile void *p, ptrdiff_t at, size_t size,
+                                   int write) {
+#if defined(__GNUC__)
+    const void *a = (const void *)((uintptr_t)p + (uintptr_t)at * size);
+    if (write)          /* (the hint's kind must be a constant) */
+        __builtin_prefetch(a, 1);
+    else
+        __builtin_prefetch(a, 0);
+#else
+    (void)p, (void)at, (void)size, (void)write;
+#endif
+}
+
 CL2C_INLINE void cl2c_prefetch_run_(const volatile void *p, ptrdiff_t first, size_t count,
                                     size_t size) {
 #if defined(__GNUC__)

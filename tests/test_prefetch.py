@@ -1,0 +1,106 @@
+"""The regions schedule's prefetch of the next work-groups' rows (workgroup/passes/
+prefetch.py): a loop over a group's row that reads or writes a __global array at
+consecutive elements first asks for the same run two groups on, where groups have
+several rows. The results must not change, at either tier, with groups of any shape
+(whole, partial, one row), and the prefetch must be left out where it cannot be
+formed at the row's head (a pointer the work-item declares, an index read from memory).
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import cl2c
+
+JACOBI = """
+#define TILE 16
+__kernel void jacobi_tiled(__global const float *in, __global float *out,
+                           const int nx, const int ny)
+{
+    __local float tile[TILE + 2][TILE + 2];
+    const int gx = get_global_id(0), gy = get_global_id(1);
+    const int lx = get_local_id(0) + 1, ly = get_local_id(1) + 1;
+    const int inside = gx < nx && gy < ny;
+
+    tile[ly][lx] = inside ? in[gy * nx + gx] : 0.0f;
+    if (lx == 1)
+        tile[ly][0] = (gx > 0 && gy < ny) ? in[gy * nx + gx - 1] : 0.0f;
+    if (lx == TILE)
+        tile[ly][TILE + 1] = (gx + 1 < nx && gy < ny) ? in[gy * nx + gx + 1] : 0.0f;
+    if (ly == 1)
+        tile[0][lx] = (gy > 0 && gx < nx) ? in[(gy - 1) * nx + gx] : 0.0f;
+    if (ly == TILE)
+        tile[TILE + 1][lx] = (gy + 1 < ny && gx < nx) ? in[(gy + 1) * nx + gx] : 0.0f;
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    if (gx > 0 && gy > 0 && gx < nx - 1 && gy < ny - 1)
+        out[gy * nx + gx] = 0.25f * (tile[ly][lx - 1] + tile[ly][lx + 1] +
+                                     tile[ly - 1][lx] + tile[ly + 1][lx]);
+}
+"""
+
+OTHERS = """
+kernel void through_row(global const float *in, global float *out, int w)
+{
+    int x = get_global_id(0), y = get_global_id(1);
+    global const float *row = in + y * w;        /* the work-item's own pointer */
+    if (x < w)
+        out[y * w + x] = row[x] * 2.0f;
+}
+
+kernel void gathered(global const int *at, global const float *in, global float *out, int w)
+{
+    int x = get_global_id(0), y = get_global_id(1);
+    int j = at[y * w + x];                        /* an index read from memory */
+    out[y * w + x] = in[j] + 1.0f;
+}
+"""
+
+
+def _jacobi(g):
+    out = np.zeros_like(g)
+    out[1:-1, 1:-1] = np.float32(0.25) * (g[1:-1, :-2] + g[1:-1, 2:] + g[:-2, 1:-1]
+                                          + g[2:, 1:-1])
+    return out
+
+
+@pytest.mark.parametrize("optimised", [False, pytest.param(True, marks=pytest.mark.optimised)],
+                         ids=["fast tier", "-O3"])
+@pytest.mark.parametrize("nx, ny", [(45, 37), (64, 16), (16, 70)])
+def test_tiled_jacobi_prefetching_rows_agrees(nx, ny, optimised):
+    prg = cl2c.Program(JACOBI).build()
+    if optimised:
+        prg.wait_optimised()
+    assert "prefetching the next groups' runs" in prg.jacobi_tiled.schedule_reason
+    g = np.random.default_rng(nx * ny).random((ny, nx), dtype=np.float32)
+    out = np.zeros_like(g)
+    grid = (-(-nx // 16) * 16, -(-ny // 16) * 16)
+    prg.jacobi_tiled(grid, (16, 16), g, out, np.int32(nx), np.int32(ny))
+    np.testing.assert_allclose(out, _jacobi(g), rtol=1e-6, atol=0)
+
+
+def test_no_prefetch_where_the_row_head_cannot_form_it():
+    """A pointer the work-item declares and an index loaded from memory get none (the
+    stores beside them do); the kernels still build and agree."""
+    prg = cl2c.Program(OTHERS).build()
+    prg.wait_optimised()
+    source = prg.c_source
+    for kernel, left_out in (("through_row", "row"), ("gathered", "in")):
+        body = source[source.index(f"void {kernel}__group"):]
+        body = body[:body.index("\n}\n")]
+        assert "CL2C_PREFETCH_AT(out," in body, kernel
+        assert f"CL2C_PREFETCH_AT({left_out}," not in body, kernel
+    w, h = 40, 12
+    x = np.random.default_rng(5).random((h, w), dtype=np.float32)
+    out = np.zeros_like(x)
+    prg.through_row((48, 12), (16, 4), x, out, np.int32(w))
+    np.testing.assert_array_equal(out, x * np.float32(2))
+    at = np.random.default_rng(6).integers(0, w * h, (h, w)).astype(np.int32)
+    out2 = np.zeros_like(x)
+    prg.gathered((w, h), (8, 4), at, x, out2, np.int32(w))
+    np.testing.assert_array_equal(out2, x.ravel()[at] + np.float32(1))
+
+
+def test_checking_builds_prefetch_nothing():
+    prg = cl2c.Program(JACOBI, options="-cl2c-check").build()
+    assert "CL2C_PREFETCH_AT" not in prg.c_source
