@@ -72,7 +72,7 @@ def test_no_prefetch_where_the_row_head_cannot_form_it():
     w, h = 40, 12
     x = np.random.default_rng(5).random((h, w), dtype=np.float32)
     out = np.zeros_like(x)
-    for local in ((16, 4), (16, 1), (8, 12)):       # several rows, one row, partial
+    for local in ((16, 4), (16, 1), (8, 12)):       # rows of 16: 4 and 1; of 8: 12
         out[:] = 0
         prg.through_row((48, 12), local, x, out, np.int32(w))
         np.testing.assert_array_equal(out, x * np.float32(2), err_msg=str(local))
