@@ -37,30 +37,20 @@
 #define CL2C_CVT_LESS_(a, b) isless(a, b)
 #endif
 
-/* c (0 <= c, an int's worth) rounded to an int in MODE (0 nearest even, 1 toward zero,
- * 2 up, 3 down): to nearest, then a step back where that went the wrong way for the
- * mode, counted in ints. GCC 16 vectorises no conversion of a value chosen by a
- * comparison (the clamp below), nor truncf, floorf or ceilf, and left a loop of
- * convert_uchar_sat scalar; nearbyint in any rounding mode gives an integer next to
- * c, which the step corrects. */
-#define CL2C_CVT_ROUND_UINT_(NAME, S, NEAREST)                                          \
-    CL2C_INLINE int NAME(S c, int mode) {                                              \
-        const int k = (int)NEAREST(c);                                                 \
-        return mode == 0 ? k                                                           \
-             : mode == 2 ? k + CL2C_CVT_LESS_((S)k, c)                                 \
-                         : k - CL2C_CVT_GREATER_((S)k, c);                             \
-    }
-CL2C_CVT_ROUND_UINT_(cl2c_cvt_round_uint_f_, float, nearbyintf)
-CL2C_CVT_ROUND_UINT_(cl2c_cvt_round_uint_d_, double, nearbyint)
-
-/* The same for c of either sign (toward zero steps back up below 0) */
+/* c (an int's worth; 0 <= c where `nonnegative`) rounded to an int in MODE (0 nearest
+ * even, 1 toward zero, 2 up, 3 down): to nearest, then a step where that went the wrong
+ * way for the mode, counted in ints (toward zero steps up below 0). GCC 16 vectorises
+ * no conversion of a value chosen by a comparison (the clamp below), nor truncf, floorf
+ * or ceilf, and left a loop of convert_uchar_sat scalar; nearbyint in any rounding mode
+ * gives an integer next to c, which the step corrects. (Toward zero for c >= 0 is the
+ * step down alone: GCC 12 vectorises no loop with the sign's tests.) */
 #define CL2C_CVT_ROUND_INT_(NAME, S, NEAREST)                                          \
-    CL2C_INLINE int NAME(S c, int mode) {                                              \
+    CL2C_INLINE int NAME(S c, int mode, int nonnegative) {                             \
         const int k = (int)NEAREST(c);                                                 \
         const int below = CL2C_CVT_LESS_((S)k, c), above = CL2C_CVT_GREATER_((S)k, c); \
         return mode == 0 ? k                                                           \
              : mode == 2 ? k + below                                                   \
-             : mode == 3 ? k - above                                                   \
+             : mode == 3 || nonnegative ? k - above                                    \
              : k + (below & CL2C_CVT_LESS_(c, (S)0)) - (above & CL2C_CVT_GREATER_(c, (S)0)); \
     }
 CL2C_CVT_ROUND_INT_(cl2c_cvt_round_int_f_, float, nearbyintf)
@@ -77,7 +67,7 @@ CL2C_CVT_ROUND_INT_(cl2c_cvt_round_int_d_, double, nearbyint)
 
 /* float/double -> integer. RND is rintf, ceilf, floorf (or the double ones), or
  * CL2C_RTZ: C's conversion itself rounds toward zero; MODE the same as a number
- * (CL2C_CVT_ROUND_UINT_'s). */
+ * (CL2C_CVT_ROUND_INT_'s). */
 #define CL2C_RTZ(x) (x)
 #define CL2C_CVT_F2I(NAME, D, S, RND, SAT, MODE)                                       \
     CL2C_INLINE cl2c_##D NAME(cl2c_##S x) {                                            \
@@ -88,25 +78,20 @@ CL2C_CVT_ROUND_INT_(cl2c_cvt_round_int_d_, double, nearbyint)
              * rounded, which gives what rounding first would, and converted whatever  \
              * the value: a conversion under a condition may trap for all GCC knows,   \
              * and keeps a loop around it scalar */                                    \
-            if (CL2C_MIN_##D == 0 && (MODE != 1 || CL2C_CVT_RTZ_IN_INTS_)) {           \
-                /* NaN to 0 by the clamp alone, with the quiet comparisons, and        \
-                 * rounded in ints: GCC 16 vectorises neither a test of NaN nor a      \
-                 * comparison that may trap, and GCC 12 no ceilf (a loop of            \
-                 * convert_uchar_sat 9x faster under GCC 16, one of                    \
-                 * convert_ushort_sat_rtp 15x under GCC 12) */                         \
-                cl2c_##S c = CL2C_CVT_GREATER_(x, (cl2c_##S)0) ? x : (cl2c_##S)0;       \
-                c = CL2C_CVT_LESS_(c, (cl2c_##S)CL2C_MAX_##D) ? c : (cl2c_##S)CL2C_MAX_##D; \
-                return (cl2c_##D)(sizeof(cl2c_##S) == 8                                  \
-                                  ? cl2c_cvt_round_uint_d_(c, MODE)                     \
-                                  : cl2c_cvt_round_uint_f_((float)c, MODE));            \
-            }                                                                          \
-            if (CL2C_CVT_RTZ_IN_INTS_) {   /* the same, NaN to 0 by a mask */          \
+            if (CL2C_MIN_##D == 0 ? MODE != 1 || CL2C_CVT_RTZ_IN_INTS_                  \
+                                  : CL2C_CVT_RTZ_IN_INTS_) {                            \
+                /* the quiet comparisons, and rounded in ints: GCC 16 vectorises       \
+                 * neither a test of NaN nor a comparison that may trap, and GCC 12 no \
+                 * ceilf (a loop of convert_uchar_sat 9x faster under GCC 16, one of   \
+                 * convert_ushort_sat_rtp 15x under GCC 12). NaN goes to 0: by the     \
+                 * clamp alone where the minimum is 0, else by a mask */               \
                 cl2c_##S c = CL2C_CVT_GREATER_(x, (cl2c_##S)CL2C_MIN_##D)               \
                                  ? x : (cl2c_##S)CL2C_MIN_##D;                         \
                 c = CL2C_CVT_LESS_(c, (cl2c_##S)CL2C_MAX_##D) ? c : (cl2c_##S)CL2C_MAX_##D; \
-                const int k = sizeof(cl2c_##S) == 8 ? cl2c_cvt_round_int_d_(c, MODE)    \
-                                                    : cl2c_cvt_round_int_f_((float)c, MODE); \
-                return (cl2c_##D)(k & -(int)(x == x));                                 \
+                const int k = sizeof(cl2c_##S) == 8                                    \
+                    ? cl2c_cvt_round_int_d_(c, MODE, CL2C_MIN_##D == 0)                \
+                    : cl2c_cvt_round_int_f_((float)c, MODE, CL2C_MIN_##D == 0);        \
+                return (cl2c_##D)(CL2C_MIN_##D == 0 ? k : k & -(int)(x == x));         \
             }                                                                          \
             /* (these comparisons as they are: quiet ones made GCC 16's scalar loop    \
              * slower) */                                                              \
