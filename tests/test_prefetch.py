@@ -4,6 +4,7 @@ consecutive elements first asks for the same run two groups on, where groups hav
 several rows. The results must not change, at either tier, with groups of any shape
 (whole, partial, one row), and the prefetch must be left out where it cannot be
 formed at the row's head (a pointer the work-item declares, an index read from memory).
+Checked builds prefetch too: a prefetch is no access, and findings stay as they were.
 """
 from __future__ import annotations
 
@@ -82,6 +83,20 @@ def test_no_prefetch_where_the_row_head_cannot_form_it():
     np.testing.assert_array_equal(out2, x.ravel()[at] + np.float32(1))
 
 
-def test_checking_builds_prefetch_nothing():
+def test_checking_builds_prefetch_and_still_find():
+    """A prefetch is no access: a checked build asks for the next groups' runs too, and
+    finds what it finds without them (nothing in the Jacobi; a write past the end)."""
     prg = cl2c.Program(JACOBI, options="-cl2c-check").build()
-    assert "CL2C_PREFETCH_AT" not in prg.c_source
+    assert "CL2C_PREFETCH_AT" in prg.c_source
+    g = np.random.default_rng(7).random((37, 45), dtype=np.float32)
+    out = np.zeros_like(g)
+    prg.jacobi_tiled((48, 48), (16, 16), g, out, np.int32(45), np.int32(37))
+    np.testing.assert_allclose(out, _jacobi(g), rtol=1e-6, atol=0)
+    assert prg.jacobi_tiled.findings == []
+
+    past_end = JACOBI.replace("gy < ny - 1)", "gy <= ny)")     # a row past the last
+    bad = cl2c.Program(past_end, options="-cl2c-check").build()
+    assert "CL2C_PREFETCH_AT" in bad.c_source
+    with pytest.raises(cl2c.LaunchError, match="out-of-bounds"):
+        bad.jacobi_tiled((48, 48), (16, 16), g, np.zeros_like(g), np.int32(45),
+                         np.int32(37))

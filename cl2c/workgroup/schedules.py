@@ -187,7 +187,7 @@ class Regions(Schedule):
         split = split_local_counters(gf, _local_types(k)) if not checking else []
         # the rows' work-item loops ask for the next groups' runs of their arrays (a
         # kernel of one dimension has groups of one row, as a rule)
-        prefetching = prefetch_group_rows(gf) if simd and not checking and \
+        prefetching = prefetch_group_rows(gf) if simd and \
             not _one_dimensional(k.info.node.body) else 0
         # and the one writer prints it
         node = write.group_function(gf)
