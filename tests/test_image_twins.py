@@ -190,3 +190,79 @@ def test_twins_told_their_format(pixels, fmt, optimised):
         assert np.abs(out.astype(int) - want.astype(int)).max() <= 1
     else:
         np.testing.assert_array_equal(out, value)
+
+
+def test_an_8_bit_channel_times_255_is_its_byte():
+    """The premise of the twins' conversions of c.x * 255.0f (image_twins.py): an 8-bit
+    unorm channel reads as k / 255.0f correctly rounded, and that times 255.0f rounds to
+    k exactly, for each of the 256 bytes."""
+    k = np.arange(256, dtype=np.float32)
+    np.testing.assert_array_equal((k / np.float32(255)) * np.float32(255), k)
+
+
+BYTES_BACK = """
+const sampler_t edge = CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_NEAREST;
+
+kernel void back(read_only image2d_t src, global int *out)
+{
+    int x = (int)get_global_id(0);
+    int y = (int)get_global_id(1);
+    int w = get_image_width(src);
+    if (x < w && y < get_image_height(src)) {
+        float4 c = read_imagef(src, edge, (int2)(x, y));
+        float4 b = read_imagef(src, (int2)(x, y));
+        float4 n = read_imagef(src, CLK_ADDRESS_CLAMP | CLK_FILTER_NEAREST,
+                               (float2)(x - 1, y));          /* the border at x = 0 */
+        float4 l = read_imagef(src, CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_LINEAR,
+                               (float2)(x + 0.75f, y + 0.5f));
+        float4 d = read_imagef(src, edge, (int2)(x, y));
+        d.y = 0.999f;
+        int i = 10 * (y * w + x);
+        out[i] = convert_uchar_sat(c.x * 255.0f);
+        out[i + 1] = convert_uint(c.y * 255.0f);
+        out[i + 2] = convert_ushort_sat_rte(255.0f * c.z);
+        out[i + 3] = convert_int_rtn(c.w * 255.0f);
+        out[i + 4] = convert_uchar_sat_rtp(b.x * 255.0f);
+        out[i + 5] = convert_uchar(n.x * 255.0f);
+        out[i + 6] = convert_uchar_sat_rte(l.x * 255.0f);     /* a mix: as written */
+        out[i + 7] = convert_char_sat(c.z * 255.0f);          /* 127 at most: as written */
+        out[i + 8] = convert_uchar_sat_rte(d.y * 255.0f);     /* changed: as written */
+        out[i + 9] = convert_uchar_sat_rte(d.x * 255.0f);
+    }
+}
+"""
+
+
+@pytest.mark.parametrize("optimised", [False, pytest.param(True, marks=pytest.mark.optimised)],
+                         ids=["fast tier", "-O3"])
+def test_8_bit_twins_convert_channels_back_to_their_bytes(pixels, optimised):
+    """The 8-bit twins convert a nearest read's channel times 255.0f with C's own
+    conversion (no clamps): the same values as the float image's twin, which converts
+    as written, for RGBA and BGRA, every byte, at both tiers; a linearly filtered read,
+    a conversion to char and a changed variable keep the conversion as written."""
+    prg = cl2c.Program(BYTES_BACK).build()
+    if optimised:
+        prg.wait_optimised()
+    for suffix in ("rgba8", "bgra8"):
+        twin = prg.c_source[prg.c_source.index(f"void back__group_{suffix}"):]
+        twin = twin[:twin.index("\n}\n")]
+        stores = [line.strip() for line in twin.splitlines() if "out[i" in line]
+        assert stores and len(stores) % 10 == 0
+        for k, store in enumerate(stores):
+            assert ("cl2c_convert_" in store) == (k % 10 >= 6), store
+    rgba = pixels.astype(np.float32) / np.float32(255)
+    results = {}
+    for order, kind, stored in (("RGBA", "FLOAT", rgba), ("RGBA", "UNORM_INT8", pixels),
+                                ("BGRA", "UNORM_INT8", pixels[..., [2, 1, 0, 3]].copy())):
+        out = np.full(W * H * 10, -1, np.int32)
+        prg.back((48, 24), (16, 8), cl2c.Image(stored, order, kind), out)
+        results[(order, kind)] = out.reshape(H, W, 10)
+    floats = results[("RGBA", "FLOAT")]
+    for key in (("RGBA", "UNORM_INT8"), ("BGRA", "UNORM_INT8")):
+        np.testing.assert_array_equal(results[key], floats, err_msg=str(key))
+    np.testing.assert_array_equal(floats[..., :4], pixels)
+    np.testing.assert_array_equal(floats[..., 4], pixels[..., 0])
+    np.testing.assert_array_equal(floats[:, 1:, 5], pixels[:, :-1, 0])
+    np.testing.assert_array_equal(floats[:, 0, 5], 0)
+    np.testing.assert_array_equal(floats[..., 7], np.minimum(pixels[..., 2], 127))
+    np.testing.assert_array_equal(floats[..., 8], 255)

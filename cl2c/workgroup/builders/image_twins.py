@@ -13,9 +13,13 @@ import copy
 
 from pycparser import c_ast
 
+from ... import cnodes as cn
+from ... import types as ty
+from ...image_formats import SAMPLER_FLAGS
 from ...lower.calls import FROM_INTS
 from ...lower.effects import builtin_name, call_of
-from ...typed_ast import ids, walk
+from ...sema.model import constant_type
+from ...typed_ast import changed_names, fact, ids, replace_child, walk
 from ..ir import GroupFunction, c_parts, work_item_loops
 from ..names import LOCAL_ID
 from .loops import IMAGE_FORMATS
@@ -53,6 +57,7 @@ def _twin(function, images, suffix: str, fmt: str, lanes: bool) -> c_ast.FuncDef
     if fmt in _TOLD_FORMATS:
         _tell_format(twin, images, [f"CL2C_IMG_AS_{fmt.upper()}"] +
                      (["CL2C_IMG_AS_LANES"] if lanes else []))
+        _bytes_back(twin)
     fmt += "_lanes" if lanes else ""
     name = f"{function.decl.name}_{suffix}"
     twin.decl.name = name
@@ -105,6 +110,110 @@ def _tell_format(twin: c_ast.FuncDef, images: list, flags: list) -> None:
             for flag in flags[1:]:
                 told = c_ast.BinaryOp("|", told, c_ast.ID(flag))
             call.args.exprs.append(told)
+
+
+# The 8-bit idiom: `convert_uchar_sat(c.x * 255.0f)` of a channel that read_imagef took
+# from an 8-bit unorm image, the byte back (the Guide's histogram, Listing 14.2). Such a
+# channel is k / 255.0f correctly rounded for its byte k, and that times 255.0f rounds
+# to k exactly, for each of the 256 (tests/test_image_twins.py checks them): the
+# conversion gives k whatever its rounding and saturation, into any type that holds
+# 0..255, and so does C's own conversion, without the clamps. (GCC 12 compiles a scalar
+# convert_uchar_sat with two branches: the histogram's pixel loop, three of them a pixel,
+# took 13.6 ms on one Zen 4 core, 8.9 so. Reading the pixel again as its bytes, for no
+# conversion at all, took as long.) Not for reads that filter linearly (a mix of two
+# bytes' values), nor where the variable changes after its declaration.
+_HOLD_A_BYTE = (ty.UCHAR, ty.SHORT, ty.USHORT, ty.INT, ty.UINT, ty.LONG, ty.ULONG)
+
+
+def _bytes_back(twin: c_ast.FuncDef) -> int:
+    """Make each conversion of a told 8-bit read's channel times 255.0f in ``twin`` (an
+    8-bit format's) C's own; returns how many."""
+    params = {p.name for p in twin.decl.type.args.params if isinstance(p, c_ast.Decl)}
+    reads: dict[str, bool] = {}     # each declared name: whether all its declarations are
+    for n in walk(twin.body):
+        if isinstance(n, c_ast.Decl) and n.name:
+            reads[n.name] = reads.get(n.name, True) and _unorm8_read(n.init)
+    exact = {name for name, ok in reads.items() if ok} - params - changed_names(twin.body)
+    sites = [(parent, slot, child) for parent in walk(twin.body)
+             for slot, child in parent.children()
+             if isinstance(child, c_ast.FuncCall) and _byte_conversion(child, exact)]
+    for parent, slot, conversion in sites:
+        target = call_of(conversion).generic
+        as_int = cn.cast(ty.INT, conversion.args.exprs[0], conversion.coord)
+        replace_child(parent, slot, as_int if target == ty.INT else
+                      cn.cast(target, as_int, conversion.coord))
+    return len(sites)
+
+
+def _unorm8_read(init) -> bool:
+    """Is ``init`` a read_imagef told an 8-bit format (an ..._as call) that takes a texel
+    as it is stored: without a sampler, or one known not to filter linearly?"""
+    fact_ = call_of(init)
+    if fact_ is None or fact_.kind != "builtin" or fact_.row.name != "read_imagef" or \
+            not init.name.name.endswith("_as"):
+        return False
+    if len(fact_.row.params) < 3 or fact_.row.params[1] != "sampler_t":
+        return True
+    flags = _int_flags(init.args.exprs[1])
+    return flags is not None and \
+        flags & 0x30 != SAMPLER_FLAGS["CLK_FILTER_LINEAR"]
+
+
+def _int_flags(e) -> int | None:
+    """The value of sampler expression ``e`` where it is int constants or'ed, or a
+    program-scope constant sampler initialised so."""
+    if isinstance(e, c_ast.ID):
+        symbol = fact(e, "symbol")
+        if symbol is None or not symbol.program or not symbol.const or \
+                symbol.type != ty.SAMPLER_T or not isinstance(symbol.node, c_ast.Decl):
+            return None
+        return _int_flags(symbol.node.init)
+    if isinstance(e, c_ast.Constant) and e.type == "int":
+        try:
+            return int(e.value.rstrip("uUlL"), 0)
+        except ValueError:
+            return None
+    if isinstance(e, c_ast.BinaryOp) and e.op == "|":
+        a, b = _int_flags(e.left), _int_flags(e.right)
+        return None if a is None or b is None else a | b
+    return None
+
+
+def _byte_conversion(call: c_ast.FuncCall, exact: set) -> bool:
+    """Is ``call`` convert_<T>[_sat][_<mode>](v.s[i] * 255.0f), T holding 0..255 and v
+    one of the ``exact`` reads?"""
+    fact_ = call_of(call)
+    if fact_ is None or fact_.kind != "convert" or fact_.generic not in _HOLD_A_BYTE or \
+            fact_.arg_types != (ty.FLOAT,) or len(call.args.exprs) != 1:
+        return False
+    mul = call.args.exprs[0]
+    return isinstance(mul, c_ast.BinaryOp) and mul.op == "*" and any(
+        _is_255f(factor) and _channel_of(channel, exact)
+        for channel, factor in ((mul.left, mul.right), (mul.right, mul.left)))
+
+
+def _is_255f(e) -> bool:
+    if not isinstance(e, c_ast.Constant) or constant_type(e) != ty.FLOAT:
+        return False
+    body = e.value.rstrip("fF")
+    try:
+        value = float.fromhex(body) if body.lower().startswith("0x") else float(body)
+    except ValueError:
+        return False
+    return value == 255.0
+
+
+def _channel_of(e, exact: set) -> bool:
+    """Is ``e`` ``v.s[i]`` (a channel, 0 <= i < 4) of a variable in ``exact`` (the
+    function's own: not a program-scope one of the same name)?"""
+    if not (isinstance(e, c_ast.ArrayRef) and isinstance(e.name, c_ast.StructRef) and
+            e.name.type == "." and isinstance(e.name.name, c_ast.ID) and
+            isinstance(e.name.field, c_ast.ID) and e.name.field.name == "s" and
+            isinstance(e.subscript, c_ast.Constant) and e.subscript.type == "int" and
+            e.subscript.value in ("0", "1", "2", "3")):
+        return False
+    symbol = fact(e.name.name, "symbol")
+    return e.name.name.name in exact and symbol is not None and not symbol.program
 
 
 def _copy_again(twin: c_ast.FuncDef, copies: dict) -> None:
