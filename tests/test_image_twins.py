@@ -243,6 +243,8 @@ def test_8_bit_twins_convert_channels_back_to_their_bytes(pixels, optimised):
     prg = cl2c.Program(BYTES_BACK).build()
     if optimised:
         prg.wait_optimised()
+    assert "6 conversions of an 8-bit channel times 255 to its byte" in \
+        prg.back.schedule_reason
     for suffix in ("rgba8", "bgra8"):
         twin = prg.c_source[prg.c_source.index(f"void back__group_{suffix}"):]
         twin = twin[:twin.index("\n}\n")]

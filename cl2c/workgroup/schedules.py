@@ -205,8 +205,11 @@ class Regions(Schedule):
                      f"{COPIES} copies")
         what.written = node
         # a twin of it per common image format, where the kernel takes images
-        what.twins = format_twins(node, [a.name for a in k.args if a.kind == "image"],
-                                  accesses_in_lanes(gf))
+        what.twins, converted = format_twins(
+            node, [a.name for a in k.args if a.kind == "image"], accesses_in_lanes(gf))
+        if converted:
+            what.add(f"{converted} conversion{'s' if converted != 1 else ''} of an 8-bit "
+                     f"channel times 255 to its byte, in the 8-bit twins")
         return what
 
 

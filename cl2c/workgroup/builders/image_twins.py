@@ -27,13 +27,16 @@ from .splits import X_INSIDE
 from ..write import snippet
 
 
-def format_twins(function: c_ast.FuncDef, images: list, lanes: bool) -> tuple:
+def format_twins(function: c_ast.FuncDef, images: list, lanes: bool) -> tuple[tuple, int]:
     """A twin of written work-group function ``function`` per common format, its image
     parameters ``images`` (names) taken as ``<name>__any`` and the function's own
     ``<name>`` pointing at the format's copy of the descriptor: a copy for lanes
-    (images.h's cl2c_image_<format>_lanes) where ``lanes``."""
-    return tuple(_twin(function, images, suffix, fmt, lanes)
-                 for suffix, fmt, _ in IMAGE_FORMATS) if images else ()
+    (images.h's cl2c_image_<format>_lanes) where ``lanes``; and how many conversions of
+    8-bit channels an 8-bit twin makes C's own (_bytes_back)."""
+    if not images:
+        return (), 0
+    made = [_twin(function, images, suffix, fmt, lanes) for suffix, fmt, _ in IMAGE_FORMATS]
+    return tuple(twin for twin, _ in made), max(n for _, n in made)
 
 
 def accesses_in_lanes(gf: GroupFunction) -> bool:
@@ -52,12 +55,14 @@ def _accesses(node) -> int:
                (builtin_name(n) or "").startswith(("read_image", "write_image")))
 
 
-def _twin(function, images, suffix: str, fmt: str, lanes: bool) -> c_ast.FuncDef:
+def _twin(function, images, suffix: str, fmt: str, lanes: bool) -> tuple:
+    """(the twin for ``fmt``, how many conversions _bytes_back made C's own in it)"""
     twin = copy.deepcopy(function)
+    converted = 0
     if fmt in _TOLD_FORMATS:
         _tell_format(twin, images, [f"CL2C_IMG_AS_{fmt.upper()}"] +
                      (["CL2C_IMG_AS_LANES"] if lanes else []))
-        _bytes_back(twin)
+        converted = _bytes_back(twin)
     fmt += "_lanes" if lanes else ""
     name = f"{function.decl.name}_{suffix}"
     twin.decl.name = name
@@ -77,7 +82,7 @@ def _twin(function, images, suffix: str, fmt: str, lanes: bool) -> c_ast.FuncDef
     prologue = [d for decls in declared.values() for d in decls]
     twin.body.block_items = prologue + list(twin.body.block_items or [])
     _copy_again(twin, declared)
-    return twin
+    return twin, converted
 
 
 # the builtins whose runtime functions (and their X_INSIDE and FROM_INTS forms) have an
@@ -127,7 +132,8 @@ _HOLD_A_BYTE = (ty.UCHAR, ty.SHORT, ty.USHORT, ty.INT, ty.UINT, ty.LONG, ty.ULON
 
 def _bytes_back(twin: c_ast.FuncDef) -> int:
     """Make each conversion of a told 8-bit read's channel times 255.0f in ``twin`` (an
-    8-bit format's) C's own; returns how many."""
+    8-bit format's) C's own; returns at how many places of the kernel (a split's copies
+    of one are one)."""
     params = {p.name for p in twin.decl.type.args.params if isinstance(p, c_ast.Decl)}
     reads: dict[str, bool] = {}     # each declared name: whether all its declarations are
     for n in walk(twin.body):
@@ -142,7 +148,7 @@ def _bytes_back(twin: c_ast.FuncDef) -> int:
         as_int = cn.cast(ty.INT, conversion.args.exprs[0], conversion.coord)
         replace_child(parent, slot, as_int if target == ty.INT else
                       cn.cast(target, as_int, conversion.coord))
-    return len(sites)
+    return len({str(conversion.coord) for _, _, conversion in sites})
 
 
 def _unorm8_read(init) -> bool:
