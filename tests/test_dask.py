@@ -62,11 +62,24 @@ def prg():
 
 
 # A result that does not come is a failure, not a hang of the suite (a run under load
-# once waited forever for workers that had gone).
+# once waited forever for workers that had gone; a local run here, once, saw the whole
+# cluster gone, and each later test waited out its timeout). Each result first asks
+# for the workers, which a nanny restarts within seconds: a cluster without them fails
+# its test within WORKERS_TIMEOUT, and every later one of that cluster at once.
 RESULT_TIMEOUT = 300
+WORKERS_TIMEOUT = 60
+_lost: dict = {}        # id of a client whose workers did not come: why
 
 
 def got(future):
+    client = future.client
+    if id(client) in _lost:
+        pytest.fail(_lost[id(client)])
+    try:
+        client.wait_for_workers(2, timeout=WORKERS_TIMEOUT)
+    except (TimeoutError, OSError) as e:
+        _lost[id(client)] = f"the cluster has not got its two workers ({e!r})"
+        pytest.fail(_lost[id(client)])
     return future.result(timeout=RESULT_TIMEOUT)
 
 
