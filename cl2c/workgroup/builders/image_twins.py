@@ -14,6 +14,7 @@ import copy
 from pycparser import c_ast
 
 from ... import cnodes as cn
+from ... import literals
 from ... import types as ty
 from ...image_formats import SAMPLER_FLAGS
 from ...lower.calls import FROM_INTS
@@ -128,6 +129,7 @@ def _tell_format(twin: c_ast.FuncDef, images: list, flags: list) -> None:
 # conversion at all, took as long.) Not for reads that filter linearly (a mix of two
 # bytes' values), nor where the variable changes after its declaration.
 _HOLD_A_BYTE = (ty.UCHAR, ty.SHORT, ty.USHORT, ty.INT, ty.UINT, ty.LONG, ty.ULONG)
+_FILTER = SAMPLER_FLAGS["CLK_FILTER_NEAREST"] | SAMPLER_FLAGS["CLK_FILTER_LINEAR"]  # its bits
 
 
 def _bytes_back(twin: c_ast.FuncDef) -> int:
@@ -161,8 +163,7 @@ def _unorm8_read(init) -> bool:
     if len(fact_.row.params) < 3 or fact_.row.params[1] != "sampler_t":
         return True
     flags = _int_flags(init.args.exprs[1])
-    return flags is not None and \
-        flags & 0x30 != SAMPLER_FLAGS["CLK_FILTER_LINEAR"]
+    return flags is not None and flags & _FILTER != SAMPLER_FLAGS["CLK_FILTER_LINEAR"]
 
 
 def _int_flags(e) -> int | None:
@@ -175,10 +176,7 @@ def _int_flags(e) -> int | None:
             return None
         return _int_flags(symbol.node.init)
     if isinstance(e, c_ast.Constant) and e.type == "int":
-        try:
-            return int(e.value.rstrip("uUlL"), 0)
-        except ValueError:
-            return None
+        return literals.integer_value(e.value)
     if isinstance(e, c_ast.BinaryOp) and e.op == "|":
         a, b = _int_flags(e.left), _int_flags(e.right)
         return None if a is None or b is None else a | b
