@@ -54,6 +54,8 @@ class CheckedBuffer:
     shift: int             # log2 of its shadow granule
     align: int             # the alignment its address needs (its pointee type's)
     site: str              # where the kernel declares it, a cl2c_ck_site's initializer
+    owned: str = ""        # cl2c_ck_owned's arguments after the buffer's, where each of its
+                           # elements is one work-item's at most (lower/owned.py)
 
 
 @dataclass(frozen=True)
@@ -310,6 +312,22 @@ def _granule(t) -> int:
     return 2 if size and size % 4 == 0 else 0
 
 
+def _owned_arguments(owned, k: KernelModel, renames: dict[str, str]) -> str:
+    """cl2c_ck_owned's arguments for a buffer of Owned ``owned``: the dimensions, the
+    width (a long long expression of the entry's) and whether a guard bounds the ids."""
+    width = "0"
+    if owned.width:
+        (c, factors), = owned.width
+        width = f"{c}LL"
+        for f in factors:
+            if f.startswith("arg"):
+                arg = k.args[int(f[3:])]
+                width += f" * (long long){renames.get(arg.name, arg.name)}"
+            else:                                   # gsize<d>
+                width += f" * (long long)cl2c_ck_count(cl2c_r, {f[5:]})"
+    return f"{owned.along}, {owned.across}, {width}, {int(owned.guarded)}"
+
+
 def _checks(k: KernelModel, renames: dict[str, str], constants=(),
             program_globals=()) -> Checks | None:
     """What a checking build's entry registers: its buffers (argument index, name,
@@ -325,9 +343,12 @@ def _checks(k: KernelModel, renames: dict[str, str], constants=(),
             coord = k.info.params[i].coord if i < len(k.info.params) else None
             site = f"{{{c_string(str(coord.file))}, {coord.line}, {coord.column}, 0, 0}}" \
                 if coord else '{"?", 0, 0, 0, 0}'
+            owned = k.owned.get(p.name)
             buffers.append(CheckedBuffer(i, p.name, name, f"__{p.space or 'global'}",
                                          int(p.written), _granule(p.type.pointee),
-                                         _alignment(p.type.pointee), site))
+                                         _alignment(p.type.pointee), site,
+                                         _owned_arguments(owned, k, renames)
+                                         if owned is not None and p.written else ""))
         elif p.kind == "local":
             locals_.append(CheckedLocal(p.name, name, f"cl2c_{name}_bytes",
                                         _granule(p.type.pointee)))

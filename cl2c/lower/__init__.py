@@ -20,6 +20,7 @@ from . import declarations, workitems
 from .expressions import lower_expressions
 from .contraction import contract
 from .sequencing import sequence_operands
+from .owned import keeps_pointers, owned_buffers
 from .unconditional import unconditional_accesses
 from ..workgroup.launch_plan import LaunchPlan
 
@@ -44,6 +45,8 @@ class KernelModel:
     unchecked: object = None          # a checking build: a copy of its function before the
                                       # checks went in, from which the work-group stage may
                                       # build a version of its own to check (loop_dimension.py)
+    owned: dict = field(default_factory=dict)   # a checking build: {buffer argument: Owned}
+                                      # whose elements one work-item at most touches (owned.py)
 
     @property
     def interface(self) -> KernelInterface:
@@ -71,6 +74,9 @@ def lower(module: Module, times: StageTimes | None = None,
     times = times or StageTimes()
     # The accesses every work-item makes, on sema's tree: the passes rewrite it.
     accesses = {f.name: unconditional_accesses(f) for f in module.kernels}
+    # Checking builds: the buffers each of whose elements one work-item at most touches.
+    kept = bool(check) and keeps_pointers(module)
+    owned = {f.name: owned_buffers(f, kept) for f in module.kernels} if check else {}
     # Contraction first: it reads the expressions as the source wrote them.
     with times.stage("lower: contraction"):
         module = contract(module)
@@ -101,7 +107,8 @@ def lower(module: Module, times: StageTimes | None = None,
                        for k, ds in moved.items()}
         module, sites = checking.instrument(module, local_types)
     kernels = [replace(kernel_model(f, moved.get(f.name, []), module.functions,
-                                    accesses[f.name]), unchecked=unchecked.get(f.name))
+                                    accesses[f.name]), unchecked=unchecked.get(f.name),
+                       owned=owned.get(f.name, {}))
                for f in module.kernels]
     return LoweredProgram(module, needs, kernels, list(module.program_scope),
                           sites.listed() if sites is not None else [], bool(check))

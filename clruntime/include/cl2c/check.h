@@ -80,6 +80,10 @@ typedef struct cl2c_ck_range {
     unsigned shift;    /* log2 of the granule */
     int readonly;      /* the host made it read-only: no shadow, every write a finding */
     unsigned char *written; /* a bit a byte: what was written before (NULL: all of it) */
+    int wants;         /* a buffer's: a shadow, made once the launch's buffers are known
+                        * (cl2c_ck_shadows: cl2c_ck_owned may take the wish back) */
+    unsigned char *map; /* a written buffer's map of what was written, where the host
+                        * follows that (the kernel wrote all of it where no shadow came) */
     /* a __local variable's (the thread's own range), for its quiet atomics
      * (CL2C_CK_LATOMIC): the phase (local_me0) in which the group was found to have
      * written all of it; the phase of tries, how many of them took the slow path */
@@ -476,6 +480,8 @@ static inline cl2c_ck_range *cl2c_ck_range_at(cl2c_ck_range *r, const char *name
     r->shadow = NULL;
     r->readonly = 0;
     r->written = NULL;
+    r->map = NULL;
+    r->wants = 0;
     r->all_set = r->tries_in = 0;
     r->tries = 0;
     return r;
@@ -541,12 +547,21 @@ static inline void cl2c_ck_buffer(cl2c_ck_launch *L, unsigned index, const char 
      * were never written: then its reads ask the shadow */
     r->readonly = (cl2c_ck_pending[index] & CL2C_CHECK_READ_ONLY) != 0;
     r->written = r->readonly && written ? NULL : map;
-    r->shadow = (written && !r->readonly) || r->written
-                    ? cl2c_ck_shadow_for(r->lo, r->size, shift) : NULL;
-    if (r->shadow == NULL && map != NULL && written)    /* (no shadow to be had) */
-        cl2c_ck_set_written(map, 0, size);
-    if (r->shadow == NULL) r->written = NULL;
-    if (r->written != NULL) cl2c_ck_mark_unwritten(r, (uint64_t)L->serial & 0x1fff);
+    r->wants = (written && !r->readonly) || r->written;
+    r->map = written ? map : NULL;
+}
+
+/* After the buffers (and cl2c_ck_owned): the shadows of those that want one. */
+static inline void cl2c_ck_shadows(cl2c_ck_launch *L) {
+    for (int k = 0; k < L->nbuffers; ++k) {
+        cl2c_ck_range *r = &L->buffers[k];
+        if (!r->wants) continue;
+        r->shadow = cl2c_ck_shadow_for(r->lo, r->size, r->shift);
+        if (r->shadow == NULL && r->map != NULL)    /* (no shadow to be had) */
+            cl2c_ck_set_written(r->map, 0, r->size);
+        if (r->shadow == NULL) r->written = NULL;
+        if (r->written != NULL) cl2c_ck_mark_unwritten(r, (uint64_t)L->serial & 0x1fff);
+    }
 }
 
 /* A program-scope __constant or __global variable: its bounds, for accesses through
@@ -558,6 +573,45 @@ static inline void cl2c_ck_variable(cl2c_ck_launch *L, const char *name, const c
     const unsigned s = shift > 0 && ((uintptr_t)p & 3) == 0 ? (unsigned)shift : 0;
     cl2c_ck_range *r = cl2c_ck_range_at(&L->buffers[L->nbuffers++], name, space, p, size, s);
     if (shift >= 0) r->shadow = cl2c_ck_shadow_for(r->lo, r->size, s);
+}
+
+/* The launch's work-items along dimension d of range g (1 beyond its dimensions). */
+static inline size_t cl2c_ck_count(const cl2c_range *g, int d) {
+    return d < (int)g->work_dim ? g->global_size[d] : 1;
+}
+
+/* A written buffer argument at p whose elements one work-item at most touches where the
+ * launch allows it (cl2c/lower/owned.py): every access is at index gid(along) +
+ * gid(across) * width + K (across -1: gid(along) + K), K the same for all work-items;
+ * guarded: each under a test that keeps gid(along) below width. It then needs no race
+ * shadow: it gets none (cl2c_ck_shadows), and its accesses check bounds only. That takes the other
+ * dimensions one work-item wide, the ids (and the index's part in them) within 2^30, so
+ * that neither an id cast to an int nor a guard's arithmetic wraps, the ids along
+ * `along` spanning at most width, and no other argument's buffer overlapping it (its
+ * accesses would race unseen); not where the host follows which bytes were written
+ * (the shadow holds that). */
+static inline void cl2c_ck_owned(cl2c_ck_launch *L, const cl2c_range *g, const void *p,
+                                 int along, int across, long long width, int guarded) {
+    const size_t most = (size_t)1 << 30;
+    size_t end[3];
+    for (int d = 0; d < 3; ++d) {
+        end[d] = (d < (int)g->work_dim ? g->global_offset[d] : 0) + cl2c_ck_count(g, d);
+        if ((d != along && d != across && cl2c_ck_count(g, d) != 1) || end[d] > most)
+            return;
+    }
+    if (across >= 0 && (width <= 0 || (unsigned long long)width > most ||
+                        (!guarded && cl2c_ck_count(g, along) > (size_t)width) ||
+                        end[across] * (size_t)width + end[along] > most))
+        return;
+    cl2c_ck_range *r = NULL;
+    for (int k = 0; k < L->nbuffers; ++k)
+        if (L->buffers[k].lo == (const char *)p && L->buffers[k].wants) r = &L->buffers[k];
+    if (r == NULL || r->written != NULL || r->readonly) return;
+    for (int k = 0; k < L->nbuffers; ++k) {
+        const cl2c_ck_range *o = &L->buffers[k];
+        if (o != r && o->lo < r->lo + r->size && r->lo < o->lo + o->size) return;
+    }
+    r->wants = 0;
 }
 
 /* const and out of line: the address of a _Thread_local in a shared object costs a call
