@@ -20,11 +20,13 @@ import copy
 
 from pycparser import c_ast
 
+from .. import cnodes as cn
 from .. import types as ty
+from ..builtins import IMAGE_FUNCTIONS
 from ..cnodes import DIVISION_HELPERS
 from ..sema import Module
 from ..typed_ast import addressed_names, fact, make, map_children
-from ..workgroup.names import CHECK_THREAD as THREAD, LOCALS
+from ..workgroup.names import CHECK_PIXEL, CHECK_THREAD as THREAD, LOCALS
 from . import counted
 from .private_bounds import register_escaping
 from .ranges import ARG, LOCAL, arg_state, fixed_buffer_args, fixed_local_args, local_field, \
@@ -39,6 +41,16 @@ _COPIES = ("cl2c_async_work_group_copy_", "cl2c_async_gather_", "cl2c_async_scat
 # the builtin families of atomic functions (builtins.py), whose first argument is the
 # object's address
 _ATOMICS = ("At32", "At64", "Atf", "Aa", "Ai", "Afl")
+# each image type's extents along its coordinates' components, in order: the
+# descriptor's field (host.h's cl2c_image) and the axis a finding names (check.h's
+# CL2C_CK_PIXEL: 0 x, 1 y, 2 z, 3 the layer)
+_EXTENTS = {"image1d_t": (("width", 0),), "image1d_buffer_t": (("width", 0),),
+            "image1d_array_t": (("width", 0), ("array_size", 3)),
+            "image2d_t": (("width", 0), ("height", 1)),
+            "image2d_depth_t": (("width", 0), ("height", 1)),
+            "image2d_array_t": (("width", 0), ("height", 1), ("array_size", 3)),
+            "image2d_array_depth_t": (("width", 0), ("height", 1), ("array_size", 3)),
+            "image3d_t": (("width", 0), ("height", 1), ("depth", 2))}
 
 
 def instrument(module: Module, local_types: dict, sites: Sites) -> Module:
@@ -196,6 +208,7 @@ class _Rewriter:
         checked = self.builtin_access(node)
         if checked is not None:
             return checked
+        self.image_coordinates(node)
         name = node.name.name if isinstance(node.name, c_ast.ID) else ""
         if name.startswith(DIVISION_HELPERS) and node.args and len(node.args.exprs) == 2:
             divisor = node.args.exprs[1]
@@ -217,6 +230,58 @@ class _Rewriter:
                 src, copy.deepcopy(count), copy.deepcopy(strides["src"]),
                 self.site(node.coord)], node.coord)
         return node
+
+    def image_coordinates(self, node: c_ast.FuncCall) -> None:
+        """An image write's coordinates, and a read's without a sampler (which reads as
+        CLK_ADDRESS_NONE does), each checked against the image's extent along its axis:
+        outside the image the spec leaves the access undefined (6.12.14.3-4). A vector
+        literal's components, or a variable's, each become ``CL2C_CK_PIXEL(c, extent,
+        axis, write, image, site)`` (a fast version's test can take those:
+        check_versions.py); another vector expression goes through CL2C_CK_PIXELS, once."""
+        call = fact(node, "call")
+        if call is None or call.kind != "builtin" or call.name not in IMAGE_FUNCTIONS or \
+                node.args is None or len(call.arg_types) < 2:
+            return
+        args = node.args.exprs
+        write = call.name.startswith("write_")
+        image, coordinate = args[0], args[1]
+        image_t = call.arg_types[0]
+        extents = _EXTENTS.get(getattr(image_t, "name", ""))
+        if extents is None or not isinstance(image, c_ast.ID) or \
+                not (write or len(args) == 2):
+            return                  # a sampler's addressing mode decides a read
+        self.accesses += 1
+        site = self.site(node.coord)
+
+        def checked(c, i):
+            field, axis = extents[i]
+            return _call(CHECK_PIXEL, [
+                c, c_ast.StructRef(copy.deepcopy(image), "->", c_ast.ID(field)),
+                cn.const_int(axis), cn.const_int(int(write)),
+                c_ast.Constant("string", f'"{image.name}"'), copy.deepcopy(site)], node.coord)
+
+        vector = call.arg_types[1]
+        if not isinstance(vector, ty.Vector):
+            args[1] = checked(coordinate, 0)
+        elif isinstance(coordinate, c_ast.CompoundLiteral) and \
+                len(coordinate.init.exprs) == 1 and \
+                isinstance(coordinate.init.exprs[0], c_ast.InitList) and \
+                len(coordinate.init.exprs[0].exprs) >= len(extents):
+            parts = coordinate.init.exprs[0].exprs
+            parts[:len(extents)] = [checked(c, i) for i, c in enumerate(parts[:len(extents)])]
+        elif isinstance(coordinate, c_ast.ID):
+            parts = [checked(cn.component(copy.deepcopy(coordinate), i), i)
+                     if i < len(extents) else cn.component(copy.deepcopy(coordinate), i)
+                     for i in range(vector.n)]
+            args[1] = c_ast.CompoundLiteral(cn.typename(vector), c_ast.InitList(
+                [c_ast.InitList(parts)]))
+        else:
+            extent = [c_ast.StructRef(copy.deepcopy(image), "->", c_ast.ID(field))
+                      for field, _ in extents]
+            args[1] = _call(f"CL2C_CK_PIXELS{len(extents)}", [
+                coordinate, *extent, *(cn.const_int(axis) for _, axis in extents[1:]),
+                cn.const_int(int(write)), c_ast.Constant("string", f'"{image.name}"'),
+                site], node.coord)
 
     def cast(self, node: c_ast.Cast):
         """A cast of the .cl source to a pointer to a type aligned to more than a byte becomes ``CL2C_CK_ALIGNED((T *)e, site)``: the address must be

@@ -10,6 +10,7 @@ the other formats, and a loop with that call stays scalar."""
 from __future__ import annotations
 
 import copy
+from dataclasses import replace
 
 from pycparser import c_ast
 
@@ -21,8 +22,8 @@ from ...lower.calls import FROM_INTS
 from ...lower.effects import builtin_name, call_of
 from ...sema.model import constant_type
 from ...typed_ast import changed_names, fact, ids, replace_child, walk
-from ..ir import GroupFunction, c_parts, work_item_loops
-from ..names import LOCAL_ID
+from ..ir import Block, GroupFunction, GroupIf, GroupLoop, c_parts, work_item_loops
+from ..names import CHECK_FAST, LOCAL_ID
 from .loops import IMAGE_FORMATS
 from .splits import X_INSIDE
 from ..write import snippet
@@ -42,13 +43,34 @@ def format_twins(function: c_ast.FuncDef, images: list, lanes: bool) -> tuple[tu
 
 def accesses_in_lanes(gf: GroupFunction) -> bool:
     """Are all the image reads and writes of work-group function ``gf`` in work-item
-    loops that vectorise (but for a split's edges, a few work-items a row)?"""
+    loops that vectorise (but for a split's edges, a few work-items a row, and the
+    checked loops of a checking build, whose fast versions run where a test passes)?"""
     def within(loops) -> int:
         return sum(_accesses(part) for loop in loops for part, _ in c_parts([loop]))
-    loops = list(work_item_loops(gf.items))
-    every = sum(_accesses(part) for part, _ in c_parts(gf.items))
+    items = _fast_only(gf.items)
+    loops = list(work_item_loops(items))
+    every = sum(_accesses(part) for part, _ in c_parts(items))
     inside = within(loop for loop in loops if loop.simd)
     return inside > 0 and inside == every - within(loop for loop in loops if loop.edge)
+
+
+def _fast_only(items) -> list:
+    """``items`` with each checked loop of a fast version's choice left out
+    (check_versions.py: ``if (cl2c_ck_fast) fast else checked``)."""
+    out = []
+    for it in items:
+        if isinstance(it, GroupIf) and isinstance(it.node.cond, c_ast.ID) and \
+                it.node.cond.name == CHECK_FAST:
+            out.append(GroupIf(it.node, _fast_only(it.then), []))
+        elif isinstance(it, GroupIf):
+            out.append(GroupIf(it.node, _fast_only(it.then), _fast_only(it.other)))
+        elif isinstance(it, GroupLoop):
+            out.append(replace(it, body=_fast_only(it.body)))
+        elif isinstance(it, Block):
+            out.append(Block(_fast_only(it.items)))
+        else:
+            out.append(it)
+    return out
 
 
 def _accesses(node) -> int:

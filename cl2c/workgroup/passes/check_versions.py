@@ -15,7 +15,8 @@ those (no barrier in it). Where every check in the work-item loop is
   jumps, or one under a guard ``if (a < b)`` that the test finds true for all of the
   box or for none), each apart from the loop's other accesses of its buffer, or a read
   of __local memory the loop also writes,
-- an array index of those (CL2C_CK_INDEX),
+- an array index of those (CL2C_CK_INDEX), an image coordinate (CL2C_CK_PIXEL: the image's
+  extent its bound),
 
 at addresses affine in the nest's counters, the accesses of the whole nest lie in the box
 their corners span. The test computes each address (and index) at the box's origin, at
@@ -65,6 +66,7 @@ READ, STORE, LREAD = "CL2C_CK_ARG_READ", "CL2C_CK_ARG_STORE", "CL2C_CK_LREAD"
 ARG = "CL2C_CK_ARG"           # a full check: of __local memory, a read (WREAD) or an update
 UPDATE, WREAD = "update", "reread"          # (UPDATE, ``*CL2C_CK_ARG(...) op= v;``)
 INDEX = "CL2C_CK_INDEX"
+PIXEL = wg.CHECK_PIXEL        # an image access's coordinate (checking/accesses.py)
 THREAD = wg.CHECK_THREAD
 FAST, AT, IX, POINT = wg.CHECK_FAST, "cl2c_ck_at", "cl2c_ck_ix", "cl2c_ck_j"
 COUNT, BASE, MARK = "cl2c_ck_count", "cl2c_ck_base", "cl2c_ck_mk"
@@ -253,7 +255,12 @@ class _Nest:
             called(n) in (READ, LREAD) or _local_access(n) == 1)]
         nodes = list(walk(loop.stmt))         # (in the body's order)
         checks.sort(key=lambda c: next(i for i, n in enumerate(nodes) if n is c))
-        if not checks:
+        # image coordinates: indices of the image's extents (its descriptor's fields)
+        pixels = [n for n in nodes if isinstance(n, c_ast.FuncCall) and called(n) == PIXEL]
+        if not checks and not pixels:
+            return None
+        if any(self._vars(p.args.exprs[0]) is None or not self._extent(p.args.exprs[1])
+               for p in pixels):
             return None
         if any(self._vars(d.init, True) is None for d in self.row if d.init is not None):
             return None             # the probe replays the rows' declarations: arithmetic
@@ -269,7 +276,7 @@ class _Nest:
         if len(self.axes) > 1 and any(a.kind in (STORE, UPDATE) for a in accesses) and \
                 self.axis_names[0] not in (L2, L1):
             return None             # a store in a uniform loop: not for the box's test
-        known = checks + [x for a in accesses for x, _ in a.indices]
+        known = checks + pixels + [x for a in accesses for x, _ in a.indices]
         for n in walk(loop.stmt):
             if isinstance(n, c_ast.FuncCall):
                 name = called(n)
@@ -282,7 +289,15 @@ class _Nest:
             elif isinstance(n, (c_ast.Continue, c_ast.Break, c_ast.Goto, c_ast.Return,
                                 c_ast.Label)):
                 return None         # a store then might not run for every work-item
-        return self._rewrite(accesses)
+        return self._rewrite(accesses, [(p, within.get(id(p))) for p in pixels])
+
+    def _extent(self, e) -> bool:
+        """Is ``e`` an image's extent the whole box shares: ``image->field``, the image a
+        name the nest does not change?"""
+        return isinstance(e, c_ast.StructRef) and e.type == "->" and \
+            isinstance(e.name, c_ast.ID) and e.name.name not in self.changed and \
+            e.name.name not in self.item_defs and e.name.name not in self.row_defs and \
+            e.name.name not in self.axis_names
 
     def _guarded(self, s):
         """The statements of ``if (a < b) S`` (<, <=, >, >=, ==; no else) where a and b
@@ -415,12 +430,15 @@ class _Nest:
         return frozenset() if name in _GENERATED_INTS or name.endswith("__base") else None
 
     # -- the two versions
-    def _rewrite(self, accesses) -> Versions:
+    def _rewrite(self, accesses, pixels=()) -> Versions:
+        """The two versions; ``pixels``: the image coordinates' checks (CL2C_CK_PIXEL
+        calls) and the guard each is under, which the test bounds by their extents."""
         axes = self.axes
         na = len(axes)
         points = _points(na)
-        k, q = len(accesses), sum(len(a.indices) for a in accesses)
-        indices = [(x, n) for a in accesses for x, n in a.indices]
+        indices = [(x, n) for a in accesses for x, n in a.indices] + \
+            [(p, p.args.exprs[1]) for p, _ in pixels]
+        k, q = len(accesses), len(indices)
         # the probe: each point's addresses and indices
         probe_body = []
         codes = f"{POINT}s"
@@ -447,7 +465,8 @@ class _Nest:
         probe_body.append(c_ast.If(parse_expr(
             f"{POINT} == 0 && !cl2c_ck_box_worth({na}, {COUNT}, {least})"), c_ast.Break(),
             None))
-        used = set().union(*(ids(a.target) for a in accesses), *map(ids, self.guards))
+        used = set().union(*(ids(a.target) for a in accesses), *map(ids, self.guards),
+                           *(ids(p.args.exprs[0]) for p, _ in pixels))
         needed = self._needed(used)
         probe_body += [copy.deepcopy(d) for name, d in self.item_defs.items() if name in needed]
         base = c_ast.BinaryOp("+", c_ast.Cast(size_t_type(), copy.deepcopy(self.loop.init.decls[0]
@@ -501,7 +520,7 @@ class _Nest:
                         c_ast.UnaryOp("sizeof", _element(a.target.expr)),
                         c_ast.UnaryOp("sizeof", _element(b.target.expr)))
                     rest.append(_unless_skipped(_unless_skipped(t, a.guard), b.guard))
-        guards = [a.guard for a in accesses for _ in a.indices]
+        guards = [a.guard for a in accesses for _ in a.indices] + [g for _, g in pixels]
         for r, (_, n) in enumerate(indices):
             rest.append(_unless_skipped(cn.call(
                 "cl2c_ck_box_index", c_ast.ArrayRef(cn.ident(IX), cn.const_int(r)),
@@ -512,8 +531,8 @@ class _Nest:
         test = c_ast.BinaryOp("||", tests[0], test)
         table = ", ".join("{" + ", ".join(str(c) for c in p) + "}" for p in points)
         decls = parse_decls(
-            f"static const unsigned char {codes}[{len(points)}][{na}] = {{{table}}};"
-            f"const char *{AT}[{k}][{len(points)}] = {{{{0}}}};"
+            f"static const unsigned char {codes}[{len(points)}][{na}] = {{{table}}};" +
+            (f"const char *{AT}[{k}][{len(points)}] = {{{{0}}}};" if k else "") +
             f"long long {COUNT}[{na}] = {{0}};"
             f"size_t {BASE} = 0;")
         decls[-1].funcspec = ["CL2C_UNUSED"]
@@ -658,7 +677,7 @@ def _unchecked(body) -> None:
     """The checks of a fast version go: ``*CL2C_CK_ARG_READ(A, &E, site)`` and
     ``*CL2C_CK_LREAD(A, &E, site)`` become ``E`` (the access itself),
     ``CL2C_CK_ARG_STORE(A, &E, local, site, v)`` becomes ``E = v`` and
-    ``CL2C_CK_INDEX(i, n, site)`` ``i``."""
+    ``CL2C_CK_INDEX(i, n, site)`` (and ``CL2C_CK_PIXEL(i, n, ...)``) ``i``."""
     for n in list(walk(body)):
         for name, child in n.children():
             if not isinstance(child, c_ast.FuncCall):
@@ -669,7 +688,7 @@ def _unchecked(body) -> None:
             elif what == STORE:
                 replace_child(n, name, c_ast.Assignment(
                     "=", c_ast.UnaryOp("*", args[1]), args[4], child.coord))
-            elif what == INDEX:
+            elif what in (INDEX, PIXEL):
                 replace_child(n, name, args[0])
     for n in list(walk(body)):              # *&E is E: the access as the kernel wrote it
         for name, child in n.children():

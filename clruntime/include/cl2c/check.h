@@ -1778,6 +1778,48 @@ static inline long long cl2c_ck_index(long long i, long long n, cl2c_ck_site *si
 }
 #define CL2C_CK_INDEX(i, n, site) cl2c_ck_index((long long)(i), (n), (site))
 
+/* A coordinate of an image access that the spec leaves undefined outside the image
+ * (6.12.14.3 and 6.12.14.4): a write's, or a read's without a sampler (which reads as
+ * CLK_ADDRESS_NONE does). CL2C_CK_PIXEL(c, extent, axis, write, image, site) is c,
+ * reported where it lies outside [0, extent) (axis: 0 x, 1 y, 2 z, 3 the layer of an
+ * array); the access then goes on as without checking (images.h stores nothing outside
+ * the image, and reads some pixel). */
+__attribute__((cold, noinline, unused)) static void
+cl2c_ck_pixel_out(long long c, long long extent, int axis, int write, const char *image,
+                  cl2c_ck_site *site) {
+    static const char *const names[] = {"x", "y", "z", "layer"};
+    cl2c_ck_finding(site, "out-of-bounds image %s: %s = %lld is outside image '%s' "
+                          "(%s 0 to %lld)", write ? "write" : "read",
+                    names[axis & 3], c, image, axis == 3 ? "layers" : "pixels", extent - 1);
+}
+static inline long long cl2c_ck_pixel(long long c, long long extent, int axis, int write,
+                                      const char *image, cl2c_ck_site *site) {
+    if (__builtin_expect((unsigned long long)c >= (unsigned long long)extent, 0))
+        cl2c_ck_pixel_out(c, extent, axis, write, image, site);
+    return c;
+}
+#define CL2C_CK_PIXEL(c, extent, axis, write, image, site)                                   \
+    ((__typeof__(c))cl2c_ck_pixel((long long)(c), (long long)(extent), (axis), (write),     \
+                                  (image), (site)))
+
+/* ...and the components of a vector coordinate that is neither a literal nor a variable,
+ * evaluated once (e: the extents, a: the axes after x). */
+#define CL2C_CK_PIXELS2(c, e0, e1, a1, write, image, site)                                   \
+    __extension__({                                                                          \
+        __typeof__(c) cl2c_ck_c_ = (c);                                                      \
+        cl2c_ck_pixel(cl2c_ck_c_.s[0], (long long)(e0), 0, (write), (image), (site));       \
+        cl2c_ck_pixel(cl2c_ck_c_.s[1], (long long)(e1), (a1), (write), (image), (site));    \
+        cl2c_ck_c_;                                                                          \
+    })
+#define CL2C_CK_PIXELS3(c, e0, e1, e2, a1, a2, write, image, site)                           \
+    __extension__({                                                                          \
+        __typeof__(c) cl2c_ck_c_ = (c);                                                      \
+        cl2c_ck_pixel(cl2c_ck_c_.s[0], (long long)(e0), 0, (write), (image), (site));       \
+        cl2c_ck_pixel(cl2c_ck_c_.s[1], (long long)(e1), (a1), (write), (image), (site));    \
+        cl2c_ck_pixel(cl2c_ck_c_.s[2], (long long)(e2), (a2), (write), (image), (site));    \
+        cl2c_ck_c_;                                                                          \
+    })
+
 /* An integer divisor: zero is reported (the division then gives some value, as it does
  * without checking). */
 __attribute__((cold, noinline, unused)) static void cl2c_ck_zero(cl2c_ck_site *site) {
