@@ -1,7 +1,8 @@
 """Checking builds report an image access whose coordinates the spec leaves undefined
 outside the image (6.12.14.3, 6.12.14.4): every write, and a read without a sampler
-(which reads as CLK_ADDRESS_NONE does). A read through a sampler is defined everywhere
-(clamped, or the border colour) and is not reported. A work-item loop whose
+(which reads as CLK_ADDRESS_NONE does) or through a constant sampler of CLK_ADDRESS_NONE.
+A read through another sampler is defined everywhere (clamped, or the border colour)
+and is not reported. A work-item loop whose
 coordinates a test before it bounds by the image's extents runs its fast version: the
 Guide's Sobel checked is as fast as its normal build (bench/check_cost.py)."""
 from __future__ import annotations
@@ -35,6 +36,13 @@ __kernel void sampled(read_only image2d_t src, __global float *out) {
                         CLK_FILTER_NEAREST;
     const int x = get_global_id(0), y = get_global_id(1);
     out[y * get_global_size(0) + x] = read_imagef(src, s, (int2)(x, y)).x;
+}
+const sampler_t nowhere = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_NONE |
+                         CLK_FILTER_NEAREST;
+__kernel void unaddressed(read_only image2d_t src, __global float *out) {
+    const int x = get_global_id(0), y = get_global_id(1);
+    out[y * get_global_size(0) + x] = read_imagef(src, nowhere, (int2)(x, y)).x +
+        read_imagef(src, CLK_ADDRESS_NONE | CLK_FILTER_NEAREST, (int2)(x, 0)).y;
 }
 __kernel void line(write_only image1d_t dst) {
     write_imagef(dst, (int)get_global_id(0), (float4)(3.0f));
@@ -107,6 +115,18 @@ def test_a_read_without_a_sampler_outside_is_reported_one_with_a_sampler_is_not(
     prg.sampled((17, 8), None, src, out)
     expect = src.get()[..., 0][:, np.minimum(np.arange(17), 15)]
     assert np.array_equal(out.reshape(8, 17), expect)
+
+
+def test_a_read_through_a_sampler_that_addresses_nothing_outside_is_reported(prg):
+    """CLK_ADDRESS_NONE: the programmer guarantees the coordinates lie inside the image
+    (spec 6.12.14.1), a program-scope sampler's or a literal's."""
+    src = cl2c.Image(np.random.default_rng(4).random((8, 16, 4), np.float32))
+    out = np.zeros(16 * 8, np.float32)
+    prg.unaddressed((16, 8), None, src, out)
+    pix = src.get()
+    assert np.array_equal(out.reshape(8, 16), pix[..., 0] + pix[0, :, 1])
+    msg = finding(prg.unaddressed, (16, 9), None, src, np.zeros(16 * 9, np.float32))
+    assert "out-of-bounds image read: y = 8 is outside image 'src'" in msg
 
 
 def test_the_sobel_checked_runs_its_fast_version_and_agrees():

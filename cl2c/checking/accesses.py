@@ -24,6 +24,7 @@ from .. import cnodes as cn
 from .. import types as ty
 from ..builtins import IMAGE_FUNCTIONS
 from ..cnodes import DIVISION_HELPERS
+from ..samplers import ADDRESS_BITS, sampler_flags
 from ..sema import Module
 from ..typed_ast import addressed_names, fact, make, map_children
 from ..workgroup.names import CHECK_PIXEL, CHECK_THREAD as THREAD, LOCALS
@@ -233,23 +234,32 @@ class _Rewriter:
 
     def image_coordinates(self, node: c_ast.FuncCall) -> None:
         """An image write's coordinates, and a read's without a sampler (which reads as
-        CLK_ADDRESS_NONE does), each checked against the image's extent along its axis:
-        outside the image the spec leaves the access undefined (6.12.14.3-4). A vector
+        CLK_ADDRESS_NONE does) or with a constant sampler of CLK_ADDRESS_NONE at integer
+        coordinates, each checked against the image's extent along its axis: outside the
+        image the spec leaves the access undefined (6.12.14.3-4). A vector
         literal's components, or a variable's, each become ``CL2C_CK_PIXEL(c, extent,
         axis, write, image, site)`` (a fast version's test can take those:
         check_versions.py); another vector expression goes through CL2C_CK_PIXELS, once."""
         call = fact(node, "call")
         if call is None or call.kind != "builtin" or call.name not in IMAGE_FUNCTIONS or \
-                node.args is None or len(call.arg_types) < 2:
+                node.args is None or len(call.arg_types) != len(node.args.exprs) or \
+                len(call.arg_types) < 2:
             return
         args = node.args.exprs
         write = call.name.startswith("write_")
-        image, coordinate = args[0], args[1]
+        image, place = args[0], 1
+        if not write and len(args) == 3:
+            # through a sampler: undefined outside only where it addresses nothing
+            flags = sampler_flags(args[1])
+            if flags is None or flags & ADDRESS_BITS or \
+                    not _integer_coordinates(call.arg_types[2]):
+                return
+            place = 2
+        coordinate = args[place]
         image_t = call.arg_types[0]
         extents = _EXTENTS.get(getattr(image_t, "name", ""))
-        if extents is None or not isinstance(image, c_ast.ID) or \
-                not (write or len(args) == 2):
-            return                  # a sampler's addressing mode decides a read
+        if extents is None or not isinstance(image, c_ast.ID) or len(args) > 3:
+            return
         self.accesses += 1
         site = self.site(node.coord)
 
@@ -260,9 +270,9 @@ class _Rewriter:
                 cn.const_int(axis), cn.const_int(int(write)),
                 c_ast.Constant("string", f'"{image.name}"'), copy.deepcopy(site)], node.coord)
 
-        vector = call.arg_types[1]
+        vector = call.arg_types[place]
         if not isinstance(vector, ty.Vector):
-            args[1] = checked(coordinate, 0)
+            args[place] = checked(coordinate, 0)
         elif isinstance(coordinate, c_ast.CompoundLiteral) and \
                 len(coordinate.init.exprs) == 1 and \
                 isinstance(coordinate.init.exprs[0], c_ast.InitList) and \
@@ -273,12 +283,12 @@ class _Rewriter:
             parts = [checked(cn.component(copy.deepcopy(coordinate), i), i)
                      if i < len(extents) else cn.component(copy.deepcopy(coordinate), i)
                      for i in range(vector.n)]
-            args[1] = c_ast.CompoundLiteral(cn.typename(vector), c_ast.InitList(
+            args[place] = c_ast.CompoundLiteral(cn.typename(vector), c_ast.InitList(
                 [c_ast.InitList(parts)]))
         else:
             extent = [c_ast.StructRef(copy.deepcopy(image), "->", c_ast.ID(field))
                       for field, _ in extents]
-            args[1] = _call(f"CL2C_CK_PIXELS{len(extents)}", [
+            args[place] = _call(f"CL2C_CK_PIXELS{len(extents)}", [
                 coordinate, *extent, *(cn.const_int(axis) for _, axis in extents[1:]),
                 cn.const_int(int(write)), c_ast.Constant("string", f'"{image.name}"'),
                 site], node.coord)
@@ -484,6 +494,12 @@ class _Rewriter:
                 and node.name.name == LOCALS:
             t = self.locals_here.get(node.field.name)
         return t
+
+
+def _integer_coordinates(t) -> bool:
+    """Are image coordinates of type ``t`` integers (int, int2, int4)?"""
+    elem = t.elem if isinstance(t, ty.Vector) else t
+    return isinstance(elem, ty.Scalar) and elem.kind == "int"
 
 
 def _program_global(node: c_ast.ID) -> bool:

@@ -15,11 +15,11 @@ from dataclasses import replace
 from pycparser import c_ast
 
 from ... import cnodes as cn
-from ... import literals
 from ... import types as ty
 from ...image_formats import SAMPLER_FLAGS
 from ...lower.calls import FROM_INTS
 from ...lower.effects import builtin_name, call_of
+from ...samplers import sampler_flags
 from ...sema.model import constant_type
 from ...typed_ast import changed_names, fact, ids, replace_child, walk
 from ..ir import Block, GroupFunction, GroupIf, GroupLoop, c_parts, work_item_loops
@@ -184,25 +184,8 @@ def _unorm8_read(init) -> bool:
         return False
     if len(fact_.row.params) < 3 or fact_.row.params[1] != "sampler_t":
         return True
-    flags = _int_flags(init.args.exprs[1])
+    flags = sampler_flags(init.args.exprs[1])
     return flags is not None and flags & _FILTER != SAMPLER_FLAGS["CLK_FILTER_LINEAR"]
-
-
-def _int_flags(e) -> int | None:
-    """The value of sampler expression ``e`` where it is int constants or'ed, or a
-    program-scope constant sampler initialised so."""
-    if isinstance(e, c_ast.ID):
-        symbol = fact(e, "symbol")
-        if symbol is None or not symbol.program or not symbol.const or \
-                symbol.type != ty.SAMPLER_T or not isinstance(symbol.node, c_ast.Decl):
-            return None
-        return _int_flags(symbol.node.init)
-    if isinstance(e, c_ast.Constant) and e.type == "int":
-        return literals.integer_value(e.value)
-    if isinstance(e, c_ast.BinaryOp) and e.op == "|":
-        a, b = _int_flags(e.left), _int_flags(e.right)
-        return None if a is None or b is None else a | b
-    return None
 
 
 def _byte_conversion(call: c_ast.FuncCall, exact: set) -> bool:
