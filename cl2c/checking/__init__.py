@@ -5,7 +5,8 @@ schedules ask of it.
 its functions into work-group functions:
 
 - ``accesses.py``: every access to __global, __constant and __local memory goes through
-  the runtime's check (clruntime check.h), every array index and integer divisor too;
+  the runtime's check (clruntime check.h), every array index and integer divisor too,
+  and the coordinates of image writes and of reads no sampler addresses;
   ``ranges.py`` finds once, at a function's top, the ranges that are the same at every
   access; ``private_bounds.py`` registers the private variables a pointer may reach;
 - ``sync_points.py``: barriers' fences (which memory each orders); async copies

@@ -1,7 +1,9 @@
 """Checking builds (-cl2c-check): every access to __global, __constant and __local
 memory goes through the runtime's check, every array index is checked against the
-array's length, every integer divisor against zero (clruntime check.h); accesses
-through pointers into private memory are checked for bounds (private_bounds.py).
+array's length, every integer divisor against zero, every coordinate of an image write
+or of a read that no sampler addresses against the image's extents (clruntime check.h);
+accesses through pointers into private memory are checked for bounds
+(private_bounds.py).
 
 It runs on the C tree, after the other passes: an access ``E`` (``a[i]``, ``*p``,
 ``s->x``, ``a[i].s[0]``, ...) whose memory a pointer into one of those spaces reaches
