@@ -30,7 +30,7 @@ from pycparser import c_ast
 
 from .. import types as ty
 from ..sema import FunctionInfo
-from ..typed_ast import fact
+from ..typed_ast import fact, walk
 from .unconditional import _add, _Reader
 
 _SWAPPED = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "==": "==", "!=": "!="}
@@ -62,7 +62,7 @@ def keeps_pointers(module) -> bool:
     a pointer (in an array or a struct too)."""
     decls = [d for kind, d in module.program_scope if kind == "variable"]
     for f in module.functions.values():
-        decls += [n for n in _nodes(f.node.body) if isinstance(n, c_ast.Decl)
+        decls += [n for n in walk(f.node.body) if isinstance(n, c_ast.Decl)
                   and "static" in (n.storage or [])]
     return any(_holds_pointer(fact(d, "ty")) for d in decls if isinstance(d, c_ast.Decl))
 
@@ -86,7 +86,7 @@ class _Finder(_Reader):
         self.seen: dict[int, list] = {}     # buffer declaration -> [(index, facts)]
         self.lost: set[int] = set()         # buffers used otherwise
         self.jumps = any(isinstance(n, (c_ast.Goto, c_ast.Label, c_ast.Case, c_ast.Default))
-                         for n in _nodes(self.body))
+                         for n in walk(self.body))
 
     def find(self) -> dict[str, Owned]:
         self._statement(self.body, ())
@@ -138,8 +138,10 @@ class _Finder(_Reader):
             if isinstance(s, (c_ast.DoWhile, c_ast.Switch, c_ast.Label, c_ast.Case,
                               c_ast.Default)):
                 for _, child in s.children():
-                    self._statement(child, facts) if _is_statement(child) \
-                        else self._expr(child, facts)
+                    if _is_statement(child):
+                        self._statement(child, facts)
+                    else:
+                        self._expr(child, facts)
             else:
                 self._expr(s, facts)
         elif isinstance(s, c_ast.Return) and s.expr is not None:
@@ -292,7 +294,3 @@ def _is_statement(node) -> bool:
                              c_ast.Label, c_ast.Case, c_ast.Default, c_ast.Goto, c_ast.Decl,
                              c_ast.DeclList, c_ast.EmptyStatement))
 
-
-def _nodes(body):
-    from ..typed_ast import walk
-    return walk(body)
