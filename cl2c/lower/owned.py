@@ -31,7 +31,7 @@ from pycparser import c_ast
 from .. import types as ty
 from ..sema import FunctionInfo
 from ..typed_ast import fact, walk
-from .unconditional import _add, _Reader
+from .unconditional import IndexReader, add_polynomials
 
 _SWAPPED = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "==": "==", "!=": "!="}
 # the largest constant a guard may add (the entry keeps the ids below 2^30)
@@ -77,7 +77,7 @@ def _holds_pointer(t, depth: int = 0) -> bool:
     return False
 
 
-class _Finder(_Reader):
+class _Finder(IndexReader):
     def __init__(self, f: FunctionInfo):
         super().__init__(f)
         decls = [p for p in f.node.decl.type.args.params if isinstance(p, c_ast.Decl)] \
@@ -213,7 +213,7 @@ class _Finder(_Reader):
         if not _signed(cond) and not _without_wrap(lo, hi) or \
                 any(abs(p.get((), 0)) > _SMALL for p in (lo, hi)):
             return ()
-        return ((_add(hi, lo, -1), op in ("<", ">")),)
+        return ((add_polynomials(hi, lo, -1), op in ("<", ">")),)
 
 
 def _shape(uses: list) -> Owned | None:
@@ -249,9 +249,9 @@ def _shape(uses: list) -> Owned | None:
 def _bounded(gid: tuple, width: dict, facts: tuple) -> bool:
     """Whether one of ``facts`` gives gid < width: (width - gid) - (R - L) a constant,
     at least 0 where L < R, at least 1 where L <= R."""
-    need = _add(width, {gid: 1}, -1)
+    need = add_polynomials(width, {gid: 1}, -1)
     for diff, strict in facts:
-        rest = _add(need, diff, -1)
+        rest = add_polynomials(need, diff, -1)
         if set(rest) <= {()} and rest.get((), 0) >= (0 if strict else 1):
             return True
     return False

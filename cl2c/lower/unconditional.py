@@ -35,7 +35,7 @@ _UNEVALUATED = ("sizeof", "_Alignof")
 
 def unconditional_accesses(f: FunctionInfo) -> dict[str, tuple[Access, ...]]:
     """Kernel ``f``'s provable accesses, by the name of the buffer argument."""
-    return _Reader(f).read()
+    return IndexReader(f).read()
 
 
 def _changed(body) -> set[int]:
@@ -61,7 +61,8 @@ def _range(t) -> tuple[int, int] | None:
 
 # ---- polynomials, as dicts {factors: coefficient} while they are built -----------------
 
-def _add(a: dict, b: dict, sign: int = 1) -> dict:
+def add_polynomials(a: dict, b: dict, sign: int = 1) -> dict:
+    """a + sign * b, terms of coefficient 0 dropped."""
     out = dict(a)
     for fs, c in b.items():
         out[fs] = out.get(fs, 0) + sign * c
@@ -83,7 +84,10 @@ def _frozen(p: dict) -> tuple:
     return tuple(sorted((c, fs) for fs, c in p.items()))
 
 
-class _Reader:
+class IndexReader:
+    """A kernel's provable indices and values, as polynomials (``read``: its
+    unconditional accesses); owned.py's finder reads the rest of the kernel with it."""
+
     def __init__(self, f: FunctionInfo):
         self.body = f.node.body
         decls = [p for p in f.node.decl.type.args.params if isinstance(p, c_ast.Decl)] \
@@ -212,7 +216,7 @@ class _Reader:
         elif isinstance(e, c_ast.UnaryOp) and e.op in ("-", "+"):
             inner = self._poly(e.expr)
             if inner is not None:
-                parts = (_add({}, inner[0], -1 if e.op == "-" else 1), inner[1])
+                parts = (add_polynomials({}, inner[0], -1 if e.op == "-" else 1), inner[1])
         elif isinstance(e, c_ast.BinaryOp) and e.op in ("+", "-", "*", "<<"):
             parts = self._binary(e)
         if parts is None:
@@ -233,7 +237,7 @@ class _Reader:
         if e.op == "*":
             poly = _mul(a[0], b[0])
             return (poly, within) if poly is not None else None
-        return _add(a[0], b[0], -1 if e.op == "-" else 1), within
+        return add_polynomials(a[0], b[0], -1 if e.op == "-" else 1), within
 
     def _builtin(self, e: c_ast.FuncCall):
         call = fact(e, "call")
