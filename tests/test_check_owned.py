@@ -44,6 +44,15 @@ __kernel void two(__global int *o, __global int *p) {
 __kernel void sized(__global float *o) {
     o[get_global_id(1) * get_global_size(0) + get_global_id(0)] = 5.0f;
 }
+__kernel void vec(__global float *o, __global const float *a) {
+    const size_t i = get_global_id(0);
+    vstore4(vload4(i, a) * 2.0f + (float4)(get_global_id(1)), i, o);
+}
+__kernel void mixed(__global float *o) {
+    const size_t i = get_global_id(0);
+    vstore4((float4)(i), i, o);
+    o[i] = -1.0f;
+}
 __kernel void shared(__global int *o) {
     const size_t i = get_global_id(0);
     atomic_inc(&o[i]);
@@ -76,6 +85,10 @@ def test_which_buffers_are_owned(prg):
     assert "cl2c_ck_count(cl2c_r, 0)" in _owned(prg, "sized")
     # an address taken (atomics) is no element of the work-item's own
     assert _owned(prg, "shared") == ""
+    # vector stores of one width at one index: the block from 4 * i is the work-item's
+    assert "(const void *)o, 0, -1, 0, 0" in _owned(prg, "vec")
+    # a vector store and a scalar one at the same i reach different elements
+    assert _owned(prg, "mixed") == ""
 
 
 def test_owned_buffers_give_the_same_results(prg):
@@ -93,6 +106,18 @@ def test_owned_buffers_give_the_same_results(prg):
     s = np.zeros((4, 16), np.float32)
     prg.sized((16, 4), None, s)
     assert (s == 5).all()
+
+
+def test_vector_blocks_owned_agree_and_race_where_the_launch_shares_them(prg):
+    a = np.arange(64, dtype=np.float32)
+    o = np.zeros(64, np.float32)
+    prg.vec((16,), None, o, a)
+    assert np.array_equal(o, a * 2)
+    # (another value in the second row: a store of the value already there races with
+    # nothing)
+    assert "data race" in finding(prg.vec, (16, 2), None, o, a)
+    # work-item i's o[i] lies in work-item i / 4's block
+    assert "data race" in finding(prg.mixed, (16,), (16,), np.zeros(64, np.float32))
 
 
 def test_bounds_are_still_checked(prg):

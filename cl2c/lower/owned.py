@@ -3,9 +3,10 @@ keep no race shadow for them (check.h, cl2c_ck_owned), whose reads and writes of
 shadow cost a stencil's output more than its own stores.
 
 A buffer argument ``p`` qualifies where the kernel never changes it and uses it only as
-``p[E]`` (no ``&p[E]``, no call that takes ``p``, no pointer made from it), with one and
-the same index ``E`` at every access, a polynomial (lower/unconditional.py's) that is
-injective in the global ids:
+``p[E]``, or only through vector loads and stores of one width (``vload4(E, p)``,
+``vstore4(v, E, p)``: the elements from 4 * E), with no ``&p[E]``, no other call that
+takes ``p``, no pointer made from it, and one and the same index ``E`` at every access,
+a polynomial (lower/unconditional.py's) that is injective in the global ids:
 
 - ``gid(b) + K`` (the other dimensions of the launch one work-item wide), or
 - ``gid(a) * W + gid(b) + K`` (dimension a != b, the third one work-item wide), where
@@ -83,7 +84,7 @@ class _Finder(IndexReader):
         decls = [p for p in f.node.decl.type.args.params if isinstance(p, c_ast.Decl)] \
             if f.node.decl.type.args else []
         self.names = {id(d): d.name for d in decls}
-        self.seen: dict[int, list] = {}     # buffer declaration -> [(index, facts)]
+        self.seen: dict[int, list] = {}     # buffer declaration -> [(index, facts, block)]
         self.lost: set[int] = set()         # buffers used otherwise
         self.jumps = any(isinstance(n, (c_ast.Goto, c_ast.Label, c_ast.Case, c_ast.Default))
                          for n in walk(self.body))
@@ -153,8 +154,17 @@ class _Finder(IndexReader):
             return
         if isinstance(e, c_ast.ArrayRef) and self._buffer(e.name) is not None:
             self.seen.setdefault(self._buffer(e.name), []).append(
-                (self._poly(e.subscript), facts))
+                (self._poly(e.subscript), facts, 1))
             self._expr(e.subscript, facts)
+            return
+        block = _vector_block(e)
+        if block and self._buffer(e.args.exprs[-1]) is not None:
+            # vloadn(i, p), vstoren(v, i, p): the block of elements from block * i, the
+            # work-item's own where i is
+            self.seen.setdefault(self._buffer(e.args.exprs[-1]), []).append(
+                (self._poly(e.args.exprs[-2]), facts, block))
+            for a in e.args.exprs[:-1]:
+                self._expr(a, facts)
             return
         if isinstance(e, c_ast.ID):
             d = self._buffer(e)
@@ -217,9 +227,11 @@ class _Finder(IndexReader):
 
 
 def _shape(uses: list) -> Owned | None:
-    """The Owned of a buffer's accesses (index, facts), where they qualify."""
-    indices = {_key(index[0]) if index is not None else None for index, _ in uses}
-    if len(indices) != 1 or None in indices or not all(_wide(i[1]) for i, _ in uses):
+    """The Owned of a buffer's accesses (index, facts, block: 1 for ``p[E]``, a vector
+    access's elements), where they qualify."""
+    indices = {(_key(index[0]), block) if index is not None else None
+               for index, _, block in uses}
+    if len(indices) != 1 or None in indices or not all(_wide(i[1]) for i, _, _ in uses):
         return None
     poly = uses[0][0][0]
     ids = {fs: c for fs, c in poly.items() if any(f.startswith("gid") for f in fs)}
@@ -242,8 +254,20 @@ def _shape(uses: list) -> Owned | None:
             any(not f.startswith(("arg", "gsize")) for f in others):
         return None
     width = {tuple(others): c}
-    guarded = all(_bounded(plain[0], width, facts) for _, facts in uses)
+    guarded = all(_bounded(plain[0], width, facts) for _, facts, _ in uses)
     return Owned(along, int(across[0][3:]), ((c, tuple(others)),), guarded)
+
+
+def _vector_block(e) -> int:
+    """The elements a vector load or store (``vloadn(i, p)``, ``vstoren(v, i, p)`` and
+    their half forms) reaches from block * i: n, or 4 for the aligned forms of 3; else
+    0."""
+    call = fact(e, "call") if isinstance(e, c_ast.FuncCall) and e.args is not None else None
+    if call is None or call.kind not in ("vload", "vstore", "vload_half", "vstore_half") or \
+            len(e.args.exprs) < 2:
+        return 0
+    n = ty.width(call.generic)
+    return 4 if n == 3 and call.name.startswith(("vloada", "vstorea")) else n
 
 
 def _bounded(gid: tuple, width: dict, facts: tuple) -> bool:
