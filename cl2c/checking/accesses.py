@@ -264,13 +264,14 @@ class _Rewriter:
             return
         self.accesses += 1
         site = self.site(node.coord)
+        extent = [c_ast.StructRef(copy.deepcopy(image), "->", c_ast.ID(field))
+                  for field, _ in extents]
+        named = [cn.const_int(int(write)), c_ast.Constant("string", f'"{image.name}"')]
 
         def checked(c, i):
-            field, axis = extents[i]
-            return _call(CHECK_PIXEL, [
-                c, c_ast.StructRef(copy.deepcopy(image), "->", c_ast.ID(field)),
-                cn.const_int(axis), cn.const_int(int(write)),
-                c_ast.Constant("string", f'"{image.name}"'), copy.deepcopy(site)], node.coord)
+            return _call(CHECK_PIXEL, [c, copy.deepcopy(extent[i]),
+                                       cn.const_int(extents[i][1]), *copy.deepcopy(named),
+                                       copy.deepcopy(site)], node.coord)
 
         vector = call.arg_types[place]
         if not isinstance(vector, ty.Vector):
@@ -288,12 +289,9 @@ class _Rewriter:
             args[place] = c_ast.CompoundLiteral(cn.typename(vector), c_ast.InitList(
                 [c_ast.InitList(parts)]))
         else:
-            extent = [c_ast.StructRef(copy.deepcopy(image), "->", c_ast.ID(field))
-                      for field, _ in extents]
             args[place] = _call(f"CL2C_CK_PIXELS{len(extents)}", [
                 coordinate, *extent, *(cn.const_int(axis) for _, axis in extents[1:]),
-                cn.const_int(int(write)), c_ast.Constant("string", f'"{image.name}"'),
-                site], node.coord)
+                *named, site], node.coord)
 
     def cast(self, node: c_ast.Cast):
         """A cast of the .cl source to a pointer to a type aligned to more than a byte becomes ``CL2C_CK_ALIGNED((T *)e, site)``: the address must be
