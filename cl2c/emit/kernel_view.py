@@ -83,6 +83,7 @@ class Checks:
     buffers: tuple[CheckedBuffer, ...]
     variables: tuple[CheckedVariable, ...]
     locals: tuple[CheckedLocal, ...]
+    alike_groups: int = 0  # 1: every group makes the same __local accesses (check.h)
 
 
 @dataclass(frozen=True)
@@ -365,4 +366,4 @@ def _checks(k: KernelModel, renames: dict[str, str], constants=(),
                          _granule(getattr(d, "ty", None)))
          for d in program_globals if d.name]
     return Checks(int(k.plan.check == "collect"), tuple(buffers), tuple(variables),
-                  tuple(locals_))
+                  tuple(locals_), int(k.alike_groups))

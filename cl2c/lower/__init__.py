@@ -20,6 +20,7 @@ from . import declarations, workitems
 from .expressions import lower_expressions
 from .contraction import contract
 from .sequencing import sequence_operands
+from .alike_groups import alike_groups
 from .owned import keeps_pointers, owned_buffers
 from .unconditional import unconditional_accesses
 from ..workgroup.launch_plan import LaunchPlan
@@ -47,6 +48,8 @@ class KernelModel:
                                       # build a version of its own to check (loop_dimension.py)
     owned: dict = field(default_factory=dict)   # a checking build: {buffer argument: Owned}
                                       # whose elements one work-item at most touches (owned.py)
+    alike_groups: bool = False        # a checking build: every group makes the same
+                                      # __local accesses (alike_groups.py)
 
     @property
     def interface(self) -> KernelInterface:
@@ -77,6 +80,9 @@ def lower(module: Module, times: StageTimes | None = None,
     # Checking builds: the buffers each of whose elements one work-item at most touches.
     kept = bool(check) and keeps_pointers(module)
     owned = {f.name: owned_buffers(f, kept) for f in module.kernels} if check else {}
+    # ...and the kernels whose groups all make the same __local accesses.
+    alike = {f.name for f in module.kernels if alike_groups(f, module.functions)} \
+        if check else set()
     # Contraction first: it reads the expressions as the source wrote them.
     with times.stage("lower: contraction"):
         module = contract(module)
@@ -108,7 +114,7 @@ def lower(module: Module, times: StageTimes | None = None,
         module, sites = checking.instrument(module, local_types)
     kernels = [replace(kernel_model(f, moved.get(f.name, []), module.functions,
                                     accesses[f.name]), unchecked=unchecked.get(f.name),
-                       owned=owned.get(f.name, {}))
+                       owned=owned.get(f.name, {}), alike_groups=f.name in alike)
                for f in module.kernels]
     return LoweredProgram(module, needs, kernels, list(module.program_scope),
                           sites.listed() if sites is not None else [], bool(check))

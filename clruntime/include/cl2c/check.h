@@ -233,6 +233,14 @@ typedef struct cl2c_ck_thread {
     /* private variables that pointers may point into, the most recent last */
     int nprivates;
     cl2c_ck_range privates[CL2C_CK_MAX_PRIVATES];
+    /* A kernel whose groups all make the same __local accesses (lower/alike_groups.py):
+     * the launch and group size whose __local memory a group of this thread checked
+     * with no finding; the others of that size check its bounds only (same_now) */
+    int alike, same_now;
+    struct {
+        int serial;
+        size_t size[3];
+    } checked;
 } cl2c_ck_thread;
 
 static _Thread_local cl2c_ck_thread cl2c_ck_tls;
@@ -680,10 +688,16 @@ static inline void cl2c_ck_phase(cl2c_ck_thread *t) {
     cl2c_ck_rewho(t);
 }
 
-/* At the start of each group: who runs, and where its __local memory is. */
+/* At the start of each group: who runs, and where its __local memory is; alike: the
+ * kernel's groups all make the same __local accesses. */
 static inline void cl2c_ck_group(cl2c_ck_launch *L, const cl2c_workitem *g, int fibers,
-                                 const void *local_block, size_t local_bytes) {
+                                 const void *local_block, size_t local_bytes, int alike) {
     cl2c_ck_thread *t = &cl2c_ck_tls;
+    t->alike = alike;
+    t->same_now = alike && t->checked.serial == L->serial &&
+                  t->checked.size[0] == g->local_size[0] &&
+                  t->checked.size[1] == g->local_size[1] &&
+                  t->checked.size[2] == g->local_size[2];
     t->launch = L;
     t->buffers = L->buffers;
     t->nbuffers = L->nbuffers;
@@ -724,8 +738,10 @@ static inline void cl2c_ck_local(const char *name, const void *p, size_t size,
     cl2c_ck_range *r = cl2c_ck_range_at(&t->locals[t->nlocals++], name, "__local", p, size,
                                         ((uintptr_t)p & 3) == 0 ? shift : 0);
     size_t at = (size_t)(r->lo - t->local_lo);
-    r->shadow = t->local_shadow && at + size <= t->local_shadow_bytes ? t->local_shadow + at
-                                                                       : NULL;
+    /* no shadow: its bounds only (a group of the same accesses found nothing there) */
+    r->shadow = t->local_shadow && at + size <= t->local_shadow_bytes && !t->same_now
+                    ? t->local_shadow + at
+                    : NULL;
 }
 
 CL2C_UNUSED static void cl2c_ck_events_end(cl2c_ck_thread *t);
@@ -734,6 +750,11 @@ CL2C_UNUSED static void cl2c_ck_events_end(cl2c_ck_thread *t);
 static inline void cl2c_ck_group_end(void) {
     cl2c_ck_thread *t = &cl2c_ck_tls;
     if (t->nevents > 0) cl2c_ck_events_end(t);
+    if (t->alike && !t->same_now &&
+        __atomic_load_n(&t->launch->findings, __ATOMIC_RELAXED) == 0) {
+        t->checked.serial = t->launch->serial;
+        for (int d = 0; d < 3; ++d) t->checked.size[d] = t->grp->local_size[d];
+    }
     t->launch = NULL;
     t->nbuffers = t->nlocals = 0;
 }
@@ -814,7 +835,8 @@ cl2c_ck_finding(cl2c_ck_site *site, const char *fmt, ...) {
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
     pthread_mutex_lock(&L->lock);
-    if (L->findings++ < CL2C_CK_MAX_FINDINGS && L->used < sizeof L->text) {
+    if (__atomic_fetch_add(&L->findings, 1, __ATOMIC_RELAXED) < CL2C_CK_MAX_FINDINGS &&
+        L->used < sizeof L->text) {
         int n = snprintf(L->text + L->used, sizeof L->text - L->used,
                          "kernel '%s': %s:%d:%d: %s (work-item (%zu,%zu,%zu) of group "
                          "(%zu,%zu,%zu), global id (%zu,%zu,%zu))\n",
@@ -1721,7 +1743,8 @@ __attribute__((noinline, unused)) static void cl2c_ck_events_end(cl2c_ck_thread 
 __attribute__((cold, noinline, unused)) static void cl2c_ck_misaligned_arg(
     cl2c_ck_launch *L, const char *name, const void *p, size_t align, cl2c_ck_site *site) {
     pthread_mutex_lock(&L->lock);
-    if (L->findings++ < CL2C_CK_MAX_FINDINGS && L->used < sizeof L->text) {
+    if (__atomic_fetch_add(&L->findings, 1, __ATOMIC_RELAXED) < CL2C_CK_MAX_FINDINGS &&
+        L->used < sizeof L->text) {
         int n = snprintf(L->text + L->used, sizeof L->text - L->used,
                          "kernel '%s': %s:%d:%d: misaligned buffer argument: '%s' at address "
                          "0x%zx, which its type needs aligned to %zu bytes (at launch, "

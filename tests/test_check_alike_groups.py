@@ -1,0 +1,166 @@
+"""Checking builds of a kernel whose work-groups all make the same __local accesses
+(cl2c/lower/alike_groups.py) check the __local memory of the first group of each size
+on each thread, and only the bounds of the others' (check.h, cl2c_ck_group): what the
+first finds, they would. A group of another size, another launch, or a kernel whose
+__local accesses depend on its group are checked in full."""
+from __future__ import annotations
+
+import cl2c
+import numpy as np
+import pytest
+
+from check_helpers import build, finding
+
+SRC = """
+__kernel void reduce(__global const float *in, __global float *out) {
+    __local float l[64];
+    const int lid = get_local_id(0);
+    l[lid] = in[get_global_id(0)];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int s = get_local_size(0) / 2; s > 0; s /= 2) {
+        if (lid < s)
+            l[lid] += l[lid + s];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (lid == 0)
+        out[get_group_id(0)] = l[0];
+}
+__kernel void mirror(__global int *o) {
+    __local int t[16];
+    const int lid = get_local_id(0);
+    t[lid] = lid;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    o[get_global_id(0)] = t[15 - lid];
+}
+__kernel void modk(__global int *o, const int k) {
+    __local int t[16];
+    const int lid = get_local_id(0);
+    t[lid % k] = lid;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    o[get_global_id(0)] = t[lid % k];
+}
+__kernel void third(__global int *o) {
+    __local int t[16];
+    const int lid = get_local_id(0);
+    t[lid] = lid;
+    if (get_group_id(0) == 3)
+        t[0] = lid;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    o[get_global_id(0)] = t[lid];
+}
+__kernel void tail(__global const int *in, __global int *o, const int n) {
+    __local int t[16];
+    const int lid = get_local_id(0);
+    if (get_global_id(0) < n)
+        t[lid] = in[get_global_id(0)];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    o[get_global_id(0)] = t[lid];
+}
+__kernel void early(__global int *o, const int n) {
+    __local int t[16];
+    const int lid = get_local_id(0);
+    t[lid] = lid;
+    if (get_global_id(0) >= n)
+        return;
+    t[lid] = 2 * lid;
+    o[get_global_id(0)] = t[lid];
+}
+__kernel void data(__global const int *in, __global int *o) {
+    __local int bins[16];
+    const int lid = get_local_id(0);
+    bins[lid] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    atomic_inc(&bins[in[get_global_id(0)] & 15]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    o[get_global_id(0)] = bins[lid];
+}
+__kernel void pointer(__global int *o, __local int *t) {
+    const int lid = get_local_id(0);
+    __local int *mine = t + lid;
+    *mine = lid;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    int m = lid;
+    for (int i = 0; i < 4; ++i) {
+        if (get_group_id(0) == 2 && i == 1)
+            break;
+        m = (m + 1) % get_local_size(0);
+    }
+    o[get_global_id(0)] = t[m];
+}
+"""
+ALIKE = {"reduce", "mirror", "modk"}
+
+
+@pytest.fixture(scope="module")
+def prg():
+    return build(SRC, options="-cl2c-check -cl-std=CL2.0", name="alike.cl")
+
+
+def _alike(prg, kernel: str) -> bool:
+    """The last argument of the kernel's cl2c_ck_group call, as its entry makes it."""
+    entry = prg.c_source.split(f"int cl2c_kernel_{kernel}(")[1].split("\n}\n")[0]
+    calls = [line for line in entry.splitlines() if "cl2c_ck_group(" in line]
+    assert calls
+    return all(line.strip().endswith(", 1);") for line in calls)
+
+
+def test_which_kernels_are_alike(prg):
+    for kernel in ("reduce", "mirror", "modk", "third", "tail", "early", "data", "pointer"):
+        assert _alike(prg, kernel) == (kernel in ALIKE), kernel
+
+
+def test_alike_groups_give_the_same_results(prg):
+    a = np.arange(256, dtype=np.float32)
+    out = np.zeros(4, np.float32)
+    prg.reduce((256,), (64,), a, out)
+    assert np.array_equal(out, a.reshape(4, 64).sum(axis=1))
+    o = np.zeros(64, np.int32)
+    prg.mirror((64,), (16,), o)
+    assert np.array_equal(o, np.tile(np.arange(15, -1, -1), 4))
+
+
+def test_a_group_of_another_size_is_checked_in_full(prg):
+    # the last group of 52 work-items has 4: they read t[15..12], which none wrote
+    msg = finding(prg.mirror, (52,), (16,), np.zeros(64, np.int32))
+    assert "uninitialized __local" in msg and "group (3,0,0)" in msg
+
+
+def test_another_launch_is_checked_in_full(prg):
+    o = np.zeros(64, np.int32)
+    prg.modk((64,), (16,), o, np.int32(16))
+    assert np.array_equal(o, np.tile(np.arange(16), 4))
+    # the same kernel and group size, and now a race in every group
+    assert "data race" in finding(prg.modk, (64,), (16,), o, np.int32(8))
+
+
+def test_accesses_that_depend_on_the_group_are_checked_in_every_group(prg):
+    # a store on a condition of the group id: a race in group 3 alone
+    msg = finding(prg.third, (128,), (16,), np.zeros(128, np.int32))
+    assert "data race" in msg and "group (3,0,0)" in msg
+    # a store on a condition of the global id: the last group leaves words unwritten
+    n = 56
+    msg = finding(prg.tail, (64,), (16,), np.arange(64, dtype=np.int32),
+                  np.zeros(64, np.int32), np.int32(n))
+    assert "uninitialized __local" in msg and "group (3,0,0)" in msg
+    # a loop that a group id's condition leaves early: group 2 reads the word of the
+    # next work-item, which each other group reads only for the work-item 4 on
+    o = np.zeros(64, np.int32)
+    prg.pointer((64,), (16,), o, cl2c.LocalMemory(4 * 16))
+    assert np.array_equal(o[:16], (np.arange(16) + 4) % 16)
+    assert np.array_equal(o[32:48], (np.arange(16) + 1) % 16)
+
+
+def test_a_return_on_a_condition_of_the_global_id_makes_a_kernel_unlike(prg):
+    o = np.zeros(64, np.int32)
+    prg.early((64,), (16,), o, np.int32(50))
+    assert np.array_equal(o[:50], 2 * (np.arange(50) % 16))
+
+
+def test_data_dependent_local_addresses_are_checked_in_every_group(prg):
+    # atomics at an address read from a buffer: out of bounds nowhere (& 15), and the
+    # counts right
+    data = np.arange(64, dtype=np.int32) * 7
+    o = np.zeros(64, np.int32)
+    prg.data((64,), (16,), data, o)
+    expect = np.concatenate([np.bincount(g & 15, minlength=16) for g in data.reshape(4, 16)])
+    assert np.array_equal(o, expect)
