@@ -5,6 +5,8 @@ first finds, they would. A group of another size, another launch, or a kernel wh
 __local accesses depend on its group are checked in full."""
 from __future__ import annotations
 
+import warnings
+
 import cl2c
 import numpy as np
 import pytest
@@ -164,3 +166,36 @@ def test_data_dependent_local_addresses_are_checked_in_every_group(prg):
     prg.data((64,), (16,), data, o)
     expect = np.concatenate([np.bincount(g & 15, minlength=16) for g in data.reshape(4, 16)])
     assert np.array_equal(o, expect)
+
+
+TWICE = """
+__kernel void twice(__global int *o, const int k) {
+    __local int t[16];
+    const int lid = get_local_id(0);
+    if (GUARD)
+        t[lid % k] = lid;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    o[get_global_id(0)] = t[(lid + 1) % 16] + t[lid];
+}
+"""
+
+
+@pytest.mark.parametrize("k", [16, 8])
+def test_collected_findings_of_alike_groups_are_those_of_every_group(k):
+    """In collect mode the launch goes on after a finding: the later groups, checked
+    for bounds only, would find again what the first found, at the same places, which
+    are reported once a launch. The same kernel with a guard of the group id (true in
+    every group) is checked in every group, and finds the same."""
+    def found(guard):
+        prg = build(TWICE, options=f"-cl2c-check=collect -DGUARD='{guard}'", name="twice.cl")
+        assert _alike(prg, "twice") == (guard == "1")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", cl2c.CheckWarning)
+            prg.twice((256,), (16,), np.zeros(256, np.int32), np.int32(k))
+        # where and what: the work-item that was first to find it may differ
+        return sorted(f.split(" (work-item")[0].split(", which")[0]
+                      for f in prg.twice.findings)
+    alike = found("1")
+    assert alike == found("get_group_id(0) < get_num_groups(0)")
+    # k = 8: a race of the stores, reads of words none wrote at both reads
+    assert len(alike) == (3 if k == 8 else 0), alike

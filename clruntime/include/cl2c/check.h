@@ -234,8 +234,9 @@ typedef struct cl2c_ck_thread {
     int nprivates;
     cl2c_ck_range privates[CL2C_CK_MAX_PRIVATES];
     /* A kernel whose groups all make the same __local accesses (lower/alike_groups.py):
-     * the launch and group size whose __local memory a group of this thread checked
-     * with no finding; the others of that size check its bounds only (same_now) */
+     * the launch and group size whose __local memory a group of this thread checked;
+     * the others of that size check its bounds only (same_now): what they would find
+     * there, the first found, at the same sites, each reported once a launch */
     int alike, same_now;
     struct {
         int serial;
@@ -750,8 +751,7 @@ CL2C_UNUSED static void cl2c_ck_events_end(cl2c_ck_thread *t);
 static inline void cl2c_ck_group_end(void) {
     cl2c_ck_thread *t = &cl2c_ck_tls;
     if (t->nevents > 0) cl2c_ck_events_end(t);
-    if (t->alike && !t->same_now &&
-        __atomic_load_n(&t->launch->findings, __ATOMIC_RELAXED) == 0) {
+    if (t->alike && !t->same_now) {
         t->checked.serial = t->launch->serial;
         for (int d = 0; d < 3; ++d) t->checked.size[d] = t->grp->local_size[d];
     }
