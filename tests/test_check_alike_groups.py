@@ -199,3 +199,68 @@ def test_collected_findings_of_alike_groups_are_those_of_every_group(k):
     assert alike == found("get_group_id(0) < get_num_groups(0)")
     # k = 8: a race of the stores, reads of words none wrote at both reads
     assert len(alike) == (3 if k == 8 else 0), alike
+
+
+HISTOGRAM = """
+__kernel void histogram(__global const uchar *data, __global uint *out, const int zeroed) {
+    __local uint bins[256];
+    const int lid = get_local_id(0);
+    for (int b = lid; b < 256; b += get_local_size(0))
+        if (b < zeroed)
+            bins[b] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    atomic_inc(&bins[data[get_global_id(0)]]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int b = lid; b < zeroed; b += get_local_size(0))
+        out[get_group_id(0) * 256 + b] = bins[b];
+}
+__kernel void short_bins(__global const uchar *data, __global uint *out) {
+    __local uint bins[200];
+    const int lid = get_local_id(0);
+    for (int b = lid; b < 200; b += get_local_size(0))
+        bins[b] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    atomic_inc(&bins[data[get_global_id(0)]]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int b = lid; b < 200; b += get_local_size(0))
+        out[get_group_id(0) * 200 + b] = bins[b];
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def histograms():
+    return build(HISTOGRAM, name="histogram.cl")
+
+
+def test_atomics_at_addresses_read_from_a_buffer_leave_the_rest_alike(histograms):
+    """The counters' atomics vary (alike 2); every group checks the bounds of its own
+    (a uchar index of 256 counters needs none), and the first group of each thread made
+    sure that the group wrote every counter before them."""
+    assert "cl2c_local_stride, 2);" in histograms.c_source
+    entry = histograms.c_source.split("void histogram__group(")[1].split("\n}\n")[0]
+    assert "bins[CL2C_CK_WITHIN(" in entry
+    assert "cl2c_ck_box_whole(" in entry
+    data = np.random.default_rng(7).integers(0, 256, 64 * 64, dtype=np.uint8)
+    out = np.zeros(64 * 256, np.uint32)
+    histograms.histogram((64 * 64,), (64,), data, out, np.int32(256))
+    expect = np.stack([np.bincount(g, minlength=256) for g in data.reshape(64, 64)])
+    assert np.array_equal(out.reshape(64, 256), expect)
+
+
+def test_a_counter_no_work_item_wrote_is_found_in_any_group(histograms):
+    # the first 128 counters zeroed; only group 37 counts into the others
+    data = np.zeros(64 * 64, np.uint8)
+    data[37 * 64 + 5] = 200
+    msg = finding(histograms.histogram, (64 * 64,), (64,), data,
+                  np.zeros(64 * 256, np.uint32), np.int32(128))
+    assert "uninitialized __local" in msg and "group (37,0,0)" in msg
+
+
+def test_an_index_its_type_does_not_keep_in_bounds_is_checked(histograms):
+    entry = histograms.c_source.split("void short_bins__group(")[1].split("\n}\n")[0]
+    assert "bins[CL2C_CK_INDEX(*CL2C_CK_ARG_READ(" in entry
+    data = np.zeros(64 * 4, np.uint8)
+    data[3 * 64 + 9] = 230
+    msg = finding(histograms.short_bins, (64 * 4,), (64,), data, np.zeros(800, np.uint32))
+    assert "out of bounds" in msg and "group (3,0,0)" in msg

@@ -25,7 +25,7 @@ from __future__ import annotations
 from ..sema import Module
 from . import accesses, private_init, sync_points
 from .accesses import is_check_state, is_thread_state
-from .phases import quiet_local_reads
+from .phases import loud_local_atomics, quiet_local_reads
 from .sites import Sites
 
 
@@ -42,4 +42,5 @@ def instrument(module: Module, local_types: dict,
     return module, sites
 
 
-__all__ = ["instrument", "Sites", "is_check_state", "is_thread_state", "quiet_local_reads"]
+__all__ = ["instrument", "Sites", "is_check_state", "is_thread_state", "quiet_local_reads",
+           "loud_local_atomics"]

@@ -23,6 +23,7 @@ import copy
 from pycparser import c_ast
 
 from .. import cnodes as cn
+from .. import literals
 from .. import types as ty
 from ..builtins import IMAGE_FUNCTIONS
 from ..cnodes import DIVISION_HELPERS
@@ -449,10 +450,15 @@ class _Rewriter:
         while True:
             if isinstance(n, c_ast.ArrayRef):
                 base_type = self.type_of(n.name)
+                values = _values(n.subscript)
                 n.subscript = self.visit(n.subscript)
                 if isinstance(base_type, ty.Array) or _is_member_array(n.name, base_type):
                     length = base_type.length if isinstance(base_type, ty.Array) else None
-                    if length and not self.within(n.subscript, length):
+                    if length and values is not None and 0 <= values[0] and \
+                            values[1] < length:
+                        # (said, for phases.py and check_versions.py: an element in bounds)
+                        n.subscript = _call(counted.INDEX_WITHIN, [n.subscript], n.coord)
+                    elif length and not self.within(n.subscript, length):
                         n.subscript = _call(counted.INDEX_CHECK,
                                             [n.subscript, c_ast.Constant("int", str(length)),
                                              self.site(n.subscript.coord or n.coord)],
@@ -500,6 +506,37 @@ def _integer_coordinates(t) -> bool:
     """Are image coordinates of type ``t`` integers (int, int2, int4)?"""
     elem = t.elem if isinstance(t, ty.Vector) else t
     return isinstance(elem, ty.Scalar) and elem.kind == "int"
+
+
+def _values(e) -> tuple[int, int] | None:
+    """The least and the greatest value integer expression ``e`` may have, from its
+    operands' types (a uchar index: 0 to 255; ``256 + (uint)c``: 256 to 511), constants,
+    casts that keep them and sums; None where its type is not known."""
+    t = fact(e, "ty")
+    if t is None and isinstance(e, c_ast.BinaryOp):
+        # (a sum lowering made anew: of int or wider, where its operands' are known)
+        whole = (0, (1 << 31) - 1)
+    elif not (isinstance(t, ty.Scalar) and t.kind == "int"):
+        return None
+    else:
+        whole = (-(1 << (t.bits - 1)), (1 << (t.bits - 1)) - 1) if t.signed else \
+            (0, (1 << t.bits) - 1)
+    span = None
+    if isinstance(e, c_ast.Constant) and e.type != "char":
+        try:
+            v = literals.integer_value(e.value)
+            span = (v, v)
+        except ValueError:
+            span = None
+    elif isinstance(e, c_ast.Cast):
+        span = _values(e.expr)
+    elif isinstance(e, c_ast.BinaryOp) and e.op in ("+", "-"):
+        a, b = _values(e.left), _values(e.right)
+        if a is not None and b is not None:
+            span = (a[0] + b[0], a[1] + b[1]) if e.op == "+" else (a[0] - b[1], a[1] - b[0])
+    if span is None or span[0] < whole[0] or span[1] > whole[1]:
+        return whole if t is not None else None     # (what wraps: any of the type's)
+    return span
 
 
 def _program_global(node: c_ast.ID) -> bool:

@@ -18,8 +18,10 @@ from typing import NamedTuple
 from pycparser import c_ast
 
 from ..typed_ast import changed_names, fact, walk
+from ..workgroup.names import CHECK_WITHIN
 
 INDEX_CHECK = "CL2C_CK_INDEX"      # accesses.py's check of an index (check.h)
+INDEX_WITHIN = CHECK_WITHIN        # an index its operands' types keep in bounds (no check)
 
 
 class Count(NamedTuple):
@@ -57,7 +59,7 @@ def counted(loop, escaped_names: set) -> Count | None:
 def index_name(subscript) -> str | None:
     """The variable an index names: ``k``, or ``k`` under accesses.py's check."""
     if isinstance(subscript, c_ast.FuncCall) and isinstance(subscript.name, c_ast.ID) and \
-            subscript.name.name == INDEX_CHECK and subscript.args:
+            subscript.name.name in (INDEX_CHECK, INDEX_WITHIN) and subscript.args:
         subscript = subscript.args.exprs[0]
     return subscript.name if isinstance(subscript, c_ast.ID) else None
 

@@ -30,9 +30,10 @@ from __future__ import annotations
 from pycparser import c_ast
 
 from .. import types as ty
-from ..typed_ast import fact
+from ..typed_ast import fact, walk
 from ..workgroup.ir import GroupFunction, Once, c_parts, item_lists
 from ..workgroup.names import LOCALS
+from . import counted
 from .ranges import LOCAL
 
 _ALL = "*"      # every __local variable may be written
@@ -174,6 +175,18 @@ def _rewrite_reads(node, written: set) -> int:
     return count
 
 
+def loud_local_atomics(node) -> bool:
+    """Whether function ``node`` keeps an atomic on __local memory (or maybe on it)
+    with its full check: one this pass did not make CL2C_CK_LATOMIC."""
+    for n in walk(node):
+        if isinstance(n, c_ast.FuncCall) and n.args is not None:
+            name, args = _name(n), n.args.exprs
+            if name in ("CL2C_CK_ARG_ATOMIC", "CL2C_CK_ATOMIC") and _const(args[2]) != 0 or \
+                    name == "CL2C_CK_GENERIC_ATOMIC":
+                return True
+    return False
+
+
 def _local_atomic(node) -> str | None:
     """F of ``CL2C_CK_ARG_ATOMIC(cl2c_ck_l_F, p, 1, site)``, an atomic on kernel-scope
     __local variable F; else None."""
@@ -202,7 +215,8 @@ def _call_plain(call: c_ast.FuncCall) -> set:
         if _field(args[0]):
             return {_field(args[0])}
         return {_ALL} if name == "CL2C_CK_ARG" and len(args) == 5 and _const(args[3]) else set()
-    if name in ("CL2C_CK_INDEX", "CL2C_CK_DIVISOR") or name.startswith("cl2c_get_"):
+    if name in (counted.INDEX_CHECK, counted.INDEX_WITHIN, "CL2C_CK_DIVISOR") or \
+            name.startswith("cl2c_get_"):
         return set()
     # a builtin or check given __local memory otherwise (an atomic's own address aside,
     # but not atomic_init's, which is a plain store)
@@ -228,14 +242,16 @@ def _rewrite_atomics(node, plain: set) -> int:
 
 
 def _element_of(pointer, field: str) -> bool:
-    """``&cl2c_locals->F`` or ``&cl2c_locals->F[CL2C_CK_INDEX(..)]..``, no cast between:
+    """``&cl2c_locals->F`` or ``&cl2c_locals->F[CL2C_CK_INDEX(..)]..`` (or
+    ``CL2C_CK_WITHIN(..)``: an index in bounds by its operands' types), no cast between:
     variable F or an element of it, in bounds (an index out of them is reported, and
     becomes 0)."""
     if not (isinstance(pointer, c_ast.UnaryOp) and pointer.op == "&"):
         return False
     e = pointer.expr
     while isinstance(e, c_ast.ArrayRef):
-        if not (isinstance(e.subscript, c_ast.FuncCall) and _name(e.subscript) == "CL2C_CK_INDEX"):
+        if not (isinstance(e.subscript, c_ast.FuncCall) and
+                _name(e.subscript) in (counted.INDEX_CHECK, counted.INDEX_WITHIN)):
             return False
         e = e.name
     return isinstance(e, c_ast.StructRef) and e.type == "->" and \

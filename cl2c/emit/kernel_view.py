@@ -11,7 +11,9 @@ from pycparser import c_ast
 from .. import declarators
 from .. import types as ty
 from ..language_version import LanguageVersion
+from ..checking import loud_local_atomics
 from ..lower import KernelModel
+from ..lower.alike_groups import ALL, BUT_ATOMICS
 from ..lower.workitems import is_type_declaration
 from ..workgroup.builders.loops import IMAGE_FORMATS
 from ..workgroup.launch_plan import LaunchPlan, LiveBound
@@ -83,7 +85,8 @@ class Checks:
     buffers: tuple[CheckedBuffer, ...]
     variables: tuple[CheckedVariable, ...]
     locals: tuple[CheckedLocal, ...]
-    alike_groups: int = 0  # 1: every group makes the same __local accesses (check.h)
+    alike_groups: int = 0  # 1: every group makes the same __local accesses, 2: but
+                           # atomics (check.h's cl2c_ck_group)
 
 
 @dataclass(frozen=True)
@@ -366,4 +369,21 @@ def _checks(k: KernelModel, renames: dict[str, str], constants=(),
                          _granule(getattr(d, "ty", None)))
          for d in program_globals if d.name]
     return Checks(int(k.plan.check == "collect"), tuple(buffers), tuple(variables),
-                  tuple(locals_), int(k.alike_groups))
+                  tuple(locals_), _alike(k))
+
+
+def _alike(k: KernelModel) -> int:
+    """cl2c_ck_group's alike: 1 where every group makes the same __local accesses; 2
+    where but atomics do, and every function that runs the kernel checks those as
+    atomics of a phase that touches their variable only with atomics (phases.py); else
+    0."""
+    if k.alike_groups == ALL:
+        return 1
+    plan = k.plan
+    if k.alike_groups != BUT_ATOMICS or plan.schedule.calls_item_function or \
+            not plan.group_functions:
+        return 0
+    functions = list(plan.group_functions) + \
+        (list(plan.loop.group_functions) if plan.loop is not None else []) + \
+        ([plan.interleaved_function] if plan.interleaved_function is not None else [])
+    return 0 if any(loud_local_atomics(f) for f in functions) else 2

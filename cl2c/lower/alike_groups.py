@@ -23,8 +23,15 @@ found. A kernel qualifies where:
 A variable stops being alike where any assignment to it is of a value that is not, or
 runs on a condition that is not, or its address is taken; what is left is the largest
 set that holds together (a loop counter ``s = s / 2`` from ``s = lsize / 2`` stays).
-The launch's share is in check.h: the same kernel launch, a group of the same size, and
-no finding in the group checked.
+The launch's share is in check.h: the same kernel launch and a group of the same size.
+
+Atomics on a __local variable (a histogram's counters, at addresses read from a buffer)
+may vary where each comes after a barrier at the top of the kernel (BUT_ATOMICS). Two
+atomics do not race; where the phase touches the variable only with atomics (the
+emitter asks that phases.py made each such check CL2C_CK_LATOMIC), such an atomic finds
+something only where the group has not written the word in an earlier phase. So
+check.h has the first group make sure, at each barrier, that the group wrote every
+word of its __local variables; the others' atomics then check bounds only.
 
 Runs on sema's tree, before lowering rewrites it.
 """
@@ -45,22 +52,27 @@ _COPIES = {"async_work_group_copy", "async_work_group_strided_copy", "wait_group
 _CHANGES = ("++", "--", "p++", "p--")
 
 
-def alike_groups(f: FunctionInfo, functions: dict) -> bool:
-    """Whether every work-group of kernel ``f`` makes the same __local accesses (none
-    counts: then there is nothing to check in any)."""
+ALL, BUT_ATOMICS = "all", "but atomics"
+
+
+def alike_groups(f: FunctionInfo, functions: dict) -> str:
+    """Whether every work-group of kernel ``f`` makes the same __local accesses: ALL;
+    BUT_ATOMICS where atomics on __local variables (a histogram's counters) may vary,
+    each after a barrier at the top of the kernel; else "" (and where the kernel has no
+    __local memory: nothing to check in any group)."""
     if f.gotos or f.labels:
-        return False
+        return ""
     if not any(_is_local_decl(n) for n in walk(f.node.body)) and \
             not any(isinstance(p.type, ty.Pointer) and p.type.space == "local"
                     for p in f.params):
-        return False            # no __local memory: nothing to share
+        return ""               # no __local memory: nothing to share
     reader = _Reader(f, functions)
     while True:
         before = (len(reader.variant), len(reader.loops))
-        reader.ok = True
-        reader.statement(f.node.body, True)
+        reader.ok, reader.atomics, reader.barrier = True, False, False
+        reader.statement(f.node.body, True, top=True)
         if (len(reader.variant), len(reader.loops)) == before:
-            return reader.ok
+            return "" if not reader.ok else BUT_ATOMICS if reader.atomics else ALL
 
 
 def _is_local_decl(n) -> bool:
@@ -81,17 +93,22 @@ class _Reader:
             if isinstance(n, c_ast.Decl) and n.name in addressed:
                 self.variant.add(id(n))
         self.ok = True
+        self.atomics = False        # an atomic on __local memory that varies
+        self.barrier = False        # a barrier at the top of the kernel passed
 
     # ---- statements: ``alike`` says whether the conditions they run on are; the
     # result, whether a ``return`` (or a break or continue: "loop") may leave them on a
     # condition that is not
-    def statement(self, s, alike: bool) -> set:
+    def statement(self, s, alike: bool, top: bool = False) -> set:
         if s is None:
             return set()
         if isinstance(s, c_ast.Compound):
             out: set = set()
             for item in s.block_items or []:
                 out |= self.statement(item, alike and not out)
+                if top and isinstance(item, c_ast.FuncCall) and fact(item, "call") is not None \
+                        and any(r.sync for r in _rows(item)):
+                    self.barrier = True
             return out
         if isinstance(s, c_ast.DeclList):
             for d in s.decls:
@@ -234,10 +251,14 @@ class _Reader:
         self.expr(e, alike)
         return "generic", False, None
 
-    def _local(self, space: str, same: bool, alike: bool):
-        """An access of memory in ``space`` at an address ``same`` (alike or not)."""
+    def _local(self, space: str, same: bool, alike: bool, atomic: bool = False):
+        """An access of memory in ``space`` at an address ``same`` (alike or not); an
+        atomic's object (its first argument) may vary after a barrier at the top."""
         if space in ("local", "generic") and not (same and alike):
-            self.ok = False
+            if atomic and space == "local" and self.barrier:
+                self.atomics = True
+            else:
+                self.ok = False
 
     def access(self, e, alike: bool) -> bool:
         """A read of ``e`` (an element, a member, ``*p``): alike where it is __constant
@@ -278,7 +299,9 @@ class _Reader:
                 self.expr(a, alike)
             self.ok = False
             return False
-        if call.kind != "builtin":
+        if call.kind == "vec_step":
+            return True             # (its operand is a type, or not evaluated)
+        if call.kind == "function":
             callee = self.functions.get(call.name)
             for a in args:
                 if isinstance(fact(a, "ty"), (ty.Pointer, ty.Array)):
@@ -292,13 +315,15 @@ class _Reader:
             return False
         if call.name in _COPIES:
             self.ok = False
-        rows = [call.row] if call.row is not None else []
+        rows = _rows(e)
+        # an atomic function's object (atomic_init's is a plain store: phases.py)
+        atomic = call.name.startswith(("atomic_", "atom_")) and call.name != "atomic_init"
         values = []
-        for a in args:
+        for i, a in enumerate(args):
             if isinstance(fact(a, "ty"), (ty.Pointer, ty.Array)):
                 # what a builtin reaches through a pointer: the object it points to
                 space, same = self._pointer(a, alike)
-                self._local(space, same, alike)
+                self._local(space, same, alike, atomic and i == 0)
                 values.append(False)
             else:
                 values.append(self.expr(a, alike))
@@ -306,6 +331,8 @@ class _Reader:
             if not alike:
                 self.ok = False
             return False
+        if call.kind in ("vload", "vload_half", "printf"):
+            return False            # memory's value, or what printf returns
         if any(r.workitem for r in rows):
             return call.name in _ALIKE_IDS and all(values)
         if any(r.reads or r.has_effects for r in rows) or \
@@ -332,3 +359,9 @@ class _Reader:
             else:
                 self.variant.add(id(node))
         return space, same
+
+
+def _rows(call: c_ast.FuncCall) -> list:
+    """The builtin's row a call of one has (sema's choice), as a list."""
+    c = fact(call, "call")
+    return [c.row] if c is not None and c.row is not None else []

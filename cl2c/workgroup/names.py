@@ -20,6 +20,7 @@ CHECK_FENCES = "cl2c_ck_fences"  # checking builds: a barrier's fences, just bef
 CHECK_ITEM = "cl2c_ck_item"  # checking builds: which work-item runs (check.h)
 CHECK_FAST = "cl2c_ck_fast"  # checking builds: a checked loop runs its fast version
 CHECK_PIXEL = "CL2C_CK_PIXEL"  # checking builds: an image access's coordinate, checked
+CHECK_WITHIN = "CL2C_CK_WITHIN"  # an index its operands' types keep in bounds (check.h)
 WAY_BLOCK = "CL2C_WAY_BLOCK"  # interleaved work-items: a way's block (workitem.h)
 BLOCKS = "cl2c_blocks"    # interleaved: whole blocks of ways in the loop
 BLOCK = "cl2c_b"          # interleaved, lock-step: the local id 0 of a block's first

@@ -15,6 +15,9 @@ those (no barrier in it). Where every check in the work-item loop is
   jumps, or one under a guard ``if (a < b)`` that the test finds true for all of the
   box or for none), each apart from the loop's other accesses of its buffer, or a read
   of __local memory the loop also writes,
+- an atomic on an element of a __local variable, its indices in bounds, in a phase that
+  touches the variable only with atomics (CL2C_CK_LATOMIC_IN), at any address: the test
+  asks that the group wrote all of the variable,
 - an array index of those (CL2C_CK_INDEX), an image coordinate (CL2C_CK_PIXEL: the image's
   extent its bound),
 
@@ -63,9 +66,11 @@ from ..ir import (Block, GroupFunction, GroupIf, GroupLoop, Once, Versions,
 from ..names import L1, L2, LS0, LS1
 
 READ, STORE, LREAD = "CL2C_CK_ARG_READ", "CL2C_CK_ARG_STORE", "CL2C_CK_LREAD"
+LATOMIC = "CL2C_CK_LATOMIC_IN"  # an atomic on a __local element in bounds (phases.py)
 ARG = "CL2C_CK_ARG"           # a full check: of __local memory, a read (WREAD) or an update
 UPDATE, WREAD = "update", "reread"          # (UPDATE, ``*CL2C_CK_ARG(...) op= v;``)
 INDEX = "CL2C_CK_INDEX"
+WITHIN = wg.CHECK_WITHIN      # an index in bounds by its operands' types: no check
 PIXEL = wg.CHECK_PIXEL        # an image access's coordinate (checking/accesses.py)
 THREAD = wg.CHECK_THREAD
 FAST, AT, IX, POINT = wg.CHECK_FAST, "cl2c_ck_at", "cl2c_ck_ix", "cl2c_ck_j"
@@ -257,7 +262,12 @@ class _Nest:
         checks.sort(key=lambda c: next(i for i, n in enumerate(nodes) if n is c))
         # image coordinates: indices of the image's extents (its descriptor's fields)
         pixels = [n for n in nodes if isinstance(n, c_ast.FuncCall) and called(n) == PIXEL]
-        if not checks and not pixels:
+        # atomics on __local elements in bounds, at any address: the group wrote all of
+        # the variable, or they need their checks
+        atomics = [n for n in nodes if isinstance(n, c_ast.FuncCall) and called(n) == LATOMIC]
+        if not checks and not pixels and not atomics:
+            return None
+        if any(not isinstance(a.args.exprs[0], c_ast.ID) for a in atomics):
             return None
         if any(self._vars(p.args.exprs[0]) is None or not self._extent(p.args.exprs[1])
                for p in pixels):
@@ -276,11 +286,11 @@ class _Nest:
         if len(self.axes) > 1 and any(a.kind in (STORE, UPDATE) for a in accesses) and \
                 self.axis_names[0] not in (L2, L1):
             return None             # a store in a uniform loop: not for the box's test
-        known = checks + pixels + [x for a in accesses for x, _ in a.indices]
+        known = checks + pixels + atomics + [x for a in accesses for x, _ in a.indices]
         for n in walk(loop.stmt):
             if isinstance(n, c_ast.FuncCall):
                 name = called(n)
-                if name == ITEM or any(n is k for k in known):
+                if name in (ITEM, WITHIN) or any(n is k for k in known):
                     continue
                 if name.lower().startswith("cl2c_ck") or name in checked:
                     return None     # another check, or a function with checks of its own
@@ -289,7 +299,8 @@ class _Nest:
             elif isinstance(n, (c_ast.Continue, c_ast.Break, c_ast.Goto, c_ast.Return,
                                 c_ast.Label)):
                 return None         # a store then might not run for every work-item
-        return self._rewrite(accesses, [(p, within.get(id(p))) for p in pixels])
+        return self._rewrite(accesses, [(p, within.get(id(p))) for p in pixels],
+                             sorted({a.args.exprs[0].name for a in atomics}))
 
     def _extent(self, e) -> bool:
         """Is ``e`` an image's extent the whole box shares: ``image->field``, the image a
@@ -341,6 +352,8 @@ class _Nest:
             return None
         while isinstance(e, c_ast.ArrayRef):
             sub = e.subscript
+            if isinstance(sub, c_ast.FuncCall) and called(sub) == WITHIN:
+                sub = sub.args.exprs[0]
             if isinstance(sub, c_ast.FuncCall) and called(sub) == INDEX:
                 i, n = sub.args.exprs[0], sub.args.exprs[1]
                 if self._vars(i) is None or self._vars(n) != frozenset():
@@ -430,9 +443,10 @@ class _Nest:
         return frozenset() if name in _GENERATED_INTS or name.endswith("__base") else None
 
     # -- the two versions
-    def _rewrite(self, accesses, pixels=()) -> Versions:
+    def _rewrite(self, accesses, pixels=(), atomics=()) -> Versions:
         """The two versions; ``pixels``: the image coordinates' checks (CL2C_CK_PIXEL
-        calls) and the guard each is under, which the test bounds by their extents."""
+        calls) and the guard each is under, which the test bounds by their extents;
+        ``atomics``: the ranges of the __local variables the loop's atomics are on."""
         axes = self.axes
         na = len(axes)
         points = _points(na)
@@ -521,6 +535,7 @@ class _Nest:
                         c_ast.UnaryOp("sizeof", _element(b.target.expr)))
                     rest.append(_unless_skipped(_unless_skipped(t, a.guard), b.guard))
         guards = [a.guard for a in accesses for _ in a.indices] + [g for _, g in pixels]
+        rest += [cn.call("cl2c_ck_box_whole", cn.ident(THREAD), cn.ident(r)) for r in atomics]
         for r, (_, n) in enumerate(indices):
             rest.append(_unless_skipped(cn.call(
                 "cl2c_ck_box_index", c_ast.ArrayRef(cn.ident(IX), cn.const_int(r)),
@@ -676,19 +691,20 @@ def _unless_skipped(test, guard):
 def _unchecked(body) -> None:
     """The checks of a fast version go: ``*CL2C_CK_ARG_READ(A, &E, site)`` and
     ``*CL2C_CK_LREAD(A, &E, site)`` become ``E`` (the access itself),
-    ``CL2C_CK_ARG_STORE(A, &E, local, site, v)`` becomes ``E = v`` and
-    ``CL2C_CK_INDEX(i, n, site)`` (and ``CL2C_CK_PIXEL(i, n, ...)``) ``i``."""
+    ``CL2C_CK_ARG_STORE(A, &E, local, site, v)`` becomes ``E = v``,
+    ``CL2C_CK_LATOMIC_IN(A, p, site)`` ``p`` and ``CL2C_CK_INDEX(i, n, site)`` (and
+    ``CL2C_CK_PIXEL(i, n, ...)``) ``i``."""
     for n in list(walk(body)):
         for name, child in n.children():
             if not isinstance(child, c_ast.FuncCall):
                 continue
             what, args = called(child), (child.args.exprs if child.args else [])
-            if what in (READ, LREAD, ARG):
+            if what in (READ, LREAD, ARG, LATOMIC):
                 replace_child(n, name, args[1])
             elif what == STORE:
                 replace_child(n, name, c_ast.Assignment(
                     "=", c_ast.UnaryOp("*", args[1]), args[4], child.coord))
-            elif what in (INDEX, PIXEL):
+            elif what in (INDEX, PIXEL, WITHIN):
                 replace_child(n, name, args[0])
     for n in list(walk(body)):              # *&E is E: the access as the kernel wrote it
         for name, child in n.children():

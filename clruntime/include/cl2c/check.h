@@ -233,11 +233,16 @@ typedef struct cl2c_ck_thread {
     /* private variables that pointers may point into, the most recent last */
     int nprivates;
     cl2c_ck_range privates[CL2C_CK_MAX_PRIVATES];
-    /* A kernel whose groups all make the same __local accesses (lower/alike_groups.py):
-     * the launch and group size whose __local memory a group of this thread checked;
-     * the others of that size check its bounds only (same_now): what they would find
-     * there, the first found, at the same sites, each reported once a launch */
+    /* A kernel whose groups all make the same __local accesses (lower/alike_groups.py;
+     * alike 1, or 2: but atomics, each in a phase that touches its variable only with
+     * atomics): the launch and group size whose __local memory a group of this thread
+     * checked; the others of that size check its bounds only (same_now): what they
+     * would find there, the first found, at the same sites, each reported once a
+     * launch. Their atomics (alike 2) find nothing where each barrier finds every word
+     * of the group's __local variables written: the first group makes sure. */
     int alike, same_now;
+    int unsure;         /* alike 2 (but atomics): a barrier found a __local variable of
+                         * the group with a word it never wrote: the group is no model */
     struct {
         int serial;
         size_t size[3];
@@ -679,14 +684,36 @@ static inline void cl2c_ck_item(cl2c_ck_thread *t, size_t l0, size_t l1, size_t 
     t->local_me = t->local_me0 | who;
 }
 
+/* The first group of a kernel whose __local atomics vary (alike 2), at a barrier that
+ * fences __local memory: whether the group wrote every word of its __local variables
+ * (in bounds, its later groups' atomics then find nothing), else it is no model. */
+__attribute__((noinline, unused)) static void cl2c_ck_wholes(cl2c_ck_thread *t) {
+    for (int i = 0; i < t->nlocals && !t->unsure; ++i) {
+        const cl2c_ck_range *r = &t->locals[i];
+        if (r->shadow == NULL) {
+            t->unsure = 1;
+            break;
+        }
+        const size_t words = ((r->size - 1) >> r->shift) + 1;
+        uint64_t other = 0, all = CL2C_CK_INIT;      /* (vectorises) */
+        for (size_t w = 0; w < words; ++w) {
+            other |= (r->shadow[w] ^ t->local_me0) & 0xffffffull;
+            all &= r->shadow[w];
+        }
+        t->unsure = other != 0 || !(all & CL2C_CK_INIT);
+    }
+}
+
 /* A region of the regions schedule begins: a barrier was passed. A fast loop's read
  * marks of the phase that ends need not be written: a later phase finds those words
  * as it would find them written in an earlier phase (cl2c_ck_shadow: no race with
  * either, and the written mark stays). */
 static inline void cl2c_ck_phase(cl2c_ck_thread *t) {
+    const uint64_t lphase = t->lphase, first = t->phase == 0;  /* (the function's top) */
     t->lreads.n = 0;
     cl2c_ck_passed(t, t->phase + 1);
     cl2c_ck_rewho(t);
+    if (t->alike == 2 && !t->same_now && !first && t->lphase != lphase) cl2c_ck_wholes(t);
 }
 
 /* At the start of each group: who runs, and where its __local memory is; alike: the
@@ -695,6 +722,7 @@ static inline void cl2c_ck_group(cl2c_ck_launch *L, const cl2c_workitem *g, int 
                                  const void *local_block, size_t local_bytes, int alike) {
     cl2c_ck_thread *t = &cl2c_ck_tls;
     t->alike = alike;
+    t->unsure = 0;
     t->same_now = alike && t->checked.serial == L->serial &&
                   t->checked.size[0] == g->local_size[0] &&
                   t->checked.size[1] == g->local_size[1] &&
@@ -751,7 +779,7 @@ CL2C_UNUSED static void cl2c_ck_events_end(cl2c_ck_thread *t);
 static inline void cl2c_ck_group_end(void) {
     cl2c_ck_thread *t = &cl2c_ck_tls;
     if (t->nevents > 0) cl2c_ck_events_end(t);
-    if (t->alike && !t->same_now) {
+    if (t->alike && !t->same_now && !t->unsure) {
         t->checked.serial = t->launch->serial;
         for (int d = 0; d < 3; ++d) t->checked.size[d] = t->grp->local_size[d];
     }
@@ -1564,6 +1592,7 @@ static inline void *cl2c_ck_local_atomic_in(cl2c_ck_thread *t, cl2c_ck_argr A,
                                             cl2c_ck_site *site) {
     void *p = (void *)q;
     if (__builtin_expect(A.r != NULL && A.r->all_set == t->local_me0, 1)) return p;
+    if (A.shadow == NULL && A.r != NULL) return p;      /* (bounds only: alike groups) */
     return cl2c_ck_local_atomic_(t, A, p, (uintptr_t)p - (uintptr_t)A.lo, n, site);
 }
 static inline void *cl2c_ck_local_atomic(cl2c_ck_thread *t, cl2c_ck_argr A,
@@ -1800,6 +1829,9 @@ static inline long long cl2c_ck_index(long long i, long long n, cl2c_ck_site *si
     return i >= 0 && i < n ? i : cl2c_ck_bad_index(i, n, site);
 }
 #define CL2C_CK_INDEX(i, n, site) cl2c_ck_index((long long)(i), (n), (site))
+/* An index whose operands' types keep it in bounds (a uchar index of an array of 256, or
+ * 256 + one of 768): nothing to check, said for the passes after (checking/accesses.py). */
+#define CL2C_CK_WITHIN(i) (i)
 
 /* A coordinate of an image access that the spec leaves undefined outside the image
  * (6.12.14.3 and 6.12.14.4): a write's, or a read's without a sampler (which reads as

@@ -136,6 +136,23 @@ static inline int cl2c_ck_box_in_range(cl2c_ck_argr A, const char *const *at, in
                                        const long long *count, size_t n) {
     return A.shadow == NULL && cl2c_ck_box_spans(A, at, axes, count, n);
 }
+/* Atomics on elements of __local variable A in bounds, in a phase that touches it only
+ * with atomics (CL2C_CK_LATOMIC_IN), at any address: they find nothing where this group
+ * wrote every word of A (found once a phase, as cl2c_ck_local_atomic_ does). */
+static inline int cl2c_ck_box_whole(cl2c_ck_thread *t, cl2c_ck_argr A) {
+    if (A.r == NULL || t->fibers) return 0;
+    if (A.shadow == NULL || A.r->all_set == t->local_me0) return 1;
+    cl2c_ck_lreads_flush(t);
+    const size_t words = ((A.size - 1) >> A.shift) + 1;
+    uint64_t other = 0, all = CL2C_CK_INIT;         /* (vectorises) */
+    for (size_t i = 0; i < words; ++i) {
+        other |= (A.shadow[i] ^ t->local_me0) & 0xffffffull;
+        all &= A.shadow[i];
+    }
+    if (other != 0 || !(all & CL2C_CK_INIT)) return 0;
+    ((cl2c_ck_range *)A.r)->all_set = t->local_me0;  /* (the thread's own) */
+    return 1;
+}
 /* Checked indices (CL2C_CK_INDEX): all within an array of n elements. */
 static inline int cl2c_ck_box_index(const long long *v, int axes, const long long *count,
                                     long long n) {
