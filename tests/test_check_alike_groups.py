@@ -234,10 +234,10 @@ def histograms():
 
 
 def test_atomics_at_addresses_read_from_a_buffer_leave_the_rest_alike(histograms):
-    """The counters' atomics vary (alike 2); every group checks the bounds of its own
+    """The counters' atomics vary (alike 1 | 2); every group checks the bounds of its own
     (a uchar index of 256 counters needs none), and the first group of each thread made
     sure that the group wrote every counter before them."""
-    assert "cl2c_local_stride, 2);" in histograms.c_source
+    assert "cl2c_local_stride, 3);" in histograms.c_source
     entry = histograms.c_source.split("void histogram__group(")[1].split("\n}\n")[0]
     assert "bins[CL2C_CK_WITHIN(" in entry
     assert "cl2c_ck_box_whole(" in entry
@@ -264,3 +264,56 @@ def test_an_index_its_type_does_not_keep_in_bounds_is_checked(histograms):
     data[3 * 64 + 9] = 230
     msg = finding(histograms.short_bins, (64 * 4,), (64,), data, np.zeros(800, np.uint32))
     assert "out of bounds" in msg and "group (3,0,0)" in msg
+
+
+TILES = """
+__kernel void tile(__global const float *in, __global float *out, const int odd) {
+    __local float t[17];
+    const int lid = get_local_id(0), gid = get_global_id(0);
+    t[lid] = in[gid];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (gid == odd)
+        out[gid] = t[lid + 1];
+    else if (gid > 0)
+        out[gid] = t[lid] + t[lid > 0 ? lid - 1 : 0];
+}
+__kernel void same_phase(__global const float *in, __global float *out) {
+    __local float t[16];
+    const int lid = get_local_id(0), gid = get_global_id(0);
+    t[lid] = in[gid];
+    if (gid > 3)
+        out[gid] = t[lid];
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def tiles():
+    return build(TILES, name="tiles.cl")
+
+
+def test_reads_that_vary_in_a_phase_that_writes_none_of_their_variable(tiles):
+    """A tile read on conditions of the global id (alike 5): the first group of each
+    thread keeps which words the group wrote at each barrier, and the others' reads
+    look there."""
+    assert _alike(tiles, "tile") is False
+    assert "cl2c_local_stride, 5);" in tiles.c_source.split("int cl2c_kernel_tile(")[1]
+    a = np.arange(128, dtype=np.float32)
+    out = np.zeros(128, np.float32)
+    tiles.tile((128,), (16,), a, out, np.int32(-1))
+    expect = a + np.where(np.arange(128) % 16 > 0, np.roll(a, 1), a)
+    assert np.array_equal(out[1:], expect[1:])
+    # one work-item of group 5 reads the word past the group's: nobody wrote it
+    msg = finding(tiles.tile, (128,), (16,), a, out, np.int32(5 * 16 + 15))
+    assert "uninitialized __local" in msg and "group (5,0,0)" in msg
+    # and a group checked in full finds it too (the first of a thread)
+    msg = finding(tiles.tile, (128,), (16,), a, out, np.int32(15))
+    assert "uninitialized __local" in msg and "group (0,0,0)" in msg
+
+
+def test_reads_that_vary_in_a_phase_that_writes_their_variable_are_checked_in_full(tiles):
+    assert "cl2c_local_stride, 0);" in tiles.c_source.split("int cl2c_kernel_same_phase(")[1]
+    a = np.arange(64, dtype=np.float32)
+    out = np.zeros(64, np.float32)
+    tiles.same_phase((64,), (16,), a, out)
+    assert np.array_equal(out[4:], a[4:])

@@ -25,7 +25,7 @@ from __future__ import annotations
 from ..sema import Module
 from . import accesses, private_init, sync_points
 from .accesses import is_check_state, is_thread_state
-from .phases import loud_local_atomics, quiet_local_reads
+from .phases import loud_local_atomics, loud_local_reads, quiet_local_reads
 from .sites import Sites
 
 
@@ -43,4 +43,4 @@ def instrument(module: Module, local_types: dict,
 
 
 __all__ = ["instrument", "Sites", "is_check_state", "is_thread_state", "quiet_local_reads",
-           "loud_local_atomics"]
+           "loud_local_atomics", "loud_local_reads"]

@@ -175,6 +175,19 @@ def _rewrite_reads(node, written: set) -> int:
     return count
 
 
+def loud_local_reads(node) -> bool:
+    """Whether function ``node`` keeps a read of __local memory (or maybe of it) with
+    its full check: one this pass did not make CL2C_CK_LREAD."""
+    for n in walk(node):
+        if isinstance(n, c_ast.FuncCall) and n.args is not None:
+            name, args = _name(n), n.args.exprs
+            if name in ("CL2C_CK_ARG", "CL2C_CK_ACCESS") and len(args) == 5 and \
+                    _const(args[3]) != 0 and _const(args[2]) & 1 or \
+                    name == "CL2C_CK_GENERIC" and _const(args[2]) & 1:
+                return True
+    return False
+
+
 def loud_local_atomics(node) -> bool:
     """Whether function ``node`` keeps an atomic on __local memory (or maybe on it)
     with its full check: one this pass did not make CL2C_CK_LATOMIC."""

@@ -11,9 +11,9 @@ from pycparser import c_ast
 from .. import declarators
 from .. import types as ty
 from ..language_version import LanguageVersion
-from ..checking import loud_local_atomics
+from ..checking import loud_local_atomics, loud_local_reads
 from ..lower import KernelModel
-from ..lower.alike_groups import ALL, BUT_ATOMICS
+from ..lower.alike_groups import ATOMICS, READS
 from ..lower.workitems import is_type_declaration
 from ..workgroup.builders.loops import IMAGE_FORMATS
 from ..workgroup.launch_plan import LaunchPlan, LiveBound
@@ -85,8 +85,8 @@ class Checks:
     buffers: tuple[CheckedBuffer, ...]
     variables: tuple[CheckedVariable, ...]
     locals: tuple[CheckedLocal, ...]
-    alike_groups: int = 0  # 1: every group makes the same __local accesses, 2: but
-                           # atomics (check.h's cl2c_ck_group)
+    alike_groups: int = 0  # 1: every group makes the same __local accesses, | 2: but
+                           # atomics, | 4: but reads (check.h's cl2c_ck_group)
 
 
 @dataclass(frozen=True)
@@ -373,17 +373,21 @@ def _checks(k: KernelModel, renames: dict[str, str], constants=(),
 
 
 def _alike(k: KernelModel) -> int:
-    """cl2c_ck_group's alike: 1 where every group makes the same __local accesses; 2
-    where but atomics do, and every function that runs the kernel checks those as
-    atomics of a phase that touches their variable only with atomics (phases.py); else
-    0."""
-    if k.alike_groups == ALL:
+    """cl2c_ck_group's alike: 0 where the kernel's groups may make different __local
+    accesses (alike_groups.py); else 1, plus 2 where its atomics may vary and plus 4
+    where its reads may, where every function that runs the kernel checks each such
+    access as one of a phase that touches its variable only so (phases.py)."""
+    varying, plan = k.alike_groups, k.plan
+    if varying is None:
+        return 0
+    if not varying:
         return 1
-    plan = k.plan
-    if k.alike_groups != BUT_ATOMICS or plan.schedule.calls_item_function or \
-            not plan.group_functions:
+    if plan.schedule.calls_item_function or not plan.group_functions:
         return 0
     functions = list(plan.group_functions) + \
         (list(plan.loop.group_functions) if plan.loop is not None else []) + \
         ([plan.interleaved_function] if plan.interleaved_function is not None else [])
-    return 0 if any(loud_local_atomics(f) for f in functions) else 2
+    if ATOMICS in varying and any(loud_local_atomics(f) for f in functions) or \
+            READS in varying and any(loud_local_reads(f) for f in functions):
+        return 0
+    return 1 | (2 if ATOMICS in varying else 0) | (4 if READS in varying else 0)

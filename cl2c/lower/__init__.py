@@ -48,8 +48,8 @@ class KernelModel:
                                       # build a version of its own to check (loop_dimension.py)
     owned: dict = field(default_factory=dict)   # a checking build: {buffer argument: Owned}
                                       # whose elements one work-item at most touches (owned.py)
-    alike_groups: str = ""            # a checking build: every group makes the same
-                                      # __local accesses, all or but atomics (alike_groups.py)
+    alike_groups: frozenset | None = None   # a checking build: every group makes the
+                                      # same __local accesses but these kinds (alike_groups.py)
 
     @property
     def interface(self) -> KernelInterface:
@@ -114,7 +114,7 @@ def lower(module: Module, times: StageTimes | None = None,
         module, sites = checking.instrument(module, local_types)
     kernels = [replace(kernel_model(f, moved.get(f.name, []), module.functions,
                                     accesses[f.name]), unchecked=unchecked.get(f.name),
-                       owned=owned.get(f.name, {}), alike_groups=alike.get(f.name, ""))
+                       owned=owned.get(f.name, {}), alike_groups=alike.get(f.name))
                for f in module.kernels]
     return LoweredProgram(module, needs, kernels, list(module.program_scope),
                           sites.listed() if sites is not None else [], bool(check))

@@ -26,12 +26,19 @@ set that holds together (a loop counter ``s = s / 2`` from ``s = lsize / 2`` sta
 The launch's share is in check.h: the same kernel launch and a group of the same size.
 
 Atomics on a __local variable (a histogram's counters, at addresses read from a buffer)
-may vary where each comes after a barrier at the top of the kernel (BUT_ATOMICS). Two
+may vary where each comes after a barrier at the top of the kernel (ATOMICS). Two
 atomics do not race; where the phase touches the variable only with atomics (the
 emitter asks that phases.py made each such check CL2C_CK_LATOMIC), such an atomic finds
 something only where the group has not written the word in an earlier phase. So
 check.h has the first group make sure, at each barrier, that the group wrote every
 word of its __local variables; the others' atomics then check bounds only.
+
+Plain reads may vary too (READS: a tile read under a test of the global id), where
+each is in a phase that writes none of its variable (the emitter asks that phases.py
+made every read of __local memory CL2C_CK_LREAD): such a read finds something only
+where the group had not written the word before the phase. The first group keeps, at
+each barrier, which words of each __local variable the group wrote; the others' reads
+look there (check.h, cl2c_ck_record).
 
 Runs on sema's tree, before lowering rewrites it.
 """
@@ -52,27 +59,28 @@ _COPIES = {"async_work_group_copy", "async_work_group_strided_copy", "wait_group
 _CHANGES = ("++", "--", "p++", "p--")
 
 
-ALL, BUT_ATOMICS = "all", "but atomics"
+ATOMICS, READS = "atomics", "reads"
 
 
-def alike_groups(f: FunctionInfo, functions: dict) -> str:
-    """Whether every work-group of kernel ``f`` makes the same __local accesses: ALL;
-    BUT_ATOMICS where atomics on __local variables (a histogram's counters) may vary,
-    each after a barrier at the top of the kernel; else "" (and where the kernel has no
-    __local memory: nothing to check in any group)."""
+def alike_groups(f: FunctionInfo, functions: dict) -> frozenset | None:
+    """Whether every work-group of kernel ``f`` makes the same __local accesses: the
+    kinds of them that may vary (an empty set: none), else None (and where the kernel
+    has no __local memory: nothing to check in any group). ATOMICS: atomics on __local
+    variables (a histogram's counters), each after a barrier at the top of the kernel;
+    READS: plain reads (a tile's, on a condition of the global id)."""
     if f.gotos or f.labels:
-        return ""
+        return None
     if not any(_is_local_decl(n) for n in walk(f.node.body)) and \
             not any(isinstance(p.type, ty.Pointer) and p.type.space == "local"
                     for p in f.params):
-        return ""               # no __local memory: nothing to share
+        return None             # no __local memory: nothing to share
     reader = _Reader(f, functions)
     while True:
         before = (len(reader.variant), len(reader.loops))
-        reader.ok, reader.atomics, reader.barrier = True, False, False
+        reader.ok, reader.varying, reader.barrier = True, set(), False
         reader.statement(f.node.body, True, top=True)
         if (len(reader.variant), len(reader.loops)) == before:
-            return "" if not reader.ok else BUT_ATOMICS if reader.atomics else ALL
+            return frozenset(reader.varying) if reader.ok else None
 
 
 def _is_local_decl(n) -> bool:
@@ -93,7 +101,7 @@ class _Reader:
             if isinstance(n, c_ast.Decl) and n.name in addressed:
                 self.variant.add(id(n))
         self.ok = True
-        self.atomics = False        # an atomic on __local memory that varies
+        self.varying: set = set()   # the kinds of __local access that vary
         self.barrier = False        # a barrier at the top of the kernel passed
 
     # ---- statements: ``alike`` says whether the conditions they run on are; the
@@ -251,12 +259,13 @@ class _Reader:
         self.expr(e, alike)
         return "generic", False, None
 
-    def _local(self, space: str, same: bool, alike: bool, atomic: bool = False):
-        """An access of memory in ``space`` at an address ``same`` (alike or not); an
-        atomic's object (its first argument) may vary after a barrier at the top."""
+    def _local(self, space: str, same: bool, alike: bool, kind: str = ""):
+        """An access of memory in ``space`` at an address ``same`` (alike or not); a
+        plain read (READS) may vary, and an atomic's object (ATOMICS, its first
+        argument) after a barrier at the top."""
         if space in ("local", "generic") and not (same and alike):
-            if atomic and space == "local" and self.barrier:
-                self.atomics = True
+            if space == "local" and (kind == READS or kind == ATOMICS and self.barrier):
+                self.varying.add(kind)
             else:
                 self.ok = False
 
@@ -267,7 +276,7 @@ class _Reader:
         space, same, node = self._designated(e, alike)
         if isinstance(t, ty.Array) and space != "private":
             return same and space in ("local", "constant")   # (an address, not a read)
-        self._local(space, same, alike)
+        self._local(space, same, alike, READS)
         if space == "constant":
             return same
         return space == "private" and same and node is not None and \
@@ -323,7 +332,7 @@ class _Reader:
             if isinstance(fact(a, "ty"), (ty.Pointer, ty.Array)):
                 # what a builtin reaches through a pointer: the object it points to
                 space, same = self._pointer(a, alike)
-                self._local(space, same, alike, atomic and i == 0)
+                self._local(space, same, alike, ATOMICS if atomic and i == 0 else "")
                 values.append(False)
             else:
                 values.append(self.expr(a, alike))

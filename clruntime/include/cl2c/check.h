@@ -148,6 +148,8 @@ static inline int cl2c_ck_atomics(uint64_t old, uint64_t me) {
 /* The granules of a __local variable whose initialisation a barrier phase keeps as a
  * bitmap (cl2c_ck_inited_slot): 4096, 16 KiB of floats */
 #define CL2C_CK_INITED_BITS 4096
+/* The barriers whose words a model group of a kernel whose reads vary records (alike 4) */
+#define CL2C_CK_RECORDED_PHASES 8
 typedef struct cl2c_ck_thread {
     /* the hot part: what every access reads */
     const cl2c_ck_range *buffers;
@@ -169,7 +171,7 @@ typedef struct cl2c_ck_thread {
     const cl2c_workitem *grp;
     size_t lid[3];      /* the running work-item (loops and regions schedules) */
     uint32_t gen;       /* this thread's groups, counted */
-    struct {            /* __local variables whose initialisation a phase asked of all */
+    struct cl2c_ck_inited_ { /* __local variables whose initialisation a phase asked of all */
         const char *lo; /* of its bytes (cl2c_ck_inited): the answer, for the phase */
         uint64_t phase;
         uint32_t gen;
@@ -242,7 +244,13 @@ typedef struct cl2c_ck_thread {
      * of the group's __local variables written: the first group makes sure. */
     int alike, same_now;
     int unsure;         /* alike 2 (but atomics): a barrier found a __local variable of
-                         * the group with a word it never wrote: the group is no model */
+                         * the group with a word it never wrote; 4 (but reads): more
+                         * variables, phases or words than the record holds: the group
+                         * is no model */
+    /* alike 4: which words of each __local variable (as t->locals) the model group had
+     * written where each of its phases of __local memory began, as slots of inited's
+     * kind: the others' reads look there */
+    struct cl2c_ck_inited_ record[CL2C_CK_RECORDED_PHASES][4];
     struct {
         int serial;
         size_t size[3];
@@ -684,6 +692,54 @@ static inline void cl2c_ck_item(cl2c_ck_thread *t, size_t l0, size_t l1, size_t 
     t->local_me = t->local_me0 | who;
 }
 
+/* Which of the words (granules) of a __local variable's shadow this group wrote, a bit
+ * each, into bits; whether it wrote all. */
+static inline int cl2c_ck_written_bits(const uint64_t *shadow, size_t words, uint64_t group,
+                                       uint64_t *bits) {
+    uint64_t all = ~0ull;
+    for (size_t b = 0; b < (words + 63) / 64; ++b) {
+        const uint64_t *w = shadow + b * 64;
+        const size_t k_end = words - b * 64 < 64 ? words - b * 64 : 64;
+        uint64_t m = 0;
+        for (size_t k = 0; k < k_end; ++k)
+            m |= (uint64_t)((CL2C_CK_GROUP(w[k] ^ group) == 0) & (int)(w[k] >> 63)) << k;
+        bits[b] = m;
+        all &= k_end == 64 ? m : m | ~0ull << k_end;
+    }
+    return all == ~0ull;
+}
+
+/* The model group of a kernel whose __local reads vary (alike 4), where its phase of
+ * __local memory begins: which words of each variable it wrote before. (The boxes of
+ * reads found written stay where the words are the model's before.) */
+__attribute__((noinline, unused)) static void cl2c_ck_record_words(cl2c_ck_thread *t) {
+    if (t->nlocals > 4 || t->lphase >= CL2C_CK_RECORDED_PHASES) {
+        t->unsure = 1;
+        return;
+    }
+    for (int i = 0; i < t->nlocals; ++i) {
+        const cl2c_ck_range *r = &t->locals[i];
+        struct cl2c_ck_inited_ *s = &t->record[t->lphase][i];
+        const size_t words = ((r->size - 1) >> r->shift) + 1;
+        if (r->shadow == NULL || words > CL2C_CK_INITED_BITS) {
+            t->unsure = 1;
+            return;
+        }
+        uint64_t bits[CL2C_CK_INITED_BITS / 64];
+        s->whole = cl2c_ck_written_bits(r->shadow, words, CL2C_CK_GROUP(t->local_me0), bits);
+        int same = s->lo == r->lo && s->mapped && s->words == words && s->shift == r->shift;
+        for (size_t b = 0; b < (words + 63) / 64; ++b) {
+            same &= s->bits[b] == bits[b];
+            s->bits[b] = bits[b];
+        }
+        if (!same) s->boxes = 0;
+        s->lo = r->lo;
+        s->words = words;
+        s->shift = r->shift;
+        s->mapped = 1;
+    }
+}
+
 /* The first group of a kernel whose __local atomics vary (alike 2), at a barrier that
  * fences __local memory: whether the group wrote every word of its __local variables
  * (in bounds, its later groups' atomics then find nothing), else it is no model. */
@@ -713,7 +769,9 @@ static inline void cl2c_ck_phase(cl2c_ck_thread *t) {
     t->lreads.n = 0;
     cl2c_ck_passed(t, t->phase + 1);
     cl2c_ck_rewho(t);
-    if (t->alike == 2 && !t->same_now && !first && t->lphase != lphase) cl2c_ck_wholes(t);
+    if (t->lphase == lphase) return;
+    if ((t->alike & 2) && !t->same_now && !first) cl2c_ck_wholes(t);
+    if ((t->alike & 4) && !t->same_now && !t->unsure) cl2c_ck_record_words(t);
 }
 
 /* At the start of each group: who runs, and where its __local memory is; alike: the
@@ -1528,6 +1586,23 @@ static inline void *cl2c_ck_arg_read(cl2c_ck_thread *t, cl2c_ck_argr A, void *p,
 
 #include "check_box.h"
 
+/* A read of __local memory in a group like the model (alike 4, no shadow): whether the
+ * model had written its words by this phase (cl2c_ck_record_words). */
+__attribute__((noinline, unused)) static void *cl2c_ck_read_recalled(cl2c_ck_thread *t,
+                                                                   cl2c_ck_argr A, void *p,
+                                                                   size_t off, size_t n,
+                                                                   cl2c_ck_site *site) {
+    const struct cl2c_ck_inited_ *s = cl2c_ck_recorded(t, A);
+    const size_t lo = off >> A.shift, hi = (off + (n ? n : 1) - 1) >> A.shift;
+    if (s == NULL || cl2c_ck_bits_all(s->bits, lo, hi)) return p;
+    size_t at = lo;
+    while (at < hi && (s->bits[at >> 6] >> (at & 63) & 1)) ++at;
+    cl2c_ck_finding(site,
+                    "read of uninitialized %s memory: '%s' at offset %zu, which no "
+                    "work-item of the group wrote", A.r->space, A.r->name, at << A.shift);
+    return p;
+}
+
 /* A read of a __local variable in a barrier phase that writes none of it
  * (cl2c/checking/phases.py): it races with nothing, so it asks only that a
  * work-item of this group wrote the memory (cl2c_ck_shadow says what else). */
@@ -1536,7 +1611,8 @@ static inline void *cl2c_ck_local_read(cl2c_ck_thread *t, cl2c_ck_argr A, void *
     const size_t off = (uintptr_t)p - (uintptr_t)A.lo;
     if (__builtin_expect(n > A.size || off > A.size - n, 0))
         return cl2c_ck_out(A.r, (const char *)p, n, CL2C_CK_READ, site);
-    if (A.shadow == NULL) return p;
+    if (A.shadow == NULL)
+        return t->same_now && (t->alike & 4) ? cl2c_ck_read_recalled(t, A, p, off, n, site) : p;
     const size_t g = (size_t)1 << A.shift;
     if (__builtin_expect(!t->fibers && (off & (g - 1)) + n <= g, 1)) {
         uint64_t old = A.shadow[off >> A.shift];

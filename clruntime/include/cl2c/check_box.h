@@ -577,21 +577,15 @@ __attribute__((noinline, unused)) static int cl2c_ck_inited_slot(cl2c_ck_thread 
         t->inited[i].whole = cl2c_ck_inited_in(t, A, 0, A.size - 1);
         return (int)i;
     }
-    const uint64_t group = CL2C_CK_GROUP(t->local_me0);
-    uint64_t all = ~0ull;
+    uint64_t bits[CL2C_CK_INITED_BITS / 64];
+    const int all = cl2c_ck_written_bits(A.shadow, words, CL2C_CK_GROUP(t->local_me0), bits);
     for (size_t b = 0; b < (words + 63) / 64; ++b) {
-        const uint64_t *w = A.shadow + b * 64;
-        const size_t k_end = words - b * 64 < 64 ? words - b * 64 : 64;
-        uint64_t m = 0;
-        for (size_t k = 0; k < k_end; ++k)
-            m |= (uint64_t)((CL2C_CK_GROUP(w[k] ^ group) == 0) & (int)(w[k] >> 63)) << k;
-        same &= t->inited[i].bits[b] == m;
-        t->inited[i].bits[b] = m;
-        all &= k_end == 64 ? m : m | ~0ull << k_end;
+        same &= t->inited[i].bits[b] == bits[b];
+        t->inited[i].bits[b] = bits[b];
     }
     if (!same)
         t->inited[i].boxes = 0;
-    t->inited[i].whole = all == ~0ull;
+    t->inited[i].whole = all;
     return (int)i;
 }
 /* Whether every bit from lo to hi (granules) is set. */
@@ -605,12 +599,12 @@ static inline int cl2c_ck_bits_all(const uint64_t *bits, size_t lo, size_t hi) {
     return 1;
 }
 /* Each granule the box's reads touch written by a work-item of this group, as the
- * bitmap of slot i says: a run of bits a row where the row's reads follow each other.
+ * bitmap of the slot says: a run of bits a row where the row's reads follow each other.
  * The box: its origin's offset o in A, steps s and counts c (cl2c_ck_box_axes). */
-static inline int cl2c_ck_box_inited_bits(const cl2c_ck_thread *t, cl2c_ck_argr A, unsigned i,
+static inline int cl2c_ck_box_inited_bits(const struct cl2c_ck_inited_ *slot, cl2c_ck_argr A,
                                           size_t o, const long long *s, const long long *c,
                                           size_t n) {
-    const uint64_t *bits = t->inited[i].bits;
+    const uint64_t *bits = slot->bits;
     for (long long i2 = 0; i2 < c[0]; ++i2)
         for (long long i1 = 0; i1 < c[1]; ++i1) {
             const size_t row = o + (size_t)(i2 * s[0] + i1 * s[1]);
@@ -631,27 +625,27 @@ static inline int cl2c_ck_box_inited_bits(const cl2c_ck_thread *t, cl2c_ck_argr 
 /* cl2c_ck_box_inited_bits, remembered for the slot's bits: the Jacobi tile's four
  * reads of its 16 rows asked again by every group, with the same bits (its halo's
  * corners unwritten), spent 15% of its checked time there. */
-static inline int cl2c_ck_box_inited_known(cl2c_ck_thread *t, cl2c_ck_argr A, unsigned i,
+static inline int cl2c_ck_box_inited_known(struct cl2c_ck_inited_ *slot, cl2c_ck_argr A,
                                            const char *const *at, int axes,
                                            const long long *count, size_t n) {
     if (axes > 3) return 0;
     long long s[3], c[3];                /* steps and counts, outermost first */
     cl2c_ck_box_axes(at, axes, count, s, c);
     const size_t o = (uintptr_t)at[0] - (uintptr_t)A.lo;
-    for (unsigned k = 0; k < t->inited[i].boxes; ++k) {
-        const struct cl2c_ck_box_ *b = &t->inited[i].box[k];
+    for (unsigned k = 0; k < slot->boxes; ++k) {
+        const struct cl2c_ck_box_ *b = &slot->box[k];
         if (b->o == o && b->n == n && b->s[0] == s[0] && b->s[1] == s[1] &&
             b->s[2] == s[2] && b->c[0] == c[0] && b->c[1] == c[1] && b->c[2] == c[2])
             return 1;
     }
-    if (!cl2c_ck_box_inited_bits(t, A, i, o, s, c, n)) return 0;
-    const unsigned k = t->inited[i].boxes;
-    if (k < sizeof t->inited[i].box / sizeof t->inited[i].box[0]) {
-        struct cl2c_ck_box_ *b = &t->inited[i].box[k];
+    if (!cl2c_ck_box_inited_bits(slot, A, o, s, c, n)) return 0;
+    const unsigned k = slot->boxes;
+    if (k < sizeof slot->box / sizeof slot->box[0]) {
+        struct cl2c_ck_box_ *b = &slot->box[k];
         b->o = o, b->n = n;
         for (int a = 0; a < 3; ++a)
             b->s[a] = s[a], b->c[a] = c[a];
-        t->inited[i].boxes = k + 1;
+        slot->boxes = k + 1;
     }
     return 1;
 }
@@ -692,15 +686,25 @@ static inline int cl2c_ck_box_inited_each(const cl2c_ck_thread *t, cl2c_ck_argr 
         }
     return !bad;
 }
+/* A group like the model of a kernel whose __local reads vary (alike 4): the words of
+ * A that the model had written where this phase began (cl2c_ck_record_words), else
+ * NULL. */
+static inline struct cl2c_ck_inited_ *cl2c_ck_recorded(cl2c_ck_thread *t, cl2c_ck_argr A) {
+    if (t->lphase >= CL2C_CK_RECORDED_PHASES) return NULL;
+    for (int i = 0; i < t->nlocals && i < 4; ++i)
+        if (t->record[t->lphase][i].lo == A.lo) return &t->record[t->lphase][i];
+    return NULL;
+}
 static inline int cl2c_ck_box_inited(cl2c_ck_thread *t, cl2c_ck_argr A, const char *const *at,
                                      int axes, const long long *count, size_t n) {
     if (!cl2c_ck_box_spans(A, at, axes, count, n)) return 0;
-    if (A.shadow == NULL) return 1;
+    if (A.shadow == NULL && !(t->same_now && (t->alike & 4))) return 1;
     if (t->fibers) return 0;
-    const int slot = cl2c_ck_inited_slot(t, A);
-    if (t->inited[slot].whole) return 1;
-    if (t->inited[slot].mapped)
-        return cl2c_ck_box_inited_known(t, A, (unsigned)slot, at, axes, count, n);
+    struct cl2c_ck_inited_ *slot = A.shadow != NULL ? &t->inited[cl2c_ck_inited_slot(t, A)]
+                                                    : cl2c_ck_recorded(t, A);
+    if (slot == NULL) return 0;
+    if (slot->whole) return 1;
+    if (slot->mapped) return cl2c_ck_box_inited_known(slot, A, at, axes, count, n);
     size_t lo, hi;
     cl2c_ck_box_bounds(A, at, axes, &lo, &hi);
     /* the span's words where they are fewer than the accesses' (a dense box, reads of
