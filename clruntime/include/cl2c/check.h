@@ -236,12 +236,13 @@ typedef struct cl2c_ck_thread {
     int nprivates;
     cl2c_ck_range privates[CL2C_CK_MAX_PRIVATES];
     /* A kernel whose groups all make the same __local accesses (lower/alike_groups.py;
-     * alike 1, or 2: but atomics, each in a phase that touches its variable only with
-     * atomics): the launch and group size whose __local memory a group of this thread
-     * checked; the others of that size check its bounds only (same_now): what they
-     * would find there, the first found, at the same sites, each reported once a
-     * launch. Their atomics (alike 2) find nothing where each barrier finds every word
-     * of the group's __local variables written: the first group makes sure. */
+     * alike 1, | 2: but atomics, | 4: but reads, each in a phase that touches its
+     * variable only so): the launch and group size whose __local memory a group of this
+     * thread checked (the model); the others of that size check its bounds only
+     * (same_now): what they would find there, the model found, at the same sites, each
+     * reported once a launch. Their atomics (2) find nothing where each barrier finds
+     * every word of the group's __local variables written, which the model makes sure
+     * of; their reads (4) look at the words the model had written (record). */
     int alike, same_now;
     int unsure;         /* alike 2 (but atomics): a barrier found a __local variable of
                          * the group with a word it never wrote; 4 (but reads): more
@@ -709,6 +710,16 @@ static inline int cl2c_ck_written_bits(const uint64_t *shadow, size_t words, uin
     return all == ~0ull;
 }
 
+/* Whether this group (me0: its first work-item's word) wrote every word of a shadow. */
+static inline int cl2c_ck_all_written(const uint64_t *shadow, size_t words, uint64_t me0) {
+    uint64_t other = 0, all = CL2C_CK_INIT;          /* (vectorises) */
+    for (size_t w = 0; w < words; ++w) {
+        other |= (shadow[w] ^ me0) & 0xffffffull;
+        all &= shadow[w];
+    }
+    return other == 0 && (all & CL2C_CK_INIT);
+}
+
 /* The model group of a kernel whose __local reads vary (alike 4), where its phase of
  * __local memory begins: which words of each variable it wrote before. (The boxes of
  * reads found written stay where the words are the model's before.) */
@@ -750,13 +761,8 @@ __attribute__((noinline, unused)) static void cl2c_ck_wholes(cl2c_ck_thread *t) 
             t->unsure = 1;
             break;
         }
-        const size_t words = ((r->size - 1) >> r->shift) + 1;
-        uint64_t other = 0, all = CL2C_CK_INIT;      /* (vectorises) */
-        for (size_t w = 0; w < words; ++w) {
-            other |= (r->shadow[w] ^ t->local_me0) & 0xffffffull;
-            all &= r->shadow[w];
-        }
-        t->unsure = other != 0 || !(all & CL2C_CK_INIT);
+        t->unsure = !cl2c_ck_all_written(r->shadow, ((r->size - 1) >> r->shift) + 1,
+                                         t->local_me0);
     }
 }
 
@@ -765,7 +771,8 @@ __attribute__((noinline, unused)) static void cl2c_ck_wholes(cl2c_ck_thread *t) 
  * as it would find them written in an earlier phase (cl2c_ck_shadow: no race with
  * either, and the written mark stays). */
 static inline void cl2c_ck_phase(cl2c_ck_thread *t) {
-    const uint64_t lphase = t->lphase, first = t->phase == 0;  /* (the function's top) */
+    const uint64_t lphase = t->lphase;
+    const int first = t->phase == 0;    /* (the group function's top) */
     t->lreads.n = 0;
     cl2c_ck_passed(t, t->phase + 1);
     cl2c_ck_rewho(t);
@@ -921,8 +928,7 @@ cl2c_ck_finding(cl2c_ck_site *site, const char *fmt, ...) {
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
     pthread_mutex_lock(&L->lock);
-    if (__atomic_fetch_add(&L->findings, 1, __ATOMIC_RELAXED) < CL2C_CK_MAX_FINDINGS &&
-        L->used < sizeof L->text) {
+    if (L->findings++ < CL2C_CK_MAX_FINDINGS && L->used < sizeof L->text) {
         int n = snprintf(L->text + L->used, sizeof L->text - L->used,
                          "kernel '%s': %s:%d:%d: %s (work-item (%zu,%zu,%zu) of group "
                          "(%zu,%zu,%zu), global id (%zu,%zu,%zu))\n",
@@ -1848,8 +1854,7 @@ __attribute__((noinline, unused)) static void cl2c_ck_events_end(cl2c_ck_thread 
 __attribute__((cold, noinline, unused)) static void cl2c_ck_misaligned_arg(
     cl2c_ck_launch *L, const char *name, const void *p, size_t align, cl2c_ck_site *site) {
     pthread_mutex_lock(&L->lock);
-    if (__atomic_fetch_add(&L->findings, 1, __ATOMIC_RELAXED) < CL2C_CK_MAX_FINDINGS &&
-        L->used < sizeof L->text) {
+    if (L->findings++ < CL2C_CK_MAX_FINDINGS && L->used < sizeof L->text) {
         int n = snprintf(L->text + L->used, sizeof L->text - L->used,
                          "kernel '%s': %s:%d:%d: misaligned buffer argument: '%s' at address "
                          "0x%zx, which its type needs aligned to %zu bytes (at launch, "

@@ -143,13 +143,8 @@ static inline int cl2c_ck_box_whole(cl2c_ck_thread *t, cl2c_ck_argr A) {
     if (A.r == NULL || t->fibers) return 0;
     if (A.shadow == NULL || A.r->all_set == t->local_me0) return 1;
     cl2c_ck_lreads_flush(t);
-    const size_t words = ((A.size - 1) >> A.shift) + 1;
-    uint64_t other = 0, all = CL2C_CK_INIT;         /* (vectorises) */
-    for (size_t i = 0; i < words; ++i) {
-        other |= (A.shadow[i] ^ t->local_me0) & 0xffffffull;
-        all &= A.shadow[i];
-    }
-    if (other != 0 || !(all & CL2C_CK_INIT)) return 0;
+    if (!cl2c_ck_all_written(A.shadow, ((A.size - 1) >> A.shift) + 1, t->local_me0))
+        return 0;
     ((cl2c_ck_range *)A.r)->all_set = t->local_me0;  /* (the thread's own) */
     return 1;
 }
