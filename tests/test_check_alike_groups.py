@@ -5,6 +5,8 @@ first finds, they would. A group of another size, another launch, or a kernel wh
 __local accesses depend on its group are checked in full."""
 from __future__ import annotations
 
+import random
+import re
 import warnings
 
 import cl2c
@@ -12,6 +14,7 @@ import numpy as np
 import pytest
 
 from check_helpers import build, finding
+from test_regions_random import GLOBAL, L, kernel as random_kernel
 
 SRC = """
 __kernel void reduce(__global const float *in, __global float *out) {
@@ -317,3 +320,46 @@ def test_reads_that_vary_in_a_phase_that_writes_their_variable_are_checked_in_fu
     out = np.zeros(64, np.float32)
     tiles.same_phase((64,), (16,), a, out)
     assert np.array_equal(out[4:], a[4:])
+
+
+def _buggy(seed: int) -> str:
+    """test_regions_random's kernel, its tile's fill under ``lid < s`` (words left
+    unwritten) and one of its barriers dropped (races), each in half of the seeds."""
+    src, r = random_kernel(seed), random.Random(seed * 7 + 1)
+    if r.random() < 0.5:
+        src = src.replace("l[lid] = a[gid];", "if (lid < s) l[lid] = a[gid];", 1)
+    barrier = "barrier(CLK_LOCAL_MEM_FENCE);"
+    at = [m.start() for m in re.finditer(re.escape(barrier), src)]
+    if at and r.random() < 0.5:
+        i = r.choice(at)
+        src = src[:i] + ";" + src[i + len(barrier):]
+    return src
+
+
+def test_random_kernels_find_the_same_with_groups_alike():
+    """Random __local kernels with bugs, in collect mode: as built (alike where they
+    are), and with a store never taken on a condition of the group id, which makes every
+    group checked in full: the same places and kinds found, launch by launch."""
+    seeds = range(1, 25)
+    srcs = [_buggy(seed) for seed in seeds]
+    unlike = [src.replace("__local int l[64];", "__local int l[64]; __local int u[1]; "
+                          "if (get_group_id(0) == 1000000) u[0] = 0;", 1) for src in srcs]
+    alike, full = (build("\n".join(s), "-cl2c-check=collect", "random.cl")
+                   for s in (srcs, unlike))
+    masks = re.findall(r"cl2c_local_stride, (\d)\);", alike.c_source)
+    assert {"1", "5"} <= set(masks)
+    a = np.random.default_rng(1).integers(-100, 100, GLOBAL).astype(np.int32)
+    found = 0
+    for seed in seeds:
+        for n, s in ((GLOBAL, 20), (200, 5), (37, 64), (0, 0)):
+            places = []
+            for prg in (alike, full):
+                k = getattr(prg, f"k{seed}")
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore", cl2c.CheckWarning)
+                    k((GLOBAL,), (L,), a, np.zeros(GLOBAL, np.int32), np.int32(n), np.int32(s))
+                places.append({re.search(r"random\.cl:(\d+:\d+): ([a-z -]+?)(:| of| at)",
+                                         f).group(1, 2) for f in k.findings})
+            assert places[0] == places[1], (seed, n, s, srcs[seed - 1])
+            found += bool(places[0])
+    assert found > 20
