@@ -123,10 +123,9 @@ class _Reader:
                 self.statement(d, alike)
             return set()
         if isinstance(s, c_ast.Decl):
-            if s.init is not None:
-                self.assign_to(id(s), self.expr(s.init, alike), alike)
-            elif "static" in (s.storage or []):
-                self.variant.add(id(s))
+            value = self.expr(s.init, alike) if s.init is not None else True
+            # (a static variable: any group may have changed it)
+            self.assign_to(id(s), value and "static" not in (s.storage or []), alike)
             return set()
         if isinstance(s, (c_ast.Return, c_ast.Break, c_ast.Continue)):
             if isinstance(s, c_ast.Return) and s.expr is not None:
