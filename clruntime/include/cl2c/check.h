@@ -148,6 +148,11 @@ static inline int cl2c_ck_atomics(uint64_t old, uint64_t me) {
 /* The granules of a __local variable whose initialisation a barrier phase keeps as a
  * bitmap (cl2c_ck_inited_slot): 4096, 16 KiB of floats */
 #define CL2C_CK_INITED_BITS 4096
+/* The finding of a read of __local memory no work-item of the group wrote (the shadow's
+ * check, and an alike group's against its model's record) */
+#define CL2C_CK_UNWRITTEN_LOCAL                                                              \
+    "read of uninitialized %s memory: '%s' at offset %zu, which no work-item of the group "  \
+    "wrote"
 /* The barriers whose words a model group of a kernel whose reads vary records (alike 4) */
 #define CL2C_CK_RECORDED_PHASES 8
 typedef struct cl2c_ck_thread {
@@ -1144,8 +1149,7 @@ __attribute__((noinline, unused)) static void cl2c_ck_shadow(cl2c_ck_thread *t,
         }
         if (local && (flags & CL2C_CK_READ) && !by_copy && !(old & CL2C_CK_INIT))
             cl2c_ck_finding(site,
-                            "read of uninitialized %s memory: '%s' at offset %zu, which no "
-                            "work-item of the group wrote", r->space, r->name, at);
+                            CL2C_CK_UNWRITTEN_LOCAL, r->space, r->name, at);
         uint64_t mark = old;
         if (both && conflict && who != me && CL2C_CK_GROUP(who) != CL2C_CK_GROUP(me))
             mark = (old & ~0xffffffull) | CL2C_CK_SEVERAL;  /* atomics of several groups */
@@ -1604,8 +1608,7 @@ __attribute__((noinline, unused)) static void *cl2c_ck_read_recalled(cl2c_ck_thr
     size_t at = lo;
     while (at < hi && (s->bits[at >> 6] >> (at & 63) & 1)) ++at;
     cl2c_ck_finding(site,
-                    "read of uninitialized %s memory: '%s' at offset %zu, which no "
-                    "work-item of the group wrote", A.r->space, A.r->name, at << A.shift);
+                    CL2C_CK_UNWRITTEN_LOCAL, A.r->space, A.r->name, at << A.shift);
     return p;
 }
 
