@@ -10,7 +10,7 @@ __all__ = ["BuildError", "Diagnostic", "translate", "Program", "Kernel", "LocalM
            "KernelArgError", "LaunchError", "BuildWarning", "BufferWarning", "CacheWarning",
            "CheckWarning", "BinaryError",
            "cltypes", "load", "Image", "Sampler",
-           "device", "__version__"]
+           "device", "empty", "zeros", "aligned", "__version__"]
 
 
 def device(options=None):
@@ -49,6 +49,9 @@ def __getattr__(name):
     if name in ("Image", "Sampler"):
         from . import images
         return getattr(images, name)
+    if name in ("empty", "zeros", "aligned"):
+        from . import arrays
+        return getattr(arrays, name)
     if name == "BinaryError":
         from .binary import BinaryError
         return BinaryError
