@@ -99,9 +99,26 @@ class Cl2cContender:
 
 # --------------------------------------------------------------------------- running
 def own_args(case: Case) -> list:
-    """The case's arguments with private copies of its outputs (inputs are shared)."""
-    return [a.copy() if i in case.outs or i in case.scratch else a
+    """The case's arguments with private copies of its outputs (inputs are shared), all
+    arrays at a 128-byte boundary as an OpenCL runtime places its buffers (PoCL's and
+    Intel's copies are; NumPy's arrays of over 128 KiB start 16 bytes past a line, which
+    costs a kernel whose loads of a block of work-items are whole lines up to 1.5x:
+    docs/performance.md)."""
+    case.args[:] = [_placed(a, copy=False) for a in case.args]    # once, then shared
+    return [_placed(a, copy=True) if i in case.outs or i in case.scratch else a
             for i, a in enumerate(case.args)]
+
+
+def _placed(a, copy: bool):
+    if not isinstance(a, np.ndarray) or a.ndim == 0:
+        return a
+    if not copy and a.ctypes.data % 128 == 0 and a.flags.c_contiguous:
+        return a
+    raw = np.empty(a.nbytes + 128, np.uint8)
+    start = (-raw.ctypes.data) % 128
+    placed = raw[start:start + a.nbytes].view(a.dtype).reshape(a.shape)
+    placed[...] = a
+    return placed
 
 
 def compare(case: Case, got: list, want: list) -> str | None:
