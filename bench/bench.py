@@ -102,8 +102,7 @@ def own_args(case: Case) -> list:
     """The case's arguments with private copies of its outputs (inputs are shared), all
     arrays at a 128-byte boundary as an OpenCL runtime places its buffers (PoCL's and
     Intel's copies are; NumPy's arrays of over 128 KiB start 16 bytes past a line, which
-    costs a kernel whose loads of a block of work-items are whole lines up to 1.5x:
-    docs/performance.md)."""
+    costs the tiled matmul at 1024^2 1.5-1.6x its time: docs/performance.md)."""
     case.args[:] = [_placed(a, copy=False) for a in case.args]    # once, then shared
     return [_placed(a, copy=True) if i in case.outs or i in case.scratch else a
             for i, a in enumerate(case.args)]

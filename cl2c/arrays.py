@@ -5,7 +5,7 @@ A kernel's work-items run in blocks of 8 or 16 along dimension 0, so a block's l
 consecutive floats are whole 64-byte lines where the buffer starts on one. NumPy's
 arrays of over about 128 KiB come from glibc's mmap and start 16 bytes past a line:
 every such load then spans two lines (the tiled matmul at 1024^2, docs/performance.md:
-1.5x its time)."""
+1.5-1.6x its time)."""
 from __future__ import annotations
 
 import numpy as np
