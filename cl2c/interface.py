@@ -24,6 +24,9 @@ class Arg:
     type_name: str         # as the kernel writes it: "float*", "int4", "S"
     # for buffers: the accesses every work-item makes at a known index (extents.py)
     accesses: tuple[Access, ...] = ()
+    # for buffers: where the kernel's pointer conversions rely on more alignment than the
+    # pointee's, that (sema/whole_program.py); the loader places the buffer so
+    align: int = 1
 
     def info(self) -> "ArgInfo":
         space = "global" if self.kind == "image" else \
@@ -55,7 +58,8 @@ class KernelInterface:
                 "params": [{"name": a.name, "kind": a.kind, "type": type_to_json(a.type),
                             "space": a.space, "const": bool(a.const),
                             "written": bool(a.written), "type_name": a.type_name,
-                            "accesses": [x.to_json() for x in a.accesses]}
+                            "accesses": [x.to_json() for x in a.accesses],
+                            "align": a.align}
                            for a in self.args],
                 "reqd_work_group_size": list(self.reqd_work_group_size)
                 if self.reqd_work_group_size else None,
@@ -65,7 +69,8 @@ class KernelInterface:
     def from_json(cls, d: dict) -> "KernelInterface":
         args = tuple(Arg(p["name"], p["kind"], type_from_json(p["type"]), p["space"],
                          p["const"], p["written"], p["type_name"],
-                         tuple(Access.from_json(x) for x in p.get("accesses", ())))
+                         tuple(Access.from_json(x) for x in p.get("accesses", ())),
+                         p.get("align", 1))
                      for p in d["params"])
         reqd = tuple(d["reqd_work_group_size"]) if d["reqd_work_group_size"] else None
         return cls(d["name"], args, reqd, d.get("schedule", ""), d.get("printf", False),

@@ -904,7 +904,8 @@ class Kernel:
             return slow
         from_buffer, as_bytes = self._ffi.from_buffer, self._ffi.typeof("char[]")
         # NumPy's "aligned" flag says the pointee's alignment too where the dtype's is as large
-        aligned_by_dtype = want.alignment >= ty.type_align(p.type.pointee)
+        # (and the alignment the kernel's casts rely on)
+        aligned_by_dtype = want.alignment >= max(ty.type_align(p.type.pointee), p.align)
         written = p.written
 
         def convert(value, copies):
@@ -952,10 +953,15 @@ class Kernel:
                 self._check_numbers(p, value, arr.dtype)
             arr = arr.reshape(-1).view(np.uint8)
         self._check_size(p, arr.nbytes)
-        align = ty.type_align(p.type.pointee)
-        if align > 1 and arr.ctypes.data % align and not self._checking:
-            # Vector and struct pointees need their natural alignment in C. (Checking
-            # builds pass the memory as it is: they report it "misaligned", check.h.)
+        # Vector and struct pointees need their natural alignment in C, and a pointer the
+        # kernel casts to a more aligned type (float * to float16 *) what OpenCL's buffers
+        # have (sema/whole_program.py); NumPy's large arrays start 16 bytes past a line.
+        # (Checking builds pass an array misaligned for its pointee as it is: they report
+        # it "misaligned", check.h.)
+        align = max(ty.type_align(p.type.pointee), p.align)
+        if self._checking and arr.ctypes.data % ty.type_align(p.type.pointee):
+            align = 1
+        if align > 1 and arr.ctypes.data % align:
             tmp = aligned_empty(arr.nbytes, align)
             tmp[:] = arr
             if p.written:

@@ -155,7 +155,8 @@ def kernel_model(f: FunctionInfo, local_decls, functions=None,
         else:
             kind = "value"
         args.append(Arg(p.name, kind, p.type, p.space, p.const, written, p.type_name,
-                        (accesses or {}).get(p.name, ()) if kind == "buffer" else ()))
+                        (accesses or {}).get(p.name, ()) if kind == "buffer" else (),
+                        p.cast_align if kind == "buffer" else 1))
     functions = functions or {}
     # Atomics: the work-item loop must not be ``omp simd`` (lanes would race on
     # __local read-modify-writes, which are plain, and on the order of returned values).

@@ -40,6 +40,7 @@ class Checker(c_ast.NodeVisitor):
                 self.reporter.error(str(e), e.coord)
         self._propagate_workitem()
         self._check_recursion()
+        self._cast_alignment()
         return self.module
 
     def error(self, message, node):

@@ -58,6 +58,9 @@ class Param:
     type_name: str                 # as written, e.g. "float4*"
     written: bool = True           # the kernel may write through it
     read: bool = True
+    # a buffer's: the alignment the kernel's pointer conversions rely on where it is
+    # more than the pointee's (a float * read as float16 *; whole_program.py)
+    cast_align: int = 1
     coord: object = field(default=None, compare=False)   # where it is declared
 
 

@@ -1,6 +1,7 @@
 """Whole-program facts, once every function is checked: which pointer parameters a
 kernel writes through, which functions reach work-item functions, barriers and program
-globals through their callees, and calls that form a cycle (no recursion in OpenCL C)."""
+globals through their callees, calls that form a cycle (no recursion in OpenCL C), and
+the alignment a kernel's pointer conversions rely on in its buffers."""
 from __future__ import annotations
 
 from pycparser import c_ast
@@ -19,6 +20,37 @@ class WholeProgram(Checker):
             if isinstance(p.type, ty.Pointer):
                 p.written = not p.const and p.name in finder.written
                 p.read = True
+
+    def _cast_alignment(self):
+        """Each kernel's buffer parameters' cast_align: a conversion to a pointer whose
+        pointee is aligned to more than the converted pointer's (``(__global float16
+        *)in``, a ``void *`` assigned to a ``float8 *``) is right at offset 0 in OpenCL,
+        which places every buffer at CL_DEVICE_MEM_BASE_ADDR_ALIGN, and it faults in C
+        on an array that starts less aligned (NumPy's large ones, 16 bytes past a line).
+        So the loader places such a buffer that far (loader.py). A conversion of a
+        pointer not plainly the parameter's (another variable's, a callee's parameter)
+        counts for every buffer of the kernel."""
+        funcs = self.module.functions
+        for info in funcs.values():
+            if not info.is_kernel:
+                continue
+            buffers = {p.name: p for p in info.params if isinstance(p.type, ty.Pointer)
+                       and p.type.space in ("global", "constant")}
+            if not buffers:
+                continue
+            finder = _CastFinder(set(buffers), funcs)
+            finder.visit(info.node.body)
+            seen, todo = set(), list(info.callees)
+            finder.names = set()            # in callees: no parameter of the kernel's
+            while todo:
+                name = todo.pop()
+                if name in seen or name not in funcs:
+                    continue
+                seen.add(name)
+                finder.visit(funcs[name].node.body)
+                todo.extend(funcs[name].callees)
+            for name, p in buffers.items():
+                p.cast_align = max(finder.aligns.get(name, 1), finder.unknown)
 
     def _propagate_workitem(self):
         funcs = self.module.functions
@@ -76,6 +108,24 @@ class WholeProgram(Checker):
                 visit(name)
 
 
+def _root(node):
+    """What an lvalue or pointer expression is based on: its variable, as a rule."""
+    while True:
+        if isinstance(node, (c_ast.ArrayRef,)):
+            node = node.name
+        elif isinstance(node, c_ast.StructRef):
+            node = node.name
+        elif isinstance(node, c_ast.UnaryOp) and node.op == "*":
+            node = node.expr
+        elif isinstance(node, c_ast.BinaryOp) and node.op in ("+", "-"):
+            lt = node.left.ty
+            node = node.left if isinstance(lt, ty.Pointer) else node.right
+        elif isinstance(node, c_ast.Cast):
+            node = node.expr
+        else:
+            return node
+
+
 class _WriteFinder(c_ast.NodeVisitor):
     """Finds parameters that are written through, or escape where they might be."""
 
@@ -84,24 +134,8 @@ class _WriteFinder(c_ast.NodeVisitor):
         self.names = names
         self.written: set = set()
 
-    def _root(self, node):
-        while True:
-            if isinstance(node, (c_ast.ArrayRef,)):
-                node = node.name
-            elif isinstance(node, c_ast.StructRef):
-                node = node.name
-            elif isinstance(node, c_ast.UnaryOp) and node.op == "*":
-                node = node.expr
-            elif isinstance(node, c_ast.BinaryOp) and node.op in ("+", "-"):
-                lt = node.left.ty
-                node = node.left if isinstance(lt, ty.Pointer) else node.right
-            elif isinstance(node, c_ast.Cast):
-                node = node.expr
-            else:
-                return node
-
     def _mark(self, node):
-        root = self._root(node)
+        root = _root(node)
         if isinstance(root, c_ast.ID) and root.name in self.names:
             self.written.add(root.name)
 
@@ -143,3 +177,54 @@ class _WriteFinder(c_ast.NodeVisitor):
         if isinstance(node, c_ast.InitList):
             for e in node.exprs:
                 self._escape(e)
+
+
+_FAR = ("global", "constant", "generic")     # memory whose placement the host chose
+
+
+class _CastFinder(c_ast.NodeVisitor):
+    """Conversions of pointers to __global, __constant or generic memory to pointers
+    whose pointee is aligned to more: explicit casts, and the implicit ones of a
+    declaration's initialiser, an assignment and a call of a program function."""
+
+    def __init__(self, names: set, functions: dict):
+        self.names = names
+        self.functions = functions
+        self.aligns: dict = {}          # parameter -> the most its conversions rely on
+        self.unknown = 1                # of conversions of other pointers
+
+    def _converted(self, to, expr):
+        frm = getattr(expr, "ty", None)
+        if not (isinstance(to, ty.Pointer) and isinstance(frm, ty.Pointer)) or \
+                to.space not in _FAR or frm.space not in _FAR:
+            return
+        need = 1 if to.pointee.is_void else ty.type_align(to.pointee)
+        if need <= (1 if frm.pointee.is_void else ty.type_align(frm.pointee)):
+            return
+        root = _root(expr)
+        if isinstance(root, c_ast.ID) and root.name in self.names:
+            self.aligns[root.name] = max(self.aligns.get(root.name, 1), need)
+        else:
+            self.unknown = max(self.unknown, need)
+
+    def visit_Cast(self, node):
+        self._converted(getattr(node, "ty", None), node.expr)
+        self.generic_visit(node)
+
+    def visit_Decl(self, node):
+        if node.init is not None and not isinstance(node.init, c_ast.InitList):
+            self._converted(getattr(node, "ty", None), node.init)
+        self.generic_visit(node)
+
+    def visit_Assignment(self, node):
+        if node.op == "=":
+            self._converted(getattr(node.lvalue, "ty", None), node.rvalue)
+        self.generic_visit(node)
+
+    def visit_FuncCall(self, node):
+        call = getattr(node, "call", None)
+        if call is not None and call.kind == "function" and call.name in self.functions:
+            params = self.functions[call.name].type.params
+            for want, arg in zip(params, node.args.exprs if node.args else []):
+                self._converted(want, arg)
+        self.generic_visit(node)
