@@ -28,6 +28,14 @@ class Arg:
     # pointee's, that (sema/whole_program.py); the loader places the buffer so
     align: int = 1
 
+    @property
+    def start_align(self) -> int:
+        """For buffers: where the kernel's C assumes the pointer starts (its pointee's
+        alignment, or what its casts rely on); 1 for the other kinds."""
+        if self.kind != "buffer" or not isinstance(self.type, ty.Pointer):
+            return 1
+        return max(ty.type_align(self.type.pointee), self.align)
+
     def info(self) -> "ArgInfo":
         space = "global" if self.kind == "image" else \
             self.space if self.kind in ("buffer", "local") else "private"

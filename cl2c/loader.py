@@ -905,7 +905,7 @@ class Kernel:
         from_buffer, as_bytes = self._ffi.from_buffer, self._ffi.typeof("char[]")
         # NumPy's "aligned" flag says the pointee's alignment too where the dtype's is as large
         # (and the alignment the kernel's casts rely on)
-        aligned_by_dtype = want.alignment >= max(ty.type_align(p.type.pointee), p.align)
+        aligned_by_dtype = want.alignment >= p.start_align
         written = p.written
 
         def convert(value, copies):
@@ -958,7 +958,7 @@ class Kernel:
         # have (sema/whole_program.py); NumPy's large arrays start 16 bytes past a line.
         # (Checking builds pass an array misaligned for its pointee as it is: they report
         # it "misaligned", check.h.)
-        align = max(ty.type_align(p.type.pointee), p.align)
+        align = p.start_align
         if self._checking and arr.ctypes.data % ty.type_align(p.type.pointee):
             align = 1
         if align > 1 and arr.ctypes.data % align:

@@ -59,6 +59,54 @@ out(dict(filled=host[16:80].tolist() == [7] * 64, rest=int(host[:16].sum() + hos
 """, version) == {"filled": True, "rest": 0, "address": True, "mapped": True, "host_ptr": True}
 
 
+
+def test_use_host_ptr_misaligned_for_the_kernel():
+    """A CL_MEM_USE_HOST_PTR buffer keeps the host's pointer, which may start anywhere;
+    a kernel reads it through a float16 * (its parameter's type, or a cast of a float *)
+    with 64-byte vector loads. Each such launch is right at every offset from a 128-byte
+    boundary, NumPy the reference (PoCL 3.1 dies of SIGSEGV on these), and what the
+    kernel wrote is in the host's array; a buffer passed twice is one buffer."""
+    assert run_pyopencl(_SETUP + """
+src = '''
+__kernel void vectors(__global float16 *a, __global const float16 *b) {
+    size_t i = get_global_id(0);
+    a[i] += b[i] * 2.0f;
+}
+__kernel void cast(__global float *a) {
+    size_t i = get_global_id(0);
+    ((__global float16 *)a)[i] *= 3.0f;
+}
+__kernel void twice(__global float *a, __global const float *same) {
+    size_t i = get_global_id(0);
+    ((__global float16 *)a)[i] += ((__global const float16 *)same)[i];
+}
+'''
+prg = cl.Program(ctx, src).build()
+n = 16 * 4096
+results = {}
+for offset in (0, 4, 16, 48):
+    def placed(values):
+        raw = np.empty(values.nbytes + 256, np.uint8)
+        start = -raw.ctypes.data % 128 + offset
+        view = raw[start:start + values.nbytes].view(np.float32)
+        view[:] = values
+        return view
+    a0, b0 = rng.standard_normal(n).astype(np.float32), rng.standard_normal(n).astype(np.float32)
+    a, b = placed(a0), placed(b0)
+    use = mf.READ_WRITE | mf.USE_HOST_PTR
+    abuf, bbuf = cl.Buffer(ctx, use, hostbuf=a), cl.Buffer(ctx, use, hostbuf=b)
+    events = [prg.vectors(queue, (n // 16,), None, abuf, bbuf)]
+    events.append(prg.cast(queue, (n // 16,), None, abuf))
+    events.append(prg.twice(queue, (n // 16,), None, abuf, abuf))
+    queue.finish()
+    expect = (a0 + b0 * np.float32(2)) * np.float32(3)
+    expect = expect + expect
+    results[offset] = dict(status=[e.command_execution_status for e in events],
+                           host=bool(np.array_equal(a, expect)),
+                           b_kept=bool(np.array_equal(b, b0)))
+out(results)
+""") == {str(o): {"status": [0, 0, 0], "host": True, "b_kept": True} for o in (0, 4, 16, 48)}
+
 def test_alloc_host_ptr_and_map_write(version):
     assert run_pyopencl(_SETUP + """
 buf = cl.Buffer(ctx, mf.READ_WRITE | mf.ALLOC_HOST_PTR, 4096)

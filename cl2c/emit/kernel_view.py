@@ -35,6 +35,7 @@ class ArgInfo:
     writes: int            # 1: written; for images 2: read_write
     is_volatile: int       # a pointer to volatile
     is_restrict: int       # a restrict pointer
+    align: int             # buffers: the alignment the kernel's C assumes of the pointer
 
 
 @dataclass(frozen=True)
@@ -273,7 +274,7 @@ def _arg_info(p, argv_type: str) -> ArgInfo:
     pointer = p.type if isinstance(p.type, ty.Pointer) else None
     return ArgInfo(c_string(p.name), c_string(p.type_name), space, kind, size,
                    int(bool(p.const)), writes, int(bool(pointer and pointer.volatile)),
-                   int(bool(pointer and pointer.restrict)))
+                   int(bool(pointer and pointer.restrict)), p.start_align)
 
 
 def _type_text(decl: c_ast.Decl) -> str:

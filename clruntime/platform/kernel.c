@@ -417,6 +417,69 @@ static void free_launch(void *work)
     free(l);
 }
 
+/* A buffer whose storage starts where the kernel's C may not read it runs on an aligned
+ * copy: a CL_MEM_USE_HOST_PTR buffer keeps the host's pointer, which may be 16 bytes past
+ * a line, and a kernel that reads a float16 * (or casts its float * to one) loads 64
+ * aligned bytes at a time. OpenCL gives any buffer to any kernel, so the launch places
+ * it (as the Python loader places arrays): every argument naming that buffer gets the
+ * copy, written back where one of them may write. NULL where none needs it;
+ * `*failed` where a copy could not be made. */
+static void **place_buffers(struct launch *l, bool *failed)
+{
+    cl_uint n = l->kernel->num_args;
+    const cl2c_arg_info *args = l->kernel->info->args;
+    void **copies = NULL;
+    *failed = false;
+    for (cl_uint i = 0; i < n; i++) {
+        cl_mem m = l->arg_mems[i];
+        if (!m || args[i].kind != CL2C_ARG_BUFFER || args[i].align <= 1 ||
+            (uintptr_t)m->data % args[i].align == 0)
+            continue;
+        if (!copies && !(copies = calloc(n, sizeof *copies))) {
+            *failed = true;
+            return NULL;
+        }
+        if (copies[i])
+            continue;                     /* an earlier argument named it too */
+        size_t align = args[i].align > CL2C_STORAGE_ALIGN ? args[i].align
+                                                           : CL2C_STORAGE_ALIGN;
+        void *copy = aligned_alloc(align, (m->size + align - 1) / align * align);
+        if (!copy) {
+            *failed = true;
+            break;
+        }
+        memcpy(copy, m->data, m->size);
+        for (cl_uint j = 0; j < n; j++)
+            if (l->arg_mems[j] == m) {
+                copies[j] = copy;
+                memcpy(l->argv[j], &copy, sizeof copy);
+            }
+    }
+    return copies;
+}
+
+/* After the launch: each copy back to its buffer where an argument naming it may
+ * write (unless the copy failed, and the kernel did not run), then freed. */
+static void unplace_buffers(struct launch *l, void **copies, bool write_back)
+{
+    cl_uint n = l->kernel->num_args;
+    for (cl_uint i = 0; i < n; i++) {
+        void *copy = copies[i];
+        if (!copy)
+            continue;
+        bool writes = false;
+        for (cl_uint j = i; j < n; j++)
+            if (copies[j] == copy) {
+                writes |= l->kernel->info->args[j].writes != 0;
+                copies[j] = NULL;
+            }
+        if (write_back && writes)
+            memcpy(l->arg_mems[i]->data, copy, l->arg_mems[i]->size);
+        free(copy);
+    }
+    free(copies);
+}
+
 static void run_launch(struct cl2c_command *c)
 {
     struct launch *l = c->work;
@@ -424,6 +487,14 @@ static void run_launch(struct cl2c_command *c)
         return;                           /* a global size of 0 (2.1+): nothing to run */
     cl_program p = l->kernel->program;
     cl_uint n = l->kernel->num_args;
+    bool failed;
+    void **copies = place_buffers(l, &failed);
+    if (failed) {
+        if (copies)
+            unplace_buffers(l, copies, false);
+        c->status = CL_OUT_OF_HOST_MEMORY;
+        return;
+    }
     bool follow = l->check_sizes && p->check_written;   /* (what a checking launch reads) */
     if (l->check_sizes)
         p->check_sizes(l->check_sizes, n);
@@ -434,6 +505,8 @@ static void run_launch(struct cl2c_command *c)
         p->check_written(maps, n < 64 ? n : 64);
     }
     int status = l->kernel->info->launch(&l->range, l->argv);
+    if (copies)
+        unplace_buffers(l, copies, true);
     /* what the launch wrote: a checking build set its bits; else each argument it may
      * write counts as written whole */
     for (cl_uint i = 0; i < n; i++) {

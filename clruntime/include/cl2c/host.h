@@ -778,6 +778,9 @@ typedef struct cl2c_arg_info {
                                images: 0 read_only, 1 write_only, 2 read_write */
     int is_volatile;        /* a pointer to volatile */
     int is_restrict;        /* a restrict pointer */
+    size_t align;           /* buffers: where the kernel's C assumes the pointer starts, a
+                               power of two (its pointee's alignment, or more where the
+                               kernel casts it: float * to float16 *); 1 for the others */
 } cl2c_arg_info;
 
 typedef struct cl2c_kernel_info {
