@@ -574,6 +574,8 @@ class Kernel:
             if self._buffers:
                 # the buffers' pointers, which keep their memory alive until the launch ends
                 held = [convert(args[i], copies) for i, convert in self._buffers]
+                if copies:
+                    self._share_copies(held, copies)
                 frame.cells[0:len(held)] = held
                 for j, shift in shifts:
                     frame.cells[j] = self._ffi.cast("char *", held[j]) - shift
@@ -964,10 +966,32 @@ class Kernel:
         if align > 1 and arr.ctypes.data % align:
             tmp = aligned_empty(arr.nbytes, align)
             tmp[:] = arr
-            if p.written:
-                copies.append((tmp, arr))
+            copies.append((tmp, arr, p.written))
             arr = tmp
         return ffi.from_buffer(arr)
+
+    def _share_copies(self, held, copies):
+        """One buffer is one buffer, placed or not: the arguments that name the memory
+        of a placed copy (the same array twice, one of them cast to float16 *) all get
+        that copy, which goes back if any of them may write. Leaves in ``copies`` the
+        (copy, array) pairs to write back."""
+        ffi = self._ffi
+        placed, of_copy = {}, {}        # (address, bytes) of the memory -> [copy, array, written]
+        for tmp, target, _ in copies:
+            key = (target.ctypes.data, target.nbytes)
+            placed.setdefault(key, [tmp, target, False])
+            of_copy[tmp.ctypes.data] = key
+        for j, (i, _) in enumerate(self._buffers):
+            if held[j] == ffi.NULL:
+                continue
+            address = int(ffi.cast("uintptr_t", held[j]))
+            key = of_copy.get(address, (address, len(held[j])))
+            entry = placed.get(key)
+            if entry is not None:
+                entry[2] |= bool(self._params[i].written)
+                if address != entry[0].ctypes.data:
+                    held[j] = ffi.from_buffer(entry[0])
+        copies[:] = [(tmp, target) for tmp, target, written in placed.values() if written]
 
     def _check_size(self, p, nbytes: int):
         """A buffer holds a whole number of pointee elements, and at least one: OpenCL

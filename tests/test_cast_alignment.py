@@ -41,6 +41,14 @@ __kernel void as_struct(__global float *a) {
     r[get_global_id(0)].v[3] = 7.0f;
 }
 __kernel void plain(__global float *a) { a[get_global_id(0)] += 1.0f; }
+__kernel void twice_named(__global float *a, __global const float *b) {
+    size_t i = get_global_id(0);
+    ((__global float16 *)a)[i] += 1.0f;
+    float s = 0.0f;                            /* b is a: it reads what a wrote */
+    for (int j = 0; j < 16; j++)
+        s += b[16 * i + j];
+    a[16 * i] = s;
+}
 """
 N = 4096          # float16 elements: 256 KiB of floats, past NumPy's own mapping size
 
@@ -98,6 +106,18 @@ def test_casts_run_right_wherever_the_array_starts(prg, offset):
     prg.as_struct((N,), None, a)
     want = base.copy().reshape(N, 16)
     want[:, 3] = 7
+    assert np.array_equal(a, want.ravel())
+
+
+@pytest.mark.parametrize("offset", [0, 16, 48])
+def test_one_array_named_twice_is_one_buffer(prg, offset):
+    """The same array for a buffer the kernel casts (placed on a copy) and for one it
+    reads plainly: both name the one copy, which goes back once."""
+    base = np.arange(16 * N, dtype=np.float32) % 64      # sums exact in float
+    a = placed(base, offset)
+    prg.twice_named((N,), None, a, a)
+    want = (base + 1).reshape(N, 16)
+    want[:, 0] = want.sum(axis=1)
     assert np.array_equal(a, want.ravel())
 
 
