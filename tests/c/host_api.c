@@ -24,7 +24,7 @@ static int contains(const char *text, const char *part)
 
 static void metadata(void)
 {
-    check(cl2c_program_scale.num_kernels == 2, "scale.cl has two kernels");
+    check(cl2c_program_scale.num_kernels == 3, "scale.cl has three kernels");
     check(strcmp(cl2c_program_scale.source, "scale.cl") == 0, "program source name");
     check(cl2c_program_offsets.num_kernels == 2, "offsets.cl has two kernels");
 
@@ -39,6 +39,9 @@ static void metadata(void)
               !axpb->args[0].writes && axpb->args[0].kind == CL2C_ARG_BUFFER,
           "x: global, const, read only, a buffer");
     check(axpb->args[1].writes && !axpb->args[1].is_const, "y: written");
+    check(axpb->args[0].align == sizeof(float) && cl2c_info_ends16.args[0].align == 64 &&
+              cl2c_info_ends16.args[1].align == sizeof(float) && axpb->args[2].align == 1,
+          "align: a float's, 64 where the kernel casts to float16 *, 1 for values");
     check(strcmp(axpb->args[2].name, "a") == 0 && axpb->args[2].kind == CL2C_ARG_VALUE &&
               axpb->args[2].address_space == CL2C_ADDRESS_PRIVATE &&
               axpb->args[2].size == sizeof(float) && axpb->args[2].is_const,
@@ -155,6 +158,12 @@ static void errors(void)
     void *null_args[] = {&xp, &null_buffer, &a, &b};
     expect_error(&cl2c_info_axpb, &r, null_args, CL2C_INVALID_ARG_VALUE,
                  "argument 1 'y' (float*) is a null buffer", "message: null buffer");
+    static _Alignas(128) float wide[64];
+    const float *skewed = wide + 4;
+    void *skewed_args[] = {&skewed, &yp};
+    expect_error(&cl2c_info_ends16, &r, skewed_args, CL2C_INVALID_ARG_VALUE,
+                 "argument 0 'x' (float*) starts 16 bytes past a multiple of 64, as the "
+                 "kernel reads it", "message: a buffer misaligned for the kernel's loads");
     void *unset_args[] = {&xp, &yp, NULL, &b};
     expect_error(&cl2c_info_axpb, &r, unset_args, CL2C_INVALID_KERNEL_ARGS,
                  "argument 2 'a' (float) is not set", "message: argument not set");

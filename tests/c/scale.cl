@@ -17,3 +17,12 @@ void fixed_group(__global int *out)
 {
     out[get_global_id(0)] = (int)get_local_id(0);
 }
+
+/* Reads x 64 bytes at a time, through a float16 *: at offset 0 of an OpenCL buffer,
+ * which starts at a 128-byte boundary. */
+__kernel void ends16(__global const float *x, __global float *out)
+{
+    size_t i = get_global_id(0);
+    float16 v = ((__global const float16 *)x)[i];
+    out[i] = v.s0 + v.sf;
+}

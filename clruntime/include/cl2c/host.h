@@ -882,6 +882,18 @@ static inline int cl2c_check_launch(const cl2c_kernel_info *k, const cl2c_range 
             cl2c_msg_str_(&m, " to pass a null pointer on purpose)");
             return CL2C_INVALID_ARG_VALUE;
         }
+        if (k->args[i].kind == CL2C_ARG_BUFFER && k->args[i].align > 1 &&
+            (uintptr_t)*(void *const *)args[i] % k->args[i].align != 0) {
+            /* (its loads would fault: the C caller's buffers have no size to copy by) */
+            cl2c_msg_arg_(&m, k, i);
+            cl2c_msg_str_(&m, " starts ");
+            cl2c_msg_num_(&m, (uintptr_t)*(void *const *)args[i] % k->args[i].align);
+            cl2c_msg_str_(&m, " bytes past a multiple of ");
+            cl2c_msg_num_(&m, k->args[i].align);
+            cl2c_msg_str_(&m, ", as the kernel reads it (allocate buffers with "
+                              "aligned_alloc(128, size), where OpenCL's start)");
+            return CL2C_INVALID_ARG_VALUE;
+        }
         if (k->args[i].kind == CL2C_ARG_LOCAL && *(const size_t *)args[i] == 0) {
             cl2c_msg_arg_(&m, k, i);
             cl2c_msg_str_(&m, " is a __local buffer of 0 bytes");
