@@ -24,7 +24,7 @@ def affinity_kept():
 # How libgomp's threads wait between launches where the user set neither
 # OMP_WAIT_POLICY nor GOMP_SPINCOUNT (libgomp reads them once, as it loads with the first
 # kernel module; nothing changes them later). Two settings, chosen then by whether the
-# machine has a core free for every thread of the team (`choose_wait`):
+# machine has a core free for every thread of the team (`choose_wait`, `other_load`):
 # - a short spin, then sleep: GOMP_SPINCOUNT=1000, about 30 µs of pause loops on the
 #   project's Zen machine (bench/launch_cost.py's idle CPU column), longer than the 5-10 µs
 #   a Python host loop takes between two launches, so a loop of small launches finds its
@@ -72,8 +72,34 @@ def omp_settings() -> dict:
     if asked != "auto":
         warnings.warn(f"CL2C_WAIT={asked!r} is none of spin, sleep, auto: auto is used",
                       stacklevel=2)
-    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else 0.0
-    return choose_wait(load, _cpus(), team_threads())
+    return choose_wait(other_load(), _cpus(), team_threads())
+
+
+def other_load() -> float:
+    """What else the machine runs: the 1-minute load average, but no more than the
+    threads runnable now besides this one (/proc/loadavg's fourth field). The average
+    lags: a job that ended a minute ago still counts 2 or 3, and on a 16-core machine
+    that chose sleep, where a launch of a loop over 4,096 work-items then took 37 us
+    against 14 us spinning (bench/launch_cost.py --wait-policies, 16 threads of a Xeon)."""
+    if not hasattr(os, "getloadavg"):
+        return 0.0
+    try:
+        with open("/proc/loadavg") as f:
+            text = f.read()
+    except OSError:
+        text = ""
+    return load_besides_us(os.getloadavg()[0], text)
+
+
+def load_besides_us(average: float, loadavg_text: str) -> float:
+    """The load `other_load` counts, from the 1-minute average and /proc/loadavg's
+    text ("0.52 0.31 0.20 3/214 3198": 3 runnable now, this process's thread one of
+    them); the average alone where the text says nothing."""
+    fields = loadavg_text.split()
+    running = fields[3].split("/")[0] if len(fields) > 3 else ""
+    if not running.isdigit():
+        return average
+    return min(average, max(0, int(running) - 1))
 
 
 def wait_policy() -> str:

@@ -425,6 +425,16 @@ def test_the_wait_is_a_short_spin_only_where_cores_are_free(load, cpus, threads,
     assert choose_wait(load, cpus, threads) == (SHORT_SPIN if spins else SLEEP)
 
 
+@pytest.mark.parametrize("average, text, load", [
+    (3.43, "3.43 1.66 0.66 1/214 3198", 0),        # a job that ended: only us runnable
+    (12.5, "12.50 12.1 11.9 13/300 99", 12),       # busy now
+    (0.4, "0.40 0.3 0.2 6/300 99", 0.4),           # a burst: the average is lower
+    (2.0, "", 2.0), (2.0, "garbage", 2.0)])         # no /proc: the average
+def test_the_load_is_what_runs_now_at_most(average, text, load):
+    from cl2c.threads import load_besides_us
+    assert load_besides_us(average, text) == load
+
+
 ALL_FEATURES = ("__opencl_c_fp64", "__opencl_c_int64", "__opencl_c_generic_address_space",
                 "__opencl_c_program_scope_global_variables", "__opencl_c_images",
                 "__opencl_c_work_group_collective_functions", "__opencl_c_pipes",
