@@ -85,3 +85,31 @@ def test_arrays_across(programs, n, local):
         np.testing.assert_allclose(out, want, rtol=1e-5, err_msg=s)
         results[s] = out
     np.testing.assert_array_equal(results["regions"], results["fibers"])
+
+
+READ_BEFORE_SET = """
+__kernel void read_before_set(__global const float *A, __global const float *B,
+                              __global float *C, const int n) {
+    int i, j, k;
+    float sum = 0.0f;
+    sum += (float)(i & j & 0);     /* read before assigned: any value, and nothing of it */
+    i = get_global_id(0);
+    j = get_global_id(1);
+    for (k = 0; k < n; k++)
+        sum += A[i * n + k] * B[k * n + j];
+    C[i * n + j] = sum;
+}
+"""
+
+
+def test_a_c89_id_read_before_it_is_set():
+    """Old-style ids assigned once are recomputed in each region, declared where they are
+    assigned; one read before that (uninitialised, as a fuzzed kernel did) made C that
+    did not compile ('i' undeclared). It stays a variable instead."""
+    prg = cl2c.Program(READ_BEFORE_SET).build()
+    n = 32
+    rng = np.random.default_rng(5)
+    a, b = (rng.integers(0, 8, (n, n)).astype(np.float32) for _ in range(2))
+    c = np.zeros((n, n), np.float32)
+    prg.read_before_set((n, n), (8, 8), a, b, c, np.int32(n))
+    assert np.array_equal(c, a @ b)

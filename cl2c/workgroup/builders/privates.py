@@ -140,7 +140,9 @@ class Privates:
 
 def _single_assignments(regions, an) -> dict:
     """Variables declared without a value and assigned exactly once, by a plain
-    ``v = e;`` statement at the top level of a region (old-style C kernels)."""
+    ``v = e;`` statement at the top level of a region (old-style C kernels), and not
+    read before it in that region (an uninitialised read: the assignment, which
+    becomes the region's declaration of the recomputed value, would come after it)."""
     counts: dict[str, int] = {}
     for n in walk(an.body):
         if isinstance(n, c_ast.Assignment):
@@ -151,12 +153,15 @@ def _single_assignments(regions, an) -> dict:
                 counts[b] = counts.get(b, 0) + 2
     out = {}
     for r in regions:
+        read: set[str] = set()
         for s in r.stmts:
             if isinstance(s, c_ast.Assignment) and s.op == "=" and \
-                    isinstance(s.lvalue, c_ast.ID) and counts.get(s.lvalue.name) == 1:
+                    isinstance(s.lvalue, c_ast.ID) and counts.get(s.lvalue.name) == 1 \
+                    and s.lvalue.name not in read:
                 d = an.decls.get(s.lvalue.name)
                 if d is not None and d.init is None:
                     out[s.lvalue.name] = s
+            read |= ids(s)
     return out
 
 
