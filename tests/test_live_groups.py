@@ -65,6 +65,11 @@ kernel void store_first(global int *count, global int *out, int n) {
     if (i >= n) return;
     out[i] = 1;
 }
+kernel void even(global int *out, int w) {     /* no id on either side of the guard */
+    int x = (int)get_global_id(0) * 2;
+    if (x >= w - 1) return;
+    out[x] = 1;
+}
 kernel void unsigned_guard(global int *count, int n) {
     uint i = get_global_id(0);
     if (i >= n) return;                 /* n < 0: (uint)n is huge, every work-item stays */
@@ -240,6 +245,18 @@ def test_a_store_before_the_guard_runs_everywhere(prg):
     count, out = np.zeros(1, np.int32), np.zeros(n, np.int32)
     prg.store_first(size, 64, count, out, np.int32(n))
     assert count[0] == size and out.sum() == n
+
+
+def test_a_guard_with_no_id_on_either_side(prg, plans):
+    """`x >= w - 1` with x twice the id: neither side is an id plus a shift, so no
+    bound, and every group runs (the subtraction made the translator fail: 'not enough
+    values to unpack')."""
+    assert plans["even"].live == ()
+    out = np.zeros(128, np.int32)
+    prg.even(32 * GRID, 32, out, np.int32(101))
+    want = np.zeros_like(out)
+    want[0:100:2] = 1
+    assert np.array_equal(out, want)
 
 
 def test_a_negative_limit_in_an_unsigned_comparison(prg):

@@ -185,7 +185,8 @@ class _Finder:
             inner = self._id_chain(decl.init, (*seen, x.name))
         elif isinstance(x, c_ast.BinaryOp) and x.op in ("+", "-"):
             inner = None
-            for a, b in ((x.left, x.right), (x.right, x.left) if x.op == "+" else ()):
+            pairs = [(x.left, x.right)] + ([(x.right, x.left)] if x.op == "+" else [])
+            for a, b in pairs:
                 below = self._id_chain(a, seen)
                 if below is not None and below.shift is None and self._limit(b):
                     inner = below._replace(shift=b, negate=x.op == "-",  # x's types
