@@ -265,6 +265,10 @@ INVALID = [
      2, 52, "assigning to 'int' from incompatible type 'struct S'"),
     # the program's one kernel refused: no "no kernels in this program" warning after it
     ("kernel int k(global int *p) { return 1; }\n", 1, 12, "kernel 'k' must return void"),
+    # a line of the body before its brace: K&R's parameter declarations, which C refuses
+    # after a prototype (it reached the C compiler, found by the fuzzer)
+    ("kernel void k(global int *p)\n    int i = get_global_id(0);\n{\n    p[0] = 1;\n}\n",
+     2, 9, "declarations between the parameters and the body of function 'k'"),
     # const members: C refuses the assignment, so it reached the C compiler as a cl2c bug
     ("typedef struct { int *const q; const int n; } S;\n"
      "kernel void k(global int *p) { S s = {p, 1}; s.n = 2; p[0] = s.n; }\n",

@@ -254,6 +254,10 @@ class Declarations(Checker):
         decl = node.decl
         if not isinstance(decl.type, c_ast.FuncDecl):   # 'void f { ... }'
             self.error(f"expected '(' after the name of function '{decl.name}'", decl)
+        if node.param_decls:        # 'f(int a) int b; { ... }': K&R's declaration list
+            self.error(f"declarations between the parameters and the body of function "
+                       f"'{decl.name}' (old-style C's parameter declarations) are not "
+                       f"OpenCL C", node.param_decls[0])
         funcspec = [f for f in (decl.funcspec or []) if isinstance(f, str)]
         is_kernel = any(f in ("__kernel", "kernel") for f in funcspec)
         ftype, _, _ = self.resolve(decl.type)
