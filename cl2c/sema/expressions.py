@@ -262,7 +262,9 @@ class Expressions(Checker):
                 self.error("a vector shift count needs a vector left operand", node)
             return v
         if isinstance(a, ty.Pointer) or isinstance(b, ty.Pointer):
-            if op in ("<", ">", "<=", ">=", "==", "!="):
+            other = b if isinstance(a, ty.Pointer) else a
+            if op in ("<", ">", "<=", ">=", "==", "!=") and \
+                    (isinstance(other, ty.Pointer) or other.is_integer):
                 return ty.INT
             if op == "-" and isinstance(a, ty.Pointer) and isinstance(b, ty.Pointer):
                 return ty.PTRDIFF_T
