@@ -333,6 +333,11 @@ def parse(text: str, filename: str, reporter: Reporter,
     except ParseError as e:
         reporter.diagnostics.append(_diagnostic(str(e), filename))
         return None
+    except (AttributeError, TypeError, IndexError, KeyError, ValueError):
+        # pycparser failing on what it did not expect there (`const float enum s` in a
+        # parameter list): a syntax error at the last token it read
+        reporter.diagnostics.append(_diagnostic(_stopped_at(parser), filename))
+        return None
     for name, coord in unknown_attributes(parser.attributes):
         reporter.warning(f"unknown attribute '{name}' ignored", coord)
     # Drop the prelude's typedefs; semantic analysis knows those types natively.
@@ -343,6 +348,18 @@ def parse(text: str, filename: str, reporter: Reporter,
         if coord is not None and coord.file and "\\" in coord.file:
             coord.file = from_line_marker(coord.file)
     return typed(ast)
+
+
+def _stopped_at(parser) -> str:
+    """pycparser's kind of message for the last token the parser took ("file:line:col:
+    before: s"), from its token stream; without a position where it has none."""
+    stream = getattr(parser, "_tokens", None)
+    buffer, index = getattr(stream, "_buffer", []), getattr(stream, "_index", 0)
+    tok = buffer[min(index, len(buffer)) - 1] if buffer and index > 0 else None
+    if tok is None:
+        return "syntax error"
+    coord = parser._tok_coord(tok)
+    return f"{coord.file}:{coord.line}:{coord.column}: before: {tok.value}"
 
 
 def unknown_attributes(attributes) -> list[tuple[str, object]]:

@@ -265,6 +265,14 @@ INVALID = [
      2, 52, "assigning to 'int' from incompatible type 'struct S'"),
     # the program's one kernel refused: no "no kernels in this program" warning after it
     ("kernel int k(global int *p) { return 1; }\n", 1, 12, "kernel 'k' must return void"),
+    # what pycparser fails on with an exception of its own (AttributeError) is a syntax
+    # error at the last token it read (found by the fuzzer)
+    ("kernel void k(global float *a, const float enum s) { a[0] = s; }\n", 1, 49,
+     "syntax error before 's'"),
+    # a pointer compared with a float: C refuses it (it reached the C compiler)
+    ("kernel void k(global float *last, global int *out, float limit) {\n"
+     "    out[0] = last > limit;\n}\n", 2, 14,
+     "invalid operands to binary expression ('__global float *' and 'float')"),
     # a line of the body before its brace: K&R's parameter declarations, which C refuses
     # after a prototype (it reached the C compiler, found by the fuzzer)
     ("kernel void k(global int *p)\n    int i = get_global_id(0);\n{\n    p[0] = 1;\n}\n",
