@@ -13,6 +13,9 @@ from ..literals import float_out_of_range
 from ..source_text import line_marker_name
 
 
+MAX_INDENT = 64         # columns: 32 levels of nesting
+
+
 class CGenerator(c_generator.CGenerator):
     def __init__(self, line_directives: bool = True):
         super().__init__()
@@ -41,11 +44,14 @@ class CGenerator(c_generator.CGenerator):
         marker = self.line_marker(n.decl.coord)
         decl = self.visit(n.decl)
         self.indent_level = 0
-        body = self.visit(n.body)
-        if n.param_decls:
-            knrdecls = ";\n".join(self.visit(p) for p in n.param_decls)
-            return marker + decl + "\n" + knrdecls + ";\n" + body + "\n"
+        body = self.visit(n.body)       # (no K&R declarations: sema refuses them)
         return marker + decl + "\n" + body + "\n"
+
+    def _make_indent(self) -> str:
+        # no deeper than MAX_INDENT: a kernel thousands of blocks deep made C text
+        # quadratic in its depth, and each level copies its inner text (3,000 nested
+        # blocks: 37 s, most of a fuzzed kernel's translation)
+        return " " * min(self.indent_level, MAX_INDENT)
 
     def visit_ID(self, n):
         # A program-scope __global variable lives in the program's instance of them.
