@@ -269,6 +269,10 @@ INVALID = [
     # error at the last token it read (found by the fuzzer)
     ("kernel void k(global float *a, const float enum s) { a[0] = s; }\n", 1, 49,
      "syntax error before 's'"),
+    # a designator naming no member: at the designator (the fuzzer found it unpositioned)
+    ("struct In { int a[2]; };\nstruct S { int x; struct In in; };\n"
+     "kernel void k(global int *out) {\n    struct S t = {.inn.a[1] = 7, 5};\n"
+     "    out[0] = t.x;\n}\n", 4, 20, "no member named 'inn' in 'struct S'"),
     # a pointer compared with a float: C refuses it (it reached the C compiler)
     ("kernel void k(global float *last, global int *out, float limit) {\n"
      "    out[0] = last > limit;\n}\n", 2, 14,

@@ -185,10 +185,12 @@ class _Filler:
             d = designators.pop(0)
             top = path[-1][0]
             if isinstance(d, c_ast.ID):
+                # (pycparser gives a NamedInitializer no position: its designator has one)
+                where = d if d.coord is not None else e
                 if not isinstance(top.t, ty.Record):
                     self.checker.error(f"field designator '.{d.name}' for a non-struct, "
-                                       f"non-union type '{top.t}'", e)
-                pos, through = self.field_position(top.t, d.name, e)
+                                       f"non-union type '{top.t}'", where)
+                pos, through = self.field_position(top.t, d.name, where)
                 designators[:0] = through
             else:
                 if not isinstance(top.t, ty.Array):
