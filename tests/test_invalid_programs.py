@@ -273,6 +273,10 @@ INVALID = [
     ("struct In { int a[2]; };\nstruct S { int x; struct In in; };\n"
      "kernel void k(global int *out) {\n    struct S t = {.inn.a[1] = 7, 5};\n"
      "    out[0] = t.x;\n}\n", 4, 20, "no member named 'inn' in 'struct S'"),
+    # a cast to a function type (a vector literal's type with a `()` after it, as the
+    # fuzzer wrote it): C refuses it
+    ("kernel void k(global int4 *io, int4 ia) {\n    io[0] = (int4())(ia);\n}\n", 2, 13,
+     "used type 'int4 ()' where arithmetic or pointer type is required"),
     # a pointer compared with a float: C refuses it (it reached the C compiler)
     ("kernel void k(global float *last, global int *out, float limit) {\n"
      "    out[0] = last > limit;\n}\n", 2, 14,

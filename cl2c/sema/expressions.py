@@ -353,6 +353,8 @@ class Expressions(Checker):
                            f"{total} given", node)
             node.expr.ty = t
             return t
+        if t.is_function or isinstance(t, ty.Array):    # `(int4())x`: C refuses it
+            self.error(f"used type '{t}' where arithmetic or pointer type is required", node)
         src = self.rvalue(node.expr)
         self._check_not_half(t, node)
         if self.cl_std.generic_address_space and isinstance(t, ty.Pointer) \
