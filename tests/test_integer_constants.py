@@ -81,3 +81,25 @@ def test_enum_locals_and_switches_as_pocl():
     ours, theirs = _ours_and_pocl(ENUMS, 4, np.array([0, 4, 5, 7], np.int32), 4)
     np.testing.assert_array_equal(ours, [10, 20, 30, 7])
     np.testing.assert_array_equal(ours, theirs)
+
+
+OCTAL = """
+kernel void k(global int *o, global const uchar *in) {
+    int i = get_global_id(0);
+    int acc = 0;
+    for (int k = 0; k < 010; k++)          /* octal 8 */
+        acc += in[i * 010 + k];            /* a stride of 8, octal */
+    o[i] = acc + (i << 01) + (0x10 >> 02);
+}"""
+
+
+@pytest.mark.parametrize("options", ["", "-cl2c-check"])
+def test_octal_and_hex_constants_where_the_passes_read_them(options):
+    """Constants as loop bounds, strides and shift counts in octal and hex: the
+    passes that read their values took '010' for ten or failed on it ('invalid literal
+    for int() with base 0', an internal error: the fuzzer's `#define DIM 003`)."""
+    inputs = np.arange(8 * 64, dtype=np.uint8) % 251
+    o = np.zeros(64, np.int32)
+    cl2c.Program(OCTAL, options=options).build().k((64,), None, o, inputs)
+    want = inputs.reshape(64, 8).astype(np.int32).sum(axis=1) + 2 * np.arange(64) + 4
+    assert np.array_equal(o, want)

@@ -17,6 +17,7 @@ from typing import NamedTuple
 
 from pycparser import c_ast
 
+from ..literals import integer_value
 from ..typed_ast import changed_names, fact, walk
 from ..workgroup.names import CHECK_WITHIN
 
@@ -128,10 +129,7 @@ def _constant(x) -> int | None:
         return value if -(1 << 31) <= value < 1 << 31 else None
     if not (isinstance(x, c_ast.Constant) and x.type == "int"):
         return None
-    text = x.value.rstrip("uUlL").lower()
-    base = 16 if text.startswith("0x") else 8 if text.startswith("0") and len(text) > 1 \
-        else 10
     try:
-        return int(text, base)
+        return integer_value(x.value)
     except ValueError:
         return None

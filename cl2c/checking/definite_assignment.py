@@ -38,6 +38,7 @@ from typing import NamedTuple
 from pycparser import c_ast
 
 from .. import types as ty
+from ..literals import integer_value
 from ..typed_ast import addressed_names, fact, walk
 from . import counted
 from .private_bounds import REGISTER
@@ -622,7 +623,7 @@ def _component(index: c_ast.ArrayRef):
     """The components ``v.s[k]`` uses (the lowering's component k: its array .s,
     indexed): {k}, or ANY where no constant names it."""
     k = index.subscript
-    return frozenset([int(k.value.rstrip("uUlL"), 0)]) \
+    return frozenset([integer_value(k.value)]) \
         if isinstance(k, c_ast.Constant) and k.type == "int" else ANY
 
 
@@ -637,7 +638,7 @@ def _decays(node) -> bool:
 
 def _always(cond) -> bool:
     return isinstance(cond, c_ast.Constant) and cond.type == "int" and \
-        cond.value.rstrip("uUlL") not in ("0", "0x0")
+        integer_value(cond.value) != 0
 
 
 def _copy(state):

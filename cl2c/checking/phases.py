@@ -30,6 +30,7 @@ from __future__ import annotations
 from pycparser import c_ast
 
 from .. import types as ty
+from ..literals import integer_value
 from ..typed_ast import fact, walk
 from ..workgroup.ir import GroupFunction, Once, c_parts, item_lists
 from ..workgroup.names import LOCALS
@@ -105,7 +106,7 @@ def _field(arg) -> str | None:
 
 
 def _const(arg) -> int:
-    return int(arg.value.rstrip("uUlL")) if isinstance(arg, c_ast.Constant) else -1
+    return integer_value(arg.value) if isinstance(arg, c_ast.Constant) else -1
 
 
 def _written(node, outside_items_only: bool = False, inside: bool = False) -> set:

@@ -16,6 +16,7 @@ from pycparser import c_ast
 
 from .. import types as ty
 from ..diagnostics import UnsupportedError
+from ..literals import integer_value
 from ..sema import Module
 from ..sema.model import Symbol
 from ..sema.constant_init import is_folded_constant
@@ -246,7 +247,7 @@ class ExpressionLowering(CallLowering, Transformer):
         bits = t.bits
         if isinstance(original, c_ast.Constant):
             try:
-                value = int(original.value.rstrip("uUlL"), 0)
+                value = integer_value(original.value)
             except ValueError:
                 value = -1
             if 0 <= value < bits:
@@ -586,7 +587,7 @@ def _integer_division(op: str, lt, rt, divisor) -> str | None:
         return None
     if isinstance(divisor, c_ast.Constant) and divisor.type != "char":
         try:
-            if int(divisor.value.rstrip("uUlL"), 0) != 0:
+            if integer_value(divisor.value) != 0:
                 return None
         except ValueError:
             pass

@@ -39,6 +39,7 @@ from pycparser import c_ast
 
 from .. import cnodes as cn
 from .. import types as ty
+from ..literals import integer_value
 from ..lower.effects import (UPDATES, assigned_lvalue, builtin_name, constant_dimension,
                              local_object, value_of_arguments, work_item_function)
 from ..sema import Symbol
@@ -249,7 +250,7 @@ def _int_constant(node) -> int | None:
     if isinstance(node, c_ast.Constant) and node.type in ("int", "unsigned int", "long",
                                                            "unsigned long"):
         try:
-            return int(node.value.rstrip("uUlL"), 0)
+            return integer_value(node.value)
         except ValueError:
             return None
     return None

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
+from ..literals import integer_value
 from ..lower.effects import builtin_name, constant_dimension
 from .builders.syntax import assigned_names, walk
 from .ir import GroupIf, GroupLoop, WorkItemLoop, Block
@@ -151,6 +152,6 @@ def binary_stride(e: c_ast.BinaryOp, of):
         if step in (0, WIDE) or by != 0:
             continue
         if isinstance(other, c_ast.Constant) and other.type == "int":
-            return step * int(other.value.rstrip("uUlL"), 0)
+            return step * integer_value(other.value)
         return WIDE
     return None

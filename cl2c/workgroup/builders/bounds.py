@@ -9,6 +9,7 @@ from typing import NamedTuple
 from pycparser import c_ast
 
 from ... import types as ty
+from ...literals import integer_value
 from ...typed_ast import fact
 from ... import cnodes as cn
 from ...cnodes import expression_type
@@ -371,7 +372,7 @@ def _small_constant(e) -> bool:
     if not isinstance(e, c_ast.Constant) or not _is_integer(fact(e, "ty")):
         return False
     try:
-        return int(e.value.rstrip("uUlL"), 0) < 1 << 62
+        return integer_value(e.value) < 1 << 62
     except ValueError:
         return False
 

@@ -15,6 +15,7 @@ from pycparser import c_ast
 
 from ... import declarators
 from ... import types as ty
+from ...literals import integer_value
 from ...typed_ast import fact, make
 from ... import cnodes as cn
 from ...lower.effects import builtin_call, builtin_name, runtime_call
@@ -129,7 +130,7 @@ def _positive(e) -> bool:
         e = e.expr
     if isinstance(e, c_ast.Constant):
         try:
-            return int(e.value.rstrip("uUlL"), 0) > 0
+            return integer_value(e.value) > 0
         except ValueError:
             return False
     if builtin_name(e) in _POSITIVE_BUILTINS:

@@ -12,6 +12,7 @@ from pycparser import c_ast
 
 from ... import declarators
 from ... import types as ty
+from ...literals import integer_value
 from ... import cnodes as cn
 from ...typed_ast import fact
 from ...lower.effects import call_of, has_effects, is_atomic
@@ -465,7 +466,7 @@ def _array_dims(d: c_ast.Decl) -> list[int]:
 
 def _int_value(c: c_ast.Constant) -> int | None:
     try:
-        return int(c.value.rstrip("uUlL"), 0)
+        return integer_value(c.value)
     except ValueError:
         return None
 

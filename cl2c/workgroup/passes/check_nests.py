@@ -7,6 +7,7 @@ import copy
 
 from pycparser import c_ast
 
+from ...literals import integer_value
 from ...typed_ast import changed_names, fact, walk  # (changed_names: re-exported)
 from ..builders.syntax import statements
 from .. import write
@@ -101,7 +102,7 @@ integer_decl = integer_typename
 
 def int_constant(x) -> int | None:
     if isinstance(x, c_ast.Constant) and x.type == "int":
-        return int(x.value.rstrip("uUlL"))
+        return integer_value(x.value)
     return None
 
 
