@@ -277,6 +277,9 @@ INVALID = [
     # fuzzer wrote it): C refuses it
     ("kernel void k(global int4 *io, int4 ia) {\n    io[0] = (int4())(ia);\n}\n", 2, 13,
      "used type 'int4 ()' where arithmetic or pointer type is required"),
+    # `static` in a local array's brackets (C: only a parameter's outermost array)
+    ("kernel void k(global float *o) {\n    float a[4], b[static 4];\n    o[0] = 1;\n}\n",
+     2, 17, "'static' in an array declarator outside a function parameter's outermost array"),
     # a pointer compared with a float: C refuses it (it reached the C compiler)
     ("kernel void k(global float *last, global int *out, float limit) {\n"
      "    out[0] = last > limit;\n}\n", 2, 14,
@@ -479,3 +482,14 @@ def test_an_empty_pragma_means_nothing():
     """(pcpp raised an IndexError on one; the fuzz corpus found it)"""
     cl2c.translate("kernel void k(global int *p) {\n#pragma\n  p[0] = 1;\n}\n  #  pragma  \n",
                    "p.cl")
+
+
+def test_static_in_a_parameters_array_stays_c():
+    """`a[static 4]` where C allows it, a function parameter's outermost array: it
+    builds and runs (the check above is for other arrays only)."""
+    prg = cl2c.Program("float first(const float a[static 4]) { return a[0] + a[3]; }\n"
+                       "kernel void k(global float *o) {\n"
+                       "    float v[4] = {1, 2, 3, 4};\n    o[0] = first(v);\n}\n").build()
+    out = np.zeros(1, np.float32)
+    prg.k((1,), None, out)
+    assert out[0] == 5

@@ -29,6 +29,8 @@ class Checker(c_ast.NodeVisitor):
         # the switches around a statement, innermost last: (the condition's promoted
         # type, {case value: its Case}, its Default or None)
         self.switches: list[list] = []
+        # id() of the parameter declarators being resolved (type_names.resolve_parameter)
+        self._parameter_arrays: set[int] = set()
 
     # ---- entry --------------------------------------------------------------
     def analyze(self, ast: c_ast.FileAST) -> Module:

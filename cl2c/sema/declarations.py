@@ -285,7 +285,7 @@ class Declarations(Checker):
                 if storage:
                     self.error(f"invalid storage class specifier '{storage[0]}' in a "
                                f"function's parameter", p)
-                pt, space, const = self.resolve(p.type)
+                pt, space, const = self.resolve_parameter(p.type)
                 if pt == ty.VOID:
                     continue
                 if not p.name:

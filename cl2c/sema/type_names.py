@@ -44,6 +44,11 @@ class TypeNames(Checker):
                              else self._default_space(), const, volatile, "restrict" in pquals)
             return ptr, pspace, "const" in pquals
         if isinstance(node, c_ast.ArrayDecl):
+            if node.dim_quals and id(node) not in self._parameter_arrays:
+                # C11 6.7.6.2p1: `a[static 4]` in a function parameter's outermost
+                # array derivation only
+                self.error(f"'{node.dim_quals[0]}' in an array declarator outside a "
+                           f"function parameter's outermost array", node)
             elem, space, const = self.resolve(node.type)
             length = None
             if node.dim is not None:
@@ -66,7 +71,7 @@ class TypeNames(Checker):
                         continue
                     if isinstance(p, c_ast.ID):        # int (*f)(a, b): K&R's names
                         self.error(f"type specifier missing for parameter '{p.name}'", p)
-                    pt, _, _ = self.resolve(p.type)
+                    pt, _, _ = self.resolve_parameter(p.type)
                     if pt == ty.VOID:
                         continue
                     params.append(pt)
@@ -74,6 +79,15 @@ class TypeNames(Checker):
         if isinstance(node, c_ast.Typename):
             return self.resolve(node.type)
         self.error(f"unsupported declarator {type(node).__name__}", node)
+
+    def resolve_parameter(self, node) -> tuple[ty.Type, str, bool]:
+        """``resolve`` of a function parameter's declarator, whose outermost array
+        derivation may hold `static` and qualifiers (`float a[static 4]`)."""
+        self._parameter_arrays.add(id(node))
+        try:
+            return self.resolve(node)
+        finally:
+            self._parameter_arrays.discard(id(node))
 
     def _image_access(self, base: ty.Type, qualifier: str, node) -> ty.Image:
         """The image type ``base`` under access qualifier ``qualifier`` (spec 6.6):
