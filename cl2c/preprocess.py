@@ -170,6 +170,12 @@ class _Preprocessor(pcpp.Preprocessor):
     def on_error(self, file, line, msg):
         """pcpp's errors come with a line: the column is the named macro's, else the
         directive's '#', else the line's first character."""
+        last = getattr(self, "lastdirective", None)
+        if (not line or file == "unknown") and last is not None:
+            # pcpp's evalexpr knows no place ('unknown', 0): the directive it evaluates
+            file, line = last.source, last.lineno
+            if msg.strip() == "Empty expression":
+                msg = f"#{last.value} with no expression"     # clang's words
         file = from_line_marker(file) if file else file
         text = self.reporter.sources.line(file, line) or ""
         column = len(text) - len(text.lstrip()) + 1

@@ -280,6 +280,9 @@ INVALID = [
     # `static` in a local array's brackets (C: only a parameter's outermost array)
     ("kernel void k(global float *o) {\n    float a[4], b[static 4];\n    o[0] = 1;\n}\n",
      2, 17, "'static' in an array declarator outside a function parameter's outermost array"),
+    # an array of arrays of no length (the fuzzer's `float a[3][]`)
+    ("kernel void k(global float *o) {\n    float a[3][];\n    o[0] = 1;\n}\n", 2, 11,
+     "array has incomplete element type"),
     # a pointer compared with a float: C refuses it (it reached the C compiler)
     ("kernel void k(global float *last, global int *out, float limit) {\n"
      "    out[0] = last > limit;\n}\n", 2, 14,
@@ -482,6 +485,13 @@ def test_an_empty_pragma_means_nothing():
     """(pcpp raised an IndexError on one; the fuzz corpus found it)"""
     cl2c.translate("kernel void k(global int *p) {\n#pragma\n  p[0] = 1;\n}\n  #  pragma  \n",
                    "p.cl")
+
+
+def test_an_if_with_no_expression():
+    """pcpp reports an #if with nothing to evaluate at no place ('unknown', line 0):
+    it is the directive's."""
+    _at(_error("kernel void k(global int *o) {\n#if // nothing\n    o[0] = 1;\n#endif\n}\n"),
+        2, 1, "#if with no expression")
 
 
 def test_static_in_a_parameters_array_stays_c():

@@ -59,7 +59,7 @@ class TypeNames(Checker):
                     self.reporter.error(f"array has a negative size ({length})",
                                         node.dim.coord)
                     length = 1
-            if incomplete(elem):
+            if incomplete(elem) or isinstance(elem, ty.Array) and elem.length is None:
                 self.error(f"array has incomplete element type '{elem}'", node)
             return ty.Array(elem, length), space, const
         if isinstance(node, c_ast.FuncDecl):
