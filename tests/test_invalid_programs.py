@@ -283,6 +283,9 @@ INVALID = [
     # an array of arrays of no length (the fuzzer's `float a[3][]`)
     ("kernel void k(global float *o) {\n    float a[3][];\n    o[0] = 1;\n}\n", 2, 11,
      "array has incomplete element type"),
+    # sizeof a struct never defined (the fuzzer's `struct long2`): C refuses it
+    ("kernel void k(global int *o) {\n    o[0] = sizeof(struct long2);\n}\n", 2, 12,
+     "invalid application of 'sizeof' to an incomplete type 'struct long2'"),
     # a pointer compared with a float: C refuses it (it reached the C compiler)
     ("kernel void k(global float *last, global int *out, float limit) {\n"
      "    out[0] = last > limit;\n}\n", 2, 14,

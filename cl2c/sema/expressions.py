@@ -152,6 +152,9 @@ class Expressions(Checker):
                 node.expr.ty = t
             else:
                 t = self.expr(node.expr)
+            if incomplete(t) or isinstance(t, ty.Array) and t.length is None:
+                self.error(f"invalid application of 'sizeof' to an incomplete type '{t}'",
+                           node)
             return ty.SIZE_T
         if op == "vec_step":
             return ty.INT
