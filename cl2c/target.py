@@ -276,13 +276,26 @@ def target_environment() -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, .
     return tuple(cc), tuple(cflags), tuple(shlex.split(env.get("LDFLAGS", "")))
 
 
-def _run(cmd: list[str], stdin: str = "") -> str:
+def _run_all(*cmds: list[str]) -> list[str]:
+    """The standard output of each command, run at once (the probe's two compiler
+    runs: a cold build waits for both); "" for one that cannot run."""
     import subprocess           # here: a remembered probe (cache.host_target) runs nothing
-    try:
-        return subprocess.run(cmd, input=stdin, capture_output=True, text=True,
-                              timeout=60).stdout
-    except (OSError, subprocess.SubprocessError):
-        return ""
+    procs = []
+    for cmd in cmds:
+        try:
+            procs.append(subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                          stderr=subprocess.DEVNULL, text=True))
+        except OSError:
+            procs.append(None)
+    outputs = []
+    for proc in procs:
+        try:
+            outputs.append(proc.communicate("", timeout=60)[0] if proc else "")
+        except subprocess.SubprocessError:
+            proc.kill()
+            proc.wait()
+            outputs.append("")
+    return outputs
 
 
 @functools.lru_cache(maxsize=None)
@@ -290,8 +303,9 @@ def _probe(cc: tuple[str, ...], cflags: tuple[str, ...], ldflags: tuple[str, ...
            native: bool) -> Target:
     march = ["-march=native"] if native else []
     # scalars.h makes cl2c_half a _Float16 exactly when __FLT16_MAX__ is defined
-    macros = _run([*cc, *cflags, "-std=c11", *march, "-dM", "-E", "-x", "c", "-"])
-    version = _run([*cc, "--version"]).strip() or "unknown"
+    macros, version = _run_all([*cc, *cflags, "-std=c11", *march, "-dM", "-E", "-x", "c", "-"],
+                               [*cc, "--version"])
+    version = version.strip() or "unknown"
     # a model name ("AMD EPYC") may stand for several ISAs: -march=native's macros tell
     cpu = f"{_cpu_model()} {hashlib.sha256(macros.encode()).hexdigest()[:16]}" if native else ""
     # math.h's CL2C_FAST_FMA, from the same macros
