@@ -122,10 +122,11 @@ class _Subject:
 
 
 def build_extension(c_source: str, kernel_names: list[str], source_name: str = "<kernel>",
-                    target: Target | None = None):
+                    target: Target | None = None, parts=None):
     """The loaded library (a kernel_library.Library) of ``c_source``, built for ``target``
-    (the host's compiler by default) or taken from the cache. Returns (library,
-    cache_hit)."""
+    (the host's compiler by default) or taken from the cache. ``parts``: the emitter's
+    cut of ``c_source`` (render.CompileParts), for a compile in parts where it pays
+    (split_compile.py). Returns (library, cache_hit)."""
     target = target or Target.host()
     what = _Subject(source_name, kernel_names)
     module_name = module_name_for(c_source, kernel_names, target)
@@ -133,7 +134,7 @@ def build_extension(c_source: str, kernel_names: list[str], source_name: str = "
     if root is None:
         with tempfile.TemporaryDirectory(prefix="cl2c-") as tmp:
             built = _compile(_extension_text(c_source), module_name, Path(tmp), what,
-                             target, None)
+                             target, None)     # (no runtime object to link: one file)
             return _load(module_name, built.read_bytes(), what, bool(target.sanitize)), False
     final = cache_path(root, module_name)
     named = bool(target.sanitize)
@@ -147,7 +148,7 @@ def build_extension(c_source: str, kernel_names: list[str], source_name: str = "
         cachedir.remove_stale(root)
         with _build_directory(root) as tmp:
             data = _compile(_extension_text(c_source), module_name, tmp, what, target,
-                            root).read_bytes()
+                            root, _units(parts, target)).read_bytes()
         module = _load(module_name, data, what, named)   # only what loads is cached
         if cachedir.write_verified(final, data):
             cachedir.write_atomic(root / f"{module_name}.c", c_source.encode())
@@ -225,12 +226,24 @@ def _extension_text(c_source: str) -> str:
     return extension_source(c_source) + _exports()
 
 
+def _units(parts, target: Target) -> list[str] | None:
+    """The files to compile a loader's library of ``parts`` in at once, or None for
+    one (split_compile.py says when)."""
+    if parts is None or target.optimise or target.sanitize:
+        return None
+    from . import split_compile
+    count = split_compile.part_count(len(parts.entries))
+    if count < 2:
+        return None
+    return split_compile.units(parts, count, _GLOBALS_FOR_LOADER + _exports())
+
+
 def _suffix() -> str:
     return ".so"
 
 
 def _compile(text: str, module_name: str, tmpdir: Path, what: _Subject, target: Target,
-             root: Path | None) -> Path:
+             root: Path | None, units: list[str] | None = None) -> Path:
     """Build the library of C file ``text``: the compiler compiles and links it itself
     (cffi's ``compile`` is not used: setuptools' import and Python's own CFLAGS, ``-g``
     above all, took 0.15-0.25 s of a six-kernel file's 1.5 s cold build on Zen 5, and a
@@ -238,7 +251,9 @@ def _compile(text: str, module_name: str, tmpdir: Path, what: _Subject, target: 
     precompiled where cache ``root`` has them (precompiled.py); where it has no object
     yet, a second compiler process compiles one beside the kernels' file, which the
     cache keeps; with no cache, or where the linked way failed and the header-only way
-    did not, the header-only way."""
+    did not, the header-only way. ``units``: the same program as files to compile at
+    once where the runtime's object links (split_compile.py); where that fails, one
+    file."""
     kernels = tmpdir / f"{module_name}.c"
     kernels.write_text(text)
     out = tmpdir / f"{module_name}{_suffix()}"
@@ -247,15 +262,19 @@ def _compile(text: str, module_name: str, tmpdir: Path, what: _Subject, target: 
     if ahead is not None:
         runtime = tmpdir / precompiled.OBJECT      # the bytes verified, not the cache's file
         runtime.write_bytes(ahead.runtime_object)
+        include = ([str(ahead.include)] if ahead.include else []) + includes
+        if units and _linked(_unit_files(units, kernels), out, include, target, what,
+                             runtime):
+            return _built(out, what)            # (else one file)
         try:
             _run_compiler(what, [target.shared_library_command(
-                str(kernels), str(out), ([str(ahead.include)] if ahead.include else [])
-                + includes, str(runtime))])
+                str(kernels), str(out), include, str(runtime))])
             return _built(out, what)
         except ToolchainError:
             precompiled.discard(ahead)          # and once more with a new one
     beside = root is not None and precompiled.worth_trying(root, target)
-    if beside and _compile_beside_runtime(kernels, out, includes, tmpdir, target, root, what):
+    if beside and _compile_beside_runtime(kernels, out, includes, tmpdir, target, root, what,
+                                          units):
         return _built(out, what)
     _run_compiler(what, [target.shared_library_command(str(kernels), str(out), includes)])
     if beside:                  # the kernels compile: what failed is the linked way
@@ -264,23 +283,53 @@ def _compile(text: str, module_name: str, tmpdir: Path, what: _Subject, target: 
 
 
 def _compile_beside_runtime(kernels: Path, out: Path, includes: list[str], tmpdir: Path,
-                            target: Target, root: Path, what: _Subject) -> bool:
-    """Compile the kernels' file and the runtime's object at once, link them into
-    ``out`` and keep the object in cache ``root``; False where any step fails (the
-    header-only compile then says what a failure of the kernels' file is)."""
-    kernels_object = tmpdir / f"{kernels.stem}.o"
+                            target: Target, root: Path, what: _Subject,
+                            units: list[str] | None = None) -> bool:
+    """Compile the kernels' file (its ``units``, else the file) and the runtime's object
+    at once, where no compile of it started early (precompiled.start_early), link them
+    into ``out`` and keep the object in cache ``root``; False where the file's way fails
+    (the header-only compile then says what a failure of the kernels' file is)."""
     runtime = tmpdir / precompiled.OBJECT
+    runtime.unlink(missing_ok=True)     # (the cache's, where it did not link)
+    early = precompiled.early_object(root, target)
+    if early is False:                  # its compile, started early, failed
+        return False
+    if early is not True:               # compiled while the translation ran
+        runtime.write_bytes(early)
     header = str(Path(includes[0]) / precompiled.HEADER)
+    for sources in ([_unit_files(units, kernels)] if units else []) + [[kernels]]:
+        also = [] if runtime.is_file() else \
+            [target.runtime_object_command(header, str(runtime), includes)]
+        if _linked(sources, out, includes, target, what, runtime, also):
+            precompiled.keep(root, target, runtime.read_bytes())
+            return True
+        runtime.unlink(missing_ok=True)     # (compiled again with the file)
+    return False
+
+
+def _linked(sources: list[Path], out: Path, includes: list[str], target: Target,
+            what: _Subject, runtime: Path, also: list[list[str]] = ()) -> bool:
+    """Compile ``sources`` at once (and the commands ``also`` beside them) and link their
+    objects with the runtime's object into ``out``; False where any step fails."""
+    objects = [source.with_suffix(".o") for source in sources]
     try:
-        _run_compiler(what, [
-            target.kernels_object_command(str(kernels), str(kernels_object), includes),
-            target.runtime_object_command(header, str(runtime), includes)])
-        _run_compiler(what, [target.link_command([str(kernels_object), str(runtime)],
+        _run_compiler(what, [*(target.kernels_object_command(str(s), str(o), includes)
+                               for s, o in zip(sources, objects)), *also])
+        _run_compiler(what, [target.link_command([*map(str, objects), str(runtime)],
                                                  str(out))])
     except ToolchainError:
         return False
-    precompiled.keep(root, target, runtime.read_bytes())
     return True
+
+
+def _unit_files(units: list[str], beside: Path) -> list[Path]:
+    """``units`` written beside ``beside``, a file each."""
+    files = []
+    for i, text in enumerate(units):
+        path = beside.with_name(f"{beside.stem}.part{i}.c")
+        path.write_text(text)
+        files.append(path)
+    return files
 
 
 def _built(out: Path, what: _Subject) -> Path:

@@ -222,6 +222,9 @@ class Program:
     def _compile(self, target, source_key: str | None, times: StageTimes) -> dict:
         """Translate and compile for ``target``; cache the program's manifest under
         ``source_key`` (None: no cache). Returns the manifest."""
+        from . import precompiled
+        if source_key is not None:      # (a cached build links the runtime's object)
+            precompiled.start_early(cache.usable_root(), target)    # before the imports
         from .build import build_extension
         from .pipeline import translate
         self._translation = translate(self.source, self.filename, self.options,
@@ -230,7 +233,8 @@ class Program:
         names = [k.name for k in self._translation.kernels]
         with times.stage("C compile and load"):
             self._module, self.from_cache = build_extension(
-                self._translation.c_source, names, self.filename, target)
+                self._translation.c_source, names, self.filename, target,
+                self._translation.emitted.parts)
         self._globals = program_globals(self._module)
         interfaces = [k.interface for k in self._translation.kernels]
         self._kernels = {k.name: self._kernel_class()(self, k) for k in interfaces}

@@ -52,6 +52,9 @@ OUT = "\0out"          # in the command handed to the background process: its ou
 
 # The folders whose background build this process started.
 _started: set[Path] = set()
+# The runtime objects this process started compiling while it translated, by folder:
+# (the compiler's process, the temporary folder it writes in).
+_early: dict = {}
 # A cache with fewer compiled libraries than this gets no precompiled header yet: making
 # it costs as much CPU as two or three compiles save (0.3-0.6 s, 14 MB).
 IN_USE = 8
@@ -90,6 +93,49 @@ def ahead(root: Path | None, target: Target) -> Ahead | None:
     if where not in _started and _in_use(root):
         _start(where, target)
     return Ahead(where, data, None)
+
+
+def start_early(root: Path | None, target: Target) -> None:
+    """Start compiling the runtime's object for ``target``'s builds where cache ``root``
+    has none (its first build), so that it compiles while the translation runs: that
+    build's compile then waits for its kernels alone (early_object)."""
+    if root is None:
+        return
+    where = folder(root, target)
+    if where in _early or (where / OBJECT).is_file() or _refused(where):
+        return
+    import subprocess           # here: a build with the object made starts nothing
+    import tempfile
+    try:        # named for this process: a build after it was killed removes it
+        tmp = Path(tempfile.mkdtemp(prefix=cachedir.temp_prefix("build"), dir=root))
+    except OSError:
+        return
+    include = runtime_include_dir()
+    command = target.runtime_object_command(str(include / HEADER), str(tmp / OBJECT),
+                                            [str(include)])
+    try:
+        proc = subprocess.Popen(command, stdin=subprocess.DEVNULL,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    except OSError:
+        shutil.rmtree(tmp, ignore_errors=True)
+        return
+    _early[where] = (proc, tmp)
+
+
+def early_object(root: Path, target: Target) -> bytes | bool:
+    """The runtime's object that start_early compiled for ``target`` in cache ``root``,
+    once it is done; False where that compile failed (the linked way failed), True where
+    none was started (the build compiles one)."""
+    started = _early.pop(folder(root, target), None)
+    if started is None:
+        return True
+    proc, tmp = started
+    try:
+        return (tmp / OBJECT).read_bytes() if proc.wait() == 0 else False
+    except OSError:
+        return False
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def worth_trying(root: Path, target: Target) -> bool:

@@ -273,4 +273,6 @@ def test_a_runtime_object_the_compiler_refuses_is_not_tried_again(tmp_path, monk
     assert list((tmp_path / "cache").glob(f"runtime-*/{precompiled.REFUSED}"))
     _run(cl2c.Program(_kernel(13)).build(), 13)
     assert log.read_text().count(RUNTIME_OBJECT) == tried
-    assert len(_compiles(log)) == 3 and RUNTIME_LINKED not in _kernels_compile(log)
+    # one kernels' file a build: the first's compile of the object, started while it
+    # translated (precompiled.start_early), had failed before its kernels compiled
+    assert len(_compiles(log)) == 2 and RUNTIME_LINKED not in _kernels_compile(log)

@@ -29,6 +29,23 @@ from ..workgroup.names import LOCAL_ID, way_id
 class Emitted:
     source: str     # the .c translation unit
     header: str     # declarations of its entry points
+    parts: CompileParts | None = None      # source cut for a compile in parts
+
+
+@dataclass(frozen=True)
+class CompileParts:
+    """A translation unit cut for the loader's compile of one C file per group of
+    kernels at once (cl2c/split_compile.py): its prelude's pieces, each kernel's entry
+    points and the metadata that refers to all of them, in the source's order. The
+    prelude is the includes and the program (its types, functions and work-group
+    functions, all static), a piece each, with the index of the kernel that piece is
+    alone to (its work-group functions) or None, and the line it begins on."""
+    prelude: tuple[tuple[int | None, int, str], ...]
+    entries: tuple[str, ...]
+    metadata: str
+    first_lines: tuple[int, ...]    # where each entry, then the metadata, begins
+    line_name: str | None           # the file's name in #line (None: no #line)
+    declarations: str               # of the entries, for the metadata's file
 
 
 @dataclass(frozen=True)
@@ -84,15 +101,20 @@ def emit(program: LoweredProgram, source_name: str, output_name: str = "kernel.c
         items = [i for i in items if i[0] in ("typedef", "tag")] + \
             [("program_globals", None)] + \
             [i for i in items if i[0] not in ("typedef", "tag") and i[1] not in storage]
+    owners = []         # of each chunk: the index of the kernel it is alone to, or None
     for kind, node in items:
         if kind == "program_globals":
             chunks.append(_program_storage(storage, env))
+            owners.append(None)
             continue
-        chunks.extend(_program_item(kind, node, kernels, gen, defined))
+        item = _program_item(kind, node, kernels, gen, defined)
+        chunks.extend(item)
+        owners.extend([_owner(kind, node, program.kernels)] * len(item))
         if kind in ("typedef", "tag"):
             type_chunks.append(_guarded_type(CGenerator(False).visit(node) + ";"))
     if storage:
         chunks.append(_program_initial_values(storage, env))
+        owners.append(None)
     constants = [node for kind, node in program.program_scope if _is_constant(kind, node)]
     kernel_views = [kernel_view(k, cl_std, renames, constants, storage)
                     for k in program.kernels]
@@ -110,14 +132,56 @@ def emit(program: LoweredProgram, source_name: str, output_name: str = "kernel.c
     # clang's loop hints (workgroup/tiles.py), which GCC warns of under -Wall
     context["clang_loop_hints"] = any(re.search(r"(?m)^\s*#pragma clang loop", c)
                                       for c in chunks)
-    text = env.get_template("translation_unit.c.j2").render(**context)
-    text = _resolve_tail_line(text, os.path.basename(output_name), line_directives)
+    pieces = _resolve_tail_line(env.get_template("translation_unit.c.j2").render(
+        part=_PART, **context), os.path.basename(output_name), line_directives).split(_PART)
+    text = "".join(pieces)
     guard = re.sub(r"\W", "_", os.path.basename(output_name).upper()) + "_H"
     header = env.get_template("header.h.j2").render(
         version=__version__, source=os.path.basename(source_name), guard="CL2C_" + guard,
         types=type_chunks, kernels=kernel_views, program_symbol=context["program_symbol"],
         checking=context["checking"])
-    return Emitted(text, header)
+    parts = None if program.checking else _parts(
+        pieces, owners, env, kernel_views,
+        os.path.basename(output_name) if line_directives else None)
+    return Emitted(text, header, parts)
+
+
+# Where the template cuts the translation unit (emit strips it): a character no C has.
+_PART = "\x01"
+
+
+def _parts(pieces: list[str], owners: list, env: jinja2.Environment, kernel_views: list,
+           output_name: str | None) -> CompileParts | None:
+    """The parts of a translation unit cut at _PART: what comes before the program's
+    chunks, each chunk (with its owner), one entry a kernel and the metadata. None where
+    it holds no kernel."""
+    if len(pieces) != 1 + len(owners) + len(kernel_views) + 1 or not kernel_views:
+        return None
+    first_lines, line = [], 1
+    for piece in pieces:
+        first_lines.append(line)
+        line += piece.count("\n")
+    prelude = len(owners) + 1
+    declare = env.get_template("entry_points.c.j2").module.argv_declaration
+    return CompileParts(
+        tuple(zip([None, *owners], first_lines, pieces[:prelude])),
+        tuple(pieces[prelude:-1]), pieces[-1], tuple(first_lines[prelude:]),
+        line_marker_name(output_name) if output_name else None,
+        "".join(str(declare(k)) for k in kernel_views))
+
+
+def _owner(kind: str, node, kernels: list) -> int | None:
+    """The index of the kernel that alone calls program item ``node``: a work-group
+    function, which every C compile outputs (GCC compiles every static function at
+    -O0, and these are out of line). None for an item that any kernel may use."""
+    return _group_function_kernel(node, kernels) if kind == "group_function" else None
+
+
+def _group_function_kernel(node, kernels: list) -> int:
+    """The index in ``kernels`` of the kernel whose work-group function ``node`` is."""
+    return next(i for i, k in enumerate(kernels)
+                if any(f is node for f in k.plan.group_functions) or
+                k.plan.loop and any(f is node for f in k.plan.loop.group_functions))
 
 
 def _check_sites(sites: list, chunks: list) -> list:
@@ -212,9 +276,8 @@ def _program_item(kind: str, node, kernels: dict, gen: CGenerator,
     if kind == "group_function":
         node.decl.storage = []
         node.decl.funcspec = ["static", "CL2C_NOINLINE"]   # see Schedule.group_comment
-        kernel = next(k for k in kernels.values()
-                      if any(f is node for f in k.plan.group_functions) or
-                      k.plan.loop and any(f is node for f in k.plan.loop.group_functions))
+        in_order = list(kernels.values())
+        kernel = in_order[_group_function_kernel(node, in_order)]
         comment = kernel.plan.schedule.group_comment(kernel.name, node.decl.name)
         if kernel.plan.loop and node is kernel.plan.loop.group_functions[0]:
             comment = comment[:-3] + (f"\n * Its last loop, over {kernel.plan.loop.var}, runs "
