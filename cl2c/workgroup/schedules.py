@@ -269,9 +269,9 @@ def choose(k, module: Module, options: LaunchOptions = LaunchOptions(),
                          "them", options, interleaving)
         except NeedFibers as e:
             return _take(k, module, FIBERS, f"{e}: one fiber per work-item", options)
-    loops = _take(k, module, LOOPS,
-                  "the kernel has no barriers: one vectorisable loop over the work-items",
-                  options, interleaving)
+    def loops() -> Choice:      # built only where the work-group function does not win
+        return _take(k, module, LOOPS, "the kernel has no barriers: one vectorisable loop "
+                     "over the work-items", options, interleaving)
     return _regions_if_better(k, module, loops, options, interleaving)
 
 
@@ -295,7 +295,7 @@ def _take(k, module, schedule: Schedule, reason: str, options: LaunchOptions,
                   bool(what.lockstep), what.tile_rows)
 
 
-def _regions_if_better(k, module, loops: Choice, options: LaunchOptions,
+def _regions_if_better(k, module, loops, options: LaunchOptions,
                        interleaving=None) -> Choice:
     """A barrier-free kernel gains from the work-group function when a uniform loop
     moves outside the work-item loop (the work-item loop inside it vectorises) or a
@@ -308,7 +308,8 @@ def _regions_if_better(k, module, loops: Choice, options: LaunchOptions,
     1.3x slower so; vector privates go by component, one array each, and N-body runs
     4x faster so than in the loops schedule), nor when the work-items would store apart
     inside the hoisted loops (strides.py: the lecture's V1, 3.3x slower so). ``loops``:
-    the loops schedule's choice, kept otherwise."""
+    makes the loops schedule's choice, kept otherwise (not made where the work-group
+    function wins: a cold build's translation spent a quarter of its schedules so)."""
     checking = bool(options.check)
     body = k.info.node.body
     straight = not _has_loop_or_branch(body)
@@ -316,12 +317,12 @@ def _regions_if_better(k, module, loops: Choice, options: LaunchOptions,
     # loops schedule has a twin per common format (builders/loops.py) that gains more
     int_ids = straight and _narrows_an_id(body) and not any(a.kind == "image" for a in k.args)
     if not checking and straight and not int_ids:
-        return loops            # nothing to hoist, no guard: the work-group function is
+        return loops()          # nothing to hoist, no guard: the work-group function is
                                 # the loop as it stands (and costs a copy of the kernel)
     try:
         what = REGIONS.prepare(k, module, options, interleaving)
     except NeedFibers:
-        return loops
+        return loops()
     # checking: the loops schedule (no omp simd: each work-item says who runs), unless
     # lock-step loops, fast versions or loops with nothing to check gain
     gains = what.lockstep or what.versioned or what.unchecked if checking else \
@@ -330,14 +331,16 @@ def _regions_if_better(k, module, loops: Choice, options: LaunchOptions,
                                (int_ids and what.affine_ids)):
         # each work-item its own loops, where the hoisted ones would store a scattered
         # element a lane and step (strides.py: the lecture's V1, 3.3x slower so)
-        return Choice(loops.schedule, f"{loops.reason}; not hoisting its loops, whose "
-                      f"work-items store apart", loops.group_functions, loops.uneven,
+        kept = loops()
+        return Choice(kept.schedule, f"{kept.reason}; not hoisting its loops, whose "
+                      f"work-items store apart", kept.group_functions, kept.uneven,
                       what.tile_rows)
     if not gains or (what.array_privates and not what.loops) or what.done_flags or \
             what.vector_privates:
         # (the rows of the tiles the work-group function would have had still cut the
         # range: cl2c_regroup's rows, as before the launch plan)
-        return Choice(loops.schedule, loops.reason, loops.group_functions, loops.uneven,
+        kept = loops()
+        return Choice(kept.schedule, kept.reason, kept.group_functions, kept.uneven,
                       what.tile_rows)
     return Choice(REGIONS, f"no barriers, but a work-group function vectorises better "
                   f"({what})", (what.written, *what.twins), bool(what.lockstep),
