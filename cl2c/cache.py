@@ -228,15 +228,17 @@ def _write_sealed(path: Path, body: bytes) -> None:
 
 # ---- the compiler's probe, remembered: a cache hit then runs no compiler -----------------
 
-def host_target(native: bool = True) -> Target:
+def host_target(native: bool = True, meanwhile=None) -> Target:
     """:meth:`Target.host`, remembered in the cache under what the probe depends on: the
     compiler command and flags, the compiler's files (path, size, mtime: an upgrade
     changes them) and the CPU. Probing runs the compiler twice (25 ms and more); a
-    cache hit in a new process needed nothing else."""
+    cache hit in a new process needed nothing else. ``meanwhile``: what to do on a
+    thread of its own while the compiler is probed (a build's imports of the translator:
+    a cache that has not probed this compiler holds nothing built by it)."""
     root = usable_root() if cache_enabled() else None
     if root is None:
         return Target.host(native)
-    return _remembered_target(root, target_environment(), native)
+    return _remembered_target(root, target_environment(), native, meanwhile)
 
 
 # What the probe decides: every field of a Target but the environment's, the sanitizers
@@ -247,7 +249,7 @@ _PROBED = tuple(f.name for f in dataclasses.fields(Target)
 
 
 @functools.lru_cache(maxsize=None)
-def _remembered_target(root: Path, environment: tuple, native: bool) -> Target:
+def _remembered_target(root: Path, environment: tuple, native: bool, meanwhile) -> Target:
     cc, cflags, ldflags = environment
     h = hashlib.sha256(repr((__version__, environment, native, _files_of(cc),
                              _cpu_identity())).encode())
@@ -261,9 +263,27 @@ def _remembered_target(root: Path, environment: tuple, native: bool) -> Target:
                 return Target(cc, cflags, ldflags, **probed)
         except (ValueError, TypeError):
             cachedir.corrupt(path, "it is not the compiler probe cl2c writes")
+    helper = _started(meanwhile) if meanwhile is not None else None
     target = Target.host(native)
+    if helper is not None:
+        helper.join()
     _write_sealed(path, json.dumps({name: getattr(target, name) for name in _PROBED}).encode())
     return target
+
+
+def _started(work):
+    """A thread that runs ``work``, whose errors are left to the caller's own later call
+    (an import that fails there fails again where it is needed)."""
+    import threading
+
+    def run():
+        try:
+            work()
+        except Exception:               # (said again by the caller's own call)
+            pass
+    thread = threading.Thread(target=run, name="cl2c-meanwhile", daemon=True)
+    thread.start()
+    return thread
 
 
 def _files_of(cc: tuple[str, ...]) -> tuple:

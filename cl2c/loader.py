@@ -173,7 +173,8 @@ class Program:
         with times.stage("options"):
             parsed = parse_options(self.options)
         with times.stage("compiler probe (remembered)"):
-            target = cache.host_target()   # probed once per compiler and CPU: it compiles
+            # probed once per compiler and CPU: it compiles
+            target = cache.host_target(meanwhile=_import_translator)
             sanitize = parsed.sanitize
             self.sanitized = bool(sanitize)
             if sanitize:
@@ -1117,6 +1118,11 @@ class _TimedKernel(Kernel):
             times.stages = [("frame, arguments, checks (Python)", total - ran),
                             ("kernel (C; the first launch also starts OpenMP)", ran)]
             print(times.report(f"the first launch of kernel '{self.name}'"), file=sys.stderr)
+
+
+def _import_translator() -> None:
+    """What a build that misses the cache imports (while the compiler is probed)."""
+    from . import pipeline, build  # noqa: F401
 
 
 def _kernel_of(program: Program, name: str) -> Kernel:

@@ -267,3 +267,21 @@ def test_gcc_only_flags_follow_the_probe():
     assert flag in Target(gcc=True).compile_flags() and flag not in Target().compile_flags()
     host = Target.host()
     assert host.gcc == ("Free Software Foundation" in host.version)     # GCC's --version
+
+
+def test_a_probe_runs_what_was_asked_meanwhile_and_a_remembered_one_does_not(
+        monkeypatch, tmp_path):
+    """A build's translator imports run while a new cache probes the compiler (such a
+    cache holds nothing built by it); a failure there is left to the caller's own import."""
+    from cl2c import cache
+    monkeypatch.setenv("CL2C_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("CL2C_NO_CACHE", raising=False)
+    ran = []
+
+    def failing():
+        ran.append("probing")
+        raise ImportError("left to the caller")
+    probed = cache.host_target(meanwhile=failing)
+    assert ran == ["probing"]
+    remembered = cache.host_target(meanwhile=lambda: ran.append("remembered"))
+    assert ran == ["probing"] and remembered == probed
