@@ -228,17 +228,24 @@ def _write_sealed(path: Path, body: bytes) -> None:
 
 # ---- the compiler's probe, remembered: a cache hit then runs no compiler -----------------
 
-def host_target(native: bool = True, meanwhile=None) -> Target:
+def host_target(native: bool = True, meanwhile=None, then=None) -> Target:
     """:meth:`Target.host`, remembered in the cache under what the probe depends on: the
     compiler command and flags, the compiler's files (path, size, mtime: an upgrade
     changes them) and the CPU. Probing runs the compiler twice (25 ms and more); a
-    cache hit in a new process needed nothing else. ``meanwhile``: what to do on a
-    thread of its own while the compiler is probed (a build's imports of the translator:
-    a cache that has not probed this compiler holds nothing built by it)."""
+    cache hit in a new process needed nothing else. Where it probes (a cache that has
+    not probed this compiler holds nothing built by it: the build will compile), it runs
+    ``meanwhile`` on a thread of its own as it does (a build's imports of the
+    translator), and ``then`` with the probed target before it waits for that thread
+    (a build's first compile, started early)."""
     root = usable_root() if cache_enabled() else None
     if root is None:
         return Target.host(native)
-    return _remembered_target(root, target_environment(), native, meanwhile)
+    environment = target_environment()
+    key = (root, environment, native)
+    if key not in _known:
+        _known[key] = _remembered(root, environment, native) or \
+            _probed(root, environment, native, meanwhile, then)
+    return _known[key]
 
 
 # What the probe decides: every field of a Target but the environment's, the sanitizers
@@ -246,28 +253,42 @@ def host_target(native: bool = True, meanwhile=None) -> Target:
 # left out would come back as its default in every process after the first (fast_fma did).
 _PROBED = tuple(f.name for f in dataclasses.fields(Target)
                 if f.name not in ("cc", "env_cflags", "env_ldflags", "sanitize", "optimise"))
+# This process's probes, by cache, environment and -march=native.
+_known: dict = {}
 
 
-@functools.lru_cache(maxsize=None)
-def _remembered_target(root: Path, environment: tuple, native: bool, meanwhile) -> Target:
-    cc, cflags, ldflags = environment
-    h = hashlib.sha256(repr((__version__, environment, native, _files_of(cc),
+def _probe_path(root: Path, environment: tuple, native: bool) -> Path:
+    h = hashlib.sha256(repr((__version__, environment, native, _files_of(environment[0]),
                              _cpu_identity())).encode())
-    path = root / f"probe_{h.hexdigest()[:32]}.json"
+    return root / f"probe_{h.hexdigest()[:32]}.json"
+
+
+def _remembered(root: Path, environment: tuple, native: bool) -> Target | None:
+    """The probe cache ``root`` remembers, or None."""
+    path = _probe_path(root, environment, native)
     body = _read_sealed(path)
     if body is not None:
         try:
             probed = json.loads(body)
             # one of fewer fields (an older cl2c's) is probed again and replaced
             if isinstance(probed, dict) and sorted(probed) == sorted(_PROBED):
-                return Target(cc, cflags, ldflags, **probed)
+                return Target(*environment, **probed)
         except (ValueError, TypeError):
             cachedir.corrupt(path, "it is not the compiler probe cl2c writes")
+    return None
+
+
+def _probed(root: Path, environment: tuple, native: bool, meanwhile, then) -> Target:
+    """The compiler probed (host_target's ``meanwhile`` and ``then`` around it), and
+    remembered in cache ``root``."""
     helper = _started(meanwhile) if meanwhile is not None else None
     target = Target.host(native)
+    if then is not None:
+        then(target)
     if helper is not None:
         helper.join()
-    _write_sealed(path, json.dumps({name: getattr(target, name) for name in _PROBED}).encode())
+    _write_sealed(_probe_path(root, environment, native),
+                  json.dumps({name: getattr(target, name) for name in _PROBED}).encode())
     return target
 
 

@@ -173,8 +173,9 @@ class Program:
         with times.stage("options"):
             parsed = parse_options(self.options)
         with times.stage("compiler probe (remembered)"):
-            # probed once per compiler and CPU: it compiles
-            target = cache.host_target(meanwhile=_import_translator)
+            # probed once per compiler and CPU: it compiles (and then this build will)
+            target = cache.host_target(meanwhile=_import_translator, then=lambda probed:
+                                       self._start_runtime_early(parsed, probed))
             sanitize = parsed.sanitize
             self.sanitized = bool(sanitize)
             if sanitize:
@@ -219,6 +220,15 @@ class Program:
             print(times.report(f"{self.filename} (from the cache)" if hit else self.filename),
                   file=sys.stderr)
         return self
+
+    def _start_runtime_early(self, parsed, probed) -> None:
+        """Start compiling the runtime's object for the target this build (which will
+        compile: a new cache's) compiles for, while it imports and translates."""
+        from . import precompiled
+        target = probed.for_options(parsed)
+        if self._tier_mode(parsed, target, "") != tiers.OPTIMISED:
+            target = dataclasses.replace(target, optimise=False)     # the fast tier's
+        precompiled.start_early(cache.usable_root(), target)
 
     def _compile(self, target, source_key: str | None, times: StageTimes) -> dict:
         """Translate and compile for ``target``; cache the program's manifest under
