@@ -125,7 +125,7 @@ def build_extension(c_source: str, kernel_names: list[str], source_name: str = "
                     target: Target | None = None, parts=None):
     """The loaded library (a kernel_library.Library) of ``c_source``, built for ``target``
     (the host's compiler by default) or taken from the cache. ``parts``: the emitter's
-    cut of ``c_source`` (render.CompileParts), for a compile in parts where it pays
+    cut of ``c_source`` (split_compile.CompileParts), for a compile in parts where it pays
     (split_compile.py). Returns (library, cache_hit)."""
     target = target or Target.host()
     what = _Subject(source_name, kernel_names)
@@ -229,7 +229,7 @@ def _extension_text(c_source: str) -> str:
 def _units(parts, target: Target) -> list[str] | None:
     """The files to compile a loader's library of ``parts`` in at once, or None for
     one (split_compile.py says when)."""
-    if parts is None or target.optimise or target.sanitize:
+    if parts is None or target.sanitize:
         return None
     from . import split_compile
     count = split_compile.part_count(len(parts.entries))

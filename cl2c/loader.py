@@ -289,8 +289,9 @@ class Program:
                 c_source = translate(self.source, self.filename, self.options,
                                      target=target).c_source
         module_name = module_name_for(c_source, names, target)
+        parts = self._translation.emitted.parts if self._translation is not None else None
         self._upgrade = tiers.start(c_source, names, self.filename, target, module_name,
-                                    root, source_key, dict(entry, module=module_name))
+                                    root, source_key, dict(entry, module=module_name), parts)
         self._upgrade_target = target
 
     @property

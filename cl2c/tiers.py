@@ -98,10 +98,11 @@ _running: dict[Path, Upgrade] = {}
 
 
 def start(c_source: str, kernel_names: list[str], source_name: str, target: Target,
-          module_name: str, root: Path, source_key: str, manifest: dict) -> Upgrade:
+          module_name: str, root: Path, source_key: str, manifest: dict,
+          parts=None) -> Upgrade:
     """Start the optimised build of ``c_source`` for ``target`` (optimising) in a child
     process, which caches the library as ``module_name`` and writes ``manifest`` under
-    ``source_key``."""
+    ``source_key``; ``parts``: the source's cut (split_compile.CompileParts), or None."""
     import json
     import subprocess           # here: a cache hit starts no child
     from .build import cache_path
@@ -111,7 +112,7 @@ def start(c_source: str, kernel_names: list[str], source_name: str, target: Targ
         return running
     job = {"c_source": c_source, "kernel_names": kernel_names, "source_name": source_name,
            "target": dataclasses.asdict(target), "source_key": source_key,
-           "manifest": manifest}
+           "manifest": manifest, "parts": dataclasses.asdict(parts) if parts else None}
     env = dict(os.environ, CL2C_CACHE_DIR=str(root))
     env.pop("CL2C_NO_CACHE", None)
     # its own session: a Ctrl-C at the terminal stops the script, not a build whose
@@ -147,9 +148,11 @@ def _child() -> int:
     from . import cache
     from .build import build_extension
     from .diagnostics import BuildError
+    from .split_compile import CompileParts
+    parts = job["parts"] and CompileParts.from_json(job["parts"])
     try:
         build_extension(job["c_source"], job["kernel_names"], job["source_name"],
-                        _target_of(job["target"]))
+                        _target_of(job["target"]), parts)
     except BuildError as e:
         print(e, file=sys.stderr)
         return 1

@@ -3,6 +3,7 @@
 share the program's __global variables and the runtime's state across the files, and a
 part that does not compile falls back to the one file."""
 import os
+import shlex
 
 import numpy as np
 import pytest
@@ -57,7 +58,9 @@ def _weigh(x):
     return x * np.array([1, 3, 5, 7])[x & 3]
 
 
-def _run(prg, salt):
+def _run(prg, salt, calls=40):
+    """Runs the four kernels and checks them; ``calls``: the __global variable's value
+    before (a program's, kept across its launches and its libraries)."""
     rng = np.random.default_rng(7)
     data = rng.integers(-1000, 1000, N, dtype=np.int32)
     out = np.zeros(N, np.int32)
@@ -70,7 +73,7 @@ def _run(prg, salt):
     prg.count((8,), None)
     seen = np.zeros(16, np.int32)
     prg.read_count((16,), None, seen)
-    np.testing.assert_array_equal(seen, 44 + np.arange(16))
+    np.testing.assert_array_equal(seen, calls + 4 + np.arange(16))
 
 
 @pytest.fixture
@@ -79,8 +82,7 @@ def compiles(monkeypatch, tmp_path):
     the test's own, with the program compiled in three parts."""
     monkeypatch.setenv("CL2C_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.delenv("CL2C_NO_CACHE", raising=False)
-    monkeypatch.setattr(split_compile, "part_count",
-                        lambda kernels, cores=None: min(kernels, 3))
+    monkeypatch.setenv("CL2C_COMPILE_PARTS", "3")
     runs = []
     real = build._run_compiler
 
@@ -131,22 +133,62 @@ def test_a_part_that_fails_falls_back_to_one_file(compiles, monkeypatch, tmp_pat
     _run(prg, salt + 1)
 
 
-def test_optimised_checked_and_one_kernel_builds_compile_one_file(compiles, monkeypatch):
+def test_checked_and_one_kernel_builds_compile_one_file(compiles, monkeypatch):
     salt = int.from_bytes(os.urandom(3), "little")
-    for tier, source, options in (
-            ("optimised", SOURCE, "-cl-std=CL2.0"),     # -O3: the bench's inlining
-            ("fast", SOURCE, "-cl-std=CL2.0 -cl-opt-disable -cl2c-check"),
-            ("fast", "kernel void one(global int *a) { a[0] = SALT; }", "-cl-opt-disable")):
-        monkeypatch.setenv("CL2C_TIER", tier)
+    for source, options in (
+            (SOURCE, "-cl-std=CL2.0 -cl-opt-disable -cl2c-check"),
+            ("kernel void one(global int *a) { a[0] = SALT; }", "-cl-opt-disable")):
         compiles.clear()
         cl2c.Program(source, options=f"{options} -DSALT={salt}").build()
         assert compiles and not any(_parts_compiled(run) for run in compiles), options
 
 
+def test_an_optimised_build_compiles_in_parts(compiles, monkeypatch):
+    monkeypatch.setenv("CL2C_TIER", "optimised")
+    salt = int.from_bytes(os.urandom(3), "little")
+    prg = cl2c.Program(SOURCE, options=f"-cl-std=CL2.0 -DSALT={salt}").build()
+    assert prg.tier == "optimised"
+    assert [len(run) for run in compiles] == [3, 1] and "-O3" in compiles[0][0]
+    _run(prg, salt)
+
+
+def test_the_optimised_tier_compiles_in_parts_in_its_own_process(monkeypatch, tmp_path):
+    """CL2C_TIER=auto: the fast tier, then the optimised library from the background
+    process, each compiled in parts (seen by a compiler that logs its commands)."""
+    from cl2c.cache import host_target
+    log = tmp_path / "calls"
+    wrapper = tmp_path / "logging-cc"
+    cc = " ".join(shlex.quote(c) for c in host_target().cc)
+    wrapper.write_text(f'#!/bin/sh\necho "$*" >> "{log}"\nexec {cc} "$@"\n')
+    wrapper.chmod(0o755)
+    monkeypatch.setenv("CC", str(wrapper))
+    monkeypatch.setenv("CL2C_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("CL2C_TIER", "auto")
+    monkeypatch.setenv("CL2C_COMPILE_PARTS", "2")
+    monkeypatch.delenv("CL2C_NO_CACHE", raising=False)
+    salt = int.from_bytes(os.urandom(3), "little")
+    prg = cl2c.Program(SOURCE, options=f"-cl-std=CL2.0 -DSALT={salt}").build()
+    assert prg.tier == "fast"
+    _run(prg, salt)
+    prg.wait_optimised()
+    assert prg.tier == "optimised"
+    _run(prg, salt, calls=44)           # the optimised library takes the variable over
+    parts = [line.split() for line in log.read_text().splitlines()
+             if ".part" in line and "-c" in line.split()]
+    for level in ("-O0", "-O3"):
+        assert sum(level in words for words in parts) == 2, level
+
+
 @pytest.mark.parametrize("kernels,cores,parts", [
     (6, 2, 1), (6, 3, 1), (6, 4, 2), (6, 16, 6), (1, 16, 1), (3, 64, 3)])
-def test_part_count_takes_half_the_cores_at_most_one_a_kernel(kernels, cores, parts):
+def test_part_count_takes_half_the_cores_at_most_one_a_kernel(kernels, cores, parts,
+                                                               monkeypatch):
+    monkeypatch.delenv("CL2C_COMPILE_PARTS", raising=False)
     assert split_compile.part_count(kernels, cores) == parts
+    monkeypatch.setenv("CL2C_COMPILE_PARTS", "1")
+    assert split_compile.part_count(kernels, cores) == 1
+    monkeypatch.setenv("CL2C_COMPILE_PARTS", "5")
+    assert split_compile.part_count(kernels, cores) == min(kernels, 5)
 
 
 def test_the_parts_put_together_are_the_source_and_their_lines_its_own():

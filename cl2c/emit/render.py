@@ -22,6 +22,7 @@ from .c_text import c_string
 from .cgen import CGenerator
 from .kernel_view import kernel_view
 from .shipped_templates import OPTIONS
+from ..split_compile import CompileParts
 from ..workgroup.names import LOCAL_ID, way_id
 
 
@@ -30,22 +31,6 @@ class Emitted:
     source: str     # the .c translation unit
     header: str     # declarations of its entry points
     parts: CompileParts | None = None      # source cut for a compile in parts
-
-
-@dataclass(frozen=True)
-class CompileParts:
-    """A translation unit cut for the loader's compile of one C file per group of
-    kernels at once (cl2c/split_compile.py): its prelude's pieces, each kernel's entry
-    points and the metadata that refers to all of them, in the source's order. The
-    prelude is the includes and the program (its types, functions and work-group
-    functions, all static), a piece each, with the index of the kernel that piece is
-    alone to (its work-group functions) or None, and the line it begins on."""
-    prelude: tuple[tuple[int | None, int, str], ...]
-    entries: tuple[str, ...]
-    metadata: str
-    first_lines: tuple[int, ...]    # where each entry, then the metadata, begins
-    line_name: str | None           # the file's name in #line (None: no #line)
-    declarations: str               # of the entries, for the metadata's file
 
 
 @dataclass(frozen=True)
