@@ -18,6 +18,7 @@ import cl2c
 from cl2c import cachedir, precompiled
 from cl2c.cache import host_target
 from cl2c.target import RUNTIME_LINKED, RUNTIME_OBJECT
+from compiler_log import logging_compiler
 
 gcc_only = pytest.mark.skipif(not host_target().gcc,
                               reason="only GCC looks for a precompiled header (.gch) beside "
@@ -39,12 +40,7 @@ def _run(prg, n):
 @pytest.fixture
 def logged(tmp_path, monkeypatch):
     """An empty cache of this test's own, and a C compiler that logs its commands."""
-    log = tmp_path / "calls"
-    wrapper = tmp_path / "logging-cc"
-    cc = " ".join(shlex.quote(c) for c in host_target().cc)
-    wrapper.write_text(f'#!/bin/sh\necho "$*" >> "{log}"\nexec {cc} "$@"\n')
-    wrapper.chmod(0o755)
-    monkeypatch.setenv("CC", str(wrapper))
+    log = logging_compiler(tmp_path, monkeypatch)
     monkeypatch.setenv("CL2C_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setenv("CL2C_TIER", "fast")
     monkeypatch.delenv("CL2C_NO_CACHE", raising=False)
@@ -257,13 +253,7 @@ def test_a_damaged_runtime_object_costs_nothing_but_itself(logged):
 def test_a_runtime_object_the_compiler_refuses_is_not_tried_again(tmp_path, monkeypatch):
     """A compiler that cannot make the runtime's object: the build goes the header-only
     way, and the next builds in that cache go there at once (no second failure each)."""
-    log = tmp_path / "calls"
-    wrapper = tmp_path / "refusing-cc"
-    cc = " ".join(shlex.quote(c) for c in host_target().cc)
-    wrapper.write_text(f'#!/bin/sh\necho "$*" >> "{log}"\n'
-                       f'case "$*" in *{RUNTIME_OBJECT}*) exit 1;; esac\nexec {cc} "$@"\n')
-    wrapper.chmod(0o755)
-    monkeypatch.setenv("CC", str(wrapper))
+    log = logging_compiler(tmp_path, monkeypatch, refuse=RUNTIME_OBJECT)
     monkeypatch.setenv("CL2C_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setenv("CL2C_TIER", "fast")
     monkeypatch.delenv("CL2C_NO_CACHE", raising=False)

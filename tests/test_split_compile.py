@@ -3,7 +3,6 @@
 share the program's __global variables and the runtime's state across the files, and a
 part that does not compile falls back to the one file."""
 import os
-import shlex
 
 import numpy as np
 import pytest
@@ -12,6 +11,7 @@ import cl2c
 from cl2c import build, split_compile
 from cl2c.options import parse_options
 from cl2c.pipeline import translate
+from compiler_log import logging_compiler
 
 # Four kernels sharing a __constant table, a helper and a program-scope __global
 # variable (OpenCL C 2.0), one with __local memory and barriers.
@@ -155,13 +155,7 @@ def test_an_optimised_build_compiles_in_parts(compiles, monkeypatch):
 def test_the_optimised_tier_compiles_in_parts_in_its_own_process(monkeypatch, tmp_path):
     """CL2C_TIER=auto: the fast tier, then the optimised library from the background
     process, each compiled in parts (seen by a compiler that logs its commands)."""
-    from cl2c.cache import host_target
-    log = tmp_path / "calls"
-    wrapper = tmp_path / "logging-cc"
-    cc = " ".join(shlex.quote(c) for c in host_target().cc)
-    wrapper.write_text(f'#!/bin/sh\necho "$*" >> "{log}"\nexec {cc} "$@"\n')
-    wrapper.chmod(0o755)
-    monkeypatch.setenv("CC", str(wrapper))
+    log = logging_compiler(tmp_path, monkeypatch)
     monkeypatch.setenv("CL2C_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setenv("CL2C_TIER", "auto")
     monkeypatch.setenv("CL2C_COMPILE_PARTS", "2")
