@@ -74,7 +74,7 @@ t3, c3 = time.perf_counter(), time.process_time()
 prg = cl2c.Program(src).build()
 t4, c4 = time.perf_counter(), time.process_time()
 times = {"import": t1 - t0, "setup": t2 - t1, "build": t4 - t3, "build CPU": c4 - c3,
-         "hit": prg.from_cache}
+         "hit": prg.from_cache, "cl2c": os.path.dirname(cl2c.__file__)}
 if "triad" in prg.kernel_names:
     import numpy as np
     n = 4096
@@ -151,8 +151,10 @@ def device_indices(cl, device) -> tuple[int, int]:
 
 
 def run_child(code: str, args: list[str], env: dict) -> dict:
+    # in a folder of no package: `python -c` puts its folder first on the path, and from
+    # a checkout's root the children imported the checkout, not the package installed
     proc = subprocess.run([sys.executable, "-c", code, *args], capture_output=True,
-                          text=True, env=env)
+                          text=True, env=env, cwd=tempfile.gettempdir())
     if proc.returncode != 0:
         raise RuntimeError(f"the child failed:\n{proc.stderr[-3000:]}")
     if proc.stderr.strip():
@@ -190,6 +192,7 @@ def measure(program: Path, opencl: dict[str, tuple[int, int]], runs: int = 11,
     """label -> {"hot": samples, "cold": samples}: ``runs`` processes of each contender
     with warm caches (after one that fills them), taking turns, and ``cold_runs`` with
     empty caches. ``opencl``: label -> (platform index, device index)."""
+    program = Path(program).resolve()     # (the children run in another folder)
     contenders = {"cl2c": (CL2C_CHILD, [str(program)])}
     for label, (i, j) in opencl.items():
         contenders[label] = (OPENCL_CHILD, [str(program), str(i), str(j)])
