@@ -159,7 +159,12 @@ def run_child(code: str, args: list[str], env: dict) -> dict:
         raise RuntimeError(f"the child failed:\n{proc.stderr[-3000:]}")
     if proc.stderr.strip():
         print(proc.stderr.rstrip(), file=sys.stderr)
-    return json.loads(proc.stdout.strip().splitlines()[-1])
+    sample = json.loads(proc.stdout.strip().splitlines()[-1])
+    if "cl2c" in sample:        # which cl2c, without the machine's paths
+        folder = Path(sample["cl2c"]).resolve()
+        sample["cl2c"] = "checkout" if folder.is_relative_to(ROOT) else \
+            f"installed ({folder.parent.name})"
+    return sample
 
 
 def child_environment() -> dict:

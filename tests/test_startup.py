@@ -193,3 +193,22 @@ def test_the_default_compiler_is_pythons(monkeypatch):
     assert _python_cc() == (sysconfig.get_config_var("CC") or "")
     monkeypatch.delenv("CC", raising=False)
     assert " ".join(target_environment()[0]) == " ".join((_python_cc() or "cc").split())
+
+
+def test_cold_build_times_installed_trees_with_their_stages(tmp_path):
+    """bench/cold_build.py builds in a folder of no package (an installed tree, not the
+    checkout it runs from, is what it times) and reads the stages CL2C_TIME prints."""
+    root = Path(__file__).resolve().parent.parent
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    (tree / "cl2c").symlink_to(root / "cl2c")
+    (tmp_path / "k.cl").write_text("kernel void k(global int *a) { a[0] = 1; }\n")
+    out = tmp_path / "cold.json"
+    proc = subprocess.run([sys.executable, str(root / "bench" / "cold_build.py"),
+                           str(tmp_path / "k.cl"), "--tree", f"only={tree}", "--rounds", "1",
+                           "--json", str(out)], capture_output=True, text=True, cwd=root,
+                          timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    [sample] = json.loads(out.read_text())["trees"]["only"]
+    assert sample["cl2c"] == str(tree / "cl2c")
+    assert 0 < sample["C compile and load"] < sample["total"] <= sample["build"]
