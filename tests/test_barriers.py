@@ -263,6 +263,34 @@ def test_work_group_functions(schedule):
                                   np.repeat(f.reshape(-1, ls).max(1, keepdims=True), ls, 1))
 
 
+# A work-group function called for its argument's effects, its value unused (the
+# fuzzer's mutant of collectives.cl): the regions schedule's C had kept the call, its
+# argument indexed twice per work-item, and did not compile.
+UNUSED_COLLECTIVES = """
+kernel void unused(global int *out, global const int *in)
+{
+    size_t gid = get_global_id(0);
+    int x = in[gid];
+    work_group_any(x++ == 7);
+    work_group_reduce_add(x);
+    (void)work_group_scan_inclusive_max(x += 2);
+    out[gid] = work_group_reduce_max(x) + x;
+}
+"""
+
+
+@pytest.mark.parametrize("schedule", SCHEDULES)
+def test_work_group_functions_whose_value_goes_unused(schedule):
+    prg = cl2c.Program(UNUSED_COLLECTIVES,
+                       options=f"-cl-std=CL2.0 -cl2c-schedule={schedule}").build()
+    n, ls = 128, 32
+    x = rng(14).integers(-60, 60, n).astype(np.int32)
+    out = np.zeros(n, np.int32)
+    prg.unused((n,), (ls,), out, x)
+    y = (x + 3).reshape(-1, ls)
+    np.testing.assert_array_equal(out.reshape(-1, ls), y.max(1, keepdims=True) + y)
+
+
 @pytest.mark.intel
 @pytest.mark.parametrize("schedule", SCHEDULES)
 def test_work_group_functions_same_as_intel(schedule):

@@ -90,6 +90,8 @@ class Builder:
                 phase = [Once(phase_call())] if self.checking else []
                 items.extend(phase + pre + copy.deepcopy(phase))
                 current = None
+                if s is None:
+                    continue
             kind = self.an.once_kind(s)
             if kind == "decl":
                 # A fresh uniform value: computed before the running region.
@@ -131,6 +133,11 @@ class Builder:
             args = call.args.exprs[1:]
             store = c_ast.Assignment("=", at(buf), args[0], call.coord)
             pre.append(Region([store]))
+            if call is s:
+                # a call whose value goes unused: its argument is evaluated (its effects
+                # happen), nothing is reduced, and the statement is gone
+                s = None
+                continue
             if op.startswith(("scan_inclusive", "scan_exclusive")):
                 pre.append(Once(cn.call(group_fn, cn.ident(buf), cn.ident(COUNT),
                                         coord=call.coord)))
@@ -153,4 +160,4 @@ class Builder:
                 pre.append(Once(decl))
                 result = cn.ident(res)
             replace_node(s, call, result)
-        return pre, s
+        return pre, s       # (None: the statement was the call alone)
