@@ -72,9 +72,12 @@ def respell(ast, reporter: Reporter) -> dict[str, str]:
     return {new: old for old, new in renames.items()}
 
 
-def rename(tree, renames: dict[str, str], tags: bool = False) -> None:
+def rename(tree, renames: dict[str, str], tags: bool = False,
+           types: dict[str, str] | None = None) -> None:
     """Respell identifiers of ``tree`` in place (``renames``: old -> new); struct, union
-    and enum tags too where ``tags``."""
+    and enum tags too where ``tags``; the type names that name a typedef as ``types``
+    says where it is given (else as ``renames``)."""
+    types = renames if types is None else types
     named = (c_ast.ID, c_ast.Decl, c_ast.Typedef, c_ast.Enumerator) + \
         ((c_ast.Struct, c_ast.Union, c_ast.Enum) if tags else ())
     for n in walk(tree):
@@ -85,7 +88,7 @@ def rename(tree, renames: dict[str, str], tags: bool = False) -> None:
             if n.declname in renames:
                 n.declname = renames[n.declname]
         elif isinstance(n, c_ast.IdentifierType):
-            n.names = [renames.get(x, x) for x in n.names]
+            n.names = [types.get(x, x) for x in n.names]
 
 
 def restore(reporter: Reporter, spelled: dict[str, str]) -> None:

@@ -52,6 +52,33 @@ def test_library_names_build_and_match_pocl(schedule, pocl):
     assert list(got[0]) == [136] * 4
 
 
+# size_t and ptrdiff_t are no OpenCL C keywords (spec 6.1.9 reserves the vector and other
+# built-in types' names): a parameter and a variable may take them, shadowing the types.
+# The C names them size_t_cl, ptrdiff_t_cl; the emitted C's own size_t stays a type.
+TYPE_NAMED = """
+kernel void k(global int *size_t, global float *out, local int *scratch)
+{
+    int tid = get_global_id(0);
+    int ptrdiff_t = size_t[tid] * 2;
+    scratch[get_local_id(0)] = ptrdiff_t;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[tid] = scratch[get_local_size(0) - 1 - get_local_id(0)] + size_t[0];
+}
+"""
+
+
+@pytest.mark.parametrize("schedule", ["auto", "fibers", "regions"])
+def test_variables_named_like_c_types(schedule, pocl):
+    opts = "" if schedule == "auto" else f"-cl2c-schedule={schedule}"
+    prg = cl2c.Program(TYPE_NAMED, opts).build()
+    x = np.arange(16, dtype=np.int32) * 3 - 7
+    got, want = np.zeros(16, np.float32), np.zeros(16, np.float32)
+    prg.k((16,), (8,), x, got, cl2c.LocalMemory(32))
+    pocl(TYPE_NAMED, "k", (16,), (8,), x, want, cl2c.LocalMemory(32))
+    np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(got, 2 * x.reshape(2, 8)[:, ::-1].ravel() + x[0])
+
+
 @pytest.mark.parametrize("schedule", ["auto", "fibers", "regions"])
 def test_parameters_named_like_skeleton_locals(schedule, pocl):
     """status, group, range, l0, local_block, failed, args, threads: names the entry

@@ -27,8 +27,18 @@ def _declared(nodes) -> set[str]:
     return out
 
 
-def renames_for(nodes) -> dict[str, str]:
-    """{clashing name: its C spelling} for the program made of ``nodes``."""
+class Renames(dict):
+    """{clashing name: its C spelling}, and which of those names the program gives a
+    type (a typedef): a variable's or a parameter's new spelling leaves the type of its
+    old one alone (a parameter named ``size_t``, the emitted C's ``size_t``s)."""
+
+    def __init__(self, spellings: dict[str, str], types: set[str]):
+        super().__init__(spellings)
+        self.types = {name: new for name, new in spellings.items() if name in types}
+
+
+def renames_for(nodes) -> Renames:
+    """The clashing names of the program made of ``nodes`` and their C spellings."""
     declared = _declared(nodes)
     out = {}
     for name in sorted(declared & NAMES):
@@ -38,10 +48,11 @@ def renames_for(nodes) -> dict[str, str]:
             new = f"{name}_cl{k}"
         declared.add(new)
         out[name] = new
-    return out
+    typedefs = {n.name for node in nodes for n in walk(node) if isinstance(n, c_ast.Typedef)}
+    return Renames(out, typedefs)
 
 
-def apply(node, renames: dict[str, str]) -> None:
+def apply(node, renames: Renames) -> None:
     """Respell the clashing names in ``node``'s tree, in place."""
     if renames:
-        rename(node, renames)
+        rename(node, renames, types=renames.types)
