@@ -277,6 +277,16 @@ INVALID = [
     # fuzzer wrote it): C refuses it
     ("kernel void k(global int4 *io, int4 ia) {\n    io[0] = (int4())(ia);\n}\n", 2, 13,
      "used type 'int4 ()' where arithmetic or pointer type is required"),
+    # a cast of a void value (the fuzzer's `(int) barrier(...)`), of a struct, to a struct
+    # (C99 6.5.4: a cast to other than void takes and makes scalars): C refuses them
+    ("kernel void k(global int *o) {\n    o[0] = (int) barrier(CLK_LOCAL_MEM_FENCE);\n}\n",
+     2, 18, "operand of type 'void' where arithmetic or pointer type is required"),
+    ("struct S { int a; };\nkernel void k(global int *o) {\n    struct S s = {1};\n"
+     "    o[0] = (int)s;\n}\n", 4, 17,
+     "operand of type 'struct S' where arithmetic or pointer type is required"),
+    ("struct S { int a; };\nkernel void k(global int *o) {\n"
+     "    struct S s = (struct S)o[0];\n    o[0] = s.a;\n}\n", 3, 18,
+     "used type 'struct S' where arithmetic or pointer type is required"),
     # `static` in a local array's brackets (C: only a parameter's outermost array)
     ("kernel void k(global float *o) {\n    float a[4], b[static 4];\n    o[0] = 1;\n}\n",
      2, 17, "'static' in an array declarator outside a function parameter's outermost array"),
