@@ -2,13 +2,13 @@
 
 Most of a cold build is the C compiler (issue 38: the six-kernel file's first build on
 the 16-core Xeon spent 325 of its 630 ms compiling its one file at -O0, and its optimised
-tier about 1.2 s at -O3), and one compiler process uses one core. Each part holds the entry points of its group of
-kernels and their work-group functions, after the program's other functions and types
-(all static: the compiler drops the inline ones that part does not call; it compiles
-every work-group function it sees, out of line); the last part holds the metadata too,
-which declares the others' entries. Every part links the runtime's object
-(linkage.h): they share the runtime's state as the one file's functions did. Checking
-builds (their state is static in check.h) and sanitized ones keep one file.
+tier about 1.2 s at -O3), and one compiler process uses one core. Each part holds the
+entry points of its group of kernels and their work-group functions, after the program's
+other functions and types (all static: the compiler drops the inline ones that part does
+not call; it compiles every work-group function it sees, out of line); the last part
+holds the metadata too, which declares the others' entries. Every part links the
+runtime's object (linkage.h): they share the runtime's state as the one file's functions
+did. Checking builds (their state is static in check.h) and sanitized ones keep one file.
 
 Each part costs the parse of the runtime's headers again (60 ms of CPU on the project's
 2-core machine), so the parts are as many as half the cores that the process may run on,
