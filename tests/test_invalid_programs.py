@@ -287,6 +287,18 @@ INVALID = [
     ("struct S { int a; };\nkernel void k(global int *o) {\n"
      "    struct S s = (struct S)o[0];\n    o[0] = s.a;\n}\n", 3, 18,
      "used type 'struct S' where arithmetic or pointer type is required"),
+    # casts between a pointer and a floating or vector type (C99 6.5.4; the fuzzer's
+    # `(float)a` of a buffer, seed 7688): C refuses them; clang's words and places
+    ("kernel void k(global const float *a, global float *o) {\n    o[0] = (float)a;\n}\n",
+     2, 19, "pointer cannot be cast to type 'float'"),
+    ("kernel void k(global float *o) {\n    global float *p = (global float *)1.5f;\n"
+     "    o[0] = *p;\n}\n", 2, 39, "operand of type 'float' cannot be cast to a pointer type"),
+    ("kernel void k(global const float *a, global int *o) {\n    int4 v = (int4)a;\n"
+     "    o[0] = v.x;\n}\n", 2, 14,
+     "invalid conversion between vector type 'int4' and scalar type '__global float const *'"),
+    ("kernel void k(global float *o) {\n    global float *p = (global float *)(long2)(1);\n"
+     "    o[0] = *p;\n}\n", 2, 23,
+     "invalid conversion between vector type 'long2' and scalar type '__global float *'"),
     # `static` in a local array's brackets (C: only a parameter's outermost array)
     ("kernel void k(global float *o) {\n    float a[4], b[static 4];\n    o[0] = 1;\n}\n",
      2, 17, "'static' in an array declarator outside a function parameter's outermost array"),
@@ -373,7 +385,8 @@ def test_pointer_conversions_that_stay_valid():
         global int *r = (global int *)0;
         bool b = p;                     /* a pointer tests as a truth value */
         size_t n = (size_t)p;           /* an explicit cast */
-        if (q == 0 && b) p[0] = (int)(n & 1) + (r == 0);
+        global int *m = (global int *)(long)n;    /* and back, through an integer */
+        if (q == 0 && b && m == p) p[0] = (int)(n & 1) + (r == 0);
         f[0] = 18446744073709551615UL == 0xffffffffffffffffUL;
     }
     """

@@ -365,6 +365,16 @@ class Expressions(Checker):
                        f"required", node.expr)
         elif isinstance(t, ty.Record):
             self.error(f"used type '{t}' where arithmetic or pointer type is required", node)
+        elif (isinstance(src, ty.Pointer) and t.is_vector) or \
+                (isinstance(t, ty.Pointer) and src.is_vector):
+            vector, pointer = (t, src) if t.is_vector else (src, t)
+            self.error(f"invalid conversion between vector type '{vector}' and scalar type "
+                       f"'{pointer}'", node)
+        elif isinstance(src, ty.Pointer) and t.is_float:
+            # C99 6.5.4: no cast between a pointer and a floating type
+            self.error(f"pointer cannot be cast to type '{t}'", node.expr)
+        elif isinstance(t, ty.Pointer) and src.is_float:
+            self.error(f"operand of type '{src}' cannot be cast to a pointer type", node.expr)
         self._check_not_half(t, node)
         if self.cl_std.generic_address_space and isinstance(t, ty.Pointer) \
                 and isinstance(src, ty.Pointer):
