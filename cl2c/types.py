@@ -231,6 +231,9 @@ class Record(Type):
 @dataclass(frozen=True)
 class Enum(Type):
     tag: str | None
+    # whether its enumerators have been read: a tag only declared (`enum E;`, a GNU
+    # extension) names an incomplete type until then. Not part of its identity.
+    defined: bool = field(default=True, compare=False)
 
     is_scalar = True
     size = 4

@@ -299,6 +299,14 @@ INVALID = [
     ("kernel void k(global float *o) {\n    global float *p = (global float *)(long2)(1);\n"
      "    o[0] = *p;\n}\n", 2, 23,
      "invalid conversion between vector type 'long2' and scalar type '__global float *'"),
+    # an enum only declared, or never (the fuzzer's `(enum uint)x`, seed 7689), is an
+    # incomplete type: no cast to it, no variable of it, no sizeof (clang's words)
+    ("kernel void k(global uint *o) {\n    o[0] = (enum uint)get_global_id(0);\n}\n",
+     2, 12, "cast to incomplete type 'enum uint'"),
+    ("enum E;\nkernel void k(global uint *o) {\n    enum E e;\n    o[0] = 1;\n}\n", 3, 12,
+     "variable 'e' has incomplete type 'enum E'"),
+    ("enum E;\nkernel void k(global uint *o) {\n    o[0] = sizeof(enum E);\n}\n", 3, 12,
+     "invalid application of 'sizeof' to an incomplete type 'enum E'"),
     # `static` in a local array's brackets (C: only a parameter's outermost array)
     ("kernel void k(global float *o) {\n    float a[4], b[static 4];\n    o[0] = 1;\n}\n",
      2, 17, "'static' in an array declarator outside a function parameter's outermost array"),
@@ -376,6 +384,26 @@ def test_unknown_attributes_warn_where_they_are():
                         "at.cl:3:59: warning: unknown attribute 'lanes' ignored"], t.warnings
     rendered = _error(source.replace("at.cl", "bad.cl"), "-Werror")
     _at(rendered, 3, 29, "unknown attribute 'bogus' ignored [-Werror]")
+
+
+def test_enums_declared_ahead_of_their_enumerators():
+    """`enum E;` (a GNU extension clang accepts) names a type that its definition later
+    completes: a pointer to it before, its values after, a typedef of it."""
+    source = """
+    enum E;
+    typedef enum E T;
+    int first(enum E *p);
+    enum E { A, B = 5 };
+    int first(enum E *p) { return p[0]; }
+    kernel void k(global int *o) {
+        T t = B;
+        enum E e[2] = {A, B};
+        o[0] = t + (enum E)1 + sizeof(enum E) + first(&e[1]);
+    }
+    """
+    out = np.zeros(1, np.int32)
+    cl2c.Program(source).build().k(1, None, out)
+    assert out[0] == 5 + 1 + 4 + 5
 
 
 def test_pointer_conversions_that_stay_valid():

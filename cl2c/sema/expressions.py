@@ -359,7 +359,9 @@ class Expressions(Checker):
         if t.is_function or isinstance(t, ty.Array):    # `(int4())x`: C refuses it
             self.error(f"used type '{t}' where arithmetic or pointer type is required", node)
         src = self.rvalue(node.expr)
-        if not t.is_void and (src.is_void or isinstance(src, ty.Record)):
+        if incomplete(t):
+            self.error(f"cast to incomplete type '{t}'", node)
+        elif not t.is_void and (src.is_void or isinstance(src, ty.Record)):
             # C99 6.5.4: the operand of a cast to a type other than void is scalar
             self.error(f"operand of type '{src}' where arithmetic or pointer type is "
                        f"required", node.expr)

@@ -244,8 +244,16 @@ class TypeNames(Checker):
         return packed, align
 
     def enum(self, node) -> ty.Enum:
-        e = ty.Enum(node.name)
+        known = self.lookup_tag(node.name) if node.name else None
+        if node.values is None and isinstance(known, ty.Enum):
+            return known        # a mention of a declared enum
+        e = ty.Enum(node.name, defined=node.values is not None)
         if node.name:
+            forward = self.tags[-1].get(node.name)
+            if node.values is not None and isinstance(forward, ty.Enum):
+                # its definition completes the type a declaration named (types that
+                # were made from it then included), as a struct's does
+                object.__setattr__(forward, "defined", True)
             self.tags[-1][node.name] = e
         if node.values is not None:
             value = 0
@@ -279,8 +287,8 @@ def _names(words) -> str:
 
 
 def incomplete(t: ty.Type) -> bool:
-    """A struct or union declared but not (yet) defined, as a value's type."""
-    return isinstance(t, ty.Record) and not t.defined
+    """A struct, union or enum declared but not (yet) defined, as a value's type."""
+    return isinstance(t, (ty.Record, ty.Enum)) and not t.defined
 
 
 def alike(a: ty.Type, b: ty.Type) -> bool:
