@@ -279,3 +279,72 @@ def test_same_as_intel(schedule):
     for (name, _, _, mine), their in zip(ours, theirs):
         np.testing.assert_array_equal(mine[0], their[0], err_msg=name)
     assert ours[3][3][0].tolist() == expected_snapshot(3)
+
+
+TENTATIVE = """
+global int counts[4];               /* a tentative definition: zeros */
+global int counts[4];               /* another: the same variable (C11 6.9.2) */
+global int start;
+global int start = 40;              /* the definition: the tentative ones stand for it */
+extern global int later;
+global int later = 2;
+global int later;
+kernel void count(global int *out) {
+    int i = get_global_id(0);
+    counts[i & 3] += i;
+    out[i] = start + later + counts[i & 3];
+}
+"""
+
+
+@pytest.mark.parametrize("schedule", SCHEDULES)
+def test_tentative_definitions_are_one_variable(schedule):
+    """A program-scope variable declared again without an initializer is one variable
+    with the definition's value (the C once defined it twice and did not compile); over
+    launches too. The values from the source by hand; PoCL's below."""
+    options = CL20 if schedule == "auto" else f"{CL20} -cl2c-schedule={schedule}"
+    prg = cl2c.Program(TENTATIVE, options).build()
+    for n in range(1, 3):
+        ours = np.zeros(4, np.int32)
+        prg.count(4, None, ours)
+        assert ours.tolist() == [42 + n * i for i in range(4)]
+
+
+def test_tentative_definitions_as_pocl(pocl):
+    """Two launches of TENTATIVE give PoCL's values (a source of this test's own: PoCL's
+    programs are kept, and their globals with them)."""
+    source = TENTATIVE + "/* as PoCL */\n"
+    prg = cl2c.Program(source, CL20).build()
+    for _ in range(2):
+        ours, theirs = np.zeros(4, np.int32), np.zeros(4, np.int32)
+        prg.count(4, None, ours)
+        pocl(source, "count", 4, None, theirs, options=CL20)
+        assert ours.tolist() == theirs.tolist()
+
+
+@pytest.mark.parametrize("declarations, options, line, column, message", [
+    ("constant uint a = 1;\nconstant uint a = 1;", "", 2, 15, "redefinition of 'a'"),
+    ("global uint a = 1;\nglobal uint a = 2;", CL20, 2, 13, "redefinition of 'a'"),
+    ("global uint a;\nglobal int a;", CL20, 2, 12,
+     "redefinition of 'a' with a different type: 'int' vs 'uint'"),
+    ("constant uint a = 1;\nglobal uint a;", CL20, 2, 13,
+     "redefinition of 'a' with a different type: 'uint' vs 'uint'"),
+])
+def test_a_program_variable_defined_twice(declarations, options, line, column, message):
+    """Two definitions, or declarations of two types, are clang's errors, with a note at
+    the first (they reached the C compiler, which refused them)."""
+    source = declarations + "\nkernel void k(global uint *o) { o[0] = a; }"
+    with pytest.raises(cl2c.BuildError) as e:
+        cl2c.Program(source, options).build()
+    text = str(e.value)
+    assert f"<kernel>:{line}:{column}: error: {message}" in text, text
+    assert "<kernel>:1:" in text and "note: previous definition is here" in text, text
+
+
+def test_a_constant_variable_is_initialized():
+    """OpenCL C 6.5.3: a program-scope __constant variable must be initialized (it was
+    taken as zeros)."""
+    with pytest.raises(cl2c.BuildError) as e:
+        cl2c.Program("constant uint a;\nkernel void k(global uint *o) { o[0] = a; }").build()
+    assert "<kernel>:1:15: error: variable 'a' in the __constant address space must be " \
+        "initialized" in str(e.value)

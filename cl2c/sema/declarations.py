@@ -144,6 +144,8 @@ class Declarations(Checker):
                 self.error(f"variable '{node.name}' in the __constant address space must be "
                            f"initialized", node)
         self.variable_alignment(node, t, space)
+        if program_scope:
+            self._program_redeclaration(node, t, space)
         if t == ty.VOID or incomplete(t) and "extern" not in (node.storage or []):
             # (C: an extern declaration may name an incomplete type, 6.7p7)
             self.declare(Symbol(node.name, ty.INT, "var", node=node))
@@ -191,6 +193,30 @@ class Declarations(Checker):
             self.error(f"definition of variable '{node.name}' with array type needs an "
                        f"explicit size or an initializer", node)
         return "variable"
+
+    def _program_redeclaration(self, node: c_ast.Decl, t: ty.Type, space: str) -> None:
+        """A program-scope variable declared again (C11 6.9.2): the same type, and at most
+        one initializer; declarations without one are tentative definitions, which the
+        one definition (or the first of them) stands for, as an extern declaration
+        does. A __constant variable must be initialized (OpenCL C 6.5.3)."""
+        extern = "extern" in (node.storage or [])
+        if space == "constant" and node.init is None and not extern:
+            self.error(f"variable '{node.name}' in the __constant address space must be "
+                       f"initialized", node)
+        old = self.scopes[0].get(node.name)
+        if old is None or old.kind != "var" or extern or \
+                "extern" in (old.node.storage or []):
+            return
+        if not alike(old.type, t) or old.space != space:
+            self.reporter.error(f"redefinition of '{node.name}' with a different type: "
+                                f"'{t}' vs '{old.type}'", node.coord)
+        elif old.node.init is not None and node.init is not None:
+            self.reporter.error(f"redefinition of '{node.name}'", node.coord)
+        else:
+            tentative = node if node.init is None else old.node
+            tentative.storage = list(tentative.storage or []) + ["extern"]
+            return
+        self.reporter.note("previous definition is here", old.node.coord)
 
     def _initialized_length(self, init, t: ty.Array) -> int | None:
         """The length an initializer gives an array declared without one (C11 6.7.9):
