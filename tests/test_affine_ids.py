@@ -1,4 +1,4 @@
-"""A straight-line kernel that takes its id into a signed int (int x = get_global_id(0),
+"""A loop-free kernel that takes its id into a signed int (int x = get_global_id(0),
 as GPU code does) runs as a work-group function that computes x as x__base + cl2c_l0:
 in the loops schedule x is a size_t truncated in the work-item loop, which GCC cannot
 prove affine, and the loop stayed scalar (3-20x slower on an elementwise kernel).
@@ -23,6 +23,14 @@ __kernel void by_size_t(__global const float *in, __global float *out) {
     size_t x = get_global_id(0);
     out[x] = in[x] * 3.0f;
 }
+__kernel void relax_by_int(__global float *cost, __global float *next, __global int *mask) {
+    int tid = get_global_id(0);         /* the Guide's shortest paths, phase 2 */
+    if (cost[tid] > next[tid]) {
+        cost[tid] = next[tid];
+        mask[tid] = 1;
+    }
+    next[tid] = cost[tid];
+}
 __kernel void rows_by_int(__global const float *in, __global float *out, int w) {
     int x = get_global_id(0), y = get_global_id(1);
     out[y * w + x] = in[y * w + x] + (float)y;
@@ -42,6 +50,8 @@ def test_an_int_id_gets_the_work_group_function():
     plans = {k.name: k.plan for k in cl2c.translate(SOURCE, "ids.cl", OPTIONS).kernels}
     assert plans["by_int"].schedule is schedules.REGIONS
     assert plans["rows_by_int"].schedule is schedules.REGIONS
+    # a branch too (its stores were scatters: the Guide's phase 2 ran 5x slower so)
+    assert plans["relax_by_int"].schedule is schedules.REGIONS
     assert plans["by_size_t"].schedule is schedules.LOOPS
 
 
@@ -56,6 +66,22 @@ def test_int_ids_compute_as_numpy(program, n, local, offset):
     assert not out[:offset].any()
     program.by_size_t(n, local, a, out, global_offset=offset)
     np.testing.assert_array_equal(out[offset:], v * np.float32(3))
+
+
+@pytest.mark.parametrize("n, local, offset", [(1000, 64, 0), (1000, None, 7), (37, 8, 3)])
+def test_an_int_id_under_a_branch_computes_as_numpy(program, n, local, offset):
+    rng = np.random.default_rng(n)
+    cost = rng.random(n + offset, dtype=np.float32)
+    nxt = rng.random(n + offset, dtype=np.float32)
+    mask = np.zeros(n + offset, np.int32)
+    want_cost, want_next, want_mask = cost.copy(), nxt.copy(), mask.copy()
+    fell = want_cost[offset:] > want_next[offset:]
+    want_cost[offset:][fell] = want_next[offset:][fell]
+    want_mask[offset:][fell] = 1
+    want_next[offset:] = want_cost[offset:]
+    program.relax_by_int(n, local, cost, nxt, mask, global_offset=offset)
+    for got, want in ((cost, want_cost), (nxt, want_next), (mask, want_mask)):
+        np.testing.assert_array_equal(got, want)
 
 
 def test_two_dimensions(program):

@@ -70,12 +70,16 @@ def kernel(seed: int) -> str:
         body = f"if (!({_guard(r)})) return; {body}"
     elif k < 0.6:
         body = f"if ({_guard(r)}) {{ {body} }}"
+    # ids in int, as GPU code has them, send a loop-free kernel to the work-group
+    # function (schedules.py); in long, half the kernels keep the loops schedule
+    ids = "int" if seed % 2 else "long"
     tail = r.choice(["o[gid] = t; p[gid] = f + g;",
                      f"o[gid] = t + (int)f; if ({_guard(r)}) p[gid] = g;"])
     return f"""
 __kernel void k{seed}(__global const int *a, __global const float *b, __global int *o,
                       __global float *p, int n, int m) {{
-    int gid = get_global_id(0), lid = get_local_id(0), grp = get_group_id(0);
+    {ids} gid = get_global_id(0), lid = get_local_id(0);
+    int grp = get_group_id(0);
     int t = a[gid];
     float f = b[gid], g = 0.5f;
     {body}
@@ -96,7 +100,7 @@ def built():
 def test_random_kernels_agree_with_fibers(built):
     default, fibers, schedules = built
     names = [line.split()[0] for line in schedules.values()]
-    assert names.count("loops") >= 40 and names.count("regions") >= 10, names
+    assert names.count("loops") >= 20 and names.count("regions") >= 20, names
     rng = np.random.default_rng(1)
     a = rng.integers(-100, 100, N).astype(np.int32)
     b = (rng.random(N) * 4).astype(np.float32)

@@ -313,9 +313,12 @@ def _regions_if_better(k, module, loops, options: LaunchOptions,
     checking = bool(options.check)
     body = k.info.node.body
     straight = not _has_loop_or_branch(body)
-    # int ids gain in straight-line kernels; not in those that take images, whose
-    # loops schedule has a twin per common format (builders/loops.py) that gains more
-    int_ids = straight and _narrows_an_id(body) and not any(a.kind == "image" for a in k.args)
+    # int ids gain in loop-free kernels, with branches too (the Guide's shortest paths'
+    # phase 2: its stores under an `if` were scatters, 5x slower); not in those that
+    # take images, whose loops schedule has a twin per common format (builders/loops.py)
+    # that gains more
+    int_ids = not _has_loop(body) and _narrows_an_id(body) and \
+        not any(a.kind == "image" for a in k.args)
     if not checking and straight and not int_ids:
         return loops()          # nothing to hoist, no guard: the work-group function is
                                 # the loop as it stands (and costs a copy of the kernel)
@@ -377,6 +380,10 @@ def _one_dimensional(body) -> bool:
     return all(constant_dimension(n) == 0 for n in walk(body)     # (not another
                if work_item_function(n) is not None and             # dimension, a linear
                builtin_name(n) != "get_work_dim")                   # id, a computed one)
+
+
+def _has_loop(body) -> bool:
+    return any(isinstance(n, (c_ast.For, c_ast.While, c_ast.DoWhile)) for n in walk(body))
 
 
 def _has_loop_or_branch(body) -> bool:
