@@ -31,6 +31,18 @@ __kernel void relax_by_int(__global float *cost, __global float *next, __global 
     }
     next[tid] = cost[tid];
 }
+__kernel void frontier_by_int(__global const int *start, __global const float *w,
+                              __global int *mask, __global float *out, int n, int edges) {
+    int tid = get_global_id(0);         /* the Guide's shortest paths' phase 1, race-free */
+    if (mask[tid] != 0) {
+        mask[tid] = 0;
+        int end = tid + 1 < n ? start[tid + 1] : edges;
+        float s = 0.0f;
+        for (int e = start[tid]; e < end; e++)
+            s += w[e];
+        out[tid] = s;
+    }
+}
 __kernel void rows_by_int(__global const float *in, __global float *out, int w) {
     int x = get_global_id(0), y = get_global_id(1);
     out[y * w + x] = in[y * w + x] + (float)y;
@@ -52,6 +64,8 @@ def test_an_int_id_gets_the_work_group_function():
     assert plans["rows_by_int"].schedule is schedules.REGIONS
     # a branch too (its stores were scatters: the Guide's phase 2 ran 5x slower so)
     assert plans["relax_by_int"].schedule is schedules.REGIONS
+    # and a loop each work-item runs as it stands (the mask's scan was gathers)
+    assert plans["frontier_by_int"].schedule is schedules.REGIONS
     assert plans["by_size_t"].schedule is schedules.LOOPS
 
 
@@ -82,6 +96,26 @@ def test_an_int_id_under_a_branch_computes_as_numpy(program, n, local, offset):
     program.relax_by_int(n, local, cost, nxt, mask, global_offset=offset)
     for got, want in ((cost, want_cost), (nxt, want_next), (mask, want_mask)):
         np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("n, local", [(1000, 64), (1000, None), (37, 8)])
+def test_an_int_id_around_a_loop_computes_as_numpy(program, n, local):
+    rng = np.random.default_rng(n)
+    degree = rng.integers(0, 9, n)
+    start = np.concatenate([[0], np.cumsum(degree)[:-1]]).astype(np.int32)
+    edges = int(degree.sum())
+    w = rng.random(edges, dtype=np.float32)
+    mask = (rng.random(n) < 0.3).astype(np.int32)
+    out = np.full(n, -1, np.float32)
+    want = out.copy()
+    for v in np.flatnonzero(mask):           # its edges in order, in float32
+        s = np.float32(0)
+        for e in range(start[v], start[v] + degree[v]):
+            s = np.float32(s + w[e])
+        want[v] = s
+    program.frontier_by_int(n, local, start, w, mask, out, np.int32(n), np.int32(edges))
+    np.testing.assert_array_equal(mask, 0)
+    np.testing.assert_array_equal(out, want)
 
 
 def test_two_dimensions(program):

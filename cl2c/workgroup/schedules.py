@@ -317,8 +317,8 @@ def _regions_if_better(k, module, loops, options: LaunchOptions,
     # phase 2: its stores under an `if` were scatters, 5x slower); not in those that
     # take images, whose loops schedule has a twin per common format (builders/loops.py)
     # that gains more
-    int_ids = not _has_loop(body) and _narrows_an_id(body) and \
-        not any(a.kind == "image" for a in k.args)
+    narrows = _narrows_an_id(body) and not any(a.kind == "image" for a in k.args)
+    int_ids = narrows and not _has_loop(body)
     if not checking and straight and not int_ids:
         return loops()          # nothing to hoist, no guard: the work-group function is
                                 # the loop as it stands (and costs a copy of the kernel)
@@ -326,6 +326,10 @@ def _regions_if_better(k, module, loops, options: LaunchOptions,
         what = REGIONS.prepare(k, module, options, interleaving)
     except NeedFibers:
         return loops()
+    # with loops, int ids gain where the work-group function keeps each work-item's
+    # loops as they are (none hoisted, none in lock-step, no stores apart): the Guide's
+    # shortest paths' phase 1, whose scan of its mask ran 1.5-2.4x faster so
+    int_ids = int_ids or (narrows and not (what.loops or what.lockstep or what.scattered))
     # checking: the loops schedule (no omp simd: each work-item says who runs), unless
     # lock-step loops, fast versions or loops with nothing to check gain
     gains = what.lockstep or what.versioned or what.unchecked if checking else \
