@@ -143,6 +143,17 @@ class Declarations(Checker):
             if space == "constant" and node.init is None:
                 self.error(f"variable '{node.name}' in the __constant address space must be "
                            f"initialized", node)
+        if space == "local" and not program_scope and self.func is not None:
+            # OpenCL C 6.5.2: one per group, so at a kernel's outermost scope only (the
+            # C had made it a private variable, each work-item its own)
+            # (reported, and declared all the same: its uses add no errors)
+            if not self.func.is_kernel:
+                self.reporter.error("non-kernel function variable cannot be declared in "
+                                    "local address space", node.coord)
+            elif len(self.scopes) > 2:
+                self.reporter.error("variables in the local address space can only be "
+                                    "declared in the outermost scope of a kernel function",
+                                    node.coord)
         self.variable_alignment(node, t, space)
         if program_scope:
             self._program_redeclaration(node, t, space)
