@@ -307,6 +307,21 @@ INVALID = [
      "variable 'e' has incomplete type 'enum E'"),
     ("enum E;\nkernel void k(global uint *o) {\n    o[0] = sizeof(enum E);\n}\n", 3, 12,
      "invalid application of 'sizeof' to an incomplete type 'enum E'"),
+    # a __local variable outside a kernel's outermost scope (OpenCL C 6.5.2): one a group,
+    # where the C had made it a private variable, each work-item its own (a barrier in
+    # between read the others' writes as zeros); clang's words
+    ("void g(global int *o) {\n    local int x;\n    x = 1;\n    o[0] = x;\n}\n"
+     "kernel void k(global int *o) { g(o); }\n", 2, 15,
+     "non-kernel function variable cannot be declared in local address space"),
+    ("kernel void k(global int *o) {\n    if (o[0]) {\n        local int x;\n"
+     "        x = 1;\n        o[0] = x;\n    }\n}\n", 3, 19,
+     "variables in the local address space can only be declared in the outermost scope "
+     "of a kernel function"),
+    # OpenCL C 6.9: no bit-fields; sizeof(void) is GNU C's (1), not OpenCL C's
+    ("struct S { int a : 3; };\nkernel void k(global int *o) {\n    struct S s;\n"
+     "    s.a = 1;\n    o[0] = s.a;\n}\n", 1, 16, "bit-fields are not supported in OpenCL"),
+    ("kernel void k(global int *o) {\n    o[0] = sizeof(void);\n}\n", 2, 12,
+     "invalid application of 'sizeof' to a void type"),
     # `static` in a local array's brackets (C: only a parameter's outermost array)
     ("kernel void k(global float *o) {\n    float a[4], b[static 4];\n    o[0] = 1;\n}\n",
      2, 17, "'static' in an array declarator outside a function parameter's outermost array"),

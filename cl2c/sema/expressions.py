@@ -155,6 +155,8 @@ class Expressions(Checker):
             if incomplete(t) or isinstance(t, ty.Array) and t.length is None:
                 self.error(f"invalid application of 'sizeof' to an incomplete type '{t}'",
                            node)
+            if t.is_void:       # (GCC's C says 1)
+                self.error("invalid application of 'sizeof' to a void type", node)
             return ty.SIZE_T
         if op == "vec_step":
             return ty.INT

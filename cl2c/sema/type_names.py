@@ -211,6 +211,10 @@ class TypeNames(Checker):
                 ft, _, const = self.resolve(d.type)
                 if const and d.name:
                     const_fields.add(d.name)
+            if getattr(d, "bitsize", None) is not None:
+                # OpenCL C 6.9 (k): no bit-fields (C would have laid them out as C does);
+                # reported, and kept as a whole member, so that its uses add no errors
+                self.reporter.error("bit-fields are not supported in OpenCL", d.coord)
             if ft.is_function or incomplete(ft):
                 # reported, and the field left out: the record is still defined
                 self.reporter.error(
