@@ -322,6 +322,19 @@ INVALID = [
      "    s.a = 1;\n    o[0] = s.a;\n}\n", 1, 16, "bit-fields are not supported in OpenCL"),
     ("kernel void k(global int *o) {\n    o[0] = sizeof(void);\n}\n", 2, 12,
      "invalid application of 'sizeof' to a void type"),
+    # kernel parameters whose size or meaning the host does not share (OpenCL C 6.9 a, k):
+    # they compiled; clang's words and places
+    ("kernel void k(global int *o, bool b) {\n    o[0] = b;\n}\n", 1, 35,
+     "'bool' cannot be used as the type of a kernel parameter"),
+    ("kernel void k(global int *o,\n              size_t n) {\n    o[0] = n;\n}\n", 2, 22,
+     "'size_t' cannot be used as the type of a kernel parameter"),
+    ("kernel void k(global int *o, event_t e) {\n    o[0] = 1;\n}\n", 1, 38,
+     "'event_t' cannot be used as the type of a kernel parameter"),
+    ("struct P { global int *p; };\nkernel void k(struct P s) {\n    *s.p = 1;\n}\n", 2, 24,
+     "struct kernel parameters may not contain pointers"),
+    ("struct Q { int a; uintptr_t at[2]; };\nkernel void k(global int *o, struct Q q) {\n"
+     "    o[0] = q.a;\n}\n", 2, 39,
+     "'struct Q' cannot be used as the type of a kernel parameter"),
     # `static` in a local array's brackets (C: only a parameter's outermost array)
     ("kernel void k(global float *o) {\n    float a[4], b[static 4];\n    o[0] = 1;\n}\n",
      2, 17, "'static' in an array declarator outside a function parameter's outermost array"),

@@ -340,6 +340,9 @@ class Declarations(Checker):
                     self.error(f"kernel pointer argument '{p.name}' must point to the __global, "
                                f"__constant or __local address space", p)
                 p.ty, p.space = pt, space
+                problem = _kernel_parameter_problem(pt) if is_kernel else None
+                if problem:     # (reported, and declared all the same)
+                    self.reporter.error(problem, p.coord)
                 if is_kernel and p.name == name:
                     # the generated C calls the kernel's function where its parameters
                     # are in scope (templates/schedule_*.c.j2)
@@ -360,3 +363,25 @@ class Declarations(Checker):
         if isinstance(t, ty.Pointer):
             return f"{self._type_name(t.pointee)}*"
         return t.name if hasattr(t, "name") and isinstance(getattr(t, "name"), str) else str(t)
+
+
+# Types whose size or meaning the host cannot share with the device (OpenCL C 6.9 (k)).
+_NOT_KERNEL_PARAMETERS = (ty.BOOL, ty.SIZE_T, ty.PTRDIFF_T, ty.INTPTR_T, ty.UINTPTR_T,
+                          ty.EVENT_T)
+
+
+def _kernel_parameter_problem(t: ty.Type) -> str | None:
+    """What OpenCL C 6.9 (a, k) says against a kernel parameter of type ``t``, as clang
+    words it: bool, size_t and the like, event_t, or a struct that holds one or a
+    pointer."""
+    def holds(u, what) -> bool:
+        while isinstance(u, ty.Array):
+            u = u.elem
+        if isinstance(u, ty.Record):
+            return any(holds(f, what) for _, f in u.fields)
+        return what(u)
+    if isinstance(t, ty.Record) and holds(t, lambda u: isinstance(u, ty.Pointer)):
+        return "struct kernel parameters may not contain pointers"
+    if holds(t, lambda u: u in _NOT_KERNEL_PARAMETERS):
+        return f"'{t}' cannot be used as the type of a kernel parameter"
+    return None
