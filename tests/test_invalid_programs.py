@@ -335,6 +335,15 @@ INVALID = [
     ("struct Q { int a; uintptr_t at[2]; };\nkernel void k(global int *o, struct Q q) {\n"
      "    o[0] = q.a;\n}\n", 2, 39,
      "'struct Q' cannot be used as the type of a kernel parameter"),
+    # an event_t, a sampler_t to or from another type (the fuzzer's char2 into an event_t,
+    # seed 7693, a mutant of piglit's vload-char-local.cl): the C holds them as integers,
+    # and converted or refused them
+    ("kernel void k(global int *o) {\n    event_t e;\n    e = (char2)(1);\n    o[0] = 1;\n}\n",
+     3, 5, "assigning to 'event_t' from incompatible type 'char2'"),
+    ("kernel void k(global int *o) {\n    event_t e = 0;\n    o[0] = e;\n}\n", 3, 5,
+     "assigning to 'int' from incompatible type 'event_t'"),
+    ("kernel void k(global uint *o, sampler_t s) {\n    o[0] = s;\n}\n", 2, 5,
+     "assigning to 'uint' from incompatible type 'sampler_t'"),
     # `static` in a local array's brackets (C: only a parameter's outermost array)
     ("kernel void k(global float *o) {\n    float a[4], b[static 4];\n    o[0] = 1;\n}\n",
      2, 17, "'static' in an array declarator outside a function parameter's outermost array"),

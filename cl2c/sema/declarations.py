@@ -183,7 +183,11 @@ class Declarations(Checker):
                     self.error(f"initializing '{t}' with an expression of incompatible type "
                                f"'void'", node.init)
                 self.check_pointer_conversion(t, value, node.init, node.init, "initializing")
-                if self.incompatible(t, value):
+                # (a sampler_t from its CLK_* flags, an event_t from 0: clang's too)
+                flags = self.const_int(node.init) if value.is_integer else None
+                if self.incompatible(t, value) and not (
+                        t == ty.SAMPLER_T and flags is not None or
+                        t == ty.EVENT_T and flags == 0):
                     self.error(f"initializing '{t}' with an expression of incompatible type "
                                f"'{value}'", node.init)
             sym = self.lookup(node.name)
