@@ -344,6 +344,24 @@ INVALID = [
      "assigning to 'int' from incompatible type 'event_t'"),
     ("kernel void k(global uint *o, sampler_t s) {\n    o[0] = s;\n}\n", 2, 5,
      "assigning to 'uint' from incompatible type 'sampler_t'"),
+    # what OpenCL C 6.9 (a, b) says of images, samplers and events: no members, no return
+    # values, no casts to or from other types ((event_t)0 stays: no event); and OpenCL
+    # C 1.2's pointers keep their address space under a cast (6.5); clang's words
+    ("struct S { sampler_t s; int a; };\nkernel void k(global int *o) {\n    o[0] = 1;\n}\n",
+     1, 22, "the 'sampler_t' type cannot be used to declare a structure or union field"),
+    ("read_only image2d_t g(read_only image2d_t im) { return im; }\n"
+     "kernel void k(global int *o) {\n    o[0] = 1;\n}\n", 1, 21,
+     "declaring function return value of type 'read_only image2d_t' is not allowed"),
+    ("kernel void k(read_only image2d_t im, global long *o) {\n    o[0] = (long)im;\n}\n",
+     2, 18, "operand of type 'read_only image2d_t' where arithmetic or pointer type is "
+     "required"),
+    ("kernel void k(global int *o) {\n    sampler_t s = (sampler_t)0;\n    o[0] = 1;\n}\n",
+     2, 19, "used type 'sampler_t' where arithmetic or pointer type is required"),
+    ("static kernel void k(global int *o) {\n    o[0] = 1;\n}\n", 1, 20,
+     "kernel functions cannot be declared static"),
+    ("kernel void k(constant int *c) {\n    *(global int *)c = 1;\n}\n", 2, 6,
+     "casting '__constant int const *' to type '__global int *' changes address space of "
+     "pointer"),
     # `static` in a local array's brackets (C: only a parameter's outermost array)
     ("kernel void k(global float *o) {\n    float a[4], b[static 4];\n    o[0] = 1;\n}\n",
      2, 17, "'static' in an array declarator outside a function parameter's outermost array"),

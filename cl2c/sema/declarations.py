@@ -310,6 +310,11 @@ class Declarations(Checker):
         self.declare(Symbol(name, ftype, "func", node=node))
         if is_kernel and ftype.ret != ty.VOID:
             self.error(f"kernel '{name}' must return void", decl)
+        if is_kernel and "static" in (decl.storage or []):
+            self.error("kernel functions cannot be declared static", decl)
+        if isinstance(ftype.ret, (ty.Image, ty.Sampler, ty.Opaque)):
+            self.error(f"declaring function return value of type '{ftype.ret}' is not "
+                       f"allowed", decl)
         attributes, attribute_text = self.kernel_attributes(decl) if is_kernel else ({}, "")
         info = FunctionInfo(name, node, ftype, [], is_kernel, attributes,
                             attribute_text=attribute_text)

@@ -11,6 +11,10 @@ from .model import Symbol, components_of, constant_type
 from .type_names import incomplete
 
 
+# Types no cast makes or takes apart from themselves: records, images, samplers, events.
+_NOT_CAST = (ty.Record, ty.Image, ty.Sampler, ty.Opaque)
+
+
 class Expressions(Checker):
     # the operand of a unary & being typed: its element's address is taken, no half
     # value loaded (``&f[i]``, ``&*p``: pointer arithmetic, spec 6.1.1.1)
@@ -363,11 +367,14 @@ class Expressions(Checker):
         src = self.rvalue(node.expr)
         if incomplete(t):
             self.error(f"cast to incomplete type '{t}'", node)
-        elif not t.is_void and (src.is_void or isinstance(src, ty.Record)):
-            # C99 6.5.4: the operand of a cast to a type other than void is scalar
+        elif not t.is_void and t != src and (src.is_void or isinstance(src, _NOT_CAST)):
+            # C99 6.5.4: the operand of a cast to a type other than void is scalar (an
+            # image, a sampler or an event is none in OpenCL C, though C holds them so)
             self.error(f"operand of type '{src}' where arithmetic or pointer type is "
                        f"required", node.expr)
-        elif isinstance(t, ty.Record):
+        elif isinstance(t, _NOT_CAST) and t != src and not (
+                t == ty.EVENT_T and src.is_integer and self.const_int(node.expr) == 0):
+            # ((event_t)0, no event, is clang's too)
             self.error(f"used type '{t}' where arithmetic or pointer type is required", node)
         elif (isinstance(src, ty.Pointer) and t.is_vector) or \
                 (isinstance(t, ty.Pointer) and src.is_vector):
@@ -380,9 +387,13 @@ class Expressions(Checker):
         elif isinstance(t, ty.Pointer) and src.is_float:
             self.error(f"operand of type '{src}' cannot be cast to a pointer type", node.expr)
         self._check_not_half(t, node)
-        if self.cl_std.generic_address_space and isinstance(t, ty.Pointer) \
-                and isinstance(src, ty.Pointer):
-            self._check_pointer_cast(src, t, node)
+        if isinstance(t, ty.Pointer) and isinstance(src, ty.Pointer):
+            if self.cl_std.generic_address_space:
+                self._check_pointer_cast(src, t, node)
+            elif src.space != t.space:
+                # OpenCL C 1.2 (6.5): a pointer keeps its address space, cast or not
+                self.error(f"casting '{src}' to type '{t}' changes address space of "
+                           f"pointer", node)
         if t.is_vector and src.is_vector and t != src:
             self.error(f"invalid conversion between vector types '{src}' and '{t}'", node)
         if t.is_scalar and src.is_vector:

@@ -211,6 +211,10 @@ class TypeNames(Checker):
                 ft, _, const = self.resolve(d.type)
                 if const and d.name:
                     const_fields.add(d.name)
+            if isinstance(ft, (ty.Image, ty.Sampler, ty.Opaque)):
+                # OpenCL C 6.9 (a, b): the runtime's objects are no members
+                self.reporter.error(f"the '{ft}' type cannot be used to declare a structure "
+                                    f"or union field", d.coord)
             if getattr(d, "bitsize", None) is not None:
                 # OpenCL C 6.9 (k): no bit-fields (C would have laid them out as C does);
                 # reported, and kept as a whole member, so that its uses add no errors
