@@ -117,6 +117,9 @@ def emit(program: LoweredProgram, source_name: str, output_name: str = "kernel.c
     # clang's loop hints (workgroup/tiles.py), which GCC warns of under -Wall
     context["clang_loop_hints"] = any(re.search(r"(?m)^\s*#pragma clang loop", c)
                                       for c in chunks)
+    # regions split where a comparison with the local id is known (builders/splits.py)
+    context["split_regions"] = any(re.search(r"\bcl2c_mid_(?:below|from)\(", c)
+                                   for c in chunks)
     pieces = _resolve_tail_line(env.get_template("translation_unit.c.j2").render(
         part=_PART, **context), os.path.basename(output_name), line_directives).split(_PART)
     text = "".join(pieces)
