@@ -362,6 +362,14 @@ INVALID = [
     ("kernel void k(constant int *c) {\n    *(global int *)c = 1;\n}\n", 2, 6,
      "casting '__constant int const *' to type '__global int *' changes address space of "
      "pointer"),
+    # a vector or a struct where a pointer goes (the fuzzer's `bump(*&v)`, seed 7694, a
+    # mutant of tests/kernels/soa.cl): the C compiler refused it
+    ("void bump(float4 *p) { p->x += 1.0f; }\nkernel void k(global float4 *o) {\n"
+     "    float4 v = o[0];\n    bump(v);\n    o[0] = v;\n}\n", 4, 10,
+     "passing 'float4' to parameter of incompatible type '__private float4 *'"),
+    ("struct S { int a; };\nkernel void k(global int *o) {\n    struct S s = {1};\n"
+     "    global int *p = s;\n    o[0] = *p;\n}\n", 4, 21,
+     "initializing '__global int *' with an expression of incompatible type 'struct S'"),
     # `static` in a local array's brackets (C: only a parameter's outermost array)
     ("kernel void k(global float *o) {\n    float a[4], b[static 4];\n    o[0] = 1;\n}\n",
      2, 17, "'static' in an array declarator outside a function parameter's outermost array"),

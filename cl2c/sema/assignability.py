@@ -72,7 +72,8 @@ class Assignability(Checker):
     def incompatible(target, value) -> bool:
         """A value of type ``value`` does not convert implicitly to ``target``: vectors
         of another type, a vector or a record to a scalar, another struct or union, a
-        pointer to a vector or a record (spec 6.2: a scalar does convert to a vector);
+        pointer to or from a vector or a record (spec 6.2: a scalar does convert to a
+        vector);
         an event_t, a sampler_t or an image to or from any other type (the C holds them
         as integers and pointers, which would convert)."""
         opaque = (ty.Opaque, ty.Sampler, ty.Image)
@@ -82,7 +83,9 @@ class Assignability(Checker):
             (target.is_scalar and (value.is_vector or isinstance(value, ty.Record))) or \
             (isinstance(target, ty.Record) and target != value) or \
             (isinstance(value, ty.Pointer) and (target.is_vector or
-                                                  isinstance(target, ty.Record)))
+                                                  isinstance(target, ty.Record))) or \
+            (isinstance(target, ty.Pointer) and (value.is_vector or
+                                                 isinstance(value, ty.Record)))
 
     def check_pointer_conversion(self, target, value, value_node, node, what):
         """Implicit pointer conversions keep the address space (spec 6.5), except to the
