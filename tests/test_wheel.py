@@ -32,7 +32,8 @@ CC = os.environ.get("CC", "cc")
 
 DESCRIBED = r"""
 typedef struct Node { float4 v; __global struct Node *next; int tag[3]; } Node;
-typedef struct { Node first; char c; } Outer;
+typedef struct { float4 v; int tag[3]; } Leaf;      /* by value: no pointer (6.9) */
+typedef struct { Leaf first; char c; } Outer;
 typedef union { int i; float f; } U;
 enum Mode { MODE_A, MODE_B };
 __kernel __attribute__((reqd_work_group_size(2, 2, 1)))
