@@ -327,6 +327,11 @@ class Sampler(Type):
 
 SAMPLER_T = Sampler()
 
+# The runtime's objects: OpenCL C passes images, samplers and events around whole, never
+# as struct members, return values or the operands of conversions (6.9), though the C
+# holds them as pointers and integers.
+RUNTIME_OBJECTS = (Image, Sampler, Opaque)
+
 
 @dataclass(frozen=True)
 class Atomic(Type):

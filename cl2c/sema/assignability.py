@@ -73,11 +73,9 @@ class Assignability(Checker):
         """A value of type ``value`` does not convert implicitly to ``target``: vectors
         of another type, a vector or a record to a scalar, another struct or union, a
         pointer to or from a vector or a record (spec 6.2: a scalar does convert to a
-        vector);
-        an event_t, a sampler_t or an image to or from any other type (the C holds them
-        as integers and pointers, which would convert)."""
-        opaque = (ty.Opaque, ty.Sampler, ty.Image)
-        return ((isinstance(target, opaque) or isinstance(value, opaque)) and
+        vector); an image, a sampler_t or an event_t to or from any other type."""
+        objects = ty.RUNTIME_OBJECTS
+        return ((isinstance(target, objects) or isinstance(value, objects)) and
                 target != value) or \
             (target.is_vector and value.is_vector and target != value) or \
             (target.is_scalar and (value.is_vector or isinstance(value, ty.Record))) or \

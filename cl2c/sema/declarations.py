@@ -312,7 +312,7 @@ class Declarations(Checker):
             self.error(f"kernel '{name}' must return void", decl)
         if is_kernel and "static" in (decl.storage or []):
             self.error("kernel functions cannot be declared static", decl)
-        if isinstance(ftype.ret, (ty.Image, ty.Sampler, ty.Opaque)):
+        if isinstance(ftype.ret, ty.RUNTIME_OBJECTS):
             self.error(f"declaring function return value of type '{ftype.ret}' is not "
                        f"allowed", decl)
         attributes, attribute_text = self.kernel_attributes(decl) if is_kernel else ({}, "")

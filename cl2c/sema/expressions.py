@@ -12,7 +12,7 @@ from .type_names import incomplete
 
 
 # Types no cast makes or takes apart from themselves: records, images, samplers, events.
-_NOT_CAST = (ty.Record, ty.Image, ty.Sampler, ty.Opaque)
+_NOT_CAST = (ty.Record, *ty.RUNTIME_OBJECTS)
 
 
 class Expressions(Checker):

@@ -211,8 +211,7 @@ class TypeNames(Checker):
                 ft, _, const = self.resolve(d.type)
                 if const and d.name:
                     const_fields.add(d.name)
-            if isinstance(ft, (ty.Image, ty.Sampler, ty.Opaque)):
-                # OpenCL C 6.9 (a, b): the runtime's objects are no members
+            if isinstance(ft, ty.RUNTIME_OBJECTS):     # (OpenCL C 6.9 a, b)
                 self.reporter.error(f"the '{ft}' type cannot be used to declare a structure "
                                     f"or union field", d.coord)
             if getattr(d, "bitsize", None) is not None:
