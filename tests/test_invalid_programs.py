@@ -370,6 +370,12 @@ INVALID = [
     ("struct S { int a; };\nkernel void k(global int *o) {\n    struct S s = {1};\n"
      "    global int *p = s;\n    o[0] = *p;\n}\n", 4, 21,
      "initializing '__global int *' with an expression of incompatible type 'struct S'"),
+    # a sampler is set once, and no pointer points to one or to an image (6.9, 6.12.14)
+    ("kernel void k(read_only image2d_t im, global float4 *o, sampler_t s) {\n"
+     "    sampler_t t = s;\n    t = s;\n    o[0] = read_imagef(im, t, (int2)(0));\n}\n",
+     3, 5, "invalid operands to binary expression ('sampler_t' and 'sampler_t')"),
+    ("kernel void k(global int *o) {\n    sampler_t *s;\n    o[0] = 1;\n}\n", 2, 15,
+     "pointer to type 'sampler_t' is invalid in OpenCL"),
     # `static` in a local array's brackets (C: only a parameter's outermost array)
     ("kernel void k(global float *o) {\n    float a[4], b[static 4];\n    o[0] = 1;\n}\n",
      2, 17, "'static' in an array declarator outside a function parameter's outermost array"),

@@ -300,6 +300,9 @@ class Expressions(Checker):
             self._atomic_access(target, node)
         value = self.rvalue(node.rvalue)
         self.check_assignable(node.lvalue)
+        if isinstance(target, ty.Sampler):      # (OpenCL C 6.12.14.1: a sampler is set once)
+            self.error(f"invalid operands to binary expression ('{target}' and '{value}')",
+                       node)
         if target == ty.VOID:
             self.error("incomplete type 'void' is not assignable", node.lvalue)
         if value == ty.VOID:

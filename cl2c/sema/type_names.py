@@ -34,6 +34,8 @@ class TypeNames(Checker):
             return base, space, const
         if isinstance(node, c_ast.PtrDecl):
             pointee, space, const = self.resolve(node.type)
+            if isinstance(pointee, (ty.Image, ty.Sampler)):     # (OpenCL C 6.9 a, b)
+                self.error(f"pointer to type '{pointee}' is invalid in OpenCL", node)
             pquals = node.quals or []
             pspace = "private"
             for q in pquals:
