@@ -302,15 +302,14 @@ _add(_rows("prefetch", ["const global T*", "size_t"], "void", "A", c_name="cl2c_
 
 # 6.12.11 atomic functions (OpenCL 1.1/1.2) and the atom_* functions of the
 # cl_khr_{global,local}_int32_{base,extended}_atomics and cl_khr_int64_*_atomics
-# extensions. They return the old value. The pointer's address space picks the
-# runtime function: __global (and generic or private pointers, which may point
-# anywhere) get real atomics, __local ones plain read-modify-writes, since a
-# work-group runs on one thread (atomics.h).
-_ANYWHERE = "global|generic|private"
+# extensions. They return the old value. They take __global and __local pointers only
+# (clang declares no others: a private or 2.0 generic pointer finds no overload). The
+# address space picks the runtime function: __global ones get real atomics, __local
+# ones plain read-modify-writes, since a work-group runs on one thread (atomics.h).
 ATOMICS_H = "cl2c/atomics.h"     # half the runtime's header text: only where used
 for _prefix, _family in (("atomic_", "At32"), ("atom_", "At64")):
-    for _space, _spaces in (("global", _ANYWHERE), ("local", "local")):
-        _p = f"{_spaces} T*"
+    for _space in ("global", "local"):
+        _p = f"{_space} T*"
         _c = "cl2c_atomic_{op}_" + _space + "_{{T}}"
         for _op in ("add", "sub", "xchg", "min", "max", "and", "or", "xor"):
             _add(_rows(_prefix + _op, [_p, "T"], "T", _family, c_name=_c.format(op=_op),
@@ -331,6 +330,9 @@ for _prefix, _family in (("atomic_", "At32"), ("atom_", "At64")):
 # thread), any other pointer real atomics. Each <op>_explicit takes a memory_order (two
 # for compare_exchange: success, failure) and optionally a memory_scope after it; cl2c
 # honours all with seq_cst, which the spec always allows.
+_ANYWHERE = "global|generic|private"     # a pointer that may point anywhere: real atomics
+
+
 def _c11_rows(name, params, ret, family, orders):
     for space, spaces in (("global", _ANYWHERE), ("local", "local")):
         ps = [f"{spaces} atomic T*"] + params

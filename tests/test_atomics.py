@@ -341,11 +341,11 @@ def test_simd_off_exactly_where_atomics_are():
 
 def test_runtime_names_follow_the_address_space():
     src = """
-    void g(volatile int *p) { atomic_inc(p); }
+    void g(volatile global int *p) { atomic_inc(p); }
     __kernel void k(volatile __global uint *u, __global long *l, __local int *s) {
         __local float f;
         atomic_add(u, 1u); atom_max(l, 3L); atomic_or(s, 2); atomic_xchg(&f, 1.0f);
-        g((volatile int *)u);
+        g((volatile global int *)u);
     }"""
     c = translate(src, "-cl-std=CL2.0").c_source
     for name in ("cl2c_atomic_add_global_uint", "cl2c_atomic_max_global_long",

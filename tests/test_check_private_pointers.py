@@ -201,13 +201,14 @@ __kernel void k(__global int *flag, __global int *out) {
 
 
 def test_generic_pointers_in_vector_loads_stores_and_atomics():
-    """vloadn, vstoren and atomic functions through generic pointers: each checked as
-    one access into the memory the pointer points into."""
+    """vloadn, vstoren and atomic functions through generic pointers (2.0's: the 1.x
+    ones take __global or __local pointers only): each checked as one access into the
+    memory the pointer points into."""
     src = """
 float4 get(const float *p, int i) { return vload4(i, p); }
 void put(float *p, int i, float4 v) { vstore4(v, i, p); }
-void count(volatile int *c, int i) { atomic_inc(c + i); }
-__kernel void k(__global float *out, __global int *hits, __local float *t, int n) {
+void count(volatile atomic_int *c, int i) { atomic_fetch_add(c + i, 1); }
+__kernel void k(__global float *out, __global atomic_int *hits, __local float *t, int n) {
     int l = get_local_id(0);
     float mine[8];
     put(mine, 0, (float4)(1.0f));

@@ -410,6 +410,10 @@ INVALID = [
      "kernel void k(global S *p) { S s = p[0]; p[1] = s; }\n",
      2, 42, "cannot assign to a value of type 'struct <anonymous>' with const-qualified "
      "member 'n'"),
+    # OpenCL 1.x atomics take __global and __local pointers only: on a private variable
+    # it compiled, a plain read-modify-write, where clang finds no overload
+    ("kernel void k(global int *o) {\n    int x = 0;\n    atomic_inc(&x);\n    o[0] = x;\n}\n",
+     3, 5, "no matching function for call to 'atomic_inc(__private int *)'"),
 ]
 
 
@@ -420,6 +424,15 @@ def test_invalid_opencl_is_diagnosed(source, line, column, message):
     _at(rendered, line, column, message)
     assert "errors generated" not in rendered and len(rendered.splitlines()) == 3, \
         f"one error, no cascade:\n{rendered}"
+
+
+def test_legacy_atomics_take_no_generic_pointer():
+    """OpenCL C 2.0's generic pointers reach the C11 atomics, not the 1.x ones (clang
+    declares those for __global and __local pointers only)."""
+    source = ("void f(int *p) { atomic_add(p, 2); }\n"
+              "kernel void k(global int *o) { f(o); }\n")
+    _at(_error(source, "-cl-std=CL2.0"), 1, 18,
+        "no matching function for call to 'atomic_add(__generic int *, int)'")
 
 
 @pytest.mark.parametrize("declaration", [
