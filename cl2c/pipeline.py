@@ -92,9 +92,15 @@ def analyze_preprocessed(pre: Preprocessed, source_name: str, reporter: Reporter
     # (an empty file): nothing to launch; after an error, a kernel may be what failed
     if expect_kernels and not module.kernels and not reporter.failed:
         reporter.warning("no kernels in this program (no function is declared __kernel)",
-                         Coord(source_name, None))
+                         _first_function(module, source_name) or Coord(source_name, None))
     reporter.check()
     return module
+
+
+def _first_function(module, source_name: str):
+    """Where the file's first function is defined: where a missing __kernel would go."""
+    return next((f.node.coord for f in module.functions.values()
+                 if f.node.coord is not None and f.node.coord.file == source_name), None)
 
 
 @deep_stack

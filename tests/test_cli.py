@@ -511,19 +511,28 @@ def test_shared_library_to_stdout_is_refused(tmp_path):
 NO_KERNELS = "warning: no kernels in this program (no function is declared __kernel)"
 
 
-@pytest.mark.parametrize("source", ["", "\n// nothing yet\n",
-                                    "int helper(int x) { return x + 1; }\n"])
-def test_a_program_without_kernels_warns(tmp_path, source):
+@pytest.mark.parametrize("source,where", [
+    ("", "e.cl"), ("\n// nothing yet\n", "e.cl"),
+    ("// helpers\nint helper(int x) { return x + 1; }\nint g(void) { return 2; }\n",
+     "e.cl:2:5")])
+def test_a_program_without_kernels_warns(tmp_path, source, where):
     """An empty file (or one of helpers only) builds a program with nothing to launch:
-    a warning from the command line and from Python; -w silences it, -Werror fails."""
+    a warning from the command line and from Python, at the first function where there
+    is one (with -Werror, the error); -w silences it."""
     import cl2c
     (tmp_path / "e.cl").write_text(source)
     res = cl2c_cli("e.cl", "-o", "e.c", cwd=tmp_path)
-    assert res.returncode == 0 and res.stderr.strip() == f"e.cl: {NO_KERNELS}", res.stderr
-    assert cl2c_cli("e.cl", "-Werror", "-o", "e.c", cwd=tmp_path).returncode == 1
+    assert res.returncode == 0 and \
+        res.stderr.splitlines()[0] == f"{where}: {NO_KERNELS}", res.stderr
+    if where != "e.cl":
+        assert res.stderr.splitlines()[1:] == ["int helper(int x) { return x + 1; }",
+                                               "    ^"], res.stderr
+    failed = cl2c_cli("e.cl", "-Werror", "-o", "e.c", cwd=tmp_path)
+    assert failed.returncode == 1 and failed.stderr.startswith(
+        f"{where}: error: no kernels in this program"), failed.stderr
     with pytest.warns(cl2c.BuildWarning, match=re.escape(NO_KERNELS)):
         prg = cl2c.Program(source, filename="e.cl").build()
-    assert prg.build_log == f"e.cl: {NO_KERNELS}"
+    assert prg.build_log.splitlines()[0] == f"{where}: {NO_KERNELS}"
     assert cl2c.Program(source, "-w").build().build_log == ""
 
 
