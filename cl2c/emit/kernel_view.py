@@ -385,9 +385,7 @@ def _alike(k: KernelModel) -> int:
         return 1
     if plan.schedule.calls_item_function or not plan.group_functions:
         return 0
-    functions = list(plan.group_functions) + \
-        (list(plan.loop.group_functions) if plan.loop is not None else []) + \
-        ([plan.interleaved_function] if plan.interleaved_function is not None else [])
+    functions = plan.functions()
     if ATOMICS in varying and any(loud_local_atomics(f) for f in functions) or \
             READS in varying and any(loud_local_reads(f) for f in functions):
         return 0

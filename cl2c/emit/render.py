@@ -12,6 +12,9 @@ import jinja2
 
 from ..version import __version__
 from ..lower import LoweredProgram
+from ..cnodes import LoopHint
+from ..typed_ast import walk
+from ..workgroup.builders import splits
 from ..workgroup.passes import interleaving
 from ..lower.workitems import is_type_declaration
 from ..language_version import CL1_2, LanguageVersion
@@ -115,11 +118,9 @@ def emit(program: LoweredProgram, source_name: str, output_name: str = "kernel.c
     context["program_symbol"] = program_symbol(output_name)
     context["program_globals"] = bool(storage)
     # clang's loop hints (workgroup/tiles.py), which GCC warns of under -Wall
-    context["clang_loop_hints"] = any(re.search(r"(?m)^\s*#pragma clang loop", c)
-                                      for c in chunks)
+    context["clang_loop_hints"] = _plans_hold(program, lambda n: isinstance(n, LoopHint))
     # regions split where a comparison with the local id is known (builders/splits.py)
-    context["split_regions"] = any(re.search(r"\bcl2c_mid_(?:below|from)\(", c)
-                                   for c in chunks)
+    context["split_regions"] = _plans_hold(program, splits.narrows)
     pieces = _resolve_tail_line(env.get_template("translation_unit.c.j2").render(
         part=_PART, **context), os.path.basename(output_name), line_directives).split(_PART)
     text = "".join(pieces)
@@ -156,6 +157,12 @@ def _parts(pieces: list[str], owners: list, env: jinja2.Environment, kernel_view
         tuple(pieces[prelude:-1]), pieces[-1], tuple(first_lines[prelude:]),
         line_marker_name(output_name) if output_name else None,
         "".join(str(declare(k)) for k in kernel_views))
+
+
+def _plans_hold(program: LoweredProgram, found) -> bool:
+    """Whether a node of a function that some kernel's launch plan runs is ``found``."""
+    return any(found(node) for k in program.kernels for f in k.plan.functions()
+               for node in walk(f))
 
 
 def _owner(kind: str, node, kernels: list) -> int | None:

@@ -109,3 +109,10 @@ class LaunchPlan:
                                    # skips the groups with no live work-item
     loop: LoopLaunch | None = None  # its last loop as a dimension, where the launch
                                    # allows (loop_dimension.py)
+
+    def functions(self) -> list:
+        """Every function the plan has the C run the kernel's groups with: its work-group
+        functions, its loop dimension's, its interleaved work-item function."""
+        return list(self.group_functions) + \
+            (list(self.loop.group_functions) if self.loop is not None else []) + \
+            ([self.interleaved_function] if self.interleaved_function is not None else [])

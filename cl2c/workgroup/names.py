@@ -47,5 +47,9 @@ def way_id(way: int) -> str:
 L0, L1, L2 = LOCAL_ID
 LS0, LS1, LS2 = LOCAL_SIZE
 
+# regions.h's helpers that narrow a split region's middle range [MID_LO, MID_HI) to where
+# a comparison with the local id has a known value (builders/splits.py)
+MID_FROM, MID_BELOW, MID_BESIDES = "cl2c_mid_from", "cl2c_mid_below", "cl2c_mid_besides"
+
 # clang's hint that a loop stays a loop, not fully unrolled (tiles.py's register tiles)
 CLANG_KEEP_LOOP = "clang loop unroll(disable)"

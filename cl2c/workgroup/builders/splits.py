@@ -38,7 +38,8 @@ from ... import types as ty
 from ...lower.effects import (UPDATE, builtin_call, call_of, has_effects, runtime_call,
                                value_of_arguments, work_item_function)
 from ...typed_ast import changed_names, make, walk
-from ..names import CHECK_PIXEL, LS0, LS1, MID_HI, MID_LO, MID_ROWS, UNUSED
+from ..names import (CHECK_PIXEL, LS0, LS1, MID_BELOW, MID_BESIDES, MID_FROM, MID_HI, MID_LO,
+                     MID_ROWS, UNUSED)
 from ..write import snippet, typed
 from .syntax import ids, replace_child
 
@@ -84,9 +85,9 @@ def split(stmts: list, bounds, first, end, dim: int = 0) -> Split | None:
     # the ranges first, then the points (a point's side is the larger part of the range)
     narrowed = set()
     for node, (kind, where), _ in sorted(known, key=lambda k: k[1][0] == "at"):
-        for helper, v in ([("cl2c_mid_from" if side == "lo" else "cl2c_mid_below", v)
+        for helper, v in ([(MID_FROM if side == "lo" else MID_BELOW, v)
                            for side, v in where] if kind == "in" else
-                          [("cl2c_mid_besides", where)]):
+                          [(MID_BESIDES, where)]):
             call = _narrow(helper, v, lo, hi)
             text = _C.visit(call)
             if text not in narrowed:        # (a comparison the body makes again)
@@ -257,7 +258,7 @@ def one_item(first, end, v) -> list:
     lo, hi = middle_bounds(0)
     after = c_ast.BinaryOp("+", copy.deepcopy(v), cn.const_int(1))
     return _bounds_decl(first, end, lo, hi) + [
-        _narrow("cl2c_mid_from", v, lo, hi), _narrow("cl2c_mid_below", after, lo, hi)]
+        _narrow(MID_FROM, v, lo, hi), _narrow(MID_BELOW, after, lo, hi)]
 
 
 def _bounds_decl(first, end, lo: str, hi: str) -> list:
@@ -265,6 +266,12 @@ def _bounds_decl(first, end, lo: str, hi: str) -> list:
     decls = [typed(d, ty.SIZE_T) for d in snippet(f"size_t {lo} = 0, {hi} = 0;")]
     decls[0].init, decls[1].init = copy.deepcopy(first), copy.deepcopy(end)
     return decls
+
+
+def narrows(node) -> bool:
+    """Whether ``node`` narrows a split region's middle range (a call of a MID_* helper)."""
+    return isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID) and \
+        node.name.name in (MID_FROM, MID_BELOW, MID_BESIDES)
 
 
 def _narrow(helper: str, v, lo: str, hi: str):
