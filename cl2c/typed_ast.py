@@ -124,6 +124,18 @@ def base_ids(lvalue) -> set:
     return {lvalue.name} if isinstance(lvalue, c_ast.ID) else set()
 
 
+def assigned_names(body) -> set:
+    """Variables that ``body`` assigns, increments or takes the address of (``&a[i]``
+    counts ``a``: changed_names's ``&`` is narrower)."""
+    out = set()
+    for n in walk(body):
+        if isinstance(n, c_ast.Assignment):
+            out |= base_ids(n.lvalue)
+        elif isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--", "&"):
+            out |= base_ids(n.expr)
+    return out
+
+
 def addressed_names(body) -> set:
     """The variables whose address, or an element's or member's, ``body`` takes (``&k``,
     ``&a[i]``, ``&s.f``): a pointer may change them."""

@@ -16,7 +16,7 @@ from pycparser import c_ast
 
 from ..literals import integer_value
 from ..lower.effects import builtin_name, constant_dimension
-from .builders.syntax import assigned_names, walk
+from ..typed_ast import assigned_names, walk
 from .ir import GroupIf, GroupLoop, WorkItemLoop, Block
 from .names import INDEX, L0
 

@@ -8,8 +8,8 @@ import copy
 from pycparser import c_ast
 
 from ... import declarators
-from ...typed_ast import (base_ids, fact, ids, make, replace_child,  # (base_ids, ids,
-                          walk)  # replace_child: re-exported)
+from ...typed_ast import (assigned_names, base_ids, fact, ids, make,  # (assigned_names,
+                          replace_child, walk)  # base_ids, ids, replace_child: re-exported)
 from ..names import COUNT, INDEX, LOCAL_ID as LID
 from ... import cnodes as cn
 from ...lower.effects import synchronises
@@ -46,17 +46,6 @@ def escaping_jumps(node, in_loop=False, in_switch=False):
         yield from escaping_jumps(child, loop, switch)
 
 
-
-
-def assigned_names(body) -> set:
-    """Variables that ``body`` assigns, increments or takes the address of."""
-    out = set()
-    for n in walk(body):
-        if isinstance(n, c_ast.Assignment):
-            out |= base_ids(n.lvalue)
-        elif isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--", "&"):
-            out |= base_ids(n.expr)
-    return out
 
 
 # ---- rewriting ----------------------------------------------------------------------------
