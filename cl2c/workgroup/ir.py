@@ -97,6 +97,8 @@ class Tile:
     held: bool = False         # a loop around holds the group's one tile (GroupLoop.holds)
     narrower: int = 0          # columns of the tiles of groups narrower than ``cols``
                                # (groups of one row: the lecture's V6, 8 wide); 0: none
+    panels: int = 0            # loads its rows share, copied into panels once per column
+                               # of tiles (workgroup/panels.py); 0: none
 
 
 @dataclass

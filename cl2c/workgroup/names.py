@@ -33,6 +33,12 @@ TILE_ROW, TILE_COL = "cl2c_r", "cl2c_c"  # register tiles: a work-item's place i
 TILE_FULL = "cl2c_full"   # register tiles: every work-item of the tile runs it
 TILE_FROM, TILE_TO = "cl2c_from", "cl2c_to"  # a partial tile's local ids 0
 TILE_SUFFIX = "__tile"    # a per-work-item array's values in a tile: X__tile
+PANELS = "cl2c_pb"        # register tiles: a column of tiles' panel block (panels.py)
+PANEL = "cl2c_panel"      # its panel of a load: cl2c_panel0, ...
+PANEL_VALUE = "cl2c_pv"   # the first tile's value of that load: cl2c_pv0, ...
+PANEL_STEP = "cl2c_step"  # the tiled loop's step, a panel's row
+PANEL_STEPS = "cl2c_steps"  # the tiled loop's steps, each panel's rows
+PANEL_FAR = "cl2c_far"    # the panels' loads lie far apart: panels pay
 ELEMENT_SUFFIX = "__element"  # a loop's one element of argument X, held: X__element
                           # (loop_dimension.py)
 

@@ -14,11 +14,14 @@ from pycparser import c_ast
 
 from .. import cnodes as cn
 from .. import types as ty
+from ..cnodes import c_type_name
 from ..typed_ast import ids, replace_child, walk
+from . import panels
 from .ir import Tile
 from .wide_subscripts import widen_subscripts
-from .names import (CLANG_KEEP_LOOP, INDEX, L0, L1, L2, LS0, LS1, TILE_COL, TILE_COLS,
-                    TILE_FROM, TILE_FULL, TILE_ORIGIN, TILE_ROW, TILE_SUFFIX, TILE_TO, UNUSED)
+from .names import (CLANG_KEEP_LOOP, INDEX, L0, L1, L2, LS0, LS1, PANEL, PANEL_FAR, PANEL_STEP,
+                    PANEL_STEPS, PANEL_VALUE, PANELS, TILE_COL, TILE_COLS, TILE_FROM, TILE_FULL,
+                    TILE_ORIGIN, TILE_ROW, TILE_SUFFIX, TILE_TO, UNUSED)
 
 T0, T1 = TILE_ORIGIN
 
@@ -49,7 +52,8 @@ class _Tiled:
         loop = self.loop
         narrower = _Tiled(copy.deepcopy(loop), dataclasses.replace(
             self.tile, cols=self.tile.narrower, narrower=0)) if self.tile.narrower else None
-        tile = c_ast.Compound(_tile_decls(self.tile) + copies(self.tile, True) + [self.steps()] +
+        steps = self._with_panels() if self.tile.panels else self.steps()
+        tile = c_ast.Compound(_tile_decls(self.tile) + copies(self.tile, True) + [steps] +
                               copies(self.tile, False))
         # a column of tiles at a time: its tiles load the same columns of the other
         # operand (a matmul's panel of B), which stay in L2 from one tile to the next
@@ -58,9 +62,11 @@ class _Tiled:
                          c_ast.BinaryOp("<", cn.ident(T1), cn.ident(LS1)),
                          c_ast.Assignment("+=", cn.ident(T1),
                                           cn.const_int(self.rows)), tile)
+        column = c_ast.Compound([_pointer_decl("char", PANELS, cn.const_int(0)), rows]) \
+            if self.tile.panels else rows
         cols = c_ast.For(c_ast.DeclList([_decl("size_t", T0, cn.const_int(0))]),
                          c_ast.BinaryOp("<", cn.ident(T0), cn.ident(LS0)),
-                         c_ast.Assignment("+=", cn.ident(T0), _cols(self.tile)), rows)
+                         c_ast.Assignment("+=", cn.ident(T0), _cols(self.tile)), column)
         nest = copy.deepcopy(self.outer)
         nest.stmt = cols
         if self.tile.bounded or not self.tile.known:
@@ -131,9 +137,57 @@ class _Tiled:
         loop.stmt = c_ast.Compound([rows])
         return loop
 
-    def steps(self) -> c_ast.Node:
-        """The loop, each step running the tile's rows with the tile's values."""
+    def _with_panels(self) -> c_ast.If:
+        """The steps of a tile in a column of tiles with panels (panels.py): from the
+        panels where an earlier tile filled them; filling them where a tile of the
+        column comes after this one and they fit; else as written."""
+        h = panels.header(self.loop)
+        loads = [same[0] for same in
+                 panels.panel_loads(self.loop, self.inner.stmt, self.row_items)]
+        steps = cn.call("cl2c_panel_steps", cn.cast(ty.LONG, copy.deepcopy(h.first)),
+                        _panel_end(h))
+        sizes, offsets = [], []
+        for load in loads:
+            offsets.append(list(sizes))
+            sizes.append(cn.call("cl2c_panel_size", cn.ident(PANEL_STEPS), c_ast.BinaryOp(
+                "*", _cols(self.tile), c_ast.UnaryOp("sizeof", cn.typename(load.ty)))))
+        pointers = [_decl("size_t", PANEL_STEPS, steps)] + [
+            _pointer_decl(c_type_name(load.ty), f"{PANEL}{i}", cn.cast(
+                ty.Pointer(load.ty), _plus(cn.ident(PANELS), offsets[i])))
+            for i, load in enumerate(loads)]
+        total = sizes[0] if len(sizes) == 1 else _plus(sizes[0], sizes[1:])
+        later = c_ast.BinaryOp("<", c_ast.BinaryOp("+", cn.ident(T1), cn.const_int(self.rows)),
+                               cn.ident(LS1))
+        # the loads' span, from their subscripts at the first two steps in the tile's
+        # first column (values the kernel computes, where there are two steps)
+        far = c_ast.If(c_ast.BinaryOp(">", cn.ident(PANEL_STEPS), cn.const_int(1)),
+                       c_ast.Compound([_const_decl("int", L0, _int(cn.ident(T0))),
+                                       c_ast.Assignment("=", cn.ident(PANEL_FAR), _any(
+                                           [self._far(load, h) for load in loads]))]), None)
+        fills = c_ast.BinaryOp("&&", c_ast.BinaryOp("&&", later, cn.ident(PANEL_FAR)),
+                               c_ast.BinaryOp("!=", c_ast.Assignment(
+                                   "=", cn.ident(PANELS), cn.call("cl2c_panels", total)),
+                                   cn.const_int(0)))
+        # (the steps size the panels after the first)
+        read = c_ast.Compound(copy.deepcopy(pointers[0 if len(loads) > 1 else 1:]) +
+                              [self.steps("read")])
+        fill = c_ast.Compound(pointers + [self.steps("fill")])
+        # (the panels' bytes, found before the tile fills them)
+        fill_first = c_ast.Compound([_decl("size_t", PANEL_STEPS, copy.deepcopy(steps)),
+                                     _decl("int", PANEL_FAR, cn.const_int(0)), far,
+                                     c_ast.If(fills, fill, self.steps())])
+        fill.block_items = fill.block_items[1:]
+        return c_ast.If(c_ast.BinaryOp("!=", cn.ident(PANELS), cn.const_int(0)), read,
+                        fill_first)
+
+    def steps(self, panel: str | None = None) -> c_ast.Node:
+        """The loop, each step running the tile's rows with the tile's values; with
+        ``panel`` "fill", storing its panels' loads in them as well, "read", reading
+        them from there (panels.py)."""
         body = copy.deepcopy(self.inner.stmt)
+        shared = panels.panel_loads(self.loop, body, self.row_items) if panel else []
+        for i, same in enumerate(shared):
+            self._panel_load(body, i, same, panel)
         for n in walk(body):
             for name, child in list(n.children()):
                 if is_element(child, self.tiled):
@@ -146,11 +200,101 @@ class _Tiled:
                             c_ast.Compound([l0] + (body.block_items or [])))
         widen_subscripts(columns.stmt, self.row_items)
         l1 = _const_decl("size_t", L1, c_ast.BinaryOp("+", cn.ident(T1), cn.ident(TILE_ROW)))
+        ahead = [self._prefetch(same[0]) for same in shared] if panel == "fill" else []
         row = _counted(TILE_ROW, self.rows, c_ast.Compound(
-            [l1] + copy.deepcopy(self.row_items) + _simd_columns(self.tile) + [columns]))
+            [l1] + copy.deepcopy(self.row_items) + ahead + _simd_columns(self.tile) +
+            [columns]))
         steps = copy.deepcopy(self.loop)
         steps.stmt = c_ast.Compound([row])
-        return steps
+        if not panel:
+            return steps
+        # the step counts the panels' rows
+        steps.next = c_ast.ExprList([steps.next, c_ast.UnaryOp("++", cn.ident(PANEL_STEP))])
+        return c_ast.Compound([_decl("size_t", PANEL_STEP, cn.const_int(0)), steps])
+
+    def _panel_load(self, body: c_ast.Compound, i: int, loads: list, panel: str) -> None:
+        """Panel ``i``'s loads in ``body``: read from the panel, or loaded into a value
+        of their own before the first's statement, which the tile's first row stores in
+        the panel."""
+        element = c_ast.ArrayRef(cn.ident(f"{PANEL}{i}"), c_ast.BinaryOp(
+            "+", c_ast.BinaryOp("*", cn.ident(PANEL_STEP), _cols(self.tile)),
+            cn.ident(TILE_COL)))
+        if panel == "read":
+            for load in loads:
+                _replace_node(body, load, copy.deepcopy(element))
+            return
+        first = loads[0]
+        at = panels.statement_of(first, body)
+        value = f"{PANEL_VALUE}{i}"
+        for load in loads:
+            _replace_node(body, load, cn.ident(value))
+        store = c_ast.If(c_ast.BinaryOp("==", cn.ident(TILE_ROW), cn.const_int(0)),
+                         c_ast.Assignment("=", element, cn.ident(value)), None)
+        body.block_items[at:at] = [_const_decl(c_type_name(first.ty), value, first), store]
+
+    def _far(self, load, h) -> c_ast.FuncCall:
+        """Do ``load``'s rows over the loop's steps span more than the caches hold?
+        Its stride, from its subscripts at the first two steps."""
+        decls = [*self.row_items, *(self.inner.stmt.block_items or [])]
+        at = [cn.cast(ty.LONG, panels.subscript_at(load, h.counter, decls, value))
+              for value in (c_ast.BinaryOp("+", copy.deepcopy(h.first), cn.const_int(1)),
+                            h.first)]
+        return cn.call("cl2c_panel_far", c_ast.BinaryOp("-", *at), c_ast.UnaryOp(
+            "sizeof", cn.typename(load.ty)), cn.ident(PANEL_STEPS))
+
+    def _prefetch(self, load) -> c_ast.If:
+        """The tile's first row asks for ``load``'s run CL2C_PANEL_AHEAD steps on,
+        where the loop has that step (its subscript is then one the kernel computes)."""
+        h = panels.header(self.loop)
+        ahead = cn.ident("CL2C_PANEL_AHEAD")
+        sub = panels.subscript_at(load, h.counter, self.inner.stmt.block_items or [],
+                                  c_ast.BinaryOp("+", cn.ident(h.counter), ahead))
+        left = c_ast.BinaryOp("-", _panel_end(h), cn.cast(ty.LONG, cn.ident(h.counter)))
+        exists = c_ast.BinaryOp(">", left, copy.deepcopy(ahead))
+        buffer = copy.deepcopy(load.name)
+        fetch = cn.call("CL2C_PREFETCH_RUN", buffer, sub, _cols(self.tile), c_ast.UnaryOp(
+            "sizeof", c_ast.UnaryOp("*", copy.deepcopy(buffer))))
+        l0 = _const_decl("int", L0, _int(cn.ident(T0)))
+        return c_ast.If(c_ast.BinaryOp("&&", c_ast.BinaryOp(
+            "==", cn.ident(TILE_ROW), cn.const_int(0)), exists),
+            c_ast.Compound([l0, fetch]), None)
+
+
+def _panel_end(h) -> c_ast.Node:
+    """The end of a panel loop's steps as a long: its bound, plus one where inclusive."""
+    end = cn.cast(ty.LONG, copy.deepcopy(h.end))
+    return c_ast.BinaryOp("+", end, cn.const_int(1)) if h.inclusive else end
+
+
+def _any(tests: list):
+    """``tests[0] || tests[1] || ...``"""
+    out = tests[0]
+    for t in tests[1:]:
+        out = c_ast.BinaryOp("||", out, t)
+    return out
+
+
+def _plus(first, rest: list):
+    """``first + rest[0] + ...`` (first alone where rest is empty)."""
+    for e in rest:
+        first = c_ast.BinaryOp("+", first, copy.deepcopy(e))
+    return first
+
+
+def _pointer_decl(type_name: str, name: str, init) -> c_ast.Decl:
+    """``type_name *name = init;``"""
+    return c_ast.Decl(name, [], [], [], [], c_ast.PtrDecl([], c_ast.TypeDecl(
+        name, [], None, c_ast.IdentifierType(type_name.split()))), init, None)
+
+
+def _replace_node(root, old, new) -> None:
+    """Put ``new`` where ``old`` is below ``root``."""
+    for n in walk(root):
+        for name, child in n.children():
+            if child is old:
+                replace_child(n, name, new)
+                return
+    raise ValueError("node not below root")
 
 
 def tiled(loop, tile: Tile) -> c_ast.Node:

@@ -65,8 +65,10 @@ from ..builders.syntax import escaping_jumps
 from .. import write
 from ..ir import (Block, GroupFunction, GroupIf, GroupLoop, Tile, WorkItemLoop,
                             all_items, c_parts)
-from ..names import (INDEX, L0, LS0, TILE_COL, TILE_COLS, TILE_FROM, TILE_FULL,
-                               TILE_ORIGIN, TILE_ROW, TILE_SUFFIX, TILE_TO)
+from ..names import (INDEX, L0, LS0, PANEL_FAR, PANEL_STEP, PANEL_STEPS, PANELS, TILE_COL,
+                    TILE_COLS, TILE_FROM, TILE_FULL, TILE_ORIGIN, TILE_ROW, TILE_SUFFIX,
+                    TILE_TO)
+from ..panels import panel_loads
 from ..strides import loads_defeat_tiles
 from ..tiles import is_element as _is_element, used_decls
 
@@ -78,7 +80,8 @@ _SIZES = {"float": 4, "int": 4, "unsigned": 4, "cl2c_uint": 4, "double": 8, "lon
           "cl2c_long": 8, "cl2c_ulong": 8, "short": 2, "cl2c_ushort": 2, "cl2c_half": 2,
           "char": 1, "cl2c_char": 1, "cl2c_uchar": 1}
 _COLS_VALUE = 32              # CL2C_TILE_COLS, for the size budget
-_NAMES = (*TILE_ORIGIN, TILE_ROW, TILE_COL, TILE_FULL, TILE_FROM, TILE_TO)
+_NAMES = (*TILE_ORIGIN, TILE_ROW, TILE_COL, TILE_FULL, TILE_FROM, TILE_TO, PANELS,
+          PANEL_STEP, PANEL_STEPS, PANEL_FAR)
 
 
 def tile_uniform_loops(gf: GroupFunction, local_size: tuple | None = None,
@@ -121,8 +124,11 @@ def tile_uniform_loops(gf: GroupFunction, local_size: tuple | None = None,
             continue
         found.append(plan)
     for plan in found:
+        held = plan.around is not None
+        shared = 0 if held or plan.rows < 2 else \
+            len(panel_loads(plan.group_loop.node, plan.inner.stmt, plan.row_items))
         tile = Tile(plan.rows, plan.cols, plan.tiled, plan.row_items, plan.known,
-                    plan.bounded, held=plan.around is not None, narrower=plan.narrower)
+                    plan.bounded, held=held, narrower=plan.narrower, panels=shared)
         plan.group_loop.tile = tile
         if plan.around is not None:
             plan.around.holds = tile

@@ -56,6 +56,12 @@
                         (ptrdiff_t)(at) + 3 * (ptrdiff_t)(stride), (size_t)(count),        \
                         (size_t)(size)),                                                   \
      (value))
+/* A hint to fetch the run of `count` elements of `size` bytes from element `at` of
+ * buffer `p` (at most 4 KiB; the address computed as an integer, as above): a register
+ * tile's panel loads, some steps ahead (cl2c/workgroup/panels.py). */
+#define CL2C_PREFETCH_RUN(p, at, count, size)                                             \
+    cl2c_prefetch_run_((const volatile void *)(p), (ptrdiff_t)(at), (size_t)(count),       \
+                       (size_t)(size))
 /* A hint to fetch the line of element `at` (of `size` bytes) of buffer `p`, to be written
  * where `write`: the row of the work-group after next (cl2c/workgroup/passes/prefetch.py;
  * one line: the group after that asks for the next). The address is computed as an
@@ -106,6 +112,56 @@ CL2C_INLINE char *cl2c_scratch(size_t bytes) {
         memset(cl2c_scratch_block, 0, cl2c_scratch_capacity);
     }
     return cl2c_scratch_block;
+}
+
+/* Register tiles' panels (cl2c/workgroup/panels.py): a column of tiles copies the rows
+ * of a load that all its rows share, a run of CL2C_TILE_COLS elements a step of the
+ * tiled loop, into the calling thread's panel block as its first tile runs, and its
+ * other tiles read them there, one after the other, where the loads lay rows apart in
+ * memory. The first tile asks for its loads CL2C_PANEL_AHEAD steps ahead. A panel
+ * larger than CL2C_PANEL_BYTES (it would not stay in the caches) is not made, nor one
+ * of rows that span CL2C_PANEL_SPAN or less (the caches keep them). */
+#ifndef CL2C_PANEL_BYTES
+#define CL2C_PANEL_BYTES ((size_t)1 << 20)
+#endif
+#ifndef CL2C_PANEL_SPAN
+#define CL2C_PANEL_SPAN ((size_t)2 << 20)
+#endif
+#define CL2C_PANEL_AHEAD 16
+
+/* Do `steps` rows `stride` elements of `size` bytes apart span more than
+ * CL2C_PANEL_SPAN? (Closer, the caches keep them, and a panel costs its copy.) */
+CL2C_INLINE int cl2c_panel_far(long long stride, size_t size, size_t steps) {
+    const size_t apart = (size_t)(stride < 0 ? -stride : stride) * size;
+    return steps > 0 && apart > CL2C_PANEL_SPAN / steps;
+}
+
+/* The steps of a loop from `first` to before `end`: none where end <= first. */
+CL2C_INLINE size_t cl2c_panel_steps(long long first, long long end) {
+    return end > first ? (size_t)(end - first) : 0;
+}
+
+/* Bytes of a panel of `steps` rows of `row_bytes`, rounded to a line. */
+CL2C_INLINE size_t cl2c_panel_size(size_t steps, size_t row_bytes) {
+    return steps > CL2C_PANEL_BYTES / (row_bytes ? row_bytes : 1) ? CL2C_PANEL_BYTES + 1
+        : (steps * row_bytes + 63) & ~(size_t)63;
+}
+
+/* The calling thread's panel block of `bytes` bytes, 64-byte aligned; NULL where that is
+ * more than CL2C_PANEL_BYTES or memory is short: the tiles then load as written. */
+static _Thread_local char *cl2c_panel_block;   /* (no kernel pointer points here) */
+static _Thread_local size_t cl2c_panel_capacity;
+CL2C_INLINE char *cl2c_panels(size_t bytes) {
+    if (bytes > CL2C_PANEL_BYTES)
+        return NULL;
+    if (bytes > cl2c_panel_capacity) {
+        free(cl2c_panel_block);
+        cl2c_panel_capacity = (bytes + 4095) & ~(size_t)4095;
+        cl2c_panel_block = (char *)aligned_alloc(64, cl2c_panel_capacity);
+        if (cl2c_panel_block == NULL)
+            cl2c_panel_capacity = 0;
+    }
+    return cl2c_panel_block;
 }
 
 /* The next `bytes` of a scratch block, keeping 64-byte alignment. */
