@@ -6,8 +6,9 @@ loops that clang cannot vectorise (calls, atomics; -Wpass-failed, on by default)
 unread_shapes.cl's: program-scope __constant variables nothing emitted reads (unused
 static consts), kernels that read no work-item id (an interleaved copy's unused ids), an id that only
 its guard reads (the regions schedule makes the guard its loop's bounds),
-which still compute what PoCL does; and the tiled matmul with reqd_work_group_size,
-whose register tiles carry `#pragma clang loop` hints that GCC must not warn of."""
+which still compute what PoCL does; the tiled matmul with reqd_work_group_size,
+whose register tiles carry `#pragma clang loop` hints that GCC must not warn of; and the
+naive matmul, whose tiles fill and read panels (workgroup/panels.py)."""
 from __future__ import annotations
 
 import shutil
@@ -25,7 +26,7 @@ BENCH = Path(__file__).resolve().parent.parent / "bench" / "kernels"
 FILES = [("tests", "barriers.cl"), ("tests", "atomics.cl"), ("tests", "fission.cl"),
          ("tests", "unread_shapes.cl"),
          ("bench", "nbody.cl"), ("bench", "blackscholes.cl"), ("bench", "image_blur.cl"),
-         ("bench", "tiled.cl")]
+         ("bench", "tiled.cl"), ("bench", "matmul.cl")]
 
 
 @pytest.mark.parametrize("compiler", ["gcc", "clang"])

@@ -63,8 +63,8 @@ __kernel void ints(__global const int *A, __global const int *B, __global int *C
 }""",
 }
 
-# loads that panels must not hold: under ?:, through a volatile pointer, in a loop that
-# steps by two
+# loads that panels must not hold: under ?:, through a volatile pointer, after a
+# continue, in a loop that steps by two
 NO_PANELS = {
     "cond": """
 __kernel void cond(__global const float *A, __global const float *B, __global float *C,
@@ -82,6 +82,20 @@ __kernel void vol(__global const float *A, volatile __global const float *B,
     float acc = 0.0f;
     for (int k = 0; k < K; k++)
         acc += A[row * K + k] * B[k * N + col];
+    C[row * N + col] = acc;
+}""",
+    # a row that skips some steps: the tile's first row would not fill the panel's
+    # rows that the others read
+    "skips": """
+__kernel void skips(__global const float *A, __global const float *B, __global float *C,
+                    int M, int N, int K) {
+    int col = get_global_id(0), row = get_global_id(1);
+    float acc = 0.0f;
+    for (int k = 0; k < K; k++) {
+        if (row % 3 == 0 && k % 2 == 0)
+            continue;
+        acc += A[row * K + k] * B[k * N + col];
+    }
     C[row * N + col] = acc;
 }""",
     "by_two": """

@@ -23,8 +23,9 @@ write of it would be a data race), so a panel's copy holds what each tile would 
 A load is a panel's where it reads a __global or __constant buffer (not volatile) at a
 subscript that does not change along the tile's rows, steps 1 along the local id 0,
 and moves far at each step of the loop (strides.py), in a statement of the work-item
-loop's body that runs unconditionally (no ``?:``, ``&&`` or ``if`` around it: the first
-tile loads it before the statement, as the statement would). The loop counts an
+loop's body that runs unconditionally (no ``?:``, ``&&`` or ``if`` around it, and no
+``continue``, ``break`` or ``return`` anywhere in the body: the first tile's first row
+loads it at every step, before the statement, as the statement would). The loop counts an
 ``int`` by one from a value to a bound (``<`` or ``<=``) that the body does not change,
 so that its steps are known before it runs.
 """
@@ -90,7 +91,7 @@ def panel_loads(loop: c_ast.For, body: c_ast.Compound, row_items: list) -> list:
     order of the body's statements; [] where the loop's header does not allow panels."""
     h = header(loop)
     items = body.block_items or []
-    if h is None or not items:
+    if h is None or not items or _jumps(body):
         return []
     changed = set().union(*(assigned_names(s) for s in items))
     if changed & (_names(h.end) | {h.counter}):
@@ -148,6 +149,14 @@ def _same(a, b) -> bool:
     ca, cb = a.children(), b.children()
     return len(ca) == len(cb) and all(x[0] == y[0] and _same(x[1], y[1])
                                       for x, y in zip(ca, cb))
+
+
+def _jumps(body) -> bool:
+    """Does a work-item leave ``body``'s step early somewhere (``continue``, ``return``,
+    ``goto``, a ``break`` of the step)? Its tile's first row may then skip a load that
+    its other rows read from the panel."""
+    return any(isinstance(n, (c_ast.Continue, c_ast.Break, c_ast.Return, c_ast.Goto))
+               for n in walk(body))
 
 
 def _names(e) -> set:
