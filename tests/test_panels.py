@@ -16,97 +16,46 @@ from random_kernels import programs
 
 pytestmark = pytest.mark.optimised      # what the optimiser makes of cl2c's C
 
+def _kernel(name: str, step: str, loop: str = "int k = 0; k < K; k++", t: str = "float",
+            b: str = "__global const", guarded: bool = False) -> str:
+    """A matmul-shaped kernel: C (M x N) from A (M x K) and B (K x N), ``step`` the body
+    of its loop over k."""
+    body = f"""{t} acc = 0;
+    for ({loop}) {{
+        {step}
+    }}
+    C[row * N + col] = acc;"""
+    if guarded:
+        body = f"if (row < M && col < N) {{\n    {body}\n    }}"
+    return f"""
+__kernel void {name}(__global const {t} *A, {b} {t} *B, __global {t} *C,
+                     int M, int N, int K) {{
+    int col = get_global_id(0), row = get_global_id(1);
+    {body}
+}}"""
+
+
+PRODUCT = "acc += A[row * K + k] * B[k * N + col];"
 KERNELS = {
-    # C (M x N) = A (M x K) B (K x N), the naive matmul with its sizes as arguments
-    "mm": """
-__kernel void mm(__global const float *A, __global const float *B, __global float *C,
-                 int M, int N, int K) {
-    int col = get_global_id(0), row = get_global_id(1);
-    float acc = 0.0f;
-    for (int k = 0; k < K; k++)
-        acc += A[row * K + k] * B[k * N + col];
-    C[row * N + col] = acc;
-}""",
+    "mm": _kernel("mm", PRODUCT),
     # a guard around the loop (tiles bounded by it), a loop to <=, from 1
-    "mm_guarded": """
-__kernel void mm_guarded(__global const float *A, __global const float *B,
-                         __global float *C, int M, int N, int K) {
-    int col = get_global_id(0), row = get_global_id(1);
-    if (row < M && col < N) {
-        float acc = 0.0f;
-        for (int k = 1; k <= K - 1; k++)
-            acc += A[row * K + k] * B[k * N + col];
-        C[row * N + col] = acc;
-    }
-}""",
+    "mm_guarded": _kernel("mm_guarded", PRODUCT, "int k = 1; k <= K - 1; k++",
+                          guarded=True),
     # two panels (B's rows forwards and backwards), one load twice, a load of A that
     # strides cannot follow (%)
-    "two": """
-__kernel void two(__global const float *A, __global const float *B, __global float *C,
-                  int M, int N, int K) {
-    int col = get_global_id(0), row = get_global_id(1);
-    float acc = 0.0f;
-    for (int k = 0; k < K; k++)
-        acc += A[row * K + k] * B[k * N + col] + B[(K - 1 - k) * N + col] *
-               (B[k * N + col] - A[k * N % 7 + col]);
-    C[row * N + col] = acc;
-}""",
-    # integers
-    "ints": """
-__kernel void ints(__global const int *A, __global const int *B, __global int *C,
-                   int M, int N, int K) {
-    int col = get_global_id(0), row = get_global_id(1);
-    int acc = 0;
-    for (int k = 0; k < K; k++)
-        acc += A[row * K + k] * B[k * N + col];
-    C[row * N + col] = acc;
-}""",
+    "two": _kernel("two", "acc += A[row * K + k] * B[k * N + col] + B[(K - 1 - k) * N + col]"
+                   " * (B[k * N + col] - A[k * N % 7 + col]);"),
+    "ints": _kernel("ints", PRODUCT, t="int"),
 }
 
 # loads that panels must not hold: under ?:, through a volatile pointer, after a
-# continue, in a loop that steps by two
+# continue (the tile's first row would not fill the panel's rows that the others read),
+# in a loop that steps by two
 NO_PANELS = {
-    "cond": """
-__kernel void cond(__global const float *A, __global const float *B, __global float *C,
-                   int M, int N, int K) {
-    int col = get_global_id(0), row = get_global_id(1);
-    float acc = 0.0f;
-    for (int k = 0; k < K; k++)
-        acc += A[row * K + k] * ((k & 1) ? B[k * N + col] : 1.0f);
-    C[row * N + col] = acc;
-}""",
-    "vol": """
-__kernel void vol(__global const float *A, volatile __global const float *B,
-                  __global float *C, int M, int N, int K) {
-    int col = get_global_id(0), row = get_global_id(1);
-    float acc = 0.0f;
-    for (int k = 0; k < K; k++)
-        acc += A[row * K + k] * B[k * N + col];
-    C[row * N + col] = acc;
-}""",
-    # a row that skips some steps: the tile's first row would not fill the panel's
-    # rows that the others read
-    "skips": """
-__kernel void skips(__global const float *A, __global const float *B, __global float *C,
-                    int M, int N, int K) {
-    int col = get_global_id(0), row = get_global_id(1);
-    float acc = 0.0f;
-    for (int k = 0; k < K; k++) {
-        if (row % 3 == 0 && k % 2 == 0)
-            continue;
-        acc += A[row * K + k] * B[k * N + col];
-    }
-    C[row * N + col] = acc;
-}""",
-    "by_two": """
-__kernel void by_two(__global const float *A, __global const float *B, __global float *C,
-                     int M, int N, int K) {
-    int col = get_global_id(0), row = get_global_id(1);
-    float acc = 0.0f;
-    for (int k = 0; k < K; k += 2)
-        acc += A[row * K + k] * B[k * N + col];
-    C[row * N + col] = acc;
-}""",
+    "cond": _kernel("cond", "acc += A[row * K + k] * ((k & 1) ? B[k * N + col] : 1.0f);"),
+    "vol": _kernel("vol", PRODUCT, b="volatile __global const"),
+    "skips": _kernel("skips", "if (row % 3 == 0 && k % 2 == 0) continue; " + PRODUCT),
+    "by_two": _kernel("by_two", PRODUCT, "int k = 0; k < K; k += 2"),
 }
 
 # (M, N, K) and local sizes: cl2c's groups (columns of tiles), several tile rows, one,
