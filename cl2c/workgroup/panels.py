@@ -106,7 +106,8 @@ def panel_loads(loop: c_ast.For, body: c_ast.Compound, row_items: list) -> list:
             if not _buffer_load(n):
                 continue
             sub = n.subscript
-            if not _row_invariant(sub, h.counter, defined, declared - set(defined), set()):
+            if not _row_invariant(sub, h.counter, defined,
+                                  (declared - set(defined)) | changed, set()):
                 continue
             if along_items.of(sub) != 1:
                 continue
@@ -165,8 +166,8 @@ def _names(e) -> set:
 
 def _unconditional(node):
     """The nodes of a statement that run whenever it does: not below ``?:``, ``&&``,
-    ``||``, a loop or an ``if``; nor the operand of ``&`` (an address, not a load), nor
-    an assignment's target."""
+    ``||``, a loop or an ``if``; nor the operand of ``&`` (an address, not a load) or
+    ``sizeof``, nor an assignment's target."""
     stack = [node]
     while stack:
         n = stack.pop()
@@ -176,8 +177,8 @@ def _unconditional(node):
         if isinstance(n, c_ast.BinaryOp) and n.op in ("&&", "||"):
             stack.append(n.left)        # (the left operand always runs)
             continue
-        if isinstance(n, c_ast.UnaryOp) and n.op == "&":
-            continue
+        if isinstance(n, c_ast.UnaryOp) and n.op in ("&", "sizeof", "_Alignof"):
+            continue        # (an address, or not evaluated)
         yield n
         if isinstance(n, c_ast.Assignment):
             stack.append(n.rvalue)
