@@ -39,6 +39,22 @@ def if_else(r: random.Random, cond: str, stmt: Callable[[random.Random, int], st
     return s
 
 
+def accumulator_kernel(seed: int, decls: str, loop: str, guard: str, total: str,
+                       first: str = "") -> str:
+    """Kernel ``k<seed>`` of a 2D range over C (M x N, N a macro) from a and b: ``first``
+    and the accumulators' ``decls``, then ``loop`` after ``guard`` (an early return) or
+    inside it (an ``if``), and ``total`` stored where the work-item is inside C."""
+    core = f"{guard} {{ {loop} }}" if guard.startswith("if (row <") else f"{guard} {loop}"
+    return f"""
+__kernel void k{seed}(__global const float *a, __global const float *b, __global float *c,
+                      int M, int K) {{
+    int col = get_global_id(0), row = get_global_id(1);
+    {first}{decls}
+    {core}
+    if (row < M && col < N) c[row * N + col] = {total};
+}}"""
+
+
 def programs(source: str, reference: str):
     """The generated kernels built as cl2c builds them by default and under the
     ``reference`` schedule, and each kernel's default schedule line (``k12``: 12), read

@@ -15,7 +15,7 @@ import random
 import numpy as np
 import pytest
 
-from random_kernels import programs
+from random_kernels import accumulator_kernel, programs
 
 pytestmark = pytest.mark.optimised      # what the optimiser makes of cl2c's C
 
@@ -40,16 +40,8 @@ def kernel(seed: int) -> str:
     loop = f"for ({loop_head}) {{ {' '.join(terms)} }}"
     guard = r.choice(["", "if (row >= M || col >= N - 1) return;",
                       "if (row < M && col < N - 1)"])
-    core = f"{guard} {{ {loop} }}" if guard.startswith("if (row <") else f"{guard} {loop}"
-    total = " + ".join(f"acc{i}" for i in range(accs))
-    return f"""
-__kernel void k{seed}(__global const float *a, __global const float *b, __global float *c,
-                      int M, int K) {{
-    int col = get_global_id(0), row = get_global_id(1);
-    {decls}
-    {core}
-    if (row < M && col < N) c[row * N + col] = {total};
-}}"""
+    return accumulator_kernel(seed, decls, loop, guard,
+                              " + ".join(f"acc{i}" for i in range(accs)))
 
 
 SEEDS = range(1, 31)

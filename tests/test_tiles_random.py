@@ -14,7 +14,7 @@ import random
 import numpy as np
 import pytest
 
-from random_kernels import programs
+from random_kernels import accumulator_kernel, programs
 
 pytestmark = pytest.mark.optimised      # what the optimiser makes of cl2c's C
 
@@ -40,17 +40,9 @@ def kernel(seed: int) -> str:
         terms.insert(0, "if (k % 3 == 0) continue;" if r.random() < 0.5 else "s += 0.5f;")
     loop = f"for (int k = 0; k < {trips}; {step}) {{ {' '.join(terms)} }}"
     guard = r.choice(["", "if (row >= M || col >= N) return;", "if (row < M && col < N)"])
-    core = f"{guard} {{ {loop} }}" if guard.startswith("if (row <") else f"{guard} {loop}"
     total = " + ".join(f"acc{i}" for i in range(accs))
-    return f"""
-__kernel void k{seed}(__global const float *a, __global const float *b, __global float *c,
-                      int M, int K) {{
-    int col = get_global_id(0), row = get_global_id(1);
-    float s = 0.0f;
-    {decls}
-    {core}
-    if (row < M && col < N) c[row * N + col] = {total} + s;
-}}"""
+    return accumulator_kernel(seed, decls, loop, guard, f"{total} + s",
+                              first="float s = 0.0f;\n    ")
 
 
 SEEDS = range(1, 61)
