@@ -167,6 +167,25 @@ def replace_child(parent, name, new) -> None:
     else:
         setattr(parent, name, new)
 
+def replace_node(root, old, new) -> bool:
+    """Replace ``old`` under ``root`` by ``new``; False if it is not there."""
+    for name, child in root.children():
+        if child is old:
+            replace_child(root, name, new)
+            return True
+        if replace_node(child, old, new):
+            return True
+    return False
+
+
+def substituted(expr, name: str, value):
+    """``expr`` with each identifier ``name`` a copy of ``value``."""
+    if isinstance(expr, c_ast.ID) and expr.name == name:
+        return copy_tree(value)
+    map_children(expr, lambda c: substituted(c, name, value))
+    return expr
+
+
 def child_fields(node) -> list[str]:
     """The slots of ``node`` that hold its children (nodes, lists of nodes or values),
     its coordinate and its facts left out; in pycparser's order."""

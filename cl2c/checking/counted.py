@@ -47,7 +47,7 @@ def counted(loop, escaped_names: set) -> Count | None:
     # char counted to 300 wraps and runs on)
     bits = 8 * t.size - (1 if t.signed else 0)
     if end is None or not -(1 << bits) * t.signed <= first or end > (1 << bits) - 1 or \
-            not _steps(loop.next, name) or name in escaped_names or \
+            not steps_by_one(loop.next, name) or name in escaped_names or \
             name in changed_names(loop.stmt):
         return None
     if any(isinstance(n, (c_ast.Break, c_ast.Continue, c_ast.Return, c_ast.Goto,
@@ -98,7 +98,9 @@ def _end(cond, name: str) -> int | None:
     return {"<": value, "<=": value + 1}.get(op)
 
 
-def _steps(step, name: str) -> bool:
+def steps_by_one(step, name: str) -> bool:
+    """Does a for loop's last clause ``step`` add one to ``name`` (``k++``, ``++k``,
+    ``k += 1``, ``k = k + 1``)?"""
     if isinstance(step, c_ast.UnaryOp):
         return step.op in ("++", "p++") and _is(step.expr, name)
     if isinstance(step, c_ast.Assignment) and _is(step.lvalue, name):

@@ -44,7 +44,7 @@ from ..lower.effects import (UPDATES, assigned_lvalue, builtin_name, constant_di
                              local_object, value_of_arguments, work_item_function)
 from ..sema import Symbol
 from ..checking.counted import counted
-from ..typed_ast import copy_tree, fact, ids, make, map_children, walk
+from ..typed_ast import copy_tree, fact, ids, make, map_children, substituted, walk
 from .names import ELEMENT_SUFFIX
 
 _INT_LIMIT = (1 << 31) - 1
@@ -199,7 +199,7 @@ def _forward(func, decl, params: dict, parents: dict) -> bool:
             return False
     for r in reads:
         new = copy_tree(source)
-        new.subscript = _substituted(new.subscript, counter, r.subscript)
+        new.subscript = substituted(new.subscript, counter, r.subscript)
         map_children(parents[id(r)], lambda c, r=r, new=new: new if c is r else c)
     block.block_items = [s for s in items if s is not loop]
     holder.block_items = [s for s in holder.block_items if s is not decl]
@@ -236,14 +236,6 @@ def _within(index, loops: list, first: int, end: int) -> bool:
         if header is not None and _is_id(index, header[0]):
             return first <= header[1] and header[2] <= end
     return False
-
-
-def _substituted(expr, name: str, value):
-    """``expr`` with each identifier ``name`` a copy of ``value``."""
-    if _is_id(expr, name):
-        return copy_tree(value)
-    map_children(expr, lambda c: _substituted(c, name, value))
-    return expr
 
 
 def _int_constant(node) -> int | None:

@@ -38,7 +38,8 @@ from pycparser import c_ast
 
 from .. import types as ty
 from ..lower.effects import builtin_name, constant_dimension, work_item_function
-from ..typed_ast import assigned_names, replace_child, walk
+from ..checking.counted import steps_by_one
+from ..typed_ast import assigned_names, replace_child, substituted, walk
 from .names import L0
 from .strides import WIDE, Strides
 
@@ -75,13 +76,8 @@ def header(loop: c_ast.For) -> Header | None:
     if not (isinstance(cond, c_ast.BinaryOp) and cond.op in ("<", "<=") and
             isinstance(cond.left, c_ast.ID) and cond.left.name == k):
         return None
-    step = loop.next
-    by_one = isinstance(step, c_ast.UnaryOp) and step.op in ("++", "p++") and \
-        isinstance(step.expr, c_ast.ID) and step.expr.name == k or \
-        isinstance(step, c_ast.Assignment) and step.op == "+=" and \
-        isinstance(step.lvalue, c_ast.ID) and step.lvalue.name == k and \
-        isinstance(step.rvalue, c_ast.Constant) and step.rvalue.value == "1"
-    return Header(k, d.init, cond.right, cond.op == "<=") if by_one else None
+    return Header(k, d.init, cond.right, cond.op == "<=") \
+        if steps_by_one(loop.next, k) else None
 
 
 def panel_loads(loop: c_ast.For, body: c_ast.Compound, row_items: list) -> list:
@@ -129,8 +125,7 @@ def subscript_at(load: c_ast.ArrayRef, counter: str, decls: list, value) -> c_as
     ``decls`` (the body's, and the row's where they are not in scope) it reads written
     out."""
     defined = {d.name: d.init for d in decls if isinstance(d, c_ast.Decl) and d.init is not None}
-    sub = _written_out(copy.deepcopy(load.subscript), defined)
-    return _replaced(sub, counter, value)
+    return substituted(_written_out(copy.deepcopy(load.subscript), defined), counter, value)
 
 
 def statement_of(load, body: c_ast.Compound) -> int:
@@ -239,10 +234,3 @@ def _written_out(e, defined: dict, depth: int = 0):
     return e
 
 
-def _replaced(e, name: str, value):
-    """``e`` with ID ``name`` replaced by copies of ``value``."""
-    if isinstance(e, c_ast.ID) and e.name == name:
-        return copy.deepcopy(value)
-    for attr, child in e.children():
-        replace_child(e, attr, _replaced(child, name, value))
-    return e

@@ -15,7 +15,7 @@ from pycparser import c_ast
 from .. import cnodes as cn
 from .. import types as ty
 from ..cnodes import c_type_name
-from ..typed_ast import ids, replace_child, walk
+from ..typed_ast import ids, replace_child, replace_node, walk
 from . import panels
 from .ir import Tile
 from .wide_subscripts import widen_subscripts
@@ -221,13 +221,13 @@ class _Tiled:
             cn.ident(TILE_COL)))
         if panel == "read":
             for load in loads:
-                _replace_node(body, load, copy.deepcopy(element))
+                replace_node(body, load, copy.deepcopy(element))
             return
         first = loads[0]
         at = panels.statement_of(first, body)
         value = f"{PANEL_VALUE}{i}"
         for load in loads:
-            _replace_node(body, load, cn.ident(value))
+            replace_node(body, load, cn.ident(value))
         store = c_ast.If(c_ast.BinaryOp("==", cn.ident(TILE_ROW), cn.const_int(0)),
                          c_ast.Assignment("=", element, cn.ident(value)), None)
         body.block_items[at:at] = [_const_decl(c_type_name(first.ty), value, first), store]
@@ -287,14 +287,6 @@ def _pointer_decl(type_name: str, name: str, init) -> c_ast.Decl:
         name, [], None, c_ast.IdentifierType(type_name.split()))), init, None)
 
 
-def _replace_node(root, old, new) -> None:
-    """Put ``new`` where ``old`` is below ``root``."""
-    for n in walk(root):
-        for name, child in n.children():
-            if child is old:
-                replace_child(n, name, new)
-                return
-    raise ValueError("node not below root")
 
 
 def tiled(loop, tile: Tile) -> c_ast.Node:

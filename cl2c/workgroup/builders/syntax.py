@@ -9,7 +9,8 @@ from pycparser import c_ast
 
 from ... import declarators
 from ...typed_ast import (assigned_names, base_ids, fact, ids, make,  # (assigned_names,
-                          replace_child, walk)  # base_ids, ids, replace_child: re-exported)
+                          replace_child, replace_node,  # base_ids, ids, replace_child,
+                          walk)  # replace_node: re-exported)
 from ..names import COUNT, INDEX, LOCAL_ID as LID
 from ... import cnodes as cn
 from ...lower.effects import synchronises
@@ -49,17 +50,6 @@ def escaping_jumps(node, in_loop=False, in_switch=False):
 
 
 # ---- rewriting ----------------------------------------------------------------------------
-
-def replace_node(root, old, new) -> bool:
-    """Replace ``old`` under ``root`` by ``new``; False if it is not there."""
-    for name, child in root.children():
-        if child is old:
-            replace_child(root, name, new)
-            return True
-        if replace_node(child, old, new):
-            return True
-    return False
-
 
 def at(name: str):
     """``name[cl2c_i]``: the current work-item's element of a per-work-item array."""
