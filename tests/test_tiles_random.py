@@ -5,7 +5,9 @@ Each kernel has one to three accumulators over a ``k`` loop whose trip count and
 come from the arguments or constants, loads at computed indices, ``fmax``, a
 ``continue`` or a private update in the loop, and a guard (none, an early ``return`` or
 an ``if`` around the loop); five ranges each, with local sizes None (cl2c's groups),
-whole tiles and cut ones (12 rows, where no tile of 8 fits twice).
+whole tiles and cut ones (12 rows, where no tile of 8 fits twice). The same kernels under
+``reqd_work_group_size`` too: they cannot tell their groups apart, so cl2c still cuts the
+range its own way, and the size they require is not the size their groups have.
 """
 from __future__ import annotations
 
@@ -73,3 +75,35 @@ def test_random_tiled_loops_agree_with_fibers(built):
                 outs.append(o.view(np.int32))
             np.testing.assert_array_equal(outs[0], outs[1], err_msg=f"seed {seed}, range "
                                           f"{gsize}/{local}, M {m}, K {k}:{kernel(seed)}")
+
+
+# reqd_work_group_size, the ranges launched at it (uniform groups, 1.2)
+REQUIRED = {(16, 16): (((N, N), 40, 7), ((64, 64), N, 16), ((N, 32), 20, 5)),
+            (8, 4): (((N, N), N, 32), ((N, 44), 30, 9))}
+
+
+@pytest.fixture(scope="module")
+def built_required():
+    source = f"#define N {N}\n" + "\n".join(
+        kernel(s).replace("__kernel void", "__kernel __attribute__((reqd_work_group_size("
+                          f"{lx}, {ly}, 1))) void").replace(f"void k{s}(", f"void k{s}_{lx}x{ly}(")
+        for s in SEEDS for lx, ly in REQUIRED)
+    return programs(source, "fibers")
+
+
+def test_random_tiled_loops_under_a_required_size_agree_with_fibers(built_required):
+    default, fibers, _ = built_required
+    rng = np.random.default_rng(3)
+    a = rng.random(N * N).astype(np.float32)
+    b = rng.random(N * N).astype(np.float32)
+    for seed in SEEDS:
+        for (lx, ly), ranges in REQUIRED.items():
+            for gsize, m, k in ranges:
+                outs = []
+                for prg in (default, fibers):
+                    o = np.full(N * N, -7, np.float32)
+                    getattr(prg, f"k{seed}_{lx}x{ly}")(gsize, (lx, ly), a, b, o, np.int32(m),
+                                                       np.int32(k))
+                    outs.append(o.view(np.int32))
+                np.testing.assert_array_equal(outs[0], outs[1], err_msg=f"seed {seed}, "
+                                              f"reqd ({lx}, {ly}), range {gsize}, M {m}, K {k}")

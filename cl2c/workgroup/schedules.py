@@ -145,8 +145,11 @@ class Regions(Schedule):
         # checking: omp simd loops where check_versions.py gives them a fast version
         # (it drops the others' pragma); lock-step loops only in barrier-free kernels
         simd = k.simd
-        # a reqd_work_group_size is every group's size only where groups are uniform
-        reqd = k.reqd_work_group_size if options.uniform_groups else None
+        # a reqd_work_group_size is every group's size only where groups are uniform,
+        # and where cl2c does not cut the range its own way (a group-blind kernel's
+        # groups are cl2c_regroup's, whatever size the kernel requires of the launch)
+        reqd = k.reqd_work_group_size \
+            if options.uniform_groups and not (k.group_blind and self.regroups) else None
         what = make_group_function(node, params, helpers, reqd,
                                    simd, hoist_loops=True, checking=checking,
                                    interleavable=interleaving)
