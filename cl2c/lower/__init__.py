@@ -19,6 +19,7 @@ from ..typed_ast import copy_tree, fact, walk
 from . import declarations, workitems
 from .expressions import lower_expressions
 from .contraction import contract
+from .local_copies import forward_local_copies
 from .sequencing import sequence_operands
 from .alike_groups import alike_groups
 from .owned import keeps_pointers, owned_buffers
@@ -50,6 +51,8 @@ class KernelModel:
                                       # whose elements one work-item at most touches (owned.py)
     alike_groups: frozenset | None = None   # a checking build: every group makes the
                                       # same __local accesses but these kinds (alike_groups.py)
+    forwarded: tuple = ()             # __local copies read from their memory instead
+                                      # ("Bl from B"; local_copies.py)
 
     @property
     def interface(self) -> KernelInterface:
@@ -83,6 +86,12 @@ def lower(module: Module, times: StageTimes | None = None,
     # ...and the kernels whose groups all make the same __local accesses.
     alike = {f.name: alike_groups(f, module.functions) for f in module.kernels} \
         if check else {}
+    # __local copies of memory the kernel does not change, read from it (a normal build:
+    # a checking build checks the kernel as written)
+    forwarded = {}
+    if not check:
+        with times.stage("lower: __local copies"):
+            module, forwarded = forward_local_copies(module)
     # Contraction first: it reads the expressions as the source wrote them.
     with times.stage("lower: contraction"):
         module = contract(module)
@@ -114,7 +123,8 @@ def lower(module: Module, times: StageTimes | None = None,
         module, sites = checking.instrument(module, local_types)
     kernels = [replace(kernel_model(f, moved.get(f.name, []), module.functions,
                                     accesses[f.name]), unchecked=unchecked.get(f.name),
-                       owned=owned.get(f.name, {}), alike_groups=alike.get(f.name))
+                       owned=owned.get(f.name, {}), alike_groups=alike.get(f.name),
+                       forwarded=forwarded.get(f.name, ()))
                for f in module.kernels]
     return LoweredProgram(module, needs, kernels, list(module.program_scope),
                           sites.listed() if sites is not None else [], bool(check))
@@ -163,7 +173,9 @@ def kernel_model(f: FunctionInfo, local_decls, functions=None,
     atomics = _calls(f, functions, lambda n: n.startswith(("atomic_", "atom_")))
     # No local ids or sizes, no group ids, no barriers and no __local memory: how the
     # range is cut into groups cannot change what the kernel does.
-    blind = not local_decls and all(a.kind != "local" for a in args) and \
+    # (a __local parameter the kernel does not use is no __local memory)
+    blind = not local_decls and \
+        all(a.kind != "local" or a.name not in f.used_params for a in args) and \
         not _calls(f, functions, lambda n: any(r.sees_groups for r in bi.BY_NAME.get(n, ())))
     # to_local and the like: calls no compiler can vectorise
     address_spaces = _calls(f, functions, lambda n: n in bi.ADDRESS_SPACE_QUERIES)

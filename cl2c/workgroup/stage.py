@@ -138,6 +138,9 @@ def _launch_of(k: KernelModel, module: Module, options: LaunchOptions, outside: 
         choice = schedules.choose(k, module, options, ways)
     regroup = k.group_blind and choice.schedule.regroups
     reason, serial, twin = choice.reason, 0, None
+    if k.forwarded:
+        reason += "; __local " + "; ".join(k.forwarded) + ", read from there (memory " \
+            "the kernel does not change meanwhile): the copy gone"
     if regroup:
         serial = serial_items(k_work)
         twin = interleaved_function(k, choice.schedule, ways, serial)

@@ -3,7 +3,8 @@
 // a time, and the shapes that must keep their storage.
 
 // The lecture's version 6 (seeds/003), its size a parameter: k is a loop over the local
-// ids before the barrier and over a row after it; sum is set after the barrier.
+// ids before the barrier and over a row after it; sum is set after the barrier. (The
+// store to C before the reads keeps Bl: lower/local_copies.py would read B instead.)
 __kernel void row_times_col(__global const float *A, __global const float *B,
                             __global float *C, __local float *Bl, const int dim)
 {
@@ -17,6 +18,7 @@ __kernel void row_times_col(__global const float *A, __global const float *B,
         for (k = il; k < dim; k += nl)
             Bl[k] = B[k * dim + j];
         barrier(CLK_LOCAL_MEM_FENCE);
+        C[i * dim + j] = 0.0f;
         sum = 0.0f;
         for (k = 0; k < dim; k++)
             sum += Al[k] * Bl[k];

@@ -1,0 +1,554 @@
+"""A ``__local`` buffer that a work-group fills with a copy of memory the kernel does not
+change, then reads after a barrier, read from that memory directly.
+
+The lecture's last matrix product (``shared/seeds/003``, Version 6) copies a column of
+``B`` into ``__local`` memory at each step of its ``j`` loop, the work-items taking every
+``nl``-th element, waits at a barrier, and sums a row of ``A`` times the copy::
+
+    for (k = il; k < DIM; k += nl)      // il = get_local_id(0), nl = get_local_size(0)
+        Bl[k] = B[k*DIM+j];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    sum = 0.0;
+    for (k = 0; k < DIM; k++)
+        sum += Al[k] * Bl[k];
+
+On a CPU the copy is the cost (the column's elements a row apart, 64% of the time), and
+``Bl[k]`` is ``B[k*DIM+j]``: the group's work-items together write every element of
+``[0, DIM)``, each the load at its index, and between the copy and the reads nothing
+stores to memory. So each read becomes the load (``B[k*DIM+j]``), the copy goes, and with
+no ``__local`` memory left, so do the barriers (a ``CLK_LOCAL_MEM_FENCE`` orders
+``__local`` memory only): the kernel runs as the rows it computes, in groups of cl2c's
+choosing.
+
+What is proved, or nothing changes (a normal build only: a checking build checks the
+kernel as written):
+
+- the buffer (a ``__local`` pointer parameter or kernel-scope array) is used only as
+  ``L[i]``: one store, ``L[k] = E``, the whole body of a loop ``for (k = lid; k < N; k +=
+  size)`` over the local id 0 in steps of the local size 0 (variables initialised to
+  ``get_local_id(0)`` and ``get_local_size(0)`` and never changed count), which writes
+  ``[0, N)``; the loop is a statement of a block, and a barrier follows it there;
+- every read is after that barrier in the same block (the same step of a loop around),
+  at a subscript ``r``: the counter of a loop around the read from a constant at least 0
+  by one below ``N`` (or a constant no larger), ``r`` of ``k``'s type and unchanged in
+  it, so that each element read was written;
+- ``E`` is made of constants, operators, ``k``, loads of ``__global``/``__constant``
+  buffer parameters that the kernel never changes (not volatile), scalar parameters the
+  kernel never changes, and counters of loops around the block whose starts, bounds and
+  steps are made of those: the same for every work-item and at the read as at the copy;
+- from the copy to the last read, nothing stores to memory other than private variables
+  and arrays, and nothing is called but builtins without effects and the barrier.
+
+The barriers go only where no ``__local`` memory is left in the kernel, each fences
+``__local`` memory alone, and no buffer parameter is both read and written (work-items
+that pass values through global memory with a ``__local`` fence, wrongly, keep them).
+Variables that then go unused and were initialised by a builtin without effects (the
+local id and size above) go too, so that the kernel no longer sees its groups.
+
+Runs on sema's tree, after the launch's provable accesses were read from the kernel as
+written (unconditional.py) and before contraction.
+"""
+from __future__ import annotations
+
+from pycparser import c_ast
+
+from .. import literals
+from .. import types as ty
+from ..sema import FunctionInfo, Module
+from ..typed_ast import copy_tree, fact, replace_child, walk
+from .effects import has_effects
+from .unconditional import _changed
+
+_BARRIERS = ("barrier", "work_group_barrier")
+_LOCAL_FENCE = 1                      # CLK_LOCAL_MEM_FENCE (preprocess.py)
+
+
+def forward_local_copies(module: Module) -> tuple[Module, dict[str, tuple[str, ...]]]:
+    """Each kernel's copies forwarded (above); and, by kernel, the buffers it forwarded
+    with what they copied (``"Bl, a copy of B"``), for the schedule's comment."""
+    done = {}
+    for f in module.kernels:
+        forwarded = _Kernel(f).forward()
+        if forwarded:
+            done[f.name] = forwarded
+    return module, done
+
+
+def _strip(e):
+    while isinstance(e, c_ast.Cast):
+        e = e.expr
+    return e
+
+
+def _builtin(e, name: str | None = None):
+    """The builtin call ``e`` (through casts) is, of ``name`` where given."""
+    e = _strip(e)
+    call = fact(e, "call") if isinstance(e, c_ast.FuncCall) else None
+    if call is None or call.kind != "builtin" or (name is not None and call.name != name):
+        return None
+    return call
+
+
+def _const(e) -> int | None:
+    e = _strip(e)
+    if isinstance(e, c_ast.Constant) and e.type in ("int", "unsigned int", "long",
+                                                     "unsigned long"):
+        try:
+            return literals.integer_value(e.value)
+        except ValueError:
+            return None
+    return None
+
+
+def _symbol(e):
+    return fact(e, "symbol") if isinstance(e, c_ast.ID) else None
+
+
+def _parents(root) -> dict[int, tuple]:
+    out = {}
+    for n in walk(root):
+        for slot, child in n.children():
+            out[id(child)] = (n, slot)
+    return out
+
+
+class _Kernel:
+    def __init__(self, f: FunctionInfo):
+        self.f, self.body = f, f.node.body
+        self.changed = _changed(self.body)
+        params = [p for p in f.node.decl.type.args.params if isinstance(p, c_ast.Decl)] \
+            if f.node.decl.type.args else []
+        self.param_decls = {id(d): p for d, p in zip(params, f.params)}
+
+    # ---- what is stable and the same for every work-item --------------------------------
+    def _unchanged_param(self, sym) -> bool:
+        return sym is not None and sym.kind == "param" and id(sym.node) in self.param_decls \
+            and id(sym.node) not in self.changed
+
+    def _uniform(self, e, allowed=frozenset()) -> bool:
+        """``e`` is made of constants, operators, unchanged scalar parameters and the
+        variables (declarations' ids) ``allowed``."""
+        for n in walk(e):
+            if isinstance(n, c_ast.ID):
+                sym = _symbol(n)
+                if sym is None:
+                    return False
+                if id(sym.node) in allowed:
+                    continue
+                if not (self._unchanged_param(sym) and isinstance(sym.type, ty.Scalar)):
+                    return False
+            elif isinstance(n, (c_ast.FuncCall, c_ast.Assignment, c_ast.ArrayRef,
+                                c_ast.StructRef)) or \
+                    (isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--",
+                                                                "&", "*")):
+                return False
+        return True
+
+    def _loop_counter(self, loop) -> object | None:
+        """The variable (its symbol) that For ``loop`` starts, or None."""
+        init = loop.init
+        if isinstance(init, c_ast.Assignment) and init.op == "=":
+            return _symbol(init.lvalue)
+        if isinstance(init, c_ast.DeclList) and len(init.decls) == 1 and \
+                isinstance(loop.cond, c_ast.BinaryOp):
+            sym = _symbol(loop.cond.left)
+            return sym if sym is not None and sym.node is init.decls[0] else None
+        return None
+
+    def _start(self, loop):
+        init = loop.init
+        return init.rvalue if isinstance(init, c_ast.Assignment) else init.decls[0].init
+
+    def _uniform_counter(self, sym, ancestors) -> bool:
+        """``sym`` is the counter of one of the For loops ``ancestors`` (around the copy
+        and its reads), assigned nowhere else, from a uniform start by a uniform step
+        while a uniform bound holds."""
+        for loop in ancestors:
+            if not isinstance(loop, c_ast.For) or self._loop_counter(loop) is not sym:
+                continue
+            mine = {id(sym.node)}
+            start, cond, step = self._start(loop), loop.cond, loop.next
+            if start is None or cond is None or step is None or \
+                    not self._uniform(start) or not self._uniform(cond, mine):
+                return False
+            if isinstance(step, c_ast.UnaryOp) and step.op in ("++", "--", "p++", "p--"):
+                ok = _symbol(step.expr) is sym
+            elif isinstance(step, c_ast.Assignment) and step.op in ("+=", "-="):
+                ok = _symbol(step.lvalue) is sym and self._uniform(step.rvalue)
+            else:
+                ok = False
+            # assigned only by this loop's start and step
+            return ok and self._assignments(sym) == self._assignments(sym, loop)
+        return False
+
+    def _assignments(self, sym, within=None) -> int:
+        """How many times the body (or only For ``within``'s start and step) assigns
+        ``sym``, or takes its address."""
+        roots = [self.body] if within is None else [within.init, within.next]
+        count = 0
+        for root in roots:
+            for n in walk(root):
+                target = n.lvalue if isinstance(n, c_ast.Assignment) else \
+                    n.expr if isinstance(n, c_ast.UnaryOp) and \
+                    n.op in ("++", "--", "p++", "p--", "&") else None
+                if target is not None and _symbol(target) is sym:
+                    count += 1
+        return count
+
+    def _id_variable(self, e, name: str) -> bool:
+        """``e`` is ``name(0)`` (get_local_id, get_local_size), or a variable initialised
+        to it and never changed."""
+        call = _builtin(e, name)
+        if call is not None:
+            args = _strip(e).args
+            return args is not None and len(args.exprs) == 1 and _const(args.exprs[0]) == 0
+        sym = _symbol(_strip(e))
+        if sym is None or sym.kind != "var" or id(sym.node) in self.changed:
+            return False
+        init = getattr(sym.node, "init", None)
+        return init is not None and not isinstance(init, c_ast.InitList) and \
+            self._id_variable(init, name)
+
+    # ---- the buffer, its copy and its reads ---------------------------------------------
+    def forward(self) -> tuple[str, ...]:
+        done = []
+        for sym in self._local_buffers():
+            what = self._forward(sym)
+            if what:
+                done.append(what)
+        if done:
+            self._drop_barriers()
+            self._drop_unused()
+            self._update_facts()
+        return tuple(done)
+
+    def _local_buffers(self) -> list:
+        seen, out = set(), []
+        for n in walk(self.body):
+            sym = _symbol(n)
+            if sym is not None and _is_local(sym) and id(sym) not in seen:
+                seen.add(id(sym))
+                out.append(sym)
+        return out
+
+    def _forward(self, sym) -> str | None:
+        parents = _parents(self.body)
+        uses = [n for n in walk(self.body) if isinstance(n, c_ast.ID) and _symbol(n) is sym]
+        if sym.kind == "var":
+            t = sym.type
+            if not (isinstance(t, ty.Array) and isinstance(t.elem, ty.Scalar)):
+                return None
+        elif not (isinstance(sym.type, ty.Pointer) and isinstance(sym.type.pointee, ty.Scalar)):
+            return None
+        writer, reads = None, []
+        for use in uses:
+            ref = parents.get(id(use))
+            if ref is None or not isinstance(ref[0], c_ast.ArrayRef) or ref[1] != "name":
+                return None
+            access = ref[0]
+            up = parents.get(id(access))
+            if up is None:
+                return None
+            parent, slot = up
+            if isinstance(parent, c_ast.Assignment) and slot == "lvalue":
+                if parent.op != "=" or writer is not None:
+                    return None
+                writer = parent
+            elif (isinstance(parent, c_ast.UnaryOp) and parent.op in ("&", "++", "--", "p++",
+                                                                       "p--")) or \
+                    isinstance(parent, (c_ast.ArrayRef,)) and slot == "name":
+                return None
+            else:
+                reads.append(access)
+        if writer is None or not reads:
+            return None
+        copy = self._copy_loop(writer, parents)
+        if copy is None:
+            return None
+        loop, block, at, counter, bound = copy
+        barrier = next((i for i in range(at + 1, len(block.block_items))
+                        if self._is_barrier(block.block_items[i])), None)
+        if barrier is None:
+            return None
+        value = writer.rvalue
+        element = sym.type.elem if sym.kind == "var" else sym.type.pointee
+        ancestors = self._ancestors(block, parents)
+        if fact(value, "ty") != element or not self._stable_value(value, counter, ancestors):
+            return None     # (a store that converts: the read is of the converted value)
+        # every read after the barrier in the block, at a counter within [0, bound)
+        after = block.block_items[barrier + 1:]
+        inside = {id(n) for item in after for n in walk(item)}
+        last = barrier
+        for read in reads:
+            if id(read) not in inside or not self._read_in_range(read, parents, counter,
+                                                                 bound, block):
+                return None
+            last = max(last, next(i for i in range(barrier + 1, len(block.block_items))
+                                  if any(n is read for n in walk(block.block_items[i]))))
+        if not all(self._stores_nothing(s) for s in block.block_items[at + 1:last + 1]):
+            return None
+        # each read the copy's value at its subscript
+        for read in reads:
+            parent, slot = parents[id(read)]
+            replace_child(parent, slot, _substituted(value, counter, read.subscript))
+        block.block_items.remove(loop)
+        if sym.kind == "var":
+            self._remove_declaration(sym)
+        return f"{sym.name}, a copy of {_sources(value)}"
+
+    def _copy_loop(self, writer, parents):
+        """(loop, its block, its place there, the counter's symbol, the bound) of the
+        copy loop whose body is ``writer``, or None."""
+        up = parents.get(id(writer))
+        node = writer
+        if up is not None and isinstance(up[0], c_ast.Compound) and \
+                len(up[0].block_items or []) == 1:
+            node = up[0]
+            up = parents.get(id(node))
+        if up is None or not isinstance(up[0], c_ast.For) or up[1] != "stmt":
+            return None
+        loop = up[0]
+        counter = self._loop_counter(loop)
+        sub = _symbol(_strip(writer.lvalue.subscript))
+        if counter is None or sub is not counter or not _is_int(counter.type):
+            return None
+        start, cond, step = self._start(loop), loop.cond, loop.next
+        if start is None or not self._id_variable(start, "get_local_id"):
+            return None
+        if not (isinstance(cond, c_ast.BinaryOp) and cond.op == "<" and
+                _symbol(cond.left) is counter and self._uniform(cond.right)):
+            return None
+        if not (isinstance(step, c_ast.Assignment) and step.op == "+=" and
+                _symbol(step.lvalue) is counter and
+                self._id_variable(step.rvalue, "get_local_size")):
+            return None
+        if any(_symbol(t) is counter for t in _targets(writer.rvalue)):
+            return None
+        up = parents.get(id(loop))
+        if up is None or not isinstance(up[0], c_ast.Compound):
+            return None
+        block = up[0]
+        at = next(i for i, s in enumerate(block.block_items) if s is loop)
+        return loop, block, at, counter, cond.right
+
+    def _is_barrier(self, stmt) -> bool:
+        call = _builtin(stmt)
+        if call is None or call.name not in _BARRIERS or stmt.args is None:
+            return False
+        return _const(stmt.args.exprs[0]) is not None
+
+    def _ancestors(self, node, parents) -> list:
+        out = []
+        while id(node) in parents:
+            node = parents[id(node)][0]
+            out.append(node)
+        return out
+
+    def _stable_value(self, value, counter, ancestors) -> bool:
+        """The copy's value: constants, operators, the counter, unchanged scalar
+        parameters, uniform counters of loops around, loads of unchanged buffers."""
+        for n in walk(value):
+            if isinstance(n, c_ast.ID):
+                sym = _symbol(n)
+                if sym is None or sym is counter:
+                    continue
+                if self._unchanged_param(sym):
+                    p = self.param_decls[id(sym.node)]
+                    if isinstance(p.type, ty.Pointer):
+                        if p.type.space not in ("global", "constant") or p.type.volatile:
+                            return False
+                    elif not isinstance(p.type, ty.Scalar):
+                        return False
+                    continue
+                if sym.kind == "var" and isinstance(sym.type, ty.Scalar) and \
+                        self._uniform_counter(sym, ancestors):
+                    continue
+                return False
+            if isinstance(n, c_ast.ArrayRef):
+                base = _symbol(n.name)
+                if base is None or not self._unchanged_param(base):
+                    return False
+            elif isinstance(n, (c_ast.FuncCall, c_ast.Assignment, c_ast.StructRef,
+                                c_ast.TernaryOp, c_ast.CompoundLiteral)) or \
+                    (isinstance(n, c_ast.UnaryOp) and
+                     n.op in ("++", "--", "p++", "p--", "&", "*", "sizeof")):
+                return False
+        return True
+
+    def _read_in_range(self, read, parents, counter, bound, block) -> bool:
+        """The read's subscript is the counter of a loop around it (inside ``block``),
+        from a constant >= 0 by one below the copy's ``bound`` (or a constant no
+        larger), of the copy counter's type and unchanged in the loop."""
+        sym = _symbol(_strip(read.subscript))
+        if sym is None or not isinstance(read.subscript, c_ast.ID) or \
+                sym.type != counter.type:
+            return False
+        node = read
+        while id(node) in parents and node is not block:
+            node = parents[id(node)][0]
+            if isinstance(node, c_ast.For) and self._loop_counter(node) is sym:
+                start = _const(self._start(node))
+                cond, step = node.cond, node.next
+                if start is None or start < 0 or not isinstance(cond, c_ast.BinaryOp) or \
+                        cond.op != "<" or _symbol(cond.left) is not sym or \
+                        not _within(cond.right, bound):
+                    return False
+                if not (isinstance(step, c_ast.UnaryOp) and step.op in ("++", "p++") and
+                        _symbol(step.expr) is sym) and \
+                        not (isinstance(step, c_ast.Assignment) and step.op == "+=" and
+                             _symbol(step.lvalue) is sym and _const(step.rvalue) == 1):
+                    return False
+                return not any(_symbol(t) is sym for t in _targets(node.stmt))
+        return False
+
+    def _stores_nothing(self, stmt) -> bool:
+        """``stmt`` stores only to private variables and arrays, and calls only builtins
+        without effects and barriers."""
+        for n in walk(stmt):
+            if isinstance(n, c_ast.FuncCall):
+                call = _builtin(n)
+                if call is None or not (call.name in _BARRIERS or
+                                        all(r.pure for r in _rows(call))):
+                    return False
+            for target in _targets(n, shallow=True):
+                base = target
+                while isinstance(base, c_ast.ArrayRef):
+                    base = base.name
+                sym = _symbol(base)
+                if sym is None or sym.space != "private" or sym.kind not in ("var",) or \
+                        (base is not target and not isinstance(sym.type, ty.Array)):
+                    return False
+        return True
+
+    def _remove_declaration(self, sym) -> None:
+        for n in walk(self.body):
+            if isinstance(n, c_ast.Compound) and n.block_items:
+                n.block_items = [s for s in n.block_items if s is not sym.node]
+
+    # ---- what no longer has a use -------------------------------------------------------
+    def _local_left(self) -> bool:
+        return any(_is_local(_symbol(n)) for n in walk(self.body))
+
+    def _drop_barriers(self) -> None:
+        if self._local_left() or self.f.callees or not self._buffers_stored_only():
+            return
+        for n in walk(self.body):
+            if isinstance(n, c_ast.Compound) and n.block_items:
+                n.block_items = [s for s in n.block_items
+                                 if not (self._is_barrier(s) and
+                                         _const(s.args.exprs[0]) & ~_LOCAL_FENCE == 0)]
+
+    def _buffers_stored_only(self) -> bool:
+        """Each buffer or image the kernel writes it only stores to (``p[i] = v``): no
+        work-item reads what another wrote."""
+        written = {p.name for p in self.f.params if isinstance(p.type, ty.Pointer) and
+                   p.type.space == "global" and p.written}
+        if any(isinstance(p.type, ty.Image) for p in self.f.params):
+            return False
+        parents = _parents(self.body)
+        for n in walk(self.body):
+            sym = _symbol(n)
+            if sym is None or sym.kind != "param" or sym.name not in written:
+                continue
+            ref = parents.get(id(n))
+            up = parents.get(id(ref[0])) if ref is not None else None
+            if not (ref is not None and isinstance(ref[0], c_ast.ArrayRef) and
+                    ref[1] == "name" and up is not None and
+                    isinstance(up[0], c_ast.Assignment) and up[0].op == "=" and
+                    up[1] == "lvalue"):
+                return False
+        return True
+
+    def _drop_unused(self) -> None:
+        """Declarations of variables no longer read, initialised by a builtin call
+        without effects (or a constant)."""
+        while True:
+            used = {id(_symbol(n).node) for n in walk(self.body)
+                    if isinstance(n, c_ast.ID) and _symbol(n) is not None}
+            gone = False
+            for n in walk(self.body):
+                if not (isinstance(n, c_ast.Compound) and n.block_items):
+                    continue
+                kept = [s for s in n.block_items if not (
+                    isinstance(s, c_ast.Decl) and s.name and id(s) not in used and
+                    isinstance(fact(s, "ty"), ty.Scalar) and s.init is not None and
+                    not has_effects(s.init) and
+                    (_const(s.init) is not None or
+                     (_builtin(s.init) is not None and all(r.pure for r in
+                                                           _rows(_builtin(s.init))))))]
+                if len(kept) != len(n.block_items):
+                    n.block_items, gone = kept, True
+            if not gone:
+                return
+
+    def _update_facts(self) -> None:
+        names, params = set(), set()
+        for n in walk(self.body):
+            call = _builtin(n) if isinstance(n, c_ast.FuncCall) else None
+            if call is not None:
+                names.add(call.name)
+            sym = _symbol(n)
+            if sym is not None and sym.kind == "param":
+                params.add(sym.name)
+        self.f.builtins = {b for b in self.f.builtins if b in names}
+        self.f.used_params = {p for p in self.f.used_params if p in params}
+        self.f.sync = any(b in _BARRIERS for b in names) or \
+            (self.f.sync and bool(self.f.callees))
+
+
+def _rows(call):
+    from .. import builtins as bi
+    return [call.row] if call.row is not None else list(bi.BY_NAME.get(call.name, ()))
+
+
+def _is_local(sym) -> bool:
+    """``sym`` is __local memory: a kernel-scope variable, or a pointer parameter to it."""
+    if sym is None:
+        return False
+    if sym.kind == "param":
+        return isinstance(sym.type, ty.Pointer) and sym.type.space == "local"
+    return sym.kind == "var" and sym.space == "local"
+
+
+def _is_int(t) -> bool:
+    return isinstance(t, ty.Scalar) and t.kind == "int" and t.signed
+
+
+def _targets(node, shallow: bool = False):
+    """The lvalues that ``node`` (or, ``shallow``, the node alone) assigns or changes."""
+    for n in ([node] if shallow else walk(node)):
+        if isinstance(n, c_ast.Assignment):
+            yield n.lvalue
+        elif isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--"):
+            yield n.expr
+
+
+def _within(bound, copy_bound) -> bool:
+    """A read loop's ``bound`` is the copy loop's, or both are constants and it is no
+    larger."""
+    a, b = _const(bound), _const(copy_bound)
+    if a is not None and b is not None:
+        return a <= b
+    sa, sb = _symbol(_strip(bound)), _symbol(_strip(copy_bound))
+    return sa is not None and sa is sb and isinstance(_strip(bound), c_ast.ID)
+
+
+def _substituted(value, counter, subscript):
+    """A copy of ``value`` with the counter's uses replaced by copies of ``subscript``."""
+    out = copy_tree(value)
+    if isinstance(out, c_ast.ID) and _symbol(out) is counter:
+        return copy_tree(subscript)
+    for n in list(walk(out)):
+        for slot, child in n.children():
+            if isinstance(child, c_ast.ID) and _symbol(child) is counter:
+                replace_child(n, slot, copy_tree(subscript))
+    return out
+
+
+def _sources(value) -> str:
+    names = []
+    for n in walk(value):
+        if isinstance(n, c_ast.ArrayRef) and isinstance(n.name, c_ast.ID) and \
+                n.name.name not in names:
+            names.append(n.name.name)
+    return ", ".join(names) or "its values"
