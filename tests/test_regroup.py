@@ -25,7 +25,8 @@ SEES = {
     "local id": "kernel void k(global uint *o) { o[get_global_id(0)] = get_local_id(0); }",
     "group id": "kernel void k(global uint *o) { o[get_global_id(0)] = get_group_id(0); }",
     "local size": "kernel void k(global uint *o) { o[get_global_id(0)] = get_local_size(0); }",
-    "__local": "kernel void k(global uint *o, local uint *t) { o[get_global_id(0)] = 1; }",
+    "__local": "kernel void k(global uint *o, local uint *t) {\n"
+               "    t[0] = 1; o[get_global_id(0)] = t[0]; }",
     "helper": "uint f(void) { return get_num_groups(0); }\n"
               "kernel void k(global uint *o) { o[get_global_id(0)] = f(); }",
 }
@@ -33,6 +34,9 @@ SEES = {
 
 def test_blind_kernels_regroup_and_others_do_not():
     assert "cl2c_regroup_part(&cl2c_nd" in cl2c.translate(BLIND, "b.cl").c_source
+    # a __local parameter the kernel does not use is no __local memory
+    unused = "kernel void k(global uint *o, local uint *t) { o[get_global_id(0)] = 1; }"
+    assert "cl2c_regroup_part(&cl2c_nd" in cl2c.translate(unused, "u.cl").c_source
     for why, src in SEES.items():
         assert "cl2c_regroup_part(&cl2c_nd" not in cl2c.translate(src, "s.cl").c_source, why
 
