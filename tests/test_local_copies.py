@@ -64,8 +64,10 @@ VARIANTS = {
         PRODUCT.replace("barrier(CLK_LOCAL_MEM_FENCE);\n        float s",
                         "barrier(CLK_LOCAL_MEM_FENCE);\n        L[0] = B[j];\n        "
                         "barrier(CLK_LOCAL_MEM_FENCE);\n        float s"), False, True),
-    "a global fence": (PRODUCT.replace("CLK_LOCAL_MEM_FENCE", "CLK_GLOBAL_MEM_FENCE"), True,
-                       True),
+    "a global fence": (PRODUCT.replace("CLK_LOCAL_MEM_FENCE", "CLK_GLOBAL_MEM_FENCE"), False,
+                       True),     # (which does not order __local memory)
+    "both fences": (PRODUCT.replace("CLK_LOCAL_MEM_FENCE",
+                                    "CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE"), True, True),
     "a store that converts": (
         PRODUCT.replace("L[k] = B[k * n + j]", "L[k] = B[k * n + j] > 0.5f"), False, True),
 }

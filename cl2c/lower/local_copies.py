@@ -27,7 +27,8 @@ kernel as written):
   ``L[i]``: one store, ``L[k] = E``, the whole body of a loop ``for (k = lid; k < N; k +=
   size)`` over the local id 0 in steps of the local size 0 (variables initialised to
   ``get_local_id(0)`` and ``get_local_size(0)`` and never changed count), which writes
-  ``[0, N)``; the loop is a statement of a block, and a barrier follows it there;
+  ``[0, N)``; the loop is a statement of a block, and a barrier that fences ``__local``
+  memory (its flags constants) follows it there;
 - every read is after that barrier in the same block (the same step of a loop around),
   at a subscript ``r``: the counter of a loop around the read from a constant at least 0
   by one below ``N`` (or a constant no larger), ``r`` of ``k``'s type and unchanged in
@@ -98,6 +99,16 @@ def _const(e) -> int | None:
         except ValueError:
             return None
     return None
+
+
+def _flags(e) -> int | None:
+    """A barrier's flags, constants or'd together (``CLK_LOCAL_MEM_FENCE |
+    CLK_GLOBAL_MEM_FENCE``), or None."""
+    e = _strip(e)
+    if isinstance(e, c_ast.BinaryOp) and e.op == "|":
+        left, right = _flags(e.left), _flags(e.right)
+        return None if left is None or right is None else left | right
+    return _const(e)
 
 
 def _symbol(e):
@@ -332,10 +343,12 @@ class _Kernel:
         return loop, block, at, counter, cond.right
 
     def _is_barrier(self, stmt) -> bool:
+        """``stmt`` is a barrier that fences __local memory (its flags constants)."""
         call = _builtin(stmt)
         if call is None or call.name not in _BARRIERS or stmt.args is None:
             return False
-        return _const(stmt.args.exprs[0]) is not None
+        flags = _flags(stmt.args.exprs[0])
+        return flags is not None and flags & _LOCAL_FENCE != 0
 
     def _ancestors(self, node, parents) -> list:
         out = []
@@ -436,7 +449,7 @@ class _Kernel:
             if isinstance(n, c_ast.Compound) and n.block_items:
                 n.block_items = [s for s in n.block_items
                                  if not (self._is_barrier(s) and
-                                         _const(s.args.exprs[0]) & ~_LOCAL_FENCE == 0)]
+                                         _flags(s.args.exprs[0]) == _LOCAL_FENCE)]
 
     def _buffers_stored_only(self) -> bool:
         """Each buffer or image the kernel writes it only stores to (``p[i] = v``): no
