@@ -68,6 +68,10 @@ VARIANTS = {
                        True),     # (which does not order __local memory)
     "both fences": (PRODUCT.replace("CLK_LOCAL_MEM_FENCE",
                                     "CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE"), True, True),
+    "a local id in a uchar": (
+        PRODUCT.replace("int i = get_global_id(0), il = get_local_id(0), nl",
+                        "uchar il = get_local_id(0);\n    int i = get_global_id(0), nl"),
+        False, True),     # (which would wrap in groups of more than 256)
     "a store that converts": (
         PRODUCT.replace("L[k] = B[k * n + j]", "L[k] = B[k * n + j] > 0.5f"), False, True),
 }

@@ -214,7 +214,9 @@ class _Kernel:
             args = _strip(e).args
             return args is not None and len(args.exprs) == 1 and _const(args.exprs[0]) == 0
         sym = _symbol(_strip(e))
-        if sym is None or sym.kind != "var" or id(sym.node) in self.changed:
+        if sym is None or sym.kind != "var" or id(sym.node) in self.changed or \
+                not (isinstance(sym.type, ty.Scalar) and sym.type.kind == "int" and
+                     sym.type.size >= 4):       # (one that holds every local id)
             return False
         init = getattr(sym.node, "init", None)
         return init is not None and not isinstance(init, c_ast.InitList) and \
@@ -524,7 +526,7 @@ def _is_local(sym) -> bool:
 
 
 def _is_int(t) -> bool:
-    return isinstance(t, ty.Scalar) and t.kind == "int" and t.signed
+    return isinstance(t, ty.Scalar) and t.kind == "int" and t.signed and t.size >= 4
 
 
 def _targets(node, shallow: bool = False):
