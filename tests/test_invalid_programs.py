@@ -174,6 +174,11 @@ INVALID = [
      "array has a negative size (-1)"),
     ("kernel void k(global int *p) { int a[2 - 5]; p[0] = a[0]; }\n", 1, 38,
      "array has a negative size (-3)"),
+    # clang's limit (a size in bits that 64 bits hold); GCC refused the C (fuzzer)
+    ("kernel void k(global int *p) { local int t[0xffffffffffffffff]; p[0] = t[1]; }\n",
+     1, 44, "array is too large (18446744073709551615 elements)"),
+    ("kernel void k(global int *p) { int t[0x0fffffffffffffff]; p[0] = t[1]; }\n", 1, 38,
+     "array is too large (1152921504606846975 elements)"),
     ("struct S { int a; struct S s; };\nkernel void k(global int *p) { struct S v; v.a = 1; "
      "p[0] = v.a; }\n", 1, 28, "field 's' has incomplete type 'struct S' (a struct cannot "
                               "contain itself)"),

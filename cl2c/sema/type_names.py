@@ -63,6 +63,12 @@ class TypeNames(Checker):
                     length = 1
             if incomplete(elem) or isinstance(elem, ty.Array) and elem.length is None:
                 self.error(f"array has incomplete element type '{elem}'", node)
+            if length is not None and length * ty.type_size(elem) >= 1 << 61:
+                # clang's limit: a size in bits that 64 bits hold (C compilers refuse
+                # objects past PTRDIFF_MAX bytes, and a struct of such arrays sooner)
+                self.reporter.error(f"array is too large ({length} elements)",
+                                    node.dim.coord)
+                length = 1
             return ty.Array(elem, length), space, const
         if isinstance(node, c_ast.FuncDecl):
             ret, _, _ = self.resolve(node.type)
