@@ -57,8 +57,8 @@ from .. import literals
 from .. import types as ty
 from ..sema import FunctionInfo, Module
 from ..typed_ast import copy_tree, fact, replace_child, walk
-from .effects import has_effects
-from .unconditional import _changed
+from .effects import call_of, has_effects
+from .unconditional import changed_declarations
 
 _BARRIERS = ("barrier", "work_group_barrier")
 _LOCAL_FENCE = 1                      # CLK_LOCAL_MEM_FENCE (preprocess.py)
@@ -83,9 +83,9 @@ def _strip(e):
 
 def _builtin(e, name: str | None = None):
     """The builtin call ``e`` (through casts) is, of ``name`` where given."""
-    e = _strip(e)
-    call = fact(e, "call") if isinstance(e, c_ast.FuncCall) else None
-    if call is None or call.kind != "builtin" or (name is not None and call.name != name):
+    call = call_of(_strip(e))
+    if call is None or call.kind != "builtin" or call.row is None or \
+            (name is not None and call.name != name):
         return None
     return call
 
@@ -126,7 +126,7 @@ def _parents(root) -> dict[int, tuple]:
 class _Kernel:
     def __init__(self, f: FunctionInfo):
         self.f, self.body = f, f.node.body
-        self.changed = _changed(self.body)
+        self.changed = changed_declarations(self.body)
         params = [p for p in f.node.decl.type.args.params if isinstance(p, c_ast.Decl)] \
             if f.node.decl.type.args else []
         self.param_decls = {id(d): p for d, p in zip(params, f.params)}
@@ -196,15 +196,7 @@ class _Kernel:
         """How many times the body (or only For ``within``'s start and step) assigns
         ``sym``, or takes its address."""
         roots = [self.body] if within is None else [within.init, within.next]
-        count = 0
-        for root in roots:
-            for n in walk(root):
-                target = n.lvalue if isinstance(n, c_ast.Assignment) else \
-                    n.expr if isinstance(n, c_ast.UnaryOp) and \
-                    n.op in ("++", "--", "p++", "p--", "&") else None
-                if target is not None and _symbol(target) is sym:
-                    count += 1
-        return count
+        return sum(_symbol(t) is sym for root in roots for t in _targets(root, address=True))
 
     def _id_variable(self, e, name: str) -> bool:
         """``e`` is ``name(0)`` (get_local_id, get_local_size), or a variable initialised
@@ -423,7 +415,7 @@ class _Kernel:
             if isinstance(n, c_ast.FuncCall):
                 call = _builtin(n)
                 if call is None or not (call.name in _BARRIERS or
-                                        all(r.pure for r in _rows(call))):
+                                        call.row.pure):
                     return False
             for target in _targets(n, shallow=True):
                 base = target
@@ -489,8 +481,7 @@ class _Kernel:
                     isinstance(fact(s, "ty"), ty.Scalar) and s.init is not None and
                     not has_effects(s.init) and
                     (_const(s.init) is not None or
-                     (_builtin(s.init) is not None and all(r.pure for r in
-                                                           _rows(_builtin(s.init))))))]
+                     (_builtin(s.init) is not None and _builtin(s.init).row.pure)))]
                 if len(kept) != len(n.block_items):
                     n.block_items, gone = kept, True
             if not gone:
@@ -511,11 +502,6 @@ class _Kernel:
             (self.f.sync and bool(self.f.callees))
 
 
-def _rows(call):
-    from .. import builtins as bi
-    return [call.row] if call.row is not None else list(bi.BY_NAME.get(call.name, ()))
-
-
 def _is_local(sym) -> bool:
     """``sym`` is __local memory: a kernel-scope variable, or a pointer parameter to it."""
     if sym is None:
@@ -529,12 +515,14 @@ def _is_int(t) -> bool:
     return isinstance(t, ty.Scalar) and t.kind == "int" and t.signed and t.size >= 4
 
 
-def _targets(node, shallow: bool = False):
-    """The lvalues that ``node`` (or, ``shallow``, the node alone) assigns or changes."""
+def _targets(node, shallow: bool = False, address: bool = False):
+    """The lvalues that ``node`` (or, ``shallow``, the node alone) assigns or changes
+    (and, ``address``, whose address it takes)."""
+    ops = ("++", "--", "p++", "p--") + (("&",) if address else ())
     for n in ([node] if shallow else walk(node)):
         if isinstance(n, c_ast.Assignment):
             yield n.lvalue
-        elif isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--"):
+        elif isinstance(n, c_ast.UnaryOp) and n.op in ops:
             yield n.expr
 
 

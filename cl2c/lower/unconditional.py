@@ -38,7 +38,7 @@ def unconditional_accesses(f: FunctionInfo) -> dict[str, tuple[Access, ...]]:
     return IndexReader(f).read()
 
 
-def _changed(body) -> set[int]:
+def changed_declarations(body) -> set[int]:
     """The declarations (by id) of variables that the function assigns, increments or
     takes the address of anywhere."""
     out = set()
@@ -96,7 +96,7 @@ class IndexReader:
         self.buffers = {id(d) for d, p in zip(decls, f.params)
                         if isinstance(p.type, ty.Pointer) and p.type.space in ("global",
                                                                                "constant")}
-        self.changed = _changed(self.body)
+        self.changed = changed_declarations(self.body)
         self.values: dict[int, tuple[dict, list]] = {}   # variable declaration -> index
         self.found: dict[str, list[Access]] = {}
 
