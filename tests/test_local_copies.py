@@ -142,3 +142,34 @@ def test_the_lectures_version_6_as_printed(dim, local, rows, offset):
     want = np.full((dim, dim), 0.5, np.float32)
     want[offset:offset + rows] = (a @ b)[offset:offset + rows]
     np.testing.assert_allclose(c, want, rtol=1e-4, atol=1e-5 * dim)
+
+
+# A copied product, read as a sum's term: the copy rounded it, so the read may not be
+# contracted with the sum into one fma, which would round once. P holds the rounded
+# products: each term is exactly 0 as written, and the product's rounding error where
+# contracted.
+ROUNDED = r"""
+__kernel void rounded(__global const float *A, __global const float *B,
+                      __global const float *P, __global float *out, int n) {
+    __local float L[64];
+    int i = get_global_id(0), l = get_local_id(0), nl = get_local_size(0);
+    for (int k = l; k < n; k += nl)
+        L[k] = A[k] * B[k];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    float s = 0.0f;
+    for (int k = 0; k < n; k++)
+        s += L[k] - P[k];
+    out[i] = s;
+}
+"""
+
+
+def test_a_copied_product_stays_rounded():
+    prg = cl2c.Program(ROUNDED).build()
+    prg.wait_optimised()        # (where mad is an fma: -march=native)
+    assert "L, a copy of A, B" in prg.rounded.schedule_reason
+    rng = np.random.default_rng(9)
+    a, b = rng.random(64, dtype=np.float32), rng.random(64, dtype=np.float32)
+    out = np.full(32, 7.0, np.float32)
+    prg.rounded((32,), (16,), a, b, a * b, out, np.int32(64))
+    np.testing.assert_array_equal(out, np.zeros(32, np.float32))

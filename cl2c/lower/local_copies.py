@@ -56,7 +56,8 @@ from pycparser import c_ast
 from .. import literals
 from .. import types as ty
 from ..sema import FunctionInfo, Module
-from ..typed_ast import copy_tree, fact, replace_child, walk
+from .. import cnodes as cn
+from ..typed_ast import copy_tree, fact, make, replace_child, walk
 from .effects import call_of, has_effects
 from .unconditional import changed_declarations
 
@@ -545,6 +546,20 @@ def _substituted(value, counter, subscript):
         for slot, child in n.children():
             if isinstance(child, c_ast.ID) and _symbol(child) is counter:
                 replace_child(n, slot, copy_tree(subscript))
+    return _rounded(out)
+
+
+def _rounded(value):
+    """``value``, a floating product, as the copy stored it: rounded (a cast to its own
+    type, which contraction.py does not see through), so that a read in a sum is not
+    contracted with it into one fma, which would round once."""
+    t = fact(value, "ty")
+    elem = t.elem if isinstance(t, ty.Vector) else t
+    if not (isinstance(value, c_ast.BinaryOp) and value.op == "*" and
+            isinstance(elem, ty.Scalar) and elem.kind == "float"):
+        return value
+    out = make(c_ast.Cast, cn.typename(t, value.coord), value, value.coord)
+    out.ty = t
     return out
 
 
