@@ -123,7 +123,8 @@ def lower_and_emit(module, pre: Preprocessed, reporter: Reporter, opts: Options,
                    target: Target, times: StageTimes) -> Translation:
     """The translation of an analysed module: lowered, scheduled and emitted as C."""
     try:
-        program = lower(module, times, check=opts.check)
+        program = lower(module, times, check=opts.check,
+                        uniform_groups=not opts.cl_std.non_uniform_work_groups)
         program = plan_launches(program, launch_options(opts), times)
     except UnsupportedError as e:
         from .diagnostics import at

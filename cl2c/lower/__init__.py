@@ -20,6 +20,7 @@ from . import declarations, workitems
 from .expressions import lower_expressions
 from .contraction import contract
 from .local_copies import forward_local_copies
+from .split_loops import join_split_loops
 from .sequencing import sequence_operands
 from .alike_groups import alike_groups
 from .owned import keeps_pointers, owned_buffers
@@ -52,6 +53,7 @@ class KernelModel:
     alike_groups: frozenset | None = None   # a checking build: every group makes the
                                       # same __local accesses but these kinds (alike_groups.py)
     forwarded: tuple = ()             # __local copies read from their memory instead
+    joined: tuple = ()                # loops split in two, run as one ("t and k")
                                       # ("Bl from B"; local_copies.py)
 
     @property
@@ -73,7 +75,7 @@ class LoweredProgram:
 
 
 def lower(module: Module, times: StageTimes | None = None,
-          check: str = "") -> LoweredProgram:
+          check: str = "", uniform_groups: bool = True) -> LoweredProgram:
     """The passes in order, each taking the module (its tree) and returning it rewritten;
     then each kernel's interface. Its schedule and launch come after, in the work-group
     stage (workgroup/stage.py). ``check``: a checking build's -cl2c-check value."""
@@ -88,10 +90,12 @@ def lower(module: Module, times: StageTimes | None = None,
         if check else {}
     # __local copies of memory the kernel does not change, read from it (a normal build:
     # a checking build checks the kernel as written)
-    forwarded = {}
+    forwarded, joined = {}, {}
     if not check:
         with times.stage("lower: __local copies"):
-            module, forwarded = forward_local_copies(module)
+            module, forwarded = forward_local_copies(module, uniform_groups)
+        with times.stage("lower: split loops"):
+            module, joined = join_split_loops(module)
     # Contraction first: it reads the expressions as the source wrote them.
     with times.stage("lower: contraction"):
         module = contract(module)
@@ -124,7 +128,8 @@ def lower(module: Module, times: StageTimes | None = None,
     kernels = [replace(kernel_model(f, moved.get(f.name, []), module.functions,
                                     accesses[f.name]), unchecked=unchecked.get(f.name),
                        owned=owned.get(f.name, {}), alike_groups=alike.get(f.name),
-                       forwarded=forwarded.get(f.name, ()))
+                       forwarded=forwarded.get(f.name, ()),
+                       joined=joined.get(f.name, ()))
                for f in module.kernels]
     return LoweredProgram(module, needs, kernels, list(module.program_scope),
                           sites.listed() if sites is not None else [], bool(check))

@@ -46,6 +46,27 @@ that pass values through global memory with a ``__local`` fence, wrongly, keep t
 Variables that then go unused and were initialised by a builtin without effects (the
 local id and size above) go too, so that the kernel no longer sees its groups.
 
+The other copy GPU code makes is a tile, each work-item storing one element at its
+local ids (the tiled matrix product's ``As[ty][tx] = A[row*n + t*TILE + tx]``), which
+covers the tile where the kernel requires a work-group size of the tile's shape
+(``reqd_work_group_size(TILE, TILE, 1)`` for ``As[TILE][TILE]``; ``(N, 1, 1)`` for
+``L[N]``) and every group has that size (OpenCL 1.x: from 2.0 the last group of a range
+may be smaller, and a read of what it did not write the element of an earlier step).
+What is proved there: one store, ``L[ly][lx] = E`` (``L[lx] = E``), a statement
+of a block followed there by a barrier fencing ``__local`` memory, in a kernel without
+``goto``; ``E`` as above but for the work-item's local and global ids (variables
+initialised to them and never changed, or the calls); every read after the barrier in
+the block, each subscript either the reader's own local id of that dimension (the
+writer's ids there are the reader's) or the counter of a loop from a constant at least 0
+by one below the tile's extent there, of ``E``'s local id's type: ``E``'s local id of that
+dimension becomes the counter, and ``E`` may not use that dimension's global id; between
+the store and the last read, stores to other ``__local`` arrays too (the second tile).
+``As[ty][k]`` becomes ``A[row*n + t*TILE + k]``; split_loops.py then makes the product's
+``t`` and ``k`` loops one.
+
+A forwarded value that is a floating product is read as a cast to its own type: the copy
+rounded it, and contraction.py must not fuse it with a sum it is read into.
+
 Runs on sema's tree, after the launch's provable accesses were read from the kernel as
 written (unconditional.py) and before contraction.
 """
@@ -65,12 +86,15 @@ _BARRIERS = ("barrier", "work_group_barrier")
 _LOCAL_FENCE = 1                      # CLK_LOCAL_MEM_FENCE (preprocess.py)
 
 
-def forward_local_copies(module: Module) -> tuple[Module, dict[str, tuple[str, ...]]]:
+def forward_local_copies(module: Module, uniform_groups: bool = True
+                         ) -> tuple[Module, dict[str, tuple[str, ...]]]:
     """Each kernel's copies forwarded (above); and, by kernel, the buffers it forwarded
-    with what they copied (``"Bl, a copy of B"``), for the schedule's comment."""
+    with what they copied (``"Bl, a copy of B"``), for the schedule's comment.
+    ``uniform_groups``: every group has the local size (OpenCL 1.x), so that a tile of
+    the required size is all written."""
     done = {}
     for f in module.kernels:
-        forwarded = _Kernel(f).forward()
+        forwarded = _Kernel(f, uniform_groups).forward()
         if forwarded:
             done[f.name] = forwarded
     return module, done
@@ -125,12 +149,14 @@ def _parents(root) -> dict[int, tuple]:
 
 
 class _Kernel:
-    def __init__(self, f: FunctionInfo):
-        self.f, self.body = f, f.node.body
+    def __init__(self, f: FunctionInfo, uniform_groups: bool = True):
+        self.f, self.body, self.uniform_groups = f, f.node.body, uniform_groups
         self.changed = changed_declarations(self.body)
         params = [p for p in f.node.decl.type.args.params if isinstance(p, c_ast.Decl)] \
             if f.node.decl.type.args else []
         self.param_decls = {id(d): p for d, p in zip(params, f.params)}
+        # (a label lets a work-item reach a barrier past a tile's store)
+        self._jumps = any(isinstance(n, (c_ast.Goto, c_ast.Label)) for n in walk(self.body))
 
     # ---- what is stable and the same for every work-item --------------------------------
     def _unchanged_param(self, sym) -> bool:
@@ -199,13 +225,14 @@ class _Kernel:
         roots = [self.body] if within is None else [within.init, within.next]
         return sum(_symbol(t) is sym for root in roots for t in _targets(root, address=True))
 
-    def _id_variable(self, e, name: str) -> bool:
-        """``e`` is ``name(0)`` (get_local_id, get_local_size), or a variable initialised
-        to it and never changed."""
+    def _id_variable(self, e, name: str, dim: int = 0) -> bool:
+        """``e`` is ``name(dim)`` (get_local_id, get_local_size, get_global_id), or a
+        variable initialised to it and never changed."""
         call = _builtin(e, name)
         if call is not None:
             args = _strip(e).args
-            return args is not None and len(args.exprs) == 1 and _const(args.exprs[0]) == 0
+            return args is not None and len(args.exprs) == 1 and \
+                _const(args.exprs[0]) == dim
         sym = _symbol(_strip(e))
         if sym is None or sym.kind != "var" or id(sym.node) in self.changed or \
                 not (isinstance(sym.type, ty.Scalar) and sym.type.kind == "int" and
@@ -213,7 +240,17 @@ class _Kernel:
             return False
         init = getattr(sym.node, "init", None)
         return init is not None and not isinstance(init, c_ast.InitList) and \
-            self._id_variable(init, name)
+            self._id_variable(init, name, dim)
+
+    def _work_item_id(self, e) -> tuple[str, int] | None:
+        """(builtin, dimension) where ``e`` is a local or global id (above), else None."""
+        if not isinstance(_strip(e), (c_ast.ID, c_ast.FuncCall)):
+            return None
+        for name in ("get_local_id", "get_global_id"):
+            for dim in range(3):
+                if self._id_variable(e, name, dim):
+                    return name, dim
+        return None
 
     # ---- the buffer, its copy and its reads ---------------------------------------------
     def forward(self) -> tuple[str, ...]:
@@ -241,17 +278,16 @@ class _Kernel:
         parents = _parents(self.body)
         uses = [n for n in walk(self.body) if isinstance(n, c_ast.ID) and _symbol(n) is sym]
         if sym.kind == "var":
-            t = sym.type
-            if not (isinstance(t, ty.Array) and isinstance(t.elem, ty.Scalar)):
+            if not _dimensions(sym.type) or _element_type(sym.type) is None:
                 return None
         elif not (isinstance(sym.type, ty.Pointer) and isinstance(sym.type.pointee, ty.Scalar)):
             return None
+        rank = len(_dimensions(sym.type)) if sym.kind == "var" else 1
         writer, reads = None, []
         for use in uses:
-            ref = parents.get(id(use))
-            if ref is None or not isinstance(ref[0], c_ast.ArrayRef) or ref[1] != "name":
+            access = _element(use, parents, rank)
+            if access is None:
                 return None
-            access = ref[0]
             up = parents.get(id(access))
             if up is None:
                 return None
@@ -267,6 +303,11 @@ class _Kernel:
             else:
                 reads.append(access)
         if writer is None or not reads:
+            return None
+        if _subscripts(writer.lvalue, rank)[-1] is not None and \
+                self._work_item_id(_subscripts(writer.lvalue, rank)[-1]):
+            return self._forward_tile(sym, writer, reads, parents)
+        if rank != 1:
             return None
         copy = self._copy_loop(writer, parents)
         if copy is None:
@@ -286,8 +327,8 @@ class _Kernel:
         inside = {id(n) for item in after for n in walk(item)}
         last = barrier
         for read in reads:
-            if id(read) not in inside or not self._read_in_range(read, parents, counter,
-                                                                 bound, block):
+            if id(read) not in inside or not self._read_in_range(
+                    read, read.subscript, parents, bound, block, counter.type):
                 return None
             last = max(last, next(i for i in range(barrier + 1, len(block.block_items))
                                   if any(n is read for n in walk(block.block_items[i]))))
@@ -300,6 +341,72 @@ class _Kernel:
         block.block_items.remove(loop)
         if sym.kind == "var":
             self._remove_declaration(sym)
+        return f"{sym.name}, a copy of {_sources(value)}"
+
+    def _forward_tile(self, sym, writer, reads, parents) -> str | None:
+        """A tile: ``L[ly][lx] = E`` (or ``L[lx] = E``), each work-item storing the element
+        at its local ids, in a kernel whose required work-group size is the array's
+        shape, so that the group writes every element. A read ``L[a][b]`` after the
+        barrier is ``E`` as the work-item at (b, a) computed it: where a subscript is the
+        reader's own local id of that dimension, the writer's ids there are the reader's;
+        where it is the counter of a loop within the dimension, ``E``'s local id of that
+        dimension becomes the counter (and ``E`` may not use that dimension's global id)."""
+        dims = _dimensions(sym.type)
+        rank, reqd = len(dims), self.f.attributes.get("reqd_work_group_size")
+        if sym.kind != "var" or reqd is None or not self.uniform_groups or \
+                tuple(reqd) != tuple(reversed(dims)) + (1,) * (3 - rank) or self._jumps:
+            return None
+        for place, sub in enumerate(_subscripts(writer.lvalue, rank)):
+            if not self._id_variable(sub, "get_local_id", rank - 1 - place):
+                return None
+        up = parents.get(id(writer))
+        if up is None or not isinstance(up[0], c_ast.Compound):
+            return None
+        block = up[0]
+        at = next(i for i, s in enumerate(block.block_items) if s is writer)
+        barrier = next((i for i in range(at + 1, len(block.block_items))
+                        if self._is_barrier(block.block_items[i])), None)
+        if barrier is None:
+            return None
+        value = writer.rvalue
+        nodes = {id(n): n for n in walk(value) if self._work_item_id(n) is not None}
+        inner = {id(d) for n in nodes.values() for d in walk(n) if d is not n}
+        ids = {k: self._work_item_id(n) for k, n in nodes.items() if k not in inner}
+        if fact(value, "ty") != _element_type(sym.type) or \
+                not self._stable_value(value, None, self._ancestors(block, parents),
+                                       skip=set(ids) | inner):
+            return None
+        after = block.block_items[barrier + 1:]
+        inside = {id(n) for item in after for n in walk(item)}
+        last, plans = barrier, []
+        for read in reads:
+            if id(read) not in inside:
+                return None
+            moved = {}                  # dimension -> the subscript the writer's id becomes
+            for place, sub in enumerate(_subscripts(read, rank)):
+                dim = rank - 1 - place
+                if self._id_variable(sub, "get_local_id", dim):
+                    continue
+                if not self._read_in_range(read, sub, parents, dims[place], block):
+                    return None
+                # (the counter takes the id's place: of its type, so that the
+                # arithmetic around it stays what it was)
+                if ("get_global_id", dim) in ids.values() or \
+                        any(v == ("get_local_id", dim) and
+                            fact(nodes[k], "ty") != fact(sub, "ty") for k, v in ids.items()):
+                    return None
+                moved[dim] = sub
+            plans.append((read, moved))
+            last = max(last, next(i for i in range(barrier + 1, len(block.block_items))
+                                  if any(n is read for n in walk(block.block_items[i]))))
+        if not all(self._stores_nothing(s, local_arrays=True)
+                   for s in block.block_items[at + 1:last + 1]):
+            return None
+        for read, moved in plans:
+            parent, slot = parents[id(read)]
+            replace_child(parent, slot, _with_ids(value, ids, moved))
+        block.block_items.remove(writer)
+        self._remove_declaration(sym)
         return f"{sym.name}, a copy of {_sources(value)}"
 
     def _copy_loop(self, writer, parents):
@@ -352,10 +459,13 @@ class _Kernel:
             out.append(node)
         return out
 
-    def _stable_value(self, value, counter, ancestors) -> bool:
+    def _stable_value(self, value, counter, ancestors, skip=frozenset()) -> bool:
         """The copy's value: constants, operators, the counter, unchanged scalar
-        parameters, uniform counters of loops around, loads of unchanged buffers."""
+        parameters, uniform counters of loops around, loads of unchanged buffers (and
+        the nodes ``skip``: a tile's work-item ids)."""
         for n in walk(value):
+            if id(n) in skip:
+                continue
             if isinstance(n, c_ast.ID):
                 sym = _symbol(n)
                 if sym is None or sym is counter:
@@ -383,13 +493,14 @@ class _Kernel:
                 return False
         return True
 
-    def _read_in_range(self, read, parents, counter, bound, block) -> bool:
-        """The read's subscript is the counter of a loop around it (inside ``block``),
-        from a constant >= 0 by one below the copy's ``bound`` (or a constant no
-        larger), of the copy counter's type and unchanged in the loop."""
-        sym = _symbol(_strip(read.subscript))
-        if sym is None or not isinstance(read.subscript, c_ast.ID) or \
-                sym.type != counter.type:
+    def _read_in_range(self, read, sub, parents, bound, block, of_type=None) -> bool:
+        """The read's subscript ``sub`` is the counter of a loop around it (inside
+        ``block``), from a constant >= 0 by one below the copy's ``bound`` (or a constant
+        no larger), of the type ``of_type`` (an int, where not given) and unchanged in
+        the loop."""
+        sym = _symbol(_strip(sub))
+        if sym is None or not isinstance(sub, c_ast.ID) or \
+                (sym.type != of_type if of_type is not None else not _is_int(sym.type)):
             return False
         node = read
         while id(node) in parents and node is not block:
@@ -409,8 +520,9 @@ class _Kernel:
                 return not any(_symbol(t) is sym for t in _targets(node.stmt))
         return False
 
-    def _stores_nothing(self, stmt) -> bool:
-        """``stmt`` stores only to private variables and arrays, and calls only builtins
+    def _stores_nothing(self, stmt, local_arrays: bool = False) -> bool:
+        """``stmt`` stores only to private variables and arrays (and, ``local_arrays``,
+        to kernel-scope ``__local`` arrays: another tile), and calls only builtins
         without effects and barriers."""
         for n in walk(stmt):
             if isinstance(n, c_ast.FuncCall):
@@ -423,8 +535,10 @@ class _Kernel:
                 while isinstance(base, c_ast.ArrayRef):
                     base = base.name
                 sym = _symbol(base)
-                if sym is None or sym.space != "private" or sym.kind not in ("var",) or \
-                        (base is not target and not isinstance(sym.type, ty.Array)):
+                space = ("private", "local") if local_arrays else ("private",)
+                if sym is None or sym.space not in space or sym.kind not in ("var",) or \
+                        (base is not target and not isinstance(sym.type, ty.Array)) or \
+                        (sym.space == "local" and base is target):
                     return False
         return True
 
@@ -528,11 +642,13 @@ def _targets(node, shallow: bool = False, address: bool = False):
 
 
 def _within(bound, copy_bound) -> bool:
-    """A read loop's ``bound`` is the copy loop's, or both are constants and it is no
-    larger."""
-    a, b = _const(bound), _const(copy_bound)
+    """A read loop's ``bound`` is the copy loop's, or both are constants (or the copy's
+    an int: a tile's extent) and it is no larger."""
+    a, b = _const(bound), copy_bound if isinstance(copy_bound, int) else _const(copy_bound)
     if a is not None and b is not None:
         return a <= b
+    if isinstance(copy_bound, int):
+        return False
     sa, sb = _symbol(_strip(bound)), _symbol(_strip(copy_bound))
     return sa is not None and sa is sb and isinstance(_strip(bound), c_ast.ID)
 
@@ -570,3 +686,57 @@ def _sources(value) -> str:
                 n.name.name not in names:
             names.append(n.name.name)
     return ", ".join(names) or "its values"
+
+
+def _dimensions(t) -> list[int]:
+    """The lengths of array type ``t``, outermost first (``[TILE + 2, TILE + 2]``)."""
+    out = []
+    while isinstance(t, ty.Array) and t.length:
+        out.append(t.length)
+        t = t.elem
+    return out
+
+
+def _element_type(t):
+    """The scalar element of an array of scalars (of any rank), else None."""
+    while isinstance(t, ty.Array) and t.length:
+        t = t.elem
+    return t if isinstance(t, ty.Scalar) else None
+
+
+def _element(use, parents, rank: int):
+    """The access ``L[a]...[z]`` of all ``rank`` subscripts that the identifier ``use``
+    begins, or None where it is used otherwise."""
+    node = use
+    for _ in range(rank):
+        up = parents.get(id(node))
+        if up is None or not isinstance(up[0], c_ast.ArrayRef) or up[1] != "name":
+            return None
+        node = up[0]
+    return node
+
+
+def _subscripts(access, rank: int) -> list:
+    """The subscripts of ``L[a]...[z]``, outermost (``a``) first."""
+    out = []
+    for _ in range(rank):
+        out.append(access.subscript)
+        access = access.name
+    return out[::-1]
+
+
+def _with_ids(value, ids: dict, moved: dict):
+    """A copy of a tile's ``value`` as the work-item a read names computed it: each
+    local id (``ids``: node id -> (builtin, dimension)) of a dimension in ``moved`` is
+    that read's subscript there."""
+    memo = {}
+    out = copy_tree(value, memo)
+    swaps = {id(memo[k]): moved[dim] for k, (name, dim) in ids.items()
+             if name == "get_local_id" and dim in moved}
+    if id(out) in swaps:
+        return copy_tree(swaps[id(out)])
+    for n in list(walk(out)):
+        for slot, child in n.children():
+            if id(child) in swaps:
+                replace_child(n, slot, copy_tree(swaps[id(child)]))
+    return _rounded(out)

@@ -141,6 +141,8 @@ def _launch_of(k: KernelModel, module: Module, options: LaunchOptions, outside: 
     if k.forwarded:
         reason += "; __local " + "; ".join(k.forwarded) + ", read from there (memory " \
             "the kernel does not change meanwhile): the copy gone"
+    if k.joined:
+        reason += "; loops " + "; ".join(k.joined) + " run as one"
     if regroup:
         serial = serial_items(k_work)
         twin = interleaved_function(k, choice.schedule, ways, serial)
