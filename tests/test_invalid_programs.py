@@ -419,6 +419,9 @@ INVALID = [
     # it compiled, a plain read-modify-write, where clang finds no overload
     ("kernel void k(global int *o) {\n    int x = 0;\n    atomic_inc(&x);\n    o[0] = x;\n}\n",
      3, 5, "no matching function for call to 'atomic_inc(__private int *)'"),
+    # fuzzer seed 7704 (piglit's scalar-operators.cl): translated, and GCC refused the C
+    ("kernel void k(global int *p) { int a = 1; p[0] = ~(&a); }\n", 1, 53,
+     "invalid argument type '__private int *' to unary expression"),
 ]
 
 

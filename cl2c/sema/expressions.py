@@ -225,7 +225,7 @@ class Expressions(Checker):
                 self.error(f"invalid argument type '{t}' to unary expression", node)
             return ty.integer_promote(t) if t.is_scalar else t
         if op == "~":
-            if t.is_float:
+            if t.is_float or not (t.is_scalar or t.is_vector):       # (a pointer: fuzzer)
                 self.error(f"invalid argument type '{t}' to unary expression", node)
             return ty.integer_promote(t) if t.is_scalar else t
         self.error(f"unsupported operator '{op}'", node)
