@@ -92,7 +92,7 @@ def analyze_preprocessed(pre: Preprocessed, source_name: str, reporter: Reporter
     # (an empty file): nothing to launch; after an error, a kernel may be what failed
     if expect_kernels and not module.kernels and not reporter.failed:
         reporter.warning("no kernels in this program (no function is declared __kernel)",
-                         _first_function(module, source_name) or Coord(source_name, None))
+                         _first_function(module, source_name) or Coord(source_name, 1, 1))
     reporter.check()
     return module
 
