@@ -173,3 +173,32 @@ def test_a_copied_product_stays_rounded():
     out = np.full(32, 7.0, np.float32)
     prg.rounded((32,), (16,), a, b, a * b, out, np.int32(64))
     np.testing.assert_array_equal(out, np.zeros(32, np.float32))
+
+
+# A copy of memory the kernel writes after reading the copy: another work-item's store
+# may come before a work-item's read (fibers run each work-item to the barrier), so the
+# copy stays. As written, every read sees the values of before the stores.
+WRITTEN_AFTER = r"""
+__kernel void written(__global float *B, __global float *out, int n) {
+    __local float L[64];
+    int i = get_global_id(0), l = get_local_id(0), nl = get_local_size(0);
+    for (int k = l; k < n; k += nl)
+        L[k] = B[k];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    float s = 0.0f;
+    for (int k = 0; k < n; k++)
+        s += L[k];
+    for (int k = l; k < n; k += nl)
+        B[k] = -100.0f;
+    out[i] = s;
+}
+"""
+
+
+@pytest.mark.parametrize("options", ["", "-cl2c-schedule=fibers"])
+def test_a_copy_of_memory_the_kernel_writes_stays(options):
+    prg = cl2c.Program(WRITTEN_AFTER, options).build()
+    assert "a copy of" not in prg.written.schedule_reason
+    b, out = np.arange(64, dtype=np.float32), np.zeros(16, np.float32)
+    prg.written((16,), (16,), b, out, np.int32(64))
+    np.testing.assert_array_equal(out, np.full(16, 2016.0, np.float32))

@@ -34,8 +34,8 @@ kernel as written):
   by one below ``N`` (or a constant no larger), ``r`` of ``k``'s type and unchanged in
   it, so that each element read was written;
 - ``E`` is made of constants, operators, ``k``, loads of ``__global``/``__constant``
-  buffer parameters that the kernel never changes (not volatile), scalar parameters the
-  kernel never changes, and counters of loops around the block whose starts, bounds and
+  buffer parameters that the kernel never writes through (nor assigns; not volatile),
+  scalar parameters the kernel never changes, and counters of loops around the block whose starts, bounds and
   steps are made of those: the same for every work-item and at the read as at the copy;
 - from the copy to the last read, nothing stores to memory other than private variables
   and arrays, and nothing is called but builtins without effects and the barrier.
@@ -473,7 +473,10 @@ class _Kernel:
                 if self._unchanged_param(sym):
                     p = self.param_decls[id(sym.node)]
                     if isinstance(p.type, ty.Pointer):
-                        if p.type.space not in ("global", "constant") or p.type.volatile:
+                        # (memory the kernel writes may change between the copy and a
+                        # read: another work-item's store after its own reads)
+                        if p.type.space not in ("global", "constant") or p.type.volatile \
+                                or p.written:
                             return False
                     elif not isinstance(p.type, ty.Scalar):
                         return False
