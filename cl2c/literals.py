@@ -12,7 +12,9 @@ INT_SUFFIX = re.compile(r"[uUlL]*$")
 
 def integer_value(text: str) -> int:
     """The value of an integer constant: decimal, 0x hex, 0b binary or 0 octal, with
-    any u/l suffix."""
+    any u/l suffix (or a character constant's, ``'ab'``: pycparser's type for it is int)."""
+    if "'" in text:
+        return char_value(text[text.index("'"):])
     digits = text[:len(text) - len(INT_SUFFIX.search(text).group())]
     if len(digits) > 1 and digits[0] == "0" and digits[1] not in "xXbB":
         return int(digits, 8)
@@ -39,12 +41,26 @@ def _units(body: str) -> list[int]:
 def char_value(text: str) -> int:
     """The int value of a character constant such as ``'a'`` or ``'\\n'``: its one char
     (signed, as OpenCL's char is). A constant of several chars has GCC's value."""
-    value = 0
-    for unit in _units(text[1:-1]):
+    value, units = 0, _units(text[1:-1])
+    for unit in units:
         value = (value << 8) | (unit & 0xFF)
-    if len(_units(text[1:-1])) == 1 and value >= 0x80:
+    if len(units) == 1 and value >= 0x80:
         value -= 0x100
+    elif len(units) > 1:            # an int: its last four chars, GCC's value
+        value &= 0xFFFFFFFF
+        value -= 1 << 32 if value >= 1 << 31 else 0
     return value
+
+
+def char_count(text: str) -> int:
+    """The chars of a character constant (``'ab'``: 2)."""
+    return len(_units(text[text.index("'") + 1:-1]))
+
+
+def hex_escape_without_digits(text: str) -> bool:
+    """A character or string literal with ``\\x`` and no hex digit after it (which C
+    refuses)."""
+    return any(m.group(3) == "x" for m in _ESCAPE.finditer(text))
 
 
 def string_length(text: str) -> int:

@@ -422,6 +422,11 @@ INVALID = [
     # fuzzer seed 7704 (piglit's scalar-operators.cl): translated, and GCC refused the C
     ("kernel void k(global int *p) { int a = 1; p[0] = ~(&a); }\n", 1, 53,
      "invalid argument type '__private int *' to unary expression"),
+    # fuzzer seed 7705: C's errors before
+    ("kernel void k(global int *p) { p[0] = \"\\x\"[0]; }\n", 1, 39,
+     "\\x used with no following hex digits"),
+    ("kernel void k(global uint *p) {\n    __local static uint c;\n    p[0] = c;\n}\n", 2, 25,
+     "variables in function scope cannot be declared static"),
 ]
 
 
@@ -647,3 +652,14 @@ def test_static_in_a_parameters_array_stays_c():
     out = np.zeros(1, np.float32)
     prg.k((1,), None, out)
     assert out[0] == 5
+
+
+def test_a_multi_character_constant_is_gccs_int_with_clangs_warning():
+    """'ab' is an int (GCC's value, 0x6162), with clang's warning; it had been an internal
+    error (an integer constant to pycparser, read as digits)."""
+    src = "kernel void k(global int *p) { p[0] = 'ab'; p[1] = '\\\\x'; p[2] = '\\xff'; }\n"
+    with pytest.warns(cl2c.BuildWarning, match="multi-character character constant"):
+        prg = cl2c.Program(src).build()
+    out = np.zeros(3, np.int32)
+    prg.k((1,), None, out)
+    assert out.tolist() == [0x6162, 0x5C78, -1]

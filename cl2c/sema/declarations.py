@@ -147,7 +147,10 @@ class Declarations(Checker):
             # OpenCL C 6.5.2: one per group, so at a kernel's outermost scope only (the
             # C had made it a private variable, each work-item its own)
             # (reported, and declared all the same: its uses add no errors)
-            if not self.func.is_kernel:
+            if "static" in (node.storage or []):      # (clang's words; fuzzer seed 7705)
+                self.reporter.error("variables in function scope cannot be declared static",
+                                    node.coord)
+            elif not self.func.is_kernel:
                 self.reporter.error("non-kernel function variable cannot be declared in "
                                     "local address space", node.coord)
             elif len(self.scopes) > 2:

@@ -54,6 +54,13 @@ class Expressions(Checker):
         return None
 
     def expr_Constant(self, node):
+        if "'" in node.value or node.type == "string":
+            if literals.hex_escape_without_digits(node.value):
+                self.error("\\x used with no following hex digits", node)
+            if node.type != "string" and literals.char_count(node.value) != 1:
+                # (clang's warning; the C gets the value, for no warning of its own)
+                self.reporter.warning("multi-character character constant", node.coord)
+                node.value, node.type = str(literals.char_value(node.value)), "int"
         t = constant_type(node)
         if t.is_float and node.type not in ("char", "string"):
             wrong = literals.float_out_of_range(node.value)
