@@ -313,8 +313,7 @@ class _Kernel:
         if copy is None:
             return None
         loop, block, at, counter, bound = copy
-        barrier = next((i for i in range(at + 1, len(block.block_items))
-                        if self._is_barrier(block.block_items[i])), None)
+        barrier = self._next_barrier(block, at)
         if barrier is None:
             return None
         value = writer.rvalue
@@ -359,13 +358,11 @@ class _Kernel:
         for place, sub in enumerate(_subscripts(writer.lvalue, rank)):
             if not self._id_variable(sub, "get_local_id", rank - 1 - place):
                 return None
-        up = parents.get(id(writer))
-        if up is None or not isinstance(up[0], c_ast.Compound):
+        place = _place(writer, parents)
+        if place is None:
             return None
-        block = up[0]
-        at = next(i for i, s in enumerate(block.block_items) if s is writer)
-        barrier = next((i for i in range(at + 1, len(block.block_items))
-                        if self._is_barrier(block.block_items[i])), None)
+        block, at = place
+        barrier = self._next_barrier(block, at)
         if barrier is None:
             return None
         value = writer.rvalue
@@ -437,12 +434,14 @@ class _Kernel:
             return None
         if any(_symbol(t) is counter for t in _targets(writer.rvalue)):
             return None
-        up = parents.get(id(loop))
-        if up is None or not isinstance(up[0], c_ast.Compound):
-            return None
-        block = up[0]
-        at = next(i for i, s in enumerate(block.block_items) if s is loop)
-        return loop, block, at, counter, cond.right
+        place = _place(loop, parents)
+        return None if place is None else (loop, *place, counter, cond.right)
+
+    def _next_barrier(self, block, at: int) -> int | None:
+        """The place of the first barrier fencing __local memory after ``at`` in
+        ``block``."""
+        return next((i for i in range(at + 1, len(block.block_items))
+                     if self._is_barrier(block.block_items[i])), None)
 
     def _is_barrier(self, stmt) -> bool:
         """``stmt`` is a barrier that fences __local memory (its flags constants)."""
@@ -689,6 +688,15 @@ def _sources(value) -> str:
                 n.name.name not in names:
             names.append(n.name.name)
     return ", ".join(names) or "its values"
+
+
+def _place(stmt, parents) -> tuple | None:
+    """(the block that holds statement ``stmt``, its place there), or None where a
+    statement other than a block holds it."""
+    up = parents.get(id(stmt))
+    if up is None or not isinstance(up[0], c_ast.Compound):
+        return None
+    return up[0], next(i for i, s in enumerate(up[0].block_items) if s is stmt)
 
 
 def _dimensions(t) -> list[int]:
