@@ -427,6 +427,13 @@ INVALID = [
      "\\x used with no following hex digits"),
     ("kernel void k(global uint *p) {\n    __local static uint c;\n    p[0] = c;\n}\n", 2, 25,
      "variables in function scope cannot be declared static"),
+    # fuzzer seed 7706: a compound literal's diagnostics had no position
+    ("struct In { int a; };\n"
+     "kernel void k(global int *p) { struct In lit = (struct i){1}; p[0] = lit.a; }\n", 2, 56,
+     "variable has incomplete type 'struct i'"),
+    ("struct In { int a; };\nstruct S { int b; };\n"
+     "kernel void k(global int *p) { struct In lit = (struct S){1}; p[0] = lit.a; }\n", 3, 56,
+     "initializing 'struct In' with an expression of incompatible type 'struct S'"),
 ]
 
 

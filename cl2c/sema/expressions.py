@@ -417,7 +417,11 @@ class Expressions(Checker):
         return t
 
     def expr_CompoundLiteral(self, node):
+        if node.coord is None:          # (pycparser gives a compound literal none)
+            node.coord = node.type.coord
         t, _, _ = self.resolve(node.type)
+        if incomplete(t) and not isinstance(t, ty.Array):     # (fuzzer seed 7706)
+            self.error(f"variable has incomplete type '{t}'", node)
         node.init = self.init_list(node.init, t)
         return t
 
