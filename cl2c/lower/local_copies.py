@@ -74,12 +74,14 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
-from .. import literals
 from .. import types as ty
+from ..checking.counted import steps_by_one
 from ..sema import FunctionInfo, Module
 from .. import cnodes as cn
 from ..typed_ast import copy_tree, fact, make, replace_child, walk
 from .effects import call_of, has_effects
+from .tree_facts import (changed_lvalues, int_constant, is_wide_int, parents_of,
+                         strip_casts, symbol_of)
 from .unconditional import changed_declarations
 
 _BARRIERS = ("barrier", "work_group_barrier")
@@ -100,52 +102,23 @@ def forward_local_copies(module: Module, uniform_groups: bool = True
     return module, done
 
 
-def _strip(e):
-    while isinstance(e, c_ast.Cast):
-        e = e.expr
-    return e
-
-
 def _builtin(e, name: str | None = None):
     """The builtin call ``e`` (through casts) is, of ``name`` where given."""
-    call = call_of(_strip(e))
+    call = call_of(strip_casts(e))
     if call is None or call.kind != "builtin" or call.row is None or \
             (name is not None and call.name != name):
         return None
     return call
 
 
-def _const(e) -> int | None:
-    e = _strip(e)
-    if isinstance(e, c_ast.Constant) and e.type in ("int", "unsigned int", "long",
-                                                     "unsigned long"):
-        try:
-            return literals.integer_value(e.value)
-        except ValueError:
-            return None
-    return None
-
-
 def _flags(e) -> int | None:
     """A barrier's flags, constants or'd together (``CLK_LOCAL_MEM_FENCE |
     CLK_GLOBAL_MEM_FENCE``), or None."""
-    e = _strip(e)
+    e = strip_casts(e)
     if isinstance(e, c_ast.BinaryOp) and e.op == "|":
         left, right = _flags(e.left), _flags(e.right)
         return None if left is None or right is None else left | right
-    return _const(e)
-
-
-def _symbol(e):
-    return fact(e, "symbol") if isinstance(e, c_ast.ID) else None
-
-
-def _parents(root) -> dict[int, tuple]:
-    out = {}
-    for n in walk(root):
-        for slot, child in n.children():
-            out[id(child)] = (n, slot)
-    return out
+    return int_constant(e)
 
 
 class _Kernel:
@@ -168,7 +141,7 @@ class _Kernel:
         variables (declarations' ids) ``allowed``."""
         for n in walk(e):
             if isinstance(n, c_ast.ID):
-                sym = _symbol(n)
+                sym = symbol_of(n)
                 if sym is None:
                     return False
                 if id(sym.node) in allowed:
@@ -186,10 +159,10 @@ class _Kernel:
         """The variable (its symbol) that For ``loop`` starts, or None."""
         init = loop.init
         if isinstance(init, c_ast.Assignment) and init.op == "=":
-            return _symbol(init.lvalue)
+            return symbol_of(init.lvalue)
         if isinstance(init, c_ast.DeclList) and len(init.decls) == 1 and \
                 isinstance(loop.cond, c_ast.BinaryOp):
-            sym = _symbol(loop.cond.left)
+            sym = symbol_of(loop.cond.left)
             return sym if sym is not None and sym.node is init.decls[0] else None
         return None
 
@@ -210,9 +183,9 @@ class _Kernel:
                     not self._uniform(start) or not self._uniform(cond, mine):
                 return False
             if isinstance(step, c_ast.UnaryOp) and step.op in ("++", "--", "p++", "p--"):
-                ok = _symbol(step.expr) is sym
+                ok = symbol_of(step.expr) is sym
             elif isinstance(step, c_ast.Assignment) and step.op in ("+=", "-="):
-                ok = _symbol(step.lvalue) is sym and self._uniform(step.rvalue)
+                ok = symbol_of(step.lvalue) is sym and self._uniform(step.rvalue)
             else:
                 ok = False
             # assigned only by this loop's start and step
@@ -223,17 +196,17 @@ class _Kernel:
         """How many times the body (or only For ``within``'s start and step) assigns
         ``sym``, or takes its address."""
         roots = [self.body] if within is None else [within.init, within.next]
-        return sum(_symbol(t) is sym for root in roots for t in _targets(root, address=True))
+        return sum(symbol_of(t) is sym for root in roots for t in changed_lvalues(root, address=True))
 
     def _id_variable(self, e, name: str, dim: int = 0) -> bool:
         """``e`` is ``name(dim)`` (get_local_id, get_local_size, get_global_id), or a
         variable initialised to it and never changed."""
         call = _builtin(e, name)
         if call is not None:
-            args = _strip(e).args
+            args = strip_casts(e).args
             return args is not None and len(args.exprs) == 1 and \
-                _const(args.exprs[0]) == dim
-        sym = _symbol(_strip(e))
+                int_constant(args.exprs[0]) == dim
+        sym = symbol_of(strip_casts(e))
         if sym is None or sym.kind != "var" or id(sym.node) in self.changed or \
                 not (isinstance(sym.type, ty.Scalar) and sym.type.kind == "int" and
                      sym.type.size >= 4):       # (one that holds every local id)
@@ -244,7 +217,7 @@ class _Kernel:
 
     def _work_item_id(self, e) -> tuple[str, int] | None:
         """(builtin, dimension) where ``e`` is a local or global id (above), else None."""
-        if not isinstance(_strip(e), (c_ast.ID, c_ast.FuncCall)):
+        if not isinstance(strip_casts(e), (c_ast.ID, c_ast.FuncCall)):
             return None
         for name in ("get_local_id", "get_global_id"):
             for dim in range(3):
@@ -268,15 +241,15 @@ class _Kernel:
     def _local_buffers(self) -> list:
         seen, out = set(), []
         for n in walk(self.body):
-            sym = _symbol(n)
+            sym = symbol_of(n)
             if sym is not None and _is_local(sym) and id(sym) not in seen:
                 seen.add(id(sym))
                 out.append(sym)
         return out
 
     def _forward(self, sym) -> str | None:
-        parents = _parents(self.body)
-        uses = [n for n in walk(self.body) if isinstance(n, c_ast.ID) and _symbol(n) is sym]
+        parents = parents_of(self.body)
+        uses = [n for n in walk(self.body) if isinstance(n, c_ast.ID) and symbol_of(n) is sym]
         if sym.kind == "var":
             if not _dimensions(sym.type) or _element_type(sym.type) is None:
                 return None
@@ -419,20 +392,20 @@ class _Kernel:
             return None
         loop = up[0]
         counter = self._loop_counter(loop)
-        sub = _symbol(_strip(writer.lvalue.subscript))
-        if counter is None or sub is not counter or not _is_int(counter.type):
+        sub = symbol_of(strip_casts(writer.lvalue.subscript))
+        if counter is None or sub is not counter or not is_wide_int(counter.type):
             return None
         start, cond, step = self._start(loop), loop.cond, loop.next
         if start is None or not self._id_variable(start, "get_local_id"):
             return None
         if not (isinstance(cond, c_ast.BinaryOp) and cond.op == "<" and
-                _symbol(cond.left) is counter and self._uniform(cond.right)):
+                symbol_of(cond.left) is counter and self._uniform(cond.right)):
             return None
         if not (isinstance(step, c_ast.Assignment) and step.op == "+=" and
-                _symbol(step.lvalue) is counter and
+                symbol_of(step.lvalue) is counter and
                 self._id_variable(step.rvalue, "get_local_size")):
             return None
-        if any(_symbol(t) is counter for t in _targets(writer.rvalue)):
+        if any(symbol_of(t) is counter for t in changed_lvalues(writer.rvalue)):
             return None
         place = _place(loop, parents)
         return None if place is None else (loop, *place, counter, cond.right)
@@ -466,7 +439,7 @@ class _Kernel:
             if id(n) in skip:
                 continue
             if isinstance(n, c_ast.ID):
-                sym = _symbol(n)
+                sym = symbol_of(n)
                 if sym is None or sym is counter:
                     continue
                 if self._unchanged_param(sym):
@@ -485,7 +458,7 @@ class _Kernel:
                     continue
                 return False
             if isinstance(n, c_ast.ArrayRef):
-                base = _symbol(n.name)
+                base = symbol_of(n.name)
                 if base is None or not self._unchanged_param(base):
                     return False
             elif isinstance(n, (c_ast.FuncCall, c_ast.Assignment, c_ast.StructRef,
@@ -500,26 +473,23 @@ class _Kernel:
         ``block``), from a constant >= 0 by one below the copy's ``bound`` (or a constant
         no larger), of the type ``of_type`` (an int, where not given) and unchanged in
         the loop."""
-        sym = _symbol(_strip(sub))
+        sym = symbol_of(strip_casts(sub))
         if sym is None or not isinstance(sub, c_ast.ID) or \
-                (sym.type != of_type if of_type is not None else not _is_int(sym.type)):
+                (sym.type != of_type if of_type is not None else not is_wide_int(sym.type)):
             return False
         node = read
         while id(node) in parents and node is not block:
             node = parents[id(node)][0]
             if isinstance(node, c_ast.For) and self._loop_counter(node) is sym:
-                start = _const(self._start(node))
+                start = int_constant(self._start(node))
                 cond, step = node.cond, node.next
                 if start is None or start < 0 or not isinstance(cond, c_ast.BinaryOp) or \
-                        cond.op != "<" or _symbol(cond.left) is not sym or \
+                        cond.op != "<" or symbol_of(cond.left) is not sym or \
                         not _within(cond.right, bound):
                     return False
-                if not (isinstance(step, c_ast.UnaryOp) and step.op in ("++", "p++") and
-                        _symbol(step.expr) is sym) and \
-                        not (isinstance(step, c_ast.Assignment) and step.op == "+=" and
-                             _symbol(step.lvalue) is sym and _const(step.rvalue) == 1):
+                if not steps_by_one(step, sym.name):
                     return False
-                return not any(_symbol(t) is sym for t in _targets(node.stmt))
+                return not any(symbol_of(t) is sym for t in changed_lvalues(node.stmt))
         return False
 
     def _stores_nothing(self, stmt, local_arrays: bool = False) -> bool:
@@ -532,11 +502,11 @@ class _Kernel:
                 if call is None or not (call.name in _BARRIERS or
                                         call.row.pure):
                     return False
-            for target in _targets(n, shallow=True):
+            for target in changed_lvalues(n, shallow=True):
                 base = target
                 while isinstance(base, c_ast.ArrayRef):
                     base = base.name
-                sym = _symbol(base)
+                sym = symbol_of(base)
                 space = ("private", "local") if local_arrays else ("private",)
                 if sym is None or sym.space not in space or sym.kind not in ("var",) or \
                         (base is not target and not isinstance(sym.type, ty.Array)) or \
@@ -551,7 +521,7 @@ class _Kernel:
 
     # ---- what no longer has a use -------------------------------------------------------
     def _local_left(self) -> bool:
-        return any(_is_local(_symbol(n)) for n in walk(self.body))
+        return any(_is_local(symbol_of(n)) for n in walk(self.body))
 
     def _drop_barriers(self) -> None:
         if self._local_left() or self.f.callees or not self._buffers_stored_only():
@@ -569,9 +539,9 @@ class _Kernel:
                    p.type.space == "global" and p.written}
         if any(isinstance(p.type, ty.Image) for p in self.f.params):
             return False
-        parents = _parents(self.body)
+        parents = parents_of(self.body)
         for n in walk(self.body):
-            sym = _symbol(n)
+            sym = symbol_of(n)
             if sym is None or sym.kind != "param" or sym.name not in written:
                 continue
             ref = parents.get(id(n))
@@ -587,8 +557,8 @@ class _Kernel:
         """Declarations of variables no longer read, initialised by a builtin call
         without effects (or a constant)."""
         while True:
-            used = {id(_symbol(n).node) for n in walk(self.body)
-                    if isinstance(n, c_ast.ID) and _symbol(n) is not None}
+            used = {id(symbol_of(n).node) for n in walk(self.body)
+                    if isinstance(n, c_ast.ID) and symbol_of(n) is not None}
             gone = False
             for n in walk(self.body):
                 if not (isinstance(n, c_ast.Compound) and n.block_items):
@@ -597,7 +567,7 @@ class _Kernel:
                     isinstance(s, c_ast.Decl) and s.name and id(s) not in used and
                     isinstance(fact(s, "ty"), ty.Scalar) and s.init is not None and
                     not has_effects(s.init) and
-                    (_const(s.init) is not None or
+                    (int_constant(s.init) is not None or
                      (_builtin(s.init) is not None and _builtin(s.init).row.pure)))]
                 if len(kept) != len(n.block_items):
                     n.block_items, gone = kept, True
@@ -610,7 +580,7 @@ class _Kernel:
             call = _builtin(n) if isinstance(n, c_ast.FuncCall) else None
             if call is not None:
                 names.add(call.name)
-            sym = _symbol(n)
+            sym = symbol_of(n)
             if sym is not None and sym.kind == "param":
                 params.add(sym.name)
         self.f.builtins = {b for b in self.f.builtins if b in names}
@@ -628,41 +598,26 @@ def _is_local(sym) -> bool:
     return sym.kind == "var" and sym.space == "local"
 
 
-def _is_int(t) -> bool:
-    return isinstance(t, ty.Scalar) and t.kind == "int" and t.signed and t.size >= 4
-
-
-def _targets(node, shallow: bool = False, address: bool = False):
-    """The lvalues that ``node`` (or, ``shallow``, the node alone) assigns or changes
-    (and, ``address``, whose address it takes)."""
-    ops = ("++", "--", "p++", "p--") + (("&",) if address else ())
-    for n in ([node] if shallow else walk(node)):
-        if isinstance(n, c_ast.Assignment):
-            yield n.lvalue
-        elif isinstance(n, c_ast.UnaryOp) and n.op in ops:
-            yield n.expr
-
-
 def _within(bound, copy_bound) -> bool:
     """A read loop's ``bound`` is the copy loop's, or both are constants (or the copy's
     an int: a tile's extent) and it is no larger."""
-    a, b = _const(bound), copy_bound if isinstance(copy_bound, int) else _const(copy_bound)
+    a, b = int_constant(bound), copy_bound if isinstance(copy_bound, int) else int_constant(copy_bound)
     if a is not None and b is not None:
         return a <= b
     if isinstance(copy_bound, int):
         return False
-    sa, sb = _symbol(_strip(bound)), _symbol(_strip(copy_bound))
-    return sa is not None and sa is sb and isinstance(_strip(bound), c_ast.ID)
+    sa, sb = symbol_of(strip_casts(bound)), symbol_of(strip_casts(copy_bound))
+    return sa is not None and sa is sb and isinstance(strip_casts(bound), c_ast.ID)
 
 
 def _substituted(value, counter, subscript):
     """A copy of ``value`` with the counter's uses replaced by copies of ``subscript``."""
     out = copy_tree(value)
-    if isinstance(out, c_ast.ID) and _symbol(out) is counter:
+    if isinstance(out, c_ast.ID) and symbol_of(out) is counter:
         return copy_tree(subscript)
     for n in list(walk(out)):
         for slot, child in n.children():
-            if isinstance(child, c_ast.ID) and _symbol(child) is counter:
+            if isinstance(child, c_ast.ID) and symbol_of(child) is counter:
                 replace_child(n, slot, copy_tree(subscript))
     return _rounded(out)
 

@@ -28,9 +28,11 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
+from ..checking.counted import steps_by_one
 from ..sema import Module
 from ..typed_ast import fact, make, replace_child, walk
-from .local_copies import _const, _is_int, _parents, _strip, _symbol, _targets
+from .tree_facts import (changed_lvalues, int_constant, is_wide_int, parents_of,
+                         strip_casts, symbol_of)
 from .unconditional import changed_declarations
 
 
@@ -59,19 +61,13 @@ def _counter(loop):
     0 by one and compares with ``<``; None for any other loop."""
     init, cond, step = loop.init, loop.cond, loop.next
     if not (isinstance(init, c_ast.DeclList) and len(init.decls) == 1 and
-            _const(init.decls[0].init) == 0 and isinstance(cond, c_ast.BinaryOp) and
+            int_constant(init.decls[0].init) == 0 and isinstance(cond, c_ast.BinaryOp) and
             cond.op == "<"):
         return None
-    sym = _symbol(cond.left)
-    if sym is None or sym.node is not init.decls[0] or not _is_int(sym.type):
+    sym = symbol_of(cond.left)
+    if sym is None or sym.node is not init.decls[0] or not is_wide_int(sym.type):
         return None
-    if isinstance(step, c_ast.UnaryOp) and step.op in ("++", "p++"):
-        ok = _symbol(step.expr) is sym
-    elif isinstance(step, c_ast.Assignment) and step.op == "+=":
-        ok = _symbol(step.lvalue) is sym and _const(step.rvalue) == 1
-    else:
-        ok = False
-    return sym if ok else None
+    return sym if steps_by_one(step, sym.name) else None
 
 
 def _join(outer, body, changed, params) -> str | None:
@@ -83,33 +79,33 @@ def _join(outer, body, changed, params) -> str | None:
     if not isinstance(inner, c_ast.For):
         return None
     t, k = _counter(outer), _counter(inner)
-    size = _const(inner.cond.right) if k is not None else None
+    size = int_constant(inner.cond.right) if k is not None else None
     if t is None or k is None or t.type != k.type or size is None or size <= 0:
         return None
     count = outer.cond.right
     if not _uniform(count, changed, params):
         return None
-    n = _strip(count)
-    if _const(count) is not None:
-        if _const(count) * size >= 1 << 31:
+    n = strip_casts(count)
+    if int_constant(count) is not None:
+        if int_constant(count) * size >= 1 << 31:
             return None
-    elif not (isinstance(n, c_ast.BinaryOp) and n.op == "/" and _const(n.right) == size):
+    elif not (isinstance(n, c_ast.BinaryOp) and n.op == "/" and int_constant(n.right) == size):
         return None
     # t and k changed only by their steps, every use a t * C + k; no break (which
     # would leave the joined loop, not the inner one) and no goto
-    if any(_symbol(x) is t or _symbol(x) is k
-           for x in _targets(inner.stmt, address=True)) or \
+    if any(symbol_of(x) is t or symbol_of(x) is k
+           for x in changed_lvalues(inner.stmt, address=True)) or \
             any(isinstance(n, (c_ast.Break, c_ast.Goto, c_ast.Label))
                 for n in walk(inner.stmt)):
         return None
-    parents = _parents(outer)
+    parents = parents_of(outer)
     uses = [n for n in walk(inner.stmt) if isinstance(n, c_ast.ID) and
-            (_symbol(n) is t or _symbol(n) is k)]
-    if any(isinstance(n, c_ast.ID) and _symbol(n) is t for n in walk(inner.cond)):
+            (symbol_of(n) is t or symbol_of(n) is k)]
+    if any(isinstance(n, c_ast.ID) and symbol_of(n) is t for n in walk(inner.cond)):
         return None
     sums = []
     for use in uses:
-        if _symbol(use) is not k:
+        if symbol_of(use) is not k:
             continue
         up = parents.get(id(use))
         if up is None or not isinstance(up[0], c_ast.BinaryOp) or up[0].op != "+" or \
@@ -137,7 +133,7 @@ def _join(outer, body, changed, params) -> str | None:
     bound = make(c_ast.BinaryOp, "*", count, inner.cond.right)
     bound.ty = fact(count, "ty")
     inner.cond.right = bound
-    parent, slot = _parents(body)[id(outer)]
+    parent, slot = parents_of(body)[id(outer)]
     if isinstance(parent, c_ast.Compound):
         parent.block_items = [inner if s is outer else s for s in parent.block_items]
     else:
@@ -147,18 +143,18 @@ def _join(outer, body, changed, params) -> str | None:
 
 def _scaled(e, t, size: int) -> bool:
     """``e`` is ``t * size`` or ``size * t``."""
-    e = _strip(e) if not isinstance(e, c_ast.BinaryOp) else e
+    e = strip_casts(e) if not isinstance(e, c_ast.BinaryOp) else e
     if not (isinstance(e, c_ast.BinaryOp) and e.op == "*"):
         return False
-    return (_symbol(e.left) is t and _const(e.right) == size) or \
-        (_symbol(e.right) is t and _const(e.left) == size)
+    return (symbol_of(e.left) is t and int_constant(e.right) == size) or \
+        (symbol_of(e.right) is t and int_constant(e.left) == size)
 
 
 def _uniform(e, changed, params) -> bool:
     """``e`` is made of constants, operators and scalar parameters never changed."""
     for n in walk(e):
         if isinstance(n, c_ast.ID):
-            sym = _symbol(n)
+            sym = symbol_of(n)
             if sym is None or sym.kind != "param" or id(sym.node) not in params or \
                     id(sym.node) in changed:
                 return False
