@@ -83,6 +83,51 @@ def test_no_prefetch_where_the_row_head_cannot_form_it():
     np.testing.assert_array_equal(out2, x.ravel()[at] + np.float32(1))
 
 
+NESTED = """
+kernel void unstepped(global const float *A, global const float *B, global float *C,
+                      int k, int m)
+{
+    int col = get_global_id(0), row = get_global_id(1);
+    float acc = 0.0f;
+    for (int i = 0; i < k; i)       /* never stepped: `i` changes nowhere */
+        acc += A[row * k + i] * B[i * m + col];
+    C[row * m + col] = acc;
+}
+
+kernel void inner(global const float *B, global float *C, int m)
+{
+    int col = get_global_id(0), row = get_global_id(1);
+    float acc = 0.0f;
+    {
+        const int r = row ^ 1;      /* the work-item's own, in a block of its own */
+        acc = B[r * m + col];
+    }
+    C[row * m + col] = acc;
+}
+"""
+
+
+def test_no_prefetch_by_a_name_declared_deeper():
+    """A name declared below the work-item's leading declarations (a loop's counter
+    its loop never steps; a block's constant) is the work-item's own, out of scope at
+    the row's head: no prefetch by it (fuzzer seed 7707: GCC found `i` undeclared)."""
+    prg = cl2c.Program(NESTED).build()
+    prg.wait_optimised()
+    source = prg.c_source
+    for kernel, left_out in (("unstepped", "B"), ("inner", "B")):
+        body = source[source.index(f"void {kernel}__group"):]
+        body = body[:body.index("\n}\n")]
+        assert "CL2C_PREFETCH_AT(C," in body, kernel
+        assert f"CL2C_PREFETCH_AT({left_out}," not in body, kernel
+    w, h = 24, 8
+    b = np.random.default_rng(8).random((h, w), dtype=np.float32)
+    c = np.ones_like(b)
+    prg.unstepped((w, h), (8, 4), b, b, c, np.int32(0), np.int32(w))     # no steps
+    np.testing.assert_array_equal(c, np.zeros_like(b))
+    prg.inner((w, h), (8, 4), b, c, np.int32(w))
+    np.testing.assert_array_equal(c, b[np.arange(h) ^ 1])
+
+
 def test_checking_builds_prefetch_and_still_find():
     """A prefetch is no access: a checked build asks for the next groups' runs too, and
     finds what it finds without them (nothing in the Jacobi; a write past the end)."""

@@ -106,12 +106,14 @@ class Strides:
         self.counter = counter      # the name that counts 1 (None: the local id 0)
         self.changed = set().union(*(assigned_names(s) for s in body)) if body else set()
         self.of_name: dict = {}
-        self.local: set = set()          # names declared in the body: its own arrays
+        # names declared in the body, at any depth (a loop's counter too, even one its
+        # loop never steps): the work-item's own, of no stride known but the leading
+        # declarations'
+        self.local: set = {n.name for s in body for n in walk(s)
+                           if isinstance(n, c_ast.Decl) and n.name}
         for s in body:
-            if isinstance(s, c_ast.Decl):
-                self.local.add(s.name)
-                if s.init is not None and s.name not in self.changed:
-                    self.of_name[s.name] = self.of(s.init)
+            if isinstance(s, c_ast.Decl) and s.init is not None and s.name not in self.changed:
+                self.of_name[s.name] = self.of(s.init)
 
     def of(self, e):
         if isinstance(e, c_ast.Constant):
