@@ -23,6 +23,7 @@ from .local_copies import forward_local_copies
 from .split_loops import join_split_loops
 from .sequencing import sequence_operands
 from .alike_groups import alike_groups
+from .own_locals import own_local_arrays
 from .owned import keeps_pointers, owned_buffers
 from .unconditional import unconditional_accesses
 from ..workgroup.launch_plan import LaunchPlan
@@ -41,6 +42,9 @@ class KernelModel:
     printf: bool = False              # calls printf: its output is flushed when it ends
     group_blind: bool = False         # cannot tell its work-groups apart: cl2c may cut
                                       # the range its own way (cl2c_regroup)
+    own_locals: tuple = ()            # or only through these __local arrays, each work-item
+                                      # its own elements: cl2c may cut it into pieces of
+                                      # rows (own_locals.py)
     address_spaces: bool = False      # calls to_local, ...: each group says where its
                                       # __local memory is (spaces.h)
     plan: LaunchPlan | None = None    # its schedule and launch (workgroup/launch_plan.py);
@@ -55,6 +59,12 @@ class KernelModel:
     forwarded: tuple = ()             # __local copies read from their memory instead
     joined: tuple = ()                # loops split in two, run as one ("t and k")
                                       # ("Bl from B"; local_copies.py)
+
+    @property
+    def regroupable(self) -> bool:
+        """cl2c may cut its range into groups of its own (host.h's cl2c_regroup): of
+        several rows (register tiles) only where it cannot tell its groups apart."""
+        return self.group_blind or bool(self.own_locals)
 
     @property
     def interface(self) -> KernelInterface:
@@ -88,6 +98,9 @@ def lower(module: Module, times: StageTimes | None = None,
     # ...and the kernels whose groups all make the same __local accesses.
     alike = {f.name: alike_groups(f, module.functions) for f in module.kernels} \
         if check else {}
+    # Normal builds: the __local arrays each work-item has its own elements of (a checking
+    # build runs groups as launched: its race checks see the work-items that share one).
+    own = {} if check else {f.name: own_local_arrays(f) for f in module.kernels}
     # __local copies of memory the kernel does not change, read from it (a normal build:
     # a checking build checks the kernel as written)
     forwarded, joined = {}, {}
@@ -126,7 +139,8 @@ def lower(module: Module, times: StageTimes | None = None,
                        for k, ds in moved.items()}
         module, sites = checking.instrument(module, local_types)
     kernels = [replace(kernel_model(f, moved.get(f.name, []), module.functions,
-                                    accesses[f.name]), unchecked=unchecked.get(f.name),
+                                    accesses[f.name], own.get(f.name, ())),
+                       unchecked=unchecked.get(f.name),
                        owned=owned.get(f.name, {}), alike_groups=alike.get(f.name),
                        forwarded=forwarded.get(f.name, ()),
                        joined=joined.get(f.name, ()))
@@ -155,9 +169,10 @@ def hoist_function_statics(module: Module) -> Module:
 
 
 def kernel_model(f: FunctionInfo, local_decls, functions=None,
-                 accesses=None) -> KernelModel:
+                 accesses=None, own_locals=()) -> KernelModel:
     """The kernel's interface; its schedule comes after (workgroup/stage.py).
-    ``accesses``: unconditional_accesses' of the kernel."""
+    ``accesses``: unconditional_accesses' of the kernel; ``own_locals``:
+    own_local_arrays' names."""
     args = []
     for p in f.params:
         written = p.written
@@ -179,15 +194,20 @@ def kernel_model(f: FunctionInfo, local_decls, functions=None,
     # No local ids or sizes, no group ids, no barriers and no __local memory: how the
     # range is cut into groups cannot change what the kernel does.
     # (a __local parameter the kernel does not use is no __local memory)
-    blind = not local_decls and \
-        all(a.kind != "local" or a.name not in f.used_params for a in args) and \
-        not _calls(f, functions, lambda n: any(r.sees_groups for r in bi.BY_NAME.get(n, ())))
+    no_local_args = all(a.kind != "local" or a.name not in f.used_params for a in args)
+    sees_groups = _calls(f, functions,
+                         lambda n: any(r.sees_groups for r in bi.BY_NAME.get(n, ())))
+    blind = not local_decls and no_local_args and not sees_groups
+    # With none of those but __local arrays each work-item has its own elements of, and
+    # no atomics: no work-item sees another's __local stores but through a race, so cl2c
+    # may cut the range into pieces of rows (own_locals.py).
+    own = tuple(own_locals) if no_local_args and not sees_groups and not atomics else ()
     # to_local and the like: calls no compiler can vectorise
     address_spaces = _calls(f, functions, lambda n: n in bi.ADDRESS_SPACE_QUERIES)
     return KernelModel(f.name, f, args, f.attributes.get("reqd_work_group_size"),
                        simd=not (atomics or address_spaces), local_decls=local_decls,
                        printf=_calls(f, functions, lambda n: n == "printf"),
-                       group_blind=blind, address_spaces=address_spaces)
+                       group_blind=blind, own_locals=own, address_spaces=address_spaces)
 
 
 def _calls(f: FunctionInfo, functions: dict, builtin) -> bool:

@@ -28,10 +28,12 @@ class LaunchOptions:
 @dataclass(frozen=True)
 class Regroup:
     """How cl2c cuts the range into groups of its own (cl2c_regroup, regions.h), for a
-    kernel that cannot tell its work-groups apart."""
+    kernel that cannot tell its work-groups apart (but through ``own_locals``)."""
     tile_rows: int = 0             # rows of work-items a register tile takes
                                    # (workgroup/passes/tiling.py): the rows of a group; 0: no tiles
     tile_cols: str = "0"           # and the work-items of a row, a C constant
+    own_locals: tuple = ()         # the __local arrays through which alone it could
+                                   # (each work-item its own elements: lower/own_locals.py)
 
 
 # the values of a long long, which the entry computes live bounds in (less its least)

@@ -149,7 +149,7 @@ class Regions(Schedule):
         # and where cl2c does not cut the range its own way (a group-blind kernel's
         # groups are cl2c_regroup's, whatever size the kernel requires of the launch)
         reqd = k.reqd_work_group_size \
-            if options.uniform_groups and not (k.group_blind and self.regroups) else None
+            if options.uniform_groups and not (k.regroupable and self.regroups) else None
         what = make_group_function(node, params, helpers, reqd,
                                    simd, hoist_loops=True, checking=checking,
                                    interleavable=interleaving)
@@ -183,8 +183,11 @@ class Regions(Schedule):
         # (in checking builds, where groups are whole tiles: a known size, or cl2c's
         # own; the tiles of other groups would index a kernel's __local arrays as no
         # valid launch does, and GCC warns that such a path is undefined)
+        # (of one row with __local arrays each work-item has its own elements of: in a
+        # group of several rows, work-items of one column would meet there)
         tiled = k.simd and (not checking or reqd is not None or k.group_blind)
-        tiles = tile_uniform_loops(gf, reqd, _one_dimensional(k.info.node.body)) \
+        tiles = tile_uniform_loops(gf, reqd, _one_dimensional(k.info.node.body) or
+                                   bool(k.own_locals)) \
             if tiled else []
         # __local counters that a statement only adds to: counted in copies
         split = split_local_counters(gf, _local_types(k)) if not checking else []

@@ -136,13 +136,16 @@ def _launch_of(k: KernelModel, module: Module, options: LaunchOptions, outside: 
     if choice is None:
         ways = interleavable(k, outside, k_work, bool(options.check))
         choice = schedules.choose(k, module, options, ways)
-    regroup = k.group_blind and choice.schedule.regroups
+    regroup = k.regroupable and choice.schedule.regroups
     reason, serial, twin = choice.reason, 0, None
     if k.forwarded:
         reason += "; __local " + "; ".join(k.forwarded) + ", read from there (memory " \
             "the kernel does not change meanwhile): the copy gone"
     if k.joined:
         reason += "; loops " + "; ".join(k.joined) + " run as one"
+    if regroup and k.own_locals:
+        reason += "; __local " + ", ".join(k.own_locals) + " each work-item's own " \
+            "elements: groups of cl2c's choosing"
     if regroup:
         serial = serial_items(k_work)
         twin = interleaved_function(k, choice.schedule, ways, serial)
@@ -153,8 +156,9 @@ def _launch_of(k: KernelModel, module: Module, options: LaunchOptions, outside: 
     return dict(schedule=choice.schedule, reason=reason, group_functions=functions,
                 interleaved_function=twin,
                 dynamic=choice.schedule.dynamic or choice.uneven,
-                regroup=Regroup(choice.tile_rows, tiling.COLS if choice.tile_rows else "0")
-                if regroup else None, serial_items=serial, check=options.check,
+                regroup=Regroup(choice.tile_rows, tiling.COLS if choice.tile_rows else "0",
+                                k.own_locals) if regroup else None,
+                serial_items=serial, check=options.check,
                 fiber_checks=options.check_barriers or bool(options.check),
                 fiber_stack=options.fiber_stack, poison_locals=options.poison_locals,
                 live=live_bounds(k.info.node, options.uniform_groups, bool(options.check)))
