@@ -6,6 +6,9 @@ could tell (another index, a narrow one, an address, atomics, a local id, a barr
 __local argument) keep their groups."""
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -139,3 +142,46 @@ def test_members_and_rows_of_the_own_element():
         b = np.zeros_like(a)
         kernel((100,), (50,), a, b)
         np.testing.assert_array_equal(b, want, kernel.name)
+
+
+STREAMS_SCRIPT = r"""
+import sys, numpy as np, cl2c
+prg = cl2c.Program(open(sys.argv[1]).read()).build()
+k = prg.histogram_sum_partial_results_unorm8
+partial = np.random.default_rng(4).integers(0, 1 << 20, 9 * 768, dtype=np.uint32)
+want = partial.reshape(9, 768).sum(0, dtype=np.uint64).astype(np.uint32)
+for size, local in (((768,), (256,)), ((768,), None), ((400,), (16,)), ((17,), (17,))):
+    out = np.zeros(768, np.uint32)
+    k(size, local, partial, np.int32(9), out)
+    assert (out[:size[0]] == want[:size[0]]).all(), (size, local)
+print("ok")
+"""
+
+
+def test_a_uniform_loop_streams_a_threads_share_of_the_row():
+    """The Guide's sum steps through its partial histograms a row of its group at a
+    time: pieces of a row are a thread's share (plan.regroup.streams), right at any
+    thread count; so does a column sum with no __local memory, and a kernel of no loop,
+    or whose loop runs in register tiles, keeps the short pieces."""
+    plan = cl2c.translate(GUIDE, "g.cl").program.kernels[1].plan
+    assert plan.regroup.streams and plan.regroup.own_locals == ("tmp_histogram",)
+    sums = """kernel void sums(global const float *a, global float *s, int n)
+    { int g = get_global_id(0); float acc = 0.0f;
+      for (int r = 0; r < n; r++) acc += a[r * 768 + g];
+      s[g] = acc; }"""
+    tiled = """kernel void tiled(global const float *a, global float *s, int n, int m)
+    { int g = get_global_id(0), h = get_global_id(1); float acc = 0.0f;
+      for (int r = 0; r < n; r++) acc += a[r * m + g] * h;
+      s[h * m + g] = acc; }"""
+    no_loop = "kernel void k(global float *a) { a[get_global_id(0)] *= 2.0f; }"
+    assert cl2c.translate(sums, "s.cl").program.kernels[0].plan.regroup.streams
+    for src in (tiled, no_loop):
+        assert not cl2c.translate(src, "s.cl").program.kernels[0].plan.regroup.streams
+    path = Path(__file__).resolve().parents[1] / "bench" / "kernels" / "gpu" / \
+        "guide_histogram.cl"
+    for threads in ("1", "3", "5"):
+        env = dict(os.environ, OMP_NUM_THREADS=threads)
+        done = subprocess.run([sys.executable, "-c", STREAMS_SCRIPT, str(path)], env=env,
+                              capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0 and done.stdout.strip() == "ok", \
+            (threads, done.stdout, done.stderr[-2000:])

@@ -34,6 +34,8 @@ class Regroup:
     tile_cols: str = "0"           # and the work-items of a row, a C constant
     own_locals: tuple = ()         # the __local arrays through which alone it could
                                    # (each work-item its own elements: lower/own_locals.py)
+    streams: bool = False          # uniform loops run its groups' rows every step (no
+                                   # tiles): pieces of a row as long as threads allow
 
 
 # the values of a long long, which the entry computes live bounds in (less its least)

@@ -198,6 +198,7 @@ class Regions(Schedule):
         # and the one writer prints it
         node = write.group_function(gf)
         what.tile_rows = ROWS if any(r > 1 for r in tiles) else 0
+        what.streams = bool(what.loops) and not tiles
         if tiles:
             what.add(f"{len(tiles)} loop{'s' if len(tiles) != 1 else ''} in register tiles "
                      f"of work-items")
@@ -246,6 +247,8 @@ class Choice:
     group_functions: tuple = ()    # the written work-group functions (FuncDefs)
     uneven: bool = False           # divergent loops in lock-step: groups of unequal cost
     tile_rows: int = 0             # rows of work-items a register tile takes (tiling.py)
+    streams: bool = False          # its uniform loops run the group's rows every step
+                                   # (the regions schedule's Description.streams)
 
 
 def choose(k, module: Module, options: LaunchOptions = LaunchOptions(),
@@ -298,7 +301,7 @@ def _take(k, module, schedule: Schedule, reason: str, options: LaunchOptions,
     if what is None:
         return Choice(schedule, reason)
     return Choice(schedule, f"{reason} ({what})", (what.written, *what.twins),
-                  bool(what.lockstep), what.tile_rows)
+                  bool(what.lockstep), what.tile_rows, what.streams)
 
 
 def _regions_if_better(k, module, loops, options: LaunchOptions,
@@ -357,7 +360,7 @@ def _regions_if_better(k, module, loops, options: LaunchOptions,
                       what.tile_rows)
     return Choice(REGIONS, f"no barriers, but a work-group function vectorises better "
                   f"({what})", (what.written, *what.twins), bool(what.lockstep),
-                  what.tile_rows)
+                  what.tile_rows, what.streams)
 
 
 def _local_types(k) -> dict:

@@ -157,7 +157,7 @@ def _launch_of(k: KernelModel, module: Module, options: LaunchOptions, outside: 
                 interleaved_function=twin,
                 dynamic=choice.schedule.dynamic or choice.uneven,
                 regroup=Regroup(choice.tile_rows, tiling.COLS if choice.tile_rows else "0",
-                                k.own_locals) if regroup else None,
+                                k.own_locals, choice.streams) if regroup else None,
                 serial_items=serial, check=options.check,
                 fiber_checks=options.check_barriers or bool(options.check),
                 fiber_stack=options.fiber_stack, poison_locals=options.poison_locals,

@@ -227,6 +227,9 @@ class Description:
                                               # checks at all (an image filter's)
         self.tile_rows = 0                    # rows a register tile takes (tiling.py,
                                               # run by the schedule); 0: no tiles
+        self.streams = False                  # uniform loops around work-item loops in
+                                              # no tiles: each step runs the group's rows
+                                              # again (cl2c_regroup's longer pieces)
         self.written = None                   # the function as C (write.py), once the
                                               # schedule's passes on C have run
         self.twins = ()                       # its twins per image format (image_twins.py)
