@@ -52,7 +52,8 @@ def test_the_entry_does_what_the_plan_says():
                 if plan.regroup is not None:
                     live = "cl2c_live" if plan.live else "NULL"
                     assert f"cl2c_max_threads(), {plan.regroup.tile_rows}, " \
-                        f"{plan.regroup.tile_cols}, cl2c_from, cl2c_to, {live});" in entry
+                        f"{plan.regroup.tile_cols}, {int(plan.regroup.streams)}, " \
+                        f"cl2c_from, cl2c_to, {live});" in entry
                 assert entry.count("cl2c_live_below(") == len(plan.live)
                 assert (f"<= {plan.serial_items} ||" in entry) == (plan.serial_items > 0)
                 assert plan.item_function == (f"static CL2C_ALWAYS_INLINE void {kernel}("
