@@ -59,17 +59,24 @@ def test_tiled_jacobi_prefetching_rows_agrees(nx, ny, optimised):
     np.testing.assert_allclose(out, _jacobi(g), rtol=1e-6, atol=0)
 
 
+def _built_without(source: str, stored: str, left_out: tuple):
+    """The program of ``source``, optimised, each of whose kernels named in
+    ``left_out`` prefetches the array ``stored`` and not its (kernel, array) pair's."""
+    prg = cl2c.Program(source).build()
+    prg.wait_optimised()
+    c = prg.c_source
+    for kernel, array in left_out:
+        body = c[c.index(f"void {kernel}__group"):]
+        body = body[:body.index("\n}\n")]
+        assert f"CL2C_PREFETCH_AT({stored}," in body, kernel
+        assert f"CL2C_PREFETCH_AT({array}," not in body, kernel
+    return prg
+
+
 def test_no_prefetch_where_the_row_head_cannot_form_it():
     """A pointer the work-item declares and an index loaded from memory get none (the
     stores beside them do); the kernels still build and agree."""
-    prg = cl2c.Program(OTHERS).build()
-    prg.wait_optimised()
-    source = prg.c_source
-    for kernel, left_out in (("through_row", "row"), ("gathered", "in")):
-        body = source[source.index(f"void {kernel}__group"):]
-        body = body[:body.index("\n}\n")]
-        assert "CL2C_PREFETCH_AT(out," in body, kernel
-        assert f"CL2C_PREFETCH_AT({left_out}," not in body, kernel
+    prg = _built_without(OTHERS, "out", (("through_row", "row"), ("gathered", "in")))
     w, h = 40, 12
     x = np.random.default_rng(5).random((h, w), dtype=np.float32)
     out = np.zeros_like(x)
@@ -111,14 +118,7 @@ def test_no_prefetch_by_a_name_declared_deeper():
     """A name declared below the work-item's leading declarations (a loop's counter
     its loop never steps; a block's constant) is the work-item's own, out of scope at
     the row's head: no prefetch by it (fuzzer seed 7707: GCC found `i` undeclared)."""
-    prg = cl2c.Program(NESTED).build()
-    prg.wait_optimised()
-    source = prg.c_source
-    for kernel, left_out in (("unstepped", "B"), ("inner", "B")):
-        body = source[source.index(f"void {kernel}__group"):]
-        body = body[:body.index("\n}\n")]
-        assert "CL2C_PREFETCH_AT(C," in body, kernel
-        assert f"CL2C_PREFETCH_AT({left_out}," not in body, kernel
+    prg = _built_without(NESTED, "C", (("unstepped", "B"), ("inner", "B")))
     w, h = 24, 8
     b = np.random.default_rng(8).random((h, w), dtype=np.float32)
     c = np.ones_like(b)
