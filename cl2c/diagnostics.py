@@ -21,7 +21,7 @@ class Diagnostic:
         if not self.file:
             return "cl2c"
         loc = self.file
-        if self.line:
+        if self.line is not None:       # (0 too: the line after `#line 0`, as GCC says)
             loc += f":{self.line}"
             if self.column:
                 loc += f":{self.column}"

@@ -446,6 +446,18 @@ def test_invalid_opencl_is_diagnosed(source, line, column, message):
         f"one error, no cascade:\n{rendered}"
 
 
+@pytest.mark.parametrize("statement, column, message", [
+    ("int x = y;", 11, "use of undeclared identifier 'y'"),
+    ("int x = ' 1;", 11, "Unmatched '"),
+])
+def test_an_error_on_the_line_numbered_0_says_line_0(statement, column, message):
+    """`#line 0` (GNU C's, which GCC and clang take) numbers the next line 0: an error
+    there names line 0, as GCC's do, with no source line to quote (fuzzer seed 7709:
+    such an error had no position at all)."""
+    rendered = _error(f"kernel void k(global int *o)\n{{\n#line 0\n  {statement}\n}}\n")
+    assert rendered.startswith(f"bad.cl:0:{column}: error: {message}"), rendered
+
+
 def test_legacy_atomics_take_no_generic_pointer():
     """OpenCL C 2.0's generic pointers reach the C11 atomics, not the 1.x ones (clang
     declares those for __global and __local pointers only)."""
