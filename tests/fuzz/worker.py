@@ -24,7 +24,7 @@ def outcome(case: dict) -> dict:
         return {"status": "ok"}
     except BuildError as e:
         unpositioned = [str(d) for d in e.diagnostics
-                        if not (d.file and d.line and d.column)]
+                        if not (d.file and d.line is not None and d.column)]
         return {"status": "diagnosed", "unpositioned": unpositioned,
                 "first": str(e.diagnostics[0]) if e.diagnostics else ""}
     except BaseException as e:   # noqa: BLE001 (what the fuzzer looks for)
