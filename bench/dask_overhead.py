@@ -3,17 +3,27 @@ and the time per chunk beyond the kernel's own work (scheduler, task, rebasing),
 synchronous scheduler (one thread: the least a chunk costs) and, with --cluster N, on a
 distributed.LocalCluster of N worker processes of one thread each.
 
-    python bench/dask_overhead.py [--chunks 1000] [--cluster 2]
+    python bench/dask_overhead.py [--chunks 1000] [--cluster 2] [--json FILE]
+
+With --json FILE it writes the numbers, with the commit measured and the machine.
 """
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import platform
+import sys
 import time
+from pathlib import Path
 
 import numpy as np
 
 import cl2c
 import cl2c.dask as cd
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench import measured_commit, portable  # noqa: E402
 
 SOURCE = "__kernel void inc(__global const float *a, __global float *b) " \
          "{ size_t i = get_global_id(0); b[i] = a[i] + 1; }"
@@ -35,8 +45,13 @@ def main() -> None:
     ap.add_argument("--cluster", type=int, default=0, help="worker processes (0: none)")
     ap.add_argument("--threads", type=int, default=None,
                     help="OpenMP threads a chunk's launch (map_kernel's threads=)")
+    ap.add_argument("--json", default=None, help="write the numbers to this file")
     args = ap.parse_args()
     import dask
+    results = {"commit": measured_commit(), "date": time.strftime("%Y-%m-%d"),
+               "machine": f"{os.cpu_count()} CPUs ({platform.machine()}), Python "
+                          f"{platform.python_version()}, Dask {dask.__version__}",
+               "args": portable(vars(args))}
     prg = cl2c.Program(SOURCE).build().wait_optimised()
     n = args.chunks * args.per_chunk
     a = np.random.default_rng(0).random(n, dtype=np.float32)
@@ -57,6 +72,8 @@ def main() -> None:
         run = best(lambda: out.compute(), repeat=2)
     print(f"synchronous scheduler: {run * 1e3:.1f} ms, "
           f"{(run - whole) / args.chunks * 1e6:.0f} us a chunk beyond the kernel's work")
+    results.update(tasks=tasks, graph_s=build, whole_s=whole, one_chunk_s=one,
+                   synchronous_s=run)
     if args.cluster:
         import distributed
         with distributed.LocalCluster(n_workers=args.cluster, threads_per_worker=1,
@@ -67,6 +84,10 @@ def main() -> None:
         print(f"LocalCluster of {args.cluster} workers: {run * 1e3:.1f} ms, "
               f"{(run - whole) / args.chunks * 1e6:.0f} us a chunk (wall; "
               f"{args.cluster} chunks at a time)")
+        results["cluster_s"] = run
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(results, f, indent=1)
 
 
 if __name__ == "__main__":

@@ -16,12 +16,18 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import platform
+import sys
 import time
+from pathlib import Path
 
 import numpy as np
 
 import cl2c
 import cl2c.dask as cd
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench import measured_commit, portable  # noqa: E402
 
 SOURCE = r"""
 __kernel void heat(__global const float *u, __global float *next, float alpha) {
@@ -82,7 +88,12 @@ def main() -> None:
     import dask.array as da
     import distributed
     prg = cl2c.Program(SOURCE).build().wait_optimised()
-    results = {"cpus": os.cpu_count(), "args": vars(args), "runs": []}
+    import dask
+    results = {"commit": measured_commit(), "date": time.strftime("%Y-%m-%d"),
+               "machine": f"{os.cpu_count()} CPUs ({platform.machine()}), Python "
+                          f"{platform.python_version()}, Dask {dask.__version__}, "
+                          f"distributed {distributed.__version__}",
+               "cpus": os.cpu_count(), "args": portable(vars(args)), "runs": []}
 
     def whole_run(rows):
         a = np.random.default_rng(0).random((rows, args.cols), dtype=np.float32)
