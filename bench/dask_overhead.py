@@ -80,7 +80,17 @@ def main() -> None:
                                       dashboard_address=":0") as cluster, \
                 distributed.Client(cluster) as client:
             client.compute(out).result()            # the program reaches the workers
-            run = best(lambda: client.compute(out).result(), repeat=2)
+            # each run over an input of its own: the same keys computed again may find
+            # their results still held by the cluster
+            times = []
+            for seed in (1, 2):
+                fresh = np.random.default_rng(seed).random(n, dtype=np.float32)
+                (again,) = cd.map_kernel(prg.inc, n, 256, fresh, cd.empty(n, np.float32),
+                                         chunks=args.per_chunk, threads=args.threads)
+                t = time.perf_counter()
+                client.compute(again).result()
+                times.append(time.perf_counter() - t)
+            run = min(times)
         print(f"LocalCluster of {args.cluster} workers: {run * 1e3:.1f} ms, "
               f"{(run - whole) / args.chunks * 1e6:.0f} us a chunk (wall; "
               f"{args.cluster} chunks at a time)")
