@@ -190,3 +190,73 @@ def test_committed_runs_hold_no_machine_paths():
         if hits:
             found[path.name] = hits[:3]
     assert not found, found
+
+
+# A figure of speed: a time (ms, us, µs, s), a ratio (1.5x, 20x) or a rate.
+SPEED = re.compile(r"\b\d+(?:\.\d+)?(?:-\d+(?:\.\d+)?)? ?(?:ms|us|µs|s|seconds)\b"
+                   r"|\b\d+(?:\.\d+)?x\b|GB/s|GFLOP")
+CITED = re.compile(r"docs/data/[\w{},.*-]+\.json")
+# A log of conformance runs: its times are the tests' own run times and time limits.
+NOT_CLAIMS = {"cts-results.md"}
+
+
+def _paragraphs(text: str):
+    """(line, paragraph) of a page's prose, blank-line separated; a fenced block is one
+    paragraph (a directive names its runs in its arguments), shown code none."""
+    para, start, fence = [], 0, None
+    for n, line in enumerate(text.split("\n") + [""], 1):
+        stripped = line.strip()
+        if fence is not None:
+            para.append(line)
+            if stripped.startswith(fence):
+                fence = None
+            continue
+        if stripped.startswith("```"):
+            fence = stripped[:len(stripped) - len(stripped.lstrip("`"))]
+            if not para:
+                start = n
+            para.append(line)
+            continue
+        if stripped:
+            if not para:
+                start = n
+            para.append(line)
+        elif para:
+            block = "\n".join(para)
+            if not re.match(r"\s*```(?!\{)", block):     # shown code is no claim
+                yield start, block
+            para = []
+
+
+def _expand(pattern: str) -> list[str]:
+    """A shell brace pattern's alternatives ({a,b} only)."""
+    m = re.search(r"\{([^{}]*)\}", pattern)
+    if not m:
+        return [pattern]
+    return [x for alt in m.group(1).split(",")
+            for x in _expand(pattern[:m.start()] + alt + pattern[m.end():])]
+
+
+def test_speed_claims_cite_committed_runs():
+    """Every figure of speed in the docs and the README comes from a run committed in
+    docs/data: its paragraph (or, for a list's items, the paragraph that opens the list)
+    names the JSON, and each file or pattern it names is there."""
+    uncited, missing = [], []
+    pages = [p for p in PAGES if p.name not in NOT_CLAIMS] + [REPO / "README.md"]
+    for page in pages:
+        opener_cited = False
+        for line, para in _paragraphs(page.read_text()):
+            cites = CITED.findall(para)
+            for pattern in cites:
+                if not any(list(REPO.glob(p)) for p in _expand(pattern)):
+                    missing.append(f"{page.relative_to(REPO)}:{line}: {pattern}")
+            is_item = re.match(r"\s*(?:-|\*|\d+\.) ", para) is not None
+            cited = bool(cites) or (is_item and opener_cited)
+            if SPEED.search(para) and not cited:
+                uncited.append(f"{page.relative_to(REPO)}:{line}: "
+                               f"{SPEED.search(para).group(0)!r} in {para[:70]!r}")
+            if not is_item:
+                opener_cited = bool(cites) and para.rstrip().endswith(":")
+    assert not missing, "cited runs that docs/data does not hold:\n" + "\n".join(missing)
+    assert not uncited, ("figures of speed that name no committed run (docs/data/*.json):\n"
+                         + "\n".join(uncited))

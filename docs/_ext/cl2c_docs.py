@@ -9,8 +9,12 @@ that the pages cannot drift from it:
 - ``cl2c-check-cost``: a table of committed ``bench/check_cost.py --json`` runs;
 - ``cl2c-startup``: a table of committed ``bench/startup.py --json`` runs, before and after;
 - ``cl2c-bench``: the table of a committed ``bench/bench.py --json`` run;
+- ``cl2c-bench-rounds``: committed ``bench/bench.py --json`` runs of two trees, side by side;
 - ``cl2c-icd-launch``: the table of a committed ``bench/icd_launch.py --json`` run;
-- ``cl2c-compilers``: the table of a committed ``bench/compilers.py --json`` run.
+- ``cl2c-compilers``: the table of a committed ``bench/compilers.py --json`` run;
+- ``cl2c-cold-build``: the table of committed ``bench/cold_build.py`` runs;
+- ``cl2c-dask-scaling``: the table of a committed ``bench/dask_scaling.py --json`` run;
+- ``cl2c-dask-overhead``: committed ``bench/dask_overhead.py --json`` runs, side by side.
 """
 from __future__ import annotations
 
@@ -320,6 +324,68 @@ class Bench(SphinxDirective):
                        rows, [34, 6] + [14] * len(names) + [10]), note]
 
 
+class BenchRounds(SphinxDirective):
+    """``bench/bench.py --json`` runs in columns, one a content line ``label: GLOB ...``
+    (paths under the repository, each glob's files in name order): for each kernel,
+    thread count and machine size, each run's cl2c median over hand C's and (in brackets) cl2c's median in
+    milliseconds; under the table, what each column's runs measured and where.
+    ``:only:`` keeps the kernels whose names hold one of its comma-separated words."""
+    has_content = True
+    option_spec = {"only": directives.unchanged}
+
+    def run(self):
+        import json
+        columns = []            # (label, [(path, data)])
+        for line in self.content:
+            if not line.strip():
+                continue
+            label, _, globs = line.partition(":")
+            paths = [p for g in globs.split() for p in sorted(REPO.glob(g))]
+            if not paths:
+                raise self.error(f"cl2c-bench-rounds: no file matches {globs.strip()!r}")
+            runs = []
+            for path in paths:
+                self.env.note_dependency(str(path))
+                runs.append((path, json.loads(path.read_text())))
+            columns.append((label.strip(), runs, globs.split()))
+
+        def threads(data) -> str:
+            cpus = data["machine"]["cpus"]
+            return f"{data['args'].get('threads') or cpus} of {cpus} CPUs"
+
+        only = [w.strip() for w in self.options.get("only", "").split(",") if w.strip()]
+        keys = list(dict.fromkeys((r["kernel"], threads(d)) for _, runs, _ in columns
+                                  for _, d in runs for r in d["rows"]
+                                  if not only or any(w in r["kernel"] for w in only)))
+        rows = []
+        for kernel, n in keys:
+            cells = [kernel, n]
+            for _, runs, _ in columns:
+                found = []
+                for _, d in runs:
+                    for r in d["rows"]:
+                        mine, hand = r["results"].get("cl2c"), r["results"].get("hand C")
+                        if (r["kernel"], threads(d)) == (kernel, n) and mine and hand \
+                                and "median_ms" in mine and "median_ms" in hand:
+                            found.append(f"{mine['median_ms'] / hand['median_ms']:.2f} "
+                                         f"({mine['median_ms']:.3g})")
+                cells.append(", ".join(found) or "-")
+            rows.append(cells)
+        notes = []
+        for label, runs, globs in columns:
+            commits = ", ".join(dict.fromkeys(f"`{d['commit'][:7]}`" for _, d in runs))
+            machines = ", ".join(dict.fromkeys(
+                f"{d['machine']['cpus']} CPUs, Python {d['machine']['python']}"
+                for _, d in runs))
+            reps = ", ".join(dict.fromkeys(str(d["args"].get("reps")) for _, d in runs))
+            files = ", ".join(f"`{g}`" for g in globs)
+            notes.append(_paragraph(f"{label}: {commits}; {machines}; `--reps {reps}`; "
+                                    f"{len(runs)} runs ({files})."))
+        return [_table(["kernel", "threads",
+                        *(f"{label}: over hand C (cl2c ms)" for label, _, _ in columns)],
+                       rows, [34, 6] + [22] * len(columns)), *notes]
+
+
 class IcdLaunch(SphinxDirective):
     """A ``bench/icd_launch.py --json`` run (a path under the repository): each
     contender's cached build in milliseconds and launch in microseconds, as the median
@@ -379,6 +445,102 @@ class Compilers(SphinxDirective):
                        [30, 6] + [9] * len(compilers) + [7]), note]
 
 
+class ColdBuild(SphinxDirective):
+    """``bench/cold_build.py`` runs (a JSON of hosts, each with its trees' samples): for
+    each host and tree, each cold build's milliseconds and its C compile and load's."""
+    required_arguments = 1
+
+    def run(self):
+        import json
+        path = REPO / self.arguments[0]
+        self.env.note_dependency(str(path))
+        data = json.loads(path.read_text())
+        rows = []
+        for host in data["hosts"]:
+            for tree, samples in host["trees"].items():
+                rows.append([host["machine"], f"`{tree}`" if " " not in tree else
+                             "{} `{}`".format(*tree.split(" ", 1)),
+                             ", ".join(f"{s['build']:.0f}" for s in samples),
+                             ", ".join(f"{s['C compile and load']:.0f}" for s in samples)])
+        note = _paragraph(f"{data['date']}: {data['what']} (`{self.arguments[0]}`).")
+        return [_table(["host", "tree", "cold build, ms", "its C compile and load, ms"],
+                       rows, [40, 16, 22, 22]), note]
+
+
+def _run_note(data: dict, path: str, what: str, prefix: str = "") -> nodes.paragraph:
+    return _paragraph(f"{prefix}`{str(data['commit'])[:12]}`, {data['date']}: "
+                      f"{data['machine']}; {what} (`{path}`).")
+
+
+class DaskScaling(SphinxDirective):
+    """A ``bench/dask_scaling.py --json`` run: for each number of workers, the best time
+    of cl2c.dask's steps and of ``map_overlap`` with NumPy, strong (the same array) and
+    weak (rows a worker), and the kernel launched whole in one process."""
+    required_arguments = 1
+
+    def run(self):
+        import json
+        path = REPO / self.arguments[0]
+        self.env.note_dependency(str(path))
+        data = json.loads(path.read_text())
+        by = {(r["workers"], r["scaling"]): r for r in data["runs"]}
+        rows = []
+        for n in dict.fromkeys(r["workers"] for r in data["runs"]):
+            cells = [str(n)]
+            for scaling in ("strong", "weak"):
+                r = by.get((n, scaling))
+                cells += ([str(r["rows"]), f"{r['cl2c_dask'] * 1e3:.0f}",
+                           f"{r['map_overlap'] * 1e3:.0f}", f"{r['whole_same_size'] * 1e3:.1f}"]
+                          if r else ["-"] * 4)
+            rows.append(cells)
+        a = data["args"]
+        what = (f"`bench/dask_scaling.py`, {a['cols']} columns, chunks of {a['chunk_rows']} "
+                f"rows, {a['steps']} steps, best of {a['repeat']}; every worker a process of "
+                f"one thread; whole: the same steps launched whole in one process on all "
+                f"{data['cpus']} threads")
+        headers = ["workers"] + [f"{s}: {h}" for s in ("strong", "weak") for h in
+                                 ("rows", "cl2c.dask ms", "`map_overlap` + NumPy ms",
+                                  "whole ms")]
+        return [_table(headers, rows, [8] + [10] * 8),
+                _run_note(data, self.arguments[0], what)]
+
+
+class DaskOverhead(SphinxDirective):
+    """``bench/dask_overhead.py --json`` runs in columns: the graph of its chunks and how
+    long it took to build, a chunk's part launched directly, and what a chunk costs beyond
+    the kernel's work on the synchronous scheduler and (wall time) on a LocalCluster."""
+    required_arguments = 1
+    optional_arguments = 3
+
+    def run(self):
+        import json
+        runs = []
+        for name in self.arguments:
+            self.env.note_dependency(str(REPO / name))
+            runs.append(json.loads((REPO / name).read_text()))
+
+        def per_chunk(d, key):
+            return (f"{(d[key] - d['whole_s']) / d['args']['chunks'] * 1e6:.0f} us"
+                    if key in d else "-")
+        table = [
+            ("chunks of work-items", lambda d: f"{d['args']['chunks']} x {d['args']['per_chunk']}"),
+            ("graph: tasks, build ms", lambda d: f"{d['tasks']}, {d['graph_s'] * 1e3:.1f}"),
+            ("the kernel launched whole", lambda d: f"{d['whole_s'] * 1e6:.0f} us"),
+            ("a chunk's part launched directly", lambda d: f"{d['one_chunk_s'] * 1e6:.1f} us"),
+            ("a chunk beyond the kernel's work, synchronous scheduler",
+             lambda d: per_chunk(d, "synchronous_s")),
+            ("a chunk beyond it, LocalCluster (wall; as many at a time as workers)",
+             lambda d: per_chunk(d, "cluster_s")),
+        ]
+        rows = [[label, *(pick(d) for d in runs)] for label, pick in table]
+        headers = [""] + [f"({i}) {d['args'].get('cluster') or 'no'} workers"
+                          for i, d in enumerate(runs, 1)]
+        notes = [_run_note(d, name, "`bench/dask_overhead.py`, best of 3 (the schedulers' "
+                                    "of 2)", prefix=f"({i}) ")
+                 for i, (d, name) in enumerate(zip(runs, self.arguments), 1)]
+        return [_table(headers, rows, [40] + [16] * len(runs)), *notes]
+
+
 def setup(app):
     app.add_directive("cl2c-error-codes", ErrorCodes)
     app.add_directive("cl2c-exceptions", Exceptions)
@@ -388,6 +550,10 @@ def setup(app):
     app.add_directive("cl2c-check-cost", CheckCost)
     app.add_directive("cl2c-startup", Startup)
     app.add_directive("cl2c-bench", Bench)
+    app.add_directive("cl2c-bench-rounds", BenchRounds)
     app.add_directive("cl2c-icd-launch", IcdLaunch)
     app.add_directive("cl2c-compilers", Compilers)
+    app.add_directive("cl2c-cold-build", ColdBuild)
+    app.add_directive("cl2c-dask-scaling", DaskScaling)
+    app.add_directive("cl2c-dask-overhead", DaskOverhead)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
