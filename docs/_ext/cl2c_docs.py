@@ -327,15 +327,16 @@ class Bench(SphinxDirective):
 class BenchRounds(SphinxDirective):
     """``bench/bench.py --json`` runs in columns, one a content line ``label: GLOB ...``
     (paths under the repository, each glob's files in name order): for each kernel,
-    thread count and machine size, each run's cl2c median over hand C's and (in brackets) cl2c's median in
-    milliseconds; under the table, what each column's runs measured and where.
-    ``:only:`` keeps the kernels whose names hold one of its comma-separated words."""
+    thread count and machine size, each run's cl2c median over hand C's and (in
+    brackets) cl2c's median in milliseconds; under the table, what each column's runs
+    measured and where. ``:only:`` keeps the kernels whose names hold one of its
+    comma-separated words."""
     has_content = True
     option_spec = {"only": directives.unchanged}
 
     def run(self):
         import json
-        columns = []            # (label, [(path, data)])
+        columns = []            # (label, [(path, data)], globs)
         for line in self.content:
             if not line.strip():
                 continue
