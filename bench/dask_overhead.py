@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import platform
 import sys
 import time
 from pathlib import Path
@@ -24,6 +22,7 @@ import cl2c.dask as cd
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench import measured_commit, portable  # noqa: E402
+from compilers import machine  # noqa: E402
 
 SOURCE = "__kernel void inc(__global const float *a, __global float *b) " \
          "{ size_t i = get_global_id(0); b[i] = a[i] + 1; }"
@@ -49,8 +48,7 @@ def main() -> None:
     args = ap.parse_args()
     import dask
     results = {"commit": measured_commit(), "date": time.strftime("%Y-%m-%d"),
-               "machine": f"{os.cpu_count()} CPUs ({platform.machine()}), Python "
-                          f"{platform.python_version()}, Dask {dask.__version__}",
+               "machine": f"{machine()}, Dask {dask.__version__}",
                "args": portable(vars(args))}
     prg = cl2c.Program(SOURCE).build().wait_optimised()
     n = args.chunks * args.per_chunk

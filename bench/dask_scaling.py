@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import sys
 import time
 from pathlib import Path
@@ -28,6 +27,7 @@ import cl2c.dask as cd
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench import measured_commit, portable  # noqa: E402
+from compilers import machine  # noqa: E402
 
 SOURCE = r"""
 __kernel void heat(__global const float *u, __global float *next, float alpha) {
@@ -109,8 +109,7 @@ def main() -> None:
     prg = cl2c.Program(SOURCE).build().wait_optimised()
     import dask
     results = {"commit": measured_commit(), "date": time.strftime("%Y-%m-%d"),
-               "machine": f"{os.cpu_count()} CPUs ({platform.machine()}), Python "
-                          f"{platform.python_version()}, Dask {dask.__version__}, "
+               "machine": f"{machine()}, Dask {dask.__version__}, "
                           f"distributed {distributed.__version__}",
                "cpus": os.cpu_count(), "args": portable(vars(args)), "runs": []}
 
